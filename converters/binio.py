@@ -118,3 +118,13 @@ def write_array(f: BinaryIO, array: np.ndarray) -> None:
 def raw_bytes(array: np.ndarray) -> np.ndarray:
     """The bytes of a C-contiguous array as a flat uint8 view (works for every dtype, bfloat16 included)."""
     return array.reshape(-1).view(np.uint8)
+
+
+def encode_varint(value: int) -> bytes:
+    """A non-negative int as a protobuf varint."""
+    out = bytearray()
+    while value > 0x7F:
+        out.append((value & 0x7F) | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)

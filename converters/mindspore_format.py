@@ -30,7 +30,14 @@ from typing import Any, BinaryIO
 
 import numpy as np
 from cellonnx.converters.atomic import atomic_write
-from cellonnx.converters.binio import contiguous_le, empty_array, little_endian, nbytes_of, raw_bytes
+from cellonnx.converters.binio import (
+    contiguous_le,
+    empty_array,
+    encode_varint,
+    little_endian,
+    nbytes_of,
+    raw_bytes,
+)
 from cellonnx.converters.errors import CheckpointError
 from cellonnx.converters.tensors import Metadata, Tensors, checked
 
@@ -346,21 +353,12 @@ def _serialize(name: str, dims: list[int], tensor_type: str, content_len: int) -
     unpacked); lengths are computed from `content_len`."""
     tensor = bytearray()
     for d in dims:
-        tensor += b"\x08" + _encode_varint(int(d) & ((1 << 64) - 1))
+        tensor += b"\x08" + encode_varint(int(d) & ((1 << 64) - 1))
     type_raw = tensor_type.encode("utf-8")
-    tensor += b"\x12" + _encode_varint(len(type_raw)) + type_raw
-    tensor += b"\x1a" + _encode_varint(content_len)
+    tensor += b"\x12" + encode_varint(len(type_raw)) + type_raw
+    tensor += b"\x1a" + encode_varint(content_len)
     tensor_len = len(tensor) + content_len
     tag_raw = name.encode("utf-8")
-    value = b"\x0a" + _encode_varint(len(tag_raw)) + tag_raw + b"\x12" + _encode_varint(tensor_len)
+    value = b"\x0a" + encode_varint(len(tag_raw)) + tag_raw + b"\x12" + encode_varint(tensor_len)
     value_len = len(value) + tensor_len
-    return bytes(b"\x0a" + _encode_varint(value_len) + value + tensor)
-
-
-def _encode_varint(value: int) -> bytes:
-    out = bytearray()
-    while value > 0x7F:
-        out.append((value & 0x7F) | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
+    return bytes(b"\x0a" + encode_varint(value_len) + value + tensor)

@@ -16,6 +16,7 @@ import onnx
 from cellonnx.converters.atomic import atomic_write
 from cellonnx.converters.binio import little_endian, map_array, nbytes_of, write_array
 from cellonnx.converters.errors import CheckpointError
+from cellonnx.converters.proto_chunks import message_chunks
 from cellonnx.converters.tensors import Metadata, Tensors, checked
 from onnx import TensorProto, external_data_helper, helper, numpy_helper
 
@@ -141,7 +142,8 @@ def save_model(model: onnx.ModelProto, path: str | os.PathLike[str], external_da
     """Serialize a model atomically. Its tensors go to `<name>.data` beside it when `external_data` is True,
     or by default once the inline tensors pass ~2 GB (protobuf's limit)."""
     path = Path(path)
-    inline = sum(len(t.raw_data) for t in model.graph.initializer)
+    inline = sum(_inline_nbytes(t) for t in model.graph.initializer
+                 if t.data_location != TensorProto.EXTERNAL)
     if external_data or (external_data is None and inline > EXTERNAL_THRESHOLD):
         # small tensors (shape constants, scalars) stay inline: shape inference reads their values, and
         # onnxruntime's cannot read them from external data
@@ -157,10 +159,9 @@ def save_model(model: onnx.ModelProto, path: str | os.PathLike[str], external_da
                 init.CopyFrom(_external_tensor(init.name, tensors[init.name], location, offset))
         del tensors
     with atomic_write(path) as f:
-        f.write(model.SerializeToString())
+        f.writelines(message_chunks(model))
 
 
 def _inline_nbytes(t: TensorProto) -> int:
-    if t.raw_data:
-        return len(t.raw_data)
-    return nbytes_of(tuple(int(d) for d in t.dims), dtypes.from_onnx(t.data_type).itemsize)
+    # from the dims: reading raw_data would copy it
+    return nbytes_of(tuple(int(d) for d in t.dims), helper.tensor_dtype_to_np_dtype(t.data_type).itemsize)

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 import onnx
-from onnx import TensorProto, helper, numpy_helper
+from onnx import helper, numpy_helper
 
 from cellonnx import dtypes
 
@@ -26,7 +26,9 @@ class GraphBuilder:
         self.opset = opset
         self.name = name
         self.nodes: list[onnx.NodeProto] = []
-        self.initializers: dict[str, onnx.TensorProto] = {}
+        # values stay arrays until model() writes each once into the ModelProto (a 45 MB ResNet-18 would
+        # otherwise be copied per protobuf container it passes through)
+        self.initializers: dict[str, np.ndarray] = {}
         self.inputs: list[onnx.ValueInfoProto] = []
         self.outputs: list[onnx.ValueInfoProto] = []
         self.scope: list[str] = []
@@ -93,7 +95,7 @@ class GraphBuilder:
     def initializer(self, name: str, array: np.ndarray) -> str:
         """A named initializer (parameters, constants); ``name`` must be new."""
         self.reserve(name)
-        self.initializers[name] = _to_tensor_proto(np.asarray(array), name)
+        self.initializers[name] = np.asarray(array)
         return name
 
     def const(self, value: Any, dtype: Any = None) -> str:
@@ -107,7 +109,7 @@ class GraphBuilder:
             if key in self._const_cache:
                 return self._const_cache[key]
         name = self.fresh("const")
-        self.initializers[name] = _to_tensor_proto(arr, name)
+        self.initializers[name] = arr
         if key is not None:
             self._const_cache[key] = name
         return name
@@ -175,16 +177,19 @@ class GraphBuilder:
 
     def model(self, producer_version: str = "", doc: str = "", metadata: dict[str, str] | None = None,
               ir_version: int | None = None) -> onnx.ModelProto:
-        graph = helper.make_graph(self.nodes, self.name, self.inputs, self.outputs,
-                                  initializer=list(self.initializers.values()))
-        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", self.opset)],
-                                  producer_name="cellonnx", producer_version=producer_version,
-                                  doc_string=doc)
-        # onnxruntime accepts IR versions up to its own; pin the one that goes with the opset
-        model.ir_version = ir_version or _IR_FOR_OPSET.get(self.opset, 8)
+        model = onnx.ModelProto(producer_name="cellonnx", producer_version=producer_version, doc_string=doc,
+                                ir_version=ir_version or _IR_FOR_OPSET.get(self.opset, 8))
+        # (onnxruntime accepts IR versions up to its own: pin the one that goes with the opset)
+        model.opset_import.add(domain="", version=self.opset)
+        graph = model.graph  # built in place: extending a finished GraphProto would copy every tensor again
+        graph.name = self.name
+        graph.node.extend(self.nodes)
+        graph.input.extend(self.inputs)
+        graph.output.extend(self.outputs)
+        for name, arr in self.initializers.items():
+            fill_tensor(graph.initializer.add(), arr, name)
         for k, v in (metadata or {}).items():
-            entry = model.metadata_props.add()
-            entry.key, entry.value = k, v
+            model.metadata_props.add(key=k, value=v)
         return model
 
 
@@ -203,14 +208,34 @@ def _dims(shape: Sequence[Any]) -> list[Any]:
     return out
 
 
-def _to_tensor_proto(arr: np.ndarray, name: str) -> onnx.TensorProto:
+def fill_tensor(t: onnx.TensorProto, arr: np.ndarray, name: str) -> onnx.TensorProto:
+    """Write ``arr`` into the empty TensorProto ``t`` as ``name``; numbers go in as little-endian raw_data."""
     if not arr.flags.c_contiguous:
         arr = arr.copy(order="C")  # (np.ascontiguousarray would turn a 0-d array into shape (1,))
-    if arr.dtype == dtypes.bfloat16.np_dtype:
-        t = TensorProto(name=name, data_type=TensorProto.BFLOAT16, dims=list(arr.shape))
-        t.raw_data = arr.view(np.uint16).astype("<u2").tobytes()
+    if not is_raw_numeric(arr.dtype):
+        t.CopyFrom(numpy_helper.from_array(arr, name))  # strings, complex: onnx's own rules
         return t
-    return numpy_helper.from_array(arr, name)
+    if arr.dtype.byteorder == ">":
+        arr = arr.astype(arr.dtype.newbyteorder("<"))
+    t.name = name
+    t.data_type = dtypes.dtype(arr.dtype).onnx
+    t.dims.extend(arr.shape)
+    t.raw_data = arr.tobytes()
+    return t
+
+
+def is_raw_numeric(dt: np.dtype) -> bool:
+    """Whether ``dt`` is one of cellonnx's dtypes (bool, ints, floats, bfloat16), stored as raw bytes."""
+    return dt.kind in "biuf" or dt == dtypes.bfloat16.np_dtype
+
+
+def to_tensor_proto(arr: np.ndarray, name: str) -> onnx.TensorProto:
+    return fill_tensor(onnx.TensorProto(), np.asarray(arr), name)
+
+
+def value_info_of(name: str, arr: np.ndarray) -> onnx.ValueInfoProto:
+    """A value-info with ``arr``'s dtype and shape (a weight standing in as an input for shape inference)."""
+    return helper.make_tensor_value_info(name, dtypes.dtype(arr.dtype).onnx, list(arr.shape))
 
 
 def tensor_nbytes(t: onnx.TensorProto) -> int:

@@ -168,9 +168,12 @@ def _name_dynamic_dims(g: Any, graph_inputs: list) -> None:
 
 # ---------------------------------------------------------------- the compiled cell
 def serialize(model: onnx.ModelProto) -> bytes:
-    if model.ByteSize() >= TWO_GB:
+    from cellonnx.converters.proto_chunks import message_chunks
+
+    chunks = message_chunks(model)
+    if sum(len(c) for c in chunks) >= TWO_GB:
         raise ValueError("model is over 2 GB: export it with external data (cellonnx.export) and load the file")
-    return model.SerializeToString()
+    return b"".join(chunks)
 
 
 class CompiledCell:
@@ -206,7 +209,7 @@ class CompiledCell:
         """Put the current values of ``names`` into the model's initializers. (onnxruntime folds constants
         and fuses Conv+BatchNormalization from the model's own initializer data, so an initializer override
         given to the session would not reach a weight that is transposed, gathered or fused.)"""
-        from cellonnx.graph.builder import _to_tensor_proto
+        from cellonnx.graph.builder import to_tensor_proto
 
         index = {t.name: i for i, t in enumerate(self.traced.model.graph.initializer)}
         for name in names:
@@ -216,7 +219,7 @@ class CompiledCell:
                 raise RuntimeError(f"compiled {self.traced.model.graph.name}: parameter {name!r} changed from "
                                    f"{onnx.TensorProto.DataType.Name(old.data_type).lower()}{list(old.dims)} to "
                                    f"{p.dtype}{list(p._data.shape)} since it was traced; compile the cell again")
-            old.CopyFrom(_to_tensor_proto(np.asarray(p._data), name))
+            old.CopyFrom(to_tensor_proto(p._data, name))
             self._baked[name], self._baked_ids[name] = _version(p), id(p._data)
         self._model_bytes = serialize(self.traced.model)
 

@@ -17,7 +17,7 @@ import numpy as np
 from onnx import TensorProto, helper, shape_inference
 
 from cellonnx.autograd.tape import no_grad
-from cellonnx.graph.builder import GraphBuilder, tensor_nbytes
+from cellonnx.graph.builder import GraphBuilder, is_raw_numeric, to_tensor_proto, value_info_of
 from cellonnx.graph.symint import SymInt, is_symbolic
 from cellonnx.ops import registry
 from cellonnx.tensor import Parameter, Tensor, _caller_location
@@ -218,11 +218,11 @@ def _infer_dims(g: GraphBuilder) -> dict[str, list]:
     """Shapes of every value of the graph built so far. Small initializers go in with their values (shape
     arithmetic needs them); large ones as typed inputs only, so nothing big is copied."""
     small, typed = [], []
-    for name, t in g.initializers.items():
-        if not t.HasField("raw_data") or tensor_nbytes(t) <= 512:  # (reading raw_data would copy it)
-            small.append(t)
+    for name, arr in g.initializers.items():
+        if arr.nbytes <= 512 or not is_raw_numeric(arr.dtype):
+            small.append(to_tensor_proto(arr, name))
         else:
-            typed.append(helper.make_tensor_value_info(name, t.data_type, list(t.dims)))
+            typed.append(value_info_of(name, arr))
     graph = helper.make_graph(g.nodes, "probe", list(g.inputs) + typed, [], initializer=small)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", g.opset)])
     try:

@@ -39,6 +39,10 @@ class _FailingFile:
         self._left -= len(data)
         return int(self._f.write(data))
 
+    def writelines(self, chunks: Any) -> None:
+        for chunk in chunks:
+            self.write(chunk)
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self._f, name)
 
