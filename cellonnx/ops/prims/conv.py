@@ -63,6 +63,7 @@ class Conv(Op):
 
 
 # ---------------------------------------------------------------- NumPy kernels (2-D; 1-D runs as H = 1)
+BATCH_GEMM_MACS = 1 << 20  # per-item GEMMs this big: one GEMM over the batch instead (see conv_forward)
 CHUNK_BYTES = 8 << 20  # im2col columns built per batch chunk of about this size, so they stay in cache
 COL2IM_CHUNK_BYTES = 1 << 20  # col2im's shifted inputs and partial planes per batch chunk (stay in L2)
 _NATIVE = (np.dtype(np.float32), np.dtype(np.float64))
@@ -184,14 +185,26 @@ def _live(size: int, out: int, k: int, s: int, d: int, p0: int) -> tuple[int, in
     return (live[0], live[-1] + 1) if live else (0, 0)
 
 
-def live_kernel(hw: tuple, out: tuple, kernel: tuple, s: tuple, p: tuple, d: tuple) -> tuple | None:
+TRIM_COST = 60  # GEMM multiply-adds that cost about as much as copying one weight element out of a strided view
+
+
+def trim_pays(kernel_positions: int, live_positions: int, columns: int) -> bool:
+    """Whether leaving dead kernel positions out of a GEMM with ``columns`` columns saves more than copying
+    the live part of the weight out of its strided view costs."""
+    return (kernel_positions - live_positions) * columns >= TRIM_COST * live_positions
+
+
+def live_kernel(hw: tuple, out: tuple, kernel: tuple, s: tuple, p: tuple, d: tuple,
+                columns: int) -> tuple | None:
     """When whole kernel rows / columns only ever read padding (a 3x3 kernel with padding 1 over a 1x1
     plane), the live part (a0, a1, c0, c1) of the kernel and the pads that give the same output with it;
-    None when every position is live or the trimmed geometry would differ."""
+    None when every position is live, the trimmed geometry would differ, or trimming would not pay for a
+    GEMM of ``columns`` columns."""
     (kh, kw), (ho, wo) = kernel, out
     a0, a1 = _live(hw[0], ho, kh, s[0], d[0], p[0])
     c0, c1 = _live(hw[1], wo, kw, s[1], d[1], p[1])
-    if (a1 - a0, c1 - c0) == (kh, kw) or a1 <= a0 or c1 <= c0 or a0 * d[0] > p[0] or c0 * d[1] > p[1]:
+    if (a1 - a0, c1 - c0) == (kh, kw) or a1 <= a0 or c1 <= c0 or a0 * d[0] > p[0] or c0 * d[1] > p[1] or \
+            not trim_pays(kh * kw, (a1 - a0) * (c1 - c0), columns):
         return None
     t, left = p[0] - a0 * d[0], p[1] - c0 * d[1]
     b = (ho - 1) * s[0] + d[0] * (a1 - a0 - 1) + 1 - hw[0] - t
@@ -214,7 +227,7 @@ def conv_forward(x: np.ndarray, w: np.ndarray, b: np.ndarray | None, stride: tup
     co, cg, kh, kw = w2.shape
     ho = out_size(x2.shape[2], kh, s[0], d[0], p[0] + p[2])
     wo = out_size(x2.shape[3], kw, s[1], d[1], p[1] + p[3])
-    live = live_kernel(x2.shape[2:], (ho, wo), (kh, kw), s, p, d) if nd == 2 else None
+    live = live_kernel(x2.shape[2:], (ho, wo), (kh, kw), s, p, d, n * ho * wo) if nd == 2 else None
     if live is not None:  # kernel rows / columns over padding only add zeros: convolve with the rest
         a0, a1, c0, c1, pads = live
         trimmed = np.ascontiguousarray(w2[:, :, a0:a1, c0:c1])
@@ -225,7 +238,9 @@ def conv_forward(x: np.ndarray, w: np.ndarray, b: np.ndarray | None, stride: tup
     win = windows(xp, (kh, kw), (ho, wo), s, d)
     y = np.empty((n, g, co // g, L), ct)
     step = chunk_rows(n, c * kh * kw * L * ct.itemsize)
-    small_l = co // g * kg > (co // g + kg) * L and step >= n
+    # one GEMM over the whole batch when the per-item products would be wide and short (few output
+    # positions), or big enough that 2-thread BLAS runs one large GEMM faster than many medium ones
+    small_l = (co // g * kg > (co // g + kg) * L or co // g * kg * L >= BATCH_GEMM_MACS) and step >= n
     if kh == kw == 1 and s == (1, 1) and not any(p) and not small_l:  # 1x1: the input is its own im2col
         np.matmul(wm, x2.reshape(n, g, kg, L), out=y)
     elif small_l:

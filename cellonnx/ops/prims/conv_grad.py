@@ -30,6 +30,7 @@ from cellonnx.ops.prims.conv import (
     pad2d,
     require_static,
     to2d,
+    trim_pays,
     windows,
 )
 from cellonnx.ops.registry import Op
@@ -212,11 +213,14 @@ def _col2im_batched(u: np.ndarray, w: np.ndarray, groups: int, s: tuple, d: tupl
     dst = np.zeros((co, n, h, wd), u.dtype)
     if not ka or not kc:
         return np.ascontiguousarray(dst.transpose(1, 0, 2, 3))
+    L = n * hi * wi
     a0, a1, c0, c1 = ka[0], ka[-1] + 1, kc[0], kc[-1] + 1
-    wk = w if (a1 - a0, c1 - c0) == (kh, kw) else np.ascontiguousarray(w[:, :, a0:a1, c0:c1])
+    if trim_pays(kh * kw, (a1 - a0) * (c1 - c0), L):
+        wk = np.ascontiguousarray(w[:, :, a0:a1, c0:c1])
+    else:
+        wk, a0, a1, c0, c1 = w, 0, kh, 0, kw
     kg = cog * (a1 - a0) * (c1 - c0)
     wm = wk.reshape(g, cig, kg)
-    L = n * hi * wi
     ub = SCRATCH.take((ci, n, hi * wi), u.dtype)
     np.copyto(ub.reshape(ci, n, hi, wi), u.transpose(1, 0, 2, 3))
     ubg = ub.reshape(g, cig, L)
@@ -224,9 +228,9 @@ def _col2im_batched(u: np.ndarray, w: np.ndarray, groups: int, s: tuple, d: tupl
     for k in range(g):
         np.matmul(wm[k].T, ubg[k], out=cols[k])
     parts = cols.reshape(co, a1 - a0, c1 - c0, n, hi, wi)
-    for a in range(a0, a1):
+    for a in ka:
         (y0, y1, r0) = spans_h[a]
-        for c in range(c0, c1):
+        for c in kc:
             (x0, x1, q0) = spans_w[c]
             dst[:, :, r0:r0 + (y1 - y0 - 1) * s[0] + 1:s[0], q0:q0 + (x1 - x0 - 1) * s[1] + 1:s[1]] += \
                 parts[:, a - a0, c - c0, :, y0:y1, x0:x1]
@@ -282,7 +286,7 @@ def conv_grad_weight(x: np.ndarray, gy: np.ndarray, kernel: tuple, stride: tuple
     co, ho, wo = gy2.shape[1:]
     g = groups
     cg, cog, L, kg = c // g, co // g, ho * wo, c // g * kh * kw
-    live = live_kernel(x2.shape[2:], (ho, wo), (kh, kw), s, p, d) if nd == 2 else None
+    live = live_kernel(x2.shape[2:], (ho, wo), (kh, kw), s, p, d, n * ho * wo) if nd == 2 else None
     if live is not None:  # kernel rows / columns over padding only: their gradient is zero
         a0, a1, c0, c1, pads = live
         dw = np.zeros((co, cg, kh, kw), ct)
