@@ -298,10 +298,12 @@ def conv_grad_weight(x: np.ndarray, gy: np.ndarray, kernel: tuple, stride: tuple
     win = windows(xp, (kh, kw), (ho, wo), s, d)
     gym = gy2.reshape(n, g, cog, L)
     dw = np.zeros((g, cog, kg), ct)
+    kept = cached_cols(x, (stride, pads, dilation, groups, (kh, kw)))
     # per-item products (cog x kg each, summed over the batch) while they are no larger than the item's
     # operands; otherwise (few output positions, many channels: deep ResNet layers) one GEMM per group over
-    # batch and positions, instead of materializing N weight-sized products
-    batched = cog * kg <= (cog + kg) * L
+    # batch and positions, instead of materializing N weight-sized products. Columns the forward laid out
+    # (C*kH*kW, N, positions) for its own batch-wide GEMM already are that GEMM's operand.
+    batched = cog * kg <= (cog + kg) * L and (kept is None or kept.flags.c_contiguous)
 
     def accumulate(gy_part: np.ndarray, cols_part: np.ndarray) -> None:
         if batched:
@@ -310,7 +312,6 @@ def conv_grad_weight(x: np.ndarray, gy: np.ndarray, kernel: tuple, stride: tuple
             for k in range(g):
                 dw[k] += np.tensordot(gy_part[:, k], cols_part[:, k], axes=([0, 2], [0, 2]))
 
-    kept = cached_cols(x, (stride, pads, dilation, groups, (kh, kw)))
     if kept is not None:  # the forward's columns
         accumulate(gym, kept)
         SCRATCH.give(kept)
