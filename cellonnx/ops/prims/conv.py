@@ -64,6 +64,7 @@ class Conv(Op):
 
 # ---------------------------------------------------------------- NumPy kernels (2-D; 1-D runs as H = 1)
 BATCH_GEMM_MACS = 1 << 20  # per-item GEMMs this big: one GEMM over the batch instead (see conv_forward)
+BATCH_LAST_BELOW = 16  # output widths below which batch-wide im2col columns are laid out batch-last
 CHUNK_BYTES = 8 << 20  # im2col columns built per batch chunk of about this size, so they stay in cache
 COL2IM_CHUNK_BYTES = 1 << 20  # col2im's shifted inputs and partial planes per batch chunk (stay in L2)
 _NATIVE = (np.dtype(np.float32), np.dtype(np.float64))
@@ -166,6 +167,28 @@ def windows(xp: np.ndarray, kernel: tuple, out: tuple, stride: tuple, dilation: 
                       writeable=False)
 
 
+def batch_last_cols(x: np.ndarray, kernel: tuple, out: tuple, stride: tuple, pads: tuple,
+                    dilation: tuple) -> np.ndarray:
+    """im2col of the 4-D ``x`` over the whole batch, laid out (C, kH, kW, H_out, W_out, N) in a scratch
+    buffer (give it back with ``SCRATCH.give``). The input is first padded into (C, H, W, N): there each
+    window row is W_out * N contiguous values at stride 1."""
+    n, c, h, w = x.shape
+    t, left, b, r = pads
+    xb = SCRATCH.take((c, h + t + b, w + left + r, n), x.dtype)
+    xb[:, :t] = 0
+    xb[:, t + h:] = 0
+    xb[:, t:t + h, :left] = 0
+    xb[:, t:t + h, left + w:] = 0
+    np.copyto(xb[:, t:t + h, left:left + w], x.transpose(1, 2, 3, 0))
+    sc, sh, sw, sn = xb.strides
+    win = as_strided(xb, (c, kernel[0], kernel[1], out[0], out[1], n),
+                     (sc, sh * dilation[0], sw * dilation[1], sh * stride[0], sw * stride[1], sn), writeable=False)
+    cols = SCRATCH.take((c, kernel[0], kernel[1], out[0], out[1], n), x.dtype)
+    np.copyto(cols, win)
+    SCRATCH.give(xb)
+    return cols
+
+
 def out_size(size: int, k: int, s: int, d: int, pad_total: int) -> int:
     return (size + pad_total - d * (k - 1) - 1) // s + 1
 
@@ -232,10 +255,8 @@ def conv_forward(x: np.ndarray, w: np.ndarray, b: np.ndarray | None, stride: tup
         a0, a1, c0, c1, pads = live
         trimmed = np.ascontiguousarray(w2[:, :, a0:a1, c0:c1])
         return conv_forward(x2, trimmed, b, s, pads, d, groups).astype(dtype, copy=False)
-    xp = pad2d(x2, p)
     g, L, kg = groups, ho * wo, cg * kh * kw
     wm = w2.reshape(g, co // g, kg)
-    win = windows(xp, (kh, kw), (ho, wo), s, d)
     y = np.empty((n, g, co // g, L), ct)
     step = chunk_rows(n, c * kh * kw * L * ct.itemsize)
     # one GEMM over the whole batch when the per-item products would be wide and short (few output
@@ -245,15 +266,29 @@ def conv_forward(x: np.ndarray, w: np.ndarray, b: np.ndarray | None, stride: tup
         np.matmul(wm, x2.reshape(n, g, kg, L), out=y)
     elif small_l:
         # few output positions, many channels (deep ResNet layers): per-item products would read the whole
-        # weight once per item; one GEMM per group over the batch's columns laid out (C*kH*kW, N, positions)
-        cols = SCRATCH.take((c, kh, kw, n, ho, wo), ct)
-        np.copyto(cols, win.transpose(1, 2, 3, 0, 4, 5))
-        out = np.matmul(wm, cols.reshape(g, kg, n * L))
-        np.copyto(y, out.reshape(g, co // g, n, L).transpose(2, 0, 1, 3))
-        batch_major = cols.reshape(g, kg, n, L).transpose(2, 0, 1, 3)  # (N, g, kg, L) view for the weight grad
-        if not keep_cols(x, (stride, pads, dilation, groups, (kh, kw)), batch_major):
+        # weight once per item; one GEMM per group over the whole batch. Its columns are laid out batch-last,
+        # (C*kH*kW, H_out, W_out, N), when output rows are short (im2col then copies runs of W_out * N values
+        # rather than W_out), else (C*kH*kW, N, H_out, W_out) (the output then comes back in runs of H_out*W_out)
+        if wo < BATCH_LAST_BELOW:
+            cols = batch_last_cols(x2, (kh, kw), (ho, wo), s, p, d)
+            out = np.matmul(wm, cols.reshape(g, kg, L * n))
+            np.copyto(y, out.reshape(g, co // g, L, n).transpose(3, 0, 1, 2))
+            batch_view = cols.reshape(g, kg, L, n).transpose(3, 0, 1, 2)
+        else:
+            xp = pad2d(x2, p)
+            cols = SCRATCH.take((c, kh, kw, n, ho, wo), ct)
+            np.copyto(cols, windows(xp, (kh, kw), (ho, wo), s, d).transpose(1, 2, 3, 0, 4, 5))
+            if xp is not x2:
+                SCRATCH.give(xp)
+            out = np.matmul(wm, cols.reshape(g, kg, n * L))
+            np.copyto(y, out.reshape(g, co // g, n, L).transpose(2, 0, 1, 3))
+            batch_view = cols.reshape(g, kg, n, L).transpose(2, 0, 1, 3)
+        # (N, g, kg, L) view for the weight gradient
+        if not keep_cols(x, (stride, pads, dilation, groups, (kh, kw)), batch_view):
             SCRATCH.give(cols)
     else:
+        xp = pad2d(x2, p)
+        win = windows(xp, (kh, kw), (ho, wo), s, d)
         cols = SCRATCH.take((step, c, kh, kw, ho, wo), ct)
         for i in range(0, n, step):
             j = min(n, i + step)
@@ -261,8 +296,8 @@ def conv_forward(x: np.ndarray, w: np.ndarray, b: np.ndarray | None, stride: tup
             np.matmul(wm, cols[:j - i].reshape(j - i, g, kg, L), out=y[i:j])
         if step < n or not keep_cols(x, (stride, pads, dilation, groups, (kh, kw)), cols.reshape(n, g, kg, L)):
             SCRATCH.give(cols)
-    if xp is not x2:
-        SCRATCH.give(xp)
+        if xp is not x2:
+            SCRATCH.give(xp)
     if b is not None:
         y += b.astype(ct, copy=False).reshape(1, g, co // g, 1)
     y = y.reshape((n, co, ho, wo) if nd == 2 else (n, co, wo))

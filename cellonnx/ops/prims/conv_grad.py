@@ -14,6 +14,8 @@ from typing import Any
 import numpy as np
 
 from cellonnx.ops.prims.conv import (
+    BATCH_GEMM_MACS,
+    BATCH_LAST_BELOW,
     COL2IM_CHUNK_BYTES,
     SCRATCH,
     Conv,
@@ -127,10 +129,12 @@ def conv_transpose_forward(u: np.ndarray, w: np.ndarray, b: np.ndarray | None, s
     hp, wp = (hi - 1) * s[0] + d[0] * (kh - 1) + 1 + op[0], (wi - 1) * s[1] + d[1] * (kw - 1) + 1 + op[1]
     h, wd = hp - p[0] - p[2], wp - p[1] - p[3]
     cig, kg, L = ci // g, cg * kh * kw, hi * wi
-    if kg * cig > (kg + cig) * L and g * kg * n * L * u2.itemsize <= BATCHED_COLS_BYTES and \
+    wide_and_short = kg * cig > (kg + cig) * L
+    big_on_short_rows = wi < BATCH_LAST_BELOW and kg * cig * L >= BATCH_GEMM_MACS
+    if (wide_and_short or big_on_short_rows) and g * kg * n * L * u2.itemsize <= BATCHED_COLS_BYTES and \
             not (kh == kw == 1 and s == (1, 1)):
         # few input positions, many channels (deep ResNet layers): per-item products would read the whole
-        # weight once per item; one GEMM per group over the batch laid out (C_in, N, positions)
+        # weight once per item; one GEMM per group over the whole batch (as the forward, see conv_forward)
         out = _col2im_batched(u2, w2, g, s, d, p, (h, wd))
         if b is not None:
             out += b.astype(ct, copy=False).reshape(1, co, 1, 1)
@@ -210,7 +214,7 @@ def _col2im_batched(u: np.ndarray, w: np.ndarray, groups: int, s: tuple, d: tupl
     spans_w = [_span(wi, s[1], c * d[1] - p[1], wd) for c in range(kw)]
     ka = [a for a in range(kh) if spans_h[a] is not None]
     kc = [c for c in range(kw) if spans_w[c] is not None]
-    dst = np.zeros((co, n, h, wd), u.dtype)
+    dst = np.zeros((co, n, h, wd), u.dtype)  # (replaced by a batch-last one below where that is used)
     if not ka or not kc:
         return np.ascontiguousarray(dst.transpose(1, 0, 2, 3))
     L = n * hi * wi
@@ -221,21 +225,33 @@ def _col2im_batched(u: np.ndarray, w: np.ndarray, groups: int, s: tuple, d: tupl
         wk, a0, a1, c0, c1 = w, 0, kh, 0, kw
     kg = cog * (a1 - a0) * (c1 - c0)
     wm = wk.reshape(g, cig, kg)
-    ub = SCRATCH.take((ci, n, hi * wi), u.dtype)
-    np.copyto(ub.reshape(ci, n, hi, wi), u.transpose(1, 0, 2, 3))
+    # the batch goes last, (C, H, W, N), when rows are short: the col2im adds then move runs of
+    # (row length) * N values instead of a row's few
+    batch_last = wi < BATCH_LAST_BELOW and wd < BATCH_LAST_BELOW
+    order = (1, 2, 3, 0) if batch_last else (1, 0, 2, 3)
+    ub = SCRATCH.take(tuple(u.shape[i] for i in order), u.dtype)
+    np.copyto(ub, u.transpose(order))
     ubg = ub.reshape(g, cig, L)
     cols = SCRATCH.take((g, kg, L), u.dtype)
     for k in range(g):
         np.matmul(wm[k].T, ubg[k], out=cols[k])
-    parts = cols.reshape(co, a1 - a0, c1 - c0, n, hi, wi)
+    if batch_last:
+        dst = np.zeros((co, h, wd, n), u.dtype)
+        parts = cols.reshape(co, a1 - a0, c1 - c0, hi, wi, n)
+    else:
+        parts = cols.reshape(co, a1 - a0, c1 - c0, n, hi, wi)
     for a in ka:
         (y0, y1, r0) = spans_h[a]
+        rows = slice(r0, r0 + (y1 - y0 - 1) * s[0] + 1, s[0])
         for c in kc:
             (x0, x1, q0) = spans_w[c]
-            dst[:, :, r0:r0 + (y1 - y0 - 1) * s[0] + 1:s[0], q0:q0 + (x1 - x0 - 1) * s[1] + 1:s[1]] += \
-                parts[:, a - a0, c - c0, :, y0:y1, x0:x1]
+            columns = slice(q0, q0 + (x1 - x0 - 1) * s[1] + 1, s[1])
+            if batch_last:
+                dst[:, rows, columns] += parts[:, a - a0, c - c0, y0:y1, x0:x1]
+            else:
+                dst[:, :, rows, columns] += parts[:, a - a0, c - c0, :, y0:y1, x0:x1]
     SCRATCH.give(ub, cols)
-    return np.ascontiguousarray(dst.transpose(1, 0, 2, 3))
+    return np.ascontiguousarray(dst.transpose((3, 0, 1, 2) if batch_last else (1, 0, 2, 3)))
 
 
 def _span(n_in: int, s: int, off: int, size: int) -> tuple[int, int, int] | None:
@@ -312,7 +328,13 @@ def conv_grad_weight(x: np.ndarray, gy: np.ndarray, kernel: tuple, stride: tuple
             for k in range(g):
                 dw[k] += np.tensordot(gy_part[:, k], cols_part[:, k], axes=([0, 2], [0, 2]))
 
-    if kept is not None:  # the forward's columns
+    if kept is not None and kept.strides[0] == kept.itemsize:  # the forward's batch-last columns
+        cols_t = kept.transpose(1, 2, 3, 0).reshape(g, kg, L * n)
+        gy_t = np.ascontiguousarray(gym.transpose(1, 2, 3, 0)).reshape(g, cog, L * n)
+        for k in range(g):
+            np.matmul(gy_t[k], cols_t[k].T, out=dw[k])
+        SCRATCH.give(kept)
+    elif kept is not None:  # the forward's columns
         accumulate(gym, kept)
         SCRATCH.give(kept)
     else:
