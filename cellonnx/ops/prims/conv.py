@@ -182,7 +182,8 @@ def batch_last_cols(x: np.ndarray, kernel: tuple, out: tuple, stride: tuple, pad
     np.copyto(xb[:, t:t + h, left:left + w], x.transpose(1, 2, 3, 0))
     sc, sh, sw, sn = xb.strides
     win = as_strided(xb, (c, kernel[0], kernel[1], out[0], out[1], n),
-                     (sc, sh * dilation[0], sw * dilation[1], sh * stride[0], sw * stride[1], sn), writeable=False)
+                     (sc, sh * dilation[0], sw * dilation[1], sh * stride[0], sw * stride[1], sn),
+                     writeable=False)
     cols = SCRATCH.take((c, kernel[0], kernel[1], out[0], out[1], n), x.dtype)
     np.copyto(cols, win)
     SCRATCH.give(xb)
@@ -208,7 +209,7 @@ def _live(size: int, out: int, k: int, s: int, d: int, p0: int) -> tuple[int, in
     return (live[0], live[-1] + 1) if live else (0, 0)
 
 
-TRIM_COST = 60  # GEMM multiply-adds that cost about as much as copying one weight element out of a strided view
+TRIM_COST = 60  # GEMM multiply-adds costing about as much as copying a weight element out of a strided view
 
 
 def trim_pays(kernel_positions: int, live_positions: int, columns: int) -> bool:
@@ -267,8 +268,8 @@ def conv_forward(x: np.ndarray, w: np.ndarray, b: np.ndarray | None, stride: tup
     elif small_l:
         # few output positions, many channels (deep ResNet layers): per-item products would read the whole
         # weight once per item; one GEMM per group over the whole batch. Its columns are laid out batch-last,
-        # (C*kH*kW, H_out, W_out, N), when output rows are short (im2col then copies runs of W_out * N values
-        # rather than W_out), else (C*kH*kW, N, H_out, W_out) (the output then comes back in runs of H_out*W_out)
+        # (C*kH*kW, H_out, W_out, N), when output rows are short (im2col then copies runs of W_out * N
+        # values rather than W_out), else (C*kH*kW, N, H_out, W_out) (the output comes back in runs of L)
         if wo < BATCH_LAST_BELOW:
             cols = batch_last_cols(x2, (kh, kw), (ho, wo), s, p, d)
             out = np.matmul(wm, cols.reshape(g, kg, L * n))

@@ -35,9 +35,9 @@ def _reduce_axes(ndim: int) -> tuple[int, ...]:
 
 
 def _axes_sum(x: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
-    """``x`` summed over ``axes``, dims kept. Over (0, 2, ...), batch norm's per-channel statistics, NumPy's own
-    multi-axis sum walks the small planes of deep layers a few elements at a time (5-15x slower than this):
-    summed over N first, adding whole contiguous slabs, then over each channel's plane."""
+    """``x`` summed over ``axes``, dims kept. Over (0, 2, ...), batch norm's per-channel statistics, NumPy's
+    own multi-axis sum walks the small planes of deep layers a few elements at a time (5-15x slower than
+    this): summed over N first, adding whole contiguous slabs, then over each channel's plane."""
     if x.ndim >= 3 and axes == _reduce_axes(x.ndim) and x.flags.c_contiguous:
         per_channel = x.sum(axis=0, dtype=x.dtype)
         return per_channel.reshape(x.shape[1], -1).sum(axis=1).reshape(_bshape(x.ndim))[None]

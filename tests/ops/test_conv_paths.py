@@ -1,0 +1,89 @@
+"""The convolution kernels' layouts, each against the float64 loop references of cases_conv.py.
+
+The op table covers the convolution family at small shapes, where every kernel takes its per-item path. These
+shapes are picked to go through the batch-wide paths deep networks take: one GEMM over the batch with its
+columns batch-last (short output rows) or batch-major, dead kernel positions left out of the GEMM or kept in,
+the weight gradient from the forward's kept columns in either layout or from fresh ones, and the transposed
+convolution's batch-wide col2im in both layouts.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import cellonnx.ops.prims.conv as conv_mod
+import cellonnx.ops.prims.conv_grad as conv_grad_mod
+from cellonnx.ops.prims.conv import conv_forward
+from cellonnx.ops.prims.conv_grad import conv_grad_weight, conv_transpose_forward, output_padding
+from tests.ops.cases_conv import ref_conv, ref_conv_grads, ref_conv_transpose
+from tests.ops.harness import rand
+
+# (id, x shape, w shape, stride, pad, batch-last columns expected, dead kernel positions trimmed)
+FORWARD = [
+    ("batch_last_4x4", (4, 16, 4, 4), (32, 16, 3, 3), 1, 1, True, False),
+    ("batch_last_stride2", (4, 8, 8, 8), (32, 8, 3, 3), 2, 1, True, False),
+    ("batch_major_20x20", (2, 8, 20, 20), (64, 8, 3, 3), 1, 1, False, False),
+    ("dead_positions_trimmed_1x1_plane", (8, 8, 1, 1), (16, 8, 3, 3), 1, 1, True, True),
+    ("dead_positions_kept_2x2_stride2", (4, 8, 2, 2), (64, 8, 3, 3), 2, 1, True, False),
+    ("per_item", (2, 2, 6, 6), (3, 2, 3, 3), 1, 1, False, False),
+]
+
+
+def _spy(monkeypatch: pytest.MonkeyPatch, module, name: str) -> list:
+    calls: list = []
+    real = getattr(module, name)
+
+    def spy(*args, **kwargs):
+        calls.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, spy)
+    return calls
+
+
+@pytest.mark.parametrize(("xs", "ws", "stride", "pad", "batch_last", "trimmed"), [c[1:] for c in FORWARD],
+                         ids=[c[0] for c in FORWARD])
+def test_forward_and_weight_gradient(monkeypatch: pytest.MonkeyPatch, xs, ws, stride, pad, batch_last,
+                                     trimmed) -> None:
+    x, w = rand(*xs, seed=1), rand(*ws, seed=2)
+    x32, w32 = x.astype(np.float32), w.astype(np.float32)
+    geometry = ((stride, stride), (pad,) * 4, (1, 1), 1)
+    layout_calls = _spy(monkeypatch, conv_mod, "batch_last_cols")
+    inner_calls = _spy(monkeypatch, conv_mod, "conv_forward")  # a trimmed kernel convolves again
+    y = conv_forward(x32, w32, None, *geometry)
+    assert (bool(layout_calls), bool(inner_calls)) == (batch_last, trimmed)
+    expected = ref_conv(x, w, stride=stride, pads=(pad,) * 4)
+    np.testing.assert_allclose(y, expected, rtol=1e-5, atol=1e-5)
+
+    gy = rand(*y.shape, seed=3)
+    _, expected_gw = ref_conv_grads(x, w, gy, stride, (pad,) * 4)
+    kept = conv_grad_weight(x32, gy.astype(np.float32), ws[2:], *geometry)  # the forward's columns, if kept
+    conv_mod._COLS.clear()
+    fresh = conv_grad_weight(x32, gy.astype(np.float32), ws[2:], *geometry)
+    np.testing.assert_allclose(kept, expected_gw, rtol=1e-5, atol=1e-4)
+    np.testing.assert_allclose(fresh, expected_gw, rtol=1e-5, atol=1e-4)
+
+
+# (id, u shape, w shape, stride, pad, conv input size): transposed convolutions (a conv's input gradient)
+TRANSPOSED = [
+    ("batched_batch_last", (4, 32, 4, 4), (32, 16, 3, 3), 1, 1, 4),
+    ("batched_batch_last_stride2", (4, 64, 2, 2), (64, 16, 3, 3), 2, 1, 4),
+    ("batched_batch_major_wide_rows", (1, 64, 1, 16), (64, 8, 3, 3), 1, 1, (1, 16)),
+    ("batched_dead_positions_kept", (4, 64, 1, 1), (64, 16, 3, 3), 2, 1, 2),
+    ("per_item_rows", (2, 3, 5, 5), (3, 2, 3, 3), 1, 1, 5),
+]
+
+
+@pytest.mark.parametrize(("us", "ws", "stride", "pad", "size"), [c[1:] for c in TRANSPOSED],
+                         ids=[c[0] for c in TRANSPOSED])
+def test_transposed_convolution(monkeypatch: pytest.MonkeyPatch, us, ws, stride, pad, size) -> None:
+    u, w = rand(*us, seed=4), rand(*ws, seed=5)
+    size = (size, size) if isinstance(size, int) else size
+    op = output_padding(size, us[2:], ws[2:], (stride, stride), (pad,) * 4, (1, 1))
+    calls = _spy(monkeypatch, conv_grad_mod, "_col2im_batched")
+    out = conv_transpose_forward(u.astype(np.float32), w.astype(np.float32), None, (stride, stride), (pad,) * 4,
+                                 (1, 1), 1, op)
+    assert bool(calls) == (us != TRANSPOSED[-1][1])  # the last row takes the per-item path
+    expected = ref_conv_transpose(u, w, None, stride, (pad,) * 4, op)
+    assert out.shape == expected.shape == (us[0], ws[1]) + size
+    np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-4)
