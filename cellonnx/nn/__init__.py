@@ -1,30 +1,123 @@
-"""cellonnx.nn: Cell, containers, layers and losses with MindSpore's names; the optimizers, metrics, training
-wrappers and learning-rate helpers of the optim / metrics / wrap packages and the dynamic_lr /
-learning_rate_schedule modules are handed on when they are present."""
+"""cellonnx.nn: Cell, containers, layers, losses, optimizers, metrics, training wrappers and learning-rate helpers
+with MindSpore's names. Each name is imported by name (what editors and type checkers follow); tests/nn/
+test_namespace.py keeps this list complete."""
+
 from __future__ import annotations
 
-import importlib
-from pathlib import Path
-
-from cellonnx.nn import layer, loss
+from cellonnx.nn import dynamic_lr, layer, learning_rate_schedule, loss, metrics, optim, wrap
 from cellonnx.nn.cell import Cell
 from cellonnx.nn.container import CellDict, CellList, SequentialCell
-from cellonnx.nn.layer import *
-from cellonnx.nn.loss import *
+from cellonnx.nn.dynamic_lr import (
+    cosine_decay_lr,
+    exponential_decay_lr,
+    inverse_decay_lr,
+    natural_exp_decay_lr,
+    piecewise_constant_lr,
+    polynomial_decay_lr,
+    warmup_lr,
+)
+from cellonnx.nn.layer import (
+    GELU,
+    LSTM,
+    AdaptiveAvgPool2d,
+    AvgPool2d,
+    BatchNorm1d,
+    BatchNorm2d,
+    ClipByNorm,
+    Conv1d,
+    Conv2d,
+    Conv2dTranspose,
+    Dense,
+    Dropout,
+    Embedding,
+    Flatten,
+    GroupNorm,
+    HSwish,
+    Identity,
+    InstanceNorm2d,
+    LayerNorm,
+    LeakyReLU,
+    LogSoftmax,
+    MaxPool2d,
+    Norm,
+    OneHot,
+    PReLU,
+    ReLU,
+    ReLU6,
+    Sigmoid,
+    SiLU,
+    Softmax,
+    Tanh,
+    get_activation,
+)
+from cellonnx.nn.learning_rate_schedule import (
+    CosineDecayLR,
+    ExponentialDecayLR,
+    InverseDecayLR,
+    LearningRateSchedule,
+    NaturalExpDecayLR,
+    PolynomialDecayLR,
+    WarmUpLR,
+)
+from cellonnx.nn.loss import (
+    BCELoss,
+    BCEWithLogitsLoss,
+    CrossEntropyLoss,
+    L1Loss,
+    LossBase,
+    MSELoss,
+    NLLLoss,
+    SmoothL1Loss,
+    SoftmaxCrossEntropyExpand,
+    SoftmaxCrossEntropyWithLogits,
+)
+from cellonnx.nn.metrics import (
+    F1,
+    MAE,
+    MSE,
+    Accuracy,
+    EvaluationBase,
+    Fbeta,
+    Loss,
+    Metric,
+    Precision,
+    Recall,
+    Top1CategoricalAccuracy,
+    Top5CategoricalAccuracy,
+    TopKCategoricalAccuracy,
+    get_metric_fn,
+    get_metrics,
+    names,
+    rearrange_inputs,
+)
+from cellonnx.nn.optim import (
+    LARS,
+    SGD,
+    Adam,
+    AdamWeightDecay,
+    Lamb,
+    Momentum,
+    Optimizer,
+    opt_init_args_register,
+)
+from cellonnx.nn.wrap import (
+    DynamicLossScaleUpdateCell,
+    FixedLossScaleUpdateCell,
+    ForwardValueAndGrad,
+    ParameterUpdate,
+    TrainOneStepCell,
+    TrainOneStepWithLossScaleCell,
+    WithEvalCell,
+    WithGradCell,
+    WithLossCell,
+)
 
+_modules = (layer, loss, optim, metrics, wrap, dynamic_lr, learning_rate_schedule)
 __all__ = ["Cell", "CellDict", "CellList", "SequentialCell"]
 __all__ += layer.__all__
 __all__ += loss.__all__
-
-_HERE = Path(__file__).resolve().parent
-for _sub in ("optim", "metrics", "wrap", "dynamic_lr", "learning_rate_schedule"):
-    if not ((_HERE / _sub / "__init__.py").is_file() or (_HERE / f"{_sub}.py").is_file()):
-        continue
-    _mod = importlib.import_module(f"cellonnx.nn.{_sub}")
-    globals()[_sub] = _mod
-    for _name in getattr(_mod, "__all__", ()):
-        if _name in globals() and globals()[_name] is not getattr(_mod, _name):
-            raise ImportError(f"cellonnx.nn.{_name} is defined twice (cellonnx.nn.{_sub} and another module)")
-        globals()[_name] = getattr(_mod, _name)
-        __all__.append(_name)
-del _sub
+__all__ += optim.__all__
+__all__ += metrics.__all__
+__all__ += wrap.__all__
+__all__ += dynamic_lr.__all__
+__all__ += learning_rate_schedule.__all__
