@@ -12,6 +12,13 @@ from the layer shapes (multiply-adds of every convolution and dense layer, 2 FLO
 achieved GFLOP/s against the machine's peak, estimated in the same run as the best GFLOP/s of a 4096^3 float32
 ``np.matmul``. The torch networks take cellonnx's parameters (``export_vs_torch.copy_weights``) and the
 outputs of all four runtimes are compared at batch 1.
+
+MXNet and MindSpore, where installed, are timed on the same batch sizes in their own interpreters
+(bench/reference_infer.py; their own random weights, the same layers):
+
+    ... bench/inference.py --reference mxnet=/work/envs/mxnet/bin/python \\
+        --reference mxnet-hybrid=/work/envs/mxnet/bin/python \\
+        --reference mindspore-graph=/work/envs/mindspore/bin/python
 """
 from __future__ import annotations
 
@@ -33,7 +40,9 @@ for _entry in list(sys.path):
     if _entry.rstrip("/").endswith("site-packages"):
         site.addsitedir(_entry)
 
+import json  # noqa: E402
 import statistics  # noqa: E402
+import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -172,6 +181,32 @@ def make_runners(net, tnet, sess, x: np.ndarray) -> dict:
             "torch.onnx graph (ORT)": lambda: sess.run(None, {"x": x})[0]}
 
 
+class ReferenceRuntime:
+    """One network in another framework's interpreter (bench/reference_infer.py), timed there."""
+
+    def __init__(self, framework: str, python: str, model: str, size: int) -> None:
+        script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "reference_infer.py")
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # that interpreter's own packages
+        self.name = framework
+        command = [python, script, "--framework", framework, "--model", model, "--size", str(size)]
+        self.proc = subprocess.Popen(command, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     text=True)
+        first = self.proc.stdout.readline().strip()
+        self.skip = "" if first == "ready" else (first.partition(" ")[2] or "did not start")
+
+    def latency(self, batch: int, runs: int, budget: float) -> tuple[float, int]:
+        self.proc.stdin.write(f"{batch} {runs} {budget}\n")
+        self.proc.stdin.flush()
+        t, n = json.loads(self.proc.stdout.readline())
+        return t, n
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.stdin.write("quit\n")
+            self.proc.stdin.close()
+        self.proc.wait()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], parents=[_pre])
     parser.add_argument("--size", type=int, default=224, help="image side (3 x size x size)")
@@ -179,6 +214,9 @@ def main() -> None:
     parser.add_argument("--models", nargs="+", default=["resnet18", "mobilenetv2"])
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--budget", type=float, default=6.0, help="seconds of timed calls per configuration")
+    parser.add_argument("--reference", action="append", default=[], metavar="FRAMEWORK=PYTHON",
+                        help="also time mxnet, mxnet-hybrid, mindspore-graph or mindspore-pynative, run by "
+                             "that interpreter (mxnet=/work/envs/mxnet/bin/python); repeatable")
     args = parser.parse_args()
     torch.set_num_threads(THREADS)
     ms.set_context(intra_op_num_threads=THREADS)
@@ -194,6 +232,11 @@ def main() -> None:
             torch.onnx.export(tnet, (torch.from_numpy(x1),), path, input_names=["x"], output_names=["y"],
                               opset_version=18, dynamo=False, dynamic_axes={"x": {0: "batch"}})
         sess = session(path, THREADS)
+        specs = [r.partition("=") for r in args.reference]
+        others = [ReferenceRuntime(framework, py, name, args.size) for framework, _, py in specs]
+        for o in others:
+            if o.skip:
+                print(f"{name:12s} {o.name}: skipped ({o.skip})", flush=True)
         for b in args.batches:
             x = np.random.default_rng(b).standard_normal((b, 3, args.size, args.size)).astype(np.float32)
             ms.set_context(intra_op_num_threads=THREADS)  # the same onnxruntime threads as the torch graph's
@@ -201,11 +244,17 @@ def main() -> None:
             outs = {k: fn() for k, fn in runners.items()}
             diff = max(float(np.abs(o - outs["PyTorch eager"]).max()) for o in outs.values())
             flops = 2 * macs(tnet, torch.from_numpy(x))
-            for k, fn in runners.items():
-                t, n = median_latency(fn, args.runs, args.budget)
+            timers = {k: (lambda fn=fn: median_latency(fn, args.runs, args.budget))
+                      for k, fn in runners.items()}
+            timers.update({o.name: (lambda o=o, b=b: o.latency(b, args.runs, args.budget))
+                           for o in others if not o.skip})
+            for k, timer in timers.items():
+                t, n = timer()
                 rows.append((name, b, k, t, n, flops, diff))
                 print(f"{name:12s} b={b:<3d} {k:24s} {t * 1e3:9.2f} ms ({n} runs)  "
                       f"{flops / t / 1e9:7.2f} GFLOP/s", flush=True)
+        for o in others:
+            o.close()
     load1 = os.getloadavg()
     print()
     print(f"3x{args.size}x{args.size}, 1000 classes, {THREADS} threads everywhere; np.matmul 4096^3 float32 "

@@ -16,8 +16,8 @@ before NumPy is imported) and ``torch.set_num_threads``.
 MindSpore and MXNet, where installed (each in its own interpreter: they pin NumPy versions of their own), join
 the LeNet-5 rounds through bench/reference_step.py with the same weights and batch:
 
-    ... bench/train_step.py --models lenet5 --reference mindspore-graph=/work/envs/mindspore/bin/python \
-        --reference mindspore-pynative=/work/envs/mindspore/bin/python \
+    ... bench/train_step.py --models lenet5 --reference mindspore-graph=/work/envs/mindspore/bin/python \\
+        --reference mindspore-pynative=/work/envs/mindspore/bin/python \\
         --reference mxnet=/work/envs/mxnet/bin/python --reference mxnet-hybrid=/work/envs/mxnet/bin/python
 """
 from __future__ import annotations
