@@ -41,7 +41,6 @@ for _entry in list(sys.path):
         site.addsitedir(_entry)
 
 import json  # noqa: E402
-import statistics  # noqa: E402
 import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
@@ -52,6 +51,7 @@ import onnxruntime as ort  # noqa: E402
 import torch  # noqa: E402
 from cellonnx.models import get_model  # noqa: E402
 from export_vs_torch import TorchResNet18, copy_weights, session  # noqa: E402
+from reference_infer import median_latency  # noqa: E402
 from torch import nn as tnn  # noqa: E402
 
 import cellonnx as ms  # noqa: E402
@@ -133,18 +133,6 @@ def peak_gflops(n: int = 4096, repeat: int = 5) -> float:
         np.matmul(a, b)
         best = min(best, time.perf_counter() - t)
     return 2 * n ** 3 / best / 1e9
-
-
-def median_latency(fn, runs: int, budget: float) -> tuple[float, int]:
-    fn()
-    fn()
-    times: list[float] = []
-    start = time.perf_counter()
-    while len(times) < runs and (len(times) < 3 or time.perf_counter() - start < budget):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times), len(times)
 
 
 def build(name: str, size: int):
