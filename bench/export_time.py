@@ -14,32 +14,23 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
+import statistics
+import tempfile
+import time
+from pathlib import Path
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import site
+import bench_env  # noqa: F401 (first: PYTHONPATH's .pth files)
+import numpy as np
+import onnxruntime as ort
+import torch
+from cellonnx.models import get_model
+from export_vs_torch import copy_weights
+from inference import THREADS, build
+from train_step import torch_lenet5
 
-# PYTHONPATH entries are not site directories: read their .pth files too, so the editable install's import
-# hook (which maps cellonnx.converters and cellonnx.models to converters/ and models/) is in place
-for _entry in list(sys.path):
-    if _entry.rstrip("/").endswith("site-packages"):
-        site.addsitedir(_entry)
-import statistics  # noqa: E402
-import tempfile  # noqa: E402
-import time  # noqa: E402
-from pathlib import Path  # noqa: E402
-
-import numpy as np  # noqa: E402
-import onnxruntime as ort  # noqa: E402
-import torch  # noqa: E402
-from cellonnx.models import get_model  # noqa: E402
-from export_vs_torch import copy_weights  # noqa: E402
-from inference import THREADS, build  # noqa: E402  (sets the thread variables before NumPy loads)
-from train_step import torch_lenet5  # noqa: E402
-
-import cellonnx as ms  # noqa: E402
-from cellonnx.graph.compile import CompiledCell, trace_cell  # noqa: E402
-from cellonnx.tensor import Tensor  # noqa: E402
+import cellonnx as ms
+from cellonnx.graph.compile import CompiledCell, trace_cell
+from cellonnx.tensor import Tensor
 
 
 def median_time(fn, repeat: int) -> tuple[float, float]:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import site
 import statistics
 import sys
 import tempfile
@@ -25,22 +24,17 @@ import time
 from collections import Counter
 from pathlib import Path
 
-# PYTHONPATH entries are not site directories: read their .pth files too, so the editable install's import
-# hook (which maps cellonnx.converters and cellonnx.models to converters/ and models/) is in place
-for _entry in list(sys.path):
-    if _entry.rstrip("/").endswith("site-packages"):
-        site.addsitedir(_entry)
+import bench_env  # noqa: F401 (PYTHONPATH's .pth files)
+import numpy as np
+import onnx
+import onnxruntime as ort
+import torch
+from cellonnx.models import get_model
+from torch import nn as tnn
 
-import numpy as np  # noqa: E402
-import onnx  # noqa: E402
-import onnxruntime as ort  # noqa: E402
-import torch  # noqa: E402
-from cellonnx.models import get_model  # noqa: E402
-from torch import nn as tnn  # noqa: E402
-
-import cellonnx as ms  # noqa: E402
-from cellonnx import Tensor  # noqa: E402
-from cellonnx import nn as cnn  # noqa: E402
+import cellonnx as ms
+from cellonnx import Tensor
+from cellonnx import nn as cnn
 
 
 # ---------------------------------------------------------------- the same ResNet-18 in torch

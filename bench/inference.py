@@ -24,21 +24,10 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 
-_pre = argparse.ArgumentParser(add_help=False)
-_pre.add_argument("--threads", type=int, default=2)
-THREADS = _pre.parse_known_args()[0].threads
-for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ[_var] = str(THREADS)
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import site  # noqa: E402
+import bench_env  # first: PYTHONPATH's .pth files, and the thread counts set before NumPy loads
 
-# PYTHONPATH entries are not site directories: read their .pth files too, so the editable install's import
-# hook (which maps cellonnx.converters and cellonnx.models to converters/ and models/) is in place
-for _entry in list(sys.path):
-    if _entry.rstrip("/").endswith("site-packages"):
-        site.addsitedir(_entry)
+_pre, THREADS = bench_env.threads_from_argv()
 
 import json  # noqa: E402
 import subprocess  # noqa: E402

@@ -22,16 +22,11 @@ import os
 import sys
 import time
 
-_pre = argparse.ArgumentParser(add_help=False)
-_pre.add_argument("--threads", type=int, default=int(os.environ.get("BENCH_THREADS", "2")))
-THREADS = _pre.parse_known_args()[0].threads
-for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ[_var] = str(THREADS)
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-import site  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_env  # first: PYTHONPATH's .pth files, and the thread counts set before NumPy loads
 
-for _dir in [p for p in sys.path if p.endswith("site-packages")]:  # PYTHONPATH entries' .pth files (the
-    site.addsitedir(_dir)                                             # editable install maps cellonnx.converters)
+_pre, THREADS = bench_env.threads_from_argv(int(os.environ.get("BENCH_THREADS", "2")))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import numpy as np  # noqa: E402
 
