@@ -22,6 +22,7 @@ from tests.ops.harness import rand
 FORWARD = [
     ("batch_last_4x4", (4, 16, 4, 4), (32, 16, 3, 3), 1, 1, True, False),
     ("batch_last_stride2", (4, 8, 8, 8), (32, 8, 3, 3), 2, 1, True, False),
+    ("batch_last_short_rows_small_items", (64, 8, 8, 8), (16, 8, 3, 3), 1, 1, True, False),
     ("batch_major_20x20", (2, 8, 20, 20), (64, 8, 3, 3), 1, 1, False, False),
     ("dead_positions_trimmed_1x1_plane", (8, 8, 1, 1), (16, 8, 3, 3), 1, 1, True, True),
     ("dead_positions_kept_2x2_stride2", (4, 8, 2, 2), (64, 8, 3, 3), 2, 1, True, False),

@@ -65,6 +65,9 @@ class Conv(Op):
 # ---------------------------------------------------------------- NumPy kernels (2-D; 1-D runs as H = 1)
 BATCH_GEMM_MACS = 1 << 20  # per-item GEMMs this big: one GEMM over the batch instead (see conv_forward)
 BATCH_LAST_BELOW = 16  # output widths below which batch-wide im2col columns are laid out batch-last
+# short output rows and a whole-batch GEMM this big: one batch-last GEMM even for small per-item products (the
+# per-item im2col would copy runs of W_out values; batch-last copies runs of W_out * N)
+BATCH_LAST_MACS = 1 << 21
 CHUNK_BYTES = 8 << 20  # im2col columns built per batch chunk of about this size, so they stay in cache
 COL2IM_CHUNK_BYTES = 1 << 20  # col2im's shifted inputs and partial planes per batch chunk (stay in L2)
 _NATIVE = (np.dtype(np.float32), np.dtype(np.float64))
@@ -261,8 +264,11 @@ def conv_forward(x: np.ndarray, w: np.ndarray, b: np.ndarray | None, stride: tup
     y = np.empty((n, g, co // g, L), ct)
     step = chunk_rows(n, c * kh * kw * L * ct.itemsize)
     # one GEMM over the whole batch when the per-item products would be wide and short (few output
-    # positions), or big enough that 2-thread BLAS runs one large GEMM faster than many medium ones
-    small_l = (co // g * kg > (co // g + kg) * L or co // g * kg * L >= BATCH_GEMM_MACS) and step >= n
+    # positions), big enough that 2-thread BLAS runs one large GEMM faster than many medium ones, or made of
+    # short output rows (batch-last im2col copies long runs; one GEMM threads where the per-item ones do not)
+    macs = co // g * kg * L
+    small_l = (co // g * kg > (co // g + kg) * L or macs >= BATCH_GEMM_MACS
+               or (wo < BATCH_LAST_BELOW and n * macs >= BATCH_LAST_MACS)) and step >= n
     if kh == kw == 1 and s == (1, 1) and not any(p) and not small_l:  # 1x1: the input is its own im2col
         np.matmul(wm, x2.reshape(n, g, kg, L), out=y)
     elif small_l:
