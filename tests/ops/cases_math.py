@@ -16,6 +16,7 @@ def _erf(x):
 A, B = rand(3, 4, seed=1), rand(3, 4, seed=2)
 ROW = rand(1, 4, seed=3)
 INTS = np.array([[7, -7, 5], [-3, 9, 0]], dtype=np.int64)
+SPECIAL = np.array([[np.nan, np.inf, -np.inf, -0.0], [0.0, -1.5, 2.5, 1e-30]])
 DIVS = np.array([[2, 3, -2], [2, -4, 5]], dtype=np.int64)
 
 CASES = [
@@ -68,6 +69,8 @@ CASES = [
     OpCase("ceil", lambda x: ops.ceil(x), [A * 3], np.ceil),
     OpCase("round", lambda x: ops.round(x), [A * 3], np.round),
     OpCase("relu", lambda x: ops.relu(x), [A], lambda x: np.maximum(x, 0), second_order=True),
+    OpCase("relu_special_values", lambda x: ops.relu(x), [SPECIAL], lambda x: np.maximum(x, 0), grad=()),
+    OpCase("relu_int", lambda x: ops.relu(x), [INTS], lambda x: np.maximum(x, 0)),
     OpCase("relu_grad_prim", lambda g, x: ReluGrad.apply(g, x), [B, A], lambda g, x: g * (x > 0), grad=(0,),
            second_order=True, note="Relu's backward primitive; zero gradient for x"),
     OpCase("clamp", lambda x: ops.clamp(x, -0.5, 0.5), [A], lambda x: np.clip(x, -0.5, 0.5)),

@@ -446,15 +446,25 @@ class Round(_Unary):
         return np.round(x)
 
 
+_CLIP_FAST = (np.dtype(np.float32), np.dtype(np.float64))
+
+
 class Relu(_Unary):
     onnx_type = "Relu"
 
     def forward(self, x):
+        if x.dtype in _CLIP_FAST:  # NumPy's clip between two scalars is vectorized, maximum(x, 0) is not (3x)
+            return np.clip(x, x.dtype.type(0), x.dtype.type(np.inf))
         return np.maximum(x, 0).astype(x.dtype, copy=False)
 
     def backward(self, ctx, g):
         # NOTE: the gradient at exactly 0 is 0, as in MindSpore and PyTorch
         return (ReluGrad.apply(g, ctx.inputs[0]),)
+
+    def lower(self, g, x):
+        if g.in_tensors[0]._data.dtype.kind in "iu":  # ONNX Relu takes integers from opset 14; onnxruntime not
+            return g.op("Max", x, g.like(0))
+        return g.op("Relu", x)
 
 
 class ReluGrad(Op):
