@@ -2,6 +2,7 @@
 
     python bench/op_overhead.py            # cellonnx and NumPy
     <python with torch> bench/op_overhead.py   # adds PyTorch eager (same thread count)
+    PYTHONPATH=/work/main:/work/venv/lib/python3.11/site-packages /work/envs/torch/bin/python bench/op_overhead.py
 
 Prints microseconds per op and ratios to raw NumPy and to PyTorch.
 """
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import timeit
 
+import bench_env  # noqa: F401  first: PYTHONPATH's .pth files (the editable install's import hook)
 import numpy as np
 
 import cellonnx as ms

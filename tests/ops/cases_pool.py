@@ -127,6 +127,8 @@ def _gy(y):
 X = rand(2, 3, 7, 6, seed=1)
 TIES = np.where(rand(2, 3, 8, 8, seed=2) > 0, rand(2, 3, 8, 8, seed=3), 0.0)  # many tied zeros (post-ReLU)
 X1 = rand(2, 3, 11, seed=4)
+STEPS = np.round(rand(2, 3, 9, 9, seed=6) * 1.5)  # a few distinct values: ties across rows and columns
+WIDE_WINDOW = rand(1, 2, 18, 17, seed=7)  # a 17x16 window: 272 kernel positions (past uint8 indices)
 ADAPT = rand(2, 3, 9, 7, seed=5)
 
 MP3 = {"kernel": 3, "stride": 2, "pads": (1, 1, 1, 1), "ceil": True}
@@ -137,6 +139,11 @@ CASES = [
     OpCase("max_pool2d_2x2", lambda x: ops.max_pool2d(x, 2), [X], lambda x: ref_max_pool(x, 2)[0]),
     OpCase("max_pool2d_ties_first_index", lambda x: ops.max_pool2d(x, 2, return_indices=True), [TIES],
            lambda x: ref_max_pool(x, 2), grad=(), note="tied maxima: the gradient is not differentiable there"),
+    OpCase("max_pool2d_ties_overlapping_windows", lambda x: ops.max_pool2d(x, 3, 2, 1, return_indices=True),
+           [STEPS], lambda x: ref_max_pool(x, 3, 2, (1, 1, 1, 1)), grad=(),
+           note="tied maxima: the gradient is not differentiable there"),
+    OpCase("max_pool2d_272_position_window", lambda x: ops.max_pool2d(x, (17, 16), 1, return_indices=True),
+           [WIDE_WINDOW], lambda x: ref_max_pool(x, (17, 16), 1)),
     OpCase("max_pool2d_ceil_indices", lambda x: ops.max_pool2d(x, 3, 2, 1, return_indices=True, ceil_mode=True),
            [X], lambda x: ref_max_pool(x, **MP3)),
     OpCase("max_pool2d_ceil_rule", lambda x: ops.max_pool2d(x, 2, 2, 1, ceil_mode=True), [rand(1, 2, 5, 5)],
