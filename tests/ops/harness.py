@@ -76,7 +76,11 @@ def _outputs(result: Any) -> list[np.ndarray]:
 def check_forward(case: OpCase) -> None:
     if case.ref is None:
         return
-    got = _outputs(case.fn(*[Tensor(as_run_dtype(a)) for a in case.inputs]))
+    arrays = [as_run_dtype(a) for a in case.inputs]
+    before = [np.array(a, copy=True) for a in arrays]
+    got = _outputs(case.fn(*[Tensor(a) for a in arrays]))
+    for i, (a, b) in enumerate(zip(arrays, before)):  # kernels may reuse, never overwrite, their inputs
+        assert np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"), f"{case.name}: input {i} was written to"
     want = case.ref(*[np.asarray(a) for a in case.inputs])
     want = [want] if not isinstance(want, (tuple, list)) else list(want)
     assert len(got) == len(want), f"{case.name}: {len(got)} outputs, reference has {len(want)}"

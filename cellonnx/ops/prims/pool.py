@@ -102,19 +102,19 @@ def rows_then_columns_max(xp: np.ndarray, kernel: tuple, stride: tuple, dilation
     (kh, kw), (sh, sw), (dh, dw), (ho, wo) = kernel, stride, dilation, outs
     rows, cols = sh * (ho - 1) + 1, sw * (wo - 1) + 1
     dt = index_dtype(max(kh, kw))  # modular arithmetic below: row += pick * (rv - row) sets row = rv
-    m = np.ascontiguousarray(xp[:, :, 0:rows:sh])  # (N, C, H_out, W_padded)
+    m = xp[:, :, 0:rows:sh].copy()  # (N, C, H_out, W_padded); written to: never a view of the input
     r = np.zeros(m.shape, dt) if with_index else None
     for a in range(1, kh):
         v = np.ascontiguousarray(xp[:, :, a * dh:a * dh + rows:sh])
         if r is not None:  # strict: a tie keeps the earlier row
             r += np.greater(v, m).astype(dt, copy=False) * (dt.type(a) - r)
         np.maximum(m, v, out=m)
-    y = np.ascontiguousarray(m[..., 0:cols:sw])
+    y = m[..., 0:cols:sw].copy()
     if r is None:
         for b in range(1, kw):
             np.maximum(y, m[..., b * dw:b * dw + cols:sw], out=y)
         return y, None, None
-    row = np.ascontiguousarray(r[..., 0:cols:sw])
+    row = r[..., 0:cols:sw].copy()
     col = np.zeros(y.shape, dt)
     for b in range(1, kw):
         v = np.ascontiguousarray(m[..., b * dw:b * dw + cols:sw])
