@@ -16,6 +16,23 @@ def is_float_dtype(d: np.dtype) -> bool:
     return d.kind == "f" or d == _BF16
 
 
+_CLIP_FAST = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def clip_scalars(x: np.ndarray, lo: Any, hi: Any) -> np.ndarray:
+    """np.clip(x, lo, hi) with scalar bounds, None for unbounded. NumPy vectorizes a clip between two scalars but
+    not a one-sided one, nor maximum(x, scalar) (3x slower per value), so for float32 / float64 a missing bound
+    becomes an infinity."""
+    if x.dtype in _CLIP_FAST and (lo is not None or hi is not None):
+        inf = x.dtype.type(np.inf)
+        return np.clip(x, -inf if lo is None else lo, inf if hi is None else hi)
+    if hi is None and lo is not None:
+        return np.maximum(x, lo)
+    if lo is None and hi is not None:
+        return np.minimum(x, hi)
+    return np.clip(x, lo, hi)
+
+
 def to_tensor(x: Any, like: Tensor | None = None) -> Tensor:
     """A Tensor for ``x``; Python numbers take ``like``'s dtype where that keeps their meaning."""
     if isinstance(x, Tensor):

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from cellonnx import dtypes
-from cellonnx.ops.prims._util import is_float_dtype, promote, sum_to, to_tensor
+from cellonnx.ops.prims._util import clip_scalars, is_float_dtype, promote, sum_to, to_tensor
 from cellonnx.ops.registry import Op
 from cellonnx.tensor import Tensor
 
@@ -446,16 +446,11 @@ class Round(_Unary):
         return np.round(x)
 
 
-_CLIP_FAST = (np.dtype(np.float32), np.dtype(np.float64))
-
-
 class Relu(_Unary):
     onnx_type = "Relu"
 
     def forward(self, x):
-        if x.dtype in _CLIP_FAST:  # NumPy's clip between two scalars is vectorized, maximum(x, 0) is not (3x)
-            return np.clip(x, x.dtype.type(0), x.dtype.type(np.inf))
-        return np.maximum(x, 0).astype(x.dtype, copy=False)
+        return clip_scalars(x, 0, None).astype(x.dtype, copy=False)
 
     def backward(self, ctx, g):
         # NOTE: the gradient at exactly 0 is 0, as in MindSpore and PyTorch
@@ -496,7 +491,7 @@ class Clip(Op):
     """Clamp to [min, max]; either bound may be None. The gradient passes where min <= x <= max."""
 
     def forward(self, x, *, min=None, max=None):
-        return np.clip(x, min, max).astype(x.dtype, copy=False)
+        return clip_scalars(x, min, max).astype(x.dtype, copy=False)
 
     def backward(self, ctx, g, *, min=None, max=None):
         x = ctx.inputs[0]
@@ -509,6 +504,9 @@ class Clip(Op):
         return (g if keep is None else mul(g, cast(keep, g.dtype)),)
 
     def lower(self, g, x, *, min=None, max=None):
+        if is_float_dtype(g.in_tensors[0]._data.dtype) and (min is None) != (max is None):
+            # an absent ONNX Clip bound is the dtype's lowest / largest finite value, which would clip -inf / inf
+            min, max = -np.inf if min is None else min, np.inf if max is None else max
         lo = g.like(min) if min is not None else None
         hi = g.like(max) if max is not None else None
         return g.op("Clip", x, lo, hi)
