@@ -44,6 +44,7 @@ X = _away_from(rand(3, 5, seed=61) * 4, (0.0,))
 WIDE = _away_from(rand(4, 6, seed=62) * 6, (0.0, -3.0, 3.0, 6.0))
 LOGITS = rand(2, 3, 4, seed=63) * 5
 CH = _away_from(rand(2, 3, 4, seed=64) * 2, (0.0,))
+SPECIAL = np.array([[np.nan, np.inf, -np.inf, -0.0, 0.0, -2.5, 3.5, 1e-30]])
 
 CASES = [
     # softmax family (Softmax / LogSoftmax, single-axis opset-13 semantics)
@@ -63,6 +64,14 @@ CASES = [
     OpCase("leaky_relu_default", lambda x: ops.leaky_relu(x), [X], lambda x: np.where(x >= 0, x, 0.2 * x),
            second_order=True),
     OpCase("leaky_relu_alpha", lambda x: ops.leaky_relu(x, 0.01), [X], lambda x: np.where(x >= 0, x, 0.01 * x)),
+    *[OpCase(f"leaky_relu_special_values_alpha_{a}", lambda x, a=a: ops.leaky_relu(x, a), [SPECIAL],
+             lambda x, a=a: np.where(x >= 0, x, a * x), grad=(), lower=False,
+             note="onnxruntime's LeakyRelu is checked on finite values by the rows above")
+      for a in (0.0, 0.2, 1.5)],
+    OpCase("prelu_special_values", lambda x, w: ops.prelu(x, w), [SPECIAL, np.array([0.25])],
+           lambda x, w: np.where(x >= 0, x, w * x), grad=(), lower=False),
+    OpCase("elu_special_values", lambda x: ops.elu(x), [SPECIAL], lambda x: np.where(x > 0, x, np.expm1(x)),
+           grad=(), lower=False),
     OpCase("prelu_channels", lambda x, w: ops.prelu(x, w), [CH, rand(3, seed=65)],
            lambda x, w: np.where(x >= 0, x, x * w[:, None]), second_order=True),
     OpCase("prelu_nc_single", lambda x, w: ops.prelu(x, w), [X, np.array([0.25])],
@@ -80,6 +89,8 @@ CASES = [
     OpCase("softplus", lambda x: ops.softplus(x), [X], lambda x: np.log1p(np.exp(x)), second_order=True),
     OpCase("softplus_large", lambda x: ops.softplus(x * 10.0), [X], lambda x: _softplus(x * 10),
            note="x * 10 reaches +-40: past the threshold the result is x itself"),
+    OpCase("softplus_special_values", lambda x: ops.softplus(x), [SPECIAL * 40.0], lambda x: _softplus(x),
+           grad=(), lower=False),
     OpCase("softplus_beta_threshold", lambda x: ops.softplus(x, 2.0, 3.0), [_away_from(X, (1.5,))],
            lambda x: _softplus(x, 2.0, 3.0), second_order=True),
     OpCase("softsign", lambda x: ops.softsign(x), [X], lambda x: x / (1 + np.abs(x)), second_order=True),

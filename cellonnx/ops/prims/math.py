@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from cellonnx import dtypes
-from cellonnx.ops.prims._util import clip_scalars, is_float_dtype, promote, sum_to, to_tensor
+from cellonnx.ops.prims._util import clip_scalars, is_float_dtype, promote, select, sum_to, to_tensor
 from cellonnx.ops.registry import Op
 from cellonnx.tensor import Tensor
 
@@ -526,7 +526,7 @@ class Cast(Op):
 
 class Where(Op):
     def forward(self, cond, x, y):
-        return np.where(cond, x, y)
+        return select(cond, x, y)
 
     def backward(self, ctx, g):
         c, x, y = ctx.inputs

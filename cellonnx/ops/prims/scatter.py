@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import onnx
 
-from cellonnx.ops.prims._util import norm_axis, to_tensor
+from cellonnx.ops.prims._util import norm_axis, select, to_tensor
 from cellonnx.ops.registry import Op
 from cellonnx.tensor import Parameter, Tensor
 
@@ -286,7 +286,7 @@ class OneHot(Op):
 
     def forward(self, indices, on, off, *, depth, axis):
         hot = indices[..., None] == np.arange(int(depth), dtype=indices.dtype)
-        out = np.where(hot, on, off).astype(on.dtype, copy=False)
+        out = select(hot, on, off).astype(on.dtype, copy=False)
         return np.moveaxis(out, -1, axis) if axis != out.ndim - 1 else out
 
     def backward(self, ctx, g, *, depth, axis):
