@@ -114,6 +114,8 @@ class Pow(_Binary):
     save_output = True
 
     def forward(self, a, b):
+        if b.size == 1 and b.ndim <= a.ndim and b.dtype.kind == "f" and b.reshape(-1)[0] == 2:
+            return np.square(a)  # the same values; NumPy's power(x, 2) runs 4x slower
         return np.power(a, b)
 
     def backward(self, ctx, g):
@@ -360,13 +362,12 @@ class Sigmoid(_Unary):
     save_output = True
 
     def forward(self, x):
-        # split by sign so neither branch overflows
-        out = np.empty_like(x)
-        pos = x >= 0
-        out[pos] = 1 / (1 + np.exp(-x[pos]))
-        e = np.exp(x[~pos])
-        out[~pos] = e / (1 + e)
-        return out
+        # 1 / (1 + e^-x): e^-x overflows to inf below x = -88 (float32), which gives the right limit, 0 (the
+        # result is below the smallest normal float there); the overflow warning says nothing
+        with np.errstate(over="ignore"):
+            e = np.exp(np.negative(x))
+        e += x.dtype.type(1)
+        return np.reciprocal(e, out=e)
 
     def backward(self, ctx, g):
         y = ctx.out
