@@ -94,6 +94,8 @@ CASES = [
     OpCase("softplus_beta_threshold", lambda x: ops.softplus(x, 2.0, 3.0), [_away_from(X, (1.5,))],
            lambda x: _softplus(x, 2.0, 3.0), second_order=True),
     OpCase("softsign", lambda x: ops.softsign(x), [X], lambda x: x / (1 + np.abs(x)), second_order=True),
+    OpCase("mish_special_values", lambda x: ops.mish(x), [SPECIAL * 40.0],
+           lambda x: x * np.tanh(_softplus(x, threshold=np.inf)), grad=(), lower=False),
     OpCase("mish", lambda x: ops.mish(x), [X], lambda x: x * np.tanh(np.log1p(np.exp(x))), second_order=True,
            opsets=(13, 17, 18, 21)),
     OpCase("gelu_exact", lambda x: ops.gelu(x), [X], lambda x: 0.5 * x * (1 + _erf(x / math.sqrt(2))),

@@ -260,17 +260,22 @@ class HardSwish(Op):
         return g.op("Mul", x, g.op("HardSigmoid", x, alpha=1 / 6, beta=0.5))
 
 
+def softplus_np(x: np.ndarray, beta: float = 1.0, threshold: float = np.inf) -> np.ndarray:
+    """log(1 + exp(beta * x)) / beta, and x itself where beta * x > threshold."""
+    t = x.dtype.type
+    bx = x * t(beta) if beta != 1 else x
+    soft = np.log1p(np.exp(-np.abs(bx)))  # log(1 + e^bx) without overflow; np.logaddexp is ~3x slower
+    soft += clip_scalars(bx, 0, None)
+    if beta != 1:
+        soft /= t(beta)
+    return select(bx > threshold, x, soft) if threshold != np.inf else soft
+
+
 class Softplus(Op):
     """log(1 + exp(beta * x)) / beta, linear (x) where beta * x > threshold."""
 
     def forward(self, x, *, beta, threshold):
-        t = x.dtype.type
-        bx = x * t(beta) if beta != 1 else x
-        soft = np.log1p(np.exp(-np.abs(bx)))  # log(1 + e^bx) without overflow; np.logaddexp is ~3x slower
-        soft += clip_scalars(bx, 0, None)
-        if beta != 1:
-            soft /= t(beta)
-        return select(bx > threshold, x, soft)
+        return softplus_np(x, beta, threshold)
 
     def backward(self, ctx, g, *, beta, threshold):
         x = ctx.inputs[0]
@@ -304,7 +309,7 @@ class Mish(Op):
     """x * tanh(softplus(x))."""
 
     def forward(self, x):
-        return x * np.tanh(np.logaddexp(x.dtype.type(0), x))
+        return x * np.tanh(softplus_np(x))
 
     def backward(self, ctx, g):
         x = ctx.inputs[0]
