@@ -101,6 +101,9 @@ CASES = [
     OpCase("gelu_exact", lambda x: ops.gelu(x), [X], lambda x: 0.5 * x * (1 + _erf(x / math.sqrt(2))),
            second_order=True, opsets=(13, 18, 20, 21),
            note="float32 erf is a float64 rational approximation (|err| < 1.5e-7)"),
+    OpCase("gelu_exact_through_zero", lambda x: ops.gelu(x), [np.array([[-3.0, -0.5, 0.0, 0.5, 3.0, -9.0]])],
+           lambda x: 0.5 * x * (1 + _erf(x / math.sqrt(2))), second_order=True,
+           note="at 0 the gradient's Phi(x) = y / x would be 0 / 0"),
     OpCase("gelu_tanh", lambda x: ops.gelu(x, approximate="tanh"), [X], _gelu_tanh, second_order=True,
            opsets=(13, 19, 20, 21)),
     # composites

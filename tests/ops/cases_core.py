@@ -40,6 +40,9 @@ CASES = [
     # matrix products
     OpCase("matmul_2d", lambda a, b: ops.matmul(a, b), [M, rand(4, 5, seed=13)], np.matmul, second_order=True),
     OpCase("matmul_batched_broadcast", lambda a, b: a @ b, [X, rand(4, 2, seed=14)], np.matmul),
+    OpCase("matmul_transposed_4d_stack_times_matrix", lambda a, b: ops.matmul(ops.transpose(a, (0, 2, 1, 3)), b),
+           [rand(2, 3, 4, 5, seed=19), rand(5, 3, seed=20)],
+           lambda a, b: np.matmul(a.transpose(0, 2, 1, 3), b), second_order=True),
     OpCase("matmul_vector", lambda a, b: ops.matmul(a, b), [M, rand(4, seed=15)], np.matmul),
     OpCase("matmul_vector_left", lambda a, b: ops.matmul(a, b), [rand(3, seed=16), M], np.matmul),
     OpCase("matmul_dot", lambda a, b: ops.matmul(a, b), [rand(4, seed=17), rand(4, seed=18)], np.matmul),

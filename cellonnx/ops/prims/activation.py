@@ -22,6 +22,7 @@ from cellonnx.ops.prims.math import (
     cast,
     clamp,
     div,
+    equal,
     erf,
     exp,
     greater,
@@ -362,6 +363,8 @@ def _gelu_exact_np(x: np.ndarray, block: int = 1 << 16) -> np.ndarray:
 class Gelu(Op):
     """Exact ``x * Phi(x)`` (approximate='none') or the tanh approximation."""
 
+    save_output = True  # the exact gradient reads Phi(x) back as y / x instead of a second erf
+
     def forward(self, x, *, approximate):
         t = x.dtype.type
         if approximate == "tanh":
@@ -379,7 +382,10 @@ class Gelu(Op):
             dinner = mul(add(mul(x2, 3 * _GELU_C), 1.0), _SQRT_2_OVER_PI)
             d = add(mul(add(th, 1.0), 0.5), mul(mul(mul(x, 0.5), sub(1.0, mul(th, th))), dinner))
         else:
-            cdf = mul(add(erf(mul(x, 1 / _math.sqrt(2.0))), 1.0), 0.5)
+            # the forward's own Phi(x) as y / x, at a sixth of erf's cost; at x = 0 its Taylor line, which keeps
+            # the value (1/2) and the slope (phi(0)) for a second-order gradient, over a denominator of 1
+            zero = equal(x, 0.0)
+            cdf = where(zero, add(mul(x, 1 / _math.sqrt(2 * _math.pi)), 0.5), div(ctx.out, where(zero, 1.0, x)))
             pdf = mul(exp(mul(mul(x, x), -0.5)), 1 / _math.sqrt(2 * _math.pi))
             d = add(cdf, mul(x, pdf))
         return (mul(g, d),)

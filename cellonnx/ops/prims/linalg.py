@@ -17,6 +17,9 @@ def _keep_dtype(out: np.ndarray, like: np.ndarray) -> np.ndarray:
 
 class MatMul(Op):
     def forward(self, a, b):
+        if a.ndim > 2 and b.ndim == 2:  # a stack times one matrix: one GEMM over all rows, not one per item
+            out = np.matmul(a.reshape(-1, a.shape[-1]), b).reshape(a.shape[:-1] + b.shape[-1:])
+            return _keep_dtype(out, a)
         return _keep_dtype(np.matmul(a, b), a)
 
     def backward(self, ctx, g):
@@ -35,7 +38,10 @@ class MatMul(Op):
         if a.requires_grad:
             ga = sum_to(matmul(g2, swapaxes(b2, -1, -2)), a2.shape)
             ga = reshape(ga, a.shape)
-        if b.requires_grad:
+        if b.requires_grad and a2.ndim > 2 and b2.ndim == 2:  # one GEMM over all rows, not a stack then a sum
+            k, n = b2.shape
+            gb = reshape(matmul(swapaxes(reshape(a2, (-1, k)), -1, -2), reshape(g2, (-1, n))), b.shape)
+        elif b.requires_grad:
             gb = sum_to(matmul(swapaxes(a2, -1, -2), g2), b2.shape)
             gb = reshape(gb, b.shape)
         return ga, gb
