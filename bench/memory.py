@@ -12,7 +12,7 @@ stays between steps. "Step peak" = the highest ru_maxrss (warm-up or later steps
 training needs on top of the model and the batch (gradients, activations kept for the backward pass,
 temporaries, optimizer state created on the first step - PyTorch's momentum buffers; cellonnx's Momentum
 creates its buffers at construction, so they are in its setup). cellonnx tunes glibc malloc at import (trim
-threshold 128 MiB), so the step's freed buffers stay resident and are reused by the next step. For cellonnx,
+threshold 1 GiB), so the step's freed buffers stay resident and are reused by the next step. For cellonnx,
 tracemalloc is started after the warm-up step and one more step is run under it: its peak is the largest total
 of Python / NumPy allocations (NumPy reports its array buffers to tracemalloc) outstanding at once during that
 step, beyond what existed before it. PyTorch's tensors bypass tracemalloc, so that column is cellonnx's only.
