@@ -33,6 +33,28 @@ def clip_scalars(x: np.ndarray, lo: Any, hi: Any) -> np.ndarray:
     return np.clip(x, lo, hi)
 
 
+ROW_SUM_MAX = 4096  # trailing-axis sums up to this length go through BLAS (its float32 accumulation stays exact
+# to ~1e-6 there; NumPy's pairwise summation is kept for longer rows)
+
+
+def row_sums(x: np.ndarray, axes: tuple[int, ...] | None, keepdims: bool) -> np.ndarray | None:
+    """np.sum(x, axes, keepdims) over the trailing axes of a contiguous float32 / float64 array with many rows
+    of 2 to ROW_SUM_MAX values (layer norm's and softmax's reductions), as a matrix-vector product with ones:
+    NumPy's reduction over short rows pays a loop setup per row (0.15 ms for 4k rows of 128 against 0.02 ms).
+    None where that does not apply."""
+    if axes is None or x.dtype not in _CLIP_FAST or not x.flags.c_contiguous or x.ndim < 2:
+        return None
+    n = len(axes)
+    if not n or tuple(sorted(a % x.ndim for a in axes)) != tuple(range(x.ndim - n, x.ndim)):
+        return None
+    lead = x.shape[:x.ndim - n]
+    rows = int(np.prod(lead))
+    if not lead or rows < 64 or not 2 <= x.size // rows <= ROW_SUM_MAX:
+        return None
+    out = x.reshape(rows, -1) @ np.ones(x.size // rows, x.dtype)
+    return out.reshape(lead + (1,) * n if keepdims else lead)
+
+
 _BITS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from cellonnx.ops.prims._util import clip_scalars, is_float_dtype, norm_axis, select, to_tensor
+from cellonnx.ops.prims._util import clip_scalars, is_float_dtype, norm_axis, row_sums, select, to_tensor
 from cellonnx.ops.prims.math import (
     ERF_A,
     ERF_P,
@@ -53,12 +53,17 @@ def _float(x: Any) -> Tensor:
 
 
 # ---------------------------------------------------------------- softmax family
+def _sum_kept(x: np.ndarray, axis: int) -> np.ndarray:
+    fast = row_sums(x, (axis,), True)
+    return fast if fast is not None else x.sum(axis=axis, keepdims=True)
+
+
 class Softmax(Op):
     save_output = True
 
     def forward(self, x, *, axis):
         e = np.exp(x - x.max(axis=axis, keepdims=True))
-        e /= e.sum(axis=axis, keepdims=True)
+        e /= _sum_kept(e, axis)
         return e
 
     def backward(self, ctx, g, *, axis):
@@ -75,7 +80,7 @@ class LogSoftmax(Op):
 
     def forward(self, x, *, axis):
         s = x - x.max(axis=axis, keepdims=True)
-        s -= np.log(np.exp(s).sum(axis=axis, keepdims=True))
+        s -= np.log(_sum_kept(np.exp(s), axis))
         return s
 
     def backward(self, ctx, g, *, axis):

@@ -5,7 +5,7 @@ from typing import Any
 
 import numpy as np
 
-from cellonnx.ops.prims._util import is_float_dtype, norm_axes, norm_axis, to_tensor
+from cellonnx.ops.prims._util import is_float_dtype, norm_axes, norm_axis, row_sums, to_tensor
 from cellonnx.ops.registry import Op
 from cellonnx.tensor import Tensor
 
@@ -25,7 +25,8 @@ def _expand_grad(g: Tensor, x: Tensor, axes: tuple[int, ...] | None, keep_dims: 
 
 class ReduceSum(Op):
     def forward(self, x, *, axes, keep_dims):
-        return np.sum(x, axis=axes, keepdims=keep_dims, dtype=x.dtype)
+        fast = row_sums(x, axes, keep_dims)
+        return fast if fast is not None else np.sum(x, axis=axes, keepdims=keep_dims, dtype=x.dtype)
 
     def backward(self, ctx, g, *, axes, keep_dims):
         from cellonnx.ops.prims.shape import broadcast_to
@@ -38,7 +39,11 @@ class ReduceSum(Op):
 
 class ReduceMean(Op):
     def forward(self, x, *, axes, keep_dims):
-        return np.mean(x, axis=axes, keepdims=keep_dims, dtype=x.dtype)
+        total = row_sums(x, axes, keep_dims)
+        if total is None:
+            return np.mean(x, axis=axes, keepdims=keep_dims, dtype=x.dtype)
+        total /= x.dtype.type(x.size // (total.size or 1))
+        return total
 
     def backward(self, ctx, g, *, axes, keep_dims):
         from cellonnx.ops.prims.math import div
