@@ -90,17 +90,26 @@ class Node:
     __slots__ = ("op", "inputs", "in_arrays", "attrs", "out_arrays", "out_refs", "n_out", "out_meta",
                  "__weakref__")
 
-    def __init__(self, op: Op, inputs: tuple[Tensor, ...], attrs: dict, outputs: tuple[Tensor, ...]) -> None:
+    def __init__(self, op: Op, inputs: tuple[Tensor, ...], attrs: dict, outputs: tuple[Tensor, ...],
+                 in_arrays: Sequence[np.ndarray] | None = None) -> None:
         self.op = op
         self.inputs = inputs
-        self.in_arrays = tuple(t._data for t in inputs)  # to detect inputs changed in place before backward
+        # to detect inputs changed in place before backward
+        self.in_arrays = in_arrays if in_arrays is not None else tuple(t._data for t in inputs)
         self.attrs = attrs
         self.n_out = len(outputs)
-        self.out_arrays = tuple(o._data for o in outputs) if op.save_output else None
-        # the output tensors themselves while they live (weakly: no cycle), so a traced backward reads the
-        # traced value rather than a constant copy of the example's
-        self.out_refs = tuple(weakref.ref(o) for o in outputs) if op.save_output else None
-        self.out_meta = tuple((o._data.shape, o._data.dtype) for o in outputs)
+        if op.save_output:
+            self.out_arrays = tuple(o._data for o in outputs)
+            # the output tensors themselves while they live (weakly: no cycle), so a traced backward reads the
+            # traced value rather than a constant copy of the example's
+            self.out_refs = tuple(weakref.ref(o) for o in outputs)
+        else:
+            self.out_arrays = self.out_refs = None
+        if self.n_out == 1:
+            out = outputs[0]._data
+            self.out_meta = ((out.shape, out.dtype),)
+        else:
+            self.out_meta = tuple((o._data.shape, o._data.dtype) for o in outputs)
 
     def output(self, i: int = 0, connected: bool = False) -> Tensor:
         """The i-th output as a tensor; ``connected`` gives it this node as history (for higher order)."""
@@ -226,11 +235,13 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Any], *, crea
                     inner_wanted[(id(t._node), t._out_index)] = t
 
         for node in _toposort(outputs):
-            out_grads = [grads.pop((id(node), i), None) for i in range(node.n_out)]
-            for i, g in enumerate(out_grads):
-                if g is not None and (id(node), i) in inner_wanted:
-                    grads[("wanted", id(inner_wanted[(id(node), i)]))] = g
-            if all(g is None for g in out_grads):
+            nid = id(node)
+            out_grads = [grads.pop((nid, i), None) for i in range(node.n_out)]
+            if inner_wanted:
+                for i, g in enumerate(out_grads):
+                    if g is not None and (nid, i) in inner_wanted:
+                        grads[("wanted", id(inner_wanted[(nid, i)]))] = g
+            if out_grads[0] is None and all(g is None for g in out_grads):
                 continue
             if node.n_out > 1:
                 out_grads = [g if g is not None else Tensor._make(np.zeros(*meta))

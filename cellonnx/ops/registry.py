@@ -99,7 +99,7 @@ def apply(op: Op, inputs: tuple[Tensor, ...], attrs: dict[str, Any]) -> Any:
     if op.differentiable and _mode.enabled:
         for t in inputs:
             if t.requires_grad:
-                node = Node(op, inputs, attrs, outs)
+                node = Node(op, inputs, attrs, outs, arrays)
                 for i, o in enumerate(outs):
                     if o._data.dtype.kind == "f" or o._data.dtype.name == "bfloat16":
                         o._node = node

@@ -104,8 +104,8 @@ def result_dtype(a: np.dtype, b: np.dtype) -> np.dtype:
 
 def promote(x: Any, y: Any) -> tuple[Tensor, Tensor]:
     """Two tensors of one dtype for a binary op."""
-    from cellonnx.ops.prims.math import cast
-
+    if isinstance(x, Tensor) and isinstance(y, Tensor) and x._data.dtype == y._data.dtype:
+        return x, y  # the common case, first: this runs for every binary op
     if not isinstance(x, Tensor):
         if not isinstance(y, Tensor):
             x = Tensor(x)
@@ -115,6 +115,7 @@ def promote(x: Any, y: Any) -> tuple[Tensor, Tensor]:
         y = to_tensor(y, x)
     dx, dy = x._data.dtype, y._data.dtype
     if dx != dy:
+        from cellonnx.ops.prims.math import cast
         target = result_dtype(dx, dy)
         if dx != target:
             x = cast(x, target)
@@ -125,12 +126,12 @@ def promote(x: Any, y: Any) -> tuple[Tensor, Tensor]:
 
 def sum_to(g: Tensor, shape: tuple) -> Tensor:
     """Sum a broadcast gradient back to ``shape``."""
+    gshape = g.shape
+    if tuple(gshape) == tuple(shape):
+        return g  # the common case, first: every binary op's gradient comes here
     from cellonnx.ops.prims.reduce import reduce_sum
     from cellonnx.ops.prims.shape import reshape
 
-    gshape = g.shape
-    if tuple(gshape) == tuple(shape):
-        return g
     lead = len(gshape) - len(shape)
     axes = list(range(lead)) + [i + lead for i, d in enumerate(shape) if d == 1 and gshape[i + lead] != 1]
     if not axes:
