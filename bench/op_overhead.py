@@ -2,7 +2,8 @@
 
     python bench/op_overhead.py            # cellonnx and NumPy
     <python with torch> bench/op_overhead.py   # adds PyTorch eager (same thread count)
-    PYTHONPATH=/work/main:/work/venv/lib/python3.11/site-packages /work/envs/torch/bin/python bench/op_overhead.py
+    PYTHONPATH=/work/main:/work/venv/lib/python3.11/site-packages /work/envs/torch/bin/python \\
+        bench/op_overhead.py
 
 Prints microseconds per op and ratios to raw NumPy and to PyTorch.
 """

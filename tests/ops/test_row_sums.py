@@ -7,6 +7,7 @@ import pytest
 from cellonnx.ops.prims._util import ROW_SUM_MAX, row_sums
 from tests.ops.harness import rand
 
+
 def f32(*shape: int) -> np.ndarray:
     return rand(*shape).astype(np.float32)
 
@@ -28,7 +29,8 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("x", "axes", "keepdims", "applies"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+@pytest.mark.parametrize(("x", "axes", "keepdims", "applies"), [c[1:] for c in CASES],
+                         ids=[c[0] for c in CASES])
 def test_row_sums(x, axes, keepdims, applies) -> None:
     got = row_sums(x, axes, keepdims)
     assert (got is not None) == applies

@@ -20,9 +20,9 @@ _CLIP_FAST = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 def clip_scalars(x: np.ndarray, lo: Any, hi: Any) -> np.ndarray:
-    """np.clip(x, lo, hi) with scalar bounds, None for unbounded. NumPy vectorizes a clip between two scalars but
-    not a one-sided one, nor maximum(x, scalar) (3x slower per value), so for float32 / float64 a missing bound
-    becomes an infinity."""
+    """np.clip(x, lo, hi) with scalar bounds, None for unbounded. NumPy vectorizes a clip between two scalars
+    but not a one-sided one, nor maximum(x, scalar) (3x slower per value), so for float32 / float64 a missing
+    bound becomes an infinity."""
     if x.dtype in _CLIP_FAST and (lo is not None or hi is not None):
         inf = x.dtype.type(np.inf)
         return np.clip(x, -inf if lo is None else lo, inf if hi is None else hi)
@@ -33,8 +33,9 @@ def clip_scalars(x: np.ndarray, lo: Any, hi: Any) -> np.ndarray:
     return np.clip(x, lo, hi)
 
 
-ROW_SUM_MAX = 4096  # trailing-axis sums up to this length go through BLAS (its float32 accumulation stays exact
-# to ~1e-6 there; NumPy's pairwise summation is kept for longer rows)
+# trailing-axis sums up to this length go through BLAS (its float32 accumulation stays exact to ~1e-6 there;
+# NumPy's pairwise summation is kept for longer rows)
+ROW_SUM_MAX = 4096
 
 
 def row_sums(x: np.ndarray, axes: tuple[int, ...] | None, keepdims: bool) -> np.ndarray | None:

@@ -165,7 +165,8 @@ def softmin(x: Tensor, axis: int = -1, *, dtype: Any = None) -> Tensor:
 class LeakyRelu(Op):
     def forward(self, x, *, alpha):
         scaled = x * x.dtype.type(alpha)
-        if 0 < alpha <= 1:  # one vectorized pass: x >= alpha * x exactly where x >= 0 (alpha 0: inf * 0 is NaN)
+        # one vectorized pass: x >= alpha * x exactly where x >= 0 (not for alpha 0: inf * 0 is NaN)
+        if 0 < alpha <= 1:
             return np.maximum(x, scaled)
         return select(x >= 0, x, scaled)
 
@@ -387,10 +388,11 @@ class Gelu(Op):
             dinner = mul(add(mul(x2, 3 * _GELU_C), 1.0), _SQRT_2_OVER_PI)
             d = add(mul(add(th, 1.0), 0.5), mul(mul(mul(x, 0.5), sub(1.0, mul(th, th))), dinner))
         else:
-            # the forward's own Phi(x) as y / x, at a sixth of erf's cost; at x = 0 its Taylor line, which keeps
-            # the value (1/2) and the slope (phi(0)) for a second-order gradient, over a denominator of 1
+            # the forward's own Phi(x) as y / x, at a sixth of erf's cost; at x = 0 its Taylor line, which
+            # keeps the value (1/2) and the slope (phi(0)) for second order, over a denominator of 1
             zero = equal(x, 0.0)
-            cdf = where(zero, add(mul(x, 1 / _math.sqrt(2 * _math.pi)), 0.5), div(ctx.out, where(zero, 1.0, x)))
+            taylor = add(mul(x, 1 / _math.sqrt(2 * _math.pi)), 0.5)
+            cdf = where(zero, taylor, div(ctx.out, where(zero, 1.0, x)))
             pdf = mul(exp(mul(mul(x, x), -0.5)), 1 / _math.sqrt(2 * _math.pi))
             d = add(cdf, mul(x, pdf))
         return (mul(g, d),)

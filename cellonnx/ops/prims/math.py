@@ -470,7 +470,7 @@ class Relu(_Unary):
         return (ReluGrad.apply(g, ctx.inputs[0]),)
 
     def lower(self, g, x):
-        if g.in_tensors[0]._data.dtype.kind in "iu":  # ONNX Relu takes integers from opset 14; onnxruntime not
+        if g.in_tensors[0]._data.dtype.kind in "iu":  # ONNX Relu takes integers from opset 14; onnxruntime no
             return g.op("Max", x, g.like(0))
         return g.op("Relu", x)
 
@@ -518,7 +518,7 @@ class Clip(Op):
 
     def lower(self, g, x, *, min=None, max=None):
         if is_float_dtype(g.in_tensors[0]._data.dtype) and (min is None) != (max is None):
-            # an absent ONNX Clip bound is the dtype's lowest / largest finite value, which would clip -inf / inf
+            # an absent ONNX Clip bound is the dtype's lowest / largest finite value: it would clip -inf / inf
             min, max = -np.inf if min is None else min, np.inf if max is None else max
         lo = g.like(min) if min is not None else None
         hi = g.like(max) if max is not None else None

@@ -97,8 +97,8 @@ def rows_then_columns_max(xp: np.ndarray, kernel: tuple, stride: tuple, dilation
     """Window max over the padded 4-D ``xp`` and, with_index, the kernel row and column of each window's first
     maximum in row-major order. The max is taken over the kernel rows first, then over the kernel columns of
     the row maxima; every operand is first copied out of its strided view once, so the comparisons run over
-    contiguous values (NumPy's loops over a strided view, or over short rows, are 5-7x slower per value). The argmax keeps each column's earliest row, and between columns the earlier row, then the
-    earlier column."""
+    contiguous values (NumPy's loops over a strided view, or over short rows, are 5-7x slower per value). The
+    argmax keeps each column's earliest row, and between columns the earlier row, then the earlier column."""
     (kh, kw), (sh, sw), (dh, dw), (ho, wo) = kernel, stride, dilation, outs
     rows, cols = sh * (ho - 1) + 1, sw * (wo - 1) + 1
     dt = index_dtype(max(kh, kw))  # modular arithmetic below: row += pick * (rv - row) sets row = rv
