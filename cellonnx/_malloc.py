@@ -6,12 +6,12 @@ whenever more than the trim threshold lies free there, so each step's new arrays
 first touch: about 1,900 faults per LeNet-5 training step at batch 64, which cost as much as the convolutions
 (12.8 -> 9.6 ms per step when they are gone; see bench/RESULTS.md, "Eager training step").
 
-So at import cellonnx calls ``mallopt`` to serve blocks up to ``MMAP_THRESHOLD`` (32 MiB) from the heap and to trim
-the heap only when more than ``TRIM_THRESHOLD`` (1 GiB) lies free at its top. A step's freed memory is what
-the next step allocates again, so the trim threshold has to sit above a step's working set: at 128 MiB the zoo's
-Transformer classifier (batch 32 of 128 tokens) still took 39,000 faults a step (306 -> 189 ms without them).
-The cost: the process keeps up to 1 GiB of freed memory mapped instead of returning it to the system, as
-PyTorch's caching allocator keeps its blocks. This is a process-wide setting; it is skipped
+So at import cellonnx calls ``mallopt`` to serve blocks up to ``MMAP_THRESHOLD`` (32 MiB) from the heap and to
+trim the heap only when more than ``TRIM_THRESHOLD`` (1 GiB) lies free at its top. A step's freed memory is
+what the next step allocates again, so the trim threshold has to sit above a step's working set: at 128 MiB
+the zoo's Transformer classifier (batch 32 of 128 tokens) still took 39,000 faults a step (306 -> 189 ms
+without them). The cost: the process keeps up to 1 GiB of freed memory mapped instead of returning it to the
+system, as PyTorch's caching allocator keeps its blocks. This is a process-wide setting; it is skipped
 
 - when ``CELLONNX_MALLOC_TUNING`` is ``0`` / ``false`` / ``off`` / ``no`` (opt out before importing cellonnx);
 - when the process already chose its own settings (``MALLOC_MMAP_THRESHOLD_``, ``MALLOC_TRIM_THRESHOLD_``,
