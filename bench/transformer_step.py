@@ -4,11 +4,11 @@ exact GELU, post-LayerNorm) beside the same network in PyTorch eager, same weigh
     PYTHONPATH=/work/main:/work/venv/lib/python3.11/site-packages /work/envs/torch/bin/python \\
         bench/transformer_step.py [--threads 2] [--batch 32] [--seq 128] [--rounds 6] [--steps 3]
 
-One step = forward over token ids and an attention mask (the last eighth of every sequence is padding), softmax
-cross-entropy, backward, optimizer update: ``TrainOneStepCell`` with ``nn.Adam(lr=1e-4)`` against PyTorch's
-``CrossEntropyLoss`` + ``Adam(lr=1e-4)`` with ``zero_grad(set_to_none=True)``. Dropout is 0 in both so that the two
-networks compute the same function: both print the same first loss. The libraries alternate in rounds of
-``--steps`` steps; the best and the median step over all rounds are reported.
+One step = forward over token ids and an attention mask (the last eighth of every sequence is padding),
+softmax cross-entropy, backward, optimizer update: ``TrainOneStepCell`` with ``nn.Adam(lr=1e-4)`` against
+PyTorch's ``CrossEntropyLoss`` + ``Adam(lr=1e-4)`` with ``zero_grad(set_to_none=True)``. Dropout is 0 in both
+so that the two networks compute the same function: both print the same first loss. The libraries alternate
+in rounds of ``--steps`` steps; the best and the median step over all rounds are reported.
 """
 from __future__ import annotations
 
@@ -87,7 +87,7 @@ class TorchClassifier(tnn.Module):
 
 
 def torch_name(name: str) -> str:
-    """cellonnx parameter name -> the torch twin's (embedding_table / gamma / beta -> weight / weight / bias)."""
+    """cellonnx parameter name -> the torch twin's: embedding_table, gamma, beta -> weight, weight, bias."""
     return name.replace("embedding_table", "weight").replace(".gamma", ".weight").replace(".beta", ".bias")
 
 
@@ -126,7 +126,8 @@ def steps(batch: int, seq: int):
     tnet.train()
     opt = torch.optim.Adam(tnet.parameters(), lr=1e-4)
     criterion = tnn.CrossEntropyLoss()
-    t_args = (torch.from_numpy(ids.astype(np.int64)), torch.from_numpy(mask), torch.from_numpy(y.astype(np.int64)))
+    t_args = (torch.from_numpy(ids.astype(np.int64)), torch.from_numpy(mask),
+              torch.from_numpy(y.astype(np.int64)))
 
     def torch_step() -> float:
         opt.zero_grad(set_to_none=True)
@@ -167,8 +168,8 @@ def main() -> None:
             times[lib] += timed(fn, args.steps)
     best = {k: min(v) for k, v in times.items()}
     med = {k: statistics.median(v) for k, v in times.items()}
-    print(f"{THREADS} thread(s); load average {load0:.2f} -> {os.getloadavg()[0]:.2f}; numpy {np.__version__}, "
-          f"torch {torch.__version__}; first loss {first[0]:.5f} / {first[1]:.5f}\n")
+    print(f"{THREADS} thread(s); load average {load0:.2f} -> {os.getloadavg()[0]:.2f}; numpy "
+          f"{np.__version__}, torch {torch.__version__}; first loss {first[0]:.5f} / {first[1]:.5f}\n")
     print("| network | threads | cellonnx best (median) | PyTorch best (median) | ratio best (median) |")
     print("|---|---|---|---|---|")
     print(f"| transformer_classifier, batch {args.batch} x {args.seq} tokens | {THREADS} | "
