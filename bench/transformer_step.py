@@ -21,12 +21,12 @@ _pre, THREADS = bench_env.threads_from_argv()
 
 import os  # noqa: E402
 import statistics  # noqa: E402
-import time  # noqa: E402
 
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 from cellonnx.models import get_model  # noqa: E402
 from torch import nn as tnn  # noqa: E402
+from train_step import timed  # noqa: E402
 
 import cellonnx as ms  # noqa: E402
 from cellonnx import nn  # noqa: E402
@@ -138,15 +138,6 @@ def steps(batch: int, seq: int):
 
     first = (float(train(*args).asnumpy()), torch_step())  # same weights and batch: the same first loss
     return (lambda: train(*args)), torch_step, first
-
-
-def timed(fn, n: int) -> list[float]:
-    out = []
-    for _ in range(n):
-        t = time.perf_counter()
-        fn()
-        out.append(time.perf_counter() - t)
-    return out
 
 
 def main() -> None:
