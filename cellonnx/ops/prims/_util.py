@@ -56,6 +56,12 @@ def row_sums(x: np.ndarray, axes: tuple[int, ...] | None, keepdims: bool) -> np.
     return out.reshape(lead + (1,) * n if keepdims else lead)
 
 
+def sum_axes(x: np.ndarray, axes: tuple[int, ...] | None, keepdims: bool) -> np.ndarray:
+    """np.sum(x, axes, keepdims, dtype=x.dtype), through ``row_sums`` where that applies."""
+    fast = row_sums(x, axes, keepdims)
+    return fast if fast is not None else np.sum(x, axis=axes, keepdims=keepdims, dtype=x.dtype)
+
+
 _BITS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from cellonnx.ops.prims._util import clip_scalars, is_float_dtype, norm_axis, row_sums, select, to_tensor
+from cellonnx.ops.prims._util import clip_scalars, is_float_dtype, norm_axis, select, sum_axes, to_tensor
 from cellonnx.ops.prims.math import (
     ERF_A,
     ERF_P,
@@ -23,7 +23,6 @@ from cellonnx.ops.prims.math import (
     clamp,
     div,
     equal,
-    erf,
     exp,
     greater,
     greater_equal,
@@ -53,17 +52,12 @@ def _float(x: Any) -> Tensor:
 
 
 # ---------------------------------------------------------------- softmax family
-def _sum_kept(x: np.ndarray, axis: int) -> np.ndarray:
-    fast = row_sums(x, (axis,), True)
-    return fast if fast is not None else x.sum(axis=axis, keepdims=True)
-
-
 class Softmax(Op):
     save_output = True
 
     def forward(self, x, *, axis):
         e = np.exp(x - x.max(axis=axis, keepdims=True))
-        e /= _sum_kept(e, axis)
+        e /= sum_axes(e, (axis,), True)
         return e
 
     def backward(self, ctx, g, *, axis):
@@ -80,7 +74,7 @@ class LogSoftmax(Op):
 
     def forward(self, x, *, axis):
         s = x - x.max(axis=axis, keepdims=True)
-        s -= np.log(_sum_kept(np.exp(s), axis))
+        s -= np.log(sum_axes(np.exp(s), (axis,), True))
         return s
 
     def backward(self, ctx, g, *, axis):

@@ -12,7 +12,7 @@ import numpy as np
 
 from cellonnx.autograd.tape import is_grad_enabled
 from cellonnx.ops import registry
-from cellonnx.ops.prims._util import is_float_dtype, norm_axis, row_sums, to_tensor
+from cellonnx.ops.prims._util import is_float_dtype, norm_axis, sum_axes, to_tensor
 from cellonnx.ops.prims.creation import ones, zeros
 from cellonnx.ops.prims.math import abs as fabs
 from cellonnx.ops.prims.math import add, div, maximum, mul, neg, pow, rsqrt, sqrt, sub
@@ -41,8 +41,7 @@ def _axes_sum(x: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
     if x.ndim >= 3 and axes == _reduce_axes(x.ndim) and x.flags.c_contiguous:
         per_channel = x.sum(axis=0, dtype=x.dtype)
         return per_channel.reshape(x.shape[1], -1).sum(axis=1).reshape(_bshape(x.ndim))[None]
-    fast = row_sums(x, axes, True)  # layer norm's rows
-    return fast if fast is not None else x.sum(axis=axes, keepdims=True, dtype=x.dtype)
+    return sum_axes(x, axes, True)  # layer norm's rows through row_sums
 
 
 def _axes_mean(x: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:

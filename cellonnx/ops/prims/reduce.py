@@ -5,7 +5,7 @@ from typing import Any
 
 import numpy as np
 
-from cellonnx.ops.prims._util import is_float_dtype, norm_axes, norm_axis, row_sums, to_tensor
+from cellonnx.ops.prims._util import is_float_dtype, norm_axes, norm_axis, row_sums, sum_axes, to_tensor
 from cellonnx.ops.registry import Op
 from cellonnx.tensor import Tensor
 
@@ -25,8 +25,7 @@ def _expand_grad(g: Tensor, x: Tensor, axes: tuple[int, ...] | None, keep_dims: 
 
 class ReduceSum(Op):
     def forward(self, x, *, axes, keep_dims):
-        fast = row_sums(x, axes, keep_dims)
-        return fast if fast is not None else np.sum(x, axis=axes, keepdims=keep_dims, dtype=x.dtype)
+        return sum_axes(x, axes, keep_dims)
 
     def backward(self, ctx, g, *, axes, keep_dims):
         from cellonnx.ops.prims.shape import broadcast_to
