@@ -36,6 +36,8 @@ import subprocess
 import sys
 import time
 
+import bench_env  # noqa: F401  (PYTHONPATH's .pth files: the editable install's import hook)
+
 THREADS = int(os.environ.get("BENCH_THREADS", "2"))
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, str(THREADS))

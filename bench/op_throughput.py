@@ -30,6 +30,8 @@ SHAPE = (64, 6, 28, 28)
 
 def cases(x: Tensor, y: Tensor, p: Tensor, c: Tensor, tx, ty, tp, tc) -> list:
     """(name, cellonnx call, PyTorch call): p / tp are positive, c / tc a random mask."""
+    w, bias = Tensor(np.ones(SHAPE[-1], np.float32)), Tensor(np.zeros(SHAPE[-1], np.float32))
+    tw, tbias = torch.from_numpy(w.asnumpy()), torch.from_numpy(bias.asnumpy())
     return [
         ("add", lambda: ops.add(x, y), lambda: tx + ty),
         ("mul", lambda: ops.mul(x, y), lambda: tx * ty),
@@ -63,6 +65,13 @@ def cases(x: Tensor, y: Tensor, p: Tensor, c: Tensor, tx, ty, tp, tc) -> list:
         ("softmax, last axis (28)", lambda: ops.softmax(x, -1), lambda: torch.softmax(tx, -1)),
         ("softmax, axis 1 (6)", lambda: ops.softmax(x, 1), lambda: torch.softmax(tx, 1)),
         ("log_softmax, last axis", lambda: ops.log_softmax(x, -1), lambda: torch.log_softmax(tx, -1)),
+        ("max_pool2d 2x2", lambda: ops.max_pool2d(x, 2), lambda: F.max_pool2d(tx, 2)),
+        ("max_pool2d 2x2 with indices", lambda: ops.max_pool2d(x, 2, return_indices=True),
+         lambda: F.max_pool2d(tx, 2, return_indices=True)),
+        ("max_pool2d 3x3 / 2, pad 1, with indices", lambda: ops.max_pool2d(x, 3, 2, 1, return_indices=True),
+         lambda: F.max_pool2d(tx, 3, 2, 1, return_indices=True)),
+        ("layer_norm over the last axis", lambda: ops.layer_norm(x, (SHAPE[-1],), w, bias),
+         lambda: F.layer_norm(tx, (SHAPE[-1],), tw, tbias)),
         ("sum of all", lambda: ops.sum(x), lambda: tx.sum()),
         ("mean over (2, 3)", lambda: ops.mean(x, (2, 3)), lambda: tx.mean((2, 3))),
         ("max over the last axis", lambda: ops.amax(x, -1), lambda: tx.amax(-1)),
