@@ -3,9 +3,9 @@
 A float32 sum of K terms carries a rounding error of about sqrt(K) * 1.2e-7 times the size of its terms, and
 its order (and so its last bits) changes with the BLAS kernel, the thread count and the library computing it.
 An element near zero can be the difference of large terms, so its error is set by the scale of the whole
-result, not by its own value: a bare absolute tolerance passes on the machine it was tuned on and fails on the next.
-Here every element gets ``rtol * |want| + scale_rtol * scale``, with ``scale`` the largest finite magnitude
-of ``want``.
+result, not by its own value: a bare absolute tolerance passes on the machine it was tuned on and fails on
+the next. Here every element gets ``rtol * |want| + scale_rtol * scale``, with ``scale`` the largest finite
+magnitude of ``want``.
 """
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ def scale_of(want: np.ndarray) -> float:
 
 
 def close_mask(got: Any, want: Any, rtol: float, scale_rtol: float) -> np.ndarray:
-    """Elementwise |got - want| <= rtol * |want| + scale_rtol * scale(want); NaNs and infinities must match."""
+    """Elementwise |got - want| <= rtol * |want| + scale_rtol * scale(want); NaN and inf must match."""
     got = np.asarray(got, dtype=np.float64)
     want = np.asarray(want, dtype=np.float64)
     tol = rtol * np.abs(want) + scale_rtol * scale_of(want)
