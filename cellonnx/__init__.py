@@ -30,3 +30,6 @@ from cellonnx.checkpoint import load_checkpoint, load_param_into_net, save_check
 from cellonnx.checkpoint_mapping import load_checkpoint_into
 from cellonnx import dataset, train
 from cellonnx.train import *  # as mindspore: ms.Model, ms.LossMonitor, ms.Accuracy ...
+from cellonnx.unsupported import module_getattr as _module_getattr
+
+__getattr__ = _module_getattr(__name__, "mindspore")

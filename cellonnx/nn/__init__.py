@@ -121,3 +121,7 @@ __all__ += metrics.__all__
 __all__ += wrap.__all__
 __all__ += dynamic_lr.__all__
 __all__ += learning_rate_schedule.__all__
+
+from cellonnx.unsupported import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr(__name__, "mindspore.nn")

@@ -41,3 +41,7 @@ from cellonnx.autograd.grad import GradOperation, grad, stop_gradient, value_and
 __all__ = ["GradOperation", "Op", "OpError", "REGISTRY", "apply", "grad", "stop_gradient", "value_and_grad"]
 __all__ += [name for module in _modules for name in module.__all__]
 del _tensor_methods
+
+from cellonnx.unsupported import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr(__name__, "mindspore.ops")

@@ -1,0 +1,81 @@
+"""The MindSpore names cellonnx does not provide, each with the reason: one list.
+
+A ported file may import such a name (many files import what they only use on an Ascend NPU or in a cluster);
+the import succeeds and using the name raises :class:`UnsupportedError` saying what the name is and why it is
+not here. Everything else of MindSpore 2.10's ``mindspore``, ``mindspore.nn``, ``mindspore.ops`` and
+``mindspore.numpy`` namespaces is implemented (tests/mindspore_api checks both against names dumped from real
+MindSpore).
+
+    >>> from cellonnx import ops
+    >>> ops.NPUGetFloatStatus()
+    Traceback (most recent call last):
+    ...
+    cellonnx.unsupported.UnsupportedError: mindspore.ops.NPUGetFloatStatus is not available in cellonnx: ...
+"""
+from __future__ import annotations
+
+from typing import Any, NoReturn
+
+ASCEND = "it drives an Ascend NPU's own hardware (float-status registers, fused NPU kernels)"
+DEVICE = "it manages accelerator streams, events or memory pools, which onnxruntime owns in cellonnx"
+AUTO_PARALLEL = ("it belongs to MindSpore's semi-auto / auto / pipeline parallel training; cellonnx trains "
+                 "data-parallel only")
+INTERNAL = "it is an internal module of MindSpore's own implementation, not user API"
+GRAPH_KERNEL = ("it registers kernels for MindSpore's own compiler (AKG / TBE / AiCPU), which cellonnx has "
+                "no use for")
+
+UNSUPPORTED: dict[str, dict[str, str]] = {
+    "mindspore": {},
+    "mindspore.nn": {},
+    "mindspore.ops": {
+        "NPUAllocFloatStatus": ASCEND,
+        "NPUClearFloatStatus": ASCEND,
+        "NPUGetFloatStatus": ASCEND,
+    },
+    "mindspore.numpy": {},
+}
+
+
+class UnsupportedError(NotImplementedError):
+    """A MindSpore name that cellonnx does not provide was used; the message says which and why."""
+
+
+class Unsupported:
+    """Base of the placeholders: importing one works, calling or instantiating it raises."""
+
+    qualname = ""
+    reason = ""
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> NoReturn:
+        raise UnsupportedError(f"{cls.qualname} is not available in cellonnx: {cls.reason}")
+
+
+_STUBS: dict[str, type[Unsupported]] = {}
+
+
+def placeholder(namespaces: tuple[str, ...], name: str) -> type[Unsupported] | None:
+    """The placeholder for ``name`` if the list has it under one of ``namespaces`` (first match) or None."""
+    for namespace in namespaces:
+        reason = UNSUPPORTED.get(namespace, {}).get(name)
+        if reason is not None:
+            break
+    else:
+        return None
+    qualname = f"{namespace}.{name}"
+    if qualname not in _STUBS:
+        _STUBS[qualname] = type(name, (Unsupported,), {"qualname": qualname, "reason": reason,
+                                                       "__module__": __name__, "__doc__": reason})
+    return _STUBS[qualname]
+
+
+def module_getattr(module_name: str, *namespaces: str) -> Any:
+    """A module-level ``__getattr__`` for the module standing for ``namespaces`` (MindSpore's names, the most
+    specific first): a listed name gives its placeholder, any other missing name an AttributeError."""
+
+    def __getattr__(name: str) -> Any:
+        found = placeholder(namespaces, name)
+        if found is None:
+            raise AttributeError(f"module {module_name!r} has no attribute {name!r}")
+        return found
+
+    return __getattr__
