@@ -1,5 +1,6 @@
 """Whether a cellonnx callable accepts every call MindSpore's signature allows: each MindSpore parameter
-exists by name, a positional one at the same position, with the same default (cellonnx may add keyword-only ones)."""
+exists by name, a positional one at the same position, with the same default (cellonnx may add keyword-only
+ones)."""
 from __future__ import annotations
 
 import ast
