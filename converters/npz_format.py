@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from cellonnx.converters import zip_members
 from cellonnx.converters.atomic import atomic_write
 from cellonnx.converters.errors import CheckpointError
 from cellonnx.converters.tensors import Metadata, Tensors, checked
@@ -30,7 +31,7 @@ def read(path: str | os.PathLike[str]) -> tuple[Tensors, Metadata]:
     tensors: Tensors = {}
     try:
         with zipfile.ZipFile(path) as archive:
-            for member in archive.infolist():
+            for member in zip_members.members(path, archive).values():
                 if not member.filename.endswith(".npy"):
                     continue
                 tensors[member.filename[:-4]] = _read_member(path, archive, member)
@@ -61,21 +62,20 @@ def read(path: str | os.PathLike[str]) -> tuple[Tensors, Metadata]:
 
 def _read_member(path: Path, archive: zipfile.ZipFile, member: zipfile.ZipInfo) -> np.ndarray:
     name = member.filename
-    size = path.stat().st_size
-    if member.compress_size > size or (member.compress_type == zipfile.ZIP_STORED and member.file_size > size):
-        raise CheckpointError(path, f"member {name!r} claims {member.file_size} bytes ({member.compress_size} "
-                                    f"stored), more than the {size}-byte file holds")
-    if member.compress_type != zipfile.ZIP_STORED and member.file_size > 1032 * max(member.compress_size, 1):
-        raise CheckpointError(path, f"member {name!r} claims {member.file_size} bytes from "
-                                    f"{member.compress_size} compressed, beyond what deflate can produce")
     with archive.open(member) as f:
-        version = np.lib.format.read_magic(f)
-        if version == (1, 0):
-            shape, _fortran, dtype = np.lib.format.read_array_header_1_0(f)
-        elif version == (2, 0):
-            shape, _fortran, dtype = np.lib.format.read_array_header_2_0(f)
-        else:
-            raise CheckpointError(path, f"member {name!r}: unsupported .npy version {version}")
+        try:
+            version = np.lib.format.read_magic(f)
+            if version == (1, 0):
+                shape, _fortran, dtype = np.lib.format.read_array_header_1_0(f)
+            elif version == (2, 0):
+                shape, _fortran, dtype = np.lib.format.read_array_header_2_0(f)
+            else:
+                raise CheckpointError(path, f"member {name!r}: unsupported .npy version {version}")
+        except CheckpointError:
+            raise
+        except Exception as exc:  # NumPy parses the header as a Python literal: any parser error can come out
+            raise CheckpointError(path, f"member {name!r}: unreadable .npy header: {type(exc).__name__}: "
+                                        f"{exc}") from None
         header_len = f.tell()
     if dtype.hasobject:
         raise CheckpointError(path, f"member {name!r} holds Python objects (dtype {dtype}); pickles are refused")

@@ -47,8 +47,8 @@ def load_model(path: str | os.PathLike[str], *, load_external: bool = True) -> o
     except Exception as exc:  # protobuf DecodeError, OSError, ...
         raise CheckpointError(path, f"not a valid ONNX model: {type(exc).__name__}: {exc}") from None
     if model.graph.sparse_initializer:
-        raise CheckpointError(path, f"sparse initializers ({model.graph.sparse_initializer[0].name!r} ...) are "
-                                    f"not supported")
+        raise CheckpointError(path, f"sparse initializers ({model.graph.sparse_initializer[0].values.name!r} "
+                                    f"...) are not supported")
     if load_external:
         for init in model.graph.initializer:
             if external_data_helper.uses_external_data(init):

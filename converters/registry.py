@@ -15,6 +15,8 @@ from cellonnx.converters import (
     safetensors_format,
     torch_format,
 )
+from cellonnx.converters.errors import CheckpointError
+from cellonnx.converters.sniff import sniff
 from cellonnx.converters.tensors import Metadata, Tensors
 
 
@@ -63,7 +65,8 @@ def get_format(path: str | os.PathLike[str] | None = None, format: str | None = 
             return fmt
     known = sorted(e for f in FORMATS.values() for e in f.extensions)
     raise ValueError(f"cannot tell the checkpoint format of {os.fspath(path or '')!r} from its extension "
-                     f"{suffix or '(none)'}; name it explicitly (format=...) or use one of {known}")
+                     f"{suffix or '(none)'}; name the format (--from / --to on the command line, format= in "
+                     f"Python: one of {sorted(FORMATS)}) or use one of the extensions {known}")
 
 
 def read(path: str | os.PathLike[str], format: str | None = None, crc_check: bool = False
@@ -94,7 +97,18 @@ def read(path: str | os.PathLike[str], format: str | None = None, crc_check: boo
         raise FileNotFoundError(f"{os.fspath(path)}: no such checkpoint file")
     if crc_check and not fmt.crc:
         raise ValueError(f"crc_check is supported by {[f.name for f in FORMATS.values() if f.crc]}, not {fmt.name}")
-    return fmt.reader(path, crc_check=True) if crc_check else fmt.reader(path)
+    if Path(path).stat().st_size == 0:
+        raise CheckpointError(path, "is empty (0 bytes), not a checkpoint")
+    try:
+        return fmt.reader(path, crc_check=True) if crc_check else fmt.reader(path)
+    except CheckpointError as exc:
+        guess = sniff(Path(path))
+        if guess is None or guess == fmt.name:
+            raise
+        other = FORMATS[guess]
+        raise CheckpointError(path, f"{exc.message}; the file looks like a {other.description} file: name it "
+                                    f"{other.extensions[0]} or name its format (--from {guess} on the command "
+                                    f"line, format={guess!r} in Python)") from None
 
 
 def write(path: str | os.PathLike[str], tensors: Mapping[str, Any], format: str | None = None,

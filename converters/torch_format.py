@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 import numpy as np
+from cellonnx.converters import zip_members
 from cellonnx.converters.atomic import atomic_write
 from cellonnx.converters.binio import BinaryReader, contiguous_le, empty_array, map_array, write_array
 from cellonnx.converters.errors import CheckpointError
@@ -34,6 +35,8 @@ from cellonnx import dtypes
 LEGACY_MAGIC = 0x1950A86A20F9469CFC6C
 LEGACY_PROTOCOL = 1001
 _MAX_DEPTH = 64
+_MAX_VIEW_BYTES = 1 << 42  # a strided view (stride 0 repeats elements) that could never be materialised
+_MAX_PICKLE = 64 << 20  # data.pkl holds names and structure, never tensor data: megabytes at most
 _PLAIN = (type(None), bool, int, float, complex, str, bytes)
 
 
@@ -83,7 +86,7 @@ class _Storages:
 def _read_zip(path: Path) -> tuple[Any, _Raw]:
     try:
         with zipfile.ZipFile(path) as zf:
-            members = {info.filename: info for info in zf.infolist()}
+            members = zip_members.members(path, zf)
             pickles = [n for n in members
                        if (n.endswith("/data.pkl") and n.count("/") == 1) or n == "data.pkl"]
             if len(pickles) != 1:
@@ -92,11 +95,13 @@ def _read_zip(path: Path) -> tuple[Any, _Raw]:
             prefix = pickles[0][: -len("data.pkl")]
             byteorder = "little"
             if prefix + "byteorder" in members:
-                byteorder = _small(path, zf, members[prefix + "byteorder"]).decode("ascii", "replace").strip()
+                record = zip_members.read_member(path, zf, members[prefix + "byteorder"], 16)
+                byteorder = record.decode("ascii", "replace").strip()
                 if byteorder not in ("little", "big"):
                     raise CheckpointError(path, f"byteorder record says {byteorder!r}, expected little or big")
             storages = _Storages()
-            obj = unpickle(path, io.BytesIO(_small(path, zf, members[pickles[0]])), storages)
+            pickled = zip_members.read_member(path, zf, members[pickles[0]], _MAX_PICKLE)
+            obj = unpickle(path, io.BytesIO(pickled), storages)
             arrays = {key: _zip_storage(path, zf, members, prefix, ref) for key, ref in storages.refs.items()}
     except CheckpointError:
         raise
@@ -104,15 +109,6 @@ def _read_zip(path: Path) -> tuple[Any, _Raw]:
             KeyError, struct.error) as exc:
         raise CheckpointError(path, f"damaged zip archive: {type(exc).__name__}: {exc}") from None
     return obj, _Raw(arrays, byteorder == "little", storages.refs)
-
-
-def _small(path: Path, zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
-    size = os.path.getsize(path)
-    limit = size * (1 if info.compress_type == zipfile.ZIP_STORED else 1032)
-    if info.file_size > limit or info.compress_size > size:
-        raise CheckpointError(path, f"record {info.filename!r} claims {info.file_size} bytes, more than the file "
-                                    f"can hold")
-    return zf.read(info)
 
 
 def _zip_storage(path: Path, zf: zipfile.ZipFile, members: dict[str, zipfile.ZipInfo], prefix: str,
@@ -126,7 +122,7 @@ def _zip_storage(path: Path, zf: zipfile.ZipFile, members: dict[str, zipfile.Zip
         raise CheckpointError(path, f"storage {name!r} holds {info.file_size} bytes, expected {expected} "
                                     f"({ref.numel} x {ref.dtype.name})")
     if info.compress_type != zipfile.ZIP_STORED:
-        return np.frombuffer(_small(path, zf, info), np.uint8, count=expected)
+        return np.frombuffer(zip_members.read_member(path, zf, info, info.file_size), np.uint8, count=expected)
     with open(path, "rb") as f:
         r = BinaryReader(f, path)
         f.seek(info.header_offset)
@@ -204,6 +200,9 @@ def _tensor(path: Path, name: str, ref: TensorRef, raw: _Raw) -> np.ndarray:
         raise CheckpointError(path, f"tensor {name!r}: size {size}, stride {stride} at offset {offset} reaches "
                                     f"element {last}, storage {ref.storage.key!r} has {base.size}")
     numel = math.prod(size)
+    if numel * dtype.itemsize > _MAX_VIEW_BYTES:
+        raise CheckpointError(path, f"tensor {name!r}: size {size} claims {numel * dtype.itemsize:,} bytes as a "
+                                    f"view of {base.nbytes:,} stored bytes (stride {stride})")
     if stride == _contiguous_strides(size):
         return base[offset: offset + numel].reshape(size)
     return np.lib.stride_tricks.as_strided(base[offset:], shape=size,
