@@ -1,8 +1,9 @@
 """NumPy .npz archives, read and written with allow_pickle=False.
 
-NumPy has no bfloat16 of its own, so bfloat16 arrays are stored as their uint16 bit patterns and named in a
-`__metadata__` entry: a 0-d unicode array holding JSON {"dtypes": {name: "bfloat16"}, "metadata": {...}}. Plain
-NumPy reads such a file fine (the bit patterns stay uint16).
+NumPy has no bfloat16 of its own, so bfloat16 arrays are stored as float32 (every bfloat16 value is one
+exactly) and named in a `__metadata__` entry: a 0-d unicode array holding JSON {"dtypes": {name: "bfloat16"},
+"metadata": {...}}. Plain NumPy reads the right numbers; this reader gives the bfloat16 array back. Files from
+earlier versions, which stored the uint16 bit patterns, still read.
 """
 from __future__ import annotations
 
@@ -47,10 +48,12 @@ def read(path: str | os.PathLike[str]) -> tuple[Tensors, Metadata]:
     for name, dtype_name in dtype_map.items():
         if name not in tensors:
             raise CheckpointError(path, f"{META_KEY} names dtype {dtype_name!r} for {name!r}, which is absent")
-        if dtype_name != "bfloat16" or tensors[name].dtype != np.uint16:
-            raise CheckpointError(path, f"{META_KEY}: {name!r} stored as {tensors[name].dtype}, "
-                                        f"cannot be {dtype_name!r} (expected uint16 bits of bfloat16)")
-        tensors[name] = tensors[name].view(dtypes.bfloat16.np_dtype)
+        stored = tensors[name]
+        if dtype_name != "bfloat16" or stored.dtype not in (np.float32, np.uint16):
+            raise CheckpointError(path, f"{META_KEY}: {name!r} stored as {stored.dtype}, cannot be "
+                                        f"{dtype_name!r} (expected float32 values, or uint16 bits, of bfloat16)")
+        bf16 = dtypes.bfloat16.np_dtype
+        tensors[name] = stored.view(bf16) if stored.dtype == np.uint16 else stored.astype(bf16)
     for name, array in tensors.items():
         try:
             dtypes.dtype(array.dtype)
@@ -95,7 +98,7 @@ def write(path: str | os.PathLike[str], tensors: Mapping[str, Any], *,
     if META_KEY in arrays:
         raise CheckpointError(path, f"{META_KEY!r} is reserved for metadata in .npz files")
     bf16 = {name for name, a in arrays.items() if a.dtype == dtypes.bfloat16.np_dtype}
-    out = {name: (a.view(np.uint16) if name in bf16 else a) for name, a in arrays.items()}
+    out = {name: (a.astype(np.float32) if name in bf16 else a) for name, a in arrays.items()}
     if bf16 or metadata:
         info = {"dtypes": {name: "bfloat16" for name in bf16}, "metadata": dict(metadata or {})}
         try:

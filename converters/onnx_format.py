@@ -6,14 +6,17 @@ automatically when the tensors pass `EXTERNAL_THRESHOLD` bytes.
 """
 from __future__ import annotations
 
+import contextlib
 import os
+import re
+import secrets
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import onnx
-from cellonnx.converters.atomic import atomic_write
+from cellonnx.converters.atomic import atomic_write, remove_stale_temporaries
 from cellonnx.converters.binio import little_endian, map_array, nbytes_of, write_array
 from cellonnx.converters.errors import CheckpointError
 from cellonnx.converters.proto_chunks import message_chunks
@@ -106,7 +109,8 @@ def write(path: str | os.PathLike[str], tensors: Mapping[str, Any], *, metadata:
 
     Args:
         metadata: stored as the model's metadata_props (values as strings).
-        external_data: keep tensor data in `<name>.data` beside the model. Default: only past ~2 GB.
+        external_data: keep tensor data in a `<name>.<hex>.data` file beside the model (see `data_location`).
+            Default: only past ~2 GB.
     """
     path = Path(path)
     arrays = checked(path, tensors, "ONNX")
@@ -114,7 +118,7 @@ def write(path: str | os.PathLike[str], tensors: Mapping[str, Any], *, metadata:
     external = total > EXTERNAL_THRESHOLD if external_data is None else external_data
     graph = helper.make_graph([], "checkpoint", [], [])
     if external:
-        location = path.name + ".data"
+        location = data_location(path)
         with atomic_write(path.parent / location) as f:
             for name, array in arrays.items():
                 f.write(b"\0" * ((-f.tell()) % _ALIGN))
@@ -139,8 +143,9 @@ def _external_tensor(name: str, array: np.ndarray, location: str, offset: int) -
 
 
 def save_model(model: onnx.ModelProto, path: str | os.PathLike[str], external_data: bool | None = None) -> None:
-    """Serialize a model atomically. Its tensors go to `<name>.data` beside it when `external_data` is True,
-    or by default once the inline tensors pass ~2 GB (protobuf's limit)."""
+    """Serialize a model atomically. Its tensors go to a `<name>.<hex>.data` file beside it when
+    `external_data` is True, or by default once the inline tensors pass ~2 GB (protobuf's limit). The data
+    file the model replaced is removed once the new model is in place."""
     path = Path(path)
     inline = sum(_inline_nbytes(t) for t in model.graph.initializer
                  if t.data_location != TensorProto.EXTERNAL)
@@ -150,7 +155,7 @@ def save_model(model: onnx.ModelProto, path: str | os.PathLike[str], external_da
         moved = [t for t in model.graph.initializer
                  if t.data_location != TensorProto.EXTERNAL and _inline_nbytes(t) >= _INLINE_BELOW]
         tensors = {t.name: numpy_helper.to_array(t) for t in moved}
-        location = path.name + ".data"
+        location = data_location(path)
         with atomic_write(path.parent / location) as f:
             for init in moved:
                 f.write(b"\0" * ((-f.tell()) % _ALIGN))
@@ -160,6 +165,38 @@ def save_model(model: onnx.ModelProto, path: str | os.PathLike[str], external_da
         del tensors
     with atomic_write(path) as f:
         f.writelines(message_chunks(model))
+    _remove_replaced_data(path, _locations(model))
+
+
+def data_location(path: Path) -> str:
+    """A new name for the external data of the model at ``path``: ``<model file>.<8 hex digits>.data``.
+
+    A save never writes over the data file the model now on disk reads: it writes a new one, then replaces the
+    model, then removes the old data. Killed at any point, the model on disk and the data it names agree.
+    """
+    return f"{path.name}.{secrets.token_hex(4)}.data"
+
+
+def _locations(model: onnx.ModelProto) -> set[str]:
+    return {e.value for t in model.graph.initializer for e in t.external_data if e.key == "location"}
+
+
+def data_files(path: str | os.PathLike[str]) -> list[Path]:
+    """The external data files the ONNX model at ``path`` reads (none when its tensors are inline)."""
+    path = Path(path)
+    return sorted(path.parent / name for name in _locations(load_model(path, load_external=False)))
+
+
+def _remove_replaced_data(path: Path, keep: set[str]) -> None:
+    """Remove the data files earlier saves of this model wrote (and any a killed save left) except ``keep``."""
+    name = re.escape(path.name) + r"(\.[0-9a-f]{8})?\.data"
+    pattern = re.compile(name)
+    folder = path.parent if str(path.parent) else Path(".")
+    remove_stale_temporaries(folder, name)
+    for entry in folder.iterdir():
+        if pattern.fullmatch(entry.name) and entry.name not in keep:
+            with contextlib.suppress(OSError):
+                entry.unlink()
 
 
 def _inline_nbytes(t: TensorProto) -> int:

@@ -187,8 +187,9 @@ def describe(path: str) -> str:
 
     model = onnx.load(path, load_external_data=False)
     size = os.path.getsize(path)
-    data = path + ".data"
-    extra = f" + {os.path.getsize(data)} bytes in {os.path.basename(data)}" if os.path.exists(data) else ""
+    from cellonnx.converters.onnx_format import data_files
+
+    extra = "".join(f" + {f.stat().st_size} bytes in {f.name}" for f in data_files(path))
     opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), "?")
     lines = [(f"wrote {path}: {size} bytes{extra}, opset {opset}, {len(model.graph.node)} nodes, "
               f"{len(model.graph.initializer)} initializers")]

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from cellonnx.converters.atomic import atomic_write
 from cellonnx.gluon import optimizer as opt
 from cellonnx.tensor import Parameter as CoreParameter
 
@@ -137,7 +138,7 @@ class Trainer:
         meta = {"counts": {str(k): v for k, v in self._optimizer._index_update_count.items()},
                 "num_update": self._optimizer.num_update,
                 "layout": {str(i): _layout(s) for i, s in self._states.items()}}
-        with open(fname, "wb") as f:
+        with atomic_write(fname) as f:
             np.savez(f, **{"__meta__": np.array(json.dumps(meta)), **arrays})  # type: ignore[arg-type]
 
     def load_states(self, fname: str | os.PathLike[str]) -> None:

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 from pathlib import Path
 from typing import Any
 
 import onnx
 from onnx.external_data_helper import ExternalDataInfo, uses_external_data
 
+from cellonnx.converters.atomic import atomic_copy, atomic_write
 from cellonnx.serve.model import Signature, TensorSpec, load_signature
 
 PLATFORM = "onnxruntime_onnx"
@@ -152,10 +152,12 @@ def export_model_repository(onnx_path: str | os.PathLike[str], repo_dir: str | o
         version_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise type(exc)(f"cannot create the model folder {version_dir}: {exc.strerror or exc}") from None
-    shutil.copyfile(onnx_path, version_dir / "model.onnx")
+    # data files first, then the model naming them, then the config: a reader never sees a partial file
     for location in _external_files(onnx_path):
         target = version_dir / location
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(onnx_path.parent / location, target)
-    (model_dir / "config.pbtxt").write_text(to_pbtxt(config), encoding="utf-8")
+        atomic_copy(onnx_path.parent / location, target)
+    atomic_copy(onnx_path, version_dir / "model.onnx")
+    with atomic_write(model_dir / "config.pbtxt") as f:
+        f.write(to_pbtxt(config).encode("utf-8"))
     return model_dir

@@ -2,6 +2,10 @@
 from __future__ import annotations
 
 import builtins
+import os
+import stat
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -83,3 +87,24 @@ def test_unwritable_target_is_named(tmp_path: Path) -> None:
     with pytest.raises(OSError, match=r"cannot write .*d\.npz: it is a directory"):
         write(tmp_path / "d.npz", {"a": np.ones(2, np.float32)})
     assert sorted(p.name for p in tmp_path.iterdir()) == ["d.npz"]
+
+
+def test_files_get_the_mode_open_would_give_them(tmp_path: Path) -> None:
+    with open(tmp_path / "plain", "wb"):
+        pass
+    want = stat.S_IMODE((tmp_path / "plain").stat().st_mode)
+    for name in ("w.safetensors", "w.ckpt", "w.npz", "w.pt", "w.params", "w.onnx"):
+        write(tmp_path / name, {"w": np.ones(3, np.float32)})
+        assert stat.S_IMODE((tmp_path / name).stat().st_mode) == want, name
+
+
+def test_a_killed_writers_temporary_file_goes_with_the_next_write(tmp_path: Path) -> None:
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True, check=True)
+    stale = tmp_path / f".w.npz.{int(dead.stdout)}.abc123.tmp"
+    stale.write_bytes(b"half a file")
+    alive = tmp_path / f".w.npz.{os.getpid()}.def456.tmp"  # a writer of this process, still at work
+    alive.write_bytes(b"in progress")
+    write(tmp_path / "w.npz", {"w": np.ones(3, np.float32)})
+    assert not stale.exists()
+    assert alive.exists()

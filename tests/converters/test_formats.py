@@ -1,6 +1,7 @@
 """Table-driven: every dtype round-trips through every format; every format has a row."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -90,3 +91,20 @@ def test_crc_only_where_supported(tmp_path: Path) -> None:
 def test_writer_rejects_unknown_dtype(tmp_path: Path) -> None:
     with pytest.raises(CheckpointError, match="complex"):
         write(tmp_path / "a.ckpt", {"c": np.ones(2, np.complex64)})
+
+
+def test_npz_bfloat16_reads_as_the_right_numbers_in_plain_numpy(tmp_path: Path) -> None:
+    values = np.array([1.5, -2.25, 3.0e38, 0.0], dtype=dtypes.bfloat16.np_dtype)
+    write(tmp_path / "b.npz", {"a": values})
+    with np.load(tmp_path / "b.npz", allow_pickle=False) as plain:
+        np.testing.assert_array_equal(plain["a"], values.astype(np.float64))
+    back = read(tmp_path / "b.npz")[0]["a"]
+    assert back.dtype == values.dtype
+    np.testing.assert_array_equal(back.view(np.uint16), values.view(np.uint16))
+
+
+def test_npz_bfloat16_written_as_bit_patterns_still_reads(tmp_path: Path) -> None:
+    values = np.array([1.5, -2.25], dtype=dtypes.bfloat16.np_dtype)
+    meta = json.dumps({"dtypes": {"a": "bfloat16"}, "metadata": {}})
+    np.savez(tmp_path / "old.npz", a=values.view(np.uint16), __metadata__=np.array(meta))
+    np.testing.assert_array_equal(read(tmp_path / "old.npz")[0]["a"].view(np.uint16), values.view(np.uint16))
