@@ -15,6 +15,21 @@ SUBCOMMANDS = ("quickstart", "train", "predict", "export", "verify", "convert", 
                "serve", "export_triton")
 
 
+DEVICES = ("cpu", "gpu", "auto")
+
+
+def add_device_argument(parser: argparse.ArgumentParser, what: str) -> None:
+    """The --device option every subcommand spells the same way: cpu, gpu (CUDA) or auto, any case."""
+    parser.add_argument("--device", type=str.lower, choices=DEVICES, default="cpu",
+                        help=f"{what}: cpu, gpu (onnxruntime's CUDAExecutionProvider; an error without it) or "
+                             f"auto (gpu when CUDA is there) (default: %(default)s)")
+
+
+def device_target(device: str) -> str:
+    """The --device value as cellonnx.set_context's device_target ("CPU", "GPU", "auto")."""
+    return {"cpu": "CPU", "gpu": "GPU"}.get(device, device)
+
+
 class CommandError(Exception):
     """A user-facing failure: printed as `cellonnx <cmd>: error: <message>` with exit status 2."""
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import argparse
 
-from cellonnx.cli import CommandError
+from cellonnx.cli import CommandError, add_device_argument
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -18,7 +18,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="max_batch_size (default: 32 when every input and output has a dynamic first axis, "
                    "else 0)")
     p.add_argument("--instances", type=int, default=1, metavar="K", help="instance_group count (default: 1)")
-    p.add_argument("--device", choices=("cpu", "gpu"), default="cpu", help="KIND_CPU or KIND_GPU")
+    add_device_argument(p, "the instance group's kind in Triton (KIND_CPU, KIND_GPU or KIND_AUTO)")
     p.add_argument("--batch-delay-ms", type=float, default=0.0, metavar="T",
                    help="dynamic_batching max_queue_delay (default: 0)")
     p.set_defaults(func=run)

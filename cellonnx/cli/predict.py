@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from cellonnx.cli import CommandError
+from cellonnx.cli import CommandError, add_device_argument, device_target
 
 
 def register(sub: Any) -> None:
@@ -18,7 +18,7 @@ def register(sub: Any) -> None:
     p.add_argument("model", help="the .onnx file")
     p.add_argument("input", help="a .npy array (one sample or a batch) or a .png image")
     p.add_argument("--top", type=int, default=3, help="classes to print per sample (default: 3)")
-    p.add_argument("--device", default="CPU", choices=["CPU", "GPU", "auto"])
+    add_device_argument(p, "where onnxruntime runs the model")
     p.set_defaults(func=run)
 
 
@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     if x.ndim != len(dims) or any(d is not None and d != s for d, s in zip(dims[1:], x.shape[1:])):
         raise CommandError(f"{in_path}: input shape {x.shape} does not fit the model's input "
                            f"{graph_in.name} {['?' if d is None else d for d in dims]}")
-    sess = Session(str(model_path), args.device)
+    sess = Session(str(model_path), device_target(args.device))
     expected = sess.inner.get_inputs()[0].type
     if "float" in expected and x.dtype != np.float32:
         x = x.astype(np.float32)

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from types import FrameType
 
-from cellonnx.cli import CommandError
+from cellonnx.cli import CommandError, add_device_argument
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -21,8 +21,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: %(default)s)")
     p.add_argument("--port", type=int, default=8000, help="port to listen on, 0 for any free one "
                    "(default: %(default)s)")
-    p.add_argument("--device", choices=("cpu", "gpu"), default="cpu",
-                   help="cpu, or gpu for onnxruntime's CUDAExecutionProvider (default: %(default)s)")
+    add_device_argument(p, "where onnxruntime runs the models")
     p.add_argument("--max-batch", type=int, default=32, metavar="N",
                    help="most rows merged into one run when a model's first axis is dynamic; 0 turns batching "
                    "off (default: %(default)s)")
@@ -34,6 +33,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="largest request body accepted, in MiB (default: %(default)s)")
     p.add_argument("--workers", type=int, default=None, metavar="K",
                    help="threads running onnxruntime (default: one per core)")
+    p.add_argument("--header-timeout", type=float, default=10.0, metavar="S",
+                   help="seconds a client has to send a complete request header, else 408 (default: %(default)s)")
+    p.add_argument("--body-timeout", type=float, default=30.0, metavar="S",
+                   help="longest pause in a request body, in seconds, else 408 (default: %(default)s)")
+    p.add_argument("--max-connections", type=int, default=None, metavar="C",
+                   help="most connections held at once (default: what the open-file limit leaves, at most "
+                   "4096)")
     p.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"))
     p.set_defaults(func=run)
 
@@ -59,6 +65,11 @@ def _check(args: argparse.Namespace) -> None:
         raise CommandError(f"--max-body-mb must be > 0, got {args.max_body_mb}")
     if args.workers is not None and args.workers < 1:
         raise CommandError(f"--workers must be >= 1, got {args.workers}")
+    for flag, value in (("--header-timeout", args.header_timeout), ("--body-timeout", args.body_timeout)):
+        if value <= 0:
+            raise CommandError(f"{flag} must be > 0 seconds, got {value}")
+    if args.max_connections is not None and args.max_connections < 1:
+        raise CommandError(f"--max-connections must be >= 1, got {args.max_connections}")
     names = [args.name or Path(m).stem for m in args.models]
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
@@ -78,30 +89,42 @@ def _check_address(host: str, port: int) -> None:
         raise CommandError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 
 
+def _resolve(device: str) -> str:
+    if device != "auto":
+        return device
+    import onnxruntime as ort
+
+    return "gpu" if "CUDAExecutionProvider" in ort.get_available_providers() else "cpu"
+
+
 def run(args: argparse.Namespace) -> int:
     _check(args)
-    import uvicorn
-
-    from cellonnx.serve import ModelLoadError, ServedModel, ServerConfig, create_app
+    from cellonnx.serve import ModelLoadError, ServedModel, ServerConfig, create_app, make_server
 
     try:
-        models = [ServedModel(path, args.name, args.device) for path in args.models]
+        models = [ServedModel(path, args.name, _resolve(args.device)) for path in args.models]
     except ModelLoadError as exc:
         raise CommandError(str(exc)) from None
     options = {"max_batch": args.max_batch, "batch_delay_ms": args.batch_delay_ms,
-               "max_body_bytes": int(args.max_body_mb * 2**20)}
+               "max_body_bytes": int(args.max_body_mb * 2**20), "header_timeout_s": args.header_timeout,
+               "body_timeout_s": args.body_timeout}
     if args.workers:
         options["workers"] = args.workers
+    if args.max_connections:
+        options["max_connections"] = args.max_connections
     config = ServerConfig(**options)
     app = create_app(models, config)
     for model in models:
         batching = (f"batching up to {config.max_batch}" if app.state.serving.schedulers[model.name].batching
                     else "no batching")
         signature = ", ".join(f"{t.name} {t.datatype.name} {list(t.shape)}" for t in model.inputs)
-        print(f"cellonnx serve: model '{model.name}' from {model.path} on {args.device} ({signature}; "
+        print(f"cellonnx serve: model '{model.name}' from {model.path} on {model.device} ({signature}; "
               f"{batching})", file=sys.stderr, flush=True)
-    server = uvicorn.Server(uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level,
-                                           access_log=False, lifespan="on", timeout_graceful_shutdown=10))
+    def listening(addresses: list[str]) -> None:
+        print(f"cellonnx serve: listening on {', '.join('http://' + a for a in addresses)}", file=sys.stderr,
+              flush=True)
+
+    server = make_server(app, args.host, args.port, args.log_level, listening)
     # uvicorn shuts down gracefully on SIGINT/SIGTERM, then re-raises the signal to the previous handler:
     # ours turns it into a clean exit instead of a KeyboardInterrupt or a kill
     previous = {sig: signal.signal(sig, _stop) for sig in (signal.SIGINT, signal.SIGTERM)}

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from cellonnx.cli import CommandError
+from cellonnx.cli import CommandError, add_device_argument, device_target
 from cellonnx.cli.export import (
     add_network_arguments,
     build_network,
@@ -39,8 +39,7 @@ def register(subparsers: Any) -> None:
                    help="ONNX opset to trace at (default: 18)")
     p.add_argument("--rtol", type=float, default=1e-4, help="relative tolerance (default: 1e-4)")
     p.add_argument("--atol", type=float, default=1e-5, help="absolute tolerance (default: 1e-5)")
-    p.add_argument("--device", default="CPU", choices=("CPU", "GPU", "auto"),
-                   help="onnxruntime execution provider: CPU, GPU (CUDA) or auto (default: CPU)")
+    add_device_argument(p, "onnxruntime execution provider")
     p.set_defaults(func=run)
 
 
@@ -69,7 +68,7 @@ def _verify_model(args: argparse.Namespace) -> tuple[str, Any]:
     declare_inputs(net, inputs, args.dynamic_batch)
     try:
         report = cellonnx.verify(net, *inputs, rtol=args.rtol, atol=args.atol, opset=args.opset,
-                                 device_target=args.device)
+                                 device_target=device_target(args.device))
     except Exception as exc:  # tracing runs the user's construct: any failure there is reported in one line
         raise CommandError(f"{label}: {type(exc).__name__}: {exc}") from None
     shapes = ", ".join(f"{t.dtype}{list(t.shape)}" for t in inputs)
@@ -93,7 +92,7 @@ def _verify_file(args: argparse.Namespace) -> tuple[str, Any]:
     loaded = _load_initializers(net, model, args.target, tensor_to_array)
     inputs, dynamic = _file_inputs(args, model)
     try:
-        sess = Session(args.target, args.device)
+        sess = Session(args.target, device_target(args.device))
     except RuntimeError as exc:
         raise CommandError(str(exc)) from None
     feeds = dict(zip(sess.input_names, (t.asnumpy() for t in inputs)))

@@ -5,7 +5,8 @@ from __future__ import annotations
 from cellonnx.serve.app import ServerConfig, create_app
 from cellonnx.serve.errors import ModelLoadError
 from cellonnx.serve.model import ServedModel, TensorSpec, load_signature
+from cellonnx.serve.server import Server, make_server
 from cellonnx.serve.triton import export_model_repository, model_config, to_pbtxt
 
-__all__ = ["ModelLoadError", "ServedModel", "ServerConfig", "TensorSpec", "create_app",
-           "export_model_repository", "load_signature", "model_config", "to_pbtxt"]
+__all__ = ["ModelLoadError", "ServedModel", "Server", "ServerConfig", "TensorSpec", "create_app",
+           "export_model_repository", "load_signature", "make_server", "model_config", "to_pbtxt"]

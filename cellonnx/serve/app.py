@@ -15,22 +15,23 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from cellonnx import __version__
 from cellonnx.serve import codec, compression
 from cellonnx.serve.batcher import RunObserver, Scheduler
-from cellonnx.serve.errors import BadRequest, NotFound, PayloadTooLarge, ServeError
+from cellonnx.serve.errors import BadRequest, ClientGone, NotFound, PayloadTooLarge, ServeError
 from cellonnx.serve.metrics import UNKNOWN_MODEL, Metrics
 from cellonnx.serve.model import ServedModel, cpu_count
+from cellonnx.serve.protocol import default_max_connections
 from cellonnx.serve.triton import model_config
 
 _log = logging.getLogger("cellonnx.serve")
@@ -50,12 +51,20 @@ class ServerConfig:
             still being received to join its batch (a lone request never waits).
         max_body_bytes: largest request body accepted (after decompression), else 413.
         workers: threads running onnxruntime (each run single-threaded), by default one per core.
+        header_timeout_s: a request header must be complete this long after its connection opened or went
+            idle, else 408 and the connection is closed.
+        body_timeout_s: the longest pause allowed between two pieces of a request body, else 408 and close.
+        max_connections: most connections held at once (by default what the open-file limit leaves); at the
+            cap the one waiting longest for a request header is dropped, or the newcomer gets 503.
     """
 
     max_batch: int = 32
     batch_delay_ms: float = 0.0
     max_body_bytes: int = 64 * 2**20
     workers: int = field(default_factory=cpu_count)
+    header_timeout_s: float = 10.0
+    body_timeout_s: float = 30.0
+    max_connections: int = field(default_factory=default_max_connections)
 
 
 class _State:
@@ -92,22 +101,26 @@ def _error(status: int, message: str, headers: dict[str, str] | None = None) -> 
     return JSONResponse({"error": message}, status_code=status, headers=headers)
 
 
-async def _read_body(request: Request, limit: int) -> bytes:
+async def _read_body(request: Request, limit: int, progress: Callable[[], None]) -> bytes:
     """The raw body, or 413 past `limit` bytes (after reading and dropping a bounded rest, so the client
-    is not cut off mid-upload before it can read the answer)."""
+    is not cut off mid-upload before it can read the answer); `progress` is called as each piece arrives."""
     declared = request.headers.get("content-length", "")
     too_large = declared.isdigit() and int(declared) > limit
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            too_large = True
-        if too_large:
-            if size > limit + _DRAIN_BYTES:
-                break
-            continue
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            progress()
+            if size > limit:
+                too_large = True
+            if too_large:
+                if size > limit + _DRAIN_BYTES:
+                    break
+                continue
+            chunks.append(chunk)
+    except ClientDisconnect:
+        raise ClientGone("the client closed the connection while sending its request") from None
     if too_large:
         raise PayloadTooLarge(f"request body of {declared or f'over {limit}'} bytes exceeds the limit of "
                               f"{limit} bytes (--max-body-mb)")
@@ -156,7 +169,7 @@ def create_app(models: Sequence[ServedModel], config: ServerConfig | None = None
         except ServeError as exc:
             status = exc.status
             response = _error(exc.status, str(exc),
-                              {"connection": "close"} if isinstance(exc, PayloadTooLarge) else None)
+                              {"connection": "close"} if isinstance(exc, (PayloadTooLarge, ClientGone)) else None)
         except Exception as exc:  # noqa: BLE001 - an onnxruntime failure or a bug: logged, answered, counted
             _log.exception("inference on %s failed", request.url.path)
             status = 500
@@ -167,8 +180,8 @@ def create_app(models: Sequence[ServedModel], config: ServerConfig | None = None
     async def _infer(request: Request, model: ServedModel) -> Response:
         limit = state.config.max_body_bytes
         scheduler = state.schedulers[model.name]
-        with scheduler.receiving():
-            body = await _read_body(request, limit)
+        with scheduler.receiving() as upload:
+            body = await _read_body(request, limit, upload.progress)
             body = compression.decompress(body, request.headers.get("content-encoding"), limit)
             header_length = codec.parse_header_length(request.headers.get(codec.HEADER_LENGTH), len(body))
             parsed = codec.decode_request(body, header_length)

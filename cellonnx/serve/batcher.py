@@ -4,8 +4,9 @@ Each model has an asyncio queue and one collector task. The collector takes the 
 free run slot (one per executor thread, so while every slot is busy the queue fills and the next batch
 grows, as in Triton's dynamic batcher with no queue delay), then adds queued requests whose other axes
 match until the batch reaches `max_batch` rows. While more requests to the model are still being received
-(body read and decoded: see `receiving`), it waits for them too, until the oldest request has waited `delay`
-seconds; with none on the way it sends the batch at once, so a lone request never waits. The run happens
+(body read and decoded: see `receiving`) and their bytes keep arriving, it waits for them too, until the
+oldest request has waited `delay` seconds; with none on the way it sends the batch at once, so a lone request
+never waits, and an upload that has stalled (no bytes for a quarter of the delay) holds up nobody. The run happens
 on a thread executor, so the event loop keeps accepting requests. Requests that do not fit are kept, in
 order, for the next batch.
 """
@@ -27,6 +28,18 @@ from cellonnx.serve.model import ServedModel
 
 _log = logging.getLogger("cellonnx.serve")
 RunObserver = Callable[[int, int, float], None]  # (rows, requests, seconds)
+
+
+class Upload:
+    """A request being received: ``progress()`` is called as its bytes arrive."""
+
+    __slots__ = ("last",)
+
+    def __init__(self) -> None:
+        self.last = time.monotonic()
+
+    def progress(self) -> None:
+        self.last = time.monotonic()
 
 
 @dataclass(eq=False)
@@ -75,7 +88,8 @@ class Scheduler:
         self._collector: asyncio.Task[None] | None = None
         self._runs: set[asyncio.Task[None]] = set()
         self._carry: deque[_Job] = deque()
-        self._receiving = 0
+        self._uploads: set[Upload] = set()
+        self._stall = max(self._delay / 4, 0.001)  # an upload with no bytes for this long holds up nobody
 
     async def start(self) -> None:
         if self.batching and self._collector is None:
@@ -103,14 +117,19 @@ class Scheduler:
                 job.future.set_exception(Unavailable("the server is shutting down"))
 
     @contextlib.contextmanager
-    def receiving(self) -> Iterator[None]:
-        """Wraps the reading and decoding of a request to this model, so a forming batch knows it is coming.
-        Leave it right before `infer` (no await in between)."""
-        self._receiving += 1
+    def receiving(self) -> Iterator[Upload]:
+        """Wraps the reading and decoding of a request to this model, so a forming batch knows it is coming;
+        call the upload's ``progress()`` as bytes arrive. Leave it right before `infer` (no await in between)."""
+        upload = Upload()
+        self._uploads.add(upload)
         try:
-            yield
+            yield upload
         finally:
-            self._receiving -= 1
+            self._uploads.discard(upload)
+
+    def _uploads_moving(self) -> bool:
+        now = time.monotonic()
+        return any(now - upload.last <= self._stall for upload in self._uploads)
 
     async def infer(self, feeds: Mapping[str, np.ndarray], outputs: Sequence[str]) -> dict[str, np.ndarray]:
         """The requested outputs for one request's checked feeds."""
@@ -149,12 +168,12 @@ class Scheduler:
                 job = self._next_ready()
                 if job is None:
                     wait = deadline - time.monotonic()
-                    if wait <= 0 or not self._receiving:
+                    if wait <= 0 or not self._uploads_moving():
                         break
-                    try:
-                        job = await asyncio.wait_for(self._queue.get(), wait)
+                    try:  # (in steps, to see an upload stall)
+                        job = await asyncio.wait_for(self._queue.get(), min(wait, self._stall))
                     except asyncio.TimeoutError:
-                        break
+                        continue
                 if job.key == first.key and rows + job.rows <= self._max_batch:
                     jobs.append(job)
                     rows += job.rows

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 
 from cellonnx.serve import datatypes
@@ -28,6 +29,12 @@ HEADER_LENGTH = "Inference-Header-Content-Length"
 _UNSUPPORTED_PARAMETERS = ("shared_memory_region", "shared_memory_byte_size", "shared_memory_offset",
                            "classification")
 _LENGTH = struct.Struct("<I")
+MAX_DIMS = 32          # as onnxruntime and NumPy < 2
+MAX_DIM = 2**31 - 1    # no body the server accepts holds a longer axis
+
+
+def _clip(text: str, limit: int = 120) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 @dataclass(frozen=True)
@@ -73,9 +80,16 @@ def decode_request(body: bytes, header_length: int | None = None) -> InferReques
     json_part = body if header_length is None else body[:header_length]
     tail = memoryview(body)[len(json_part):]
     try:
-        doc = json.loads(json_part)
-    except (ValueError, UnicodeDecodeError) as exc:
+        text = bytes(json_part).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BadRequest(f"the request's JSON is not UTF-8: byte 0x{json_part[exc.start]:02x} at offset "
+                         f"{exc.start}") from None
+    try:
+        doc = json.loads(text)
+    except ValueError as exc:
         raise BadRequest(f"malformed JSON in the request body: {exc}") from None
+    except RecursionError:
+        raise BadRequest("the request's JSON nests deeper than this server parses") from None
     if not isinstance(doc, dict):
         raise BadRequest(f"the request body must be a JSON object, got {type(doc).__name__}")
     request_id = doc.get("id")
@@ -145,7 +159,12 @@ def _decode_input(item: Any, tail: memoryview) -> tuple[RequestTensor, int]:
         raise BadRequest(f"input '{name}': {exc}") from None
     shape = item.get("shape")
     if not isinstance(shape, list) or not all(type(d) is int and d >= 0 for d in shape):
-        raise BadRequest(f"input '{name}': 'shape' must be a list of non-negative integers, got {shape!r}")
+        raise BadRequest(f"input '{name}': 'shape' must be a list of non-negative integers, got "
+                         f"{_clip(repr(shape))}")
+    if len(shape) > MAX_DIMS:
+        raise BadRequest(f"input '{name}': 'shape' has {len(shape)} dimensions, at most {MAX_DIMS} are accepted")
+    if any(d > MAX_DIM for d in shape):
+        raise BadRequest(f"input '{name}': shape {_clip(repr(shape))} has a dimension over {MAX_DIM:,}")
     parameters = _object(item.get("parameters"), f"input '{name}' parameters")
     _reject_unsupported(parameters, f"input '{name}'")
     size = parameters.get("binary_data_size")
@@ -206,13 +225,21 @@ def _split_bytes(data: memoryview, name: str) -> list[bytes]:
 
 
 def _flatten(data: Any) -> list[Any]:
+    """The leaves of nested lists, in order (iteratively: the nesting comes from the client)."""
     if not isinstance(data, list):
         return [data]
     if not any(isinstance(d, list) for d in data):
         return data
     flat: list[Any] = []
-    for d in data:
-        flat.extend(_flatten(d))
+    stack = [iter(data)]
+    while stack:
+        for item in stack[-1]:
+            if isinstance(item, list):
+                stack.append(iter(item))
+                break
+            flat.append(item)
+        else:
+            stack.pop()
     return flat
 
 
@@ -227,9 +254,11 @@ def _from_json(data: Any, datatype: Datatype, shape: list[int], name: str) -> np
         array = np.empty(count, dtype=object)
         array[:] = [s.encode("utf-8") for s in flat]
         return array.reshape(shape)
+    if datatype.kind != "b" and any(type(v) is bool for v in _flatten(data)):
+        raise BadRequest(f"input '{name}': 'data' of {datatype.name} holds true/false values")
     try:
         raw = np.asarray(data)
-    except (ValueError, OverflowError):
+    except (ValueError, OverflowError, RecursionError):
         raise BadRequest(f"input '{name}': 'data' is not a rectangular array of numbers") from None
     if raw.size != count:
         raise _count_error(name, raw.size, shape, "'data'")
@@ -251,7 +280,14 @@ def _from_json(data: Any, datatype: Datatype, shape: list[int], name: str) -> np
         if raw.min() < info.min or raw.max() > info.max:
             raise BadRequest(f"input '{name}': values out of range for {datatype.name} "
                              f"[{info.min}, {info.max}]")
-    return raw.astype(datatype.numpy).reshape(shape)
+    with np.errstate(over="ignore"):
+        array = raw.astype(datatype.numpy)
+    if count and datatype.kind == "f":
+        overflow = np.isfinite(raw) & ~np.isfinite(array.astype(np.float64))
+        if overflow.any():
+            raise BadRequest(f"input '{name}': value {float(raw[overflow][0]):g} is out of range for "
+                             f"{datatype.name} (largest {float(ml_dtypes.finfo(datatype.numpy).max):.4g})")
+    return array.reshape(shape)
 
 
 # which NumPy kinds a JSON array may parse to, for each datatype kind

@@ -25,5 +25,12 @@ class Unavailable(ServeError):
     status = 503
 
 
+class ClientGone(ServeError):
+    """The client closed the connection before its request was read: nobody is left to answer (counted as
+    499, the status nginx records for this, never as a server error)."""
+
+    status = 499
+
+
 class ModelLoadError(ValueError):
     """An ONNX file that cannot be served (unreadable, unsupported types, missing execution provider)."""

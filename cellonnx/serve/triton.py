@@ -18,7 +18,7 @@ from cellonnx.converters.atomic import atomic_copy, atomic_write
 from cellonnx.serve.model import Signature, TensorSpec, load_signature
 
 PLATFORM = "onnxruntime_onnx"
-KINDS = {"cpu": "KIND_CPU", "gpu": "KIND_GPU"}
+KINDS = {"cpu": "KIND_CPU", "gpu": "KIND_GPU", "auto": "KIND_AUTO"}
 
 
 class Enum(str):

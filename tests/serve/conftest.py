@@ -8,9 +8,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import uvicorn
 
-from cellonnx.serve import ServedModel, ServerConfig, create_app
+from cellonnx.serve import ServedModel, ServerConfig, create_app, make_server
 from tests.serve.helpers import (
     BATCH_DELAY_MS,
     MAX_BATCH,
@@ -44,7 +43,7 @@ def live_server(model_dir: Path) -> Iterator[LiveServer]:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on"))
+    server = make_server(app, log_level="warning")
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30

@@ -1,0 +1,44 @@
+"""The uvicorn server for an app from ``create_app``: its HTTP protocol guarded by the app's connection limits
+(cellonnx.serve.protocol), and the addresses it listens on known once it has started."""
+from __future__ import annotations
+
+import socket
+from collections.abc import Callable
+
+import uvicorn
+from starlette.applications import Starlette
+
+from cellonnx.serve.protocol import guarded
+
+
+class Server(uvicorn.Server):
+    """uvicorn.Server that reports where it listens once it has bound (``--port 0`` picks a free port)."""
+
+    def __init__(self, config: uvicorn.Config, on_listening: Callable[[list[str]], None] | None = None) -> None:
+        super().__init__(config)
+        self._on_listening = on_listening
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        if self._on_listening is not None and self.started:
+            self._on_listening(self.addresses())
+
+    def addresses(self) -> list[str]:
+        """``host:port`` of every listening socket."""
+        out = []
+        for server in getattr(self, "servers", []):
+            for sock in server.sockets:
+                host, port = sock.getsockname()[:2]
+                out.append(f"[{host}]:{port}" if ":" in host else f"{host}:{port}")
+        return out
+
+
+def make_server(app: Starlette, host: str = "127.0.0.1", port: int = 8000, log_level: str = "info",
+                on_listening: Callable[[list[str]], None] | None = None) -> Server:
+    """A server for ``app`` on ``host:port`` with the header/body timeouts and connection cap of the app's
+    ServerConfig."""
+    config = app.state.serving.config
+    protocol = guarded(config.header_timeout_s, config.body_timeout_s, config.max_connections)
+    return Server(uvicorn.Config(app, host=host, port=port, log_level=log_level, access_log=False,
+                                 lifespan="on", timeout_graceful_shutdown=10, http=protocol),
+                  on_listening)
