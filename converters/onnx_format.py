@@ -19,6 +19,7 @@ import onnx
 from cellonnx.converters.atomic import atomic_write, remove_stale_temporaries
 from cellonnx.converters.binio import little_endian, map_array, nbytes_of, write_array
 from cellonnx.converters.errors import CheckpointError
+from cellonnx.converters.onnx_weights import parameter_initializers
 from cellonnx.converters.proto_chunks import message_chunks
 from cellonnx.converters.tensors import Metadata, Tensors, checked
 from onnx import TensorProto, external_data_helper, helper, numpy_helper
@@ -31,11 +32,12 @@ _INLINE_BELOW = 1024  # save_model keeps initializers smaller than this (bytes) 
 
 
 def read(path: str | os.PathLike[str]) -> tuple[Tensors, Metadata]:
-    """Read the initializers of an ONNX model (and its metadata_props as metadata)."""
+    """Read the parameter initializers of an ONNX model (all initializers of a model that does not mark
+    them: see `onnx_weights.parameter_initializers`), and its metadata_props as metadata."""
     path = Path(path)
     model = load_model(path, load_external=False)
     tensors: Tensors = {}
-    for init in model.graph.initializer:
+    for init in parameter_initializers(model):  # a cellonnx export's graph constants are no checkpoint
         tensors[init.name] = tensor_to_array(path, init)
     return tensors, {p.key: p.value for p in model.metadata_props}
 

@@ -12,13 +12,24 @@ from onnx import numpy_helper
 from cellonnx import dtypes
 
 
+PARAMETER_DOC = "parameter"  # the doc_string cellonnx's exporter gives the initializers that hold parameters
+
+
+def parameter_initializers(model: onnx.ModelProto) -> list[onnx.TensorProto]:
+    """The initializers a checkpoint fills: those cellonnx's exporter marked as parameters, or, in a model
+    that marks none (one from another exporter), all of them."""
+    marked = [t for t in model.graph.initializer if t.doc_string == PARAMETER_DOC]
+    return marked or list(model.graph.initializer)
+
+
 def replace_initializers(model: onnx.ModelProto, tensors: Mapping[str, Any], *, strict: bool = True) -> LoadReport:
     """Replace the initializers of `model` (in place) with the tensors of the same names.
 
     Args:
         model: the model; its graph's initializers are replaced.
         tensors: name -> array, e.g. from `cellonnx.converters.read`.
-        strict: raise ValueError unless every initializer gets a tensor and every tensor an initializer.
+        strict: raise ValueError unless every parameter initializer (`parameter_initializers`) gets a tensor
+            and every tensor an initializer.
 
     Returns:
         LoadReport: loaded / missing / unexpected / mismatched names.
@@ -26,7 +37,7 @@ def replace_initializers(model: onnx.ModelProto, tensors: Mapping[str, Any], *, 
     Raises:
         ValueError: a shape or dtype differs (always), or names differ with `strict=True`; the message lists them.
     """
-    inits = {init.name: init for init in model.graph.initializer}
+    inits = {init.name: init for init in parameter_initializers(model)}
     shapes = {name: tuple(int(d) for d in init.dims) for name, init in inits.items()}
     report = compare(tensors, shapes, check_dtype=False)
     for name in list(report.loaded):
@@ -38,5 +49,7 @@ def replace_initializers(model: onnx.ModelProto, tensors: Mapping[str, Any], *, 
     if report.mismatched or (strict and not report.ok):
         raise ValueError("cannot load weights into the ONNX model: " + " | ".join(report.lines()[1:]))
     for name in report.loaded:
+        doc = inits[name].doc_string
         inits[name].CopyFrom(numpy_helper.from_array(np.ascontiguousarray(tensors[name]), name))
+        inits[name].doc_string = doc
     return report

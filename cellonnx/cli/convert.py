@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from cellonnx.cli import CommandError
-from cellonnx.converters import FORMATS, PROFILES, convert_names, read, write
+from cellonnx.converters import FORMATS, LAYER_KINDS, PROFILES, convert_names, read, write
+from cellonnx.converters.mapping_infer import infer_description
 
 
 def register(subparsers: Any) -> None:
@@ -20,8 +21,11 @@ def register(subparsers: Any) -> None:
     p.add_argument("--from", dest="src_format", choices=sorted(FORMATS), help="format of SRC")
     p.add_argument("--to", dest="dst_format", choices=sorted(FORMATS), help="format of DST")
     p.add_argument("--map", metavar="FROM:TO", help=f"rename parameters between frameworks, profiles "
-                                                    f"{', '.join(PROFILES)} (e.g. torch:mindspore); needs --layers")
-    p.add_argument("--layers", metavar="JSON", help="layer description for --map: {cellonnx_param_name: kind}")
+                                                    f"{', '.join(PROFILES)} (e.g. torch:mindspore); the layer "
+                                                    f"kinds come from --layers, or are read off SRC's names")
+    p.add_argument("--layers", metavar="JSON", help=f"layer description for --map: a JSON file "
+                                                    f"{{cellonnx_param_name: kind}}, kinds "
+                                                    f"{', '.join(sorted(LAYER_KINDS))}")
     p.add_argument("--mxnet-export", action="store_true", help="with --map ...:mxnet, add arg:/aux: prefixes")
     p.add_argument("--crc", action="store_true", help="write a CRC (MindSpore .ckpt, safetensors)")
     p.set_defaults(func=run)
@@ -33,10 +37,13 @@ def run(args: argparse.Namespace) -> int:
         src, _, dst = args.map.partition(":")
         if not dst:
             raise CommandError(f"--map wants FROM:TO (e.g. torch:mindspore), got {args.map!r}")
-        if not args.layers:
-            raise CommandError("--map needs --layers FILE.json describing each parameter's layer kind")
-        layers = _layers(args.layers)
+        if args.layers:
+            layers = _layers(args.layers)
     tensors, metadata = read(args.src, args.src_format)
+    if args.map and not args.layers:
+        inferred = infer_description(tensors, src)
+        layers = inferred.description
+        print(inferred.summary())
     if args.map:
         mapped = convert_names(tensors, layers, src, dst, mxnet_export=args.mxnet_export)
         tensors = mapped.tensors

@@ -12,6 +12,7 @@ import onnx
 from onnx import helper, numpy_helper
 
 from cellonnx import dtypes
+from cellonnx.converters.onnx_weights import PARAMETER_DOC
 
 DEFAULT_OPSET = 18
 MIN_OPSET, MAX_OPSET = 13, 21
@@ -29,6 +30,7 @@ class GraphBuilder:
         # values stay arrays until model() writes each once into the ModelProto (a 45 MB ResNet-18 would
         # otherwise be copied per protobuf container it passes through)
         self.initializers: dict[str, np.ndarray] = {}
+        self.parameters: set[str] = set()  # the initializers that hold parameters
         self.inputs: list[onnx.ValueInfoProto] = []
         self.outputs: list[onnx.ValueInfoProto] = []
         self.scope: list[str] = []
@@ -96,6 +98,7 @@ class GraphBuilder:
         """A named initializer (parameters, constants); ``name`` must be new."""
         self.reserve(name)
         self.initializers[name] = np.asarray(array)
+        self.parameters.add(name)
         return name
 
     def const(self, value: Any, dtype: Any = None) -> str:
@@ -187,7 +190,10 @@ class GraphBuilder:
         graph.input.extend(self.inputs)
         graph.output.extend(self.outputs)
         for name, arr in self.initializers.items():
-            fill_tensor(graph.initializer.add(), arr, name)
+            tensor = graph.initializer.add()
+            fill_tensor(tensor, arr, name)
+            if name in self.parameters:  # what a checkpoint must fill (the rest are constants of the graph)
+                tensor.doc_string = PARAMETER_DOC
         for k, v in (metadata or {}).items():
             model.metadata_props.add(key=k, value=v)
         return model

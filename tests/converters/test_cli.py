@@ -129,3 +129,19 @@ def test_load_weights(tmp_path: Path) -> None:
     assert_same(read(out)[0], weights)
     write(ckpt, {"fc.weight": np.ones((3, 2), np.float32), "fc.bias": np.ones(2, np.float32)})
     assert main(["load-weights", str(model), str(ckpt), "-o", str(out)]) == 2
+
+
+def test_load_weights_fills_an_exported_model_from_its_own_checkpoint(tmp_path: Path) -> None:
+    """An exported graph's constants (shape tensors and such) are initializers too, but no checkpoint holds
+    them: the exporter marks the parameter initializers and only those must be filled."""
+    import cellonnx as ms
+    from cellonnx import Tensor, nn
+
+    net = nn.SequentialCell(nn.Conv2d(1, 2, 3), nn.Flatten(), nn.Dense(2 * 8 * 8, 3))
+    net.set_inputs(Tensor(shape=(None, 1, 8, 8), dtype=ms.float32))
+    model = ms.export(net, Tensor(np.ones((1, 1, 8, 8), np.float32)), file_name=str(tmp_path / "net"))
+    constants = [t.name for t in onnx.load(model).graph.initializer if t.doc_string != "parameter"]
+    assert constants, "the test needs a graph with constants"
+    ms.save_checkpoint(net, str(tmp_path / "net.ckpt"))
+    assert main(["load-weights", model, str(tmp_path / "net.ckpt"), "-o", str(tmp_path / "out.onnx")]) == 0
+    assert sorted(read(tmp_path / "out.onnx")[0]) == sorted(p.name for p in net.get_parameters())
