@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-
 from cellonnx.converters.mapping import _MXNET1_UNFUSED, _MXNET_RNN_LEAF, _RNN_LEAF, LAYER_KINDS, _family
 
 _GATES = {4: "LSTM", 3: "GRU", 1: "RNN"}

@@ -11,7 +11,6 @@ from onnx import numpy_helper
 
 from cellonnx import dtypes
 
-
 PARAMETER_DOC = "parameter"  # the doc_string cellonnx's exporter gives the initializers that hold parameters
 
 

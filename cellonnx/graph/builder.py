@@ -9,10 +9,10 @@ from typing import Any
 
 import numpy as np
 import onnx
+from cellonnx.converters.onnx_weights import PARAMETER_DOC
 from onnx import helper, numpy_helper
 
 from cellonnx import dtypes
-from cellonnx.converters.onnx_weights import PARAMETER_DOC
 
 DEFAULT_OPSET = 18
 MIN_OPSET, MAX_OPSET = 13, 21
