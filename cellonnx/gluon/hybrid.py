@@ -21,6 +21,7 @@ from cellonnx.gluon.block import Block
 from cellonnx.graph import compile as _compile
 from cellonnx.graph import trace as _trace
 from cellonnx.graph.runtime import Session
+from cellonnx.nn import cell as _cell
 from cellonnx.nn.cell import Cell
 from cellonnx.tensor import Tensor
 
@@ -152,11 +153,13 @@ class HybridBlock(Block):
     def _compiled_for(self, args: tuple, device_target: str | None = None) -> _compile.CompiledCell:
         if not self._ready():  # children still have deferred shapes: one eager pass gives them theirs
             _eager[0] += 1
+            _cell._graph_depth[0] += 1  # eager even in GRAPH_MODE: there is no graph before the shapes
             try:
                 with autograd.pause(train_mode=False):
                     Cell.__call__(self, *args)
             finally:
                 _eager[0] -= 1
+                _cell._graph_depth[0] -= 1
         sigs = _signature(args, bool(self._hybrid_flags.get("static_shape")))
         target = device_target or self._backend or context.get_context("device_target")
         key = (_key(sigs), target, context.get_context("opset"))

@@ -162,3 +162,24 @@ def test_hybridized_loss_takes_two_inputs_with_a_dynamic_batch() -> None:
     close(fn(Tensor(pred), Tensor(label)).asnumpy(), eager, "hybridized loss")
     close(fn(Tensor(pred[:3]), Tensor(label[:3])).asnumpy(), eager[:3], "hybridized loss, batch 3")
     assert len(fn._compiled) == 1
+
+
+def test_a_hybridized_block_with_deferred_shapes_runs_in_graph_mode() -> None:
+    """The first call in GRAPH_MODE still runs eagerly once to give the layers their shapes."""
+    import cellonnx as ms
+    from cellonnx.gluon import nn as gnn
+
+    net = gnn.HybridSequential()
+    net.add(gnn.Dense(8, activation="relu"), gnn.Dense(3))
+    net.initialize()
+    net.hybridize()
+    x = ms.Tensor(np.random.default_rng(0).random((4, 5)).astype(np.float32))
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        got = net(x).asnumpy()
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    dense1, dense2 = net[0], net[1]
+    hidden = np.maximum(x.asnumpy() @ dense1.weight.data().asnumpy().T + dense1.bias.data().asnumpy(), 0)
+    want = hidden @ dense2.weight.data().asnumpy().T + dense2.bias.data().asnumpy()
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6 * np.abs(want).max())
