@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import onnx
 from cellonnx.converters.atomic import atomic_write, remove_stale_temporaries
-from cellonnx.converters.binio import little_endian, map_array, nbytes_of, write_array
+from cellonnx.converters.binio import empty_array, little_endian, map_array, nbytes_of, write_array
 from cellonnx.converters.errors import CheckpointError
 from cellonnx.converters.onnx_weights import parameter_initializers
 from cellonnx.converters.proto_chunks import message_chunks
@@ -102,6 +102,8 @@ def _external(path: Path, init: TensorProto, dt: dtypes.DType, shape: tuple[int,
     if offset < 0 or (length is not None and length != expected) or offset + expected > size:
         raise CheckpointError(path, f"initializer {init.name!r}: needs {expected} bytes at offset {offset} of "
                                     f"{location!r} (length {length}), the file has {size}")
+    if expected == 0:
+        return empty_array(path, shape, little_endian(dt.np_dtype))
     return map_array(target, offset, little_endian(dt.np_dtype), shape)
 
 

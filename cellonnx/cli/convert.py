@@ -50,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
         if mapped.dropped:
             print(f"dropped {len(mapped.dropped)}: {', '.join(mapped.dropped)}")
     fmt = args.dst_format or None
+    Path(args.dst).parent.mkdir(parents=True, exist_ok=True)  # as export does: the output's folder is made
     write(args.dst, tensors, fmt, metadata=_portable(metadata), crc_check=args.crc)
     total = sum(a.nbytes for a in tensors.values())
     print(f"wrote {args.dst}: {len(tensors)} tensors, {total} bytes")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from cellonnx.cli import CommandError
@@ -28,6 +29,8 @@ def run(args: argparse.Namespace) -> int:
         report = replace_initializers(model, tensors, strict=not args.partial)
     except ValueError as exc:
         raise CommandError(str(exc)) from None
-    save_model(model, args.output or args.model)
+    out = Path(args.output or args.model)
+    out.parent.mkdir(parents=True, exist_ok=True)  # as export and convert do
+    save_model(model, out)
     print("; ".join(report.lines()))
     return 0

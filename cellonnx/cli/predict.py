@@ -70,6 +70,13 @@ def run(args: argparse.Namespace) -> int:
         proto = onnx.load(str(model_path), load_external_data=False)
     except Exception as exc:  # onnx raises DecodeError and others
         raise CommandError(f"{model_path}: not an ONNX model ({exc.__class__.__name__})") from None
+    if not proto.graph.node or not proto.graph.input:
+        from cellonnx.converters.sniff import sniff
+
+        kind = sniff(model_path)
+        what = f"a {kind} checkpoint" if kind and kind != "onnx" else "an ONNX file without a graph to run"
+        raise CommandError(f"{model_path}: {what}, not a model; predict runs an exported model "
+                           f"(cellonnx export, or quickstart's lenet5.onnx)")
     meta = {p.key: p.value for p in proto.metadata_props}
     graph_in = proto.graph.input[0]
     dims = [d.dim_value if d.HasField("dim_value") else None for d in graph_in.type.tensor_type.shape.dim]

@@ -59,7 +59,7 @@ def test_inspect_table(capsys: pytest.CaptureFixture[str]) -> None:
     (["convert", "{fixture}", "out.ckpt", "--map", "torch"], "--map wants FROM:TO"),
     (["convert", "{fixture}", "out.ckpt", "--map", "torch:mindspore", "--layers", "missing.json"],
      "--layers missing.json: No such file"),
-    (["convert", "{fixture}", "no/such/folder/out.ckpt"], "cannot write no/such/folder/out.ckpt: folder"),
+    (["convert", "{fixture}", "{fixture}/x.ckpt"], "dict_v2.params"),
     (["convert", "{fixture}", "adir.ckpt"], "cannot write adir.ckpt: it is a directory"),
     (["load-weights", "missing.onnx", "{fixture}"], "missing.onnx: no such file"),
 ])
@@ -145,3 +145,20 @@ def test_load_weights_fills_an_exported_model_from_its_own_checkpoint(tmp_path: 
     ms.save_checkpoint(net, str(tmp_path / "net.ckpt"))
     assert main(["load-weights", model, str(tmp_path / "net.ckpt"), "-o", str(tmp_path / "out.onnx")]) == 0
     assert sorted(read(tmp_path / "out.onnx")[0]) == sorted(p.name for p in net.get_parameters())
+
+
+def test_predict_given_a_checkpoint_says_it_is_no_model(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write(tmp_path / "w.ckpt", {"w": np.ones(3, np.float32)})
+    np.save(tmp_path / "x.npy", np.ones((1, 3), np.float32))
+    assert main(["predict", str(tmp_path / "w.ckpt"), str(tmp_path / "x.npy")]) == 2
+    err = capsys.readouterr().err
+    assert "a mindspore checkpoint, not a model" in err and "IndexError" not in err
+
+
+def test_outputs_go_to_new_folders_in_every_command(tmp_path: Path) -> None:
+    src = FIXTURES / "torch" / "all_dtypes_zip.pt"
+    assert main(["convert", str(src), str(tmp_path / "a" / "b" / "out.safetensors")]) == 0
+    model, ckpt = tmp_path / "m.onnx", tmp_path / "w.safetensors"
+    _model(model)
+    write(ckpt, {"fc.weight": np.ones((2, 3), np.float32), "fc.bias": np.ones(2, np.float32)})
+    assert main(["load-weights", str(model), str(ckpt), "-o", str(tmp_path / "c" / "d" / "out.onnx")]) == 0
