@@ -35,7 +35,7 @@ def _zip_kind(path: Path) -> str | None:
     try:
         with zipfile.ZipFile(path) as zf:
             names = zf.namelist()
-    except (zipfile.BadZipFile, OSError, ValueError):
+    except Exception:  # noqa: BLE001 - a hint only: zipfile raises many types on damaged archives
         return None
     if any(n == "data.pkl" or n.endswith("/data.pkl") for n in names):
         return "torch"

@@ -144,6 +144,15 @@ def npy_header_token_error(path: Path) -> None:
         zf.writestr("x.npy", b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header + b"\0" * 8)
 
 
+def zip_from_the_future(path: Path) -> None:
+    """An .npz whose directory says it needs zip version 25.5 to extract (zipfile raises NotImplementedError)."""
+    write(path, {"w": np.ones(3, np.float32)})
+    raw = bytearray(path.read_bytes())
+    entry = raw.index(b"PK\x01\x02")
+    raw[entry + 6: entry + 8] = struct.pack("<H", 255)
+    path.write_bytes(bytes(raw))
+
+
 def sparse_initializer_onnx(path: Path) -> None:
     values = helper.make_tensor("s", TensorProto.FLOAT, [1], [1.0])
     indices = helper.make_tensor("s_idx", TensorProto.INT64, [1], [0])
@@ -179,6 +188,7 @@ HOSTILE: dict[str, tuple[str, Builder, str]] = {
     "shared_stream_pth": ("shared.pth", shared_stream_pth, "share bytes"),
     "stride_zero_tensor": ("stride0.pth", stride_zero_tensor, "bytes as a view of"),
     "npy_header_token_error": ("token.npz", npy_header_token_error, "unreadable .npy header"),
+    "zip_from_the_future": ("future.npz", zip_from_the_future, "zip file version 25.5"),
     "sparse_initializer_onnx": ("sparse.onnx", sparse_initializer_onnx, "sparse initializers ('s'"),
     "empty_onnx": ("empty.onnx", empty_file, "is empty"),
     "empty_ckpt": ("empty.ckpt", empty_file, "is empty"),
