@@ -122,6 +122,10 @@ def main() -> None:
                             with lock:
                                 hung += 1
                             continue
+                        except httpx.TransportError as exc:  # counted: a good client should never see one
+                            with lock:
+                                statuses[f"connection error ({type(exc).__name__})"] += 1
+                            continue
                         with lock:
                             statuses[r.status_code] += 1
 

@@ -7,9 +7,9 @@ clients get connection resets. Here:
 - a request's header must be complete within ``header_timeout`` seconds of its first byte (or of the
   connection, for the first request), else the server answers 408 and closes the connection;
 - a body must keep coming: no gap between its chunks longer than ``body_timeout`` seconds (408 and close);
-- the server holds at most ``max_connections`` connections: at the cap, a new connection first evicts the one
-  that has waited longest for its request header (an idle or stalled client), and is answered 503 when there
-  is none to evict.
+- the server holds at most ``max_connections`` connections: at the cap, a new connection first evicts one that
+  is waiting for a request header (one that sent part of a header first, then one that never sent anything,
+  then an idle keep-alive connection; the longest-waiting of a kind), and is answered 503 when there is none.
 """
 from __future__ import annotations
 
@@ -52,6 +52,8 @@ class GuardedProtocol(HttpToolsProtocol):
         super().__init__(*args, **kwargs)
         self._deadline: asyncio.TimerHandle | None = None
         self._waiting_since: float | None = None  # when this connection began waiting for a request header
+        self._partial = False   # part of a request header has arrived
+        self._served = False    # it has completed a request (an idle keep-alive connection, not a stranger)
         self._evicted = False
 
     # ---------------------------------------------------------------- connections
@@ -74,14 +76,16 @@ class GuardedProtocol(HttpToolsProtocol):
     def data_received(self, data: bytes) -> None:
         if self._evicted:
             return
+        if self._waiting_since is not None:
+            self._partial = True
         super().data_received(data)
 
     def _evict_one(self) -> bool:
-        stalled = [c for c in self.connections if isinstance(c, GuardedProtocol) and c._waiting_since is not None]
-        if not stalled:
+        waiting = [c for c in self.connections if isinstance(c, GuardedProtocol) and c._waiting_since is not None]
+        if not waiting:
             return False
-        oldest = min(stalled, key=lambda c: c._waiting_since or 0.0)
-        oldest._expire("the server needed the connection for another client")
+        victim = min(waiting, key=lambda c: (not c._partial, c._served, c._waiting_since or 0.0))
+        victim._expire("the server needed the connection for another client")
         return True
 
     # ---------------------------------------------------------------- per request
@@ -93,6 +97,7 @@ class GuardedProtocol(HttpToolsProtocol):
     def on_headers_complete(self) -> None:
         super().on_headers_complete()
         self._waiting_since = None
+        self._partial = False
         self._arm(self.body_timeout, "request body")
 
     def on_body(self, body: bytes) -> None:
@@ -105,6 +110,7 @@ class GuardedProtocol(HttpToolsProtocol):
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
+        self._served = True
         if not self.transport.is_closing():
             self._await_header()  # uvicorn's keep-alive timeout runs too; whichever comes first closes
 
@@ -123,11 +129,14 @@ class GuardedProtocol(HttpToolsProtocol):
             self._deadline = None
 
     def _expire(self, why: str) -> None:
+        """408 and close; an idle keep-alive connection (no request begun) is closed without a word, as
+        uvicorn's keep-alive timeout does, so a client never reads a 408 for a request it is only sending."""
+        idle = self._waiting_since is not None and not self._partial and self._served
         self._deadline = None
         self._waiting_since = None
         if self.transport.is_closing():
             return
-        if self.cycle is None or not self.cycle.response_started:
+        if not idle and (self.cycle is None or not self.cycle.response_started):
             self.transport.write(_response(_TIMEOUT, '{"error": "' + why + '"}'))
         self.transport.close()
 
