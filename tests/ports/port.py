@@ -152,7 +152,8 @@ def check_port(original: str, ported: str, where: str = "<source>") -> None:
     tree_a, tree_b = ast.parse(original), ast.parse(ported)
     imports_a, imports_b = _imports(tree_a), _imports(tree_b)
     if len(imports_a) != len(imports_b):
-        raise PortError(f"{where}: {len(imports_b)} import statements after the port, {len(imports_a)} before")
+        raise PortError(f"{where}: {len(imports_b)} import statements after the port, "
+                        f"{len(imports_a)} before")
     for a, b in zip(imports_a, imports_b):
         if (a.lineno, type(a)) != (b.lineno, type(b)):
             raise PortError(f"{where}:{a.lineno}: an import statement moved or changed kind")

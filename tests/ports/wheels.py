@@ -16,6 +16,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -58,10 +59,14 @@ def wheel(name: str) -> Path:
     path = folder / entry["wheel"]
     if not path.is_file():
         folder.mkdir(parents=True, exist_ok=True)
-        cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "--quiet",
-               "--disable-pip-version-check", "-d", str(folder), f"{name}=={entry['version']}"]
-        done = subprocess.run(cmd, capture_output=True, text=True)
-        if done.returncode != 0 or not path.is_file():
+        # into a folder of this process's own, then renamed: parallel test workers may download at once
+        with tempfile.TemporaryDirectory(dir=folder) as tmp:
+            cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "--quiet",
+                   "--disable-pip-version-check", "-d", tmp, f"{name}=={entry['version']}"]
+            done = subprocess.run(cmd, capture_output=True, text=True)
+            if done.returncode == 0 and (Path(tmp) / entry["wheel"]).is_file():
+                os.replace(Path(tmp) / entry["wheel"], path)
+        if not path.is_file():
             raise SourceError(
                 f"porting suite: could not download {name}=={entry['version']} ({entry['wheel']}) from PyPI "
                 f"with `{' '.join(cmd)}` (exit {done.returncode}); the port tests read public model code "
