@@ -1,0 +1,98 @@
+"""port.py: import statements rewritten, nothing else; and sources.json: the wheels the suite reads."""
+from __future__ import annotations
+
+import json
+import re
+import zipfile
+
+import pytest
+
+from tests.ports import port, wheels
+
+REWRITES = [
+    ("import mindspore\n", "import cellonnx as mindspore\n"),
+    ("import mindspore as ms\n", "import cellonnx as ms\n"),
+    ("import mindspore.nn as nn\n", "import cellonnx.nn as nn\n"),
+    ("import mindspore.ops.operations\n", "import cellonnx.ops.operations, cellonnx as mindspore\n"),
+    ("import os, mindspore.numpy as mnp, sys\n", "import os, cellonnx.numpy as mnp, sys\n"),
+    ("from mindspore import nn, ops\n", "from cellonnx import nn, ops\n"),
+    ("from mindspore.common.initializer import (Normal,\n    initializer)  # two lines\n",
+     "from cellonnx.common.initializer import (Normal,\n    initializer)  # two lines\n"),
+    ("from mindspore.ops import \\\n    operations as P\n",
+     "from cellonnx.ops import \\\n    operations as P\n"),
+    ("def f():\n    from mindspore import Tensor\n    return Tensor\n",
+     "def f():\n    from cellonnx import Tensor\n    return Tensor\n"),
+    ("try:\n    import mindspore.numpy as np\nexcept ImportError:\n    pass\n",
+     "try:\n    import cellonnx.numpy as np\nexcept ImportError:\n    pass\n"),
+    # kept: relative imports, the package's own absolute imports, look-alike names, strings and attributes
+    ("from .layers import Dense\nfrom ..utils import download\n",
+     "from .layers import Dense\nfrom ..utils import download\n"),
+    ("from mindcv.models import resnet\nimport mindspore_rl\n",
+     "from mindcv.models import resnet\nimport mindspore_rl\n"),
+    ("import mindspore\nx = mindspore.float32  # mindspore\ns = 'import mindspore'\n",
+     "import cellonnx as mindspore\nx = mindspore.float32  # mindspore\ns = 'import mindspore'\n"),
+]
+
+
+@pytest.mark.parametrize("original, expected", REWRITES)
+def test_rewrites_import_statements_only(original: str, expected: str) -> None:
+    assert port.port_file(original) == expected
+
+
+@pytest.mark.parametrize("original, tampered, message", [
+    ("import mindspore\nx = 1\n", "import cellonnx as mindspore\nx = 2\n", "outside import statements"),
+    ("import mindspore\nx = 1\n", "import cellonnx\nx = 1\n", "binds"),
+    ("from mindspore import nn\n", "from cellonnx import nn, ops\n", "binds"),
+    ("from mindspore import nn\n", "from cellonnx import nn\n\n", "lines"),
+    ("import mindspore  # note\n", "import cellonnx as mindspore  # changed\n", "outside import statements"),
+    ("from mindspore import nn\n", "from mindspore import nn\n", "still names"),
+])
+def test_check_refuses_other_changes(original: str, tampered: str, message: str) -> None:
+    with pytest.raises(port.PortError, match=message):
+        port.check_port(original, tampered)
+
+
+def test_every_file_of_the_wheels_ports() -> None:
+    """Every Python file of every listed wheel ports and passes the check (not only the files used)."""
+    count = 0
+    for name in wheels.manifest():
+        with zipfile.ZipFile(wheels.wheel(name)) as zf:
+            for member in zf.namelist():
+                if member.endswith(".py"):
+                    text = zf.read(member).decode("utf-8")
+                    ported = port.port_file(text, member)
+                    assert not re.search(r"^\s*(from|import)\s+mindspore\b", ported, re.M), member
+                    count += 1
+    assert count > 400
+
+
+def test_manifest_records_each_wheel() -> None:
+    doc = json.loads(wheels.MANIFEST.read_text())
+    for entry in doc["packages"]:
+        assert set(entry) >= {"name", "version", "wheel", "sha256", "license", "homepage", "repository",
+                              "commit", "files"}
+        assert entry["license"] == "Apache-2.0"
+        with zipfile.ZipFile(wheels.wheel(entry["name"])) as zf:
+            names = set(zf.namelist())
+            metadata = zf.read(f"{entry['name']}-{entry['version']}.dist-info/METADATA").decode()
+        assert f"Version: {entry['version']}" in metadata
+        assert entry["license_metadata"] in metadata
+        assert set(entry["files"]) <= names
+
+
+def test_download_failure_is_clear(tmp_path, monkeypatch) -> None:
+    entry = dict(wheels.manifest()["mindcv"], version="0.0.0-missing", wheel="missing.whl")
+    monkeypatch.setattr(wheels, "manifest", lambda: {"mindcv": entry})
+    monkeypatch.setenv(wheels.CACHE_ENV, str(tmp_path))
+    with pytest.raises(wheels.SourceError, match="could not download mindcv==0.0.0-missing"):
+        wheels.wheel("mindcv")
+
+
+def test_sha256_mismatch_is_refused(tmp_path, monkeypatch) -> None:
+    entry = wheels.manifest()["mindcv"]
+    monkeypatch.setenv(wheels.CACHE_ENV, str(tmp_path))
+    fake = tmp_path / f"mindcv-{entry['version']}" / entry["wheel"]
+    fake.parent.mkdir(parents=True)
+    fake.write_bytes(b"not the wheel")
+    with pytest.raises(wheels.SourceError, match="sha256"):
+        wheels.wheel("mindcv")

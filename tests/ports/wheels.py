@@ -1,0 +1,108 @@
+"""The public packages the porting suite reads, fetched from PyPI at test time and never committed.
+
+Standard library only: the fixture generator imports this module from MindSpore's own environment.
+
+sources.json beside this file records, for each package, the released wheel (name, version, sha256), its
+licence and home, and the files of it the suite uses. ``wheel(name)`` downloads the wheel with
+``pip download --no-deps`` into a cache outside the repository (``$CELLONNX_PORTS_CACHE``, by default
+``~/.cache/cellonnx-ports``) and checks its sha256; ``extract(names, dest)`` writes the listed files under
+``dest``, with an empty ``__init__.py`` for every package folder whose own ``__init__.py`` is not listed (a
+package's ``__init__`` usually imports all of it, data loaders and downloaders included).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+MANIFEST = HERE / "sources.json"
+CACHE_ENV = "CELLONNX_PORTS_CACHE"
+
+
+class SourceError(RuntimeError):
+    """A package of sources.json could not be downloaded, or is not the wheel the manifest names."""
+
+
+def manifest() -> dict[str, dict[str, Any]]:
+    """sources.json's packages by name."""
+    return {p["name"]: p for p in json.loads(MANIFEST.read_text())["packages"]}
+
+
+def cache_dir() -> Path:
+    """Where wheels are kept between runs: ``$CELLONNX_PORTS_CACHE`` or ``~/.cache/cellonnx-ports``."""
+    return Path(os.environ.get(CACHE_ENV) or Path.home() / ".cache" / "cellonnx-ports")
+
+
+def sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def wheel(name: str) -> Path:
+    """The verified wheel of package ``name`` (downloaded on first use).
+
+    Raises:
+        SourceError: pip could not download it, or its sha256 is not the manifest's.
+    """
+    entry = manifest()[name]
+    folder = cache_dir() / f"{name}-{entry['version']}"
+    path = folder / entry["wheel"]
+    if not path.is_file():
+        folder.mkdir(parents=True, exist_ok=True)
+        # into a folder of this process's own, then renamed: parallel test workers may download at once
+        with tempfile.TemporaryDirectory(dir=folder) as tmp:
+            cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "--quiet",
+                   "--disable-pip-version-check", "-d", tmp, f"{name}=={entry['version']}"]
+            done = subprocess.run(cmd, capture_output=True, text=True)
+            if done.returncode == 0 and (Path(tmp) / entry["wheel"]).is_file():
+                os.replace(Path(tmp) / entry["wheel"], path)
+        if not path.is_file():
+            raise SourceError(
+                f"porting suite: could not download {name}=={entry['version']} ({entry['wheel']}) from PyPI "
+                f"with `{' '.join(cmd)}` (exit {done.returncode}); the port tests read public model code "
+                f"from this wheel and need PyPI, or a cache holding it ({CACHE_ENV}={folder.parent}).\n"
+                f"{done.stderr.strip()[-2000:]}")
+    got = sha256(path)
+    if got != entry["sha256"]:
+        raise SourceError(f"porting suite: {path} has sha256 {got}, sources.json expects {entry['sha256']} "
+                          f"for {name}=={entry['version']}; delete the file to download it again")
+    return path
+
+
+def read(name: str, member: str) -> str:
+    """The text of file ``member`` (a path inside the wheel) of package ``name``."""
+    with zipfile.ZipFile(wheel(name)) as zf:
+        return zf.read(member).decode("utf-8")
+
+
+def extract(names: list[str], dest: Path, transform: Any = None) -> list[Path]:
+    """Write the listed files of packages ``names`` under ``dest`` (``transform(member, text)`` may rewrite
+    each one first) and stub ``__init__.py`` files for the folders in between; returns the written files."""
+    written = []
+    for name in names:
+        members = manifest()[name]["files"]
+        with zipfile.ZipFile(wheel(name)) as zf:
+            for member in members:
+                text = zf.read(member).decode("utf-8")
+                target = dest / member
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(transform(member, text) if transform else text)
+                written.append(target)
+        for member in members:
+            folder = (dest / member).parent
+            while folder != dest:
+                init = folder / "__init__.py"
+                if not init.exists():
+                    init.write_text('"""Stub: this package\'s own __init__ is not part of the port."""\n')
+                folder = folder.parent
+    return written
