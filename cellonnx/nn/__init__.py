@@ -123,6 +123,19 @@ from cellonnx.nn.optim import (
     Optimizer,
     opt_init_args_register,
 )
+from cellonnx.nn.optim import (
+    ASGD,
+    FTRL,
+    AdaFactor,
+    Adadelta,
+    Adagrad,
+    AdaMax,
+    AdamOffload,
+    LazyAdam,
+    ProximalAdagrad,
+    RMSProp,
+    Rprop,
+)
 from cellonnx.nn.wrap import (
     DynamicLossScaleUpdateCell,
     FixedLossScaleUpdateCell,

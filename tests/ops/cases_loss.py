@@ -133,7 +133,7 @@ for r in REDUCTIONS:
                    -w * (pw * y * np.log(_sigmoid(x)) + (1 - y) * np.log(1 - _sigmoid(x))), r)),
         OpCase(f"kl_div_{r}", lambda x, y, r=r: ops.kl_div(x, y, reduction=r), [KL_P, KL_Q],
                lambda x, y, r=r: _reduce(y * (np.log(y) - x), r), grad=(0,),
-               note="the labels get no gradient, as MindSpore's KLDivLoss (tests/ops/test_loss_mindspore.py)"),
+               note="the labels get no gradient, as MindSpore's KLDivLoss (test_loss_mindspore.py)"),
         OpCase(f"l1_loss_{r}", lambda x, y, r=r: ops.l1_loss(x, y, reduction=r), [A, B],
                lambda x, y, r=r: _reduce(np.abs(x - y), r)),
         OpCase(f"mse_loss_{r}", lambda x, y, r=r: ops.mse_loss(x, y, reduction=r), [A, B],

@@ -33,7 +33,7 @@ def test_label_smoothing_matches_mindspore(key: str) -> None:
     np.testing.assert_allclose(got.asnumpy(), DATA["out"][key], rtol=1e-5, atol=1e-6)
 
 
-# ---------------------------------------------------------------- margin, likelihood, segmentation, CTC losses
+# ------------------------------------------------------------ margin, likelihood, segmentation, CTC losses
 _spec = importlib.util.spec_from_file_location("gen_losses", FIX / "gen_losses.py")
 gen = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
 _spec.loader.exec_module(gen)  # type: ignore[union-attr]
