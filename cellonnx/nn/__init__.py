@@ -113,6 +113,20 @@ from cellonnx.nn.metrics import (
     names,
     rearrange_inputs,
 )
+from cellonnx.nn.metrics import (
+    ROC,
+    BleuScore,
+    ConfusionMatrix,
+    ConfusionMatrixMetric,
+    CosineSimilarity,
+    Dice,
+    HausdorffDistance,
+    MeanSurfaceDistance,
+    OcclusionSensitivity,
+    Perplexity,
+    RootMeanSquareDistance,
+    auc,
+)
 from cellonnx.nn.optim import (
     LARS,
     SGD,
