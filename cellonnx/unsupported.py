@@ -23,16 +23,35 @@ AUTO_PARALLEL = ("it belongs to MindSpore's semi-auto / auto / pipeline parallel
 INTERNAL = "it is an internal module of MindSpore's own implementation, not user API"
 GRAPH_KERNEL = ("it registers kernels for MindSpore's own compiler (AKG / TBE / AiCPU), which cellonnx has "
                 "no use for")
+FAULT_TOLERANCE = ("it drives Huawei's MindIO fault-tolerance service for Ascend clusters (device-error "
+                   "recovery, checkpoint replicas across ranks)")
+ADASUM = ("it combines gradients / weight deltas across the ranks of a distributed run with MindSpore's "
+          "AdaSum, which needs MindSpore's parallel context; cellonnx has no such context")
+DEVICE_QUEUE = ("it reads a device-side data queue that MindSpore's dataset sink fills; cellonnx feeds data "
+                "from the host (DatasetHelper, connect_network_with_dataset and data_sink sink on the host)")
 
 UNSUPPORTED: dict[str, dict[str, str]] = {
-    "mindspore": {},
-    "mindspore.nn": {},
+    "mindspore": {
+        "TrainFaultTolerance": FAULT_TOLERANCE,
+    },
+    "mindspore.nn": {
+        "AdaSumByDeltaWeightWrapCell": ADASUM,
+        "AdaSumByGradWrapCell": ADASUM,
+        "GetNextSingleOp": DEVICE_QUEUE,
+        "OptTFTWrapper": FAULT_TOLERANCE,
+        "PipelineCell": AUTO_PARALLEL,
+        "PipelineGradReducer": AUTO_PARALLEL,
+        "VirtualDatasetCellTriple": AUTO_PARALLEL,
+    },
     "mindspore.ops": {
         "NPUAllocFloatStatus": ASCEND,
         "NPUClearFloatStatus": ASCEND,
         "NPUGetFloatStatus": ASCEND,
     },
     "mindspore.numpy": {},
+    "mindspore.train": {
+        "TrainFaultTolerance": FAULT_TOLERANCE,
+    },
 }
 
 

@@ -7,9 +7,15 @@ from cellonnx.train import amp, callback
 from cellonnx.train.amp import build_train_network
 from cellonnx.train.callback import *
 from cellonnx.train.callback import __all__ as _callback_all
+from cellonnx.train.dataset_helper import DatasetHelper, connect_network_with_dataset, data_sink
 from cellonnx.train.loss_scale_manager import DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager
 from cellonnx.train.model import Model
 
 __all__ = ["DynamicLossScaleManager", "FixedLossScaleManager", "LossScaleManager", "Model", "amp",
            "build_train_network", "callback"]
 __all__ += list(_callback_all) + list(_metrics_all)
+__all__ += ["DatasetHelper", "connect_network_with_dataset", "data_sink"]
+
+from cellonnx.unsupported import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr(__name__, "mindspore.train")
