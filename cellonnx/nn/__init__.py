@@ -162,7 +162,15 @@ from cellonnx.nn.wrap import (
     WithLossCell,
 )
 
+from cellonnx.nn import grad, graph_cell, sparse, utils
+from cellonnx.nn.grad import Jvp, Vjp
+from cellonnx.nn.graph_cell import GraphCell
+from cellonnx.nn.sparse import SparseTensorDenseMatmul, SparseToDense
+from cellonnx.nn.utils import no_init_parameters
+from cellonnx.nn.wrap import GradAccumulationCell, MicroBatchInterleaved
+
 _modules = (layer, loss, optim, metrics, wrap, dynamic_lr, learning_rate_schedule)
+_modules += (grad, graph_cell, sparse, utils)
 __all__ = ["Cell", "CellDict", "CellList", "SequentialCell"]
 __all__ += layer.__all__
 __all__ += loss.__all__
@@ -171,6 +179,7 @@ __all__ += metrics.__all__
 __all__ += wrap.__all__
 __all__ += dynamic_lr.__all__
 __all__ += learning_rate_schedule.__all__
+__all__ += grad.__all__ + graph_cell.__all__ + sparse.__all__ + utils.__all__
 
 from cellonnx.unsupported import module_getattr as _module_getattr  # noqa: E402
 
