@@ -4,7 +4,19 @@ test_namespace.py keeps this list complete."""
 
 from __future__ import annotations
 
-from cellonnx.nn import dynamic_lr, layer, learning_rate_schedule, loss, metrics, optim, wrap
+from cellonnx.nn import (
+    dynamic_lr,
+    grad,
+    graph_cell,
+    layer,
+    learning_rate_schedule,
+    loss,
+    metrics,
+    optim,
+    sparse,
+    utils,
+    wrap,
+)
 from cellonnx.nn.cell import Cell
 from cellonnx.nn.container import CellDict, CellList, SequentialCell
 from cellonnx.nn.dynamic_lr import (
@@ -16,6 +28,8 @@ from cellonnx.nn.dynamic_lr import (
     polynomial_decay_lr,
     warmup_lr,
 )
+from cellonnx.nn.grad import Jvp, Vjp
+from cellonnx.nn.graph_cell import GraphCell
 from cellonnx.nn.layer import (
     GELU,
     LSTM,
@@ -62,17 +76,8 @@ from cellonnx.nn.learning_rate_schedule import (
 from cellonnx.nn.loss import (
     BCELoss,
     BCEWithLogitsLoss,
-    CrossEntropyLoss,
-    L1Loss,
-    LossBase,
-    MSELoss,
-    NLLLoss,
-    SmoothL1Loss,
-    SoftmaxCrossEntropyExpand,
-    SoftmaxCrossEntropyWithLogits,
-)
-from cellonnx.nn.loss import (
     CosineEmbeddingLoss,
+    CrossEntropyLoss,
     CTCLoss,
     DiceLoss,
     FocalLoss,
@@ -80,17 +85,24 @@ from cellonnx.nn.loss import (
     HingeEmbeddingLoss,
     HuberLoss,
     KLDivLoss,
+    L1Loss,
     L1LossExt,
+    LossBase,
     MAELoss,
     MarginRankingLoss,
+    MSELoss,
     MultiClassDiceLoss,
     MultilabelMarginLoss,
     MultiLabelSoftMarginLoss,
     MultiMarginLoss,
+    NLLLoss,
     PoissonNLLLoss,
     RMSELoss,
     SampledSoftmaxLoss,
+    SmoothL1Loss,
     SoftMarginLoss,
+    SoftmaxCrossEntropyExpand,
+    SoftmaxCrossEntropyWithLogits,
     TripletMarginLoss,
     TripletMarginWithDistanceLoss,
 )
@@ -98,62 +110,62 @@ from cellonnx.nn.metrics import (
     F1,
     MAE,
     MSE,
-    Accuracy,
-    EvaluationBase,
-    Fbeta,
-    Loss,
-    Metric,
-    Precision,
-    Recall,
-    Top1CategoricalAccuracy,
-    Top5CategoricalAccuracy,
-    TopKCategoricalAccuracy,
-    get_metric_fn,
-    get_metrics,
-    names,
-    rearrange_inputs,
-)
-from cellonnx.nn.metrics import (
     ROC,
+    Accuracy,
     BleuScore,
     ConfusionMatrix,
     ConfusionMatrixMetric,
     CosineSimilarity,
     Dice,
+    EvaluationBase,
+    Fbeta,
     HausdorffDistance,
+    Loss,
     MeanSurfaceDistance,
+    Metric,
     OcclusionSensitivity,
     Perplexity,
+    Precision,
+    Recall,
     RootMeanSquareDistance,
+    Top1CategoricalAccuracy,
+    Top5CategoricalAccuracy,
+    TopKCategoricalAccuracy,
     auc,
-)
-from cellonnx.nn.optim import (
-    LARS,
-    SGD,
-    Adam,
-    AdamWeightDecay,
-    Lamb,
-    Momentum,
-    Optimizer,
-    opt_init_args_register,
+    get_metric_fn,
+    get_metrics,
+    names,
+    rearrange_inputs,
 )
 from cellonnx.nn.optim import (
     ASGD,
     FTRL,
-    AdaFactor,
+    LARS,
+    SGD,
     Adadelta,
+    AdaFactor,
     Adagrad,
+    Adam,
     AdaMax,
     AdamOffload,
+    AdamWeightDecay,
+    Lamb,
     LazyAdam,
+    Momentum,
+    Optimizer,
     ProximalAdagrad,
     RMSProp,
     Rprop,
+    opt_init_args_register,
 )
+from cellonnx.nn.sparse import SparseTensorDenseMatmul, SparseToDense
+from cellonnx.nn.utils import no_init_parameters
 from cellonnx.nn.wrap import (
     DynamicLossScaleUpdateCell,
     FixedLossScaleUpdateCell,
     ForwardValueAndGrad,
+    GradAccumulationCell,
+    MicroBatchInterleaved,
     ParameterUpdate,
     TrainOneStepCell,
     TrainOneStepWithLossScaleCell,
@@ -161,13 +173,6 @@ from cellonnx.nn.wrap import (
     WithGradCell,
     WithLossCell,
 )
-
-from cellonnx.nn import grad, graph_cell, sparse, utils
-from cellonnx.nn.grad import Jvp, Vjp
-from cellonnx.nn.graph_cell import GraphCell
-from cellonnx.nn.sparse import SparseTensorDenseMatmul, SparseToDense
-from cellonnx.nn.utils import no_init_parameters
-from cellonnx.nn.wrap import GradAccumulationCell, MicroBatchInterleaved
 
 _modules = (layer, loss, optim, metrics, wrap, dynamic_lr, learning_rate_schedule)
 _modules += (grad, graph_cell, sparse, utils)
