@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from cellonnx.nn import (
     dynamic_lr,
-    grad,
+    grad_cells,
     graph_cell,
     layer,
     learning_rate_schedule,
@@ -28,7 +28,7 @@ from cellonnx.nn.dynamic_lr import (
     polynomial_decay_lr,
     warmup_lr,
 )
-from cellonnx.nn.grad import Jvp, Vjp
+from cellonnx.nn.grad_cells import Jvp, Vjp
 from cellonnx.nn.graph_cell import GraphCell
 from cellonnx.nn.layer import (
     GELU,
@@ -175,7 +175,7 @@ from cellonnx.nn.wrap import (
 )
 
 _modules = (layer, loss, optim, metrics, wrap, dynamic_lr, learning_rate_schedule)
-_modules += (grad, graph_cell, sparse, utils)
+_modules += (grad_cells, graph_cell, sparse, utils)
 __all__ = ["Cell", "CellDict", "CellList", "SequentialCell"]
 __all__ += layer.__all__
 __all__ += loss.__all__
@@ -184,7 +184,7 @@ __all__ += metrics.__all__
 __all__ += wrap.__all__
 __all__ += dynamic_lr.__all__
 __all__ += learning_rate_schedule.__all__
-__all__ += grad.__all__ + graph_cell.__all__ + sparse.__all__ + utils.__all__
+__all__ += grad_cells.__all__ + graph_cell.__all__ + sparse.__all__ + utils.__all__
 
 from cellonnx.unsupported import module_getattr as _module_getattr  # noqa: E402
 

@@ -1,4 +1,5 @@
-"""no_init_parameters: MindSpore's context for building a network whose parameters a checkpoint will fill."""
+"""Network utilities (``mindspore.nn.utils``): no_init_parameters, the context for building a network whose
+parameters a checkpoint will fill."""
 from __future__ import annotations
 
 import contextlib

@@ -1,4 +1,5 @@
-"""Jvp and Vjp: the Jacobian-vector and vector-Jacobian products of a function, as Cells."""
+"""Jvp and Vjp: the Jacobian-vector and vector-Jacobian products of a function, as Cells (MindSpore's
+``mindspore.nn.grad``)."""
 from __future__ import annotations
 
 from collections.abc import Callable
