@@ -173,7 +173,7 @@ def ctc_greedy_decoder(inputs: Tensor, sequence_length: Tensor,
     if not isinstance(merge_repeated, bool):
         raise TypeError(f"For '{name}', 'merge_repeated' must be a bool, but got "
                         f"{type(merge_repeated).__name__}.")
-    if registry.TRACE_HOOK is not None:
+    if registry.ACTIVE_TRACER is not None:
         raise NotImplementedError(f"ops.{name}: the decoded length depends on the values; it runs eagerly "
                                   "and can not be traced into an ONNX graph")
     if not isinstance(inputs, Tensor) or inputs.ndim != 3 or not is_float_dtype(inputs._data.dtype):
