@@ -23,6 +23,16 @@ SHAPE_HOOK: Callable[[Tensor], tuple] | None = None
 BOOL_HOOK: Callable[[Tensor], None] | None = None
 # Set while tracing: alias(new, old) makes a detached view of a traced tensor refer to the same graph value.
 ALIAS_HOOK: Callable[[Tensor, Tensor], None] | None = None
+# Set while tracing: symbolic(t, value) binds a tensor made from a symbolic dim (or a list holding one) to
+# the graph value computing it, so Tensor(x.shape[0]) or x / x.shape[0] reads the size at run time.
+SYMBOLIC_HOOK: Callable[[Tensor, Any], None] | None = None
+
+
+def is_symbolic(value: Any) -> bool:
+    """A symbolic dim of a dynamic trace (``x.shape[0]``), or a flat list / tuple holding one."""
+    if hasattr(value, "onnx_name"):
+        return True
+    return isinstance(value, (list, tuple)) and any(hasattr(v, "onnx_name") for v in value)
 
 
 def _infer_array(data: Any, dtype: DType | None) -> np.ndarray:
@@ -99,6 +109,8 @@ class Tensor:
         if init is not None:
             raise ValueError("Tensor: init is used with shape, not with input_data")
         self._data = _infer_array(input_data, dtype)
+        if SYMBOLIC_HOOK is not None and is_symbolic(input_data):
+            SYMBOLIC_HOOK(self, input_data)
 
     @classmethod
     def _make(cls, arr: Any) -> Tensor:
