@@ -36,7 +36,8 @@ def is_symbolic(value: Any) -> bool:
 
 
 def _infer_array(data: Any, dtype: DType | None) -> np.ndarray:
-    """MindSpore's rules: Python floats become float32, Python ints int64, bools bool; NumPy arrays keep theirs."""
+    """MindSpore's rules: Python floats become float32, Python ints int64, bools bool, complex numbers
+    complex128; NumPy arrays keep theirs."""
     if isinstance(data, Tensor):
         arr = data._data
     elif isinstance(data, np.ndarray):
@@ -49,8 +50,9 @@ def _infer_array(data: Any, dtype: DType | None) -> np.ndarray:
             arr = arr.astype(np.float32)
         elif arr.dtype.kind == "i":
             arr = arr.astype(np.int64)
-        elif arr.dtype.kind not in "fiub":
-            raise TypeError(f"Tensor: cannot make a tensor from {type(data).__name__} (NumPy dtype {arr.dtype})")
+        elif arr.dtype.kind not in "fiubc":
+            raise TypeError(f"Tensor: cannot make a tensor from {type(data).__name__} "
+                            f"(NumPy dtype {arr.dtype})")
     if dtype is not None:
         target = dtypes.to_numpy(dtype)
         if arr.dtype != target:
@@ -77,8 +79,18 @@ class Tensor:
         (Float32, (2, 2))
     """
 
-    __slots__ = ("_data", "requires_grad", "_node", "_out_index", "grad", "_sig_shape", "_sig_dtype",
-                 "_hooks", "__weakref__", "__dict__")
+    __slots__ = (
+        "__dict__",
+        "__weakref__",
+        "_data",
+        "_hooks",
+        "_node",
+        "_out_index",
+        "_sig_dtype",
+        "_sig_shape",
+        "grad",
+        "requires_grad",
+    )
     __array_priority__ = 1000  # ndarray (op) Tensor defers to Tensor's reflected operator
 
     def __init__(self, input_data: Any = None, dtype: Any = None, shape: Any = None, init: Any = None,
@@ -100,9 +112,11 @@ class Tensor:
                 self._sig_dtype = dt
                 self._data = np.zeros([0 if d is None else d for d in self._sig_shape], dt.np_dtype)
                 return
-            if init is not None:
+            if init is not None:  # filled on first use or by init_data(), as MindSpore does
                 from cellonnx.common.initializer import initializer as make
-                self._data = make(init, shape, dt).asnumpy()
+                del self._sig_shape, self._sig_dtype
+                self._lazy_from(make(init, shape, dt))
+                return
             else:
                 self._data = np.zeros(shape, dt.np_dtype)
             return
@@ -111,6 +125,47 @@ class Tensor:
         self._data = _infer_array(input_data, dtype)
         if SYMBOLIC_HOOK is not None and is_symbolic(input_data):
             SYMBOLIC_HOOK(self, input_data)
+
+    @classmethod
+    def _lazy(cls, shape: tuple, dtype: DType, init: Any, fill: Callable[[], np.ndarray]) -> Tensor:
+        """A tensor whose data ``fill()`` makes on first use (or ``init_data()``): what ``initializer``
+        returns. Its shape and dtype are known before."""
+        t = cls._make(np.empty(0, dtype.np_dtype))
+        del t._data
+        t._sig_shape, t._sig_dtype = tuple(shape), dtype
+        t.__dict__["_lazy"] = (init, fill)
+        return t
+
+    def _lazy_from(self, other: Tensor) -> None:
+        """Take ``other``'s pending initialization (a lazy tensor made by ``initializer``)."""
+        self._sig_shape, self._sig_dtype = other._sig_shape, other._sig_dtype
+        self.__dict__["_lazy"] = other.__dict__["_lazy"]
+
+    def __getattr__(self, name: str) -> Any:
+        # reached only when normal lookup fails: the data of a lazy tensor is made on its first use
+        if name == "_data" and "_lazy" in self.__dict__:
+            self.init_data()
+            return self._data
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    @property
+    def has_init(self) -> bool:
+        """True while the tensor waits for ``init_data()`` (made by ``initializer`` or with ``init=``)."""
+        return "_lazy" in self.__dict__
+
+    @property
+    def init(self) -> Any:
+        """The initializer that will fill this tensor, None once it holds data."""
+        lazy = self.__dict__.get("_lazy")
+        return lazy[0] if lazy is not None else None
+
+    def init_data(self, slice_index: Any = None, shape: Any = None, opt_shard_group: Any = None) -> Tensor:
+        """Run the pending initializer (a no-op for a tensor holding data); returns this tensor."""
+        lazy = self.__dict__.pop("_lazy", None)
+        if lazy is not None:
+            self._data = lazy[1]()
+            self._sig_shape = self._sig_dtype = None
+        return self
 
     @classmethod
     def _make(cls, arr: Any) -> Tensor:
@@ -133,7 +188,9 @@ class Tensor:
     def shape(self) -> tuple:
         if SHAPE_HOOK is not None:
             return SHAPE_HOOK(self)
-        return self._sig_shape if self._sig_shape is not None else self._data.shape
+        if self._sig_shape is not None:  # a dynamic dim of a signature reads -1, as in MindSpore
+            return tuple(-1 if d is None else d for d in self._sig_shape)
+        return self._data.shape
 
     @property
     def dtype(self) -> DType:
@@ -143,7 +200,7 @@ class Tensor:
 
     @property
     def ndim(self) -> int:
-        return self._data.ndim
+        return self._data.ndim if self._sig_shape is None else len(self._sig_shape)
 
     @property
     def size(self) -> int:
@@ -160,7 +217,7 @@ class Tensor:
     @property
     def is_signature(self) -> bool:
         """True for a shape/dtype description without data (``Tensor(shape=(None, 3), dtype=...)``)."""
-        return self._sig_shape is not None
+        return self._sig_shape is not None and "_lazy" not in self.__dict__
 
     @property
     def grad_fn(self) -> Node | None:
@@ -197,8 +254,8 @@ class Tensor:
     def item(self, index: Any = None) -> Any:
         if index is None:
             if self._data.size != 1:
-                raise ValueError(f"item(): tensor of shape {self._data.shape} has {self._data.size} elements, "
-                                 "expected 1")
+                raise ValueError(f"item(): tensor of shape {self._data.shape} has {self._data.size} "
+                                 "elements, expected 1")
             return self._data.reshape(()).item()
         return self._data.item(index)
 
@@ -258,22 +315,19 @@ class Tensor:
 
     # ---- printing ----
     def __repr__(self) -> str:
-        """MindSpore's format: ``Tensor(shape=[2], dtype=Float32, value= [ 1.50000000e+00,  2.25000000e+00])``."""
-        if self._sig_shape is not None:
-            return f"Tensor(shape={list(self._sig_shape)}, dtype={self.dtype}, value=None)"
-        a = self._data
-        if a.ndim == 0:
-            v = a.item()
-            body = f"{v:g}" if isinstance(v, float) else str(v)
-            return f"Tensor(shape=[], dtype={self.dtype}, value= {body})"
-        fmt = {"float_kind": lambda v: f"{v: .8e}"} if a.dtype.kind == "f" or a.dtype == dtypes.bfloat16.np_dtype \
-            else None
-        body = np.array2string(a.astype(np.float32) if a.dtype == dtypes.bfloat16.np_dtype else a,
-                               separator=", ", threshold=1000, formatter=fmt)
-        sep = " " if a.ndim == 1 else "\n"
-        return f"Tensor(shape={list(a.shape)}, dtype={self.dtype}, value={sep}{body})"
+        """MindSpore's format: ``Tensor(shape=[2], dtype=Float32, value= [ 1.50000000e+00,  2.25000000e+00])``
+        (cellonnx/tensor_repr.py)."""
+        if self._sig_shape is not None:  # no data: a signature of dynamic dims, or waiting for init_data()
+            shape = [-1 if d is None else d for d in self._sig_shape]
+            if "_lazy" in self.__dict__:
+                return f"Tensor(shape={shape}, dtype={self.dtype}, value=\n<uninitialized>)"
+            return f"Tensor(shape={shape}, dtype={self.dtype}, value={chr(10) if len(shape) > 1 else ' '})"
+        from cellonnx.tensor_repr import format_value
+        return f"Tensor(shape={list(self._data.shape)}, dtype={self.dtype}, value={format_value(self._data)})"
 
     def __str__(self) -> str:
+        if self._sig_shape is not None:
+            return repr(self)
         return np.array2string(self._data, separator=" ")
 
     def __format__(self, spec: str) -> str:
@@ -331,7 +385,7 @@ class Parameter(Tensor):
         Parameter (name=w, shape=(2, 3), dtype=Float32, requires_grad=True)
     """
 
-    __slots__ = ("_name", "_version", "_deferred", "_inited", "layerwise_parallel", "parallel_optimizer")
+    __slots__ = ("_deferred", "_inited", "_name", "_version", "layerwise_parallel", "parallel_optimizer")
 
     def __init__(self, default_input: Any = None, name: str | None = None, requires_grad: bool = True,
                  layerwise_parallel: bool = False, parallel_optimizer: bool = True,
@@ -390,7 +444,8 @@ class Parameter(Tensor):
 
     @property
     def has_init(self) -> bool:
-        return self._deferred is None
+        """True while an initializer is still to run (the shape is deferred to the first forward pass)."""
+        return self._deferred is not None
 
     @property
     def is_deferred(self) -> bool:
