@@ -107,8 +107,10 @@ class Tensor:
                 raise ValueError("Tensor: give input_data, or shape (and dtype) to describe one")
             shape = (shape,) if isinstance(shape, int) else tuple(shape)
             dt = dtypes.dtype(dtype) if dtype is not None else dtypes.float32
-            if any(d is None or (isinstance(d, int) and d < 0) for d in shape):
-                self._sig_shape = tuple(None if d is None or d < 0 else int(d) for d in shape)
+            # None, a negative size or a Symbol (cellonnx.Symbol) marks a dynamic dim
+            dynamic = [not isinstance(d, (int, np.integer)) or d < 0 for d in shape]
+            if any(dynamic):
+                self._sig_shape = tuple(None if dyn else int(d) for d, dyn in zip(shape, dynamic))
                 self._sig_dtype = dt
                 self._data = np.zeros([0 if d is None else d for d in self._sig_shape], dt.np_dtype)
                 return
@@ -546,9 +548,21 @@ class Parameter(Tensor):
         return (Parameter, (self._data, self._name, self.requires_grad))
 
 
-def tensor(data: Any, dtype: Any = None) -> Tensor:
-    """``cellonnx.tensor(data, dtype)``: functional form of the Tensor constructor."""
-    return Tensor(data, dtype)
+def tensor(input_data: Any = None, dtype: Any = None, shape: Any = None, init: Any = None,
+           const_arg: bool = False, device: str | None = None) -> Tensor:
+    """``cellonnx.tensor(data, dtype)``: the Tensor constructor as a function (MindSpore's ``tensor``).
+
+    Args:
+        input_data, dtype, shape, init, const_arg: as ``Tensor``.
+        device: None or "CPU": cellonnx tensors live in host memory (compiled graphs move their inputs).
+
+    Raises:
+        ValueError: another device.
+    """
+    if device not in (None, "CPU"):
+        raise ValueError(f"tensor: device {device!r} is not available; cellonnx tensors live in host memory "
+                         "(device=None or 'CPU')")
+    return Tensor(input_data, dtype, shape, init, const_arg=const_arg)
 
 
 def is_tensor(obj: Any) -> bool:
