@@ -9,18 +9,26 @@ its build lacks.
 from __future__ import annotations
 
 import threading
-from typing import Any, NamedTuple
+from typing import Any
 
 from cellonnx import context
 
 __all__ = ["DeviceCtx", "DeviceInfo", "get_current_device", "run_check", "set_deterministic", "set_device"]
 
 
-class DeviceInfo(NamedTuple):
+class DeviceInfo(tuple):
     """The current device: ``('CPU', 0)``, with ``device_target`` and ``device_id``."""
 
-    device_target: str
-    device_id: int
+    def __new__(cls, device_target: str, device_id: int) -> DeviceInfo:
+        return super().__new__(cls, (device_target, device_id))
+
+    @property
+    def device_target(self) -> str:
+        return self[0]
+
+    @property
+    def device_id(self) -> int:
+        return self[1]
 
 
 def set_device(device_target: str, device_id: int | None = None) -> None:

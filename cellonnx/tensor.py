@@ -136,18 +136,22 @@ class Tensor:
         del t._data
         t._sig_shape, t._sig_dtype = tuple(shape), dtype
         t.__dict__["_lazy"] = (init, fill)
+        t.__dict__["init"] = init
         return t
 
     def _lazy_from(self, other: Tensor) -> None:
         """Take ``other``'s pending initialization (a lazy tensor made by ``initializer``)."""
         self._sig_shape, self._sig_dtype = other._sig_shape, other._sig_dtype
         self.__dict__["_lazy"] = other.__dict__["_lazy"]
+        self.__dict__["init"] = other.__dict__["init"]
 
     def __getattr__(self, name: str) -> Any:
         # reached only when normal lookup fails: the data of a lazy tensor is made on its first use
         if name == "_data" and "_lazy" in self.__dict__:
             self.init_data()
             return self._data
+        if name == "init":  # the initializer a lazy tensor waits for (set in its __dict__), else None
+            return None
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     @property
@@ -155,16 +159,12 @@ class Tensor:
         """True while the tensor waits for ``init_data()`` (made by ``initializer`` or with ``init=``)."""
         return "_lazy" in self.__dict__
 
-    @property
-    def init(self) -> Any:
-        """The initializer that will fill this tensor, None once it holds data."""
-        lazy = self.__dict__.get("_lazy")
-        return lazy[0] if lazy is not None else None
-
     def init_data(self, slice_index: Any = None, shape: Any = None, opt_shard_group: Any = None) -> Tensor:
         """Run the pending initializer (a no-op for a tensor holding data); returns this tensor."""
         lazy = self.__dict__.pop("_lazy", None)
         if lazy is not None:
+            self.__dict__.pop("init", None)
+            self.__dict__["_numpy_repr"] = True
             self._data = lazy[1]()
             self._sig_shape = self._sig_dtype = None
         return self
@@ -324,12 +324,16 @@ class Tensor:
             if "_lazy" in self.__dict__:
                 return f"Tensor(shape={shape}, dtype={self.dtype}, value=\n<uninitialized>)"
             return f"Tensor(shape={shape}, dtype={self.dtype}, value={chr(10) if len(shape) > 1 else ' '})"
-        from cellonnx.tensor_repr import format_value
-        return f"Tensor(shape={list(self._data.shape)}, dtype={self.dtype}, value={format_value(self._data)})"
+        from cellonnx.tensor_repr import format_value, format_numpy
+        # data MindSpore keeps in a NumPy array (from_numpy, init_data) prints in NumPy's format
+        fmt = format_numpy if self.__dict__.get("_numpy_repr") else format_value
+        return f"Tensor(shape={list(self._data.shape)}, dtype={self.dtype}, value={fmt(self._data)})"
 
     def __str__(self) -> str:
         if self._sig_shape is not None:
             return repr(self)
+        if self._data.ndim == 0:  # as NumPy prints a scalar: 15.0, 1e-08 (not the array form 15.)
+            return str(self._data[()])
         return np.array2string(self._data, separator=" ")
 
     def __format__(self, spec: str) -> str:
@@ -379,7 +383,8 @@ class Parameter(Tensor):
         default_input: initial value (Tensor, ndarray, number), or an initializer object / name when the
             shape is given by ``shape`` or deferred (a shape holding 0 or None is filled at first use).
         name: the parameter's name; Cells set it to the attribute path (``fc1.weight``).
-        requires_grad: whether optimizers and ``value_and_grad(weights=...)`` update it.
+        requires_grad: whether optimizers and ``value_and_grad(weights=...)`` update it (kept for integer
+            parameters too, as MindSpore keeps it; their gradient is cast to their dtype).
 
     Examples:
         >>> p = Parameter(Tensor(np.ones((2, 3)), cellonnx.float32), name="w")
@@ -419,9 +424,7 @@ class Parameter(Tensor):
                 self._data = initializer(init_obj, shp, dt).asnumpy()
             else:
                 raise TypeError(f"Parameter {self._name}: cannot initialise from {type(init_obj).__name__}")
-        self.requires_grad = bool(requires_grad) and (self._deferred is not None or
-                                                      self._data.dtype.kind == "f" or
-                                                      self._data.dtype == dtypes.bfloat16.np_dtype)
+        self.requires_grad = bool(requires_grad)  # integer and bool parameters too, as in MindSpore
         self._inited = True
 
     # ---- identity ----

@@ -6,6 +6,8 @@
 - a 1-D tensor of up to 1000 values is printed whole, 12 floats / bools or 24 integers to a line; a longer one
   shows its first and last 3 values around ``...``;
 - from 2-D up, every axis longer than 6 shows its first and last 3 entries around ``...``.
+
+Data MindSpore keeps in a NumPy array (``from_numpy``, what ``init_data`` fills) prints in NumPy's format.
 """
 from __future__ import annotations
 
@@ -105,3 +107,12 @@ def format_value(a: np.ndarray) -> str:
 
     body = render(())
     return (" " if a.ndim == 1 else "\n") + body
+
+
+def format_numpy(a: np.ndarray) -> str:
+    """The ``value=`` part for data MindSpore holds as a NumPy array (``from_numpy``, ``init_data``): NumPy's
+    own ``array2string`` with ", " between values."""
+    if a.ndim == 0 or a.size == 0:
+        return format_value(a)
+    shown = a.astype(np.float32) if a.dtype == _BF16 else a
+    return (" " if a.ndim == 1 else "\n") + np.array2string(shown, separator=", ")

@@ -22,7 +22,9 @@ def from_numpy(array: np.ndarray) -> Tensor:
     if not isinstance(array, np.ndarray):
         raise TypeError("Expected a NumPy array.")
     dtypes.dtype(array.dtype)
-    return Tensor._make(array)
+    t = Tensor._make(array)
+    t.__dict__["_numpy_repr"] = True  # printed as MindSpore prints NumPy-held data
+    return t
 
 
 def frombuffer(buffer: Any, dtype: Any, count: int = -1, offset: int = 0) -> Tensor:

@@ -531,7 +531,8 @@ class Cast(Op):
 
     def backward(self, ctx, g, *, dtype):
         src = ctx.inputs[0]._data.dtype
-        return (cast(g, src) if is_float_dtype(src) else None,)
+        # an integer input (a Parameter that requires grad) gets the gradient cast to it, as MindSpore gives
+        return (cast(g, src) if src.kind != "b" else None,)
 
     def lower(self, g, x, *, dtype):
         return g.op("Cast", x, to=dtypes.dtype(dtype).onnx)
