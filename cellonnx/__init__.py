@@ -47,6 +47,7 @@ from cellonnx.device import DeviceCtx, get_current_device, run_check, set_determ
 from cellonnx.runtime import (empty_cache, launch_blocking, memory_allocated, memory_reserved, memory_stats,
                               memory_summary, ms_memory_recycle, synchronize)
 from cellonnx.log import get_level, get_log_config
+from cellonnx.autograd.function import _Function
 from cellonnx.train.serialization import (async_ckpt_thread_status, ckpt_to_safetensors, load,
                                           load_checkpoint_async, safetensors_to_ckpt)
 from cellonnx.unsupported import module_getattr as _module_getattr

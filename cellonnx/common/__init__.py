@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cellonnx.autograd.function import _Function  # noqa: F401 (MindSpore's name)
 from cellonnx.common import dtype, initializer
 from cellonnx.common.dtype import *
 from cellonnx.common.dtype import __all__ as _dtype_all
