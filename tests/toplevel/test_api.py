@@ -240,3 +240,10 @@ def test_swap_tensors_refuses_different_layouts() -> None:
     a, b = Parameter(Tensor([1.0]), name="a"), Parameter(Tensor([2.0, 3.0]), name="b")
     ms.swap_tensors(a, b)
     assert a.name == "b" and a.shape == (2,) and b.name == "a" and b.asnumpy().tolist() == [1.0]
+
+
+def test_set_seed_seeds_numpy_random_as_mindspore_does() -> None:
+    ms.set_seed(1234)
+    first = np.random.normal(0, 1, [3])
+    ms.set_seed(1234)
+    np.testing.assert_array_equal(np.random.normal(0, 1, [3]), first)
