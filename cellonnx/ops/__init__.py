@@ -31,6 +31,7 @@ from cellonnx.ops.prims.trig import *
 from cellonnx.ops.prims.special import *
 from cellonnx.ops.prims.elementwise import *
 from cellonnx.ops.prims.bitwise import *
+from cellonnx.ops.prims.cumulative import *
 from cellonnx.ops.composite.math_extra import *
 from cellonnx.ops.composite.loss import *
 from cellonnx.ops.composite.loss_margin import *

@@ -333,8 +333,9 @@ def fast_gelu(x: Tensor) -> Tensor:
     return F.mul(F.div(x, F.add(F.exp(F.mul(ax, -1.702)), 1.0)), F.exp(F.mul(F.sub(x, ax), 0.851)))
 
 
-__all__ = ["accumulate_n", "addcdiv", "addcmul", "addn", "approximate_equal", "copysign", "divide", "eps", "eq",
-           "exp2", "fast_gelu", "float_power", "float_power_ext", "fmax", "fmin", "frac", "hardshrink",
-           "heaviside", "hypot", "inv", "is_complex", "isclose", "isnan_ext", "isneginf", "isposinf", "isreal",
-           "ldexp", "log10", "log2", "logaddexp", "logaddexp2", "logit", "multiply", "nan_to_num", "numel",
-           "positive", "sgn", "signbit", "sinc", "softshrink", "subtract", "tanhshrink", "xdivy", "xlogy"]
+__all__ = ["accumulate_n", "addcdiv", "addcmul", "addn", "approximate_equal", "copysign", "divide", "eps",
+           "eq", "exp2", "fast_gelu", "float_power", "float_power_ext", "fmax", "fmin", "frac", "hardshrink",
+           "heaviside", "hypot", "inv", "is_complex", "isclose", "isnan_ext", "isneginf", "isposinf",
+           "isreal", "ldexp", "log2", "log10", "logaddexp", "logaddexp2", "logit", "multiply", "nan_to_num",
+           "numel", "positive", "sgn", "signbit", "sinc", "softshrink", "subtract", "tanhshrink", "xdivy",
+           "xlogy"]

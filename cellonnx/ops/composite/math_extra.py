@@ -24,21 +24,25 @@ def _axes(axis: Any, ndim: int, op: str) -> tuple[int, ...] | None:
     return norm_axes(axis, ndim, op)
 
 
-def logsumexp(input: Tensor, axis: Any, keep_dims: bool = False) -> Tensor:
-    """``log(sum(exp(input), axis))``, computed stably: the maximum is subtracted first (without gradient
+def logsumexp(input: Tensor, dim: Any = None, keepdim: bool = False, *, axis: Any = None,
+              keep_dims: bool | None = None) -> Tensor:
+    """``log(sum(exp(input), dim))``, computed stably: the maximum is subtracted first (without gradient
     through it; the result's gradient is the softmax either way).
 
     Args:
         input (Tensor): float input.
-        axis (Union[int, tuple[int]]): axes to reduce (all when ``()``).
-        keep_dims (bool): keep the reduced axes as size 1. Default: False.
+        dim (Union[int, tuple[int]]): axes to reduce (all when ``()``); ``axis`` is accepted as an alias.
+        keepdim (bool): keep the reduced axes as size 1 (``keep_dims`` is an alias). Default: False.
 
     Examples:
         >>> ops.logsumexp(Tensor([[1.0, 2.0], [3.0, 4.0]]), 1).shape
         (2,)
     """
+    if dim is None and axis is None:
+        raise TypeError("logsumexp: give the axes to reduce (dim)")
+    keep_dims = keepdim if keep_dims is None else keep_dims
     x = _floatify(input)
-    axes = _axes(axis, x.ndim, "logsumexp")
+    axes = _axes(dim if axis is None else axis, x.ndim, "logsumexp")
     with no_grad():  # a stop-gradient that still traces: the shift is a recorded op, not a constant
         m = F.amax(x, axes, True)
         m = F.where(F.isfinite(m), m, F.zeros_like(m))  # rows of -inf (or inf) must not become nan here

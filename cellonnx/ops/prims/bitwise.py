@@ -35,8 +35,8 @@ class _Bitwise(Op, register=False):
         if g.in_tensors[0]._data.dtype == np.bool_:
             return g.op(self.bool_type, a, b)
         if g.opset < 18:
-            raise NotImplementedError(f"ops.{self.onnx_type}: ONNX has bitwise operators on integers from opset "
-                                      f"18; export with opset >= 18 (asked for {g.opset})")
+            raise NotImplementedError(f"ops.{self.onnx_type}: ONNX has bitwise operators on integers from "
+                                      f"opset 18; export with opset >= 18 (asked for {g.opset})")
         return g.op(self.onnx_type, a, b)
 
 
@@ -62,8 +62,8 @@ class BitwiseNot(Op):
         if g.in_tensors[0]._data.dtype == np.bool_:
             return g.op("Not", x)
         if g.opset < 18:
-            raise NotImplementedError("ops.invert: ONNX has BitwiseNot from opset 18; export with opset >= 18 "
-                                      f"(asked for {g.opset})")
+            raise NotImplementedError("ops.invert: ONNX has BitwiseNot from opset 18; export with opset >= "
+                                      f"18 (asked for {g.opset})")
         return g.op("BitwiseNot", x)
 
 
@@ -102,8 +102,8 @@ class BitShift(Op):
             minus_one = g.const(np.asarray(-1, work))
             negative = g.op("Less", xw, g.const(np.asarray(0, work)))
             v = g.op("Where", negative, g.op("Sub", minus_one, xw), xw)
-            shifted = g.op("Cast", g.op("BitShift", g.op("Cast", v, to=_onnx(unsigned)), su, direction="RIGHT"),
-                           to=_onnx(work))
+            vu = g.op("Cast", v, to=_onnx(unsigned))
+            shifted = g.op("Cast", g.op("BitShift", vu, su, direction="RIGHT"), to=_onnx(work))
             out = g.op("Where", negative, g.op("Sub", minus_one, shifted), shifted)
         return g.op("Cast", out, to=_onnx(dt)) if work != dt else out
 
