@@ -32,12 +32,19 @@ from cellonnx.ops.prims.special import *
 from cellonnx.ops.prims.elementwise import *
 from cellonnx.ops.prims.bitwise import *
 from cellonnx.ops.prims.cumulative import *
+from cellonnx.ops.prims.einsum import *
+from cellonnx.ops.prims.decomp import *
+from cellonnx.ops.prims.spectral import *
+from cellonnx.ops.prims.random_dist import *
 from cellonnx.ops.composite.math_extra import *
 from cellonnx.ops.composite.loss import *
 from cellonnx.ops.composite.loss_margin import *
 from cellonnx.ops.composite.loss_regression import *
 from cellonnx.ops.composite.loss_ctc import *
 from cellonnx.ops.composite.arith import *
+from cellonnx.ops.composite.reduction import *
+from cellonnx.ops.composite.linalg_ext import *
+from cellonnx.ops.composite.spectral_ext import *
 from cellonnx.ops.prims import MODULES as _PRIM_MODULES
 from cellonnx.ops.composite import loss as _loss, math_extra as _math_extra
 from cellonnx.ops.composite import loss_ctc as _loss_ctc, loss_margin as _loss_margin
@@ -48,6 +55,9 @@ _modules = [*_PRIM_MODULES, _math_extra, _loss]
 _modules += [_loss_margin, _loss_regression, _loss_ctc]
 from cellonnx.ops.composite import arith as _arith  # noqa: E402
 _modules += [_arith]
+from cellonnx.ops.composite import arith as _arith, linalg_ext as _linalg_ext, reduction as _reduction
+from cellonnx.ops.composite import spectral_ext as _spectral_ext
+_modules += [_reduction, _linalg_ext, _spectral_ext]
 
 from cellonnx.ops import tensor_methods as _tensor_methods  # noqa: E402 (attaches Tensor methods; reads _modules)
 from cellonnx.autograd.grad import GradOperation, grad, stop_gradient, value_and_grad  # noqa: E402

@@ -68,14 +68,21 @@ def accumulate_n(x: Any) -> Tensor:
     return addn(x)
 
 
+def _value_like(value: Any, like: Tensor) -> Any:
+    """MindSpore casts the scale of addcdiv / addcmul to the input's dtype."""
+    return F.cast(value, like._data.dtype) if isinstance(value, Tensor) else value
+
+
 def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, value: Any = 1) -> Tensor:
     """``input + value * tensor1 / tensor2``."""
-    return F.add(input, F.mul(F.div(tensor1, tensor2), value))
+    x = to_tensor(input)
+    return F.add(x, F.mul(F.div(tensor1, tensor2), _value_like(value, x)))
 
 
 def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, value: Any = 1) -> Tensor:
     """``input + value * tensor1 * tensor2``."""
-    return F.add(input, F.mul(F.mul(tensor1, tensor2), value))
+    x = to_tensor(input)
+    return F.add(x, F.mul(F.mul(tensor1, tensor2), _value_like(value, x)))
 
 
 def inv(x: Tensor) -> Tensor:
@@ -91,7 +98,7 @@ def inv(x: Tensor) -> Tensor:
 def exp2(input: Tensor) -> Tensor:
     """``2 ** input``."""
     x = _floatify(input)
-    return F.exp(F.mul(x, math.log(2.0)))
+    return F.pow(F.full_like(x, 2.0), x)
 
 
 def log2(input: Tensor) -> Tensor:
@@ -165,7 +172,8 @@ def hypot(input: Tensor, other: Tensor) -> Tensor:
 def copysign(x: Any, other: Any) -> Tensor:
     """The magnitude of ``x`` with the sign of ``other`` (-0.0 counts as negative); a float result."""
     from cellonnx.ops.prims.elementwise import SignBit
-    a, b = _float_pair(x, other)
+    a = _floatify(x)
+    b = to_tensor(other, a)
     mag = F.abs(a)
     return F.where(SignBit.apply(b), F.neg(mag), mag)
 

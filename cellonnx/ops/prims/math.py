@@ -573,7 +573,7 @@ def div(input: Any, other: Any, rounding_mode: str | None = None) -> Tensor:
         return FloorDiv.apply(a, b)
     if rounding_mode == "trunc" and not is_float_dtype(a._data.dtype):
         return Div.apply(a, b)  # integer division truncates
-    if not is_float_dtype(a._data.dtype):
+    if not is_float_dtype(a._data.dtype) and a._data.dtype.kind != "c":
         a, b = cast(a, np.float32), cast(b, np.float32)
     out = Div.apply(a, b)
     if rounding_mode == "trunc":

@@ -245,12 +245,12 @@ def arctan2(input: Tensor, other: Tensor) -> Tensor:
 
 def deg2rad(x: Tensor) -> Tensor:
     """Degrees to radians: ``x * pi / 180``."""
-    return mul(_floatify(x), _math.pi / 180.0)
+    return div(mul(_floatify(x), _math.pi), 180.0)
 
 
 def rad2deg(x: Tensor) -> Tensor:
     """Radians to degrees: ``x * 180 / pi``."""
-    return mul(_floatify(x), 180.0 / _math.pi)
+    return div(mul(_floatify(x), 180.0), _math.pi)
 
 
 __all__ = ["acos", "acosh", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "asin",
