@@ -45,19 +45,22 @@ from cellonnx.ops.composite.arith import *
 from cellonnx.ops.composite.reduction import *
 from cellonnx.ops.composite.linalg_ext import *
 from cellonnx.ops.composite.spectral_ext import *
+from cellonnx.ops.composite.clip import *
+from cellonnx.ops.composite.sequence import *
+from cellonnx.ops.composite.distance import *
+from cellonnx.ops.composite.fused import *
 from cellonnx.ops.prims import MODULES as _PRIM_MODULES
 from cellonnx.ops.composite import loss as _loss, math_extra as _math_extra
 from cellonnx.ops.composite import loss_ctc as _loss_ctc, loss_margin as _loss_margin
 from cellonnx.ops.composite import loss_regression as _loss_regression
+from cellonnx.ops.composite import arith as _arith, clip as _clip, distance as _distance, fused as _fused
+from cellonnx.ops.composite import linalg_ext as _linalg_ext, reduction as _reduction, sequence as _sequence
+from cellonnx.ops.composite import spectral_ext as _spectral_ext
 from cellonnx.ops.registry import REGISTRY, Op, OpError, apply
 
 _modules = [*_PRIM_MODULES, _math_extra, _loss]
 _modules += [_loss_margin, _loss_regression, _loss_ctc]
-from cellonnx.ops.composite import arith as _arith  # noqa: E402
-_modules += [_arith]
-from cellonnx.ops.composite import arith as _arith, linalg_ext as _linalg_ext, reduction as _reduction
-from cellonnx.ops.composite import spectral_ext as _spectral_ext
-_modules += [_reduction, _linalg_ext, _spectral_ext]
+_modules += [_arith, _reduction, _linalg_ext, _spectral_ext, _clip, _sequence, _distance, _fused]
 
 from cellonnx.ops import tensor_methods as _tensor_methods  # noqa: E402 (attaches Tensor methods; reads _modules)
 from cellonnx.autograd.grad import GradOperation, grad, stop_gradient, value_and_grad  # noqa: E402
