@@ -96,6 +96,7 @@ class CumExtreme(Op):
     forward, and a NaN, once met, stays (as MindSpore's kernels do)."""
 
     n_outputs = 2
+    save_output = True  # backward scatters into the positions of the indices output
 
     def forward(self, x, *, axis, largest, index_dtype):
         at = _along(x, axis)

@@ -52,8 +52,8 @@ class SignBit(Op):
             return g.op("Less", x, g.like(0))
         # -0.0 is not below 0, but 1 / -0.0 is
         zero = g.like(0)
-        return g.op("Where", g.op("Equal", x, zero), g.op("Less", g.op("Div", g.like(1), x), zero),
-                    g.op("Less", x, zero))
+        negative_zero = g.op("And", g.op("Equal", x, zero), g.op("Less", g.op("Div", g.like(1), x), zero))
+        return g.op("Or", g.op("Less", x, zero), negative_zero)
 
 
 class Gcd(Op):

@@ -123,7 +123,8 @@ class Erfinv(Op):
         slope = g.op("Mul", g.like(2.0 / _math.sqrt(_math.pi)), g.op("Exp", g.op("Neg", g.op("Mul", y, y))))
         step = g.op("Div", g.op("Sub", g.op("Erf", y), x), slope)
         refined = g.op("Sub", y, step)
-        return g.op("Where", g.op("IsInf", y), y, refined)
+        # +-1 -> +-inf (the polynomial in w = inf has no sign of its own)
+        return g.op("Where", g.op("Equal", g.op("Abs", x), one), g.op("Mul", x, g.like(np.inf)), refined)
 
 
 # ---------------------------------------------------------------- gamma family
