@@ -15,7 +15,8 @@ XS = np.array([[1.0, -1.0, 1.0, -1.0, 0.5, -0.5], [-0.7, 2.0, -0.1, 0.3, -2.0, 0
 
 CASES = [
     OpCase("tan", lambda x: ops.tan(x), [A], np.tan, second_order=True),
-    OpCase("tan_int", lambda x: ops.tan(x), [INTS], lambda x: np.tan(x), note="integers are computed in float32"),
+    OpCase("tan_int", lambda x: ops.tan(x), [INTS], lambda x: np.tan(x),
+           note="integers are computed in float32"),
     OpCase("asin", lambda x: ops.asin(x), [A * 0.9], np.arcsin, second_order=True),
     OpCase("arcsin_alias", lambda x: ops.arcsin(x), [A * 0.9], np.arcsin),
     OpCase("acos", lambda x: ops.acos(x), [A * 0.9], np.arccos, second_order=True),

@@ -92,7 +92,8 @@ def check_forward(case: OpCase) -> None:
         else:
             assert g.dtype.kind == w.dtype.kind or (w.dtype.kind in "iu" and g.dtype.kind in "iu"), \
                 f"{case.name} output {i}: dtype {g.dtype}, reference {w.dtype}"
-        np.testing.assert_allclose(g.astype(np.float64) if g.dtype.kind != "b" else g, w, rtol=case.rtol,
+        wide = np.complex128 if g.dtype.kind == "c" else np.float64
+        np.testing.assert_allclose(g.astype(wide) if g.dtype.kind != "b" else g, w, rtol=case.rtol,
                                    atol=case.atol, err_msg=f"{case.name} output {i}")
 
 

@@ -131,10 +131,10 @@ def xlogy(input: Any, other: Any) -> Tensor:
 
 
 def xdivy(x: Any, y: Any) -> Tensor:
-    """``x / y``, and 0 where ``x`` is 0."""
+    """``x / y``, and 0 where ``x`` is 0 (also for ``y`` = 0)."""
     a, b = _float_pair(x, y)
-    zero = F.equal(a, 0)
-    return F.where(zero, F.zeros_like(F.add(a, b)), F.div(a, F.where(zero, F.ones_like(b), b)))
+    both = F.logical_and(F.equal(a, 0), F.equal(b, 0))  # 0 / y = 0 already; only 0 / 0 needs the guard
+    return F.div(a, F.where(both, F.ones_like(b), b))
 
 
 def float_power(input: Any, exponent: Any) -> Tensor:
@@ -214,7 +214,9 @@ def sinc(input: Tensor) -> Tensor:
     x = _floatify(input)
     zero = F.equal(x, 0)
     px = F.mul(F.where(zero, F.ones_like(x), x), math.pi)
-    return F.where(zero, F.ones_like(x), F.div(F.sin(px), px))
+    # at 0 the Taylor series 1 - (pi x)^2 / 6: the value 1 with the right first and second derivatives
+    near = F.sub(1.0, F.div(F.square(F.mul(x, math.pi)), 6.0))
+    return F.where(zero, near, F.div(F.sin(px), px))
 
 
 def sgn(input: Tensor) -> Tensor:

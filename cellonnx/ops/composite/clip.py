@@ -42,7 +42,12 @@ def clip_by_value(x: Any, clip_value_min: Any = None, clip_value_max: Any = None
 
 
 def _total_norm(tensors: list[Tensor], norm_type: float) -> Tensor:
-    norms = [F.vector_norm(F.cast(t, np.float32), norm_type) for t in tensors]
+    def wide(t: Tensor) -> Tensor:  # half types are summed in float32
+        return t if t._data.dtype in (np.float32, np.float64) else F.cast(t, np.float32)
+
+    norms = [F.vector_norm(wide(t), norm_type) for t in tensors]
+    if len({n._data.dtype for n in norms}) > 1:
+        norms = [F.cast(n, np.float64) for n in norms]
     stacked = F.stack(norms)
     if norm_type == float("inf"):
         return F.amax(stacked)
@@ -68,7 +73,7 @@ def clip_by_global_norm(x: Any, clip_norm: float = 1.0, use_norm: Any = None) ->
     """Scale a tuple of tensors by ``clip_norm / max(global_norm, clip_norm)``, the global norm being the
     2-norm of all their elements together (``use_norm`` gives it instead)."""
     tensors = [to_tensor(t) for t in (x if isinstance(x, (list, tuple)) else (x,))]
-    total = _total_norm(tensors, 2.0) if use_norm is None else F.cast(to_tensor(use_norm), np.float32)
+    total = _total_norm(tensors, 2.0) if use_norm is None else to_tensor(use_norm)
     scale = F.div(float(clip_norm), F.maximum(total, float(clip_norm)))
     return tuple(F.mul(t, F.cast(scale, t._data.dtype)) for t in tensors)
 
@@ -86,9 +91,9 @@ def _inplace(x: Tensor, fn: Callable[[Tensor], Tensor], op: str) -> Tensor:
         _rebind_in_trace(new, x)
         return x
     if _mode.enabled and x.requires_grad and x._node is None:
-        raise RuntimeError(f"{op}: a leaf tensor that requires grad (a parameter or an input being "
-                           "differentiated) cannot be changed in place while gradients are recorded; do it under "
-                           "no_grad, or use the out-of-place op")
+        raise RuntimeError(f"{op}: a leaf tensor that requires grad (an input being differentiated) cannot "
+                           "be changed in place while gradients are recorded; do it under no_grad, or use the "
+                           "out-of-place op")
     old = _alias(x)
     new = fn(old)
     if new._data.dtype != x._data.dtype:

@@ -39,8 +39,8 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0) -> Tensor:
     shape (B?, P, R)."""
     a, b = _floatify(x1), _floatify(x2)
     if a.ndim < 2 or b.ndim < 2 or int(a._data.shape[-1]) != int(b._data.shape[-1]):
-        raise ValueError(f"cdist: inputs must be (batches of) row vectors of one length, got {tuple(a.shape)} "
-                         f"and {tuple(b.shape)}")
+        raise ValueError(f"cdist: inputs must be (batches of) row vectors of one length, got "
+                         f"{tuple(a.shape)} and {tuple(b.shape)}")
     if p < 0:
         raise ValueError(f"cdist: p must be non-negative, got {p}")
     d = F.sub(F.expand_dims(a, -2), F.expand_dims(b, -3))   # (..., P, R, M)
@@ -106,7 +106,8 @@ def sparse_segment_mean(x: Tensor, indices: Tensor, segment_ids: Tensor) -> Tens
     rows = F.gather(x, indices, 0)
     seg = F.expand_dims(F.cast(ids, np.int64), 1)
     total = F.tensor_scatter_add(F.zeros((n_seg,) + tuple(x.shape[1:]), dtype=x.dtype), seg, rows)
-    count = F.tensor_scatter_add(F.zeros((n_seg,), dtype=x.dtype), seg, F.ones(tuple(ids.shape), dtype=x.dtype))
+    count = F.tensor_scatter_add(F.zeros((n_seg,), dtype=x.dtype), seg, F.ones(tuple(ids.shape),
+                                                                               dtype=x.dtype))
     count = F.reshape(F.maximum(count, 1.0), (n_seg,) + (1,) * (x.ndim - 1))
     return F.div(total, count)
 

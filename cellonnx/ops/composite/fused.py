@@ -26,8 +26,8 @@ def rms_norm(x: Tensor, gamma: Tensor, epsilon: float = 1e-06) -> tuple[Tensor, 
     gamma``.
 
     Returns:
-        tuple (y, rstd): y of ``x``'s shape and dtype; rstd, the reciprocal root mean square (float32), of
-        ``x``'s shape with the normalized axes kept as 1.
+        tuple (y, rstd): y of ``x``'s shape and dtype; rstd, the reciprocal root mean square (float32, or
+        float64 for a float64 input), of ``x``'s shape with the normalized axes kept as 1.
     """
     x, g = _float(x, "rms_norm"), _float(gamma, "rms_norm")
     if not 0 < epsilon <= 1:
@@ -35,13 +35,15 @@ def rms_norm(x: Tensor, gamma: Tensor, epsilon: float = 1e-06) -> tuple[Tensor, 
     if g.ndim > x.ndim or tuple(x.shape[x.ndim - g.ndim:]) != tuple(g.shape):
         raise ValueError(f"rms_norm: gamma {tuple(g.shape)} must match the last axes of x {tuple(x.shape)}")
     axes = tuple(range(x.ndim - g.ndim, x.ndim))
-    xf = F.cast(x, np.float32) if x._data.dtype != np.float64 else x
+    xf = F.cast(x, np.float32) if x._data.dtype not in (np.float32,
+                                                        np.float64) else x  # half types in float32
     rstd = F.rsqrt(F.add(F.mean(F.mul(xf, xf), axes, True), float(epsilon)))
     y = F.cast(F.mul(F.mul(xf, rstd), F.cast(g, xf._data.dtype)), x._data.dtype)
-    return y, F.cast(rstd, np.float32)
+    return y, rstd
 
 
-def add_rms_norm(x1: Tensor, x2: Tensor, gamma: Tensor, epsilon: float = 1e-06) -> tuple[Tensor, Tensor, Tensor]:
+def add_rms_norm(x1: Tensor, x2: Tensor, gamma: Tensor, epsilon: float = 1e-06) -> tuple[Tensor, Tensor,
+                                                                                         Tensor]:
     """:func:`rms_norm` of ``x1 + x2``.
 
     Returns:
@@ -139,8 +141,8 @@ def moe_token_permute(tokens: Tensor, indices: Tensor, num_out_tokens: int | Non
         raise ValueError("moe_token_permute: padded_mode must be False")
     t, idx = to_tensor(tokens), to_tensor(indices)
     if t.ndim != 2 or idx.ndim not in (1, 2) or int(idx._data.shape[0]) != int(t._data.shape[0]):
-        raise ValueError(f"moe_token_permute: tokens must be (num_tokens, hidden) and indices (num_tokens,) or "
-                         f"(num_tokens, topk), got {tuple(t.shape)} and {tuple(idx.shape)}")
+        raise ValueError(f"moe_token_permute: tokens must be (num_tokens, hidden) and indices (num_tokens,) "
+                         f"or (num_tokens, topk), got {tuple(t.shape)} and {tuple(idx.shape)}")
     topk = 1 if idx.ndim == 1 else int(idx._data.shape[1])
     flat = F.reshape(idx, (-1,))
     order = F.argsort(flat)                                  # stable: the flattened entries by expert
@@ -200,8 +202,11 @@ def multi_scale_deformable_attn_function(value: Tensor, shape: Tensor, offset: T
     out = None
     for lvl in range(nl):
         h, wd = int(sizes[lvl][0]), int(sizes[lvl][1])
-        vl = F.transpose(F.narrow(v, 1, int(starts[lvl]), h * wd), (0, 2, 1, 3))          # (bs, nh, HW, d)
-        ll = F.transpose(F.squeeze(F.narrow(loc, 3, lvl, 1), 3), (0, 2, 1, 3, 4))          # (bs, nh, nq, P, 2)
+        # the level's map as rows (bs * nh * H * W, d), addressed by one flat index per sample
+        vl = F.reshape(F.transpose(F.narrow(v, 1, int(starts[lvl]), h * wd), (0, 2, 1, 3)), (-1, d))
+        base = Tensor((np.arange(bs * nh, dtype=np.int64) * (h * wd)).reshape(bs, nh, 1, 1))
+        ll = F.transpose(F.squeeze(F.narrow(loc, 3, lvl, 1), 3), (0, 2, 1, 3,
+                                                                  4))          # (bs, nh, nq, P, 2)
         wl = F.transpose(F.squeeze(F.narrow(w, 3, lvl, 1), 3), (0, 2, 1, 3))               # (bs, nh, nq, P)
         x = F.sub(F.mul(F.squeeze(F.narrow(ll, -1, 0, 1), -1), float(wd)), 0.5)
         y = F.sub(F.mul(F.squeeze(F.narrow(ll, -1, 1, 1), -1), float(h)), 0.5)
@@ -212,13 +217,16 @@ def multi_scale_deformable_attn_function(value: Tensor, shape: Tensor, offset: T
                 xi, yi = F.add(x0, float(dx)), F.add(y0, float(dy))
                 wx = F.sub(1.0, F.abs(F.sub(x, xi)))
                 wy = F.sub(1.0, F.abs(F.sub(y, yi)))
-                inside = F.logical_and(F.logical_and(F.greater_equal(xi, 0.0), F.less_equal(xi, float(wd - 1))),
-                                       F.logical_and(F.greater_equal(yi, 0.0), F.less_equal(yi, float(h - 1))))
+                inside = F.logical_and(F.logical_and(F.greater_equal(xi, 0.0),
+                                                     F.less_equal(xi, float(wd - 1))),
+                                       F.logical_and(F.greater_equal(yi, 0.0),
+                                                     F.less_equal(yi, float(h - 1))))
                 cw = F.mul(F.mul(wx, wy), F.cast(inside, x._data.dtype))
-                flat = F.add(F.mul(F.clamp(yi, 0.0, float(h - 1)), float(wd)), F.clamp(xi, 0.0, float(wd - 1)))
-                flat = F.reshape(F.cast(flat, np.int64), (bs, nh, nq * npt, 1))
-                got = F.gather_elements(vl, 2, F.broadcast_to(flat, (bs, nh, nq * npt, d)))
-                term = F.mul(F.reshape(got, (bs, nh, nq, npt, d)), F.expand_dims(F.cast(cw, dt), -1))
+                flat = F.add(F.mul(F.clamp(yi, 0.0, float(h - 1)), float(wd)), F.clamp(xi, 0.0,
+                                                                                       float(wd - 1)))
+                flat = F.reshape(F.add(F.cast(flat, np.int64), base), (-1,))
+                got = F.reshape(F.gather(vl, flat, 0), (bs, nh, nq, npt, d))
+                term = F.mul(got, F.expand_dims(F.cast(cw, dt), -1))
                 sampled = term if sampled is None else F.add(sampled, term)
         contrib = F.sum(F.mul(sampled, F.expand_dims(F.cast(wl, dt), -1)), 3)             # (bs, nh, nq, d)
         out = contrib if out is None else F.add(out, contrib)

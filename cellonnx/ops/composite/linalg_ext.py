@@ -56,7 +56,8 @@ def tensor_dot(x1: Tensor, x2: Tensor, axes: Any) -> Tensor:
     a1 = [norm_axis(a, x1.ndim, "tensor_dot") for a in a1]
     a2 = [norm_axis(a, x2.ndim, "tensor_dot") for a in a2]
     if len(a1) != len(a2) or any(int(x1._data.shape[i]) != int(x2._data.shape[j]) for i, j in zip(a1, a2)):
-        raise ValueError(f"tensor_dot: axes {a1} of {tuple(x1.shape)} and {a2} of {tuple(x2.shape)} do not match")
+        raise ValueError(f"tensor_dot: axes {a1} of {tuple(x1.shape)} and {a2} of {tuple(x2.shape)} do not "
+                         "match")
     free1 = [i for i in range(x1.ndim) if i not in a1]
     free2 = [i for i in range(x2.ndim) if i not in a2]
     k = int(np.prod([x1._data.shape[i] for i in a1])) if a1 else 1
@@ -89,7 +90,8 @@ def mv(mat: Tensor, vec: Tensor) -> Tensor:
     """Matrix times vector: (N, M) @ (M,) -> (N,)."""
     mat, vec = to_tensor(mat), to_tensor(vec)
     if mat.ndim != 2 or vec.ndim != 1:
-        raise ValueError(f"mv: expected a matrix and a vector, got shapes {tuple(mat.shape)} and {tuple(vec.shape)}")
+        raise ValueError(f"mv: expected a matrix and a vector, got shapes {tuple(mat.shape)} and "
+                         f"{tuple(vec.shape)}")
     return F.matmul(mat, vec)
 
 
@@ -160,7 +162,8 @@ def _scaled(x: Tensor, s: Any) -> Tensor:
 def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
     """``beta * input + alpha * (mat @ vec)``."""
     prod = _scaled(mv(mat, vec), alpha)
-    return prod if isinstance(beta, (int, float)) and beta == 0 else F.add(_scaled(to_tensor(input), beta), prod)
+    return prod if isinstance(beta, (int, float)) and beta == 0 else F.add(_scaled(to_tensor(input), beta),
+                                                                           prod)
 
 
 def addr(x: Tensor, vec1: Tensor, vec2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
@@ -172,13 +175,15 @@ def addr(x: Tensor, vec1: Tensor, vec2: Tensor, *, beta: Any = 1, alpha: Any = 1
 def addbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
     """``beta * input + alpha * sum_b(batch1[b] @ batch2[b])``."""
     prod = _scaled(F.sum(F.bmm(batch1, batch2), 0), alpha)
-    return prod if isinstance(beta, (int, float)) and beta == 0 else F.add(_scaled(to_tensor(input), beta), prod)
+    return prod if isinstance(beta, (int, float)) and beta == 0 else F.add(_scaled(to_tensor(input), beta),
+                                                                           prod)
 
 
 def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, beta: Any = 1, alpha: Any = 1) -> Tensor:
     """``beta * input + alpha * (batch1 @ batch2)`` per batch."""
     prod = _scaled(F.bmm(batch1, batch2), alpha)
-    return prod if isinstance(beta, (int, float)) and beta == 0 else F.add(_scaled(to_tensor(input), beta), prod)
+    return prod if isinstance(beta, (int, float)) and beta == 0 else F.add(_scaled(to_tensor(input), beta),
+                                                                           prod)
 
 
 def baddbmm_ext(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
@@ -236,7 +241,7 @@ def combinations(input: Tensor, r: int = 2, with_replacement: bool = False) -> T
     make = itertools.combinations_with_replacement if with_replacement else itertools.combinations
     idx = np.asarray(list(make(range(n), r)), np.int64).reshape(-1, r)
     if idx.size == 0:
-        return F.reshape(F.gather(x, Tensor(np.zeros(0, np.int64)), 0), (0,) if r != 1 else (0,))
+        return F.reshape(F.gather(x, Tensor(np.zeros(0, np.int64)), 0), (0, r) if r > 1 else (0,))
     out = F.gather(x, Tensor(idx), 0)
     return F.reshape(out, (-1,)) if r == 1 else out
 
@@ -539,7 +544,8 @@ def pinv(x: Tensor, *, atol: Any = None, rtol: Any = None, hermitian: bool = Fal
 
 
 # ---------------------------------------------------------------- norms and the condition number
-def vector_norm(x: Tensor, ord: Any = 2, axis: Any = None, keepdims: bool = False, *, dtype: Any = None) -> Tensor:
+def vector_norm(x: Tensor, ord: Any = 2, axis: Any = None, keepdims: bool = False, *,
+                dtype: Any = None) -> Tensor:
     """The vector ``ord``-norm over ``axis`` (all axes when None): 2, inf, -inf, 0 (count of non-zeros) or any
     other number p ``(sum |x|^p)^(1/p)``."""
     x = _floatify(x)
@@ -613,7 +619,7 @@ def condition_number(A: Tensor, p: Any = None) -> Tensor:
 
 __all__ = ["addbmm", "addmv", "addr", "adjoint", "baddbmm", "baddbmm_ext", "batch_dot", "block_diag",
            "cartesian_prod", "cholesky", "cholesky_inverse", "cholesky_solve", "combinations", "cross", "det",
-           "diag_embed", "dot", "eig", "eigvals", "geqrf", "inner", "inverse", "kron", "log_matrix_determinant",
-           "logdet", "lu_solve", "lu_unpack", "matrix_determinant", "matrix_exp", "matrix_norm", "matrix_power",
-           "matrix_solve", "mv", "orgqr", "ormqr", "pinv", "qr", "slogdet", "svd", "t", "tensor_dot",
-           "tril_indices", "triu_indices", "vander", "vecdot", "vector_norm"]
+           "diag_embed", "dot", "eig", "eigvals", "geqrf", "inner", "inverse", "kron",
+           "log_matrix_determinant", "logdet", "lu_solve", "lu_unpack", "matrix_determinant", "matrix_exp",
+           "matrix_norm", "matrix_power", "matrix_solve", "mv", "orgqr", "ormqr", "pinv", "qr", "slogdet",
+           "svd", "t", "tensor_dot", "tril_indices", "triu_indices", "vander", "vecdot", "vector_norm"]

@@ -116,8 +116,11 @@ def _matrix_norm(x: Tensor, ord: Any, dims: tuple[int, int], keepdim: bool) -> T
         sums = F.sum(F.abs(x), inner, keepdim=True)
         out = F.amax(sums, outer, True) if ord in (1, math.inf) else F.amin(sums, outer, True)
         return out if keepdim else F.squeeze(out, dims)
-    raise ValueError(f"norm: the matrix norm ord={ord!r} is not supported (supported: None, 'fro', 1, -1, inf, "
-                     "-inf; 'nuc' and 2 / -2 need a singular value decomposition)")
+    if ord in ("nuc", 2, -2):
+        from cellonnx.ops.composite.linalg_ext import matrix_norm
+        return matrix_norm(x, ord, (r, c), keepdim)
+    raise ValueError(f"norm: the matrix norm ord={ord!r} is not supported (supported: None, 'fro', 'nuc', 1, -1, "
+                     "2, -2, inf, -inf)")
 
 
 def norm(A: Tensor, ord: Any = None, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
@@ -126,7 +129,7 @@ def norm(A: Tensor, ord: Any = None, dim: Any = None, keepdim: bool = False, *, 
     ``dim`` an int: a vector norm over it; a pair: a matrix norm over those two axes; None: the 2-norm of
     the flattened input when ``ord`` is None, else a vector norm (1-D input) or matrix norm (2-D input).
     Vector ords: None/2, inf, -inf, 0 (count of non-zeros), 1 and any other number p (sum |x|^p)^(1/p).
-    Matrix ords: None/'fro', 1, -1, inf, -inf.
+    Matrix ords: None/'fro', 'nuc', 1, -1, 2, -2, inf, -inf.
     """
     x = _floatify(A)
     if dtype is not None:

@@ -251,8 +251,9 @@ def histc(input: Tensor, bins: int = 100, min: float = 0.0, max: float = 0.0) ->
     idx = F.floor(F.div(F.mul(F.sub(xf, lo), float(bins)), F.sub(hi, lo)))
     idx = F.clamp(F.where(inside, idx, F.zeros_like(idx)), 0.0, float(bins - 1))
     positions = F.expand_dims(F.cast(idx, np.int64), 1)
-    counts = F.tensor_scatter_add(F.zeros((int(bins),), dtype=dtypes.float64), positions,
-                                  F.cast(inside, np.float64))
+    # float32 counts (exact up to 2**24 per bin): onnxruntime's scatter-add and one-hot run on them
+    counts = F.tensor_scatter_add(F.zeros((int(bins),), dtype=dtypes.float32), positions,
+                                  F.cast(inside, np.float32))
     return F.cast(counts, out_dt)
 
 

@@ -24,8 +24,8 @@ F: Any = _ops  # the functional API; its names are filled in at import time, so 
 def _length(window_length: Any, op: str) -> int:
     if isinstance(window_length, Tensor):
         if window_length._data.size != 1 or window_length._data.dtype.kind not in "iu":
-            raise TypeError(f"{op}: window_length must be an integer scalar, got {window_length.dtype} of shape "
-                            f"{tuple(window_length.shape)}")
+            raise TypeError(f"{op}: window_length must be an integer scalar, got {window_length.dtype} of "
+                            f"shape {tuple(window_length.shape)}")
         window_length = int(window_length._data.reshape(()))
     if isinstance(window_length, bool) or not isinstance(window_length, (int, np.integer)):
         raise TypeError(f"{op}: window_length must be a non-negative int, got {type(window_length).__name__}")
@@ -75,7 +75,8 @@ def bartlett_window(window_length: Any, periodic: bool = True, *, dtype: Any = N
     return _window((1 - np.abs(2 * k / (m - 1) - 1))[:n], dtype, dtypes.float32)
 
 
-def kaiser_window(window_length: int, periodic: bool = True, beta: float = 12.0, *, dtype: Any = None) -> Tensor:
+def kaiser_window(window_length: int, periodic: bool = True, beta: float = 12.0, *,
+                  dtype: Any = None) -> Tensor:
     """The Kaiser window ``I0(beta sqrt(1 - ((n - a) / a)^2)) / I0(beta)``, a = (N - 1) / 2; float64 unless
     ``dtype`` says otherwise (as MindSpore)."""
     n = _length(window_length, "kaiser_window")
@@ -121,8 +122,8 @@ def ifftshift(input: Tensor, dim: Any = None) -> Tensor:
 
 # ---------------------------------------------------------------- short-time Fourier transform
 def stft(x: Tensor, n_fft: int, hop_length: int | None = None, win_length: int | None = None,
-         window: Tensor | None = None, center: bool = True, pad_mode: str = "REFLECT", normalized: bool = False,
-         onesided: bool | None = None, return_complex: bool | None = None) -> Tensor:
+         window: Tensor | None = None, center: bool = True, pad_mode: str = "REFLECT",
+         normalized: bool = False, onesided: bool | None = None, return_complex: bool | None = None) -> Tensor:
     """The short-time Fourier transform of 1-D or 2-D (batch, time) signals.
 
     Frames of ``n_fft`` samples every ``hop_length`` (default ``n_fft // 4``), multiplied by ``window``

@@ -188,8 +188,8 @@ def multinomial(input: Tensor, num_samples: int, replacement: bool = True, seed:
     seed = _check_seed(seed, "multinomial")
     if not replacement:
         if num_samples > n:
-            raise ValueError(f"multinomial: without replacement num_samples ({num_samples}) must not exceed the "
-                             f"number of categories ({n})")
+            raise ValueError(f"multinomial: without replacement num_samples ({num_samples}) must not exceed "
+                             f"the number of categories ({n})")
         # the exponential-race trick: the k largest log(u) / w are a draw without replacement
         u = RandomUniform.apply(shape=tuple(x._data.shape), low=0.0, high=1.0, seed=seed,
                                 dtype=np.dtype(np.float32))
@@ -210,8 +210,8 @@ def multinomial_with_replacement(x: Tensor, seed: Any, offset: Any, numsamples: 
     o = int(offset._data if isinstance(offset, Tensor) else offset)
     x = to_tensor(x)
     if not replacement and numsamples > int(x._data.shape[-1]):
-        raise ValueError(f"multinomial_with_replacement: numsamples ({numsamples}) must not exceed the number of "
-                         f"categories ({int(x._data.shape[-1])}) without replacement")
+        raise ValueError(f"multinomial_with_replacement: numsamples ({numsamples}) must not exceed the "
+                         f"number of categories ({int(x._data.shape[-1])}) without replacement")
     return cast(multinomial(x, numsamples, replacement, abs(s * 1000003 + o) if (s or o) else None), np.int64)
 
 
@@ -252,7 +252,8 @@ def _candidate_sampler(true_classes: Tensor, num_true: int, num_sampled: int, un
         raise ValueError(f"{op}: true_classes must have shape (batch, num_true={num_true}), got "
                          f"{tuple(classes.shape)}")
     if unique and num_sampled > range_max:
-        raise ValueError(f"{op}: num_sampled ({num_sampled}) must not exceed range_max ({range_max}) with unique")
+        raise ValueError(f"{op}: num_sampled ({num_sampled}) must not exceed range_max ({range_max}) with "
+                         "unique")
     rng = generator(op, _check_seed(seed, op) or None)
     if log_uniform:
         def prob(c: np.ndarray) -> np.ndarray:
@@ -321,7 +322,8 @@ def gumbel_softmax(logits: Tensor, tau: float = 1.0, hard: bool = False, dim: in
         raise TypeError(f"gumbel_softmax: logits must be float, got {x.dtype}")
     if tau <= 0:
         raise ValueError(f"gumbel_softmax: tau must be positive, got {tau}")
-    u = RandomUniform.apply(shape=tuple(x._data.shape), low=0.0, high=1.0, seed=None, dtype=np.dtype(np.float32))
+    u = RandomUniform.apply(shape=tuple(x._data.shape), low=0.0, high=1.0, seed=None,
+                            dtype=np.dtype(np.float32))
     g = neg(log(neg(log(cast(u, x._data.dtype)))))
     y = softmax(div(add(x, g), float(tau)), dim)
     if not hard:
@@ -403,6 +405,6 @@ def bernoulli_ext(input: Tensor, *, generator: Any = None) -> Tensor:
 
 
 __all__ = ["bernoulli_", "bernoulli_ext", "choice_with_mask", "exponential_", "gamma", "gumbel_softmax",
-           "laplace", "log_uniform_candidate_sampler", "multinomial", "multinomial_with_replacement", "normal_",
-           "poisson", "random_", "random_categorical", "random_gamma", "random_poisson", "shuffle",
+           "laplace", "log_uniform_candidate_sampler", "multinomial", "multinomial_with_replacement",
+           "normal_", "poisson", "random_", "random_categorical", "random_gamma", "random_poisson", "shuffle",
            "standard_laplace", "uniform_", "uniform_candidate_sampler"]

@@ -137,7 +137,8 @@ def _norm(norm: str | None, op: str) -> str:
     return norm
 
 
-def _transform(input: Any, kind: str, s: Any, dim: Any, norm: str | None, op: str, default_dims: Any) -> Tensor:
+def _transform(input: Any, kind: str, s: Any, dim: Any, norm: str | None, op: str,
+               default_dims: Any) -> Tensor:
     x = to_tensor(input)
     _no_grad_through(x, op)
     if x._data.dtype.kind not in "fc" and x._data.dtype.kind in "iub":
@@ -319,6 +320,6 @@ def view_as_real(input: Tensor) -> Tensor:
     return ViewAsReal.apply(x)
 
 
-__all__ = ["angle", "conj", "fft", "fft2", "fftn", "hfft", "hfft2", "hfftn", "ifft", "ifft2", "ifftn", "ihfft",
-           "ihfft2", "ihfftn", "imag", "irfft", "irfft2", "irfftn", "polar", "real", "rfft", "rfft2", "rfftn",
-           "view_as_real"]
+__all__ = ["angle", "conj", "fft", "fft2", "fftn", "hfft", "hfft2", "hfftn", "ifft", "ifft2", "ifftn",
+           "ihfft", "ihfft2", "ihfftn", "imag", "irfft", "irfft2", "irfftn", "polar", "real", "rfft", "rfft2",
+           "rfftn", "view_as_real"]
