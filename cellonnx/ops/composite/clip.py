@@ -92,8 +92,8 @@ def _inplace(x: Tensor, fn: Callable[[Tensor], Tensor], op: str) -> Tensor:
         return x
     if _mode.enabled and x.requires_grad and x._node is None:
         raise RuntimeError(f"{op}: a leaf tensor that requires grad (an input being differentiated) cannot "
-                           "be changed in place while gradients are recorded; do it under no_grad, or use the "
-                           "out-of-place op")
+                           "be changed in place while gradients are recorded; do it under no_grad, or use "
+                           "the out-of-place op")
     old = _alias(x)
     new = fn(old)
     if new._data.dtype != x._data.dtype:

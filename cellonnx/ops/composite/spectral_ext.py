@@ -123,7 +123,8 @@ def ifftshift(input: Tensor, dim: Any = None) -> Tensor:
 # ---------------------------------------------------------------- short-time Fourier transform
 def stft(x: Tensor, n_fft: int, hop_length: int | None = None, win_length: int | None = None,
          window: Tensor | None = None, center: bool = True, pad_mode: str = "REFLECT",
-         normalized: bool = False, onesided: bool | None = None, return_complex: bool | None = None) -> Tensor:
+         normalized: bool = False, onesided: bool | None = None,
+         return_complex: bool | None = None) -> Tensor:
     """The short-time Fourier transform of 1-D or 2-D (batch, time) signals.
 
     Frames of ``n_fft`` samples every ``hop_length`` (default ``n_fft // 4``), multiplied by ``window``
