@@ -23,7 +23,8 @@ def _median_ref(x, axis, keepdims=False, ignore_nan=False):
         order = np.argsort(row, kind="stable")
         nan = np.isnan(row)
         if ignore_nan:
-            k = (max(int((~nan).sum()), 1) - 1) // 2
+            valid = int((~nan).sum())
+            k = (valid - 1) // 2 if valid else (len(row) - 1) // 2
             vals[r], idx[r] = row[order[k]], order[k]
         elif nan.any():
             vals[r], idx[r] = np.nan, int(np.argmax(nan))

@@ -241,9 +241,8 @@ def combinations(input: Tensor, r: int = 2, with_replacement: bool = False) -> T
     make = itertools.combinations_with_replacement if with_replacement else itertools.combinations
     idx = np.asarray(list(make(range(n), r)), np.int64).reshape(-1, r)
     if idx.size == 0:
-        return F.reshape(F.gather(x, Tensor(np.zeros(0, np.int64)), 0), (0, r) if r > 1 else (0,))
-    out = F.gather(x, Tensor(idx), 0)
-    return F.reshape(out, (-1,)) if r == 1 else out
+        return F.reshape(F.gather(x, Tensor(np.zeros(0, np.int64)), 0), (0, r))
+    return F.gather(x, Tensor(idx), 0)
 
 
 def _tri_indices(row: int, col: int, offset: int, dtype: Any, lower: bool) -> Tensor:
