@@ -129,7 +129,7 @@ def reduce_sum(x: Tensor, axis: Any = (), keep_dims: bool = False) -> Tensor:
     """Sum over ``axis`` (an int or a tuple; all axes when ``()`` or None)."""
     if axis is None or axis == ():
         axes = None
-    elif type(axis) is tuple and all(type(a) is int and 0 <= a < x.ndim for a in axis):
+    elif type(axis) is tuple and all(type(a) is int and 0 <= a < x._data.ndim for a in axis):
         axes = axis  # already normalized: the common case inside gradients
     else:
         axes = norm_axes(axis, x.ndim, "reduce_sum")
