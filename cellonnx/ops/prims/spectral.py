@@ -137,11 +137,10 @@ def _norm(norm: str | None, op: str) -> str:
     return norm
 
 
-def _transform(input: Any, kind: str, s: Any, dim: Any, norm: str | None, op: str,
-               default_dims: Any) -> Tensor:
+def _transform(input: Any, kind: str, s: Any, dim: Any, norm: str | None, op: str) -> Tensor:
     x = to_tensor(input)
     _no_grad_through(x, op)
-    if x._data.dtype.kind not in "fc" and x._data.dtype.kind in "iub":
+    if x._data.dtype.kind not in "fc":  # integers, bool, bfloat16
         x = cast(x, np.float32)
     if kind in ("rfft", "ihfft") and x._data.dtype.kind == "c":
         raise TypeError(f"{op}: input must be real, got {x.dtype}")
@@ -152,8 +151,7 @@ def _transform(input: Any, kind: str, s: Any, dim: Any, norm: str | None, op: st
     if s is not None and not isinstance(s, (tuple, list)):
         s = (int(s),)
     if dim is None:
-        dims = default_dims if default_dims is not None else (
-            tuple(range(x.ndim - len(s), x.ndim)) if s is not None else tuple(range(x.ndim)))
+        dims = tuple(range(x.ndim - len(s), x.ndim)) if s is not None else tuple(range(x.ndim))
     else:
         dims = (dim,) if isinstance(dim, int) else tuple(dim)
     dims = tuple(norm_axis(int(d), x.ndim, op) for d in dims)
@@ -178,93 +176,93 @@ def fft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = N
     Returns:
         Tensor, complex64 (complex128 for float64 / complex128 input).
     """
-    return _transform(input, "fft", None if n is None else (n,), dim, norm, "fft", None)
+    return _transform(input, "fft", None if n is None else (n,), dim, norm, "fft")
 
 
 def ifft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None) -> Tensor:
     """The inverse of :func:`fft` (``norm`` 'backward' scales by 1/n)."""
-    return _transform(input, "ifft", None if n is None else (n,), dim, norm, "ifft", None)
+    return _transform(input, "ifft", None if n is None else (n,), dim, norm, "ifft")
 
 
 def rfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None) -> Tensor:
     """The 1-D transform of a real signal: the ``n // 2 + 1`` non-negative frequencies."""
-    return _transform(input, "rfft", None if n is None else (n,), dim, norm, "rfft", None)
+    return _transform(input, "rfft", None if n is None else (n,), dim, norm, "rfft")
 
 
 def irfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None) -> Tensor:
     """The inverse of :func:`rfft`: a real signal of length ``n`` (default ``2 * (m - 1)``)."""
-    return _transform(input, "irfft", None if n is None else (n,), dim, norm, "irfft", None)
+    return _transform(input, "irfft", None if n is None else (n,), dim, norm, "irfft")
 
 
 def hfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None) -> Tensor:
     """The transform of a Hermitian-symmetric signal given by its first half: a real result of length
     ``n`` (default ``2 * (m - 1)``)."""
-    return _transform(input, "hfft", None if n is None else (n,), dim, norm, "hfft", None)
+    return _transform(input, "hfft", None if n is None else (n,), dim, norm, "hfft")
 
 
 def ihfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None) -> Tensor:
     """The inverse of :func:`hfft`: the first half of a Hermitian spectrum of a real signal."""
-    return _transform(input, "ihfft", None if n is None else (n,), dim, norm, "ihfft", None)
+    return _transform(input, "ihfft", None if n is None else (n,), dim, norm, "ihfft")
 
 
 def fft2(input: Tensor, s: Any = None, dim: Any = (-2, -1), norm: str | None = None) -> Tensor:
     """The 2-D discrete Fourier transform over ``dim`` (sizes ``s``)."""
-    return _transform(input, "fft", s, dim, norm, "fft2", None)
+    return _transform(input, "fft", s, dim, norm, "fft2")
 
 
 def ifft2(input: Tensor, s: Any = None, dim: Any = (-2, -1), norm: str | None = None) -> Tensor:
     """The inverse of :func:`fft2`."""
-    return _transform(input, "ifft", s, dim, norm, "ifft2", None)
+    return _transform(input, "ifft", s, dim, norm, "ifft2")
 
 
 def rfft2(input: Tensor, s: Any = None, dim: Any = (-2, -1), norm: str | None = None) -> Tensor:
     """The 2-D transform of a real input (the last axis halved)."""
-    return _transform(input, "rfft", s, dim, norm, "rfft2", None)
+    return _transform(input, "rfft", s, dim, norm, "rfft2")
 
 
 def irfft2(input: Tensor, s: Any = None, dim: Any = (-2, -1), norm: str | None = None) -> Tensor:
     """The inverse of :func:`rfft2`."""
-    return _transform(input, "irfft", s, dim, norm, "irfft2", None)
+    return _transform(input, "irfft", s, dim, norm, "irfft2")
 
 
 def hfft2(input: Tensor, s: Any = None, dim: Any = (-2, -1), norm: str | None = None) -> Tensor:
     """The 2-D :func:`hfft`."""
-    return _transform(input, "hfft", s, dim, norm, "hfft2", None)
+    return _transform(input, "hfft", s, dim, norm, "hfft2")
 
 
 def ihfft2(input: Tensor, s: Any = None, dim: Any = (-2, -1), norm: str | None = None) -> Tensor:
     """The inverse of :func:`hfft2`."""
-    return _transform(input, "ihfft", s, dim, norm, "ihfft2", None)
+    return _transform(input, "ihfft", s, dim, norm, "ihfft2")
 
 
 def fftn(input: Tensor, s: Any = None, dim: Any = None, norm: str | None = None) -> Tensor:
     """The N-D transform over ``dim`` (every axis, or the last ``len(s)`` axes, when None)."""
-    return _transform(input, "fft", s, dim, norm, "fftn", None)
+    return _transform(input, "fft", s, dim, norm, "fftn")
 
 
 def ifftn(input: Tensor, s: Any = None, dim: Any = None, norm: str | None = None) -> Tensor:
     """The inverse of :func:`fftn`."""
-    return _transform(input, "ifft", s, dim, norm, "ifftn", None)
+    return _transform(input, "ifft", s, dim, norm, "ifftn")
 
 
 def rfftn(input: Tensor, s: Any = None, dim: Any = None, norm: str | None = None) -> Tensor:
     """The N-D transform of a real input (the last transformed axis halved)."""
-    return _transform(input, "rfft", s, dim, norm, "rfftn", None)
+    return _transform(input, "rfft", s, dim, norm, "rfftn")
 
 
 def irfftn(input: Tensor, s: Any = None, dim: Any = None, norm: str | None = None) -> Tensor:
     """The inverse of :func:`rfftn`."""
-    return _transform(input, "irfft", s, dim, norm, "irfftn", None)
+    return _transform(input, "irfft", s, dim, norm, "irfftn")
 
 
 def hfftn(input: Tensor, s: Any = None, dim: Any = None, norm: str | None = None) -> Tensor:
     """The N-D :func:`hfft`."""
-    return _transform(input, "hfft", s, dim, norm, "hfftn", None)
+    return _transform(input, "hfft", s, dim, norm, "hfftn")
 
 
 def ihfftn(input: Tensor, s: Any = None, dim: Any = None, norm: str | None = None) -> Tensor:
     """The inverse of :func:`hfftn`."""
-    return _transform(input, "ihfft", s, dim, norm, "ihfftn", None)
+    return _transform(input, "ihfft", s, dim, norm, "ihfftn")
 
 
 # ---------------------------------------------------------------- complex functions
