@@ -196,7 +196,8 @@ def test_old_keyword_spellings_still_work():
                                np.log(np.exp(X).sum(0, keepdims=True)), rtol=1e-6)
     assert ops.argmin(x, dim=1, keepdim=True).shape == (3, 1)
     assert ops.argmin(x, 1).dtype == cellonnx.int32
-    np.testing.assert_allclose(ops.mean(x, dim=0, keepdim=True).asnumpy(), X.mean(0, keepdims=True), rtol=1e-6)
+    np.testing.assert_allclose(ops.mean(x, dim=0, keepdim=True).asnumpy(), X.mean(0, keepdims=True),
+                               rtol=1e-6)
     np.testing.assert_allclose(ops.reduce_sum(x, (0,), keep_dims=True).asnumpy(), X.sum(0, keepdims=True),
                                rtol=1e-6)
     np.testing.assert_allclose(ops.round(x * 10, decimals=-1).asnumpy(), np.round(X * 10, -1))

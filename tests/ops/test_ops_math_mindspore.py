@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -19,14 +18,14 @@ from tests.tolerance import assert_close
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "mindspore"
 sys.path.insert(0, str(FIXTURES))
-from ops_math_cases import cases  # noqa: E402
+from ops_math_cases import Framework, cases  # noqa: E402
 
 META = json.loads((FIXTURES / "ops_math" / "ops_math.json").read_text())["cases"]
 DATA = np.load(FIXTURES / "ops_math" / "ops_math.npz")
 CASES = cases()
 RUN = sorted(name for name, entry in META.items() if "error" not in entry)
-M = SimpleNamespace(ops=ops, Tensor=Tensor, float16=cellonnx.float16, float32=cellonnx.float32,
-                    float64=cellonnx.float64, int32=cellonnx.int32, int64=cellonnx.int64, bool_=cellonnx.bool_)
+M = Framework(ops, Tensor, {name: getattr(cellonnx, name)
+                            for name in ("float16", "float32", "float64", "int32", "int64", "bool_")})
 
 # float32 results of MindSpore's own kernels differ from float64 references in the last bits; a few
 # kernels are less accurate still (their float32 digamma, the float32 Bessel series), and the spectral ops
@@ -71,7 +70,8 @@ def test_matches_mindspore(name: str) -> None:
             signs = np.sign(np.sum(a * want, axis=-2, keepdims=True))
             a = a * np.where(signs == 0, 1, signs)
         if mode == "eig":  # the same eigenvalues in any order: pair each with its nearest
-            a = np.array([a.ravel()[np.argmin(np.abs(a.ravel() - w))] for w in want.ravel()]).reshape(want.shape)
+            flat = a.ravel()
+            a = np.array([flat[np.argmin(np.abs(flat - w))] for w in want.ravel()]).reshape(want.shape)
         if a.dtype.kind in "biu":
             np.testing.assert_array_equal(a, want, err_msg=what)
         elif a.dtype.kind == "c":

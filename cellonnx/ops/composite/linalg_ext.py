@@ -477,6 +477,7 @@ def matrix_power(input: Tensor, n: int) -> Tensor:
         n >>= 1
         if n:
             base = F.matmul(base, base)
+    assert result is not None  # n >= 1 here
     return result
 
 

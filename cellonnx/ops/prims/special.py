@@ -17,7 +17,7 @@ import scipy.special as _sp
 from cellonnx.ops.prims._eager import not_exportable
 from cellonnx.ops.prims._util import promote, sum_to
 from cellonnx.ops.prims.math import _floatify, add, div, equal, exp, log, mul, neg, sign, sub, where
-from cellonnx.ops.registry import Op
+from cellonnx.ops.registry import REGISTRY, Op, apply
 from cellonnx.tensor import Tensor
 
 
@@ -250,6 +250,11 @@ def _bessel_forward(fn: Any, negative: float | None, at_zero: float | None = Non
     return forward
 
 
+def _b(name: str, x: Tensor) -> Tensor:
+    """Bessel function ``name`` of x (the derivatives below name functions defined after them)."""
+    return apply(REGISTRY[name], (x,), {})
+
+
 def _bessel(name: str, fn: Any, grad: Any, negative: float | None = None, at_zero: float | None = None,
             save_output: bool = False) -> type[Op]:
     def backward(self: Op, ctx: Any, g: Tensor) -> tuple[Tensor]:
@@ -269,27 +274,27 @@ _FUNCTION_NAMES = {"BesselJ0": "bessel_j0", "BesselJ1": "bessel_j1", "BesselY0":
 
 # the derivatives: J0' = -J1, J1' = J0 - J1/x, Y likewise; I0' = I1, I1' = I0 - I1/x; K0' = -K1,
 # K1' = -K0 - K1/x; the exponentially scaled forms (ie = i e^-|x|, ke = k e^x) by the product rule
-BesselJ0 = _bessel("BesselJ0", _sp.j0, lambda x, c: neg(BesselJ1.apply(x)))
+BesselJ0 = _bessel("BesselJ0", _sp.j0, lambda x, c: neg(_b("BesselJ1", x)))
 BesselJ1 = _bessel("BesselJ1", _sp.j1,
-                   lambda x, c: sub(BesselJ0.apply(x), _over_x(BesselJ1.apply(x), x, 0.5)))
-BesselY0 = _bessel("BesselY0", _sp.y0, lambda x, c: neg(BesselY1.apply(x)), negative=-np.inf)
-BesselY1 = _bessel("BesselY1", _sp.y1, lambda x, c: sub(BesselY0.apply(x), div(BesselY1.apply(x), x)),
+                   lambda x, c: sub(_b("BesselJ0", x), _over_x(_b("BesselJ1", x), x, 0.5)))
+BesselY0 = _bessel("BesselY0", _sp.y0, lambda x, c: neg(_b("BesselY1", x)), negative=-np.inf)
+BesselY1 = _bessel("BesselY1", _sp.y1, lambda x, c: sub(_b("BesselY0", x), div(_b("BesselY1", x), x)),
                    negative=-np.inf, at_zero=np.nan)
-BesselI0 = _bessel("BesselI0", _sp.i0, lambda x, c: BesselI1.apply(x))
+BesselI0 = _bessel("BesselI0", _sp.i0, lambda x, c: _b("BesselI1", x))
 BesselI1 = _bessel("BesselI1", _sp.i1,
-                   lambda x, c: sub(BesselI0.apply(x), _over_x(BesselI1.apply(x), x, 0.5)))
-BesselI0e = _bessel("BesselI0e", _sp.i0e, lambda x, c: sub(BesselI1e.apply(x), mul(sign(x), c.out)),
+                   lambda x, c: sub(_b("BesselI0", x), _over_x(_b("BesselI1", x), x, 0.5)))
+BesselI0e = _bessel("BesselI0e", _sp.i0e, lambda x, c: sub(_b("BesselI1e", x), mul(sign(x), c.out)),
                     save_output=True)
 BesselI1e = _bessel("BesselI1e", _sp.i1e,
-                    lambda x, c: sub(sub(BesselI0e.apply(x), _over_x(c.out, x, 0.5)), mul(sign(x), c.out)),
+                    lambda x, c: sub(sub(_b("BesselI0e", x), _over_x(c.out, x, 0.5)), mul(sign(x), c.out)),
                     save_output=True)
-BesselK0 = _bessel("BesselK0", _sp.k0, lambda x, c: neg(BesselK1.apply(x)), negative=np.inf)
-BesselK1 = _bessel("BesselK1", _sp.k1, lambda x, c: neg(add(BesselK0.apply(x), div(c.out, x))),
+BesselK0 = _bessel("BesselK0", _sp.k0, lambda x, c: neg(_b("BesselK1", x)), negative=np.inf)
+BesselK1 = _bessel("BesselK1", _sp.k1, lambda x, c: neg(add(_b("BesselK0", x), div(c.out, x))),
                    negative=np.inf, save_output=True)
-BesselK0e = _bessel("BesselK0e", _sp.k0e, lambda x, c: sub(c.out, BesselK1e.apply(x)), negative=np.inf,
+BesselK0e = _bessel("BesselK0e", _sp.k0e, lambda x, c: sub(c.out, _b("BesselK1e", x)), negative=np.inf,
                     save_output=True)
 BesselK1e = _bessel("BesselK1e", _sp.k1e,
-                    lambda x, c: sub(sub(c.out, BesselK0e.apply(x)), div(c.out, x)), negative=np.inf,
+                    lambda x, c: sub(sub(c.out, _b("BesselK0e", x)), div(c.out, x)), negative=np.inf,
                     save_output=True)
 
 

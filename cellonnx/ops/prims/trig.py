@@ -4,7 +4,6 @@ with the quadrant fixed by Where)."""
 from __future__ import annotations
 
 import math as _math
-from typing import Any
 
 import numpy as np
 
@@ -17,7 +16,7 @@ from cellonnx.tensor import Tensor
 class _Unary(Op, register=False):
     onnx_type = ""
 
-    def lower(self, g: Any, x: str) -> str:
+    def lower(self, g, x):
         return g.op(self.onnx_type, x)
 
 
