@@ -10,7 +10,7 @@ import scipy.special as sp
 from cellonnx import ops
 from tests.ops.harness import OpCase, positive, rand
 
-EAGER = "ONNX has no operator for it: eager only (the lowering raises, tests/ops/test_special_extra.py)"
+EAGER = "ONNX has no operator for it: eager only (the lowering raises, tests/ops/test_ops_math_extra.py)"
 A = rand(3, 4, seed=21)
 SMALL = np.array([[1e-7, -1e-7, 1e-4, -1e-4], [0.5, -0.5, 3.0, -3.0]])
 PROBS = rand(3, 4, seed=22) * 0.95
@@ -18,6 +18,8 @@ POS = positive(3, 4, seed=23) * 2            # in (1, 4)
 ORDER = positive(3, 4, seed=24)              # in (0.5, 2)
 BESSEL_X = positive(2, 5, seed=25) * 1.5     # in (0.75, 3)
 MIXED = np.array([[-2.5, -0.7, 0.3, 1.7, 4.0], [-0.2, 0.9, 2.2, -3.1, 6.0]])
+LGAMMA_X = np.array([[0.0, -3.0, 1.0, 2.0, 1e-4, 0.5, 7.9, 35.0],
+                     [-0.001, 1.0001, 2.5, 150.0, -7.3, 12.0, 0.999, 3e-3]])
 
 
 def _row(name, fn, ref, inputs, grad=None, lower=False, **kw):
@@ -37,8 +39,13 @@ CASES = [
            note="onnxruntime runs Giles' approximation plus one Newton step"),
     OpCase("erfinv_tails", lambda x: ops.erfinv(x), [np.array([[0.999, -0.9999, 0.9, 0.0, 1.0, -1.0]])],
            sp.erfinv, grad=(), ort_rtol=2e-6, note="tail branch of the approximation and +-1 -> +-inf"),
-    _row("lgamma", lambda x: ops.lgamma(x), sp.gammaln, [MIXED], second_order=True),
-    _row("digamma", lambda x: ops.digamma(x), sp.psi, [MIXED], second_order=True),
+    OpCase("lgamma", lambda x: ops.lgamma(x), [MIXED], sp.gammaln, second_order=True,
+           note="onnxruntime: reflection, recurrence and Stirling's series in float64"),
+    OpCase("lgamma_poles_and_range", lambda x: ops.lgamma(x), [LGAMMA_X], sp.gammaln, grad=(),
+           ort_atol=2e-6, note="poles (0, -3) are inf; near 1 and 2 lgamma crosses 0"),
+    OpCase("digamma", lambda x: ops.digamma(x), [MIXED], sp.psi, second_order=True),
+    OpCase("digamma_range", lambda x: ops.digamma(x), [LGAMMA_X[:, 2:]], sp.psi, grad=(), ort_rtol=1e-5,
+           ort_atol=2e-6),
     _row("polygamma_1", lambda x: ops.polygamma(1, x), lambda x: sp.polygamma(1, x), [POS],
          second_order=True),
     _row("polygamma_3_tensor_n", lambda x: ops.polygamma(ops.cast(ops.full((), 3), "int64"), x),

@@ -2,9 +2,10 @@
 regularized incomplete gamma functions igamma / igammac), the Hurwitz zeta function and the Bessel
 functions. Forwards are scipy's (NumPy for expm1 / log1p); gradients are written with cellonnx ops.
 
-ONNX has none of these functions. expm1, log1p, erfc and erfinv are lowered as short formulas of ONNX ops
-(accurate to float32 rounding); the others raise an error naming the op when a graph holding them is
-exported, and run eagerly only.
+ONNX has none of these functions. expm1, log1p, erfc, erfinv, lgamma and digamma are lowered as formulas of
+ONNX ops (accurate to float32 rounding; lgamma and digamma computed in float64 by reflection, recurrence and
+asymptotic series); the others raise an error naming the op when a graph holding them is exported, and run
+eagerly only.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from typing import Any
 import numpy as np
 import scipy.special as _sp
 
+from cellonnx import dtypes
 from cellonnx.ops.prims._eager import not_exportable
 from cellonnx.ops.prims._util import promote, sum_to
 from cellonnx.ops.prims.math import _floatify, add, div, equal, exp, log, mul, neg, sign, sub, where
@@ -128,6 +130,38 @@ class Erfinv(Op):
 
 
 # ---------------------------------------------------------------- gamma family
+# Lowerings of lgamma and digamma: in float64, the argument reflected below 1/2 (y = 1 - x), shifted up by
+# _SHIFT (the recurrence), then the asymptotic series, whose next term is below 1e-12 from 8 up
+_SHIFT = 8
+_LGAMMA_SERIES = (1 / 12, -1 / 360, 1 / 1260, -1 / 1680)
+_DIGAMMA_SERIES = (-1 / 12, 1 / 120, -1 / 252, 1 / 240)
+
+
+def _f64_prologue(g: Any, x: str) -> tuple[Any, str, str, str, str]:
+    """(constant maker, x in float64, y = x or 1 - x, below = x < 1/2, z = y + _SHIFT)."""
+    from onnx import TensorProto
+
+    def c(v: float) -> str:
+        return g.const(np.asarray(v, np.float64))
+
+    xd = g.op("Cast", x, to=TensorProto.DOUBLE)
+    below = g.op("Less", xd, c(0.5))
+    y = g.op("Where", below, g.op("Sub", c(1.0), xd), xd)
+    return c, xd, below, y, g.op("Add", y, c(float(_SHIFT)))
+
+
+def _series(g: Any, c: Any, inv_z2: str, coeffs: tuple[float, ...], start: str) -> str:
+    """start * (c0 + c1 w + c2 w^2 + ...), w = 1 / z^2 (Horner)."""
+    acc = c(coeffs[-1])
+    for k in reversed(coeffs[:-1]):
+        acc = g.op("Add", g.op("Mul", acc, inv_z2), c(k))
+    return g.op("Mul", acc, start)
+
+
+def _back_to(g: Any, value: str) -> str:
+    return g.op("Cast", value, to=dtypes.dtype(g.out_tensors[0]._data.dtype).onnx)
+
+
 class Lgamma(Op):
     def forward(self, x):
         out = _compute(_sp.gammaln, x)
@@ -137,7 +171,24 @@ class Lgamma(Op):
     def backward(self, ctx, g):
         return (mul(g, Digamma.apply(ctx.inputs[0])),)
 
-    lower = not_exportable("lgamma")
+    def lower(self, g, x):
+        c, xd, below, y, z = _f64_prologue(g, x)
+        # lgamma(z) - log(y (y + 1) ... (y + SHIFT - 1)), lgamma(z) by Stirling's series
+        prod = y
+        for k in range(1, _SHIFT):
+            prod = g.op("Mul", prod, g.op("Add", y, c(float(k))))
+        inv_z = g.op("Reciprocal", z)
+        stirling = g.op("Add", g.op("Sub", g.op("Mul", g.op("Sub", z, c(0.5)), g.op("Log", z)), z),
+                        c(0.5 * _math.log(2 * _math.pi)))
+        stirling = g.op("Add", stirling, _series(g, c, g.op("Mul", inv_z, inv_z), _LGAMMA_SERIES, inv_z))
+        upper = g.op("Sub", stirling, g.op("Log", g.op("Abs", prod)))
+        # reflection below 1/2: log(pi / |sin(pi x)|) - lgamma(1 - x); the poles (0, -1, ...) give inf
+        sin = g.op("Abs", g.op("Sin", g.op("Mul", xd, c(_math.pi))))
+        pole = g.op("Equal", xd, g.op("Floor", xd))
+        reflected = g.op("Sub", g.op("Log", g.op("Div", c(_math.pi), sin)), upper)
+        out = g.op("Where", below, g.op("Where", pole, c(np.inf), reflected), upper)
+        out = g.op("Where", g.op("IsInf", xd), c(np.inf), out)  # +-inf -> inf
+        return _back_to(g, out)
 
 
 class Digamma(Op):
@@ -147,7 +198,26 @@ class Digamma(Op):
     def backward(self, ctx, g):
         return (mul(g, Polygamma.apply(ctx.inputs[0], n=1)),)
 
-    lower = not_exportable("digamma")
+    def lower(self, g, x):
+        c, xd, below, y, z = _f64_prologue(g, x)
+        # digamma(z) - sum 1 / (y + k), digamma(z) by its asymptotic series
+        shift = g.op("Reciprocal", y)
+        for k in range(1, _SHIFT):
+            shift = g.op("Add", shift, g.op("Reciprocal", g.op("Add", y, c(float(k)))))
+        inv_z = g.op("Reciprocal", z)
+        inv_z2 = g.op("Mul", inv_z, inv_z)
+        asym = g.op("Sub", g.op("Log", z), g.op("Mul", inv_z, c(0.5)))
+        asym = g.op("Add", asym, _series(g, c, inv_z2, _DIGAMMA_SERIES, inv_z2))
+        upper = g.op("Sub", asym, shift)
+        # reflection below 1/2: digamma(x) = digamma(1 - x) - pi / tan(pi x); NaN at the negative poles,
+        # -inf at 0 (as scipy and MindSpore)
+        px = g.op("Mul", xd, c(_math.pi))  # pi / tan(pi x) as pi cos / sin (no float64 Tan in onnxruntime)
+        cot = g.op("Div", g.op("Mul", c(_math.pi), g.op("Cos", px)), g.op("Sin", px))
+        reflected = g.op("Sub", upper, cot)
+        pole = g.op("Equal", xd, g.op("Floor", xd))
+        at_pole = g.op("Where", g.op("Equal", xd, c(0.0)), c(-np.inf), c(np.nan))
+        out = g.op("Where", below, g.op("Where", pole, at_pole, reflected), upper)
+        return _back_to(g, out)
 
 
 class Polygamma(Op):
