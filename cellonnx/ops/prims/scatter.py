@@ -54,6 +54,16 @@ def _add_at(out: np.ndarray, flat: np.ndarray, values: np.ndarray) -> np.ndarray
     return out
 
 
+def nd_positions(shape: tuple, idx: np.ndarray) -> np.ndarray:
+    """Flat positions in an array of ``shape`` of the slices ``x[idx[b, 0], ..., idx[b, k-1]]``, laid out as
+    idx.shape[:-1] + (size of one slice,)."""
+    k = idx.shape[-1]
+    coords = tuple(_in_range(c, n) for c, n in zip(_nd_index(idx), shape[:k]))
+    lead = np.ravel_multi_index(coords, shape[:k]) if k else np.zeros(idx.shape[:-1], np.int64)
+    inner = int(np.prod(shape[k:], dtype=np.int64))
+    return np.asarray(lead, dtype=np.int64)[..., None] * inner + np.arange(inner, dtype=np.int64)
+
+
 def _axis_positions(shape: tuple, idx: np.ndarray, axis: int) -> np.ndarray:
     """Flat positions in an array of ``shape`` of ``[..., idx[k], ...]`` (idx 1-D along ``axis``), laid out as
     shape[:axis] + (len(idx),) + shape[axis + 1:]."""
@@ -88,6 +98,23 @@ def _onehot_add(g: Any, data: str, idx: str, upd: str, dtype: np.dtype) -> str:
     flat = g.op("Reshape", upd, g.i64([0, -1]))                                                   # (K, R)
     contrib = g.op("MatMul", g.op("Transpose", oh, perm=[1, 0]), flat)                             # (N, R)
     return g.op("Add", data, g.op("Reshape", contrib, g.op("Shape", data)))
+
+
+def nd_rows(g: Any, x: str, idx: str, upd: str) -> tuple[str, str, str]:
+    """ScatterND operands as rows: the k leading coordinates of ``idx`` linearised (Horner over the run-time
+    dims, negatives counted from the end) to a (K,) index, ``x`` as (N, R) and ``upd`` as (K, R)."""
+    k = int(g.in_tensors[1]._data.shape[-1])
+    shape = g.op("Shape", x)
+    lin = None
+    for j in range(k):
+        ij = g.op("Gather", idx, g.i64(j), axis=-1)
+        dj = g.op("Gather", shape, g.i64(j), axis=0)
+        ij = g.op("Where", g.op("Less", ij, g.i64(0)), g.op("Add", ij, dj), ij)
+        lin = ij if lin is None else g.op("Add", g.op("Mul", lin, dj), ij)
+    rest = g.op("Slice", shape, g.i64([k]), g.i64([2 ** 62]))
+    minus1 = g.i64([-1])
+    rows = g.op("Concat", minus1, rest, axis=0)
+    return g.op("Reshape", lin, minus1), g.op("Reshape", x, rows), g.op("Reshape", upd, rows)
 
 
 # ---------------------------------------------------------------- primitives
@@ -231,12 +258,7 @@ class ScatterNDAdd(Op):
     """``x`` with ``upd[b]`` added at ``x[idx[b, 0], ..., idx[b, k-1]]``; repeated positions accumulate."""
 
     def forward(self, x, idx, upd):
-        k = idx.shape[-1]
-        coords = tuple(_in_range(c, n) for c, n in zip(_nd_index(idx), x.shape[:k]))
-        lead = np.ravel_multi_index(coords, x.shape[:k]) if k else np.zeros(idx.shape[:-1], np.int64)
-        inner = int(np.prod(x.shape[k:], dtype=np.int64))
-        flat = lead.astype(np.int64)[..., None] * inner + np.arange(inner, dtype=np.int64)
-        return _add_at(x.copy(), flat, upd)
+        return _add_at(x.copy(), nd_positions(x.shape, idx), upd)
 
     def backward(self, ctx, g):
         idx = ctx.inputs[1]
@@ -246,21 +268,9 @@ class ScatterNDAdd(Op):
     def lower(self, g, x, idx, upd):
         if g.opset >= 16:
             return g.op("ScatterND", x, idx, upd, reduction="add")
-        # linearise the k leading coordinates (Horner over the run-time dims), then a one-hot product
-        k = int(g.in_tensors[1]._data.shape[-1])
-        shape = g.op("Shape", x)
-        lin = None
-        for j in range(k):
-            ij = g.op("Gather", idx, g.i64(j), axis=-1)
-            dj = g.op("Gather", shape, g.i64(j), axis=0)
-            ij = g.op("Where", g.op("Less", ij, g.i64(0)), g.op("Add", ij, dj), ij)
-            lin = ij if lin is None else g.op("Add", g.op("Mul", lin, dj), ij)
-        rest = g.op("Slice", shape, g.i64([k]), g.i64([2 ** 62]))
-        minus1 = g.i64([-1])
-        data = g.op("Reshape", x, g.op("Concat", minus1, rest, axis=0))
-        upd2 = g.op("Reshape", upd, g.op("Concat", minus1, rest, axis=0))
-        out = _onehot_add(g, data, g.op("Reshape", lin, minus1), upd2, g.in_tensors[0]._data.dtype)
-        return g.op("Reshape", out, shape)
+        lin, data, upd2 = nd_rows(g, x, idx, upd)
+        out = _onehot_add(g, data, lin, upd2, g.in_tensors[0]._data.dtype)
+        return g.op("Reshape", out, g.op("Shape", x))
 
 
 class ScatterNDSet(Op):
