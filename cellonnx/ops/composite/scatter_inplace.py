@@ -16,12 +16,21 @@ import numpy as np
 from cellonnx.autograd.tape import _mode
 from cellonnx.ops import registry
 from cellonnx.ops.prims._util import to_tensor
-from cellonnx.ops.prims.getitem import _rebind_in_trace
+from cellonnx.ops.prims.getitem import _alias, _rebind_in_trace
 from cellonnx.ops.prims.math import add, cast, sub
 from cellonnx.ops.prims.scatter import ScatterNDAdd, ScatterNDSet, _index, _int64
 from cellonnx.ops.prims.scatter_reduce import tensor_scatter_reduce
 from cellonnx.ops.prims.shape import broadcast_to, expand_dims, reshape
 from cellonnx.tensor import Parameter, Tensor
+
+
+def current(x: Any) -> Tensor:
+    """The value an update reads: for a plain Tensor with history, a second object holding that history,
+    so the update's own ops keep pointing at the old value once ``x`` is rebound to the new one."""
+    x = to_tensor(x)
+    if not isinstance(x, Parameter) and x._node is not None and _mode.enabled:
+        return _alias(x)
+    return x
 
 
 def write_back(x: Tensor, new: Tensor, op: str) -> Tensor:
@@ -40,15 +49,14 @@ def write_back(x: Tensor, new: Tensor, op: str) -> Tensor:
         raise RuntimeError(f"{op}: a leaf tensor that requires grad cannot be updated in place while gradients "
                            "are recorded; use the functional form (ops.tensor_scatter_*) instead")
     x._data = new._data
-    if new._node is not None:
-        x._node, x._out_index, x.requires_grad = new._node, new._out_index, True
+    x._node, x._out_index, x.requires_grad = new._node, new._out_index, new.requires_grad
     _rebind_in_trace(new, x)
     return x
 
 
 def _nd(input_x: Any, indices: Any, updates: Any, reduction: str, op: str) -> Tensor:
     x = to_tensor(input_x)
-    return write_back(x, tensor_scatter_reduce(x, indices, updates, reduction, op), op)
+    return write_back(x, tensor_scatter_reduce(current(x), indices, updates, reduction, op), op)
 
 
 def scatter_nd_add(input_x: Tensor, indices: Any, updates: Tensor, use_locking: bool = False) -> Tensor:
@@ -103,7 +111,7 @@ def _rows(input_x: Any, indices: Any, updates: Any, reduction: str, op: str) -> 
     if x.ndim < 1 or tuple(upd._data.shape) != want:
         raise ValueError(f"{op}: updates of shape {tuple(upd.shape)}, expected indices.shape + "
                          f"input_x.shape[1:] = {want}")
-    return write_back(x, tensor_scatter_reduce(x, expand_dims(idx, -1), upd, reduction, op), op)
+    return write_back(x, tensor_scatter_reduce(current(x), expand_dims(idx, -1), upd, reduction, op), op)
 
 
 def scatter_update(input_x: Tensor, indices: Any, updates: Tensor) -> Tensor:
@@ -159,13 +167,13 @@ def assign(variable: Tensor, value: Any) -> Tensor:
 def assign_add(variable: Tensor, value: Any) -> Tensor:
     """``variable += value`` in place; returns the updated variable."""
     variable = to_tensor(variable)
-    return write_back(variable, add(variable, _value_like(variable, value, "assign_add")), "assign_add")
+    return write_back(variable, add(current(variable), _value_like(variable, value, "assign_add")), "assign_add")
 
 
 def assign_sub(variable: Tensor, value: Any) -> Tensor:
     """``variable -= value`` in place; returns the updated variable."""
     variable = to_tensor(variable)
-    return write_back(variable, sub(variable, _value_like(variable, value, "assign_sub")), "assign_sub")
+    return write_back(variable, sub(current(variable), _value_like(variable, value, "assign_sub")), "assign_sub")
 
 
 def zero_(input: Tensor) -> Tensor:
@@ -185,7 +193,7 @@ def put_(input: Tensor, index: Any, source: Tensor, accumulate: bool = False) ->
         src = cast(src, x._data.dtype)
     if idx._data.size != src._data.size:
         raise ValueError(f"put_: index has {idx._data.size} elements but source has {src._data.size}")
-    flat = reshape(x, (-1,))
+    flat = reshape(current(x), (-1,))
     pos, vals = reshape(idx, (-1, 1)), reshape(src, (-1,))
     new = ScatterNDAdd.apply(flat, pos, vals) if accumulate else ScatterNDSet.apply(flat, pos, vals)
     return write_back(x, reshape(new, x.shape), "put_")

@@ -55,9 +55,9 @@ class PopulationCount(Op):
         u = g.op("Cast", x, to=dtypes.dtype(udt).onnx) if dt.kind == "i" else x
         two = g.const(np.asarray(2, udt))
         total = None
-        for k in range(bits):  # sum over k of (u >> k) mod 2
+        for k in range(bits):  # sum over k of (u >> k) mod 2, added in int32 (Add takes no uint8 before opset 14)
             shifted = g.op("BitShift", u, g.const(np.asarray(k, udt)), direction="RIGHT") if k else u
-            bit = g.op("Mod", shifted, two)
+            bit = g.op("Cast", g.op("Mod", shifted, two), to=onnx.TensorProto.INT32)
             total = bit if total is None else g.op("Add", total, bit)
         return g.op("Cast", total, to=onnx.TensorProto.UINT8)
 

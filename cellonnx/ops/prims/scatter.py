@@ -102,7 +102,8 @@ def _onehot_add(g: Any, data: str, idx: str, upd: str, dtype: np.dtype) -> str:
 
 def nd_rows(g: Any, x: str, idx: str, upd: str) -> tuple[str, str, str]:
     """ScatterND operands as rows: the k leading coordinates of ``idx`` linearised (Horner over the run-time
-    dims, negatives counted from the end) to a (K,) index, ``x`` as (N, R) and ``upd`` as (K, R)."""
+    dims, negatives counted from the end) to a (K,) index, ``x`` as (N, R) and ``upd`` as (K, R), R the size of
+    one addressed slice."""
     k = int(g.in_tensors[1]._data.shape[-1])
     shape = g.op("Shape", x)
     lin = None
@@ -113,7 +114,7 @@ def nd_rows(g: Any, x: str, idx: str, upd: str) -> tuple[str, str, str]:
         lin = ij if lin is None else g.op("Add", g.op("Mul", lin, dj), ij)
     rest = g.op("Slice", shape, g.i64([k]), g.i64([2 ** 62]))
     minus1 = g.i64([-1])
-    rows = g.op("Concat", minus1, rest, axis=0)
+    rows = g.op("Concat", minus1, g.op("ReduceProd", rest, keepdims=1), axis=0)   # (-1, R); R = 1 for k = rank
     return g.op("Reshape", lin, minus1), g.op("Reshape", x, rows), g.op("Reshape", upd, rows)
 
 

@@ -39,6 +39,8 @@ class Trilu(Op):
         cols = g.op("Range", g.i64(0), g.op("Gather", shape, g.i64(nd - 1), axis=0), one)
         diff = g.op("Sub", g.unsqueeze(cols, [0]), g.unsqueeze(rows, [1]))
         keep = g.op("GreaterOrEqual" if upper else "LessOrEqual", diff, g.i64(k))
+        if g.in_tensors[0]._data.dtype == np.bool_:  # onnxruntime's Where takes no bool values
+            return g.op("And", keep, x)
         return g.op("Where", keep, x, g.like(0))
 
     def check(self, x, *, k, upper):

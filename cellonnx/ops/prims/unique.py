@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import onnx
 
-from cellonnx.ops.prims._util import norm_axis, to_tensor
+from cellonnx.ops.prims._util import is_float_dtype, norm_axis, to_tensor
 from cellonnx.ops.registry import Op
 from cellonnx.tensor import Tensor
 
@@ -37,6 +37,10 @@ class Unique(Op):
 
     def lower(self, g, x):
         flat = g.op("Reshape", x, g.i64([-1]))
+        dt = g.in_tensors[0]._data.dtype
+        if dt not in (np.float32, np.float64, np.int64, np.int8):  # the types onnxruntime's Unique takes
+            wide = onnx.TensorProto.FLOAT if is_float_dtype(dt) else onnx.TensorProto.INT64
+            flat = g.op("Cast", flat, to=wide)     # widening keeps equal values equal and distinct ones apart
         _, first, inverse, _ = g.op("Unique", flat, sorted=0, outputs=4)
         return first, inverse
 
