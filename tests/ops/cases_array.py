@@ -65,7 +65,6 @@ def _set_diag_ref(x, d, k0, k1, align="RIGHT_LEFT"):
 
 def _diagonal_scatter_ref(x, s, offset, d1, d2):
     out = np.moveaxis(x.copy(), (d1, d2), (-2, -1))
-    a, b = out.shape[-2:]
     for i in range(s.shape[-1]):
         r, c = (i, i + offset) if offset >= 0 else (i - offset, i)
         out[..., r, c] = s[..., i]
@@ -120,11 +119,13 @@ PROBES = np.concatenate([SORTED[:, 1:3], rand(2, 3, seed=66)], axis=1)   # ties 
 CASES = [
     # ---- shapes and splits ----
     OpCase("ravel", lambda x: ops.ravel(x), [X], lambda x: x.reshape(-1)),
-    OpCase("movedim_pairs", lambda x: ops.movedim(x, (0, 1), (2, 0)), [X], lambda x: np.moveaxis(x, (0, 1), (2, 0))),
+    OpCase("movedim_pairs", lambda x: ops.movedim(x, (0, 1), (2, 0)), [X],
+           lambda x: np.moveaxis(x, (0, 1), (2, 0))),
     OpCase("moveaxis", lambda x: ops.moveaxis(x, -1, 0), [X], lambda x: np.moveaxis(x, -1, 0)),
     OpCase("swapdims", lambda x: ops.swapdims(x, 0, 2), [X], lambda x: np.swapaxes(x, 0, 2)),
     OpCase("unstack", lambda x: ops.unstack(x, 1), [X], lambda x: tuple(x[:, i] for i in range(3))),
-    OpCase("tensor_split_sections", lambda v: ops.tensor_split(v, 4), [V], lambda v: tuple(np.array_split(v, 4))),
+    OpCase("tensor_split_sections", lambda v: ops.tensor_split(v, 4), [V],
+           lambda v: tuple(np.array_split(v, 4))),
     OpCase("tensor_split_more_sections_than_items", lambda x: ops.tensor_split(x, 5, 1), [X],
            lambda x: tuple(np.array_split(x, 5, 1))),
     OpCase("tensor_split_indices_unordered", lambda x: ops.tensor_split(x, [3, 1, -1], -1), [X],
@@ -134,12 +135,14 @@ CASES = [
     OpCase("dsplit", lambda x: ops.dsplit(x, [1]), [X], lambda x: tuple(np.dsplit(x, [1]))),
     OpCase("hstack_1d", lambda a, b: ops.hstack([a, b]), [V, V[:2]], lambda a, b: np.hstack([a, b])),
     OpCase("hstack_2d", lambda a, b: ops.hstack((a, b)), [M, M[:, :2]], lambda a, b: np.hstack([a, b])),
-    OpCase("column_stack", lambda a, b: ops.column_stack([a, b]), [M[:, 0], M], lambda a, b: np.column_stack([a, b])),
+    OpCase("column_stack", lambda a, b: ops.column_stack([a, b]), [M[:, 0], M],
+           lambda a, b: np.column_stack([a, b])),
     OpCase("expand", lambda x: ops.expand(x, Tensor(np.array([2, 4, 5]))), [M[:1]],
            lambda x: np.broadcast_to(x, (2, 4, 5))),
     OpCase("expand_as", lambda x, y: ops.expand_as(x, y), [M[0], M], lambda x, y: np.broadcast_to(x, y.shape),
            grad=(0,)),
-    OpCase("view_as", lambda x, y: ops.view_as(x, y), [X, rand(6, 4)], lambda x, y: x.reshape(6, 4), grad=(0,)),
+    OpCase("view_as", lambda x, y: ops.view_as(x, y), [X, rand(6, 4)], lambda x, y: x.reshape(6, 4),
+           grad=(0,)),
     OpCase("reverse", lambda x: ops.reverse(x, [0, 2]), [X], lambda x: x[::-1, :, ::-1]),
     OpCase("meshgrid_xy", lambda a, b, c: ops.meshgrid(a, b, c), [V[:2], V[:3], V[:4]],
            lambda a, b, c: tuple(np.meshgrid(a, b, c))),
@@ -174,7 +177,8 @@ CASES = [
     OpCase("population_count", lambda x: ops.population_count(x),
            [np.array([0, 1, -1, 7, 255, -128, 2 ** 14], np.int16)],
            lambda x: np.array([bin(int(v) & 0xFFFF).count("1") for v in x], np.uint8)),
-    OpCase("population_count_uint8", lambda x: ops.population_count(x), [np.array([0, 3, 128, 255], np.uint8)],
+    OpCase("population_count_uint8", lambda x: ops.population_count(x),
+           [np.array([0, 3, 128, 255], np.uint8)],
            lambda x: np.array([bin(int(v)).count("1") for v in x], np.uint8)),
     OpCase("lstsq", lambda a, b: ops.lstsq(a, b), [rand(5, 3, seed=68), rand(5, 2, seed=69)],
            lambda a, b: np.linalg.lstsq(a, b, rcond=None)[0], rtol=1e-4, atol=1e-5, lower=False, grad=(),
@@ -220,11 +224,13 @@ CASES = [
            lambda x, i, v: _index_fill_ref(x, 0, i, v)),
     OpCase("select_scatter", lambda x, s: ops.select_scatter(x, s, 1, -1), [X, rand(2, 4, seed=73)],
            lambda x, s: np.concatenate([x[:, :2], s[:, None]], 1)),
-    OpCase("slice_scatter_step", lambda x, s: ops.slice_scatter(x, s, 2, 1, None, 2), [X, rand(2, 3, 2, seed=74)],
+    OpCase("slice_scatter_step", lambda x, s: ops.slice_scatter(x, s, 2, 1, None, 2),
+           [X, rand(2, 3, 2, seed=74)],
            lambda x, s: np.stack([x[..., 0], s[..., 0], x[..., 2], s[..., 1]], -1)),
     OpCase("reverse_sequence", lambda x, n: ops.reverse_sequence(x, n, 2, 0), [X, np.array([4, 2], I32)],
            lambda x, n: _reverse_sequence_ref(x, n, 2, 0)),
-    OpCase("reverse_sequence_batch_last", lambda x, n: ops.reverse_sequence(x, n, 0, 2), [X, np.array([1, 2, 0, 2])],
+    OpCase("reverse_sequence_batch_last", lambda x, n: ops.reverse_sequence(x, n, 0, 2),
+           [X, np.array([1, 2, 0, 2])],
            lambda x, n: _reverse_sequence_ref(x, n, 0, 2)),
     # ---- unique and searchsorted ----
     OpCase("unique", lambda x: ops.unique(x), [_flat_ints(3, 4) * 7 - 5],
@@ -234,7 +240,8 @@ CASES = [
            note="a finite difference splits equal values, changing the output's length: the gradient (to the "
                 "first occurrences) is checked in tests/ops/test_array_mindspore.py"),
     OpCase("unique_int64", lambda x: ops.unique(x), [np.array([3, 1, 3, 7, 1])], _unique_ref),
-    OpCase("unique_consecutive", lambda x: ops.unique_consecutive(x, True, True), [np.array([2, 2, 1, 1, 1, 2, 3])],
+    OpCase("unique_consecutive", lambda x: ops.unique_consecutive(x, True, True),
+           [np.array([2, 2, 1, 1, 1, 2, 3])],
            lambda x: _unique_consecutive_ref(x)),
     OpCase("unique_consecutive_dim", lambda x: ops.unique_consecutive(x, True, True, 1),
            [np.array([[1.0, 1.0, 2.0, 2.0], [3.0, 3.0, 3.0, 4.0]])], lambda x: _unique_consecutive_ref(x, 1),

@@ -24,7 +24,8 @@ def _number(v: Any, op: str, what: str) -> Any:
     """A Python number for a number or a one-element tensor."""
     if isinstance(v, Tensor):
         if v._data.size != 1:
-            raise ValueError(f"{op}: {what} must be a number or a one-element tensor, got shape {tuple(v.shape)}")
+            raise ValueError(f"{op}: {what} must be a number or a one-element tensor, got shape "
+                             f"{tuple(v.shape)}")
         return v._data.reshape(()).item()
     if isinstance(v, (bool, int, float, np.number, np.bool_)):
         return v.item() if isinstance(v, (np.number, np.bool_)) else v
@@ -63,7 +64,8 @@ def fills(x: Tensor, value: Any) -> Tensor:
 def scalar_to_tensor(input_x: Any, dtype: Any = dtypes.float32) -> Tensor:
     """A 0-d tensor holding the number ``input_x`` in ``dtype`` (float32 by default)."""
     if isinstance(input_x, Tensor) or not isinstance(input_x, (bool, int, float, np.number, np.bool_)):
-        raise TypeError(f"scalar_to_tensor: input_x must be a bool, int or float, got {type(input_x).__name__}")
+        raise TypeError(f"scalar_to_tensor: input_x must be a bool, int or float, got "
+                        f"{type(input_x).__name__}")
     return Tensor._make(np.asarray(input_x, dtype=dtypes.to_numpy(dtype)))
 
 
@@ -126,11 +128,11 @@ def hamming_window(window_length: int, periodic: bool = True, alpha: float = 0.5
     for name, v in (("alpha", alpha), ("beta", beta)):
         if not isinstance(v, float):
             raise TypeError(f"hamming_window: {name} must be a float, got {v!r}")
+    if window_length <= 1:  # MindSpore returns float64 ones here, whatever the dtype
+        return Tensor._make(np.ones(window_length, dtype=np.float64))
     dt = dtypes.to_numpy(dtype) if dtype is not None else np.dtype(np.float32)
     if not is_float_dtype(dt):
         raise TypeError(f"hamming_window: dtype must be a float dtype, got {dtypes.dtype(dt)}")
-    if window_length <= 1:
-        return Tensor._make(np.ones(window_length, dtype=dt))
     # MindSpore's kernel takes alpha and beta as float32 and computes in double
     a, b = float(np.float32(alpha)), float(np.float32(beta))
     n = window_length + 1 if periodic else window_length
@@ -242,7 +244,8 @@ def ger(input: Tensor, vec2: Tensor) -> Tensor:
     """The outer product of two 1-D tensors: ``out[i, j] = input[i] * vec2[j]``."""
     input, vec2 = to_tensor(input), to_tensor(vec2)
     if input.ndim != 1 or vec2.ndim != 1:
-        raise ValueError(f"ger: expected two 1-D tensors, got shapes {tuple(input.shape)} and {tuple(vec2.shape)}")
+        raise ValueError(f"ger: expected two 1-D tensors, got shapes {tuple(input.shape)} and "
+                         f"{tuple(vec2.shape)}")
     return mul(reshape(input, (-1, 1)), reshape(vec2, (1, -1)))
 
 
@@ -275,6 +278,6 @@ def argwhere(input: Tensor) -> Tensor:
     return nonzero(x)
 
 
-__all__ = ["aminmax", "argwhere", "dtype", "fill", "fills", "ger", "hamming_window", "is_nonzero", "is_tensor",
-           "randperm", "range", "scalar_to_array", "scalar_to_tensor", "select", "sequence_mask", "shape",
-           "size", "tensor_gt", "tensor_muls", "top_k", "tuple_to_array", "type_as"]
+__all__ = ["aminmax", "argwhere", "dtype", "fill", "fills", "ger", "hamming_window", "is_nonzero",
+           "is_tensor", "randperm", "range", "scalar_to_array", "scalar_to_tensor", "select", "sequence_mask",
+           "shape", "size", "tensor_gt", "tensor_muls", "top_k", "tuple_to_array", "type_as"]

@@ -4,6 +4,7 @@ unstack), the stacks (hstack, column_stack), expand / expand_as / view_as, rever
 from __future__ import annotations
 
 import builtins
+import itertools
 from typing import Any
 
 import numpy as np
@@ -111,14 +112,14 @@ def _pieces(n: int, indices_or_sections: Any, op: str) -> list[tuple[int, int]]:
         bounds = [0]
         for i in range(k):
             bounds.append(bounds[-1] + size + (1 if i < extra else 0))
-        return list(zip(bounds[:-1], bounds[1:]))
+        return list(itertools.pairwise(bounds))
     if isinstance(indices_or_sections, (tuple, list)):
         for v in indices_or_sections:
             if not _int_like(v):
                 raise TypeError(f"{op}: each split index must be an int, got {v!r}")
         cuts = [0] + [int(v) for v in indices_or_sections] + [n]
         out = []
-        for a, b in zip(cuts[:-1], cuts[1:]):
+        for a, b in itertools.pairwise(cuts):
             lo, hi, _ = builtins.slice(a, b).indices(n)
             out.append((lo, builtins.max(lo, hi)))
         return out
@@ -150,7 +151,7 @@ def tensor_split(input: Tensor, indices_or_sections: Any, axis: int = 0) -> tupl
     n = int(input._data.shape[a])
     pieces = _pieces(n, indices_or_sections, "tensor_split")
     sizes = [hi - lo for lo, hi in pieces]
-    contiguous = all(p[1] == q[0] for p, q in zip(pieces[:-1], pieces[1:])) and pieces[0][0] == 0 \
+    contiguous = all(p[1] == q[0] for p, q in itertools.pairwise(pieces)) and pieces[0][0] == 0 \
         and pieces[-1][1] == n
     if contiguous:
         if len(pieces) == 1:
@@ -289,9 +290,11 @@ def padding(x: Tensor, pad_dim_size: int = 8) -> Tensor:
     if pad_dim_size < 1:
         raise ValueError(f"padding: pad_dim_size must be positive, got {pad_dim_size}")
     if x.ndim < 2 or int(x._data.shape[-1]) != 1:
-        raise ValueError(f"padding: x must have rank >= 2 and a last dimension of 1, got shape {tuple(x.shape)}")
+        raise ValueError(f"padding: x must have rank >= 2 and a last dimension of 1, got shape "
+                         f"{tuple(x.shape)}")
     return pad(x, (0, int(pad_dim_size) - 1))
 
 
 __all__ = ["column_stack", "dsplit", "expand", "expand_as", "hsplit", "hstack", "meshgrid", "moveaxis",
-           "movedim", "padding", "ravel", "reverse", "swapdims", "tensor_split", "unstack", "view_as", "vsplit"]
+           "movedim", "padding", "ravel", "reverse", "swapdims", "tensor_split", "unstack", "view_as",
+           "vsplit"]

@@ -133,7 +133,8 @@ def diagonal_scatter(input: Tensor, src: Tensor, offset: int = 0, dim1: int = 0,
     rows, cols = _diag_positions(a, b, int(offset))
     want = tuple(xm._data.shape[:-2]) + (len(rows),)
     if tuple(s._data.shape) != want:
-        raise ValueError(f"diagonal_scatter: src of shape {tuple(s.shape)} must have the diagonal's shape {want}")
+        raise ValueError(f"diagonal_scatter: src of shape {tuple(s.shape)} must have the diagonal's shape "
+                         f"{want}")
     if s._data.dtype != x._data.dtype:
         s = cast(s, x._data.dtype)
     index = np.arange(a * b, dtype=np.int64).reshape(a, b)
@@ -146,7 +147,8 @@ def diagonal_scatter(input: Tensor, src: Tensor, offset: int = 0, dim1: int = 0,
 def _int_arg(v: Any, op: str, what: str) -> int:
     if isinstance(v, Tensor):
         if v._data.size != 1:
-            raise ValueError(f"{op}: {what} must be an int or a one-element tensor, got shape {tuple(v.shape)}")
+            raise ValueError(f"{op}: {what} must be an int or a one-element tensor, got shape "
+                             f"{tuple(v.shape)}")
         return int(v._data.reshape(()))
     if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
         raise TypeError(f"{op}: {what} must be an int or an integer tensor, got {v!r}")
@@ -224,9 +226,9 @@ def _padding(value: Any, like: Tensor, lead: tuple) -> Tensor:
 
 def matrix_diag_part(x: Tensor, k: Any, padding_value: Any, align: str = "RIGHT_LEFT") -> Tensor:
     """The diagonals ``k[0] .. k[1]`` of the innermost matrices of ``x``, packed as TensorFlow's
-    MatrixDiagPartV3: shape (..., k[1] - k[0] + 1, max_len), rows from diagonal k[1] down to k[0] (the diagonal
-    axis is dropped for a single k); shorter diagonals are padded with ``padding_value`` on the side ``align``
-    says ('RIGHT_LEFT': superdiagonals aligned right, subdiagonals left)."""
+    MatrixDiagPartV3: shape (..., k[1] - k[0] + 1, max_len), rows from diagonal k[1] down to k[0] (the
+    diagonal axis is dropped for a single k); shorter diagonals are padded with ``padding_value`` on the side
+    ``align`` says ('RIGHT_LEFT': superdiagonals aligned right, subdiagonals left)."""
     x = to_tensor(x)
     if x.ndim < 2:
         raise ValueError(f"matrix_diag_part: x must have at least 2 dimensions, got shape {tuple(x.shape)}")
@@ -262,11 +264,12 @@ def matrix_diag(x: Tensor, k: Any = 0, num_rows: Any = -1, num_cols: Any = -1, p
         raise ValueError(f"matrix_diag: x of shape {tuple(x.shape)} is too small for k ({k0}, {k1})")
     nd = k1 - k0 + 1
     if k0 != k1 and int(x._data.shape[-2]) != nd:
-        raise ValueError(f"matrix_diag: x of shape {tuple(x.shape)} must hold {nd} diagonals (k {k0}..{k1}) in "
-                         "its second-to-last axis")
+        raise ValueError(f"matrix_diag: x of shape {tuple(x.shape)} must hold {nd} diagonals (k {k0}..{k1}) "
+                         "in its second-to-last axis")
     length = int(x._data.shape[-1])
     min_rows, min_cols = length - min(k1, 0), length + max(k0, 0)
-    rows_n, cols_n = _int_arg(num_rows, "matrix_diag", "num_rows"), _int_arg(num_cols, "matrix_diag", "num_cols")
+    rows_n = _int_arg(num_rows, "matrix_diag", "num_rows")
+    cols_n = _int_arg(num_cols, "matrix_diag", "num_cols")
     if rows_n == -1 and cols_n == -1:
         rows_n = cols_n = max(min_rows, min_cols)
     elif rows_n == -1:
@@ -274,9 +277,10 @@ def matrix_diag(x: Tensor, k: Any = 0, num_rows: Any = -1, num_cols: Any = -1, p
     elif cols_n == -1:
         cols_n = min_cols
     if rows_n < min_rows or cols_n < min_cols or (rows_n != min_rows and cols_n != min_cols):
-        raise ValueError(f"matrix_diag: num_rows {rows_n} and num_cols {cols_n} do not fit diagonals of length "
-                         f"{length} at k ({k0}, {k1}) (one of them must be {min_rows} rows / {min_cols} columns)")
-    rows, cols, max_len = _layout(rows_n, cols_n, k0, k1, align)
+        raise ValueError(f"matrix_diag: num_rows {rows_n} and num_cols {cols_n} do not fit diagonals of "
+                         f"length {length} at k ({k0}, {k1}) (one of them must be {min_rows} rows / "
+                         f"{min_cols} columns)")
+    rows, cols, _ = _layout(rows_n, cols_n, k0, k1, align)
     index = np.full((rows_n, cols_n), nd * length, np.int64)
     i, j = np.nonzero(rows >= 0)
     index[rows[i, j], cols[i, j]] = i * length + j

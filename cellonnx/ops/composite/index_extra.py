@@ -68,7 +68,8 @@ def index_fill(x: Tensor, axis: int, index: Any, value: Any) -> Tensor:
     n = int(x._data.shape[a])
     if idx._data.size and (int(idx._data.min()) < -n or int(idx._data.max()) >= n):
         bad = int(idx._data.min()) if int(idx._data.min()) < -n else int(idx._data.max())
-        raise IndexError(f"index_fill: index {bad} is out of range [{-n}, {n}) for axis {a} of x {tuple(x.shape)}")
+        raise IndexError(f"index_fill: index {bad} is out of range [{-n}, {n}) for axis {a} of x "
+                         f"{tuple(x.shape)}")
     v = to_tensor(value, x)
     if v._data.size != 1:
         raise ValueError(f"index_fill: value must be a number or a 0-d tensor, got shape {tuple(v.shape)}")
@@ -131,10 +132,11 @@ def reverse_sequence(x: Tensor, seq_lengths: Any, seq_dim: int, batch_dim: int =
     lengths = _int64(_index(seq_lengths, "reverse_sequence"))
     s, b = norm_axis(seq_dim, x.ndim, "reverse_sequence"), norm_axis(batch_dim, x.ndim, "reverse_sequence")
     if s == b:
-        raise ValueError(f"reverse_sequence: seq_dim and batch_dim must differ, got {seq_dim} and {batch_dim}")
+        raise ValueError(f"reverse_sequence: seq_dim and batch_dim must differ, got {seq_dim} and "
+                         f"{batch_dim}")
     if lengths.ndim != 1 or int(lengths._data.shape[0]) != int(x._data.shape[b]):
-        raise ValueError(f"reverse_sequence: seq_lengths of shape {tuple(lengths.shape)} must be 1-D with the size "
-                         f"{int(x._data.shape[b])} of batch_dim {b}")
+        raise ValueError(f"reverse_sequence: seq_lengths of shape {tuple(lengths.shape)} must be 1-D with "
+                         f"the size {int(x._data.shape[b])} of batch_dim {b}")
     t_len = int(x._data.shape[s])
     if lengths._data.size and int(lengths._data.max()) > t_len:
         raise ValueError(f"reverse_sequence: seq_lengths must not exceed the size {t_len} of seq_dim, got "

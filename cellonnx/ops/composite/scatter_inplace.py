@@ -46,8 +46,8 @@ def write_back(x: Tensor, new: Tensor, op: str) -> Tensor:
         _rebind_in_trace(new, x)
         return new
     if _mode.enabled and x.requires_grad and x._node is None:
-        raise RuntimeError(f"{op}: a leaf tensor that requires grad cannot be updated in place while gradients "
-                           "are recorded; use the functional form (ops.tensor_scatter_*) instead")
+        raise RuntimeError(f"{op}: a leaf tensor that requires grad cannot be updated in place while "
+                           "gradients are recorded; use the functional form (ops.tensor_scatter_*) instead")
     x._data = new._data
     x._node, x._out_index, x.requires_grad = new._node, new._out_index, new.requires_grad
     _rebind_in_trace(new, x)
@@ -97,7 +97,8 @@ def scatter_nd_min(input_x: Tensor, indices: Any, updates: Tensor, use_locking: 
 
 
 def scatter_nd_update(input_x: Tensor, indices: Any, updates: Tensor, use_locking: bool = True) -> Tensor:
-    """Write ``updates[b]`` at ``input_x[indices[b]]`` in place (for a repeated index the last update wins)."""
+    """Write ``updates[b]`` at ``input_x[indices[b]]`` in place (for a repeated index the last update
+    wins)."""
     return _nd(input_x, indices, updates, "update", "scatter_nd_update")
 
 
@@ -167,13 +168,15 @@ def assign(variable: Tensor, value: Any) -> Tensor:
 def assign_add(variable: Tensor, value: Any) -> Tensor:
     """``variable += value`` in place; returns the updated variable."""
     variable = to_tensor(variable)
-    return write_back(variable, add(current(variable), _value_like(variable, value, "assign_add")), "assign_add")
+    new = add(current(variable), _value_like(variable, value, "assign_add"))
+    return write_back(variable, new, "assign_add")
 
 
 def assign_sub(variable: Tensor, value: Any) -> Tensor:
     """``variable -= value`` in place; returns the updated variable."""
     variable = to_tensor(variable)
-    return write_back(variable, sub(current(variable), _value_like(variable, value, "assign_sub")), "assign_sub")
+    new = sub(current(variable), _value_like(variable, value, "assign_sub"))
+    return write_back(variable, new, "assign_sub")
 
 
 def zero_(input: Tensor) -> Tensor:
@@ -200,5 +203,5 @@ def put_(input: Tensor, index: Any, source: Tensor, accumulate: bool = False) ->
 
 
 __all__ = ["assign", "assign_add", "assign_sub", "put_", "scatter_div", "scatter_max", "scatter_min",
-           "scatter_mul", "scatter_nd_add", "scatter_nd_div", "scatter_nd_max", "scatter_nd_min", "scatter_nd_mul",
-           "scatter_nd_sub", "scatter_nd_update", "scatter_update", "zero_"]
+           "scatter_mul", "scatter_nd_add", "scatter_nd_div", "scatter_nd_max", "scatter_nd_min",
+           "scatter_nd_mul", "scatter_nd_sub", "scatter_nd_update", "scatter_update", "zero_"]

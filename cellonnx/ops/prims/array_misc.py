@@ -55,7 +55,8 @@ class PopulationCount(Op):
         u = g.op("Cast", x, to=dtypes.dtype(udt).onnx) if dt.kind == "i" else x
         two = g.const(np.asarray(2, udt))
         total = None
-        for k in range(bits):  # sum over k of (u >> k) mod 2, added in int32 (Add takes no uint8 before opset 14)
+        # sum over k of (u >> k) mod 2, added in int32 (Add takes no uint8 before opset 14)
+        for k in range(bits):
             shifted = g.op("BitShift", u, g.const(np.asarray(k, udt)), direction="RIGHT") if k else u
             bit = g.op("Cast", g.op("Mod", shifted, two), to=onnx.TensorProto.INT32)
             total = bit if total is None else g.op("Add", total, bit)
@@ -131,7 +132,8 @@ def lstsq(input: Tensor, A: Tensor) -> Tensor:
     if not is_float_dtype(a._data.dtype) or not is_float_dtype(b._data.dtype):
         raise TypeError(f"lstsq: input and A must be float tensors, got {a.dtype} and {b.dtype}")
     if a.ndim != 2 or b.ndim not in (1, 2) or a._data.shape[0] != b._data.shape[0]:
-        raise ValueError(f"lstsq: expected input (m, n) and A (m, k), got {tuple(a.shape)} and {tuple(b.shape)}")
+        raise ValueError(f"lstsq: expected input (m, n) and A (m, k), got {tuple(a.shape)} and "
+                         f"{tuple(b.shape)}")
     from cellonnx.ops.prims.math import cast
     return Lstsq.apply(a, cast(b, a._data.dtype))
 

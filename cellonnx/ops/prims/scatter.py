@@ -102,8 +102,8 @@ def _onehot_add(g: Any, data: str, idx: str, upd: str, dtype: np.dtype) -> str:
 
 def nd_rows(g: Any, x: str, idx: str, upd: str) -> tuple[str, str, str]:
     """ScatterND operands as rows: the k leading coordinates of ``idx`` linearised (Horner over the run-time
-    dims, negatives counted from the end) to a (K,) index, ``x`` as (N, R) and ``upd`` as (K, R), R the size of
-    one addressed slice."""
+    dims, negatives counted from the end) to a (K,) index, ``x`` as (N, R) and ``upd`` as (K, R), R the size
+    of one addressed slice."""
     k = int(g.in_tensors[1]._data.shape[-1])
     shape = g.op("Shape", x)
     lin = None
@@ -114,7 +114,7 @@ def nd_rows(g: Any, x: str, idx: str, upd: str) -> tuple[str, str, str]:
         lin = ij if lin is None else g.op("Add", g.op("Mul", lin, dj), ij)
     rest = g.op("Slice", shape, g.i64([k]), g.i64([2 ** 62]))
     minus1 = g.i64([-1])
-    rows = g.op("Concat", minus1, g.op("ReduceProd", rest, keepdims=1), axis=0)   # (-1, R); R = 1 for k = rank
+    rows = g.op("Concat", minus1, g.op("ReduceProd", rest, keepdims=1), axis=0)   # (-1, R); R = 1 if k = rank
     return g.op("Reshape", lin, minus1), g.op("Reshape", x, rows), g.op("Reshape", upd, rows)
 
 
@@ -186,7 +186,8 @@ class GatherElements(Op):
     def check(self, x, idx, *, axis):
         if idx.ndim != x.ndim:
             return f"index of rank {idx.ndim} for an input of rank {x.ndim} (they must be equal)"
-        return f"index {idx.shape} must not exceed the input {x.shape} off axis {axis}, and its values must " \
+        return f"index {idx.shape} must not exceed the input {x.shape} off axis {axis}, and its values " \
+               f"must " \
                f"lie in [-{x.shape[axis]}, {x.shape[axis]})"
 
 
@@ -225,7 +226,8 @@ class ScatterElementsAdd(Op):
 
 
 class ScatterElements(Op):
-    """``x`` with ``upd[i][j]`` written at ``[idx[i][j]][j]`` (axis 0); for repeated positions one write wins."""
+    """``x`` with ``upd[i][j]`` written at ``[idx[i][j]][j]`` (axis 0); for repeated positions one write
+    wins."""
 
     def forward(self, x, idx, upd, *, axis):
         out = x.copy()
@@ -234,7 +236,8 @@ class ScatterElements(Op):
 
     def backward(self, ctx, g, *, axis):
         idx, upd = ctx.inputs[1], ctx.inputs[2]
-        return (ScatterElements.apply(g, idx, _zeros_like(upd), axis=axis) if ctx.needs_grad(0) else None, None,
+        gx = ScatterElements.apply(g, idx, _zeros_like(upd), axis=axis) if ctx.needs_grad(0) else None
+        return (gx, None,
                 GatherElements.apply(g, idx, axis=axis) if ctx.needs_grad(2) else None)
 
     def lower(self, g, x, idx, upd, *, axis):
@@ -358,8 +361,8 @@ def _batched_gather(x: Tensor, idx: Tensor, axis: int, batch_dims: int) -> Tenso
     from cellonnx.ops.prims.shape import reshape, transpose
     bd = batch_dims + idx.ndim if batch_dims < 0 else batch_dims
     if not 0 <= bd <= idx.ndim or bd > axis or tuple(x._data.shape[:bd]) != tuple(idx._data.shape[:bd]):
-        raise ValueError(f"gather: batch_dims {batch_dims} needs batch_dims <= axis ({axis}) and matching leading "
-                         f"dims of params {tuple(x.shape)} and indices {tuple(idx.shape)}")
+        raise ValueError(f"gather: batch_dims {batch_dims} needs batch_dims <= axis ({axis}) and matching "
+                         f"leading dims of params {tuple(x.shape)} and indices {tuple(idx.shape)}")
     shape = x.shape
     nd, ni = x.ndim, idx.ndim - bd
     perm = list(range(bd)) + [axis] + [d for d in range(bd, nd) if d != axis]
@@ -390,8 +393,8 @@ def gather_elements(input: Tensor, dim: int, index: Any) -> Tensor:
     idx = _index(index, "gather_elements")
     input = to_tensor(input)
     if idx.ndim != input.ndim:
-        raise ValueError(f"gather_elements: index of shape {tuple(idx.shape)} must have the rank of the input "
-                         f"{tuple(input.shape)}")
+        raise ValueError(f"gather_elements: index of shape {tuple(idx.shape)} must have the rank of the "
+                         f"input {tuple(input.shape)}")
     return GatherElements.apply(input, idx, axis=norm_axis(dim, input.ndim, "gather_elements"))
 
 
@@ -401,8 +404,8 @@ def gather_nd(input_x: Tensor, indices: Any) -> Tensor:
     idx = _index(indices, "gather_nd")
     input_x = to_tensor(input_x)
     if idx.ndim < 1 or idx._data.shape[-1] > input_x.ndim:
-        raise ValueError(f"gather_nd: indices of shape {tuple(idx.shape)} need a last dim of at most the input "
-                         f"rank {input_x.ndim}")
+        raise ValueError(f"gather_nd: indices of shape {tuple(idx.shape)} need a last dim of at most the "
+                         f"input rank {input_x.ndim}")
     return GatherND.apply(input_x, _int64(idx))
 
 
@@ -462,8 +465,9 @@ def tensor_scatter_elements(input_x: Tensor, indices: Any, updates: Tensor, axis
     upd = _cast_like(to_tensor(updates, input_x), input_x)
     a = norm_axis(axis, input_x.ndim, "tensor_scatter_elements")
     if idx.ndim != input_x.ndim or tuple(upd._data.shape) != tuple(idx._data.shape):
-        raise ValueError(f"tensor_scatter_elements: indices {tuple(idx.shape)} and updates {tuple(upd.shape)} "
-                         f"must have one shape, of the rank of input_x {tuple(input_x.shape)}")
+        raise ValueError(f"tensor_scatter_elements: indices {tuple(idx.shape)} and updates "
+                         f"{tuple(upd.shape)} must have one shape, of the rank of input_x "
+                         f"{tuple(input_x.shape)}")
     if reduction == "add":
         return ScatterElementsAdd.apply(input_x, idx, upd, axis=a)
     if reduction == "none":
@@ -519,8 +523,9 @@ def _tensor_scatter(self: Tensor, axis: int, index: Any, src: Any) -> Tensor:
 
 
 TENSOR_METHODS = {
-    "gather": _tensor_gather, "index_select": _tensor_index_select, "gather_elements": _tensor_gather_elements,
-    "gather_nd": gather_nd, "index_add": _tensor_index_add, "scatter_add": scatter_add, "scatter": _tensor_scatter,
+    "gather": _tensor_gather, "index_select": _tensor_index_select,
+    "gather_elements": _tensor_gather_elements, "gather_nd": gather_nd, "index_add": _tensor_index_add,
+    "scatter_add": scatter_add, "scatter": _tensor_scatter,
 }
 
 __all__ = ["gather", "gather_elements", "gather_nd", "index_add", "index_select", "one_hot", "scatter",

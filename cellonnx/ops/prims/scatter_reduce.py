@@ -135,8 +135,9 @@ def _operands(input_x: Any, indices: Any, updates: Any, op: str) -> tuple[Tensor
     k = int(idx._data.shape[-1])
     want = tuple(idx._data.shape[:-1]) + tuple(x._data.shape[k:])
     if k > x.ndim or tuple(upd._data.shape) != want:
-        raise ValueError(f"{op}: updates of shape {tuple(upd.shape)} do not match indices {tuple(idx.shape)} and "
-                         f"input_x {tuple(x.shape)} (expected indices.shape[:-1] + input_x.shape[{k}:] = {want})")
+        raise ValueError(f"{op}: updates of shape {tuple(upd.shape)} do not match indices {tuple(idx.shape)} "
+                         f"and input_x {tuple(x.shape)} (expected indices.shape[:-1] + input_x.shape[{k}:] = "
+                         f"{want})")
     return x, idx, upd
 
 
@@ -206,5 +207,5 @@ def tensor_scatter_update(input_x: Tensor, indices: Any, updates: Tensor) -> Ten
     return tensor_scatter_reduce(input_x, indices, updates, "update", "tensor_scatter_update")
 
 
-__all__ = ["scatter_nd", "tensor_scatter_div", "tensor_scatter_max", "tensor_scatter_min", "tensor_scatter_mul",
-           "tensor_scatter_sub", "tensor_scatter_update"]
+__all__ = ["scatter_nd", "tensor_scatter_div", "tensor_scatter_max", "tensor_scatter_min",
+           "tensor_scatter_mul", "tensor_scatter_sub", "tensor_scatter_update"]

@@ -168,4 +168,5 @@ def flatten(input: Tensor, order: str = "C", *, start_dim: int = 1, end_dim: int
         new = tuple(shape[:s]) + (merged,) + tuple(shape[e + 1:])
     return reshape(input, new)
 
-__all__ = ["broadcast_to", "expand_dims", "flatten", "permute", "reshape", "squeeze", "swapaxes", "transpose", "unsqueeze"]
+__all__ = ["broadcast_to", "expand_dims", "flatten", "permute", "reshape", "squeeze", "swapaxes", "transpose",
+           "unsqueeze"]

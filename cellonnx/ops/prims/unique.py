@@ -71,7 +71,8 @@ class SearchSorted(Op):
         return count
 
     def check(self, seq, values, *, right):
-        return f"sorted_sequence {seq.shape} must be 1-D or share all but the last dim with values {values.shape}"
+        return f"sorted_sequence {seq.shape} must be 1-D or share all but the last dim with values " \
+               f"{values.shape}"
 
 
 # ---------------------------------------------------------------- functional API
@@ -89,8 +90,10 @@ def unique(input: Tensor) -> tuple[Tensor, Tensor]:
 
     Examples:
         >>> y, idx = ops.unique(Tensor(np.array([5, 1, 3, 1, 5])))
-        >>> y, idx
-        (Tensor(shape=[3], dtype=Int64, value= [5, 1, 3]), Tensor(shape=[5], dtype=Int64, value= [0, 1, 2, 1, 0]))
+        >>> y
+        Tensor(shape=[3], dtype=Int64, value= [5, 1, 3])
+        >>> idx
+        Tensor(shape=[5], dtype=Int64, value= [0, 1, 2, 1, 0])
     """
     from cellonnx.ops.prims.math import cast
     from cellonnx.ops.prims.scatter import Gather
@@ -203,8 +206,8 @@ def searchsorted(sorted_sequence: Tensor, values: Tensor, *, out_int32: bool = F
     if scalar:
         vals = reshape(vals, (1,))
     if seq.ndim > 1 and tuple(seq._data.shape[:-1]) != tuple(vals._data.shape[:-1]):
-        raise ValueError(f"searchsorted: sorted_sequence {tuple(seq.shape)} and values {tuple(vals.shape)} must "
-                         "have the same leading dims (or sorted_sequence must be 1-D)")
+        raise ValueError(f"searchsorted: sorted_sequence {tuple(seq.shape)} and values {tuple(vals.shape)} "
+                         "must have the same leading dims (or sorted_sequence must be 1-D)")
     if seq._data.dtype != vals._data.dtype:
         from cellonnx.ops.prims._util import promote
         seq, vals = promote(seq, vals)
