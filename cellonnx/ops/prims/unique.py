@@ -18,30 +18,32 @@ from cellonnx.tensor import Tensor
 
 
 class Unique(Op):
-    """The distinct values of the flattened input in order of first appearance: for each, the position of
-    its first occurrence, and for each element, the number of its value (both int64). NaNs are all distinct
-    (as in MindSpore)."""
+    """The distinct values of the flattened input, in order of first appearance (``sorted``: ascending): for
+    each, the position of its first occurrence, and for each element, the number of its value (both int64).
+    NaNs are all distinct (as in MindSpore)."""
 
     differentiable = False
     n_outputs = 2
 
-    def forward(self, x):
+    def forward(self, x, *, sorted):
         flat = x.reshape(-1)
         if not flat.size:
             return np.zeros(0, np.int64), np.zeros(0, np.int64)
         _, first, inverse = np.unique(flat, return_index=True, return_inverse=True, equal_nan=False)
+        if sorted:
+            return first.astype(np.int64), inverse.reshape(-1).astype(np.int64)
         order = np.argsort(first, kind="stable")
         rank = np.empty_like(order)
         rank[order] = np.arange(order.size)
         return first[order].astype(np.int64), rank[inverse.reshape(-1)].astype(np.int64)
 
-    def lower(self, g, x):
+    def lower(self, g, x, *, sorted):
         flat = g.op("Reshape", x, g.i64([-1]))
         dt = g.in_tensors[0]._data.dtype
         if dt not in (np.float32, np.float64, np.int64, np.int8):  # the types onnxruntime's Unique takes
             wide = onnx.TensorProto.FLOAT if is_float_dtype(dt) else onnx.TensorProto.INT64
             flat = g.op("Cast", flat, to=wide)     # widening keeps equal values equal and distinct ones apart
-        _, first, inverse, _ = g.op("Unique", flat, sorted=0, outputs=4)
+        _, first, inverse, _ = g.op("Unique", flat, sorted=int(sorted), outputs=4)
         return first, inverse
 
 
@@ -99,7 +101,7 @@ def unique(input: Tensor) -> tuple[Tensor, Tensor]:
     from cellonnx.ops.prims.scatter import Gather
     from cellonnx.ops.prims.shape import reshape
     x = to_tensor(input)
-    first, inverse = Unique.apply(x)
+    first, inverse = Unique.apply(x, sorted=False)
     values = Gather.apply(reshape(x, (-1,)), first, axis=0)
     return values, cast(reshape(inverse, x.shape), _index_dtype(x))
 
