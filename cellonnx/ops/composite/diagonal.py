@@ -2,9 +2,14 @@
 MindSpore's TensorFlow-style matrix_diag / matrix_diag_part / matrix_set_diag (several diagonals at once,
 with the RIGHT_LEFT ... alignment rules).
 
-Each is one Gather with a constant index over the flattened matrix axes, joined (Concat) with the values to
-place and a padding slot: the index says, for every output position, which element it takes. The
-gradient is then Gather's (a scatter-add), and the graph holds Concat + Gather + Reshape.
+A single diagonal moves between a vector and a matrix through the flat layout: in a row-major (a, b) matrix
+the diagonal elements are b + 1 apart, so a vector padded to (L, b + 1) with zeros and flattened *is* the
+matrix (shifted by the diagonal's start), and the matrix flattened and cut to (L, b + 1) has the diagonal
+as its first column. Pad / Slice / Reshape only, so nothing grows with the matrix but the matrix itself.
+
+The TensorFlow family is one Gather with a constant index over the flattened matrix axes, joined (Concat)
+with the values to place and a padding slot: the index says, for every output position, which element it
+takes. The gradients are those of the ops used (Gather's is a scatter-add).
 """
 from __future__ import annotations
 
@@ -14,11 +19,11 @@ from typing import Any
 import numpy as np
 
 from cellonnx.ops.prims._util import norm_axis, to_tensor
-from cellonnx.ops.prims.creation import zeros_like
-from cellonnx.ops.prims.index import Pad, concat
-from cellonnx.ops.prims.math import cast, where
+from cellonnx.ops.prims.creation import ones_like, zeros_like
+from cellonnx.ops.prims.index import Pad, Slice, concat
+from cellonnx.ops.prims.math import cast, not_equal, where
 from cellonnx.ops.prims.scatter import Gather
-from cellonnx.ops.prims.shape import broadcast_to, reshape
+from cellonnx.ops.prims.shape import broadcast_to, reshape, squeeze
 from cellonnx.tensor import Tensor
 
 _ALIGNS = ("LEFT_RIGHT", "RIGHT_LEFT", "LEFT_LEFT", "RIGHT_RIGHT")
@@ -39,15 +44,51 @@ def _take(parts: Sequence[Tensor], index: np.ndarray) -> Tensor:
     return reshape(out, lead + tuple(index.shape))
 
 
-def _with_zero(flat: Tensor) -> Tensor:
-    """``flat`` with one zero appended along the last axis (the slot for 'nothing here')."""
-    pads = [0] * (2 * flat.ndim)
-    pads[-1] = 1
-    return Pad.apply(flat, pads=tuple(pads), mode="constant", value=0)
+def _pad_last(x: Tensor, before: int, after: int) -> Tensor:
+    """``x`` with zeros added before / after along its last axis (negative amounts cut)."""
+    if not before and not after:
+        return x
+    pads = [0] * (2 * x.ndim)
+    pads[x.ndim - 1], pads[-1] = before, after
+    return Pad.apply(x, pads=tuple(pads), mode="constant", value=0)
 
 
 def _flat_last2(x: Tensor) -> Tensor:
     return reshape(x, tuple(x.shape[:-2]) + (-1,))
+
+
+def _diag_length(a: int, b: int, offset: int) -> int:
+    return max(0, min(a, b - offset)) if offset >= 0 else max(0, min(a + offset, b))
+
+
+def _diag_start(b: int, offset: int) -> int:
+    """The flat position of the first element of diagonal ``offset`` in a row-major matrix of b columns."""
+    return offset if offset >= 0 else -offset * b
+
+
+def _embed(v: Tensor, a: int, b: int, offset: int) -> Tensor:
+    """(..., L) -> (..., a, b): ``v`` on diagonal ``offset``, zeros elsewhere."""
+    lead = tuple(v.shape[:-1])
+    length = int(v._data.shape[-1])
+    spread = reshape(_pad_last(reshape(v, lead + (length, 1)), 0, b), lead + (length * (b + 1),))
+    start = _diag_start(b, offset)
+    flat = _pad_last(spread, start, a * b - start - length * (b + 1))
+    return reshape(flat, lead + (a, b))
+
+
+def _extract(x: Tensor, offset: int) -> Tensor:
+    """(..., a, b) -> (..., L): diagonal ``offset``."""
+    a, b = int(x._data.shape[-2]), int(x._data.shape[-1])
+    lead = tuple(x.shape[:-2])
+    length = _diag_length(a, b, offset)
+    flat = _flat_last2(x)
+    if length == 0:
+        return Slice.apply(flat, axes=(flat.ndim - 1,), starts=(0,), ends=(0,), steps=(1,))
+    start = _diag_start(b, offset)
+    rows = _pad_last(flat, -start, start + length * (b + 1) - a * b)      # length * (b + 1) from the start
+    first = Slice.apply(reshape(rows, lead + (length, b + 1)), axes=(len(lead) + 1,), starts=(0,), ends=(1,),
+                        steps=(1,))
+    return squeeze(first, -1)
 
 
 # ---------------------------------------------------------------- diag, diagflat, diagonal
@@ -63,10 +104,7 @@ def diag(input: Tensor) -> Tensor:
     if x.ndim < 1:
         raise ValueError("diag: the input must have at least 1 dimension, got a 0-d tensor")
     n = x.size
-    index = np.full((n, n), n, np.int64)
-    index[np.arange(n), np.arange(n)] = np.arange(n)
-    out = _take([_with_zero(reshape(x, (-1,)))], index)
-    return reshape(out, tuple(x.shape) + tuple(x.shape))
+    return reshape(_embed(reshape(x, (-1,)), n, n, 0), tuple(x.shape) + tuple(x.shape))
 
 
 def diagflat(input: Tensor, offset: int = 0) -> Tensor:
@@ -80,22 +118,8 @@ def diagflat(input: Tensor, offset: int = 0) -> Tensor:
     x = to_tensor(input)
     if isinstance(offset, bool) or not isinstance(offset, (int, np.integer)):
         raise TypeError(f"diagflat: offset must be an int, got {offset!r}")
-    n, k = x.size, int(offset)
-    m = n + abs(k)
-    index = np.full((m, m), n, np.int64)
-    i = np.arange(n)
-    index[i + max(-k, 0), i + max(k, 0)] = i
-    return _take([_with_zero(reshape(x, (-1,)))], index)
-
-
-def _diag_positions(a: int, b: int, offset: int) -> tuple[np.ndarray, np.ndarray]:
-    if offset >= 0:
-        n = max(0, min(a, b - offset))
-        i = np.arange(n)
-        return i, i + offset
-    n = max(0, min(a + offset, b))
-    i = np.arange(n)
-    return i - offset, i
+    m = x.size + abs(int(offset))
+    return _embed(reshape(x, (-1,)), m, m, int(offset))
 
 
 def _check_dims(x: Tensor, dim1: int, dim2: int, op: str) -> tuple[int, int]:
@@ -117,10 +141,7 @@ def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Te
     """
     x = to_tensor(input)
     d1, d2 = _check_dims(x, dim1, dim2, "diagonal")
-    x = _movedim(x, (d1, d2), (-2, -1))
-    a, b = int(x._data.shape[-2]), int(x._data.shape[-1])
-    rows, cols = _diag_positions(a, b, int(offset))
-    return _take([_flat_last2(x)], rows * b + cols)
+    return _extract(_movedim(x, (d1, d2), (-2, -1)), int(offset))
 
 
 def diagonal_scatter(input: Tensor, src: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
@@ -130,16 +151,14 @@ def diagonal_scatter(input: Tensor, src: Tensor, offset: int = 0, dim1: int = 0,
     d1, d2 = _check_dims(x, dim1, dim2, "diagonal_scatter")
     xm = _movedim(x, (d1, d2), (-2, -1))
     a, b = int(xm._data.shape[-2]), int(xm._data.shape[-1])
-    rows, cols = _diag_positions(a, b, int(offset))
-    want = tuple(xm._data.shape[:-2]) + (len(rows),)
+    want = tuple(xm._data.shape[:-2]) + (_diag_length(a, b, int(offset)),)
     if tuple(s._data.shape) != want:
         raise ValueError(f"diagonal_scatter: src of shape {tuple(s.shape)} must have the diagonal's shape "
                          f"{want}")
     if s._data.dtype != x._data.dtype:
         s = cast(s, x._data.dtype)
-    index = np.arange(a * b, dtype=np.int64).reshape(a, b)
-    index[rows, cols] = a * b + np.arange(len(rows))
-    out = _take([_flat_last2(xm), s], index)
+    on_diagonal = not_equal(_embed(cast(ones_like(s), np.int8), a, b, int(offset)), 0)
+    out = where(on_diagonal, _embed(s, a, b, int(offset)), xm)
     return _movedim(out, (-2, -1), (d1, d2))
 
 

@@ -16,7 +16,7 @@ import numpy as np
 from cellonnx import dtypes
 from cellonnx.ops.composite.segment import unsorted_segment_max, unsorted_segment_sum
 from cellonnx.ops.prims._util import is_float_dtype, promote, to_tensor
-from cellonnx.ops.prims.creation import Arange, Fill, zeros_like
+from cellonnx.ops.prims.creation import Fill, zeros_like
 from cellonnx.ops.prims.getitem import NonZero
 from cellonnx.ops.prims.index import concat, stack, unbind
 from cellonnx.ops.prims.math import (
@@ -25,14 +25,13 @@ from cellonnx.ops.prims.math import (
 from cellonnx.ops.prims.math import (
     add,
     cast,
+    clamp,
     div,
     equal,
     exp,
     floor_div,
     floor_mod,
     greater_equal,
-    less,
-    less_equal,
     logical_or,
     mul,
     sub,
@@ -40,7 +39,7 @@ from cellonnx.ops.prims.math import (
 from cellonnx.ops.prims.reduce import reduce_sum
 from cellonnx.ops.prims.scatter import Gather, GatherND, IndexAdd, tensor_scatter_add
 from cellonnx.ops.prims.shape import broadcast_to, expand_dims, reshape, squeeze, transpose
-from cellonnx.ops.prims.sort import TopK
+from cellonnx.ops.prims.sort import CumSum, TopK
 from cellonnx.ops.prims.unique import Unique
 from cellonnx.sparse.tensor import COOTensor, CSRTensor, RowTensor
 from cellonnx.tensor import Tensor
@@ -63,14 +62,14 @@ def _i64(t: Tensor) -> Tensor:
     return cast(t, np.int64)
 
 
-def _count_below(bounds: Tensor, probes: Tensor, inclusive: bool, dtype: np.dtype) -> Tensor:
-    """For each probe p, the number of ``bounds`` b with b < p (``inclusive``: b <= p), as ``dtype``."""
-    hits = (less_equal if inclusive else less)(expand_dims(bounds, 0), expand_dims(probes, 1))
-    return cast(reduce_sum(cast(hits, np.int64), (1,)), dtype)
-
-
-def _range(n: int, dtype: Any = np.int64) -> Tensor:
-    return Arange.apply(start=0, limit=int(n), delta=1, dtype=np.dtype(dtype))
+def _running_count(positions: Tensor, size: int) -> Tensor:
+    """``out[j]`` = how many of ``positions`` (integers in [0, size)) are <= j, for j < size, as int64: a
+    histogram (a scatter-add of ones) and its cumulative sum, linear in the sizes."""
+    pos = _i64(positions)
+    ones = add(cast(zeros_like(pos), np.int64), 1)
+    zeros = Fill.apply(shape=(int(size),), value=0, dtype=np.dtype(np.int64))
+    hist = IndexAdd.apply(zeros, pos, ones, axis=0)
+    return CumSum.apply(hist, axis=0, exclusive=False, reverse=False)
 
 
 def _rows(x: CSRTensor) -> Tensor:
@@ -185,7 +184,9 @@ def coo2csr(row_indices: Tensor, height: int) -> Tensor:
     rows = to_tensor(row_indices)
     if rows.ndim != 1 or rows._data.dtype.kind not in "iu":
         raise ValueError(f"coo2csr: row_indices must be 1-D integers, got {tuple(rows.shape)} {rows.dtype}")
-    return _count_below(rows, _range(int(height) + 1, rows._data.dtype), False, rows._data.dtype)
+    below = _running_count(rows, int(height))                  # rows <= i, i.e. rows < i + 1
+    zero = Fill.apply(shape=(1,), value=0, dtype=np.dtype(np.int64))
+    return cast(concat([zero, below], 0), rows._data.dtype)
 
 
 def csr2coo(indptr: Tensor, nnz: int) -> Tensor:
@@ -193,8 +194,9 @@ def csr2coo(indptr: Tensor, nnz: int) -> Tensor:
     ptr = to_tensor(indptr)
     if ptr.ndim != 1 or ptr._data.dtype.kind not in "iu":
         raise ValueError(f"csr2coo: indptr must be 1-D integers, got {tuple(ptr.shape)} {ptr.dtype}")
-    ends = ptr[1:]
-    return _count_below(ends, _range(int(nnz), ptr._data.dtype), True, ptr._data.dtype)
+    # the row of value j is the number of row ends (indptr[1:]) at or before j
+    ends = clamp(ptr[1:], None, int(nnz))
+    return cast(_running_count(ends, int(nnz) + 1)[:int(nnz)], ptr._data.dtype)
 
 
 def coo_add(x1: COOTensor, x2: COOTensor, thresh: Any) -> COOTensor:
