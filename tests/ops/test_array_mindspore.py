@@ -110,3 +110,17 @@ def test_in_place_updates_reach_a_parameter_not_the_value_given() -> None:
 def test_errors_name_the_op_and_the_problem(call: Any, message: str) -> None:
     with pytest.raises((ValueError, IndexError, TypeError), match=message):
         call()
+
+
+def test_tensor_methods_call_the_functions() -> None:
+    x = Tensor(np.arange(12.0, dtype=np.float32).reshape(3, 4))
+    np.testing.assert_array_equal(x.ravel().asnumpy(), np.arange(12.0))
+    np.testing.assert_array_equal(x.diagonal(1, 0, 1).asnumpy(), [1.0, 6.0, 11.0])
+    assert [t.shape for t in x.hsplit(2)] == [(3, 2), (3, 2)]
+    assert x.movedim(0, 1).shape == (4, 3) and x.expand(2, 3, 4).shape == (2, 3, 4)
+    np.testing.assert_array_equal(x.take(Tensor(np.array([0, 5]))).asnumpy(), [0.0, 5.0])
+    filled = x.index_fill(1, Tensor(np.array([0], np.int32)), -1.0)
+    np.testing.assert_array_equal(filled.asnumpy()[:, 0], [-1.0] * 3)
+    np.testing.assert_array_equal(x.aminmax(axis=1)[1].asnumpy(), [3.0, 7.0, 11.0])
+    position = Tensor(np.array([1.0, 3.0])).searchsorted(Tensor(np.array([2.0])))
+    np.testing.assert_array_equal(position.asnumpy(), [1])

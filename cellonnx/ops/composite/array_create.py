@@ -278,6 +278,13 @@ def argwhere(input: Tensor) -> Tensor:
     return nonzero(x)
 
 
+def _tensor_aminmax(self: Tensor, *, axis: int | None = 0, keepdims: bool = False) -> tuple[Tensor, Tensor]:
+    return aminmax(self, axis=axis, keepdims=keepdims)
+
+
+TENSOR_METHODS = {"type_as": type_as, "top_k": top_k, "aminmax": _tensor_aminmax, "argwhere": argwhere,
+                  "ger": ger}
+
 __all__ = ["aminmax", "argwhere", "dtype", "fill", "fills", "ger", "hamming_window", "is_nonzero",
            "is_tensor", "randperm", "range", "scalar_to_array", "scalar_to_tensor", "select", "sequence_mask",
            "shape", "size", "tensor_gt", "tensor_muls", "top_k", "tuple_to_array", "type_as"]

@@ -295,6 +295,16 @@ def padding(x: Tensor, pad_dim_size: int = 8) -> Tensor:
     return pad(x, (0, int(pad_dim_size) - 1))
 
 
+def _tensor_expand(self: Tensor, *size: Any) -> Tensor:
+    return expand(self, size[0] if len(size) == 1 and isinstance(size[0], (tuple, list, Tensor)) else size)
+
+
+TENSOR_METHODS = {
+    "ravel": ravel, "movedim": movedim, "moveaxis": moveaxis, "swapdims": swapdims,
+    "tensor_split": tensor_split, "hsplit": hsplit, "vsplit": vsplit, "dsplit": dsplit, "view_as": view_as,
+    "reverse": reverse, "expand": _tensor_expand,
+}
+
 __all__ = ["column_stack", "dsplit", "expand", "expand_as", "hsplit", "hstack", "meshgrid", "moveaxis",
            "movedim", "padding", "ravel", "reverse", "swapdims", "tensor_split", "unstack", "view_as",
            "vsplit"]

@@ -331,5 +331,11 @@ def matrix_set_diag(x: Tensor, diagonal: Tensor, k: Any = 0, align: str = "RIGHT
     return _take([_flat_last2(x), reshape(dg, tuple(x.shape[:-2]) + (-1,))], index)
 
 
+def _tensor_diagonal(self: Tensor, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Tensor:
+    return diagonal(self, offset, axis1, axis2)
+
+
+TENSOR_METHODS = {"diag": diag, "diagonal": _tensor_diagonal, "diagonal_scatter": diagonal_scatter}
+
 __all__ = ["diag", "diagflat", "diagonal", "diagonal_scatter", "matrix_band_part", "matrix_diag",
            "matrix_diag_part", "matrix_set_diag"]

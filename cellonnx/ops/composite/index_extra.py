@@ -149,4 +149,11 @@ def reverse_sequence(x: Tensor, seq_lengths: Any, seq_dim: int, batch_dim: int =
     return GatherElements.apply(x, broadcast_to(src, x.shape), axis=s)
 
 
+def _tensor_reverse_sequence(self: Tensor, seq_lengths: Any, seq_dim: int = 0, batch_dim: int = 0) -> Tensor:
+    return reverse_sequence(self, seq_lengths, seq_dim, batch_dim)
+
+
+TENSOR_METHODS = {"take": take, "index_fill": index_fill, "select_scatter": select_scatter,
+                  "slice_scatter": slice_scatter, "reverse_sequence": _tensor_reverse_sequence}
+
 __all__ = ["gather_d", "index_fill", "reverse_sequence", "select_scatter", "slice_scatter", "take"]

@@ -202,6 +202,9 @@ def put_(input: Tensor, index: Any, source: Tensor, accumulate: bool = False) ->
     return write_back(x, reshape(new, x.shape), "put_")
 
 
+TENSOR_METHODS = {"scatter_div": scatter_div, "scatter_mul": scatter_mul, "scatter_max": scatter_max,
+                  "scatter_min": scatter_min, "scatter_update": scatter_update, "zero_": zero_, "put_": put_}
+
 __all__ = ["assign", "assign_add", "assign_sub", "put_", "scatter_div", "scatter_max", "scatter_min",
            "scatter_mul", "scatter_nd_add", "scatter_nd_div", "scatter_nd_max", "scatter_nd_min",
            "scatter_nd_mul", "scatter_nd_sub", "scatter_nd_update", "scatter_update", "zero_"]

@@ -259,4 +259,6 @@ def affine_grid(theta: Tensor, size: Any, align_corners: bool = False) -> Tensor
     return reshape(grid, (size[0],) + spatial + (nd,))
 
 
+TENSOR_METHODS = {"unfold": unfold, "fold": fold}
+
 __all__ = ["affine_grid", "batch_to_space_nd", "col2im", "fold", "space_to_batch_nd", "unfold"]

@@ -219,4 +219,10 @@ def searchsorted(sorted_sequence: Tensor, values: Tensor, *, out_int32: bool = F
     return cast(out, np.int32) if out_int32 else out
 
 
+def _tensor_searchsorted(self: Tensor, v: Any, side: str = "left", sorter: Any = None) -> Tensor:
+    return searchsorted(self, v, side=side, sorter=sorter)
+
+
+TENSOR_METHODS = {"unique_consecutive": unique_consecutive, "searchsorted": _tensor_searchsorted}
+
 __all__ = ["searchsorted", "unique", "unique_consecutive", "unique_with_pad"]
