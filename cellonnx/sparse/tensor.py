@@ -59,6 +59,10 @@ class COOTensor:
         (3, 4)
     """
 
+    _indices: Tensor
+    _values: Tensor
+    _shape: tuple[int, ...]
+
     def __init__(self, indices: Any = None, values: Any = None, shape: Any = None,
                  coo_tensor: Any = None) -> None:
         if coo_tensor is not None:
@@ -130,7 +134,8 @@ class COOTensor:
         return coo_coalesce(self)
 
     def astype(self, dtype: Any) -> COOTensor:
-        return COOTensor(self._indices, self._values.astype(dtype), self._shape)
+        from cellonnx.ops import cast
+        return COOTensor(self._indices, cast(self._values, dtype), self._shape)
 
     def abs(self) -> COOTensor:
         from cellonnx.ops import abs as _abs
@@ -205,6 +210,11 @@ class CSRTensor:
         (2, 4)
     """
 
+    _indptr: Tensor
+    _indices: Tensor
+    _values: Tensor
+    _shape: tuple[int, ...]
+
     def __init__(self, indptr: Any = None, indices: Any = None, values: Any = None, shape: Any = None,
                  csr_tensor: Any = None) -> None:
         if csr_tensor is not None:
@@ -278,7 +288,8 @@ class CSRTensor:
         return csr_to_coo(self)
 
     def astype(self, dtype: Any) -> CSRTensor:
-        return CSRTensor(self._indptr, self._indices, self._values.astype(dtype), self._shape)
+        from cellonnx.ops import cast
+        return CSRTensor(self._indptr, self._indices, cast(self._values, dtype), self._shape)
 
     def abs(self) -> CSRTensor:
         from cellonnx.ops import abs as _abs
@@ -345,6 +356,10 @@ class RowTensor:
         shape (tuple[int]): the dense shape (l0, d1, ..., dn).
         row_tensor (RowTensor): build from another RowTensor instead.
     """
+
+    _indices: Tensor
+    _values: Tensor
+    _dense_shape: tuple[int, ...]
 
     def __init__(self, indices: Any = None, values: Any = None, shape: Any = None,
                  row_tensor: Any = None) -> None:

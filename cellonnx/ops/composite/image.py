@@ -50,7 +50,7 @@ def _v2_points(lo: Tensor, hi: Tensor, n: int, extent: int) -> tuple[Tensor, Ten
     length = clamp(add(sub(stop, start), 1.0), 1.0, None)
     centres = Tensor._make(np.arange(n, dtype=np.float32) + np.float32(0.5))
     point = sub(mul(expand_dims(div(length, float(n)), 1), centres), 0.5)
-    top = length - 1.0
+    top = sub(length, 1.0)
     low = clamp(floor(point), 0.0, None)
     low = where(greater_equal(low, expand_dims(top, 1)), expand_dims(top, 1), low)
     high = clamp(ceil(point), 0.0, None)
@@ -97,7 +97,7 @@ def crop_and_resize(image: Tensor, boxes: Tensor, box_indices: Tensor, crop_size
     bx = cast(bx, np.float32)
     y1, x1, y2, x2 = unbind(bx, 1)
     flat = reshape(img, (nb * h * w, c))
-    base = reshape(cast(bi, np.int64), (-1, 1, 1)) * (h * w)           # (K, 1, 1) first pixel of the image
+    base = mul(reshape(cast(bi, np.int64), (-1, 1, 1)), h * w)        # (K, 1, 1) first pixel of the image
 
     def pixels(yy: Tensor, xx: Tensor) -> Tensor:
         """The pixels at integer rows (K, ch, 1) and columns (K, 1, cw) of each box's image: (K, ch, cw,

@@ -18,7 +18,7 @@ from cellonnx.ops.composite.segment import unsorted_segment_max, unsorted_segmen
 from cellonnx.ops.prims._util import is_float_dtype, promote, to_tensor
 from cellonnx.ops.prims.creation import Fill, zeros_like
 from cellonnx.ops.prims.getitem import NonZero
-from cellonnx.ops.prims.index import concat, stack, unbind
+from cellonnx.ops.prims.index import Slice, concat, stack, unbind
 from cellonnx.ops.prims.math import (
     abs as _abs,
 )
@@ -195,8 +195,9 @@ def csr2coo(indptr: Tensor, nnz: int) -> Tensor:
     if ptr.ndim != 1 or ptr._data.dtype.kind not in "iu":
         raise ValueError(f"csr2coo: indptr must be 1-D integers, got {tuple(ptr.shape)} {ptr.dtype}")
     # the row of value j is the number of row ends (indptr[1:]) at or before j
-    ends = clamp(ptr[1:], None, int(nnz))
-    return cast(_running_count(ends, int(nnz) + 1)[:int(nnz)], ptr._data.dtype)
+    ends = clamp(Slice.apply(ptr, axes=(0,), starts=(1,), ends=(None,), steps=(1,)), None, int(nnz))
+    counts = _running_count(ends, int(nnz) + 1)
+    return cast(Slice.apply(counts, axes=(0,), starts=(0,), ends=(int(nnz),), steps=(1,)), ptr._data.dtype)
 
 
 def coo_add(x1: COOTensor, x2: COOTensor, thresh: Any) -> COOTensor:
@@ -352,8 +353,8 @@ def csr_mv(csr_tensor: CSRTensor, dense: Tensor) -> Tensor:
 def _dense_for_mm(x: CSRTensor, transpose_it: bool) -> tuple[Tensor, Tensor]:
     """(values as dense, 1 at stored positions) of a 2-D CSRTensor, transposed when asked."""
     dense = csr_to_dense(x)
-    pattern = csr_to_dense(CSRTensor(x.indptr, x.indices, cast(zeros_like(x.values), np.float32) + 1.0,
-                                     x.shape))
+    ones = add(cast(zeros_like(x.values), np.float32), 1.0)
+    pattern = csr_to_dense(CSRTensor(x.indptr, x.indices, ones, x.shape))
     if transpose_it:
         dense, pattern = transpose(dense, (1, 0)), transpose(pattern, (1, 0))
     return dense, pattern

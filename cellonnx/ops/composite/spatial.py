@@ -30,6 +30,11 @@ def _ints(v: Any, n: int, op: str, what: str, low: int) -> tuple[int, ...]:
     return tuple(int(a) for a in items)
 
 
+def _two(v: Any, op: str, what: str, low: int) -> tuple[int, int]:
+    a, b = _ints(v, 2, op, what, low)
+    return a, b
+
+
 def _pairs(v: Any, op: str, what: str) -> list[tuple[int, int]]:
     rows = [tuple(int(a) for a in row) for row in v]
     if any(len(r) != 2 or min(r) < 0 for r in rows):
@@ -154,15 +159,16 @@ def unfold(input: Tensor, kernel_size: Any, dilation: Any = 1, padding: Any = 0,
     x = to_tensor(input)
     if x.ndim != 4:
         raise ValueError(f"unfold: input must be 4-D (N, C, H, W), got shape {tuple(x.shape)}")
-    k = _ints(kernel_size, 2, "unfold", "kernel_size", 1)
-    d = _ints(dilation, 2, "unfold", "dilation", 1)
-    p = _ints(padding, 2, "unfold", "padding", 0)
-    s = _ints(stride, 2, "unfold", "stride", 1)
+    k = _two(kernel_size, "unfold", "kernel_size", 1)
+    d = _two(dilation, "unfold", "dilation", 1)
+    p = _two(padding, "unfold", "padding", 0)
+    s = _two(stride, "unfold", "stride", 1)
     n, c, h, w = x.shape
     oh, ow = _blocks((int(h), int(w)), k, d, p, s, "unfold")
     if any(p):
         x = Pad.apply(x, pads=(0, 0, p[0], p[1], 0, 0, p[0], p[1]), mode="constant", value=0)
-    parts = [Slice.apply(x, axes=(2, 3), starts=st, ends=en, steps=s) for st, en in _window(*k, d, s, oh, ow)]
+    parts = [Slice.apply(x, axes=(2, 3), starts=st, ends=en, steps=s)
+             for st, en in _window(k[0], k[1], d, s, oh, ow)]
     cols = stack(parts, 2)                                   # (N, C, kh * kw, oh, ow)
     return reshape(cols, (n, c * k[0] * k[1], oh * ow))
 
@@ -170,7 +176,7 @@ def unfold(input: Tensor, kernel_size: Any, dilation: Any = 1, padding: Any = 0,
 def _fold(cols: Tensor, output_size: Any, kernel: tuple[int, int], dil: tuple[int, int],
           pad: tuple[int, int], stride: tuple[int, int], op: str) -> Tensor:
     """cols (N, C, kh * kw, L) -> (N, C, H, W), summing what overlapping blocks put at one pixel."""
-    size = _ints(output_size, 2, op, "output_size", 1)
+    size = _two(output_size, op, "output_size", 1)
     oh, ow = _blocks(size, kernel, dil, pad, stride, op)
     n, c, kk, nl = (int(v) for v in cols._data.shape)
     if kk != kernel[0] * kernel[1] or nl != oh * ow:
@@ -178,11 +184,13 @@ def _fold(cols: Tensor, output_size: Any, kernel: tuple[int, int], dil: tuple[in
                          f"output_size {size}, got input of shape {tuple(cols.shape)}")
     hp, wp = size[0] + 2 * pad[0], size[1] + 2 * pad[1]
     canvas = Tensor._make(np.zeros((n, c, hp, wp), cols._data.dtype))
-    out = None
-    for i, (st, en) in enumerate(_window(*kernel, dil, stride, oh, ow)):
+    placed = []
+    for i, (st, en) in enumerate(_window(kernel[0], kernel[1], dil, stride, oh, ow)):
         block = reshape(Slice.apply(cols, axes=(2,), starts=(i,), ends=(i + 1,), steps=(1,)), (n, c, oh, ow))
-        placed = unslice(block, canvas, (2, 3), st, en, stride)
-        out = placed if out is None else add(out, placed)
+        placed.append(unslice(block, canvas, (2, 3), st, en, stride))
+    out = placed[0]
+    for p in placed[1:]:
+        out = add(out, p)
     if any(pad):
         out = Slice.apply(out, axes=(2, 3), starts=pad, ends=(pad[0] + size[0], pad[1] + size[1]),
                           steps=(1, 1))
@@ -202,13 +210,13 @@ def fold(input: Tensor, output_size: Any, kernel_size: Any, dilation: Any = 1, p
     x = to_tensor(input)
     if x.ndim != 3:
         raise ValueError(f"fold: input must be 3-D (N, C * kh * kw, L), got shape {tuple(x.shape)}")
-    k = _ints(kernel_size, 2, "fold", "kernel_size", 1)
+    k = _two(kernel_size, "fold", "kernel_size", 1)
     n, ck, nl = (int(v) for v in x._data.shape)
     if ck % (k[0] * k[1]):
         raise ValueError(f"fold: input.shape[1] = {ck} is not a multiple of the kernel size {k[0] * k[1]}")
     cols = reshape(x, (n, ck // (k[0] * k[1]), k[0] * k[1], nl))
-    return _fold(cols, output_size, k, _ints(dilation, 2, "fold", "dilation", 1),
-                 _ints(padding, 2, "fold", "padding", 0), _ints(stride, 2, "fold", "stride", 1), "fold")
+    return _fold(cols, output_size, k, _two(dilation, "fold", "dilation", 1),
+                 _two(padding, "fold", "padding", 0), _two(stride, "fold", "stride", 1), "fold")
 
 
 def col2im(input_x: Tensor, output_size: Any, kernel_size: Any, dilation: Any, padding_value: Any,
@@ -217,10 +225,9 @@ def col2im(input_x: Tensor, output_size: Any, kernel_size: Any, dilation: Any, p
     x = to_tensor(input_x)
     if x.ndim != 4:
         raise ValueError(f"col2im: input_x must be 4-D (N, C, kh * kw, L), got shape {tuple(x.shape)}")
-    return _fold(x, output_size, _ints(kernel_size, 2, "col2im", "kernel_size", 1),
-                 _ints(dilation, 2, "col2im", "dilation", 1),
-                 _ints(padding_value, 2, "col2im", "padding_value", 0),
-                 _ints(stride, 2, "col2im", "stride", 1), "col2im")
+    return _fold(x, output_size, _two(kernel_size, "col2im", "kernel_size", 1),
+                 _two(dilation, "col2im", "dilation", 1), _two(padding_value, "col2im", "padding_value", 0),
+                 _two(stride, "col2im", "stride", 1), "col2im")
 
 
 # ---------------------------------------------------------------- affine_grid
