@@ -253,3 +253,24 @@ CASES = [
     OpCase("searchsorted_right_1d", lambda s, v: ops.searchsorted(s, v, side="right", out_int32=True),
            [SORTED[0], PROBES], lambda s, v: np.searchsorted(s, v, side="right").astype(I32)),
 ]
+
+# ---- exported with a dynamic leading dim (every input's dim 0 is symbolic in the graph) ----
+DYNAMIC_NOTE = "traced with a symbolic dim 0, run by onnxruntime at the example size"
+CASES += [
+    OpCase("ravel_dynamic", lambda x: ops.ravel(x), [X], lambda x: x.reshape(-1), dynamic=True,
+           note=DYNAMIC_NOTE),
+    OpCase("movedim_dynamic", lambda x: ops.movedim(x, 0, -1), [X], lambda x: np.moveaxis(x, 0, -1),
+           dynamic=True, note=DYNAMIC_NOTE),
+    OpCase("tensor_split_dynamic", lambda x: ops.tensor_split(x, 2, 2), [X],
+           lambda x: tuple(np.array_split(x, 2, 2)), dynamic=True, note=DYNAMIC_NOTE),
+    OpCase("triu_dynamic", lambda x: ops.triu(x, 1), [X], lambda x: np.triu(x, 1), dynamic=True,
+           opsets=(13, 14), note=DYNAMIC_NOTE),
+    OpCase("sequence_mask_dynamic", lambda n: ops.sequence_mask(n, 5), [np.array([[1, 5], [0, 3]], I32)],
+           lambda n: np.arange(5) < n[..., None], dynamic=True, note=DYNAMIC_NOTE),
+    OpCase("gather_d_dynamic", lambda x, i: ops.gather_d(x, 1, i),
+           [M, np.array([[0, 4], [1, 1], [2, 0], [3, 3]])], lambda x, i: np.take_along_axis(x, i, 1),
+           dynamic=True, note=DYNAMIC_NOTE),
+    OpCase("searchsorted_dynamic", lambda s, v: ops.searchsorted(s, v), [SORTED, PROBES],
+           lambda s, v: np.stack([np.searchsorted(a, b) for a, b in zip(s, v)]), dynamic=True,
+           note=DYNAMIC_NOTE),
+]

@@ -167,3 +167,12 @@ def _put_ref(x, i, s, accumulate):
     for k, v in zip(i.reshape(-1), s.reshape(-1)):
         out[k] = out[k] + v if accumulate else v
     return out.reshape(x.shape)
+
+CASES += [
+    OpCase("unsorted_segment_sum_dynamic", lambda x, s: ops.unsorted_segment_sum(x, s, 5), [SEG_X, SEG_IDS],
+           lambda x, s: _segment_ref(x, s, 5, np.add, 0.0), dynamic=True, opsets=(13, 18),
+           note="traced with a symbolic number of rows"),
+    OpCase("tensor_scatter_max_dynamic", lambda x, i, u: ops.tensor_scatter_max(x, i, u),
+           [X, IDX_REPEAT, rand(4, seed=95)], _ref("max"), dynamic=True, opsets=(13, 18),
+           note="traced with symbolic dims 0 of the input and of the indices"),
+]
