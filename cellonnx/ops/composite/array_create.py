@@ -89,8 +89,9 @@ def range(start: Any, end: Any, step: Any, maxlen: int = 1000000) -> Tensor:
     """The numbers from ``start`` towards ``end`` (excluded) by ``step``.
 
     Args:
-        start, end, step (Union[int, float, Tensor]): numbers or one-element tensors; all integers give
-            int64, any float gives float32.
+        start, end, step (Union[int, float, Tensor]): numbers or one-element tensors (whose values are read:
+            a traced graph holds the range of the example values); all integers give int64, any float
+            gives float32.
         maxlen (int): the memory MindSpore reserves for the output; not needed here. Default: 1000000.
 
     Examples:
@@ -170,7 +171,8 @@ def sequence_mask(lengths: Tensor, maxlen: int | None = None) -> Tensor:
 
     Args:
         lengths (Tensor): int32 or int64 sequence lengths.
-        maxlen (int, optional): the mask length, positive; None takes the largest length (read from the data).
+        maxlen (int, optional): the mask length, positive; None takes the largest length (read from the data,
+            so a traced graph keeps the example's length).
 
     Examples:
         >>> ops.sequence_mask(Tensor(np.array([1, 3])), 3)
