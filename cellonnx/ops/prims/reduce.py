@@ -126,7 +126,9 @@ class ArgMin(Op):
 
 # ---------------------------------------------------------------- functional API
 def reduce_sum(x: Tensor, axis: Any = (), keep_dims: bool = False) -> Tensor:
-    """Sum over ``axis`` (an int or a tuple; all axes when ``()`` or None)."""
+    """Sum over ``axis`` (an int or a tuple; all axes when ``()`` or None), keeping them as size 1 with
+    ``keep_dims``."""
+    x = to_tensor(x)
     if axis is None or axis == ():
         axes = None
     elif type(axis) is tuple and all(type(a) is int and 0 <= a < x._data.ndim for a in axis):
