@@ -15,7 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.tolerance import assert_close, sum_rtol
+from tests.serve.helpers import MLP_RTOL
+from tests.tolerance import assert_close
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -241,7 +242,7 @@ def test_serving_curl_json(serving_folder: Path, mlp_server: str) -> None:
     (y,) = answer["outputs"]
     assert (y["name"], y["datatype"], y["shape"]) == ("y", "FP32", [2, 3])
     want = _mlp(np.array([[1, 2, 3, 4], [5, 6, 7, 8]], np.float32), serving_folder)
-    assert_close(np.reshape(y["data"], (2, 3)), want, rtol=1e-6, scale_rtol=sum_rtol(8), what="curl JSON")
+    assert_close(np.reshape(y["data"], (2, 3)), want, rtol=1e-6, scale_rtol=MLP_RTOL, what="curl JSON")
 
 
 def test_serving_curl_binary(serving_folder: Path, mlp_server: str) -> None:
@@ -252,7 +253,7 @@ def test_serving_curl_binary(serving_folder: Path, mlp_server: str) -> None:
     assert header["outputs"][0]["parameters"]["binary_data_size"] == 12
     y = np.frombuffer(body[length:], "<f4").reshape(1, 3)
     want = _mlp(np.ones((1, 4), np.float32), serving_folder)
-    assert_close(y, want, rtol=1e-6, scale_rtol=sum_rtol(8), what="curl binary")
+    assert_close(y, want, rtol=1e-6, scale_rtol=MLP_RTOL, what="curl binary")
 
 
 def test_serving_tritonclient(serving_folder: Path, mlp_server: str, capsys: pytest.CaptureFixture) -> None:
@@ -261,7 +262,7 @@ def test_serving_tritonclient(serving_folder: Path, mlp_server: str, capsys: pyt
     exec(compile(block.replace("localhost:8000", mlp_server), "docs/serving.md", "exec"), scope)  # noqa: S102
     assert "mlp" in capsys.readouterr().out
     want = _mlp(np.ones((2, 4), np.float32), serving_folder)
-    assert_close(scope["result"].as_numpy("y"), want, rtol=1e-6, scale_rtol=sum_rtol(8), what="tritonclient")
+    assert_close(scope["result"].as_numpy("y"), want, rtol=1e-6, scale_rtol=MLP_RTOL, what="tritonclient")
 
 
 def test_serving_export_triton(serving_folder: Path) -> None:
