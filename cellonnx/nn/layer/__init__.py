@@ -9,9 +9,13 @@ from cellonnx.nn.layer.embedding import *
 from cellonnx.nn.layer.normalization import *
 from cellonnx.nn.layer.pooling import *
 from cellonnx.nn.layer.rnn import *
+from cellonnx.nn.layer import activation_ext, padding
+from cellonnx.nn.layer.activation_ext import *
+from cellonnx.nn.layer.padding import *
 
 __all__: list[str] = []
-for _mod in (activation, basic, conv, embedding, normalization, pooling, rnn):
+for _mod in (activation, basic, conv, embedding, normalization, pooling, rnn,
+             activation_ext, padding):
     __all__ += _mod.__all__
 del _mod
 
