@@ -29,6 +29,9 @@ from cellonnx.ops.prims.rnn import *
 from cellonnx.ops.prims.control import *
 from cellonnx.ops.prims.lrn import *
 from cellonnx.ops.prims.conv3d import *
+from cellonnx.ops.prims.pool3d import *
+from cellonnx.ops.prims.pixel_shuffle import *
+from cellonnx.ops.prims.resize import *
 from cellonnx.ops.composite.math_extra import *
 from cellonnx.ops.composite.loss import *
 from cellonnx.ops.composite.loss_margin import *
@@ -36,16 +39,18 @@ from cellonnx.ops.composite.loss_regression import *
 from cellonnx.ops.composite.loss_ctc import *
 from cellonnx.ops.composite.activation_ext import *
 from cellonnx.ops.composite.padding import *
+from cellonnx.ops.composite.nn_misc import *
 from cellonnx.ops.prims import MODULES as _PRIM_MODULES
 from cellonnx.ops.composite import loss as _loss, math_extra as _math_extra
 from cellonnx.ops.composite import loss_ctc as _loss_ctc, loss_margin as _loss_margin
 from cellonnx.ops.composite import loss_regression as _loss_regression
 from cellonnx.ops.composite import activation_ext as _activation_ext, padding as _padding
+from cellonnx.ops.composite import nn_misc as _nn_misc
 from cellonnx.ops.registry import REGISTRY, Op, OpError, apply
 
 _modules = [*_PRIM_MODULES, _math_extra, _loss]
 _modules += [_loss_margin, _loss_regression, _loss_ctc]
-_modules += [_activation_ext, _padding]
+_modules += [_activation_ext, _padding, _nn_misc]
 
 from cellonnx.ops import tensor_methods as _tensor_methods  # noqa: E402 (attaches Tensor methods; reads _modules)
 from cellonnx.autograd.grad import GradOperation, grad, stop_gradient, value_and_grad  # noqa: E402
