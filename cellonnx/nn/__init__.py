@@ -65,6 +65,11 @@ from cellonnx.nn.layer import (
     get_activation,
 )
 from cellonnx.nn.layer import (
+    GRU,
+    RNN,
+    GRUCell,
+    LSTMCell,
+    RNNCell,
     MSSSIM,
     PSNR,
     SSIM,

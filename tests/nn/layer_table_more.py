@@ -175,4 +175,19 @@ CASES: list[LayerCase] = [
     LayerCase("msssim", "MSSSIM", {"filter_size": 3, "power_factors": (0.4, 0.6)},
               (Input((2, 2, 8, 8), low=0.0, high=1.0), Input((2, 2, 8, 8), low=0.0, high=1.0)), ((2,),),
               grad=False),  # independent random images: a contrast term at 0 makes pow's gradient infinite
+    # ---------------------------------------------------------------- recurrent
+    LayerCase("gru", "GRU", {"input_size": 3, "hidden_size": 4}, (_x(5, 2, 3),), ((5, 2, 4), (1, 2, 4))),
+    LayerCase("gru_bi_2layer_batch_first", "GRU", {"input_size": 3, "hidden_size": 2, "num_layers": 2,
+                                                   "bidirectional": True, "batch_first": True},
+              (_x(2, 4, 3),), ((2, 4, 4), (4, 2, 2))),
+    LayerCase("gru_dropout", "GRU", {"input_size": 2, "hidden_size": 3, "num_layers": 2, "dropout": 0.5},
+              (_x(3, 2, 2),), ((3, 2, 3), (2, 2, 3)), train_differs=True, random=True),
+    LayerCase("rnn_tanh", "RNN", {"input_size": 3, "hidden_size": 4, "bidirectional": True}, (_x(5, 2, 3),),
+              ((5, 2, 8), (2, 2, 4))),
+    LayerCase("rnn_relu_nobias", "RNN", {"input_size": 3, "hidden_size": 4, "nonlinearity": "relu",
+                                         "has_bias": False}, (_x(5, 2, 3),), ((5, 2, 4), (1, 2, 4))),
+    LayerCase("rnn_cell", "RNNCell", {"input_size": 3, "hidden_size": 4}, (_x(2, 3), _x(2, 4)), ((2, 4),)),
+    LayerCase("rnn_cell_relu", "RNNCell", {"input_size": 3, "hidden_size": 4, "nonlinearity": "relu"},
+              (_x(2, 3), _x(2, 4)), ((2, 4),)),
+    LayerCase("gru_cell", "GRUCell", {"input_size": 3, "hidden_size": 4}, (_x(2, 3), _x(2, 4)), ((2, 4),)),
 ]

@@ -6,6 +6,6 @@ import importlib
 FAMILIES = ("math", "reduce", "shape", "linalg", "creation", "index", "scatter", "getitem", "sort", "random",
             "conv", "conv_grad", "pool", "pool_avg", "pool_adaptive", "norm", "activation", "dropout",
             "embedding", "rnn", "control",
-            "lrn", "conv3d", "pool3d", "pixel_shuffle", "resize")
+            "lrn", "conv3d", "pool3d", "pixel_shuffle", "resize", "rnn_gru")
 
 MODULES = [importlib.import_module(f"cellonnx.ops.prims.{name}") for name in FAMILIES]

@@ -1,0 +1,117 @@
+"""Layer checks the layer table cannot express: LSTMCell (its state is a tuple) against a NumPy reference, by
+finite differences and exported to ONNX; GRU / RNN with per-sample lengths exported with the lengths as a
+graph input and a dynamic batch."""
+from __future__ import annotations
+
+import numpy as np
+import onnx
+import pytest
+
+import cellonnx as ms
+from cellonnx import nn
+from cellonnx.graph.compile import serialize, trace_cell
+from cellonnx.graph.runtime import Session
+from cellonnx.tensor import Tensor
+
+
+def _sigmoid(v: np.ndarray) -> np.ndarray:
+    return 1 / (1 + np.exp(-v))
+
+
+class _LSTMCellNet(nn.Cell):
+    def __init__(self) -> None:
+        super().__init__()
+        self.cell = nn.LSTMCell(3, 4)
+
+    def construct(self, x: Tensor, h: Tensor, c: Tensor) -> tuple[Tensor, Tensor]:
+        return self.cell(x, (h, c))
+
+
+def _arrays(dtype: type = np.float32) -> list[np.ndarray]:
+    rng = np.random.default_rng(5)
+    return [rng.uniform(-1, 1, s).astype(dtype) for s in ((2, 3), (2, 4), (2, 4))]
+
+
+def test_lstm_cell_matches_numpy() -> None:
+    ms.set_seed(3)
+    net = _LSTMCellNet()
+    x, h, c = _arrays()
+    got = [t.asnumpy() for t in net(Tensor(x), Tensor(h), Tensor(c))]
+    p = {name.rsplit(".", 1)[-1]: v.asnumpy() for name, v in net.parameters_and_names()}
+    gates = x @ p["weight_ih"].T + p["bias_ih"] + h @ p["weight_hh"].T + p["bias_hh"]
+    i, f, g, o = np.split(gates, 4, axis=1)
+    cy = _sigmoid(f) * c + _sigmoid(i) * np.tanh(g)
+    np.testing.assert_allclose(got[1], cy, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(got[0], _sigmoid(o) * np.tanh(cy), rtol=1e-5, atol=1e-6)
+
+
+def test_lstm_cell_gradient_matches_finite_differences() -> None:
+    ms.set_seed(3)
+    net = _LSTMCellNet()
+    for prm in net.get_parameters():
+        prm._assign_array(prm.asnumpy().astype(np.float64))
+    arrays = _arrays(np.float64)
+    w = np.random.default_rng(1).normal(size=(2, 4))
+
+    def loss(*ts: Tensor) -> Tensor:
+        hy, cy = net(*ts)
+        return ms.ops.sum(hy * Tensor(w)) + ms.ops.sum(cy * Tensor(2 * w))
+
+    grads = ms.grad(loss, (0, 1, 2))(*[Tensor(a) for a in arrays])
+    eps = 1e-6
+    for k, (arr, g) in enumerate(zip(arrays, grads)):
+        for idx in np.ndindex(arr.shape):
+            old = arr[idx]
+            arr[idx] = old + eps
+            up = loss(*[Tensor(a) for a in arrays]).item()
+            arr[idx] = old - eps
+            down = loss(*[Tensor(a) for a in arrays]).item()
+            arr[idx] = old
+            assert g.asnumpy()[idx] == pytest.approx((up - down) / (2 * eps), rel=1e-5, abs=1e-7), (k, idx)
+
+
+def test_lstm_cell_exports() -> None:
+    ms.set_seed(3)
+    net = _LSTMCellNet()
+    net.set_inputs(Tensor(shape=(None, 3), dtype="float32"), Tensor(shape=(None, 4), dtype="float32"),
+                   Tensor(shape=(None, 4), dtype="float32"))
+    traced = trace_cell(net, [Tensor(a) for a in _arrays()])
+    onnx.checker.check_model(traced.model, full_check=True)
+    sess = Session(serialize(traced.model), "CPU")
+    rng = np.random.default_rng(9)
+    arrays = [rng.uniform(-1, 1, s).astype(np.float32) for s in ((5, 3), (5, 4), (5, 4))]
+    got = sess.run(dict(zip(traced.input_names, arrays)))
+    for g, e in zip(got, net(*[Tensor(a) for a in arrays])):
+        np.testing.assert_allclose(g, e.asnumpy(), rtol=1e-5, atol=1e-6)
+
+
+class _WithLengths(nn.Cell):
+    def __init__(self, layer: nn.Cell) -> None:
+        super().__init__()
+        self.layer = layer
+
+    def construct(self, x: Tensor, lengths: Tensor) -> tuple[Tensor, Tensor]:
+        return self.layer(x, None, lengths)
+
+
+@pytest.mark.parametrize("make", [lambda: nn.GRU(3, 4, bidirectional=True),
+                                  lambda: nn.RNN(3, 2, num_layers=2, bidirectional=True, nonlinearity="relu")],
+                         ids=["gru", "rnn"])
+@pytest.mark.parametrize("opset", [13, 21])
+def test_recurrent_lengths_export(make, opset: int) -> None:
+    """seq_length becomes ONNX's sequence_lens: onnxruntime equals eager at several batch sizes."""
+    ms.set_seed(4)
+    net = _WithLengths(make())
+    net.set_inputs(Tensor(shape=(5, None, 3), dtype="float32"), Tensor(shape=(None,), dtype="int32"))
+    rng = np.random.default_rng(0)
+    traced = trace_cell(net, [Tensor(rng.uniform(-1, 1, (5, 2, 3)).astype(np.float32)),
+                              Tensor(np.array([5, 3], np.int32))], opset)
+    onnx.checker.check_model(traced.model, full_check=True)
+    sess = Session(serialize(traced.model), "CPU")
+    for batch in (1, 3, 4):
+        x = rng.uniform(-1, 1, (5, batch, 3)).astype(np.float32)
+        lengths = rng.integers(1, 6, batch).astype(np.int32)
+        got = sess.run(dict(zip(traced.input_names, [x, lengths])))
+        want = net(Tensor(x), Tensor(lengths))
+        for g, e in zip(got, want):
+            np.testing.assert_allclose(g, e.asnumpy(), rtol=1e-5, atol=1e-6)
