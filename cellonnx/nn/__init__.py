@@ -65,6 +65,12 @@ from cellonnx.nn.layer import (
     get_activation,
 )
 from cellonnx.nn.layer import (
+    MultiheadAttention,
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
     GRU,
     RNN,
     GRUCell,

@@ -115,3 +115,60 @@ def test_recurrent_lengths_export(make, opset: int) -> None:
         want = net(Tensor(x), Tensor(lengths))
         for g, e in zip(got, want):
             np.testing.assert_allclose(g, e.asnumpy(), rtol=1e-5, atol=1e-6)
+
+
+def _stacks() -> tuple[nn.Cell, nn.Cell]:
+    ms.set_seed(6)
+    enc = nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 12, 0.0, batch_first=True), 2, nn.LayerNorm((8,)))
+    dec = nn.TransformerDecoder(nn.TransformerDecoderLayer(8, 2, 12, 0.0, norm_first=True, batch_first=True), 2)
+    return enc, dec
+
+
+def test_transformer_stacks_copy_one_new_layer() -> None:
+    """As MindSpore: the layers are deep copies of one layer built from the given one's settings."""
+    given = nn.TransformerEncoderLayer(8, 2, 12, 0.0)
+    enc = nn.TransformerEncoder(given, 3)
+    names = [p.name for p in enc.get_parameters()]
+    assert names[:2] == ["layers.0.self_attn.in_proj_weight", "layers.0.self_attn.in_proj_bias"]
+    w = [enc.layers[i].dense1.weight.asnumpy() for i in range(3)]
+    np.testing.assert_array_equal(w[0], w[1])
+    np.testing.assert_array_equal(w[0], w[2])
+    assert not np.array_equal(w[0], given.dense1.weight.asnumpy())
+
+
+class _EncDec(nn.Cell):
+    def __init__(self) -> None:
+        super().__init__()
+        self.enc, self.dec = _stacks()
+
+    def construct(self, src: Tensor, tgt: Tensor) -> Tensor:
+        return self.dec(tgt, self.enc(src))
+
+
+def test_transformer_stacks_export_and_differentiate() -> None:
+    net = _EncDec()
+    net.set_train(False)
+    rng = np.random.default_rng(2)
+    src, tgt = (rng.uniform(-1, 1, s).astype(np.float32) for s in ((2, 5, 8), (2, 4, 8)))
+    net.set_inputs(Tensor(shape=(None, 5, 8), dtype="float32"), Tensor(shape=(None, 4, 8), dtype="float32"))
+    traced = trace_cell(net, [Tensor(src), Tensor(tgt)])
+    onnx.checker.check_model(traced.model, full_check=True)
+    sess = Session(serialize(traced.model), "CPU")
+    for batch in (1, 3):
+        s, t = (rng.uniform(-1, 1, (batch,) + shape).astype(np.float32) for shape in ((5, 8), (4, 8)))
+        np.testing.assert_allclose(sess.run(dict(zip(traced.input_names, [s, t])))[0],
+                                   net(Tensor(s), Tensor(t)).asnumpy(), rtol=1e-4, atol=1e-5)
+    # the gradient in the source against finite differences (float64)
+    for prm in net.get_parameters():
+        prm._assign_array(prm.asnumpy().astype(np.float64))
+    s64, t64 = src.astype(np.float64), tgt.astype(np.float64)
+    w = rng.normal(size=(2, 4, 8))
+    loss = lambda a: ms.ops.sum(net(a, Tensor(t64)) * Tensor(w))
+    g = ms.grad(loss)(Tensor(s64)).asnumpy()
+    eps = 1e-6
+    for idx in [(0, 0, 0), (1, 4, 7), (0, 2, 3), (1, 1, 5)]:
+        up, down = s64.copy(), s64.copy()
+        up[idx] += eps
+        down[idx] -= eps
+        numeric = (loss(Tensor(up)).item() - loss(Tensor(down)).item()) / (2 * eps)
+        assert g[idx] == pytest.approx(numeric, rel=1e-5, abs=1e-8), idx

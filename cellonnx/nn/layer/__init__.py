@@ -9,7 +9,7 @@ from cellonnx.nn.layer.embedding import *
 from cellonnx.nn.layer.normalization import *
 from cellonnx.nn.layer.pooling import *
 from cellonnx.nn.layer.rnn import *
-from cellonnx.nn.layer import activation_ext, basic_ext, dense, image, padding, pooling_ext, rnns
+from cellonnx.nn.layer import activation_ext, basic_ext, dense, image, padding, pooling_ext, rnns, transformer
 from cellonnx.nn.layer.activation_ext import *
 from cellonnx.nn.layer.padding import *
 from cellonnx.nn.layer.pooling_ext import *
@@ -17,10 +17,11 @@ from cellonnx.nn.layer.basic_ext import *
 from cellonnx.nn.layer.dense import *
 from cellonnx.nn.layer.image import *
 from cellonnx.nn.layer.rnns import *
+from cellonnx.nn.layer.transformer import *
 
 __all__: list[str] = []
 for _mod in (activation, basic, conv, embedding, normalization, pooling, rnn,
-             activation_ext, padding, pooling_ext, basic_ext, dense, image, rnns):
+             activation_ext, padding, pooling_ext, basic_ext, dense, image, rnns, transformer):
     __all__ += _mod.__all__
 del _mod
 
