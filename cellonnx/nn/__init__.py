@@ -65,6 +65,11 @@ from cellonnx.nn.layer import (
     get_activation,
 )
 from cellonnx.nn.layer import (
+    BatchNorm3d,
+    InstanceNorm1d,
+    InstanceNorm3d,
+    LayerNormExt,
+    SyncBatchNorm,
     MultiheadAttention,
     Transformer,
     TransformerDecoder,

@@ -213,4 +213,17 @@ CASES: list[LayerCase] = [
                                              "num_decoder_layers": 1, "dim_feedforward": 12, "dropout": 0.0,
                                              "batch_first": True},
               (_x(2, 5, 8), _x(2, 4, 8)), ((2, 4, 8),)),
+    # ---------------------------------------------------------------- normalization
+    LayerCase("batch_norm_3d", "BatchNorm3d", {"num_features": 3}, (_x(2, 3, 2, 3, 2),), ((2, 3, 2, 3, 2),),
+              train_differs=True),
+    LayerCase("sync_batch_norm", "SyncBatchNorm", {"num_features": 3}, (_x(4, 3),), ((4, 3),), train_differs=True,
+              ref="batch_norm"),
+    LayerCase("instance_norm_1d", "InstanceNorm1d", {"num_features": 3}, (_x(2, 3, 5),), ((2, 3, 5),),
+              ref="instance_norm"),
+    LayerCase("instance_norm_3d", "InstanceNorm3d", {"num_features": 3}, (_x(2, 3, 2, 3, 2),), ((2, 3, 2, 3, 2),),
+              ref="instance_norm"),
+    LayerCase("layer_norm_ext", "LayerNormExt", {"normalized_shape": (3, 4), "eps": 1e-3}, (_x(2, 3, 4),),
+              ((2, 3, 4),)),
+    LayerCase("layer_norm_ext_no_affine", "LayerNormExt", {"normalized_shape": 4, "elementwise_affine": False},
+              (_x(2, 3, 4),), ((2, 3, 4),)),
 ]

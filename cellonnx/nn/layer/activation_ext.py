@@ -194,11 +194,16 @@ class GLU(Cell):
     def __init__(self, axis: int = -1) -> None:
         super().__init__()
         self.dim = axis
-        self.spilt = Primitive("Split", lambda x, axis: ops.chunk(x, 2, axis), axis=axis)
+        self.spilt = Primitive("Split", _halves, axis=axis)
         self.sigmoid = Primitive("Sigmoid", ops.sigmoid)
 
     def construct(self, x: Tensor) -> Tensor:
         return ops.glu(x, self.dim)
+
+
+def _halves(x: Tensor, axis: int) -> tuple[Tensor, ...]:
+    """MindSpore's Split(axis, output_num=2) call."""
+    return tuple(ops.chunk(x, 2, axis))
 
 
 class FastGelu(Cell):
