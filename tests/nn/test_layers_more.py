@@ -172,3 +172,61 @@ def test_transformer_stacks_export_and_differentiate() -> None:
         down[idx] -= eps
         numeric = (loss(Tensor(up)).item() - loss(Tensor(down)).item()) / (2 * eps)
         assert g[idx] == pytest.approx(numeric, rel=1e-5, abs=1e-8), idx
+
+
+def test_time_distributed_both_modes() -> None:
+    ms.set_seed(8)
+    dense = nn.Dense(5, 2)
+    x = Tensor(np.random.default_rng(3).uniform(-1, 1, (2, 3, 5)).astype(np.float32))
+    step = nn.TimeDistributed(dense, time_axis=1)(x).asnumpy()
+    merged = nn.TimeDistributed(dense, time_axis=1, reshape_with_axis=0)(x).asnumpy()
+    want = x.asnumpy() @ dense.weight.asnumpy().T + dense.bias.asnumpy()
+    np.testing.assert_allclose(step, want, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(merged, want, rtol=1e-5, atol=1e-6)
+
+
+def test_range_is_a_constant() -> None:
+    np.testing.assert_array_equal(nn.Range(1, 5, 0.5)().asnumpy(), np.arange(1, 5, 0.5, dtype=np.float32))
+    assert nn.Range(5)().dtype == ms.int32
+
+
+def _spd(batch: int, n: int, dtype: type = np.float64) -> np.ndarray:
+    m = np.random.default_rng(batch + n).normal(size=(batch, n, n))
+    return (m @ m.transpose(0, 2, 1) + n * np.eye(n)).astype(dtype)
+
+
+def test_mat_det_and_inverse_match_numpy_and_differentiate() -> None:
+    a = _spd(2, 4)
+    np.testing.assert_allclose(nn.MatDet()(Tensor(a)).asnumpy(), np.linalg.det(a), rtol=1e-10)
+    np.testing.assert_allclose(nn.MatInverse()(Tensor(a)).asnumpy(), np.linalg.inv(a), rtol=1e-9, atol=1e-12)
+    # d det(A) / dA = det(A) A^-T; the Cholesky factor reads only the lower triangle, so the gradient comes
+    # there (off-diagonal entries doubled): its symmetric part is the full gradient
+    g = ms.grad(lambda t: nn.MatDet()(t).sum())(Tensor(a)).asnumpy()
+    assert not np.triu(g, 1).any()
+    np.testing.assert_allclose((g + g.transpose(0, 2, 1)) / 2,
+                               np.linalg.det(a)[:, None, None] * np.linalg.inv(a).transpose(0, 2, 1), rtol=1e-8)
+
+
+@pytest.mark.parametrize("layer", [nn.MatDet, nn.MatInverse])
+def test_mat_det_and_inverse_export(layer) -> None:
+    net = layer()
+    net.set_inputs(Tensor(shape=(None, 3, 3), dtype="float32"))
+    traced = trace_cell(net, [Tensor(_spd(2, 3, np.float32))])
+    onnx.checker.check_model(traced.model, full_check=True)
+    sess = Session(serialize(traced.model), "CPU")
+    x = _spd(5, 3, np.float32)
+    np.testing.assert_allclose(sess.run({traced.input_names[0]: x})[0], net(Tensor(x)).asnumpy(), rtol=1e-4)
+
+
+def test_embedding_lookup_thor_float16_table_and_statistics() -> None:
+    ms.set_seed(2)
+    layer = nn.EmbeddingLookupThor(10, 3, target="DEVICE", sparse=False)
+    assert layer.embedding_table.dtype == ms.float16
+    ids = Tensor(np.array([[1, 2, 2], [9, 0, 11]], np.int32))
+    grad = ms.grad(lambda t: (ms.ops.cast(layer(ids), ms.float32) * t).sum(), weights=layer.trainable_params())
+    out = layer(ids)
+    assert out.dtype == ms.float16 and tuple(out.shape) == (2, 3, 3)
+    np.testing.assert_array_equal(out.asnumpy()[1, 2], 0)  # an id outside the table
+    np.testing.assert_array_equal(layer.matrix_a.asnumpy(), np.bincount([1, 2, 2, 9, 0], minlength=10))
+    grad(Tensor(np.ones((2, 3, 3), np.float32)))
+    assert layer.matrix_g.asnumpy().shape == (3, 3) and layer.matrix_g.asnumpy().any()

@@ -9,7 +9,8 @@ from cellonnx.nn.layer.embedding import *
 from cellonnx.nn.layer.normalization import *
 from cellonnx.nn.layer.pooling import *
 from cellonnx.nn.layer.rnn import *
-from cellonnx.nn.layer import activation_ext, basic_ext, dense, image, padding, pooling_ext, rnns, transformer
+from cellonnx.nn.layer import activation_ext, basic_ext, combined, dense, image, padding, pooling_ext, rnns
+from cellonnx.nn.layer import embedding_ext, math as math_layers, thor_layer, transformer
 from cellonnx.nn.layer.activation_ext import *
 from cellonnx.nn.layer.padding import *
 from cellonnx.nn.layer.pooling_ext import *
@@ -18,10 +19,15 @@ from cellonnx.nn.layer.dense import *
 from cellonnx.nn.layer.image import *
 from cellonnx.nn.layer.rnns import *
 from cellonnx.nn.layer.transformer import *
+from cellonnx.nn.layer.combined import *
+from cellonnx.nn.layer.math import *
+from cellonnx.nn.layer.embedding_ext import *
+from cellonnx.nn.layer.thor_layer import *
 
 __all__: list[str] = []
 for _mod in (activation, basic, conv, embedding, normalization, pooling, rnn,
-             activation_ext, padding, pooling_ext, basic_ext, dense, image, rnns, transformer):
+             activation_ext, padding, pooling_ext, basic_ext, dense, image, rnns, transformer, combined,
+             math_layers, embedding_ext, thor_layer):
     __all__ += _mod.__all__
 del _mod
 
