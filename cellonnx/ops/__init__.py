@@ -40,17 +40,18 @@ from cellonnx.ops.composite.loss_ctc import *
 from cellonnx.ops.composite.activation_ext import *
 from cellonnx.ops.composite.padding import *
 from cellonnx.ops.composite.nn_misc import *
+from cellonnx.ops.composite.grid_sample import *
 from cellonnx.ops.prims import MODULES as _PRIM_MODULES
 from cellonnx.ops.composite import loss as _loss, math_extra as _math_extra
 from cellonnx.ops.composite import loss_ctc as _loss_ctc, loss_margin as _loss_margin
 from cellonnx.ops.composite import loss_regression as _loss_regression
 from cellonnx.ops.composite import activation_ext as _activation_ext, padding as _padding
-from cellonnx.ops.composite import nn_misc as _nn_misc
+from cellonnx.ops.composite import grid_sample as _grid_sample, nn_misc as _nn_misc
 from cellonnx.ops.registry import REGISTRY, Op, OpError, apply
 
 _modules = [*_PRIM_MODULES, _math_extra, _loss]
 _modules += [_loss_margin, _loss_regression, _loss_ctc]
-_modules += [_activation_ext, _padding, _nn_misc]
+_modules += [_activation_ext, _padding, _nn_misc, _grid_sample]
 
 from cellonnx.ops import tensor_methods as _tensor_methods  # noqa: E402 (attaches Tensor methods; reads _modules)
 from cellonnx.autograd.grad import GradOperation, grad, stop_gradient, value_and_grad  # noqa: E402

@@ -138,3 +138,96 @@ CASES = [
     OpCase("fliplr_flipud", lambda x: (ops.fliplr(x), ops.flipud(x)), [rand(3, 4, 2, seed=619)],
            lambda x: (x[:, ::-1], x[::-1])),
 ]
+
+
+def _gs_source(g, size, pad, align):
+    c = (g + 1) / 2 * (size - 1) if align else ((g + 1) * size - 1) / 2
+    if pad == "border":
+        return min(max(c, 0.0), size - 1.0)
+    if pad == "reflection":
+        lo, hi = (0, 2 * (size - 1)) if align else (-1, 2 * size - 1)
+        if lo == hi:
+            return 0.0
+        low, span = lo / 2, (hi - lo) / 2
+        c = abs(c - low)
+        flips = math.floor(c / span)
+        extra = c - flips * span
+        c = extra + low if flips % 2 == 0 else span - extra + low
+        return min(max(c, 0.0), size - 1.0)
+    return c
+
+
+def ref_grid_sample(x, grid, mode="bilinear", pad="zeros", align=False):
+    nd = x.ndim - 2
+    sizes = x.shape[2:]
+    out = np.zeros(x.shape[:2] + grid.shape[1:-1])
+    for n in range(x.shape[0]):
+        for pos in itertools.product(*[range(s) for s in grid.shape[1:-1]]):
+            src = [_gs_source(grid[(n,) + pos][nd - 1 - i], sizes[i], pad, align) for i in range(nd)]
+            if mode == "nearest":
+                corners = [([float(np.round(v)) for v in src], 1.0)]
+            else:
+                corners = []
+                for bits in itertools.product((0, 1), repeat=nd):
+                    idx = [math.floor(v) + b for v, b in zip(src, bits)]
+                    w = np.prod([(v - math.floor(v)) if b else 1 - (v - math.floor(v)) for v, b in zip(src, bits)])
+                    corners.append((idx, w))
+            for idx, w in corners:
+                if all(0 <= i <= s - 1 for i, s in zip(idx, sizes)):
+                    out[(n, slice(None)) + pos] += w * x[(n, slice(None)) + tuple(int(i) for i in idx)]
+    return out
+
+
+GRID_X = rand(2, 3, 4, 5, seed=620)
+GRID = rand(2, 3, 6, 2, seed=621) * 1.3
+CASES += [
+    OpCase(f"grid_sample_{mode}_{pad}_{int(align)}",
+           lambda x, g, mode=mode, pad=pad, align=align: ops.grid_sample(x, g, mode, pad, align), [GRID_X, GRID],
+           lambda x, g, mode=mode, pad=pad, align=align: ref_grid_sample(x, g, mode, pad, align),
+           grad=(0, 1) if mode == "bilinear" else (0,))
+    for mode, pad, align in [("bilinear", "zeros", False), ("bilinear", "border", True),
+                             ("bilinear", "reflection", False), ("nearest", "zeros", True),
+                             ("nearest", "reflection", True)]
+]
+CASES.append(OpCase("grid_sample_trilinear", lambda x, g: ops.grid_sample(x, g, "bilinear", "border"),
+                    [rand(1, 2, 3, 4, 3, seed=622), rand(1, 2, 3, 2, 3, seed=623) * 1.2],
+                    lambda x, g: ref_grid_sample(x, g, "bilinear", "border")))
+
+
+def ref_deformable_conv2d(x, w, off, b, kernel, stride, pads, dil, groups, dg):
+    n, c, h, wd = x.shape
+    kh, kw = kernel
+    sh, sw = stride
+    top, bottom, left, right = pads
+    dh, dw = dil
+    ho = (h + top + bottom - dh * (kh - 1) - 1) // sh + 1
+    wo = (wd + left + right - dw * (kw - 1) - 1) // sw + 1
+    k = kh * kw
+    off = off.reshape(n, 3, dg, k, ho, wo)
+    cols = np.zeros((n, c, kh, kw, ho, wo))
+    for b_, ch, i, j, y, z in itertools.product(range(n), range(c), range(kh), range(kw), range(ho), range(wo)):
+        g = ch // (c // dg)
+        py = y * sh - top + i * dh + off[b_, 1, g, i * kw + j, y, z]
+        px = z * sw - left + j * dw + off[b_, 0, g, i * kw + j, y, z]
+        y0, x0 = math.floor(py), math.floor(px)
+        v = 0.0
+        for yy, xx in itertools.product((y0, y0 + 1), (x0, x0 + 1)):
+            if 0 <= yy < h and 0 <= xx < wd:
+                v += (1 - abs(py - yy)) * (1 - abs(px - xx)) * x[b_, ch, yy, xx]
+        cols[b_, ch, i, j, y, z] = v * off[b_, 2, g, i * kw + j, y, z]
+    co = w.shape[0]
+    out = np.zeros((n, co, ho, wo))
+    for o in range(co):
+        g = o // (co // groups)
+        cin = slice(g * (c // groups), (g + 1) * (c // groups))
+        out[:, o] = np.einsum("nckl...,ckl->n...", cols[:, cin], w[o]) + b[o]
+    return out
+
+
+_DCN_OFF = np.concatenate([rand(2, 24, 2, 5, seed=624) * 1.5, rand(2, 12, 2, 5, seed=625, low=0.1, high=1.0)], 1)
+CASES.append(OpCase("deformable_conv2d",
+                    lambda x, w, o, b: ops.deformable_conv2d(x, w, o, (3, 2), (1, 1, 2, 1), (1, 0, 0, 1), b,
+                                                             (1, 1, 1, 2), 2, 2),
+                    [rand(2, 4, 5, 6, seed=626), rand(6, 2, 3, 2, seed=627), _DCN_OFF, rand(6, seed=628)],
+                    lambda x, w, o, b: ref_deformable_conv2d(x, w, o, b, (3, 2), (2, 1), (1, 0, 0, 1), (1, 2), 2, 2),
+                    rtol=1e-5, atol=1e-5))
