@@ -95,7 +95,8 @@ class _WithLengths(nn.Cell):
 
 
 @pytest.mark.parametrize("make", [lambda: nn.GRU(3, 4, bidirectional=True),
-                                  lambda: nn.RNN(3, 2, num_layers=2, bidirectional=True, nonlinearity="relu")],
+                                  lambda: nn.RNN(3, 2, num_layers=2, bidirectional=True,
+                                                 nonlinearity="relu")],
                          ids=["gru", "rnn"])
 @pytest.mark.parametrize("opset", [13, 21])
 def test_recurrent_lengths_export(make, opset: int) -> None:
@@ -119,8 +120,10 @@ def test_recurrent_lengths_export(make, opset: int) -> None:
 
 def _stacks() -> tuple[nn.Cell, nn.Cell]:
     ms.set_seed(6)
-    enc = nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 12, 0.0, batch_first=True), 2, nn.LayerNorm((8,)))
-    dec = nn.TransformerDecoder(nn.TransformerDecoderLayer(8, 2, 12, 0.0, norm_first=True, batch_first=True), 2)
+    enc = nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 12, 0.0, batch_first=True), 2,
+                                nn.LayerNorm((8,)))
+    dec = nn.TransformerDecoder(nn.TransformerDecoderLayer(8, 2, 12, 0.0, norm_first=True, batch_first=True),
+                                2)
     return enc, dec
 
 
@@ -204,7 +207,8 @@ def test_mat_det_and_inverse_match_numpy_and_differentiate() -> None:
     g = ms.grad(lambda t: nn.MatDet()(t).sum())(Tensor(a)).asnumpy()
     assert not np.triu(g, 1).any()
     np.testing.assert_allclose((g + g.transpose(0, 2, 1)) / 2,
-                               np.linalg.det(a)[:, None, None] * np.linalg.inv(a).transpose(0, 2, 1), rtol=1e-8)
+                               np.linalg.det(a)[:, None, None] * np.linalg.inv(a).transpose(0, 2, 1),
+                               rtol=1e-8)
 
 
 @pytest.mark.parametrize("layer", [nn.MatDet, nn.MatInverse])
@@ -223,7 +227,8 @@ def test_embedding_lookup_thor_float16_table_and_statistics() -> None:
     layer = nn.EmbeddingLookupThor(10, 3, target="DEVICE", sparse=False)
     assert layer.embedding_table.dtype == ms.float16
     ids = Tensor(np.array([[1, 2, 2], [9, 0, 11]], np.int32))
-    grad = ms.grad(lambda t: (ms.ops.cast(layer(ids), ms.float32) * t).sum(), weights=layer.trainable_params())
+    grad = ms.grad(lambda t: (ms.ops.cast(layer(ids), ms.float32) * t).sum(),
+                   weights=layer.trainable_params())
     out = layer(ids)
     assert out.dtype == ms.float16 and tuple(out.shape) == (2, 3, 3)
     np.testing.assert_array_equal(out.asnumpy()[1, 2], 0)  # an id outside the table

@@ -35,14 +35,16 @@ X = _away_from(rand(3, 4, 6, seed=401) * 2, (0.0, 0.5, -0.5, 0.3, -0.3))
 IMG = rand(2, 7, 3, 4, seed=402)
 
 CASES = [
-    OpCase("glu_last", lambda x: ops.glu(x), [X], lambda x: x[..., :3] * _sigmoid(x[..., 3:]), second_order=True),
+    OpCase("glu_last", lambda x: ops.glu(x), [X], lambda x: x[..., :3] * _sigmoid(x[..., 3:]),
+           second_order=True),
     OpCase("glu_axis1", lambda x: ops.glu(x, 1), [X], lambda x: x[:, :2] * _sigmoid(x[:, 2:])),
     OpCase("soft_shrink", lambda x: ops.soft_shrink(x), [X],
            lambda x: np.where(x > 0.5, x - 0.5, np.where(x < -0.5, x + 0.5, 0.0))),
     OpCase("soft_shrink_lambd", lambda x: ops.soft_shrink(x, 0.3), [X],
            lambda x: np.where(x > 0.3, x - 0.3, np.where(x < -0.3, x + 0.3, 0.0))),
     OpCase("threshold", lambda x: ops.threshold(x, 0.3, -2.0), [X], lambda x: np.where(x > 0.3, x, -2.0)),
-    OpCase("rrelu_fixed_slope", lambda x: ops.rrelu(x, 0.25, 0.25), [X], lambda x: np.where(x < 0, 0.25 * x, x),
+    OpCase("rrelu_fixed_slope", lambda x: ops.rrelu(x, 0.25, 0.25), [X],
+           lambda x: np.where(x < 0, 0.25 * x, x),
            note="lower == upper: no randomness; random slopes are checked by the layer table"),
     OpCase("rrelu_random_bounds",
            lambda x: ops.rrelu(x) / x, [X],
@@ -54,7 +56,8 @@ CASES = [
            lambda x, b: x + b),
     OpCase("lrn_default", lambda x: ops.lrn(x), [IMG], lambda x: ref_lrn(x, 5, 1.0, 1.0, 0.5),
            second_order=True),
-    OpCase("lrn_radius1", lambda x: ops.lrn(x, 1, 2.0, 0.5, 0.75), [IMG], lambda x: ref_lrn(x, 1, 2.0, 0.5, 0.75),
+    OpCase("lrn_radius1", lambda x: ops.lrn(x, 1, 2.0, 0.5, 0.75), [IMG],
+           lambda x: ref_lrn(x, 1, 2.0, 0.5, 0.75),
            dynamic=True),
     OpCase("mirror_pad_reflect", lambda x: ops.mirror_pad(x, ((0, 0), (1, 2), (3, 1)), "REFLECT"), [X],
            lambda x: ref_mirror(x, ((0, 0), (1, 2), (3, 1)), "REFLECT"), second_order=True),

@@ -51,7 +51,8 @@ def ref_conv_transpose(u, w, stride=1, pads=None, dilation=1, groups=1, output_p
             at = tuple(o[i] * s[i] + kk[i] * d[i] for i in range(nd))
             for g in range(groups):
                 src = u[(slice(None), slice(g * cig, (g + 1) * cig)) + o]
-                y[(slice(None), slice(g * cog, (g + 1) * cog)) + at] += src @ w[(slice(g * cig, (g + 1) * cig),
+                y[(slice(None), slice(g * cog,
+                                      (g + 1) * cog)) + at] += src @ w[(slice(g * cig, (g + 1) * cig),
                                                                                 slice(None)) + kk]
     return y[(slice(None), slice(None)) + tuple(slice(p[i], full[i] - p[i + nd]) for i in range(nd))]
 
@@ -71,7 +72,8 @@ CASES = [
     OpCase("conv3d_same_stride2_dynamic", lambda x, w: ops.conv3d(x, w, None, 2, "same", groups=2), [X, W],
            lambda x, w: ref_conv(x, w, None, 2, (0, 1, 0, 0, 1, 0), 1, 2), dynamic=True,
            note="'same' with stride 2: (0, 1, 0) at the front, (0, 1, 0) at the back for a 2x3x2 kernel"),
-    OpCase("conv3d_padding_per_dim", lambda x, w: ops.conv3d(x, w[:3, :, :, :, :1], None, 1, "pad", (1, 0, 2)),
+    OpCase("conv3d_padding_per_dim", lambda x, w: ops.conv3d(x, w[:3, :, :, :, :1], None, 1, "pad",
+                                                             (1, 0, 2)),
            [rand(1, 2, 3, 3, 3, seed=306), W], lambda x, w: ref_conv(x, w[:3, :, :, :, :1], None, 1,
                                                                        (1, 0, 2, 1, 0, 2))),
     OpCase("conv3d_transpose_pad_output_padding",

@@ -1,7 +1,9 @@
 """Rows for interpolate / upsample (cellonnx/ops/prims/resize.py), pixel_shuffle / pixel_unshuffle
 (prims/pixel_shuffle.py) and the small nn functions of composite/nn_misc.py. The resize references loop over
-output positions with MindSpore's coordinate rules written out (bicubic: TensorFlow's kernel, a = -0.5 with the
-outside taps left out and the rest renormalized, or a = -0.75 with clamped taps under align_corners, weights from
+output positions with MindSpore's coordinate rules written out (bicubic: TensorFlow's kernel, a = -0.5 with
+the
+outside taps left out and the rest renormalized, or a = -0.75 with clamped taps under align_corners, weights
+from
 a 1024-entry table)."""
 from __future__ import annotations
 
@@ -54,18 +56,21 @@ def _taps(kind, n_in, n_out, ac, factor):
 
 def ref_resize(x, sizes, kind, ac=False, factors=None):
     nd = len(sizes)
-    taps = [_taps(kind, x.shape[2 + i], sizes[i], ac, None if factors is None else factors[i]) for i in range(nd)]
+    taps = [_taps(kind, x.shape[2 + i], sizes[i], ac,
+                  None if factors is None else factors[i]) for i in range(nd)]
     y = np.zeros(x.shape[:2] + tuple(sizes))
     for o in itertools.product(*[range(s) for s in sizes]):
         for combo in itertools.product(*[taps[i][o[i]] for i in range(nd)]):
             w = np.prod([c[1] for c in combo])
-            y[(slice(None), slice(None)) + o] += w * x[(slice(None), slice(None)) + tuple(c[0] for c in combo)]
+            y[(slice(None), slice(None)) + o] += w * x[(slice(None),
+                                                        slice(None)) + tuple(c[0] for c in combo)]
     return y
 
 
 def ref_pixel_shuffle(x, r):
     n, c, h, w = x.shape
-    return x.reshape(n, c // r // r, r, r, h, w).transpose(0, 1, 4, 2, 5, 3).reshape(n, c // r // r, h * r, w * r)
+    return x.reshape(n, c // r // r, r, r, h, w).transpose(0, 1, 4, 2, 5,
+                                                           3).reshape(n, c // r // r, h * r, w * r)
 
 
 X3 = rand(2, 3, 6, seed=601)
@@ -73,7 +78,8 @@ X4 = rand(2, 2, 5, 7, seed=602)
 X5 = rand(1, 2, 3, 4, 5, seed=603)
 
 CASES = [
-    OpCase("interpolate_nearest_3d", lambda x: ops.interpolate(x, 11), [X3], lambda x: ref_resize(x, (11,), "nearest")),
+    OpCase("interpolate_nearest_3d", lambda x: ops.interpolate(x, 11), [X3],
+           lambda x: ref_resize(x, (11,), "nearest")),
     OpCase("interpolate_nearest_4d_down", lambda x: ops.interpolate(x, (3, 4)), [X4],
            lambda x: ref_resize(x, (3, 4), "nearest"), dynamic=True),
     OpCase("interpolate_nearest_5d_scale_factor", lambda x: ops.interpolate(x, scale_factor=1.7), [X5],
@@ -85,14 +91,16 @@ CASES = [
            lambda x: ref_resize(x, (9, 5), "nearest-exact")),
     OpCase("interpolate_linear", lambda x: ops.interpolate(x, 11, mode="linear"), [X3],
            lambda x: ref_resize(x, (11,), "linear"), second_order=True),
-    OpCase("interpolate_linear_align_corners", lambda x: ops.interpolate(x, 4, mode="linear", align_corners=True),
+    OpCase("interpolate_linear_align_corners",
+           lambda x: ops.interpolate(x, 4, mode="linear", align_corners=True),
            [X3], lambda x: ref_resize(x, (4,), "linear", True)),
     OpCase("interpolate_bilinear", lambda x: ops.interpolate(x, (8, 11), mode="bilinear"), [X4],
            lambda x: ref_resize(x, (8, 11), "linear"), dynamic=True),
     OpCase("interpolate_bilinear_align_corners_down",
            lambda x: ops.interpolate(x, (3, 4), mode="bilinear", align_corners=True), [X4],
            lambda x: ref_resize(x, (3, 4), "linear", True)),
-    OpCase("interpolate_bilinear_recompute", lambda x: ops.interpolate(x, None, 1.5, "bilinear", None, True), [X4],
+    OpCase("interpolate_bilinear_recompute", lambda x: ops.interpolate(x, None, 1.5, "bilinear", None, True),
+           [X4],
            lambda x: ref_resize(x, (7, 10), "linear")),
     OpCase("interpolate_bicubic", lambda x: ops.interpolate(x, (8, 11), mode="bicubic"), [X4],
            lambda x: ref_resize(x, (8, 11), "cubic"), rtol=1e-5, atol=1e-5),
@@ -105,7 +113,8 @@ CASES = [
            lambda x: ops.interpolate(x, scale_factor=(1.5, 2.2, 0.8), mode="trilinear"), [X5],
            lambda x: ref_resize(x, (4, 8, 4), "linear", factors=(1.5, 2.2, 0.8))),
     OpCase("interpolate_area", lambda x: ops.interpolate(x, scale_factor=0.6, mode="area"), [X4],
-           lambda x: np.stack([np.stack([x[:, :, i * 5 // 3:-(-(i + 1) * 5 // 3), j * 7 // 4:-(-(j + 1) * 7 // 4)]
+           lambda x: np.stack([np.stack([x[:, :, i * 5 // 3:-(-(i + 1) * 5 // 3),
+                                           j * 7 // 4:-(-(j + 1) * 7 // 4)]
                                          .mean((2, 3)) for j in range(4)], -1) for i in range(3)], -2)),
     OpCase("upsample", lambda x: ops.upsample(x, (4, 9), mode="bilinear", align_corners=True), [X4],
            lambda x: ref_resize(x, (4, 9), "linear", True)),
@@ -114,7 +123,8 @@ CASES = [
     OpCase("pixel_shuffle_5d", lambda x: ops.pixel_shuffle(x, 3), [rand(2, 2, 9, 2, 2, seed=605)],
            lambda x: ref_pixel_shuffle(x.reshape(4, 9, 2, 2), 3).reshape(2, 2, 1, 6, 6)),
     OpCase("pixel_unshuffle", lambda x: ops.pixel_unshuffle(x, 2), [rand(2, 2, 4, 6, seed=606)],
-           lambda x: x.reshape(2, 2, 2, 2, 3, 2).transpose(0, 1, 3, 5, 2, 4).reshape(2, 8, 2, 3), dynamic=True),
+           lambda x: x.reshape(2, 2, 2, 2, 3, 2).transpose(0, 1, 3, 5, 2, 4).reshape(2, 8, 2, 3),
+           dynamic=True),
     OpCase("channel_shuffle", lambda x: ops.channel_shuffle(x, 3), [rand(2, 6, 2, 3, seed=607)],
            lambda x: x.reshape(2, 3, 2, 2, 3).transpose(0, 2, 1, 3, 4).reshape(2, 6, 2, 3), dynamic=True),
     OpCase("bidense", lambda a, b, w, c: ops.bidense(a, b, w, c),
@@ -124,13 +134,16 @@ CASES = [
            [rand(3, 5, seed=612), rand(3, 5, seed=613), rand(5, seed=614), rand(5, seed=615)],
            lambda a, b, g, c: (((a + b) - (a + b).mean(-1, keepdims=True)) /
                                np.sqrt((a + b).var(-1, keepdims=True) + 1e-5) * g + c,
-                               (a + b).mean(-1, keepdims=True), 1 / np.sqrt((a + b).var(-1, keepdims=True) + 1e-5),
+                               (a + b).mean(-1, keepdims=True),
+                               1 / np.sqrt((a + b).var(-1, keepdims=True) + 1e-5),
                                a + b)),
     OpCase("pdist_p2", lambda x: ops.pdist(x), [rand(2, 4, 3, seed=616)],
-           lambda x: np.stack([np.linalg.norm(x[:, i] - x[:, j], axis=-1) for i in range(4) for j in range(i + 1, 4)],
+           lambda x: np.stack([np.linalg.norm(x[:, i] - x[:, j],
+                                              axis=-1) for i in range(4) for j in range(i + 1, 4)],
                               -1)),
     OpCase("pdist_p3", lambda x: ops.pdist(x, 3.0), [rand(5, 3, seed=617)],
-           lambda x: np.array([(np.abs(x[i] - x[j]) ** 3).sum() ** (1 / 3) for i in range(5) for j in range(i + 1, 5)])),
+           lambda x: np.array([(np.abs(x[i] - x[j]) ** 3).sum() ** (1 / 3)
+                               for i in range(5) for j in range(i + 1, 5)])),
     OpCase("intopk", lambda x, t: ops.intopk(x, t, 2), [np.array([[1, 3, 2, 0], [4, 4, 1, 4], [0, 1, 2, 3.]]),
                                                          np.array([2, 2, 0])],
            lambda x, t: np.array([True, False, False]), grad=()),
@@ -170,7 +183,8 @@ def ref_grid_sample(x, grid, mode="bilinear", pad="zeros", align=False):
                 corners = []
                 for bits in itertools.product((0, 1), repeat=nd):
                     idx = [math.floor(v) + b for v, b in zip(src, bits)]
-                    w = np.prod([(v - math.floor(v)) if b else 1 - (v - math.floor(v)) for v, b in zip(src, bits)])
+                    w = np.prod([(v - math.floor(v)) if b else 1 - (v - math.floor(v)) for v,
+                                 b in zip(src, bits)])
                     corners.append((idx, w))
             for idx, w in corners:
                 if all(0 <= i <= s - 1 for i, s in zip(idx, sizes)):
@@ -182,7 +196,8 @@ GRID_X = rand(2, 3, 4, 5, seed=620)
 GRID = rand(2, 3, 6, 2, seed=621) * 1.3
 CASES += [
     OpCase(f"grid_sample_{mode}_{pad}_{int(align)}",
-           lambda x, g, mode=mode, pad=pad, align=align: ops.grid_sample(x, g, mode, pad, align), [GRID_X, GRID],
+           lambda x, g, mode=mode, pad=pad, align=align: ops.grid_sample(x, g, mode, pad, align),
+           [GRID_X, GRID],
            lambda x, g, mode=mode, pad=pad, align=align: ref_grid_sample(x, g, mode, pad, align),
            grad=(0, 1) if mode == "bilinear" else (0,))
     for mode, pad, align in [("bilinear", "zeros", False), ("bilinear", "border", True),
@@ -205,7 +220,8 @@ def ref_deformable_conv2d(x, w, off, b, kernel, stride, pads, dil, groups, dg):
     k = kh * kw
     off = off.reshape(n, 3, dg, k, ho, wo)
     cols = np.zeros((n, c, kh, kw, ho, wo))
-    for b_, ch, i, j, y, z in itertools.product(range(n), range(c), range(kh), range(kw), range(ho), range(wo)):
+    for b_, ch, i, j, y, z in itertools.product(range(n), range(c), range(kh), range(kw), range(ho),
+                                                range(wo)):
         g = ch // (c // dg)
         py = y * sh - top + i * dh + off[b_, 1, g, i * kw + j, y, z]
         px = z * sw - left + j * dw + off[b_, 0, g, i * kw + j, y, z]
@@ -224,10 +240,12 @@ def ref_deformable_conv2d(x, w, off, b, kernel, stride, pads, dil, groups, dg):
     return out
 
 
-_DCN_OFF = np.concatenate([rand(2, 24, 2, 5, seed=624) * 1.5, rand(2, 12, 2, 5, seed=625, low=0.1, high=1.0)], 1)
+_DCN_OFF = np.concatenate([rand(2, 24, 2, 5, seed=624) * 1.5, rand(2, 12, 2, 5, seed=625, low=0.1,
+                                                                   high=1.0)], 1)
 CASES.append(OpCase("deformable_conv2d",
                     lambda x, w, o, b: ops.deformable_conv2d(x, w, o, (3, 2), (1, 1, 2, 1), (1, 0, 0, 1), b,
                                                              (1, 1, 1, 2), 2, 2),
                     [rand(2, 4, 5, 6, seed=626), rand(6, 2, 3, 2, seed=627), _DCN_OFF, rand(6, seed=628)],
-                    lambda x, w, o, b: ref_deformable_conv2d(x, w, o, b, (3, 2), (2, 1), (1, 0, 0, 1), (1, 2), 2, 2),
+                    lambda x, w, o, b: ref_deformable_conv2d(x, w, o, b, (3, 2), (2, 1), (1, 0, 0, 1),
+                                                             (1, 2), 2, 2),
                     rtol=1e-5, atol=1e-5))

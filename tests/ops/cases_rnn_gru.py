@@ -1,7 +1,8 @@
 """Rows for the GRU and RNN primitives (cellonnx/ops/prims/rnn_gru.py) through stacked_rnn, the function
 nn.GRU / nn.RNN call: references are plain NumPy loops (GRU gates r, z, n as in MindSpore; per-sample lengths
 keep the state and output zeros past a sample's length, the reverse direction starting at its last live step);
-gradients against finite differences on tiny sizes; lowering to ONNX GRU / RNN nodes (sequence_lens included)."""
+gradients against finite differences on tiny sizes; lowering to ONNX GRU / RNN nodes (sequence_lens
+included)."""
 from __future__ import annotations
 
 import numpy as np

@@ -187,10 +187,11 @@ def _register_more() -> None:
     """MindSpore's full table (the classes of activation_ext import this module's Cell helpers)."""
     from cellonnx.nn.layer import activation_ext as ext
     _ACTIVATIONS.update({
-        "softmin": ext.Softmin, "softmax2d": ext.Softmax2d, "logsoftmaxExt": ext.LogSoftmaxExt, "rrelu": ext.RReLU,
-        "tanhshrink": ext.Tanhshrink, "hardtanh": ext.Hardtanh, "fast_gelu": ext.FastGelu, "elu": ext.ELU,
-        "softsign": ext.Softsign, "preluExt": ext.PReLUExt, "hsigmoid": ext.HSigmoid, "logsigmoid": ext.LogSigmoid,
-        "softshrink": ext.SoftShrink, "hshrink": ext.HShrink, "threshold": ext.Threshold, "mish": ext.Mish,
+        "softmin": ext.Softmin, "softmax2d": ext.Softmax2d, "logsoftmaxExt": ext.LogSoftmaxExt,
+        "rrelu": ext.RReLU, "tanhshrink": ext.Tanhshrink, "hardtanh": ext.Hardtanh, "fast_gelu": ext.FastGelu,
+        "elu": ext.ELU, "softsign": ext.Softsign, "preluExt": ext.PReLUExt, "hsigmoid": ext.HSigmoid,
+        "logsigmoid": ext.LogSigmoid, "softshrink": ext.SoftShrink, "hshrink": ext.HShrink,
+        "threshold": ext.Threshold, "mish": ext.Mish,
     })
 
 

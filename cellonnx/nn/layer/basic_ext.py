@@ -1,4 +1,5 @@
-"""More basic layers (MindSpore's nn.layer.basic): Linear, Dropout1d/2d/3d, DropoutExt, Dropout2dExt, Upsample,
+"""More basic layers (MindSpore's nn.layer.basic): Linear, Dropout1d/2d/3d, DropoutExt, Dropout2dExt,
+Upsample,
 Unflatten, Unfold, Roll, Tril, Triu, MatrixDiag, MatrixDiagPart, MatrixSetDiag and L1Regularizer."""
 from __future__ import annotations
 
@@ -185,7 +186,7 @@ class Unflatten(Cell):
         if isinstance(axis, bool) or not isinstance(axis, int):
             raise TypeError(f"For 'Unflatten', the 'axis' must be int, but got {type(axis).__name__}.")
         if not isinstance(unflattened_size, (tuple, list)):
-            raise TypeError(f"For 'Unflatten', the 'unflattended_size' must be tuple or list, but got "
+            raise TypeError("For 'Unflatten', the 'unflattended_size' must be tuple or list, but got "
                             f"{type(unflattened_size).__name__}.")
         self.axis = axis
         self.unflattened_size = tuple(unflattened_size)
@@ -199,7 +200,8 @@ class Unflatten(Cell):
 
 
 class Unfold(Cell):
-    """Extract image patches (MindSpore's ExtractImagePatches): (N, C, H, W) -> (N, C * kh * kw, out_h, out_w),
+    """Extract image patches (MindSpore's ExtractImagePatches): (N, C, H, W) -> (N, C * kh * kw, out_h,
+    out_w),
     the patch values ordered (kernel row, kernel column, channel), channel fastest.
 
     Args:
@@ -216,13 +218,14 @@ class Unfold(Cell):
                 raise TypeError(f"For '{self.cls_name}', the '{name}s' must be tuple or list, but got "
                                 f"{type(value).__name__}.")
             if len(value) != 4 or value[0] != 1 or value[3] != 1:
-                raise ValueError(f"For '{self.cls_name}' the format of '{name}s' must be [1, {name}_row, {name}_col, "
-                                 f"1], but got {value}.")
+                raise ValueError(f"For '{self.cls_name}' the format of '{name}s' must be [1, {name}_row, "
+                                 f"{name}_col, 1], but got {value}.")
             if not all(isinstance(v, int) and v >= 1 for v in value[1:3]):
-                raise ValueError(f"For '{self.cls_name}' the {name}_row and {name}_col in '{name}s' must be an "
-                                 f"positive integer number, but got {value}")
+                raise ValueError(f"For '{self.cls_name}' the {name}_row and {name}_col in '{name}s' must be "
+                                 f"an positive integer number, but got {value}")
         if not isinstance(padding, str) or padding.lower() not in ("same", "valid"):
-            raise ValueError(f"For '{self.cls_name}', the 'padding' must be 'same' or 'valid', but got {padding!r}.")
+            raise ValueError(f"For '{self.cls_name}', the 'padding' must be 'same' or 'valid', but got "
+                             f"{padding!r}.")
         self.ksizes = (int(ksizes[1]), int(ksizes[2]))
         self.strides = (int(strides[1]), int(strides[2]))
         self.rates = (int(rates[1]), int(rates[2]))
@@ -230,7 +233,8 @@ class Unfold(Cell):
 
     def construct(self, input_x: Tensor) -> Tensor:
         if input_x.ndim != 4:
-            raise ValueError(f"For '{self.cls_name}', the input must be 4-D (N, C, H, W), got {tuple(input_x.shape)}.")
+            raise ValueError(f"For '{self.cls_name}', the input must be 4-D (N, C, H, W), got "
+                             f"{tuple(input_x.shape)}.")
         (kh, kw), (sh, sw), (rh, rw) = self.ksizes, self.strides, self.rates
         h, w = int(input_x.shape[2]), int(input_x.shape[3])
         eh, ew = (kh - 1) * rh + 1, (kw - 1) * rw + 1
@@ -242,12 +246,13 @@ class Unfold(Cell):
             oh, ow = (h - eh) // sh + 1, (w - ew) // sw + 1
             x = input_x
         if oh < 1 or ow < 1:
-            raise ValueError(f"For '{self.cls_name}', the input {tuple(input_x.shape)} is smaller than the patch "
-                             f"({eh}, {ew}).")
+            raise ValueError(f"For '{self.cls_name}', the input {tuple(input_x.shape)} is smaller than the "
+                             f"patch ({eh}, {ew}).")
         patches = []
         for i in range(kh):
             for j in range(kw):
-                patches.append(x[:, :, i * rh:i * rh + (oh - 1) * sh + 1:sh, j * rw:j * rw + (ow - 1) * sw + 1:sw])
+                patches.append(x[:, :, i * rh:i * rh + (oh - 1) * sh + 1:sh,
+                                 j * rw:j * rw + (ow - 1) * sw + 1:sw])
         out = ops.stack(patches, 1)  # (N, kh * kw, C, oh, ow)
         return ops.reshape(out, (-1, kh * kw * int(input_x.shape[1]), oh, ow))
 
@@ -269,9 +274,9 @@ class Roll(Cell):
         self.shift = list(shift) if isinstance(shift, (tuple, list)) else [shift]
         self.axis = list(axis) if isinstance(axis, (tuple, list)) else [axis]
         if len(self.shift) != len(self.axis):
-            raise ValueError(f"For '{self.cls_name}', the shape of 'shift' and the shape of 'axis' must be the same, "
-                             f"but got the length of 'shift' {len(self.shift)} and the length of 'axis' "
-                             f"{len(self.axis)}.")
+            raise ValueError(f"For '{self.cls_name}', the shape of 'shift' and the shape of 'axis' must be "
+                             f"the same, but got the length of 'shift' {len(self.shift)} and the length of "
+                             f"'axis' {len(self.axis)}.")
 
     def construct(self, input_x: Tensor) -> Tensor:
         axes = [norm_axis(a, input_x.ndim, self.cls_name) for a in self.axis]
@@ -284,7 +289,8 @@ def _band(x: Tensor, k: int, lower: bool, owner: str) -> Tensor:
     if isinstance(k, bool) or not isinstance(k, int):
         raise TypeError(f"For '{owner}', the 'k' must be int, but got {type(k).__name__}.")
     rows, cols = (int(x.shape[-2]), int(x.shape[-1])) if x.ndim >= 2 else (1, int(x.shape[-1]))
-    mask = np.tril(np.ones((rows, cols), np.float32), k) if lower else np.triu(np.ones((rows, cols), np.float32), k)
+    mask = np.tril(np.ones((rows, cols), np.float32),
+                   k) if lower else np.triu(np.ones((rows, cols), np.float32), k)
     if x.ndim < 2:
         mask = mask[0]
     if is_float_dtype(x._data.dtype):
@@ -328,7 +334,8 @@ class MatrixDiagPart(Cell):
 
     def construct(self, input_x: Tensor) -> Tensor:
         if input_x.ndim < 2:
-            raise ValueError(f"For '{self.cls_name}', the input must be at least 2-D, got {tuple(input_x.shape)}.")
+            raise ValueError(f"For '{self.cls_name}', the input must be at least 2-D, got "
+                             f"{tuple(input_x.shape)}.")
         m, n = int(input_x.shape[-2]), int(input_x.shape[-1])
         diag = ops.sum(ops.mul(input_x, Tensor(np.eye(m, n), input_x.dtype)), -1)
         return diag if m <= n else diag[..., :n]
@@ -339,11 +346,12 @@ class MatrixSetDiag(Cell):
 
     def construct(self, input_x: Tensor, diagonal: Tensor) -> Tensor:
         if input_x.ndim < 2:
-            raise ValueError(f"For '{self.cls_name}', the input must be at least 2-D, got {tuple(input_x.shape)}.")
+            raise ValueError(f"For '{self.cls_name}', the input must be at least 2-D, got "
+                             f"{tuple(input_x.shape)}.")
         m, n = int(input_x.shape[-2]), int(input_x.shape[-1])
         if int(diagonal.shape[-1]) != min(m, n):
-            raise ValueError(f"For '{self.cls_name}', the diagonal must have {min(m, n)} elements in its last dim, "
-                             f"got shape {tuple(diagonal.shape)}.")
+            raise ValueError(f"For '{self.cls_name}', the diagonal must have {min(m, n)} elements in its "
+                             f"last dim, got shape {tuple(diagonal.shape)}.")
         eye = Tensor(np.eye(m, n), input_x.dtype)
         d = ops.pad(diagonal, (0, n - m)) if n > m else diagonal
         return ops.add(ops.mul(input_x, ops.sub(1, eye)), ops.mul(ops.expand_dims(d, -2), eye))
@@ -369,5 +377,6 @@ class L1Regularizer(Cell):
 
     def construct(self, weights: Tensor) -> Tensor:
         if weights.dtype == dtypes.bool_:
-            raise TypeError(f"For '{self.cls_name}', 'weights' must be a number tensor, but got {weights.dtype}.")
+            raise TypeError(f"For '{self.cls_name}', 'weights' must be a number tensor, but got "
+                            f"{weights.dtype}.")
         return ops.mul(self.scale, ops.sum(ops.abs(weights)))

@@ -44,11 +44,15 @@ class Conv2dBnAct(Cell):
     """
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1,
-                 pad_mode: str = "same", padding: Any = 0, dilation: Any = 1, group: int = 1, has_bias: bool = False,
-                 weight_init: Any = "normal", bias_init: Any = "zeros", has_bn: bool = False, momentum: float = 0.997,
-                 eps: float = 1e-5, activation: Any = None, alpha: float = 0.2, after_fake: bool = True) -> None:
+                 pad_mode: str = "same", padding: Any = 0, dilation: Any = 1, group: int = 1,
+                 has_bias: bool = False,
+                 weight_init: Any = "normal", bias_init: Any = "zeros", has_bn: bool = False,
+                 momentum: float = 0.997,
+                 eps: float = 1e-5, activation: Any = None, alpha: float = 0.2,
+                 after_fake: bool = True) -> None:
         super().__init__()
-        self.conv = Conv2d(in_channels, out_channels, kernel_size=kernel_size, stride=stride, pad_mode=pad_mode,
+        self.conv = Conv2d(in_channels, out_channels, kernel_size=kernel_size, stride=stride,
+                           pad_mode=pad_mode,
                            padding=padding, dilation=dilation, group=group, has_bias=has_bias,
                            weight_init=weight_init, bias_init=bias_init)
         _check_bool(self.cls_name, has_bn=has_bn, after_fake=after_fake)
@@ -71,11 +75,13 @@ class DenseBnAct(Cell):
 
     Args:
         in_channels, out_channels (int). weight_init (default 'normal'), bias_init (default 'zeros'),
-        has_bias (default True): the Dense layer's. has_bn (bool): Default: False. momentum (float): Default: 0.9.
+        has_bias (default True): the Dense layer's. has_bn (bool): Default: False. momentum (float): Default:
+        0.9.
         eps (float): Default: 1e-5. activation, alpha, after_fake: as Conv2dBnAct.
     """
 
-    def __init__(self, in_channels: int, out_channels: int, weight_init: Any = "normal", bias_init: Any = "zeros",
+    def __init__(self, in_channels: int, out_channels: int, weight_init: Any = "normal",
+                 bias_init: Any = "zeros",
                  has_bias: bool = True, has_bn: bool = False, momentum: float = 0.9, eps: float = 1e-5,
                  activation: Any = None, alpha: float = 0.2, after_fake: bool = True) -> None:
         super().__init__()
@@ -107,12 +113,13 @@ class TimeDistributed(Cell):
 
     def __init__(self, layer: Any, time_axis: int, reshape_with_axis: int | None = None) -> None:
         if not isinstance(layer, (Cell, Primitive)) and not callable(layer):
-            raise TypeError(f"For '{type(self).__name__}', the 'layer' must be Cell or Primitive instance, but got "
-                            f"type: {type(layer).__name__}.")
+            raise TypeError(f"For '{type(self).__name__}', the 'layer' must be Cell or Primitive instance, "
+                            f"but got type: {type(layer).__name__}.")
         super().__init__()
         for name, v in (("time_axis", time_axis), ("reshape_with_axis", reshape_with_axis)):
             if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
-                raise TypeError(f"For '{self.cls_name}', the '{name}' must be int, but got {type(v).__name__}.")
+                raise TypeError(f"For '{self.cls_name}', the '{name}' must be int, but got "
+                                f"{type(v).__name__}.")
         self.layer = layer
         self.time_axis = time_axis
         self.reshape_with_axis = reshape_with_axis
@@ -121,7 +128,8 @@ class TimeDistributed(Cell):
         if not isinstance(inputs, Tensor):
             raise TypeError(f"For '{self.cls_name}', the inputs and outputs must be a Tensor.")
         if inputs.ndim < 3:
-            raise ValueError(f"For '{self.cls_name}', the inputs shape must be at least 3D, but got {inputs.ndim}.")
+            raise ValueError(f"For '{self.cls_name}', the inputs shape must be at least 3D, but got "
+                             f"{inputs.ndim}.")
         ndim = inputs.ndim
         time_axis = self.time_axis % ndim
         if self.reshape_with_axis is None:
@@ -148,9 +156,9 @@ class TimeDistributed(Cell):
         if not isinstance(out, Tensor):
             raise TypeError(f"For '{self.cls_name}', the inputs and outputs must be a Tensor.")
         if pos >= out.ndim or x.shape[pos] != out.shape[pos]:
-            raise ValueError(f"For '{self.cls_name}', the 'reshape_with_axis' is invalid in the input and output: "
-                             f"input {tuple(x.shape)}, output {tuple(out.shape)}, position {pos}. You may try pass "
-                             "parameters without 'reshape_with_axis'.")
+            raise ValueError(f"For '{self.cls_name}', the 'reshape_with_axis' is invalid in the input and "
+                             f"output: input {tuple(x.shape)}, output {tuple(out.shape)}, position {pos}. "
+                             "You may try pass parameters without 'reshape_with_axis'.")
         new_shape = tuple(out.shape[:pos]) + shape[pos:pos + 2]
         if pos + 1 < out.ndim:
             new_shape += tuple(out.shape[pos + 1:])

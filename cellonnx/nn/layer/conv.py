@@ -1,5 +1,5 @@
-"""Convolution layers: Conv1d, Conv2d, Conv3d and their transposes, with MindSpore's pad modes, parameter shapes
-and default initializers (weight HeUniform(sqrt(5)), bias U(-1/sqrt(fan_in), 1/sqrt(fan_in)))."""
+"""Convolution layers: Conv1d, Conv2d, Conv3d and their transposes, with MindSpore's pad modes, parameter
+shapes and default initializers (weight HeUniform(sqrt(5)), bias U(-1/sqrt(fan_in), 1/sqrt(fan_in)))."""
 from __future__ import annotations
 
 from typing import Any
@@ -51,8 +51,8 @@ class _Conv(Cell):
             raise ValueError(f"For '{owner}', the 'pad_mode' must be one of ['same', 'valid', 'pad'], but got "
                              f"{pad_mode!r}.")
         if data_format not in ("NCHW", "NCDHW"):
-            raise ValueError(f"For '{owner}', only the 'NCHW' / 'NCDHW' formats are supported (MindSpore supports "
-                             f"'NHWC' only on GPU), but got {data_format!r}.")
+            raise ValueError(f"For '{owner}', only the 'NCHW' / 'NCDHW' formats are supported (MindSpore "
+                             f"supports 'NHWC' only on GPU), but got {data_format!r}.")
         if in_channels % group or out_channels % group:
             raise ValueError(f"For '{owner}', 'in_channels' ({in_channels}) and 'out_channels' ({out_channels}) must "
                              f"be divisible by 'group' ({group}).")
@@ -166,8 +166,8 @@ class Conv1d(_Conv):
                          (1, dilation), group, has_bias, weight_init, bias_init, dtype=dtype)
         self.padding = (0, 0, padding, padding)
         self._pads = (0, 0, padding, padding)
-        self.conv2d = Primitive("Conv2D", _conv2d_prim, stride=self.stride, pad_mode=pad_mode, padding=self._pads,
-                                dilation=self.dilation, groups=group)
+        self.conv2d = Primitive("Conv2D", _conv2d_prim, stride=self.stride, pad_mode=pad_mode,
+                                padding=self._pads, dilation=self.dilation, groups=group)
         self.bias_add = Primitive("BiasAdd", ops.bias_add)
         self.expand_dims = Primitive("ExpandDims", ops.expand_dims)
         self.squeeze = Primitive("Squeeze", ops.squeeze, axis=2)
@@ -234,7 +234,8 @@ def _triple(value: Any, name: str, owner: str, minimum: int = 1) -> tuple[int, i
     elif isinstance(value, tuple) and len(value) == 3 and all(isinstance(v, int) for v in value):
         out = tuple(value)
     else:
-        raise TypeError(f"For '{owner}', the '{name}' must be an int or a tuple of three ints, but got {value!r}.")
+        raise TypeError(f"For '{owner}', the '{name}' must be an int or a tuple of three ints, "
+                        f"but got {value!r}.")
     if min(out) < minimum:
         raise ValueError(f"For '{owner}', every '{name}' value must be >= {minimum}, but got {value!r}.")
     return out[0], out[1], out[2]
@@ -247,8 +248,8 @@ def _padding6(padding: Any, owner: str) -> tuple[int, ...]:
     elif isinstance(padding, tuple) and len(padding) == 6:
         pads = tuple(int(p) for p in padding)
     else:
-        raise TypeError(f"For '{owner}', the 'padding' must be an int or a tuple of six ints (head, tail, top, "
-                        f"bottom, left, right), but got {padding!r}.")
+        raise TypeError(f"For '{owner}', the 'padding' must be an int or a tuple of six ints (head, tail, "
+                        f"top, bottom, left, right), but got {padding!r}.")
     if min(pads) < 0:
         raise ValueError(f"For '{owner}', the 'padding' must be non-negative, but got {padding!r}.")
     return pads
@@ -267,7 +268,8 @@ class Conv3d(_Conv):
         kernel_size (Union[int, tuple[int]]): int or (kd, kh, kw).
         stride (Union[int, tuple[int]]): Default: 1.
         pad_mode (str): 'same' (output ceil(in / stride)), 'valid' or 'pad'. Default: 'same'.
-        padding (Union[int, tuple[int]]): int or (head, tail, top, bottom, left, right), with 'pad'. Default: 0.
+        padding (Union[int, tuple[int]]): int or (head, tail, top, bottom, left, right), with 'pad'.
+            Default: 0.
         dilation (Union[int, tuple[int]]): Default: 1.
         group (int): Default: 1.
         has_bias (bool): Default: False.
@@ -286,8 +288,9 @@ class Conv3d(_Conv):
         if data_format != "NCDHW":
             raise ValueError(f"For '{owner}', the 'data_format' must be 'NCDHW', but got {data_format!r}.")
         super().__init__(in_channels, out_channels, _triple(kernel_size, "kernel_size", owner),
-                         _triple(stride, "stride", owner), pad_mode, padding, _triple(dilation, "dilation", owner),
-                         group, has_bias, weight_init, bias_init, data_format, dtype=dtype)
+                         _triple(stride, "stride", owner), pad_mode, padding,
+                         _triple(dilation, "dilation", owner), group, has_bias, weight_init, bias_init,
+                         data_format, dtype=dtype)
         self._pads = pads
         self.conv3d = Primitive("Conv3D", _conv3d_prim, stride=self.stride, pad_mode=pad_mode,
                                 padding=pads if pad_mode == "pad" else 0, dilation=self.dilation)
@@ -310,14 +313,14 @@ class Conv3dTranspose(_Conv):
             pad_mode 'pad'. Default: 0.
 
     Shape:
-        'same': D_out = D * sd; 'valid': D * sd + max(k_eff - sd, 0); 'pad': (D - 1) * sd - head - tail + k_eff
-        + output_padding, with k_eff = dd * (kd - 1) + 1.
+        'same': D_out = D * sd; 'valid': D * sd + max(k_eff - sd, 0);
+        'pad': (D - 1) * sd - head - tail + k_eff + output_padding, with k_eff = dd * (kd - 1) + 1.
     """
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1,
                  pad_mode: str = "same", padding: Any = 0, dilation: Any = 1, group: int = 1,
-                 output_padding: Any = 0, has_bias: bool = False, weight_init: Any = None, bias_init: Any = None,
-                 data_format: str = "NCDHW", dtype: Any = dtypes.float32) -> None:
+                 output_padding: Any = 0, has_bias: bool = False, weight_init: Any = None,
+                 bias_init: Any = None, data_format: str = "NCDHW", dtype: Any = dtypes.float32) -> None:
         owner = type(self).__name__
         pads = _padding6(padding, owner)
         _check_padding_mode(pads, pad_mode, owner)
@@ -325,12 +328,14 @@ class Conv3dTranspose(_Conv):
             raise ValueError(f"For '{owner}', the 'data_format' must be 'NCDHW', but got {data_format!r}.")
         self.output_padding = _triple(output_padding, "output_padding", owner, minimum=0)
         super().__init__(in_channels, out_channels, _triple(kernel_size, "kernel_size", owner),
-                         _triple(stride, "stride", owner), pad_mode, padding, _triple(dilation, "dilation", owner),
-                         group, has_bias, weight_init, bias_init, data_format, transposed=True, dtype=dtype)
+                         _triple(stride, "stride", owner), pad_mode, padding,
+                         _triple(dilation, "dilation", owner), group, has_bias, weight_init, bias_init,
+                         data_format, transposed=True, dtype=dtype)
         self._pads = pads
         self.conv3d_transpose = Primitive("Conv3DTranspose", ops.conv3d_transpose, pad_mode=pad_mode,
                                           padding=pads if pad_mode == "pad" else 0, stride=self.stride,
-                                          dilation=self.dilation, group=group, output_padding=self.output_padding)
+                                          dilation=self.dilation, group=group,
+                                          output_padding=self.output_padding)
         self.bias_add = Primitive("BiasAdd", ops.bias_add)
 
     def construct(self, x: Tensor) -> Tensor:
@@ -342,21 +347,22 @@ class Conv3dTranspose(_Conv):
 
 class Conv1dTranspose(_Conv):
     """1D transposed convolution over an (N, C_in, L) input. As in MindSpore, the weight is stored as a 2D
-    kernel (in_channels, out_channels / group, 1, kernel_size) and the layer runs a 2D transposed convolution on
-    (N, C_in, 1, L).
+    kernel (in_channels, out_channels / group, 1, kernel_size) and the layer runs a 2D transposed convolution
+    on (N, C_in, 1, L).
 
     Args:
-        in_channels, out_channels, kernel_size, stride (ints), pad_mode ('same', 'valid', 'pad'), padding (int,
-        both ends), dilation, group, has_bias, weight_init, bias_init, dtype: as Conv1d.
+        in_channels, out_channels, kernel_size, stride (ints), pad_mode ('same', 'valid', 'pad'),
+        padding (int, both ends), dilation, group, has_bias, weight_init, bias_init, dtype: as Conv1d.
 
     Shape:
-        'same': L_out = L * stride; 'valid': L * stride + max(k_eff - stride, 0); 'pad': L * stride - 2 * padding
-        + k_eff - stride.
+        'same': L_out = L * stride; 'valid': L * stride + max(k_eff - stride, 0);
+        'pad': L * stride - 2 * padding + k_eff - stride.
     """
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: int, stride: int = 1,
-                 pad_mode: str = "same", padding: int = 0, dilation: int = 1, group: int = 1, has_bias: bool = False,
-                 weight_init: Any = None, bias_init: Any = None, dtype: Any = dtypes.float32) -> None:
+                 pad_mode: str = "same", padding: int = 0, dilation: int = 1, group: int = 1,
+                 has_bias: bool = False, weight_init: Any = None, bias_init: Any = None,
+                 dtype: Any = dtypes.float32) -> None:
         owner = type(self).__name__
         for name, v, low in (("kernel_size", kernel_size, 1), ("stride", stride, 1), ("padding", padding, 0),
                              ("dilation", dilation, 1)):

@@ -42,13 +42,15 @@ class BiDense(Cell):
         if isinstance(weight_init, Tensor) and tuple(weight_init.shape) != shape:
             raise ValueError(f"For '{self.cls_name}', weight init shape error: expected {shape}, got "
                              f"{tuple(weight_init.shape)}.")
-        self.weight = new_param(Uniform(bound) if weight_init is None else weight_init, shape, dtype, "weight")
+        self.weight = new_param(Uniform(bound) if weight_init is None else weight_init, shape, dtype,
+                                "weight")
         self.bias: Parameter | None = None
         if has_bias:
             if isinstance(bias_init, Tensor) and tuple(bias_init.shape) != (out_channels,):
-                raise ValueError(f"For '{self.cls_name}', bias init shape error: expected ({out_channels},), got "
-                                 f"{tuple(bias_init.shape)}.")
-            self.bias = new_param(Uniform(bound) if bias_init is None else bias_init, [out_channels], dtype, "bias")
+                raise ValueError(f"For '{self.cls_name}', bias init shape error: expected "
+                                 f"({out_channels},), got {tuple(bias_init.shape)}.")
+            self.bias = new_param(Uniform(bound) if bias_init is None else bias_init, [out_channels], dtype,
+                                  "bias")
             self.bias_add = Primitive("BiasAdd", ops.bias_add)
         self.matmul = Primitive("MatMul", ops.matmul)
 
@@ -60,7 +62,8 @@ class BiDense(Cell):
         return ops.bidense(input1, input2, self.weight, self.bias)
 
     def extend_repr(self) -> str:
-        s = f"in1_channels={self.in1_channels}, in2_channels={self.in2_channels}, output_channels={self.out_channels}"
+        s = (f"in1_channels={self.in1_channels}, in2_channels={self.in2_channels}, "
+             f"output_channels={self.out_channels}")
         return s + (f", has_bias={self.has_bias}" if self.has_bias else "")
 
 
@@ -76,7 +79,8 @@ class ChannelShuffle(Cell):
         if isinstance(groups, bool) or not isinstance(groups, int):
             raise TypeError(f"For ChannelShuffle, the param `groups` must be int, but got {type(groups)}.")
         if groups < 1:
-            raise ValueError(f"For ChannelShuffle, the param `groups` must be larger than 0, but got {groups}.")
+            raise ValueError("For ChannelShuffle, the param `groups` must be larger than 0, but got "
+                             f"{groups}.")
         self.groups = groups
 
     def construct(self, x: Tensor) -> Tensor:

@@ -1,7 +1,9 @@
 """More embedding layers (MindSpore's nn.layer.embedding): EmbeddingExt (PyTorch-style arguments),
 EmbeddingLookup (out-of-range ids give zero rows, as MindSpore's EmbeddingLookup operator) and
-MultiFieldEmbeddingLookup (per-field SUM / MEAN / MAX of value-weighted embeddings). The distributed slice modes
-and the host / device placement are accepted and checked; the lookup runs where the rest of the network runs."""
+MultiFieldEmbeddingLookup (per-field SUM / MEAN / MAX of value-weighted embeddings). The distributed slice
+modes
+and the host / device placement are accepted and checked; the lookup runs where the rest of the network
+runs."""
 from __future__ import annotations
 
 from typing import Any
@@ -35,7 +37,8 @@ class EmbeddingExt(Cell):
 
     def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx: int | None = None,
                  max_norm: float | None = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
-                 sparse: bool = False, _weight: Tensor | None = None, _freeze: bool = False, dtype: Any = None) -> None:
+                 sparse: bool = False, _weight: Tensor | None = None, _freeze: bool = False,
+                 dtype: Any = None) -> None:
         super().__init__()
         owner = self.cls_name
         if not isinstance(sparse, bool):
@@ -61,9 +64,9 @@ class EmbeddingExt(Cell):
             self.weight = Parameter(table, name="weight", requires_grad=not _freeze)
         else:
             if tuple(_weight.shape) != (num_embeddings, embedding_dim):
-                raise ValueError(f"For Embedding, shape of weight should be match with num_embeddings and "
-                                 f"embedding_dim, but got weight.shape: {tuple(_weight.shape)}, and (num_embeddings, "
-                                 f"embedding_dim): ({num_embeddings}, {embedding_dim})")
+                raise ValueError("For Embedding, shape of weight should be match with num_embeddings and "
+                                 f"embedding_dim, but got weight.shape: {tuple(_weight.shape)}, and "
+                                 f"(num_embeddings, embedding_dim): ({num_embeddings}, {embedding_dim})")
             self.weight = Parameter(_weight, name="weight", requires_grad=not _freeze)
         for name, v in (("max_norm", max_norm), ("norm_type", norm_type)):
             if v is not None and not isinstance(v, float):
@@ -122,8 +125,8 @@ class EmbeddingLookup(Cell):
         if target not in ("CPU", "DEVICE"):
             raise ValueError(f"For '{owner}', the 'target' must be in ['CPU', 'DEVICE'], but got {target!r}.")
         if not sparse and target == "CPU":
-            raise ValueError(f"For '{owner}', 'sparse' must be True when 'target' is \"CPU\", but got 'sparse': "
-                             f"{sparse} and 'target': {target}")
+            raise ValueError(f"For '{owner}', 'sparse' must be True when 'target' is \"CPU\", but got "
+                             f"'sparse': {sparse} and 'target': {target}")
         if slice_mode not in _SLICE_MODES:
             raise ValueError(f"For '{owner}', the 'slice_mode' must be in {list(_SLICE_MODES)}, but got "
                              f"\"{slice_mode}\".")
@@ -138,7 +141,8 @@ class EmbeddingLookup(Cell):
         self.max_norm = None
         if max_norm is not None:
             if not isinstance(max_norm, float) or max_norm <= 0:
-                raise ValueError(f"For '{owner}', the 'max_norm' must be a positive float, but got {max_norm!r}.")
+                raise ValueError(f"For '{owner}', the 'max_norm' must be a positive float, but got "
+                                 f"{max_norm!r}.")
             self.max_norm = Tensor(max_norm, dtype=dtypes.float32)
 
     def _lookup(self, indices: Tensor) -> Tensor:
@@ -156,12 +160,14 @@ class MultiFieldEmbeddingLookup(EmbeddingLookup):
     embedding_size).
 
     Args:
-        vocab_size, embedding_size, param_init, target, slice_mode, max_norm, sparse, dtype: as EmbeddingLookup.
+        vocab_size, embedding_size, param_init, target, slice_mode, max_norm, sparse, dtype: as
+        EmbeddingLookup.
         field_size (int): the number of fields. feature_num_list (tuple, optional): MindSpore's manual_shapes.
         operator (str): 'SUM', 'MEAN' (weighted sum divided by the sum of |values|) or 'MAX'. Default: 'SUM'.
 
     Inputs:
-        input_indices (batch, n) int32 / int64, input_values (batch, n) float32 (a 0 value leaves its id out of a
+        input_indices (batch, n) int32 / int64, input_values (batch, n) float32 (a 0 value leaves its id out
+        of a
         MAX), field_ids (batch, n) int32 in [0, field_size).
     """
 
@@ -173,26 +179,29 @@ class MultiFieldEmbeddingLookup(EmbeddingLookup):
                  target: str = "CPU", slice_mode: str = "batch_slice", feature_num_list: Any = None,
                  max_norm: float | None = None, sparse: bool = True, operator: str = "SUM",
                  dtype: Any = dtypes.float32) -> None:
-        super().__init__(vocab_size, embedding_size, param_init, target, slice_mode, feature_num_list, max_norm,
+        super().__init__(vocab_size, embedding_size, param_init, target, slice_mode, feature_num_list,
+                         max_norm,
                          sparse, dtype=dtype)
         check_positive_int(self.cls_name, field_size=field_size)
         if operator not in ("SUM", "MAX", "MEAN"):
-            raise ValueError(f"For '{self.cls_name}', the 'operator' must be in ['SUM', 'MAX', 'MEAN'], but got "
-                             f"{operator!r}.")
+            raise ValueError(f"For '{self.cls_name}', the 'operator' must be in ['SUM', 'MAX', 'MEAN'], but "
+                             f"got {operator!r}.")
         if slice_mode == "field_slice":
-            raise ValueError(f"For '{self.cls_name}', the 'slice_mode' must be in ['table_row_slice', 'batch_slice' "
-                             f"and 'table_column_slice'], but got {slice_mode}.")
+            raise ValueError(f"For '{self.cls_name}', the 'slice_mode' must be in ['table_row_slice', "
+                             f"'batch_slice' and 'table_column_slice'], but got {slice_mode}.")
         self.field_size = field_size
         self.operator = operator
         self.negative_inf_value = -3.402823466e+38
 
     def construct(self, input_indices: Tensor, input_values: Tensor, field_ids: Tensor) -> Tensor:
         owner = self.cls_name
-        for name, t in (("input_indices", input_indices), ("input_values", input_values), ("field_ids", field_ids)):
+        for name, t in (("input_indices", input_indices), ("input_values", input_values),
+                        ("field_ids", field_ids)):
             if t.ndim != 2:
                 raise ValueError(f"For '{owner}', the dimension of '{name}' must be 2, but got {t.ndim}.")
         if input_indices.dtype not in (dtypes.int32, dtypes.int64):
-            raise TypeError(f"For '{owner}', 'input_indices' must be int32 or int64, but got {input_indices.dtype}.")
+            raise TypeError(f"For '{owner}', 'input_indices' must be int32 or int64, but got "
+                            f"{input_indices.dtype}.")
         if input_values.dtype not in (dtypes.float32, dtypes.float64):
             raise TypeError(f"For '{owner}', 'input_values' must be float32, but got {input_values.dtype}.")
         if field_ids.dtype != dtypes.int32:

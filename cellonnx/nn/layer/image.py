@@ -1,4 +1,5 @@
-"""Image layers (MindSpore's nn.layer.image): ImageGradients, SSIM, MSSSIM, PSNR, CentralCrop, PixelShuffle and
+"""Image layers (MindSpore's nn.layer.image): ImageGradients, SSIM, MSSSIM, PSNR, CentralCrop, PixelShuffle
+and
 PixelUnshuffle. SSIM and MSSSIM hold their Gaussian windows as fixed Conv2d weights, as MindSpore does (the
 checkpoint keys ``conv.weight`` and ``multi_convs_list.<i>.weight``)."""
 from __future__ import annotations
@@ -66,7 +67,8 @@ def _create_window(size: int, sigma: float) -> np.ndarray:
 
 
 def _window_conv(size: int, sigma: float) -> Conv2d:
-    conv = Conv2d(1, 1, kernel_size=size, stride=1, weight_init=Tensor(_create_window(size, sigma)), padding=0,
+    conv = Conv2d(1, 1, kernel_size=size, stride=1, weight_init=Tensor(_create_window(size, sigma)),
+                  padding=0,
                   pad_mode="valid")
     conv.weight.requires_grad = False
     return conv
@@ -96,7 +98,8 @@ def _check_args(owner: str, max_val: Any, filter_size: Any, filter_sigma: Any, k
     if isinstance(filter_size, bool) or not isinstance(filter_size, int) or filter_size < 1:
         raise ValueError(f"For '{owner}', the 'filter_size' must be an int >= 1, but got {filter_size!r}.")
     if not isinstance(filter_sigma, float) or filter_sigma <= 0:
-        raise ValueError(f"For '{owner}', the 'filter_sigma' must be a positive float, but got {filter_sigma!r}.")
+        raise ValueError(f"For '{owner}', the 'filter_sigma' must be a positive float, but got "
+                         f"{filter_sigma!r}.")
     for name, v in (("k1", k1), ("k2", k2)):
         if not isinstance(v, float):
             raise TypeError(f"For '{owner}', the '{name}' must be float, but got {type(v).__name__}.")
@@ -112,7 +115,8 @@ class SSIM(Cell):
         k1, k2 (float): the stabilizing constants. Default: 0.01, 0.03.
     """
 
-    def __init__(self, max_val: float = 1.0, filter_size: int = 11, filter_sigma: float = 1.5, k1: float = 0.01,
+    def __init__(self, max_val: float = 1.0, filter_size: int = 11, filter_sigma: float = 1.5,
+                 k1: float = 0.01,
                  k2: float = 0.03) -> None:
         super().__init__()
         _check_args(self.cls_name, max_val, filter_size, filter_sigma, k1, k2)
@@ -128,8 +132,8 @@ class SSIM(Cell):
                             f"{img1.dtype}.")
         _check_4d(img1, "img1", self.cls_name)
         if int(img1.shape[2]) < self.filter_size or int(img1.shape[3]) < self.filter_size:
-            raise ValueError(f"For '{self.cls_name}', the height and width of 'img1' {tuple(img1.shape[2:])} must be "
-                             f">= filter_size {self.filter_size}.")
+            raise ValueError(f"For '{self.cls_name}', the height and width of 'img1' "
+                             f"{tuple(img1.shape[2:])} must be >= filter_size {self.filter_size}.")
         _same(img1, img2, self.cls_name)
         top = _dtype_max(img1.dtype)
         max_val = _to_float32(self.max_val, top)
@@ -147,11 +151,13 @@ class MSSSIM(Cell):
         max_val (Union[int, float]): Default: 1.0.
         power_factors (Union[tuple, list]): one weight per scale. Default: (0.0448, 0.2856, 0.3001, 0.2363,
             0.1333).
-        filter_size (int): Default: 11. filter_sigma (float): Default: 1.5. k1, k2 (float): Default: 0.01, 0.03.
+        filter_size (int): Default: 11. filter_sigma (float): Default: 1.5. k1, k2 (float): Default: 0.01,
+        0.03.
     """
 
     def __init__(self, max_val: float = 1.0, power_factors: Any = (0.0448, 0.2856, 0.3001, 0.2363, 0.1333),
-                 filter_size: int = 11, filter_sigma: float = 1.5, k1: float = 0.01, k2: float = 0.03) -> None:
+                 filter_size: int = 11, filter_sigma: float = 1.5, k1: float = 0.01,
+                 k2: float = 0.03) -> None:
         super().__init__()
         _check_args(self.cls_name, max_val, filter_size, filter_sigma, k1, k2)
         if not isinstance(power_factors, (tuple, list)):
@@ -171,8 +177,8 @@ class MSSSIM(Cell):
         _check_4d(img1, "img1", self.cls_name)
         _check_4d(img2, "img2", self.cls_name)
         if img1.dtype not in (dtypes.float64, dtypes.float32, dtypes.float16, dtypes.uint8):
-            raise TypeError(f"For '{self.cls_name}', 'img1' must be float64, float32, float16 or uint8, but got "
-                            f"{img1.dtype}.")
+            raise TypeError(f"For '{self.cls_name}', 'img1' must be float64, float32, float16 or uint8, but "
+                            f"got {img1.dtype}.")
         _same(img1, img2, self.cls_name)
         top = _dtype_max(img1.dtype)
         max_val = _to_float32(self.max_val, top)
@@ -199,7 +205,8 @@ class PSNR(Cell):
     def __init__(self, max_val: float = 1.0) -> None:
         super().__init__()
         if isinstance(max_val, bool) or not isinstance(max_val, (int, float)) or max_val <= 0:
-            raise ValueError(f"For '{self.cls_name}', the 'max_val' must be a number > 0, but got {max_val!r}.")
+            raise ValueError(f"For '{self.cls_name}', the 'max_val' must be a number > 0, but got "
+                             f"{max_val!r}.")
         self.max_val = max_val
 
     def construct(self, img1: Tensor, img2: Tensor) -> Tensor:
@@ -225,8 +232,8 @@ class CentralCrop(Cell):
             raise TypeError(f"For '{self.cls_name}', the 'central_fraction' must be float, but got "
                             f"{type(central_fraction).__name__}.")
         if not 0.0 < central_fraction <= 1.0:
-            raise ValueError(f"For '{self.cls_name}', the 'central_fraction' must be in range (0.0, 1.0], but got "
-                             f"{central_fraction}.")
+            raise ValueError(f"For '{self.cls_name}', the 'central_fraction' must be in range (0.0, 1.0], "
+                             f"but got {central_fraction}.")
         self.central_fraction = central_fraction
 
     def construct(self, image: Tensor) -> Tensor:

@@ -1,5 +1,6 @@
 """Math layers (MindSpore's nn.layer.math): ReduceLogSumExp, Range, LGamma, DiGamma, IGamma, LBeta, MatMul,
-Moments, MatInverse and MatDet, written with ops as MindSpore writes them (the Lanczos approximations of log-gamma
+Moments, MatInverse and MatDet, written with ops as MindSpore writes them (the Lanczos approximations of
+log-gamma
 and digamma, the series / continued fraction of the incomplete gamma function, the Cholesky factor of a
 positive-definite matrix), so the numbers are MindSpore's and gradients come from the ops."""
 from __future__ import annotations
@@ -18,16 +19,18 @@ __all__ = ["DiGamma", "IGamma", "LBeta", "LGamma", "MatDet", "MatInverse", "MatM
 
 _BASE_LANCZOS_COEFF = 0.9999999999998099
 _LANCZOS_COEFFICIENTS = [676.5203681218851, -1259.1392167224028, 771.3234287776531, -176.6150291621406,
-                         12.507343278686905, -0.13857109526572012, 9.984369578019572e-06, 1.5056327351493116e-07]
+                         12.507343278686905, -0.13857109526572012, 9.984369578019572e-06,
+                         1.5056327351493116e-07]
 _LANCZOS_GAMMA = 7
 _F32_EPS = float(np.finfo(np.float32).eps)
 
 
-def _check_float(owner: str, name: str, x: Any, allowed: tuple = (dtypes.float16, dtypes.float32, dtypes.float64)
+def _check_float(owner: str, name: str, x: Any, allowed: tuple = (dtypes.float16, dtypes.float32,
+                                                                  dtypes.float64)
                  ) -> None:
     if not isinstance(x, Tensor) or x.dtype not in allowed:
-        raise TypeError(f"For '{owner}', the '{name}' must be a Tensor of {', '.join(map(str, allowed))}, but got "
-                        f"{getattr(x, 'dtype', type(x).__name__)}.")
+        raise TypeError(f"For '{owner}', the '{name}' must be a Tensor of {', '.join(map(str, allowed))}, "
+                        f"but got {getattr(x, 'dtype', type(x).__name__)}.")
 
 
 class ReduceLogSumExp(Cell):
@@ -44,13 +47,15 @@ class ReduceLogSumExp(Cell):
             raise TypeError(f"For '{self.cls_name}', the 'axis' must be int, list or tuple, but got "
                             f"{type(axis).__name__}.")
         if not isinstance(keep_dims, bool):
-            raise TypeError(f"For '{self.cls_name}', the 'keep_dims' must be bool, but got {type(keep_dims).__name__}.")
+            raise TypeError(f"For '{self.cls_name}', the 'keep_dims' must be bool, but got "
+                            f"{type(keep_dims).__name__}.")
         self.axis = axis
         self.keep_dims = keep_dims
 
     def construct(self, x: Tensor) -> Tensor:
         x_max = ops.stop_gradient(ops.amax(x))
-        axes = norm_axes(tuple(self.axis) if isinstance(self.axis, list) else self.axis, x.ndim, self.cls_name)
+        axes = norm_axes(tuple(self.axis) if isinstance(self.axis, list) else self.axis, x.ndim,
+                         self.cls_name)
         return ops.log(ops.sum(ops.exp(x - x_max), axes, keepdim=self.keep_dims)) + x_max
 
 
@@ -194,14 +199,16 @@ class IGamma(Cell):
     def construct(self, a: Tensor, x: Tensor) -> Tensor:
         _check_float(self.cls_name, "a", a, (dtypes.float32, dtypes.float64))
         if x.dtype != a.dtype:
-            raise TypeError(f"For '{self.cls_name}', 'x' must have the dtype of 'a' {a.dtype}, but got {x.dtype}.")
+            raise TypeError(f"For '{self.cls_name}', 'x' must have the dtype of 'a' {a.dtype}, but got "
+                            f"{x.dtype}.")
         domain_error = ops.logical_or(ops.less(x, 0), ops.less(a, 0))
         use_igammac = ops.logical_and(ops.greater(x, 1), ops.greater(x, a))
         safe_x = ops.where(ops.greater(x, 0), x, ops.ones_like(x))
         ax = a * ops.log(safe_x) - x - _lgamma(a)
         shape = tuple(ax.shape)
         x, a = ops.broadcast_to(x, shape), ops.broadcast_to(a, shape)
-        domain_error, use_igammac = ops.broadcast_to(domain_error, shape), ops.broadcast_to(use_igammac, shape)
+        domain_error, use_igammac = ops.broadcast_to(domain_error,
+                                                     shape), ops.broadcast_to(use_igammac, shape)
         x_is_zero = ops.equal(x, 0)
         underflow = ops.less(ax, -float(np.log(np.finfo(np.float32).max)))
         ax = ops.exp(ax)
@@ -217,8 +224,8 @@ class LBeta(Cell):
     """log(|Beta(x, y)|) = lgamma(x) + lgamma(y) - lgamma(x + y), elementwise, with MindSpore's asymptotic
     corrections when either argument is 8 or more."""
 
-    _coeff = [-0.00165322962780713, 0.000837308034031215, -0.00059520293135187, 0.00079365066682539,
-              -0.00277777777760991, 0.0833333333333333]
+    _coeff = (-0.00165322962780713, 0.000837308034031215, -0.00059520293135187, 0.00079365066682539,
+              -0.00277777777760991, 0.0833333333333333)
 
     def _correction(self, x: Tensor) -> Tensor:
         inv = 1.0 / x
@@ -231,7 +238,8 @@ class LBeta(Cell):
     def construct(self, x: Tensor, y: Tensor) -> Tensor:
         _check_float(self.cls_name, "x", x)
         if y.dtype != x.dtype:
-            raise TypeError(f"For '{self.cls_name}', 'y' must have the dtype of 'x' {x.dtype}, but got {y.dtype}.")
+            raise TypeError(f"For '{self.cls_name}', 'y' must have the dtype of 'x' {x.dtype}, but got "
+                            f"{y.dtype}.")
         x_plus_y = x + y
         shape = tuple(x_plus_y.shape)
         x, y = ops.broadcast_to(x, shape), ops.broadcast_to(y, shape)
@@ -259,7 +267,8 @@ class MatMul(Cell):
         super().__init__()
         for name, v in (("transpose_x1", transpose_x1), ("transpose_x2", transpose_x2)):
             if not isinstance(v, bool):
-                raise TypeError(f"For '{self.cls_name}', the '{name}' must be bool, but got {type(v).__name__}.")
+                raise TypeError(f"For '{self.cls_name}', the '{name}' must be bool, but got "
+                                f"{type(v).__name__}.")
         self.transpose_x1 = transpose_x1
         self.transpose_x2 = transpose_x2
 
@@ -271,8 +280,9 @@ class MatMul(Cell):
         cols = a.shape[-1]
         rows = b.shape[0] if b.ndim == 1 else b.shape[-2]
         if cols != rows:
-            raise ValueError(f"For '{self.cls_name}', the column of matrix dimensions of 'x1' must be equal to the "
-                             f"row of matrix dimensions of 'x2', but got 'x1_col' {cols} and 'x2_row' {rows}.")
+            raise ValueError(f"For '{self.cls_name}', the column of matrix dimensions of 'x1' must be equal "
+                             f"to the row of matrix dimensions of 'x2', but got 'x1_col' {cols} and "
+                             f"'x2_row' {rows}.")
         return ops.matmul(a, b)
 
 
@@ -292,10 +302,12 @@ class Moments(Cell):
         axis = () if axis is None else axis
         if isinstance(axis, bool) or not isinstance(axis, (int, tuple)) or (
                 isinstance(axis, tuple) and not all(isinstance(a, int) for a in axis)):
-            raise TypeError(f"For '{self.cls_name}', the 'axis' must be int or a tuple of ints, but got {axis!r}.")
+            raise TypeError(f"For '{self.cls_name}', the 'axis' must be int or a tuple of ints, but got "
+                            f"{axis!r}.")
         keep_dims = False if keep_dims is None else keep_dims
         if not isinstance(keep_dims, bool):
-            raise TypeError(f"For '{self.cls_name}', the 'keep_dims' must be bool, but got {type(keep_dims).__name__}.")
+            raise TypeError(f"For '{self.cls_name}', the 'keep_dims' must be bool, but got "
+                            f"{type(keep_dims).__name__}.")
         self.axis = axis
         self.keep_dims = keep_dims
 

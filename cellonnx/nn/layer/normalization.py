@@ -114,9 +114,9 @@ class BatchNorm2d(_BatchNorm):
 
 
 class BatchNorm3d(Cell):
-    """Batch normalization over (N, C, D, H, W) inputs: as MindSpore, a BatchNorm2d (``bn2d``, whose parameters
-    the checkpoint names ``bn2d.gamma`` ...) applied to the input viewed as (N, C, D * H, W). Arguments as
-    BatchNorm1d."""
+    """Batch normalization over (N, C, D, H, W) inputs: as MindSpore, a BatchNorm2d (``bn2d``, whose
+    parameters the checkpoint names ``bn2d.gamma`` ...) applied to the input viewed as (N, C, D * H, W).
+    Arguments as BatchNorm1d."""
 
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: float = 0.9, affine: bool = True,
                  gamma_init: Any = "ones", beta_init: Any = "zeros", moving_mean_init: Any = "zeros",
@@ -148,13 +148,14 @@ class SyncBatchNorm(_BatchNorm):
 
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: float = 0.9, affine: bool = True,
                  gamma_init: Any = "ones", beta_init: Any = "zeros", moving_mean_init: Any = "zeros",
-                 moving_var_init: Any = "ones", use_batch_statistics: bool | None = None, process_groups: Any = None,
-                 dtype: Any = dtypes.float32) -> None:
+                 moving_var_init: Any = "ones", use_batch_statistics: bool | None = None,
+                 process_groups: Any = None, dtype: Any = dtypes.float32) -> None:
         super().__init__(num_features, eps, momentum, affine, gamma_init, beta_init, moving_mean_init,
                          moving_var_init, use_batch_statistics, dtype=dtype)
         if process_groups not in (None, 0):
-            raise NotImplementedError(f"For '{self.cls_name}', 'process_groups' needs MindSpore's communication "
-                                      f"groups, which cellonnx does not create; got {process_groups!r}.")
+            raise NotImplementedError(f"For '{self.cls_name}', 'process_groups' needs MindSpore's "
+                                      f"communication groups, which cellonnx does not create; "
+                                      f"got {process_groups!r}.")
         self.process_groups = process_groups
         self.is_global = False
         self.group_name = None
@@ -204,7 +205,8 @@ class LayerNorm(Cell):
 
 def _layer_norm_prim(x: Tensor, gamma: Tensor, beta: Tensor, *, begin_norm_axis: int, begin_params_axis: int,
                      epsilon: float) -> tuple[Tensor, Tensor, Tensor]:
-    """MindSpore's LayerNorm call: (y, mean, variance), the statistics over the normalised axes (kept as 1)."""
+    """MindSpore's LayerNorm call: (y, mean, variance), the statistics over the normalised axes (kept as
+    1)."""
     y = ops.layer_norm_axes(x, begin_norm_axis, begin_params_axis, gamma, beta, epsilon)
     axes = tuple(range(begin_norm_axis % x.ndim, x.ndim))
     mean = ops.mean(x, axes, keep_dims=True)
@@ -223,17 +225,18 @@ class LayerNormExt(Cell):
         dtype: parameter dtype. Default: None (float32).
     """
 
-    def __init__(self, normalized_shape: Any, eps: float = 1e-5, elementwise_affine: bool = True, bias: bool = True,
-                 dtype: Any = None) -> None:
+    def __init__(self, normalized_shape: Any, eps: float = 1e-5, elementwise_affine: bool = True,
+                 bias: bool = True, dtype: Any = None) -> None:
         super().__init__()
         if isinstance(normalized_shape, int) and not isinstance(normalized_shape, bool):
             normalized_shape = (normalized_shape,)
         if not isinstance(normalized_shape, (tuple, list)):
-            raise TypeError(f"For '{self.cls_name}', the type of 'normalized_shape' must be tuple[int] or list[int], "
-                            f"but got {normalized_shape} and the type is {type(normalized_shape)}.")
+            raise TypeError(f"For '{self.cls_name}', the type of 'normalized_shape' must be tuple[int] or "
+                            f"list[int], but got {normalized_shape} and the type is "
+                            f"{type(normalized_shape)}.")
         if not normalized_shape:
-            raise ValueError("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
-                             f"element, but got normalized_shape = {normalized_shape}")
+            raise ValueError("Expected normalized_shape to be at least 1-dimensional, i.e., containing at "
+                             f"least one element, but got normalized_shape = {normalized_shape}")
         self.normalized_shape = tuple(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
@@ -249,7 +252,8 @@ class LayerNormExt(Cell):
         return ops.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
 
     def extend_repr(self) -> str:
-        return f"normalized_shape={self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
+        return (f"normalized_shape={self.normalized_shape}, eps={self.eps}, "
+                f"elementwise_affine={self.elementwise_affine}")
 
 
 class GroupNorm(Cell):
@@ -319,7 +323,8 @@ class _InstanceNorm(Cell):
 
     def construct(self, x: Tensor) -> Tensor:
         if x.ndim != self._rank:
-            raise ValueError(f"For '{self.cls_name}', the in_shape must have {self._rank} dims, but got {x.ndim}.")
+            raise ValueError(f"For '{self.cls_name}', the in_shape must have {self._rank} dims, "
+                             f"but got {x.ndim}.")
         return ops.instance_norm(x, self.moving_mean, self.moving_variance, self.gamma, self.beta,
                                  use_input_stats=True, momentum=self.momentum, eps=self.eps)
 
@@ -331,7 +336,8 @@ class _InstanceNorm(Cell):
 def _instance_prim(x: Tensor, gamma: Tensor, beta: Tensor, mean: Tensor, variance: Tensor, *, epsilon: float,
                    momentum: float) -> tuple[Tensor, Tensor, Tensor]:
     """MindSpore's InstanceNorm call: (y, updated moving mean, updated moving variance)."""
-    y = ops.instance_norm(x, mean, variance, gamma, beta, use_input_stats=True, momentum=momentum, eps=epsilon)
+    y = ops.instance_norm(x, mean, variance, gamma, beta, use_input_stats=True, momentum=momentum,
+                          eps=epsilon)
     return y, mean, variance
 
 
@@ -342,7 +348,8 @@ class InstanceNorm1d(_InstanceNorm):
 
     Args:
         num_features (int): C. eps (float): Default: 1e-5. momentum (float): Default: 0.1.
-        affine (bool): whether gamma / beta train. Default: True. gamma_init, beta_init: Default: 'ones', 'zeros'.
+        affine (bool): whether gamma / beta train. Default: True.
+        gamma_init, beta_init: Default: 'ones', 'zeros'.
     """
 
     _rank = 3

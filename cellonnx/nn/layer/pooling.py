@@ -152,7 +152,8 @@ class AdaptiveAvgPool2d(Cell):
     def __init__(self, output_size: Any) -> None:
         super().__init__()
         self.output_size = output_size
-        self.adaptive_avgpool2d = Primitive("AdaptiveAvgPool2D", ops.adaptive_avg_pool2d, output_size=output_size)
+        self.adaptive_avgpool2d = Primitive("AdaptiveAvgPool2D", ops.adaptive_avg_pool2d,
+                                            output_size=output_size)
 
     def construct(self, input: Tensor) -> Tensor:
         return ops.adaptive_avg_pool2d(input, self.output_size)

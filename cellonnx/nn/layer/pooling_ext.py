@@ -11,9 +11,11 @@ from cellonnx.nn.layer.pooling import _PoolNd
 from cellonnx.ops.prims._util import is_float_dtype
 from cellonnx.tensor import Tensor
 
-__all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d",
+__all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
+           "AdaptiveMaxPool3d",
            "AvgPool1d", "AvgPool1dExt", "AvgPool2dExt", "AvgPool3d", "AvgPool3dExt", "FractionalMaxPool2d",
-           "FractionalMaxPool3d", "LPPool1d", "LPPool2d", "MaxPool1d", "MaxPool2dExt", "MaxPool3d", "MaxUnpool1d",
+           "FractionalMaxPool3d", "LPPool1d", "LPPool2d", "MaxPool1d", "MaxPool2dExt", "MaxPool3d",
+           "MaxUnpool1d",
            "MaxUnpool2d", "MaxUnpool3d"]
 
 
@@ -46,8 +48,8 @@ def _padding(padding: Any, nd: int, owner: str) -> Any:
             return padding[0]
         if len(padding) in (nd, 2 * nd):
             return tuple(padding)
-    raise ValueError(f"For {owner}, the padding must be a non-negative int or a tuple of 1 or {nd} ints, but got "
-                     f"{padding!r}.")
+    raise ValueError(f"For {owner}, the padding must be a non-negative int or a tuple of 1 or {nd} ints, "
+                     f"but got {padding!r}.")
 
 
 class MaxPool1d(_PoolNd):
@@ -67,9 +69,9 @@ class MaxPool1d(_PoolNd):
         self.return_indices = return_indices
         self.use_pad = self.pad_mode == "PAD"
         if not self.use_pad and (padding != 0 or dilation != 1 or return_indices or ceil_mode):
-            raise ValueError("For MaxPool1d, the parameter 'padding', 'dilation', 'return_indices', 'ceil_mode' can "
-                             "not be set to non-default value when pad_mode is not 'pad', but got "
-                             f"pad_mode:{pad_mode}.")
+            raise ValueError("For MaxPool1d, the parameter 'padding', 'dilation', 'return_indices', "
+                             "'ceil_mode' can not be set to non-default value when pad_mode is not 'pad', "
+                             f"but got pad_mode:{pad_mode}.")
         self.padding = _padding(padding, 1, self.cls_name)
         self.dilation = dilation[0] if isinstance(dilation, tuple) and len(dilation) == 1 else dilation
         self.ceil_mode = ceil_mode
@@ -116,7 +118,8 @@ class MaxPool3d(_PoolNd):
     def construct(self, x: Tensor) -> Any:
         x, added = _unbatched(x, 5)
         if self.pad_mode == "PAD":
-            out = ops.max_pool3d(x, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode,
+            out = ops.max_pool3d(x, self.kernel_size, self.stride, self.padding, self.dilation,
+                                 self.ceil_mode,
                                  self.return_indices)
         else:
             out = ops.max_pool3d(x, self.kernel_size, self.stride, pad_mode=self.pad_mode.lower())
@@ -145,7 +148,8 @@ class MaxPool2dExt(Cell):
 
     def construct(self, input: Tensor) -> Any:
         x, added = _unbatched(input, 4)
-        out = ops.max_pool2d(x, self.kernel_size, self.stride, self.padding, self.dilation, self.return_indices,
+        out = ops.max_pool2d(x, self.kernel_size, self.stride, self.padding, self.dilation,
+                             self.return_indices,
                              self.ceil_mode)
         return _rebatch(out, added)
 
@@ -217,7 +221,8 @@ class AvgPool3d(_PoolNd):
         self.count_include_pad = count_include_pad
         self.divisor_override = 0 if divisor_override is None else divisor_override
         self.avg_pool = Primitive("AvgPool3D", ops.avg_pool3d, kernel_size=kernel_size, stride=stride,
-                                  padding=self.padding, ceil_mode=ceil_mode, count_include_pad=count_include_pad,
+                                  padding=self.padding, ceil_mode=ceil_mode,
+                                  count_include_pad=count_include_pad,
                                   divisor_override=self.divisor_override, pad_mode=self.pad_mode.lower())
 
     def construct(self, x: Tensor) -> Tensor:
@@ -245,7 +250,8 @@ class AvgPool1dExt(Cell):
     def construct(self, input: Tensor) -> Tensor:
         x, added = _unbatched(input, 3)
         stride = self.kernel_size if self.stride is None else self.stride
-        out = ops.avg_pool1d(x, self.kernel_size, stride, self.padding, self.ceil_mode, self.count_include_pad)
+        out = ops.avg_pool1d(x, self.kernel_size, stride, self.padding, self.ceil_mode,
+                             self.count_include_pad)
         return _rebatch(out, added)
 
 
@@ -270,7 +276,8 @@ class AvgPool2dExt(Cell):
     def construct(self, input: Tensor) -> Tensor:
         x, added = _unbatched(input, 4)
         stride = self.kernel_size if self.stride is None else self.stride
-        out = ops.avg_pool2d(x, self.kernel_size, stride, self.padding, self.ceil_mode, self.count_include_pad,
+        out = ops.avg_pool2d(x, self.kernel_size, stride, self.padding, self.ceil_mode,
+                             self.count_include_pad,
                              self.divisor_override)
         return _rebatch(out, added)
 
@@ -296,7 +303,8 @@ class AvgPool3dExt(Cell):
     def construct(self, input: Tensor) -> Tensor:
         x, added = _unbatched(input, 5)
         stride = self.kernel_size if self.stride is None else self.stride
-        out = ops.avg_pool3d(x, self.kernel_size, stride, self.padding, self.ceil_mode, self.count_include_pad,
+        out = ops.avg_pool3d(x, self.kernel_size, stride, self.padding, self.ceil_mode,
+                             self.count_include_pad,
                              self.divisor_override or 0)
         return _rebatch(out, added)
 
@@ -316,7 +324,8 @@ def _adaptive_1d_check(x: Tensor, output_size: int, owner: str) -> None:
 
 
 class AdaptiveAvgPool1d(Cell):
-    """Average pooling of (N, C, L) to L_out = output_size (L must be a multiple of it, as MindSpore requires).
+    """Average pooling of (N, C, L) to L_out = output_size (L must be a multiple of it, as MindSpore
+    requires).
 
     Args:
         output_size (int): L_out.
@@ -376,7 +385,8 @@ class AdaptiveAvgPool3d(Cell):
     def __init__(self, output_size: Any) -> None:
         super().__init__()
         self.output_size = output_size
-        self.adaptive_avg_pool3d = Primitive("AdaptiveAvgPool3D", ops.adaptive_avg_pool3d, output_size=output_size)
+        self.adaptive_avg_pool3d = Primitive("AdaptiveAvgPool3D", ops.adaptive_avg_pool3d,
+                                             output_size=output_size)
 
     def construct(self, input: Tensor) -> Tensor:
         return self.adaptive_avg_pool3d(input)
@@ -430,7 +440,8 @@ class LPPool2d(Cell):
         stride (Union[int, tuple[int]], optional): Default: kernel_size. ceil_mode (bool): Default: False.
     """
 
-    def __init__(self, norm_type: float, kernel_size: Any, stride: Any = None, ceil_mode: bool = False) -> None:
+    def __init__(self, norm_type: float, kernel_size: Any, stride: Any = None,
+                 ceil_mode: bool = False) -> None:
         super().__init__()
         self.norm_type = norm_type
         self.kernel_size = kernel_size

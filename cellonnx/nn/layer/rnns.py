@@ -20,7 +20,8 @@ __all__ = ["GRU", "RNN", "GRUCell", "LSTMCell", "RNNCell"]
 
 
 class _RNNBase(Cell):
-    def __init__(self, mode: str, input_size: int, hidden_size: int, num_layers: int = 1, has_bias: bool = True,
+    def __init__(self, mode: str, input_size: int, hidden_size: int, num_layers: int = 1,
+                 has_bias: bool = True,
                  batch_first: bool = False, dropout: float = 0.0, bidirectional: bool = False,
                  dtype: Any = dtypes.float32) -> None:
         super().__init__()
@@ -30,8 +31,8 @@ class _RNNBase(Cell):
             raise TypeError(f"For '{owner}', the 'dropout' must be float, but got {type(dropout).__name__}.")
         check_type(owner, bool, has_bias=has_bias, batch_first=batch_first, bidirectional=bidirectional)
         if not 0 <= dropout < 1:
-            raise ValueError(f"For '{owner}', the 'dropout' must be a number in range [0, 1) representing the "
-                             f"probability of an element being zeroed, but got {dropout}.")
+            raise ValueError(f"For '{owner}', the 'dropout' must be a number in range [0, 1) representing "
+                             f"the probability of an element being zeroed, but got {dropout}.")
         self.mode = mode
         self.hidden_size = hidden_size
         self.batch_first = batch_first
@@ -84,24 +85,26 @@ class _RNNBase(Cell):
             if not isinstance(hx, Tensor):
                 raise TypeError(f"For '{owner}', the 'h' must be a Tensor, but got {type(hx).__name__}.")
             if hx.dtype != x.dtype:
-                raise TypeError(f"For '{owner}', 'x' and 'hx' must have one dtype, but got {x.dtype} and {hx.dtype}.")
+                raise TypeError(f"For '{owner}', 'x' and 'hx' must have one dtype, but got {x.dtype} and "
+                                f"{hx.dtype}.")
             want = (self.num_layers * directions, int(batch), self.hidden_size)
             if tuple(int(v) for v in hx.shape) != want:
-                raise ValueError(f"For '{owner}', 'hx' must have shape {want} (num_layers * num_directions, batch, "
-                                 f"hidden_size), but got {tuple(hx.shape)}.")
+                raise ValueError(f"For '{owner}', 'hx' must have shape {want} (num_layers * num_directions, "
+                                 f"batch, hidden_size), but got {tuple(hx.shape)}.")
         if seq_length is not None:
             if seq_length.dtype not in (dtypes.int32, dtypes.int64):
                 raise TypeError(f"For '{owner}', the 'seq_length' must be int32 or int64, but got "
                                 f"{seq_length.dtype}.")
             if tuple(seq_length.shape) != (batch,):
-                raise ValueError(f"For '{owner}', the 'seq_length' must have shape ({batch},) (one length per batch "
-                                 f"item), but got {tuple(seq_length.shape)}.")
+                raise ValueError(f"For '{owner}', the 'seq_length' must have shape ({batch},) (one length "
+                                 f"per batch item), but got {tuple(seq_length.shape)}.")
         return stacked_rnn(self.mode, x, hx, self._weights(x.dtype), self.num_layers, self.bidirectional,
                            self.batch_first, self.dropout, self.training, seq_length)
 
     def extend_repr(self) -> str:
         return (f"hidden_size={self.hidden_size}, num_layers={self.num_layers}, has_bias={self.has_bias}, "
-                f"batch_first={self.batch_first}, dropout={self.dropout}, bidirectional={self.bidirectional}")
+                f"batch_first={self.batch_first}, dropout={self.dropout}, "
+                f"bidirectional={self.bidirectional}")
 
 
 class RNN(_RNNBase):
@@ -115,7 +118,8 @@ class RNN(_RNNBase):
 
     Inputs:
         x (seq_len, batch, input_size) (batch first with ``batch_first``); hx (num_directions * num_layers,
-        batch, hidden_size), optional; seq_length (batch,) int32 / int64, optional: steps past a sample's length
+        batch, hidden_size), optional; seq_length (batch,) int32 / int64, optional: steps past a sample's
+        length
         output zeros and leave its state unchanged.
 
     Outputs:
@@ -127,8 +131,8 @@ class RNN(_RNNBase):
         if "nonlinearity" in kwargs:
             nonlinearity = kwargs.pop("nonlinearity")
             if nonlinearity not in ("tanh", "relu"):
-                raise ValueError(f"For '{type(self).__name__}', the 'nonlinearity' must be in ['tanh', 'relu'], but "
-                                 f"got {nonlinearity}.")
+                raise ValueError(f"For '{type(self).__name__}', the 'nonlinearity' must be in ['tanh', "
+                                 f"'relu'], but got {nonlinearity}.")
             mode = "RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU"
         super().__init__(mode, *args, **kwargs)
 
@@ -166,7 +170,8 @@ class _CellBase(Cell):
 
     def _check(self, name: str, t: Any) -> None:
         if not isinstance(t, Tensor):
-            raise TypeError(f"For '{self.cls_name}', the '{name}' must be a Tensor, but got {type(t).__name__}.")
+            raise TypeError(f"For '{self.cls_name}', the '{name}' must be a Tensor, but got "
+                            f"{type(t).__name__}.")
         if not is_float_dtype(t._data.dtype):
             raise TypeError(f"For '{self.cls_name}', the '{name}' must be a float tensor, but got {t.dtype}.")
 
@@ -193,8 +198,8 @@ class RNNCell(_CellBase):
                  dtype: Any = dtypes.float32) -> None:
         super().__init__(input_size, hidden_size, has_bias, dtype)
         if nonlinearity not in ("tanh", "relu"):
-            raise ValueError(f"For '{self.cls_name}', the 'nonlinearity' must be in ['tanh', 'relu'], but got "
-                             f"{nonlinearity!r}.")
+            raise ValueError(f"For '{self.cls_name}', the 'nonlinearity' must be in ['tanh', 'relu'], but "
+                             f"got {nonlinearity!r}.")
         self.nonlinearity = nonlinearity
 
     def construct(self, x: Tensor, hx: Tensor) -> Tensor:

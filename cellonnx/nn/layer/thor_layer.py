@@ -48,7 +48,8 @@ class DenseThor(Cell):
         has_bias (default True), activation (optional): as Dense.
     """
 
-    def __init__(self, in_channels: int, out_channels: int, weight_init: Any = "normal", bias_init: Any = "zeros",
+    def __init__(self, in_channels: int, out_channels: int, weight_init: Any = "normal",
+                 bias_init: Any = "zeros",
                  has_bias: bool = True, activation: Any = None) -> None:
         super().__init__()
         self.thor = True
@@ -89,8 +90,8 @@ class DenseThor(Cell):
 def _pair(v: Any, name: str, owner: str) -> tuple[int, int]:
     out = (v, v) if isinstance(v, int) and not isinstance(v, bool) else tuple(v)
     if len(out) != 2 or not all(isinstance(i, int) and not isinstance(i, bool) and i >= 1 for i in out):
-        raise ValueError(f"For '{owner}', all elements in '{name}' must be int or tuple and equal to or greater "
-                         f"than 1, but got '{name}': {v}.")
+        raise ValueError(f"For '{owner}', all elements in '{name}' must be int or tuple and equal to or "
+                         f"greater than 1, but got '{name}': {v}.")
     return out[0], out[1]
 
 
@@ -105,14 +106,15 @@ class Conv2dThor(Cell):
     """
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1,
-                 pad_mode: str = "same", padding: Any = 0, dilation: Any = 1, group: int = 1, has_bias: bool = False,
+                 pad_mode: str = "same", padding: Any = 0, dilation: Any = 1, group: int = 1,
+                 has_bias: bool = False,
                  weight_init: Any = "normal", bias_init: Any = "zeros") -> None:
         super().__init__()
         owner = self.cls_name
         check_positive_int(owner, in_channels=in_channels, out_channels=out_channels, group=group)
         if in_channels % group or out_channels % group:
-            raise ValueError(f"For '{owner}', 'in_channels' and 'out_channels' must be divisible by 'group', but "
-                             f"got {in_channels}, {out_channels} and {group}.")
+            raise ValueError(f"For '{owner}', 'in_channels' and 'out_channels' must be divisible by "
+                             f"'group', but got {in_channels}, {out_channels} and {group}.")
         if isinstance(padding, bool) or not isinstance(padding, (int, tuple)):
             raise TypeError(f"For '{owner}', the type of 'padding' must be int/tuple(int), but got "
                             f"{type(padding).__name__}.")
@@ -122,15 +124,18 @@ class Conv2dThor(Cell):
         self.dilation = _pair(dilation, "dilation", owner)
         self.pad_mode, self.padding, self.group, self.has_bias = pad_mode, padding, group, has_bias
         self.bias_init = bias_init
-        self.weight = Parameter(initializer(weight_init, [out_channels, in_channels // group, *self.kernel_size]),
+        self.weight = Parameter(initializer(weight_init, [out_channels, in_channels // group,
+                                                          *self.kernel_size]),
                                 name="weight")
         self.bias = Parameter(initializer(bias_init, [out_channels]), name="bias") if has_bias else None
         self.thor = True
         self.hw = self.kernel_size[0] * self.kernel_size[1]
         self.matrix_a_dim = in_channels * self.hw
         self.matrix_g_dim = out_channels
-        self.a_normalizer = Parameter(initializer(1, [1], dtypes.float32), name="a_normalizer", requires_grad=False)
-        self.g_normalizer = Parameter(initializer(1, [1], dtypes.float32), name="g_normalizer", requires_grad=False)
+        self.a_normalizer = Parameter(initializer(1, [1], dtypes.float32), name="a_normalizer",
+                                      requires_grad=False)
+        self.g_normalizer = Parameter(initializer(1, [1], dtypes.float32), name="g_normalizer",
+                                      requires_grad=False)
         self.matrix_a_cov = _fixed(np.zeros([self.matrix_a_dim] * 2), "matrix_a")
         self.matrix_g_cov = _fixed(np.zeros([self.matrix_g_dim] * 2), "matrix_g")
 
@@ -138,7 +143,8 @@ class Conv2dThor(Cell):
         """(C * kh * kw, positions): the batch-averaged 'same'-padded patches of x."""
         (kh, kw), (sh, sw) = self.kernel_size, self.stride
         mean = ops.mean(x, 0, keep_dims=True)
-        eye = Tensor(np.eye(self.matrix_a_dim, dtype=np.float32).reshape(self.matrix_a_dim, self.in_channels, kh,
+        eye = Tensor(np.eye(self.matrix_a_dim,
+                            dtype=np.float32).reshape(self.matrix_a_dim, self.in_channels, kh,
                                                                           kw), x.dtype)
         cols = ops.conv2d(mean, eye, None, (sh, sw), "same")  # (1, C * kh * kw, Ho, Wo)
         return ops.reshape(cols, (self.matrix_a_dim, -1))
@@ -157,18 +163,21 @@ class Conv2dThor(Cell):
                 n = float(p.shape[1])
                 _store(self.matrix_a_cov, ops.matmul(p, ops.transpose(p, (1, 0))) / n)
                 _store(self.a_normalizer, Tensor([n], dtypes.float32))
-            out = _hook(ops.conv2d(x, self.weight, None, self.stride, self.pad_mode, pads, self.dilation, self.group),
+            out = _hook(ops.conv2d(x, self.weight, None, self.stride, self.pad_mode, pads, self.dilation,
+                                   self.group),
                         self._save_g)
         else:
-            out = ops.conv2d(x, self.weight, None, self.stride, self.pad_mode, pads, self.dilation, self.group)
+            out = ops.conv2d(x, self.weight, None, self.stride, self.pad_mode, pads, self.dilation,
+                             self.group)
         if self.bias is not None:
             out = ops.bias_add(out, self.bias)
         return out
 
     def extend_repr(self) -> str:
-        return (f"input_channels={self.in_channels}, output_channels={self.out_channels}, kernel_size="
-                f"{self.kernel_size}, stride={self.stride}, pad_mode={self.pad_mode}, padding={self.padding}, "
-                f"dilation={self.dilation}, group={self.group}, has_bias={self.has_bias}, bias_init={self.bias_init}")
+        return (f"input_channels={self.in_channels}, output_channels={self.out_channels}, "
+                f"kernel_size={self.kernel_size}, stride={self.stride}, pad_mode={self.pad_mode}, "
+                f"padding={self.padding}, dilation={self.dilation}, group={self.group}, "
+                f"has_bias={self.has_bias}, bias_init={self.bias_init}")
 
 
 class EmbeddingThor(Cell):
@@ -179,7 +188,8 @@ class EmbeddingThor(Cell):
     """
 
     def __init__(self, vocab_size: int, embedding_size: int, use_one_hot: bool = False,
-                 embedding_table: Any = "normal", dtype: Any = dtypes.float32, padding_idx: int | None = None) -> None:
+                 embedding_table: Any = "normal", dtype: Any = dtypes.float32,
+                 padding_idx: int | None = None) -> None:
         super().__init__()
         owner = self.cls_name
         for name, v in (("vocab_size", vocab_size), ("embedding_size", embedding_size)):
@@ -221,8 +231,9 @@ class EmbeddingThor(Cell):
         return ops.reshape(rows, out_shape)
 
     def extend_repr(self) -> str:
-        return (f"vocab_size={self.vocab_size}, embedding_size={self.embedding_size}, use_one_hot={self.use_one_hot}, "
-                f"embedding_table={self.embedding_table}, dtype={self.dtype}, padding_idx={self.padding_idx}")
+        return (f"vocab_size={self.vocab_size}, embedding_size={self.embedding_size}, "
+                f"use_one_hot={self.use_one_hot}, embedding_table={self.embedding_table}, "
+                f"dtype={self.dtype}, padding_idx={self.padding_idx}")
 
 
 class EmbeddingLookupThor(EmbeddingLookup):
@@ -232,7 +243,8 @@ class EmbeddingLookupThor(EmbeddingLookup):
     def __init__(self, vocab_size: int, embedding_size: int, param_init: Any = "normal", target: str = "CPU",
                  slice_mode: str = "batch_slice", manual_shapes: Any = None, max_norm: float | None = None,
                  sparse: bool = True) -> None:
-        super().__init__(vocab_size, embedding_size, param_init, target, slice_mode, manual_shapes, max_norm, sparse,
+        super().__init__(vocab_size, embedding_size, param_init, target, slice_mode, manual_shapes, max_norm,
+                         sparse,
                          dtype=dtypes.float16)
         self.dtype = dtypes.float16
         if self.max_norm is not None:

@@ -1,4 +1,5 @@
-"""MultiheadAttention and the Transformer family (MindSpore's nn.layer.transformer), with MindSpore's parameter
+"""MultiheadAttention and the Transformer family (MindSpore's nn.layer.transformer), with MindSpore's
+parameter
 names (in_proj_weight, in_proj_bias, out_proj.weight, ..., layers.<i>.self_attn..., norm1.gamma ...), its
 initializers and its attention arithmetic (query and key each divided by head_dim ** 0.25, boolean masks as
 -inf, key padding masks added to the attention mask)."""
@@ -43,7 +44,8 @@ def _check_mask_dtype(mask: Tensor | None, what: str) -> None:
 
 def multi_head_attention_forward(query: Tensor, key: Tensor, value: Tensor, num_heads: int,
                                  in_proj: tuple[Tensor | None, ...], in_proj_bias: Tensor | None,
-                                 bias_k: Tensor | None, bias_v: Tensor | None, add_zero_attn: bool, dropout_p: float,
+                                 bias_k: Tensor | None, bias_v: Tensor | None, add_zero_attn: bool,
+                                 dropout_p: float,
                                  out_proj_weight: Tensor, out_proj_bias: Tensor | None, training: bool,
                                  key_padding_mask: Tensor | None = None, attn_mask: Tensor | None = None,
                                  average_attn_weights: bool = True) -> tuple[Tensor, Tensor]:
@@ -51,12 +53,12 @@ def multi_head_attention_forward(query: Tensor, key: Tensor, value: Tensor, num_
     unbatched (L, E) / (S, E)). ``in_proj``: (in_proj_weight,) packed, or (q_proj_weight, k_proj_weight,
     v_proj_weight). Returns (attention output, attention weights (N, [heads,] L, S))."""
     if query.ndim not in (2, 3) or key.ndim != query.ndim or value.ndim != query.ndim:
-        raise ValueError(f"The `query`, `key` and `value` must all be 2-D (unbatched) or all 3-D (batched), got "
-                         f"{tuple(query.shape)}, {tuple(key.shape)} and {tuple(value.shape)}.")
+        raise ValueError("The `query`, `key` and `value` must all be 2-D (unbatched) or all 3-D (batched), "
+                         f"got {tuple(query.shape)}, {tuple(key.shape)} and {tuple(value.shape)}.")
     batched = query.ndim == 3
     if key_padding_mask is not None and key_padding_mask.ndim != (2 if batched else 1):
-        raise ValueError(f"For {'batched' if batched else 'unbatched'} `query`, the `key_padding_mask` must be "
-                         f"`None` or {2 if batched else 1}D, but got {key_padding_mask.ndim}D.")
+        raise ValueError(f"For {'batched' if batched else 'unbatched'} `query`, the `key_padding_mask` must "
+                         f"be `None` or {2 if batched else 1}D, but got {key_padding_mask.ndim}D.")
     if not batched:
         query, key, value = ops.expand_dims(query, 1), ops.expand_dims(key, 1), ops.expand_dims(value, 1)
         if key_padding_mask is not None:
@@ -83,7 +85,8 @@ def multi_head_attention_forward(query: Tensor, key: Tensor, value: Tensor, num_
         if attn_mask.dtype == dtypes.uint8:
             attn_mask = ops.cast(attn_mask, dtypes.bool_)
         elif attn_mask.dtype != dtypes.bool_ and not is_float_dtype(attn_mask._data.dtype):
-            raise ValueError(f"`attn_mask` only support float, byte, and bool types, but got not {attn_mask.dtype}.")
+            raise ValueError("`attn_mask` only support float, byte, and bool types, but got not "
+                             f"{attn_mask.dtype}.")
         if attn_mask.ndim == 2:
             if tuple(attn_mask.shape) != (tgt_len, src_len):
                 raise ValueError(f"The shape of the `attn_mask` should be {(tgt_len, src_len)}, but got "
@@ -208,7 +211,8 @@ class MultiheadAttention(Cell):
             self.v_proj_weight = new_param(XavierUniform(), (embed_dim, self.vdim), dtype, "v_proj_weight")
             self.in_proj_weight = None
         else:
-            self.in_proj_weight = new_param(XavierUniform(), (3 * embed_dim, embed_dim), dtype, "in_proj_weight")
+            self.in_proj_weight = new_param(XavierUniform(), (3 * embed_dim, embed_dim), dtype,
+                                            "in_proj_weight")
             self.q_proj_weight = self.k_proj_weight = self.v_proj_weight = None
         self.in_proj_bias = new_param("zeros", 3 * embed_dim, dtype, "in_proj_bias") if has_bias else None
         bound = 1 / math.sqrt(embed_dim)
@@ -252,13 +256,15 @@ class MultiheadAttention(Cell):
 
 def _activation(activation: Any) -> Any:
     if not isinstance(activation, (str, Cell)) and not callable(activation):
-        raise ValueError(f"The argument 'activation' must be str, callable or Cell instance, but get {activation}.")
+        raise ValueError("The argument 'activation' must be str, callable or Cell instance, but get "
+                         f"{activation}.")
     if isinstance(activation, Cell) and not isinstance(activation, (ReLU, GELU)):
-        raise ValueError(f"The argument 'activation' must be nn.ReLU or nn.GELU instance, but get {activation}.")
+        raise ValueError("The argument 'activation' must be nn.ReLU or nn.GELU instance, but get "
+                         f"{activation}.")
     # as MindSpore: a Cell is callable too, so only ops.relu / ops.gelu pass this check
     if callable(activation) and not isinstance(activation, str):
         if activation is not ops.relu and activation is not ops.gelu:
-            raise ValueError(f"The argument 'activation' must be ops.relu or ops.gelu instance, but get "
+            raise ValueError("The argument 'activation' must be ops.relu or ops.gelu instance, but get "
                              f"{activation}.")
         return activation
     if activation == "relu":
@@ -317,8 +323,10 @@ class TransformerEncoderLayer(_Block):
                  activation: Any = "relu", layer_norm_eps: float = 1e-5, batch_first: bool = False,
                  norm_first: bool = False, dtype: Any = dtypes.float32) -> None:
         super().__init__()
-        self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first, dtype=dtype)
-        self._setup(d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps, batch_first, norm_first,
+        self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first,
+                                            dtype=dtype)
+        self._setup(d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps, batch_first,
+                    norm_first,
                     dtype, 2)
 
     def construct(self, src: Tensor, src_mask: Tensor | None = None,
@@ -332,7 +340,8 @@ class TransformerEncoderLayer(_Block):
         return self.norm2(x + self._ff_block(x))
 
     def _sa_block(self, x: Tensor, attn_mask: Tensor | None, key_padding_mask: Tensor | None) -> Tensor:
-        x = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask, need_weights=False)[0]
+        x = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask,
+                           need_weights=False)[0]
         return self.dropout1(x)
 
 
@@ -348,10 +357,12 @@ class TransformerDecoderLayer(_Block):
                  activation: Any = "relu", layer_norm_eps: float = 1e-5, batch_first: bool = False,
                  norm_first: bool = False, dtype: Any = dtypes.float32) -> None:
         super().__init__()
-        self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first, dtype=dtype)
+        self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first,
+                                            dtype=dtype)
         self.multihead_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first,
                                                  dtype=dtype)
-        self._setup(d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps, batch_first, norm_first,
+        self._setup(d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps, batch_first,
+                    norm_first,
                     dtype, 3)
 
     def construct(self, tgt: Tensor, memory: Tensor, tgt_mask: Tensor | None = None,
@@ -367,7 +378,8 @@ class TransformerDecoderLayer(_Block):
         return self.norm3(x + self._ff_block(x))
 
     def _sa_block(self, x: Tensor, attn_mask: Tensor | None, key_padding_mask: Tensor | None) -> Tensor:
-        x = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask, need_weights=False)[0]
+        x = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask,
+                           need_weights=False)[0]
         return self.dropout1(x)
 
     def _mha_block(self, x: Tensor, mem: Tensor, attn_mask: Tensor | None,
@@ -389,7 +401,8 @@ class TransformerEncoder(Cell):
         encoder_layer (TransformerEncoderLayer), num_layers (int), norm (Cell, optional).
     """
 
-    def __init__(self, encoder_layer: TransformerEncoderLayer, num_layers: int, norm: Cell | None = None) -> None:
+    def __init__(self, encoder_layer: TransformerEncoderLayer, num_layers: int,
+                 norm: Cell | None = None) -> None:
         super().__init__()
         e = encoder_layer
         layer = TransformerEncoderLayer(e.d_model, e.nhead, e.dim_feedforward, e.dropout_num, e.activation1,
@@ -408,14 +421,16 @@ class TransformerEncoder(Cell):
 
 
 class TransformerDecoder(Cell):
-    """A stack of ``num_layers`` decoder layers (copies of a new layer with ``decoder_layer``'s settings), then
+    """A stack of ``num_layers`` decoder layers (copies of a new layer with ``decoder_layer``'s settings),
+    then
     ``norm`` if given.
 
     Args:
         decoder_layer (TransformerDecoderLayer), num_layers (int), norm (Cell, optional).
     """
 
-    def __init__(self, decoder_layer: TransformerDecoderLayer, num_layers: int, norm: Cell | None = None) -> None:
+    def __init__(self, decoder_layer: TransformerDecoderLayer, num_layers: int,
+                 norm: Cell | None = None) -> None:
         super().__init__()
         d = decoder_layer
         layer = TransformerDecoderLayer(d.d_model, d.nhead, d.dim_feedforward, d.dropout_num, d.activation1,
@@ -430,7 +445,8 @@ class TransformerDecoder(Cell):
         out = tgt
         for mod in self.layers:
             out = mod(out, memory, tgt_mask=tgt_mask, memory_mask=memory_mask,
-                      tgt_key_padding_mask=tgt_key_padding_mask, memory_key_padding_mask=memory_key_padding_mask)
+                      tgt_key_padding_mask=tgt_key_padding_mask,
+                      memory_key_padding_mask=memory_key_padding_mask)
         return self.norm(out) if self.norm is not None else out
 
 
@@ -439,7 +455,8 @@ class Transformer(Cell):
     as MindSpore does.
 
     Args:
-        d_model (int): Default 512. nhead (int): Default 8. num_encoder_layers, num_decoder_layers (int): Default
+        d_model (int): Default 512. nhead (int): Default 8. num_encoder_layers, num_decoder_layers (int):
+        Default
         6. dim_feedforward (int): Default 2048. dropout (float): Default 0.1. activation: as the layers'.
         custom_encoder, custom_decoder (Cell, optional). layer_norm_eps (float): Default 1e-5.
         batch_first (bool), norm_first (bool): Default False. dtype: parameter dtype.
@@ -450,21 +467,24 @@ class Transformer(Cell):
 
     def __init__(self, d_model: int = 512, nhead: int = 8, num_encoder_layers: int = 6,
                  num_decoder_layers: int = 6, dim_feedforward: int = 2048, dropout: float = 0.1,
-                 activation: Any = "relu", custom_encoder: Cell | None = None, custom_decoder: Cell | None = None,
+                 activation: Any = "relu", custom_encoder: Cell | None = None,
+                 custom_decoder: Cell | None = None,
                  layer_norm_eps: float = 1e-5, batch_first: bool = False, norm_first: bool = False,
                  dtype: Any = dtypes.float32) -> None:
         super().__init__()
         if custom_encoder is not None:
             self.encoder = custom_encoder
         else:
-            enc = TransformerEncoderLayer(d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps,
+            enc = TransformerEncoderLayer(d_model, nhead, dim_feedforward, dropout, activation,
+                                          layer_norm_eps,
                                           batch_first, norm_first, dtype=dtype)
             self.encoder = TransformerEncoder(enc, num_encoder_layers,
                                               LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype))
         if custom_decoder is not None:
             self.decoder = custom_decoder
         else:
-            dec = TransformerDecoderLayer(d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps,
+            dec = TransformerDecoderLayer(d_model, nhead, dim_feedforward, dropout, activation,
+                                          layer_norm_eps,
                                           batch_first, norm_first, dtype=dtype)
             self.decoder = TransformerDecoder(dec, num_decoder_layers,
                                               LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype))
@@ -475,7 +495,8 @@ class Transformer(Cell):
         self.nhead = nhead
         self.batch_first = batch_first
 
-    def construct(self, src: Tensor, tgt: Tensor, src_mask: Tensor | None = None, tgt_mask: Tensor | None = None,
+    def construct(self, src: Tensor, tgt: Tensor, src_mask: Tensor | None = None,
+                  tgt_mask: Tensor | None = None,
                   memory_mask: Tensor | None = None, src_key_padding_mask: Tensor | None = None,
                   tgt_key_padding_mask: Tensor | None = None,
                   memory_key_padding_mask: Tensor | None = None) -> Tensor:
@@ -483,4 +504,5 @@ class Transformer(Cell):
             raise ValueError("The number of features for 'src' and 'tgt' must be equal to `d_model`.")
         memory = self.encoder(src, src_mask=src_mask, src_key_padding_mask=src_key_padding_mask)
         return self.decoder(tgt, memory, tgt_mask=tgt_mask, memory_mask=memory_mask,
-                            tgt_key_padding_mask=tgt_key_padding_mask, memory_key_padding_mask=memory_key_padding_mask)
+                            tgt_key_padding_mask=tgt_key_padding_mask,
+                            memory_key_padding_mask=memory_key_padding_mask)

@@ -1,4 +1,5 @@
-"""grid_sample and deformable_conv2d written over ops (gradients in the input and the grid come from them, and the graph is Gathers
+"""grid_sample and deformable_conv2d written over ops (gradients in the input and the grid come from them, and
+the graph is Gathers
 and arithmetic at every opset): the grid's normalized coordinates are mapped onto the input, adjusted for the
 padding mode, and the input is read at the corners around each point (bilinear / trilinear) or at the nearest
 one (ties to even), one flat Gather over the whole input per corner."""
@@ -74,23 +75,24 @@ def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear", padding_mod
     if mode not in ("bilinear", "nearest"):
         raise ValueError(f"For 'grid_sample', 'mode' must be 'bilinear' or 'nearest', but got {mode!r}.")
     if padding_mode not in ("zeros", "border", "reflection"):
-        raise ValueError(f"For 'grid_sample', 'padding_mode' must be 'zeros', 'border' or 'reflection', but got "
-                         f"{padding_mode!r}.")
+        raise ValueError("For 'grid_sample', 'padding_mode' must be 'zeros', 'border' or 'reflection', but "
+                         f"got {padding_mode!r}.")
     align = bool(align_corners)
     nd = input.ndim - 2
     if nd not in (2, 3) or grid.ndim != input.ndim or int(grid.shape[-1]) != nd or \
             int(grid.shape[0]) != int(input.shape[0]):
-        raise ValueError(f"For 'grid_sample', 'input' must be 4-D or 5-D and 'grid' (N, ..., {nd}) with the same N, "
-                         f"but got {tuple(input.shape)} and {tuple(grid.shape)}.")
+        raise ValueError(f"For 'grid_sample', 'input' must be 4-D or 5-D and 'grid' (N, ..., {nd}) with the "
+                         f"same N, but got {tuple(input.shape)} and {tuple(grid.shape)}.")
     if not is_float_dtype(input._data.dtype) or grid.dtype != input.dtype:
-        raise TypeError(f"For 'grid_sample', 'input' and 'grid' must share one float dtype, got {input.dtype} and "
-                        f"{grid.dtype}.")
+        raise TypeError("For 'grid_sample', 'input' and 'grid' must share one float dtype, got "
+                        f"{input.dtype} and {grid.dtype}.")
     n, c = int(input.shape[0]), int(input.shape[1])
     sizes = [int(s) for s in input.shape[2:]]  # (D,) H, W
     out_spatial = tuple(int(s) for s in grid.shape[1:-1])
     m = int(np.prod(out_spatial))
     # grid coordinates come last-dim first: x (width), y (height)[, z (depth)]
-    coords = [_source(F.reshape(grid[..., nd - 1 - i], (n, m)), sizes[i], padding_mode, align) for i in range(nd)]
+    coords = [_source(F.reshape(grid[..., nd - 1 - i], (n, m)), sizes[i], padding_mode,
+                      align) for i in range(nd)]
     flat_x = F.reshape(input, (-1,))
     plane = int(np.prod(sizes))
     base = Tensor((np.arange(n * c, dtype=np.int64) * plane).reshape(n, c, 1))
@@ -105,7 +107,8 @@ def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear", padding_mod
             inside = ok if inside is None else F.logical_and(inside, ok)
             term = F.mul(F.cast(F.clamp(v, 0.0, float(sizes[i] - 1)), np.int64), strides[i])
             flat = term if flat is None else F.add(flat, term)
-        vals = F.reshape(F.gather(flat_x, F.reshape(F.add(base, F.expand_dims(flat, 1)), (-1,)), 0), (n, c, m))
+        vals = F.reshape(F.gather(flat_x, F.reshape(F.add(base, F.expand_dims(flat, 1)), (-1,)), 0),
+                         (n, c, m))
         return F.mul(vals, F.expand_dims(F.cast(inside, input.dtype), 1))
 
     if mode == "nearest":
@@ -143,14 +146,16 @@ def _bilinear_planes(x: Tensor, py: Tensor, px: Tensor) -> Tensor:
                                F.logical_and(F.greater_equal(xx, 0.0), F.less_equal(xx, float(w - 1))))
         idx = F.add(F.mul(F.cast(F.clamp(yy, 0.0, float(h - 1)), np.int64), w),
                     F.cast(F.clamp(xx, 0.0, float(w - 1)), np.int64))
-        vals = F.reshape(F.gather(flat_x, F.reshape(F.add(base, F.expand_dims(idx, 2)), (-1,)), 0), (n, groups, cg, p))
+        vals = F.reshape(F.gather(flat_x, F.reshape(F.add(base, F.expand_dims(idx, 2)), (-1,)), 0),
+                         (n, groups, cg, p))
         weight = F.expand_dims(F.mul(F.mul(wy, wx), F.cast(inside, x.dtype)), 2)
         term = F.mul(vals, weight)
         out = term if out is None else F.add(out, term)
     return out
 
 
-def deformable_conv2d(x: Tensor, weight: Tensor, offsets: Tensor, kernel_size: Any, strides: Any, padding: Any,
+def deformable_conv2d(x: Tensor, weight: Tensor, offsets: Tensor, kernel_size: Any, strides: Any,
+                      padding: Any,
                       bias: Tensor | None = None, dilations: Any = (1, 1, 1, 1), groups: int = 1,
                       deformable_groups: int = 1, modulated: bool = True) -> Tensor:
     """Deformable convolution (v2), as MindSpore's ``ops.deformable_conv2d``: every kernel tap reads the input
@@ -160,13 +165,15 @@ def deformable_conv2d(x: Tensor, weight: Tensor, offsets: Tensor, kernel_size: A
     Args:
         x (Tensor): (N, C_in, H, W).
         weight (Tensor): (C_out, C_in / groups, kH, kW).
-        offsets (Tensor): (N, 3 * deformable_groups * kH * kW, H_out, W_out): the x offsets, the y offsets, then
+        offsets (Tensor): (N, 3 * deformable_groups * kH * kW, H_out, W_out): the x offsets, the y offsets,
+        then
             the masks, each deformable_groups * kH * kW channels (group-major, kernel taps row by row).
         kernel_size (tuple[int]): (kH, kW).
         strides (tuple[int]): (1, 1, sH, sW).
         padding (tuple[int]): (top, bottom, left, right).
         bias (Tensor, optional): (C_out,). dilations (tuple[int]): (1, 1, dH, dW). Default: (1, 1, 1, 1).
-        groups (int): convolution groups. deformable_groups (int): offset groups (dividing C_in). Default: 1, 1.
+        groups (int): convolution groups. deformable_groups (int): offset groups (dividing C_in). Default: 1,
+        1.
         modulated (bool): must be True (v2, with masks).
 
     Returns:
@@ -189,8 +196,8 @@ def deformable_conv2d(x: Tensor, weight: Tensor, offsets: Tensor, kernel_size: A
     wo = (w + left + right - dw * (kw - 1) - 1) // sw + 1
     k = kh * kw
     if tuple(int(v) for v in offsets.shape) != (n, 3 * dg * k, ho, wo):
-        raise ValueError(f"For 'deformable_conv2d', 'offsets' must have shape {(n, 3 * dg * k, ho, wo)}, got "
-                         f"{tuple(offsets.shape)}.")
+        raise ValueError(f"For 'deformable_conv2d', 'offsets' must have shape {(n, 3 * dg * k, ho, wo)}, "
+                         f"got {tuple(offsets.shape)}.")
     p = k * ho * wo
     off = F.reshape(offsets, (n, 3, dg, k, ho, wo))
     ky = np.repeat(np.arange(kh) * dh, kw).reshape(k, 1, 1)

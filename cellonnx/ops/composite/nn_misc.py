@@ -32,9 +32,11 @@ def channel_shuffle(x: Tensor, groups: int) -> Tensor:
     """
     x = _tensor(x, "x", "channel_shuffle")
     if isinstance(groups, bool) or not isinstance(groups, int) or groups < 1:
-        raise ValueError(f"For ChannelShuffle, the param `groups` must be a positive int, but got {groups!r}.")
+        raise ValueError(f"For ChannelShuffle, the param `groups` must be a positive int, but got "
+                         f"{groups!r}.")
     if x.ndim < 3:
-        raise ValueError(f"For ChannelShuffle, the input must have at least 3 dims, but got shape {tuple(x.shape)}.")
+        raise ValueError("For ChannelShuffle, the input must have at least 3 dims, but got shape "
+                         f"{tuple(x.shape)}.")
     shape = tuple(x.shape)
     c = int(shape[1])
     if c % groups:
@@ -59,11 +61,11 @@ def bidense(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None 
     x2 = _tensor(input2, "input2", "bidense")
     w = _tensor(weight, "weight", "bidense")
     if tuple(x1.shape[:-1]) != tuple(x2.shape[:-1]):
-        raise ValueError(f"For 'bidense', the dimensions except the last one of 'input1' and 'input2' must be the "
-                         f"same, but got {tuple(x1.shape)} and {tuple(x2.shape)}.")
+        raise ValueError("For 'bidense', the dimensions except the last one of 'input1' and 'input2' must "
+                         f"be the same, but got {tuple(x1.shape)} and {tuple(x2.shape)}.")
     if w.ndim != 3 or int(w.shape[1]) != int(x1.shape[-1]) or int(w.shape[2]) != int(x2.shape[-1]):
-        raise ValueError(f"For 'bidense', 'weight' must be (out, {int(x1.shape[-1])}, {int(x2.shape[-1])}), but got "
-                         f"{tuple(w.shape)}.")
+        raise ValueError(f"For 'bidense', 'weight' must be (out, {int(x1.shape[-1])}, {int(x2.shape[-1])}), "
+                         f"but got {tuple(w.shape)}.")
     lead = tuple(x1.shape[:-1])
     a = F.reshape(x1, (-1, int(x1.shape[-1])))
     b = F.reshape(x2, (-1, int(x2.shape[-1])))
@@ -74,8 +76,8 @@ def bidense(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None 
     if bias is not None:
         bias = _tensor(bias, "bias", "bidense")
         if bias._data.dtype != x1._data.dtype or x2._data.dtype != x1._data.dtype:
-            raise TypeError(f"For 'bidense', the dtype of 'bias', 'input1' and 'input2' must be the same, but got "
-                            f"{bias.dtype}, {x1.dtype} and {x2.dtype}.")
+            raise TypeError("For 'bidense', the dtype of 'bias', 'input1' and 'input2' must be the same, "
+                            f"but got {bias.dtype}, {x1.dtype} and {x2.dtype}.")
         y = F.add(y, bias)
     return F.reshape(y, lead + (out_c,)) if len(lead) != 1 else y
 
@@ -100,7 +102,7 @@ def add_layer_norm(x1: Tensor, x2: Tensor, gamma: Tensor, beta: Tensor, epsilon:
     if not isinstance(epsilon, float):
         raise TypeError(f"For 'add_layer_norm', 'epsilon' must be a float, but got {type(epsilon).__name__}.")
     if not isinstance(additional_output, bool):
-        raise TypeError(f"For 'add_layer_norm', 'additional_output' must be a bool, but got "
+        raise TypeError("For 'add_layer_norm', 'additional_output' must be a bool, but got "
                         f"{type(additional_output).__name__}.")
     x = F.add(x1, x2)
     axes = tuple(range(x.ndim - gamma.ndim, x.ndim))
@@ -113,7 +115,8 @@ def add_layer_norm(x1: Tensor, x2: Tensor, gamma: Tensor, beta: Tensor, epsilon:
 
 
 def pdist(input: Tensor, p: float = 2.0) -> Tensor:
-    r"""p-norm distances between every pair of rows (i < j) of the last two dims, as MindSpore's ``ops.pdist``.
+    r"""p-norm distances between every pair of rows (i < j) of the last two dims, as MindSpore's
+    ``ops.pdist``.
 
     Args:
         input (Tensor): (*, N, M), float.

@@ -87,8 +87,8 @@ def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
     pre = tuple(x.shape[:-3])
     c, h, w = x.shape[-3:]
     if int(h) % r or int(w) % r:
-        raise ValueError(f"For 'pixel_unshuffle', the height {int(h)} and width {int(w)} must be divisible by "
-                         f"`downscale_factor` {r}.")
+        raise ValueError(f"For 'pixel_unshuffle', the height {int(h)} and width {int(w)} must be divisible "
+                         f"by `downscale_factor` {r}.")
     y = _unshuffle4d(reshape(x, (-1, c, h, w)) if x.ndim != 4 else x, r)
     return reshape(y, pre + (c * r * r, h // r, w // r)) if x.ndim != 4 else y
 

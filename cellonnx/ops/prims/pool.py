@@ -384,8 +384,8 @@ def check_input(op: str, nd: int, x: Any, float_only: bool) -> Tensor:
     if not isinstance(x, Tensor):
         raise TypeError(f"{op}: expected a Tensor, got {type(x).__name__}")
     if x.ndim != nd + 2:
-        raise ValueError(f"{op}: expected a {nd + 2}-D input (N, C, {('L', 'H, W', 'D, H, W')[nd - 1]}), got shape "
-                         f"{tuple(x.shape)}")
+        axes = ("L", "H, W", "D, H, W")[nd - 1]
+        raise ValueError(f"{op}: expected a {nd + 2}-D input (N, C, {axes}), got shape {tuple(x.shape)}")
     kind = x._data.dtype.kind
     if (float_only and kind != "f" and x._data.dtype.name != "bfloat16") or kind in "bc":
         raise TypeError(f"{op}: unsupported dtype {x.dtype} (input of shape {tuple(x.shape)})")

@@ -10,7 +10,7 @@ import numpy as np
 from onnx import numpy_helper
 
 from cellonnx.ops.prims.conv import int_tuple
-from cellonnx.ops.prims.pool import GatherPlane, _max_pool, check_input
+from cellonnx.ops.prims.pool import GatherPlane, _max_pool
 from cellonnx.ops.prims.pool_avg import _avg_pool
 from cellonnx.ops.registry import Op
 from cellonnx.tensor import Tensor
@@ -38,7 +38,8 @@ def max_pool3d(x: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0
                      pad_mode)
 
 
-def avg_pool3d(input_x: Tensor, kernel_size: Any = 1, stride: Any = 1, padding: Any = 0, ceil_mode: bool = False,
+def avg_pool3d(input_x: Tensor, kernel_size: Any = 1, stride: Any = 1, padding: Any = 0,
+               ceil_mode: bool = False,
                count_include_pad: bool = True, divisor_override: int = 0, *, pad_mode: str = "pad") -> Tensor:
     """3D average pooling over an (N, C, D, H, W) input, as MindSpore's ``ops.avg_pool3d``.
 
@@ -61,7 +62,8 @@ def avg_pool3d(input_x: Tensor, kernel_size: Any = 1, stride: Any = 1, padding: 
 
 
 def _lp_pool(op: str, x: Tensor, norm_type: Any, kernel: tuple, stride: Any, ceil_mode: bool) -> Tensor:
-    from cellonnx.ops.prims.math import abs as abs_, mul, pow, relu, sign
+    from cellonnx.ops.prims.math import abs as abs_
+    from cellonnx.ops.prims.math import mul, pow, relu, sign
     from cellonnx.ops.prims.pool_avg import avg_pool1d, avg_pool2d
     if isinstance(norm_type, bool) or not isinstance(norm_type, (float, int)):
         raise TypeError(f"For {op}, the type of 'norm_type' must be float or int, but got {type(norm_type)}")
@@ -70,12 +72,14 @@ def _lp_pool(op: str, x: Tensor, norm_type: Any, kernel: tuple, stride: Any, cei
         raise ValueError(f"For {op}, the value of 'norm_type' can not be 0.")
     pool = avg_pool1d if len(kernel) == 1 else avg_pool2d
     k = kernel[0] if len(kernel) == 1 else kernel
-    out = pool(pow(x, p), kernel_size=k, stride=k if stride is None else stride, padding=0, ceil_mode=ceil_mode)
+    out = pool(pow(x, p), kernel_size=k, stride=k if stride is None else stride, padding=0,
+               ceil_mode=ceil_mode)
     # MindSpore: (sign(avg) * relu(|avg|) * window size) ** (1 / p), the mean times the window size
     return pow(mul(mul(sign(out), relu(abs_(out))), float(np.prod(kernel))), 1.0 / p)
 
 
-def lp_pool1d(x: Tensor, norm_type: float, kernel_size: int, stride: Any = None, ceil_mode: bool = False) -> Tensor:
+def lp_pool1d(x: Tensor, norm_type: float, kernel_size: int, stride: Any = None,
+              ceil_mode: bool = False) -> Tensor:
     r"""1D power-average pooling, as MindSpore's ``ops.lp_pool1d``:
     :math:`(\text{mean}(x^p) \cdot k)^{1/p}` over each window (the sum of :math:`x^p` without ceil-mode
     overhang).
@@ -98,7 +102,8 @@ def lp_pool1d(x: Tensor, norm_type: float, kernel_size: int, stride: Any = None,
     return squeeze(out, 0) if squeezed else out
 
 
-def lp_pool2d(x: Tensor, norm_type: float, kernel_size: Any, stride: Any = None, ceil_mode: bool = False) -> Tensor:
+def lp_pool2d(x: Tensor, norm_type: float, kernel_size: Any, stride: Any = None,
+              ceil_mode: bool = False) -> Tensor:
     r"""2D power-average pooling, as MindSpore's ``ops.lp_pool2d``:
     :math:`(\text{mean}(x^p) \cdot k_H k_W)^{1/p}` over each window.
 
@@ -128,8 +133,8 @@ class MaxUnpool(Op):
         out = np.zeros((n, c, plane), x.dtype)
         flat = idx.reshape(n, c, -1).astype(np.int64)
         if flat.size and (flat.min() < 0 or flat.max() >= plane):
-            raise ValueError(f"indices must lie in [0, {plane}) for an output of spatial shape {tuple(out_shape)}, "
-                             f"got values from {int(flat.min())} to {int(flat.max())}")
+            raise ValueError(f"indices must lie in [0, {plane}) for an output of spatial shape "
+                             f"{tuple(out_shape)}, got values from {int(flat.min())} to {int(flat.max())}")
         np.put_along_axis(out, flat, x.reshape(n, c, -1), axis=2)
         return out.reshape((n, c) + tuple(out_shape))
 
@@ -155,7 +160,8 @@ def _max_unpool(op: str, nd: int, x: Tensor, indices: Tensor, kernel_size: Any, 
     if not isinstance(x, Tensor) or not isinstance(indices, Tensor):
         raise TypeError(f"For {op}, 'x' and 'indices' must be Tensors.")
     if x.ndim not in (nd + 1, nd + 2):
-        raise ValueError(f"For {op}, the input must be {nd + 1}-D or {nd + 2}-D, but got shape {tuple(x.shape)}.")
+        raise ValueError(f"For {op}, the input must be {nd + 1}-D or {nd + 2}-D, but got shape "
+                         f"{tuple(x.shape)}.")
     if tuple(indices.shape) != tuple(x.shape):
         raise ValueError(f"For {op}, 'indices' must have the shape of 'x' {tuple(x.shape)}, but got "
                          f"{tuple(indices.shape)}.")
@@ -171,16 +177,17 @@ def _max_unpool(op: str, nd: int, x: Tensor, indices: Tensor, kernel_size: Any, 
         raise ValueError(f"For {op}, output_size must be tuple, but type {type(output_size)}.")
     if output_size:
         if len(output_size) not in (nd, nd + 1, nd + 2):
-            raise ValueError(f"For {op}, length of output_size with tuple must be 0, {nd}, {nd + 1} or {nd + 2}, "
-                             f"but got {len(output_size)}.")
+            raise ValueError(f"For {op}, length of output_size with tuple must be 0, {nd}, {nd + 1} or "
+                             f"{nd + 2}, but got {len(output_size)}.")
         out = tuple(int(v) for v in output_size[-nd:])
         for i in range(nd):
             if not default[i] - s[i] < out[i] < default[i] + s[i]:
-                raise ValueError(f"For {op}, output_size {out} must lie between {tuple(d - st for d, st in zip(default, s))} "
-                                 f"and {tuple(d + st for d, st in zip(default, s))} (exclusive), got {out}.")
+                raise ValueError(f"For {op}, output_size {out} must lie between "
+                                 f"{tuple(d - st for d, st in zip(default, s))} and "
+                                 f"{tuple(d + st for d, st in zip(default, s))} (exclusive), got {out}.")
     if any(o < 1 for o in out):
-        raise ValueError(f"For {op}, the output size {out} must be positive (input {tuple(x.shape)}, kernel {k}, "
-                         f"stride {s}, padding {p}).")
+        raise ValueError(f"For {op}, the output size {out} must be positive (input {tuple(x.shape)}, kernel "
+                         f"{k}, stride {s}, padding {p}).")
     batched = x.ndim == nd + 2
     xb, ib = (x, indices) if batched else (expand_dims(x, 0), expand_dims(indices, 0))
     y = MaxUnpool.apply(xb, ib, out_shape=out)
@@ -269,14 +276,15 @@ def _fractional(op: str, nd: int, input: Any, kernel_size: Any, output_size: Any
         out = int_tuple(output_size, nd, "output_size", op)
     for i in range(nd):  # MindSpore's limits: the 3-D op wants one spare element
         if out[i] + k[i] - 1 > spatial[i] - (nd == 3):
-            raise ValueError(f"For {op}, output_size {out} plus kernel_size {k} minus 1 is too large for the input "
-                             f"size {tuple(spatial)}.")
+            raise ValueError(f"For {op}, output_size {out} plus kernel_size {k} minus 1 is too large for "
+                             f"the input size {tuple(spatial)}.")
     if samples is None:
         samples = rand(n, c, nd, dtype=x._data.dtype if x._data.dtype.kind == "f" else None)
     elif not batched and tuple(samples.shape) == (c, 1, nd):
         samples = transpose(samples, (1, 0, 2))  # MindSpore's layout for an unbatched 3-D input
     if tuple(samples.shape) != (n, c, nd):
-        raise ValueError(f"For {op}, '_random_samples' must have shape {(n, c, nd)}, got {tuple(samples.shape)}.")
+        raise ValueError(f"For {op}, '_random_samples' must have shape {(n, c, nd)}, got "
+                         f"{tuple(samples.shape)}.")
     # the 2-D op reads its samples as (w, h), the 3-D one as (d, h, w)
     order = (1, 0) if nd == 2 else tuple(range(nd))
     parts = [_fractional_index(samples[:, :, order[i]], spatial[i], k[i], out[i]) for i in range(nd)]
@@ -312,7 +320,8 @@ def fractional_max_pool2d(input: Tensor, kernel_size: Any, output_size: Any = No
         input (Tensor): (N, C, H, W) or (C, H, W).
         kernel_size (Union[int, tuple[int]]): window size.
         output_size (Union[int, tuple[int]], optional): (H_out, W_out); or give ``output_ratio``.
-        output_ratio (Union[float, tuple[float]], optional): output size as a fraction of the input's, in (0, 1).
+        output_ratio (Union[float, tuple[float]], optional): output size as a fraction of the input's, in (0,
+        1).
         return_indices (bool): also return the argmax (int64 flat indices into each plane). Default: False.
         _random_samples (Tensor, optional): (N, C, 2) samples in [0, 1) that place the windows; drawn
             uniformly when None.
@@ -320,7 +329,8 @@ def fractional_max_pool2d(input: Tensor, kernel_size: Any, output_size: Any = No
     Returns:
         The pooled tensor, or (pooled, argmax).
     """
-    return _fractional("fractional_max_pool2d", 2, input, kernel_size, output_size, output_ratio, return_indices,
+    return _fractional("fractional_max_pool2d", 2, input, kernel_size, output_size, output_ratio,
+                       return_indices,
                        _random_samples)
 
 
@@ -329,7 +339,8 @@ def fractional_max_pool3d(input: Tensor, kernel_size: Any, output_size: Any = No
     """3D fractional max pooling, as MindSpore's ``ops.fractional_max_pool3d``; arguments as
     :func:`fractional_max_pool2d` with three sizes, over (N, C, D, H, W) or (C, D, H, W), and
     ``_random_samples`` of shape (N, C, 3)."""
-    return _fractional("fractional_max_pool3d", 3, input, kernel_size, output_size, output_ratio, return_indices,
+    return _fractional("fractional_max_pool3d", 3, input, kernel_size, output_size, output_ratio,
+                       return_indices,
                        _random_samples)
 
 

@@ -55,8 +55,8 @@ class AdaptiveAvgPool(Op):
             y = xc
             for i in range(3):  # one pooling matrix per spatial axis, applied over the last axis
                 ax = x.ndim - 3 + i
-                y = np.moveaxis(np.matmul(np.moveaxis(y, ax, -1), pool_matrix(spatial[i], output_size[i], ct).T),
-                                -1, ax)
+                m = pool_matrix(spatial[i], output_size[i], ct)
+                y = np.moveaxis(np.matmul(np.moveaxis(y, ax, -1), m.T), -1, ax)
             y = np.ascontiguousarray(y)
         else:
             y = xc
@@ -314,7 +314,8 @@ def adaptive_avg_pool3d(input: Tensor, output_size: Any) -> Tensor:
             keeps that input size.
 
     Returns:
-        (..., D_out, H_out, W_out): window i covers floor(i * L / out) to ceil((i + 1) * L / out) on each axis.
+        (..., D_out, H_out, W_out): window i covers floor(i * L / out) to ceil((i + 1) * L / out) on each
+        axis.
     """
     return _adaptive("adaptive_avg_pool3d", 3, input, output_size, False)
 

@@ -25,7 +25,8 @@ def _views(xp: np.ndarray, kernel: tuple, stride: tuple, dilation: tuple,
     """(kernel position, strided (N, C, *outs) view of the padded input) per kernel position."""
     nd = len(kernel)
     for pos in itertools.product(*[range(k) for k in kernel]):
-        index = tuple(slice(pos[i] * dilation[i], pos[i] * dilation[i] + stride[i] * (outs[i] - 1) + 1, stride[i])
+        index = tuple(slice(pos[i] * dilation[i], pos[i] * dilation[i] + stride[i] * (outs[i] - 1) + 1,
+                            stride[i])
                       for i in range(nd))
         yield pos, xp[(slice(None), slice(None)) + index]
 
@@ -72,7 +73,8 @@ def avg_pool_sum_nd(x: np.ndarray, kernel: tuple, stride: tuple, pads: tuple, ou
     return acc
 
 
-def avg_pool_spread_nd(gd: np.ndarray, in_shape: tuple, kernel: tuple, stride: tuple, pads: tuple, outs: tuple,
+def avg_pool_spread_nd(gd: np.ndarray, in_shape: tuple, kernel: tuple, stride: tuple, pads: tuple,
+                       outs: tuple,
                        extra: tuple) -> np.ndarray:
     """The adjoint of the window sum: each (already divided) value added over its window (col2im)."""
     nd = len(kernel)

@@ -28,7 +28,8 @@ from cellonnx.tensor import Tensor
 
 
 def _source(mode: str, n_in: int, n_out: int, align_corners: bool, scale: float | None) -> np.ndarray:
-    """Source coordinate of every output position along one axis (``scale``: in / out, or 1 / scale_factor)."""
+    """Source coordinate of every output position along one axis (``scale``: in / out, or 1 /
+    scale_factor)."""
     dst = np.arange(n_out, dtype=np.float64)
     if align_corners:
         return dst * ((n_in - 1) / (n_out - 1) if n_out > 1 else 0.0)
@@ -163,21 +164,22 @@ _SUPPORTED = {"nearest": {3: (), 4: (), 5: ("scale_factor",)}, "linear": {3: ("a
 def _positive_ints(v: Any, rank: int) -> tuple[int, ...]:
     vals = tuple(v) if isinstance(v, (tuple, list)) else (v,) * (rank - 2)
     if not all(isinstance(s, (int, np.integer)) and not isinstance(s, bool) and s > 0 for s in vals):
-        raise ValueError(f"For 'interpolate', 'size' must be a positive int or a tuple of positive ints, got {v!r}")
+        raise ValueError("For 'interpolate', 'size' must be a positive int or a tuple of positive ints, "
+                         f"got {v!r}")
     if len(vals) != rank - 2:
-        raise ValueError(f"For 'interpolate', 'input' and 'size' must have the same spatial dimensions, but got "
-                         f"'input' is {rank - 2}D, 'size' is {len(vals)}D")
+        raise ValueError("For 'interpolate', 'input' and 'size' must have the same spatial dimensions, but "
+                         f"got 'input' is {rank - 2}D, 'size' is {len(vals)}D")
     return tuple(int(s) for s in vals)
 
 
 def _positive_floats(v: Any, rank: int) -> tuple[float, ...]:
     vals = tuple(v) if isinstance(v, (tuple, list)) else (v,) * (rank - 2)
     if not all(isinstance(s, (int, float)) and not isinstance(s, bool) and s > 0 for s in vals):
-        raise ValueError(f"For 'interpolate', 'scale_factor' must be a positive float or a tuple of them, "
+        raise ValueError("For 'interpolate', 'scale_factor' must be a positive float or a tuple of them, "
                          f"got {v!r}")
     if len(vals) != rank - 2:
-        raise ValueError(f"For 'interpolate', 'input' and 'scale_factor' must have the same spatial dimensions, "
-                         f"but got 'input' is {rank - 2}D, 'scale_factor' is {len(vals)}D")
+        raise ValueError("For 'interpolate', 'input' and 'scale_factor' must have the same spatial "
+                         f"dimensions, but got 'input' is {rank - 2}D, 'scale_factor' is {len(vals)}D")
     return tuple(float(s) for s in vals)
 
 
@@ -217,31 +219,33 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None, mode:
     if isinstance(mode, list) or mode not in _SUPPORTED:
         raise ValueError(f"For 'interpolate', 'mode' must be in '{list(_SUPPORTED)}', but got {mode}")
     if rank not in _SUPPORTED[mode]:
-        raise ValueError(f"For 'interpolate', {mode} only support '{list(_SUPPORTED[mode])}'D, but got {rank}D")
+        raise ValueError(f"For 'interpolate', {mode} only support '{list(_SUPPORTED[mode])}'D, but got "
+                         f"{rank}D")
     if mode == "area" and sizes is None:
         recompute_scale_factor = True
     spatial = [int(s) for s in input._data.shape[2:]]
     if recompute_scale_factor:
         if sizes is not None:
-            raise ValueError("For 'interpolate', it is incorrect to set 'recompute_scale_factor' to True after "
-                             "specifying an explicit 'size'.")
+            raise ValueError("For 'interpolate', it is incorrect to set 'recompute_scale_factor' to True "
+                             "after specifying an explicit 'size'.")
         assert factors is not None
-        sizes = tuple(int(math.floor(spatial[i] * factors[i])) for i in range(rank - 2))
+        sizes = tuple(math.floor(spatial[i] * factors[i]) for i in range(rank - 2))
         factors = None
     elif factors is not None and "scale_factor" not in _SUPPORTED[mode][rank]:
-        raise ValueError(f"For 'interpolate', 'scale_factor' option cannot currently be set with the mode = {mode} "
-                         f"and dim = {rank}D.")
+        raise ValueError("For 'interpolate', 'scale_factor' option cannot currently be set with the mode = "
+                         f"{mode} and dim = {rank}D.")
     if align_corners is not None:
         if not isinstance(align_corners, bool):
             raise TypeError(f"For 'interpolate', 'align_corners' must be a bool, got {align_corners!r}")
         if "align_corners" not in _SUPPORTED[mode][rank]:
-            raise ValueError(f"For 'interpolate', 'align_corners' option cannot currently be set with the mode = "
-                             f"{mode}, and dim = {rank}D")
+            raise ValueError("For 'interpolate', 'align_corners' option cannot currently be set with the "
+                             f"mode = {mode}, and dim = {rank}D")
     if factors is not None:  # the size MindSpore computes: floor(in * float32(factor))
         sizes = tuple(int(np.floor(np.float64(spatial[i]) * np.float32(factors[i]))) for i in range(rank - 2))
     assert sizes is not None
     if any(s < 1 for s in sizes):
-        raise ValueError(f"For 'interpolate', the output size {sizes} must be positive (input {tuple(input.shape)})")
+        raise ValueError(f"For 'interpolate', the output size {sizes} must be positive (input "
+                         f"{tuple(input.shape)})")
     if mode == "area":
         pool = (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d)[rank - 3]
         return pool(input, sizes[0] if rank == 3 else sizes)

@@ -45,7 +45,8 @@ def _sigmoid(a: np.ndarray) -> np.ndarray:
     return 0.5 * (np.tanh(0.5 * a) + 1.0)  # never overflows
 
 
-def _cell_np(kind: str, gx: np.ndarray, h: np.ndarray, wh_t: np.ndarray, b_hh: np.ndarray | None) -> np.ndarray:
+def _cell_np(kind: str, gx: np.ndarray, h: np.ndarray, wh_t: np.ndarray,
+             b_hh: np.ndarray | None) -> np.ndarray:
     """The new state from the step's input projection ``gx`` (bias included) and the state ``h``."""
     gh = np.matmul(h, wh_t)
     if b_hh is not None:
@@ -122,8 +123,8 @@ class _Recurrent(Op, register=False):
         g = self.gates * hs
         for d, (w_ih, w_hh, b_ih, b_hh) in enumerate(params):
             if w_ih.shape != (g, n_in) or w_hh.shape != (g, hs):
-                return (f"direction {d}: weight_ih {w_ih.shape} / weight_hh {w_hh.shape} do not match input_size "
-                        f"{n_in} and hidden_size {hs} (expected {(g, n_in)} and {(g, hs)})")
+                return (f"direction {d}: weight_ih {w_ih.shape} / weight_hh {w_hh.shape} do not match "
+                        f"input_size {n_in} and hidden_size {hs} (expected {(g, n_in)} and {(g, hs)})")
             if b_ih is not None and (b_ih.shape != (g,) or b_hh.shape != (g,)):
                 return f"direction {d}: biases {b_ih.shape} / {b_hh.shape} must be {(g,)}"
         if h0 is not None and h0.shape != (n_dir, batch, hs):
@@ -183,7 +184,8 @@ class _Recurrent(Op, register=False):
             dh = g_hns[d]
             pieces = _gate_pieces(kind, gxp, ghp, hp, hs)
             for t in reversed(order):
-                dnew = add(dh, gys[d][t:t + 1]) if live is None else mul(add(dh, gys[d][t:t + 1]), live[t:t + 1])
+                dnew = add(dh,
+                           gys[d][t:t + 1]) if live is None else mul(add(dh, gys[d][t:t + 1]), live[t:t + 1])
                 dgi, dgh, dh_direct = _step_grad(kind, dnew, pieces, t)
                 dgi_steps[t], dgh_steps[t] = dgi, dgh
                 carry = add(dh_direct, matmul(dgh, w_hh))
@@ -224,7 +226,8 @@ class _Recurrent(Op, register=False):
 
         w = stacked([reorder(p[0]) for p in params])
         r = stacked([reorder(p[1]) for p in params])
-        b = stacked([g.op("Concat", reorder(p[2]), reorder(p[3]), axis=0) for p in params]) if has_bias else None
+        b = stacked([g.op("Concat", reorder(p[2]), reorder(p[3]),
+                          axis=0) for p in params]) if has_bias else None
         lens = g.op("Cast", lengths, to=6) if lengths is not None else None  # ONNX wants int32
         direction = "bidirectional" if bidirectional else "forward"
         if kind == "GRU":
@@ -312,7 +315,8 @@ def stacked_rnn(mode: str, input: Tensor, hx: Tensor | None, weights: Sequence[T
     weights = list(weights)
     has_bias = len(weights) == 4 * num_layers * n_dir
     x = transpose(input, (1, 0, 2)) if batch_first else input
-    initial = list(split(hx, n_dir, 0)) if hx is not None and num_layers > 1 else ([hx] if hx is not None else None)
+    initial = list(split(hx, n_dir,
+                         0)) if hx is not None and num_layers > 1 else ([hx] if hx is not None else None)
     op = GRU if mode == "GRU" else RNN
     attrs: dict[str, Any] = {"bidirectional": bool(bidirectional), "has_bias": has_bias,
                              "has_initial": hx is not None, "has_lengths": seq_length is not None}
