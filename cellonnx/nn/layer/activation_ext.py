@@ -10,7 +10,6 @@ import numpy as np
 from cellonnx import dtypes, ops
 from cellonnx.nn.cell import Cell
 from cellonnx.nn.layer._primitive import Primitive
-from cellonnx.ops.composite.activation_ext import fast_gelu, hshrink, tanhshrink
 from cellonnx.tensor import Parameter, Tensor
 
 __all__ = [
@@ -211,7 +210,7 @@ class FastGelu(Cell):
 
     def __init__(self) -> None:
         super().__init__()
-        self.fast_gelu = Primitive("FastGeLU", fast_gelu)
+        self.fast_gelu = Primitive("FastGeLU", ops.fast_gelu)
 
     def construct(self, x: Tensor) -> Tensor:
         return self.fast_gelu(x)
@@ -272,7 +271,7 @@ class SoftShrink(Cell):
 
     def __init__(self, lambd: float = 0.5) -> None:
         super().__init__()
-        self.softshrink = Primitive("SoftShrink", ops.soft_shrink, lambd=lambd)
+        self.softshrink = Primitive("SoftShrink", ops.softshrink, lambd=lambd)
 
     def construct(self, input: Tensor) -> Tensor:
         return self.softshrink(input)
@@ -287,7 +286,7 @@ class HShrink(Cell):
 
     def __init__(self, lambd: float = 0.5) -> None:
         super().__init__()
-        self.hshrink = Primitive("HShrink", hshrink, lambd=lambd)
+        self.hshrink = Primitive("HShrink", ops.hardshrink, lambd=lambd)
 
     def construct(self, input: Tensor) -> Tensor:
         return self.hshrink(input)
@@ -297,7 +296,7 @@ class Tanhshrink(Cell):
     """x - tanh(x)."""
 
     def construct(self, x: Tensor) -> Tensor:
-        return tanhshrink(x)
+        return ops.tanhshrink(x)
 
 
 class LRN(Cell):

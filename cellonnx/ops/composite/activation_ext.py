@@ -1,6 +1,5 @@
-"""Activations written over primitives (gradient and lowering come from them): glu, soft_shrink, threshold,
-rrelu, and bias_add. The shrink / fast-gelu helpers the layers need and other families publish are kept
-private here (``hshrink``, ``tanhshrink``, ``fast_gelu``)."""
+"""Activations written over primitives (gradient and lowering come from them): glu, soft_shrink (the
+deprecated spelling of softshrink), threshold, rrelu, and bias_add."""
 from __future__ import annotations
 
 from typing import Any
@@ -51,42 +50,8 @@ def glu(x: Tensor, axis: int = -1) -> Tensor:
 
 
 def soft_shrink(input: Tensor, lambd: float = 0.5) -> Tensor:
-    r"""Soft shrinkage: :math:`x - \lambda` above :math:`\lambda`, :math:`x + \lambda` below
-    :math:`-\lambda`, 0 between.
-
-    Args:
-        input (Tensor): float tensor.
-        lambd (float): the threshold, >= 0. Default: 0.5.
-
-    Returns:
-        Tensor of the input's shape and dtype.
-    """
-    x = _tensor(input, "soft_shrink")
-    lambd = _number(lambd, "lambd", "soft_shrink")
-    if lambd < 0:
-        raise ValueError(f"For 'soft_shrink', 'lambd' must be >= 0, but got {lambd}.")
-    zero = F.zeros_like(x)
-    return F.where(F.greater(x, lambd), F.sub(x, lambd), F.where(F.less(x, -lambd), F.add(x, lambd), zero))
-
-
-def hshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
-    r"""Hard shrinkage: x where :math:`|x| > \lambda`, else 0 (MindSpore's HShrink)."""
-    x = _tensor(input, "hshrink")
-    lambd = _number(lambd, "lambd", "hshrink")
-    return F.where(F.greater(F.abs(x), lambd), x, F.zeros_like(x))
-
-
-def tanhshrink(input: Tensor) -> Tensor:
-    """x - tanh(x)."""
-    x = _tensor(input, "tanhshrink")
-    return F.sub(x, F.tanh(x))
-
-
-def fast_gelu(x: Tensor) -> Tensor:
-    r"""MindSpore's FastGeLU: :math:`x / (1 + e^{-1.702|x|}) \cdot e^{0.851 (x - |x|)}`."""
-    x = _tensor(x, "fast_gelu")
-    ax = F.abs(x)
-    return F.mul(F.div(x, F.add(F.exp(F.mul(ax, -1.702)), 1.0)), F.exp(F.mul(F.sub(x, ax), 0.851)))
+    """MindSpore's deprecated spelling of :func:`softshrink` (same arguments, same result)."""
+    return F.softshrink(input, lambd)
 
 
 def threshold(input: Tensor, thr: float, value: float) -> Tensor:
