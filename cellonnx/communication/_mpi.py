@@ -133,7 +133,7 @@ def to_wire(a: np.ndarray) -> np.ndarray:
     a = np.asarray(a)
     if a.dtype not in _NATIVE:
         a = a.astype(np.float32)
-    return np.ascontiguousarray(a)
+    return a if a.flags.c_contiguous else np.array(a, order="C")  # (ascontiguousarray makes 0-d arrays 1-d)
 
 
 def from_wire(a: np.ndarray, dtype: np.dtype) -> np.ndarray:
