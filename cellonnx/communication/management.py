@@ -80,6 +80,10 @@ def init(backend_name: str | None = None) -> None:
     # as MindSpore does after init: scripts read these
     os.environ["RANK_ID"] = str(world.Get_rank())
     os.environ["RANK_SIZE"] = str(world.Get_size())
+    from cellonnx import context
+
+    context.device_id = get_local_rank()  # as MindSpore under OpenMPI: the rank on this host
+    os.environ["DEVICE_ID"] = str(context.device_id)
     from cellonnx import parallel_context
 
     parallel_context._on_init(world.Get_rank(), world.Get_size())

@@ -4,8 +4,10 @@ The gradients are fused into buckets (MindSpore's AllReduce fusion: split by ``a
 indices, or by size, 64 MB by default, set with ``comm_fusion``), the parameters taken in reverse order so a
 bucket's gradients are the ones a backward pass completes together. While the backward pass runs, the tape
 reports each parameter's gradient the moment it is complete (cellonnx.autograd.tape.GRAD_READY_HOOKS); it is
-copied into its bucket, and a full bucket starts a non-blocking MPI all-reduce (``Iallreduce``) at once, so
-communication overlaps the rest of the backward computation. Calling the reducer with the gradients waits
+copied into its bucket, and a full bucket starts a non-blocking MPI all-reduce (``Iallreduce``, on a
+communicator of the reducer's own) at once; a background thread drives it to completion
+(cellonnx/communication/_progress.py), so communication overlaps the rest of the backward
+computation. Calling the reducer with the gradients waits
 for what is in flight, reduces what is not yet sent (a gradient the backward pass did not reach, or one that
 was changed after it was computed), and returns the reduced gradients.
 
@@ -20,12 +22,18 @@ from typing import Any
 import numpy as np
 
 from cellonnx.autograd import tape as _tape
-from cellonnx.communication import _mpi
+from cellonnx.communication import _mpi, _progress
 from cellonnx.communication.management import GlobalComm, get_group_size
 from cellonnx.nn.cell import Cell
 from cellonnx.tensor import Parameter, Tensor
 
 __all__ = ["DistributedGradReducer"]
+
+
+# Buckets stay within glibc's mmap threshold as cellonnx sets it (cellonnx/_malloc.py), so each step's fresh
+# bucket buffers come from the heap the last step freed instead of page-faulting anew (a 45 MB ResNet-18
+# bucket took several times the all-reduce's time that way)
+MAX_BUCKET_BYTES = 32 << 20
 
 
 def _wire_dtype(dtype: np.dtype) -> np.dtype:
@@ -34,7 +42,7 @@ def _wire_dtype(dtype: np.dtype) -> np.dtype:
 
 
 class _Bucket:
-    __slots__ = ("dtype", "filled", "index", "members", "offsets", "recv", "request", "send", "size", "stale")
+    __slots__ = ("dtype", "filled", "index", "members", "offsets", "request", "send", "size", "stale")
 
     def __init__(self, index: int, members: list[int], params: list[Parameter], dtype: np.dtype) -> None:
         self.index = index
@@ -51,8 +59,7 @@ class _Bucket:
         self.reset()
 
     def reset(self) -> None:
-        self.send: np.ndarray | None = None
-        self.recv: np.ndarray | None = None
+        self.send: np.ndarray | None = None   # the fused gradients, all-reduced in place
         self.filled: set[int] = set()
         self.request: Any = None
         self.stale = False   # a member changed after the bucket was sent: reduce it again
@@ -71,6 +78,8 @@ class _Plan:
     def __init__(self, params: list[Parameter], group: str) -> None:
         self.params = params
         self.group = group
+        # a communicator of its own: the all-reduces in flight never interleave with other collectives
+        self.comm = _mpi.comm(group, "DistributedGradReducer").Dup()
         self.index = {id(p): i for i, p in enumerate(params)}
         self.buckets = self._make_buckets()
         self.bucket_of = {i: b for b in self.buckets for i in b.members}
@@ -97,7 +106,8 @@ class _Plan:
             split = bool(current) and (
                 _wire_dtype(self.params[current[-1]]._data.dtype) != dtype
                 or (mode == "index" and (i + 1) in cuts)
-                or (mode == "size" and nbytes + size > value))
+                or (mode == "size" and nbytes + size > value)
+                or nbytes + size > MAX_BUCKET_BYTES)
             if split:
                 groups.append(current)
                 current, nbytes = [], 0
@@ -137,21 +147,17 @@ class _Plan:
             self.overlapped += 1
 
     def _start(self, b: _Bucket) -> None:
-        c = _mpi.comm(self.group, "DistributedGradReducer")
-        b.recv = np.empty_like(b.send)
-        b.request = c.Iallreduce(b.send, b.recv, op=_mpi.STATE.mpi.SUM)
+        request = self.comm.Iallreduce(_mpi.STATE.mpi.IN_PLACE, b.send, op=_mpi.STATE.mpi.SUM)
+        b.request = _progress.submit(request)
         self.next_launch = b.index + 1
 
     def _progress(self) -> None:
-        # MPI advances non-blocking collectives inside MPI calls: test the ones in flight
-        pending = [b.request for b in self.buckets if b.request is not None]
-        if pending:
-            _mpi.STATE.mpi.Request.Testall(pending)
+        _progress.progress([b.request for b in self.buckets if b.request is not None])
 
     def drop_round(self) -> None:
         for b in self.buckets:
             if b.request is not None:
-                b.request.Wait()
+                b.request.wait()
             b.reset()
         self.captured.clear()
         self.next_launch = 0
@@ -159,29 +165,33 @@ class _Plan:
         self.overlapped = 0
 
     # --- the reducer call ---------------------------------------------------------------------------------
-    def reduce(self, grads: tuple) -> list[np.ndarray]:
+    def reduce(self, grads: tuple, scale: float | None = None) -> list[np.ndarray]:
+        """The sums of ``grads`` across the group (times ``scale`` when given), as views of the buckets."""
         for i, g in enumerate(grads):
             arr = g._data
             if self.captured.get(i) is arr:
                 continue
             b = self.bucket_of[i]
             if b.request is not None and not b.stale:   # sent already: finish it, then reduce it again
-                b.request.Wait()
+                b.request.wait()
+                b.request = None
                 b.stale = True
             b.put(i, arr)
         for b in self.buckets[self.next_launch:]:
-            self._start(b)
+            if not b.stale:
+                self._start(b)
         out: list[np.ndarray] = [None] * len(grads)  # type: ignore[list-item]
-        c = None
-        for b in self.buckets:
-            b.request.Wait()
+        for b in self.buckets:   # in bucket order, as every rank
             if b.stale:
-                c = c or _mpi.comm(self.group, "DistributedGradReducer")
-                c.Allreduce(_mpi.STATE.mpi.IN_PLACE, b.send, op=_mpi.STATE.mpi.SUM)
-                b.recv = b.send
+                self.comm.Allreduce(_mpi.STATE.mpi.IN_PLACE, b.send, op=_mpi.STATE.mpi.SUM)
+            else:
+                b.request.wait()
+            buf = b.send
+            if scale is not None:
+                buf *= np.asarray(scale, buf.dtype)
             for i in b.members:
                 off, n, shape = b.offsets[i]
-                out[i] = b.recv[off:off + n].reshape(shape)
+                out[i] = buf[off:off + n].reshape(shape)
         for b in self.buckets:
             b.reset()
         self.captured.clear()
@@ -264,13 +274,9 @@ class DistributedGradReducer(Cell):
         if len(items) != len(self._plan.params):
             raise ValueError(f"For 'DistributedGradReducer', got {len(items)} gradients for "
                              f"{len(self._plan.params)} parameters")
-        reduced = self._plan.reduce(items)
-        scale = 1.0 / self.degree
-        out = []
-        for g, r in zip(items, reduced):
-            if self.mean:
-                r = r * np.asarray(np.float32(scale), r.dtype)
-            out.append(Tensor._make(r.astype(g._data.dtype, copy=False)))
+        # MindSpore multiplies the sums by float32(1 / degree)
+        reduced = self._plan.reduce(items, float(np.float32(1.0 / self.degree)) if self.mean else None)
+        out = [Tensor._make(r.astype(g._data.dtype, copy=False)) for g, r in zip(items, reduced)]
         return out[0] if single else tuple(out)
 
     def release(self) -> None:
