@@ -9,8 +9,9 @@ global batch.
 ResNet-18 (10 classes, 3x32x32 inputs, 11.2 M float32 parameters, 44.7 MB of gradients). Reducer: the
 default fusion (64 MB, in buckets of at most 32 MiB) and, for the overlap, ``--bucket-mb`` (default 8) so that
 buckets complete during the backward pass. The step is TrainOneStepCell (Momentum) under DATA_PARALLEL with
-gradients_mean; each rank takes batch / 2 rows. "sequential" runs the same step with the reducer's backward hook removed (all
-buckets start after the backward pass), so overlap = (sequential - overlapped) / all-reduce time.
+gradients_mean; each rank takes batch / 2 rows. "sequential" runs the same step with the reducer's backward
+hook removed (all buckets start after the backward pass), so overlap = (sequential - overlapped) / all-reduce
+time.
 Prints one JSON line (rank 0).
 """
 from __future__ import annotations
