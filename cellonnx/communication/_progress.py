@@ -1,9 +1,9 @@
 """Completing non-blocking MPI requests while the caller computes.
 
 MPI advances a non-blocking collective only inside MPI calls. Where MPI runs with MPI_THREAD_MULTIPLE
-(mpi4py's default), one background thread tests the requests in flight, in the order they were started, sleeping briefly
-between tests so that it takes little CPU from the computation beside it; the GIL is released inside MPI and
-during the sleeps. Elsewhere the requests complete when they are waited for.
+(mpi4py's default), one background thread tests the requests in flight, in the order they were started,
+sleeping briefly between tests so that it takes little CPU from the computation beside it; the GIL is
+released inside MPI and during the sleeps. Elsewhere the requests complete when they are waited for.
 """
 from __future__ import annotations
 

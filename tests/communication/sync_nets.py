@@ -53,7 +53,8 @@ def sync_net(seed: int) -> SyncNet:
 
 def gluon_net(num_devices: int) -> gluon.nn.HybridSequential:
     net = gluon.nn.HybridSequential()
-    net.add(gluon.nn.Conv2D(4, 3, in_channels=2), gluon.nn.SyncBatchNorm(in_channels=4, num_devices=num_devices),
+    net.add(gluon.nn.Conv2D(4, 3, in_channels=2),
+            gluon.nn.SyncBatchNorm(in_channels=4, num_devices=num_devices),
             gluon.nn.Activation("relu"), gluon.nn.Dense(3, in_units=64))
     net.initialize()
     rng = np.random.default_rng(7)

@@ -158,8 +158,8 @@ def _check_devices(ndev: int) -> None:
     size = _mpi.STATE.world.Get_size() if _mpi.initialized() else 1
     if size != ndev:
         raise ValueError(f"SyncBatchNorm(num_devices={ndev}): the statistics are synchronized across the "
-                         f"ranks of a distributed run, one device per rank, but this run has {size} (start it with "
-                         f"`mpirun -n {ndev}` and call cellonnx.communication.init() first)")
+                         f"ranks of a distributed run, one device per rank, but this run has {size} (start it "
+                         f"with `mpirun -n {ndev}` and call cellonnx.communication.init() first)")
 
 
 class _OneAxisNorm(HybridBlock):

@@ -41,10 +41,12 @@ def main(out: str) -> None:
     for i in range(STEPS):
         xs, ys = data(seed=1 + i)
         with gluon.autograd.record():
-            loss = loss_fn(block(ms.Tensor(xs[rank * n:(rank + 1) * n])), ms.Tensor(ys[rank * n:(rank + 1) * n]))
+            rows = slice(rank * n, (rank + 1) * n)
+            loss = loss_fn(block(ms.Tensor(xs[rows])), ms.Tensor(ys[rows]))
         loss.backward()
         trainer.step(GLOBAL_BATCH)
-    np.savez(f"{out}/rank{rank}_gluon.npz", **{k: p.data().asnumpy() for k, p in block.collect_params().items()})
+    params = block.collect_params().items()
+    np.savez(f"{out}/rank{rank}_gluon.npz", **{k: p.data().asnumpy() for k, p in params})
 
 
 if __name__ == "__main__":
