@@ -1,6 +1,6 @@
-"""Data-parallel training over MPI (2 ranks under mpirun) against one process training on the whole batch:
-LeNet-5 through TrainOneStepCell, a float64 MLP through value_and_grad + DistributedGradReducer, loss-scale
-overflow on one rank, and the collectives (and their gradients) against NumPy."""
+"""Data-parallel training over MPI (2 and 4 ranks under mpirun) against one process training on the whole
+batch: LeNet-5 through TrainOneStepCell, a float64 MLP through value_and_grad + DistributedGradReducer,
+loss-scale overflow on one rank, and the collectives (and their gradients) against NumPy."""
 from __future__ import annotations
 
 import numpy as np
@@ -23,6 +23,15 @@ def results(tmp_path_factory) -> dict:
             for r in range(2) for name in ("lenet", "mlp", "losscale", "collectives")}
 
 
+@pytest.fixture(scope="module")
+def results4(tmp_path_factory) -> dict:
+    """4 ranks on this machine's 2 cores (oversubscribed), without the LeNet-5 part."""
+    out = tmp_path_factory.mktemp("dp4")
+    mpirun("train_dp.py", str(out), "--quick", n=4)
+    return {f"{r}_{name}": dict(np.load(out / f"rank{r}_{name}.npz"))
+            for r in range(4) for name in ("mlp", "losscale", "collectives")}
+
+
 def _load(net: nn.Cell, saved: dict, prefix: str) -> None:
     for p in net.trainable_params():
         p.set_data(ms.Tensor(saved[f"{prefix}/{p.name}"]))
@@ -35,10 +44,12 @@ def _batches(shape: tuple, classes: int, steps: int = 5, batch: int = 8) -> list
 
 
 def _same_on_ranks(results: dict, name: str) -> None:
-    a, b = results[f"0_{name}"], results[f"1_{name}"]
-    for key in a:
-        if key.startswith(("start/", "end/")):
-            np.testing.assert_array_equal(a[key], b[key], err_msg=f"{name}: {key} differs between ranks")
+    a = results[f"0_{name}"]
+    for r in range(1, 4):
+        b = results.get(f"{r}_{name}")
+        for key in a if b is not None else ():
+            if key.startswith(("start/", "end/")):
+                np.testing.assert_array_equal(a[key], b[key], err_msg=f"{name}: {key} differs on rank {r}")
 
 
 def test_lenet_train_one_step_matches_one_process(results) -> None:
@@ -58,7 +69,9 @@ def test_lenet_train_one_step_matches_one_process(results) -> None:
     assert (saved["overlapped"] >= 1).all()
 
 
-def test_functional_reducer_float64_matches_one_process(results) -> None:
+@pytest.mark.parametrize("ranks", [2, 4])
+def test_functional_reducer_float64_matches_one_process(ranks, request) -> None:
+    results = request.getfixturevalue("results" if ranks == 2 else "results4")
     _same_on_ranks(results, "mlp")
     saved = results["0_mlp"]
     mlp = nn.SequentialCell([nn.Dense(6, 16, dtype=ms.float64), nn.Tanh(), nn.Dense(16, 3, dtype=ms.float64)])
@@ -74,18 +87,20 @@ def test_functional_reducer_float64_matches_one_process(results) -> None:
                                    err_msg=p.name)
 
 
-def test_loss_scale_overflow_on_one_rank_skips_the_step_everywhere(results) -> None:
-    for r in range(2):
+@pytest.mark.parametrize("ranks", [2, 4])
+def test_loss_scale_overflow_on_one_rank_skips_the_step_everywhere(ranks, request) -> None:
+    results = request.getfixturevalue("results" if ranks == 2 else "results4")
+    for r in range(ranks):
         assert results[f"{r}_losscale"]["flags"].tolist() == [False, False, True, False]
-    w0, w1 = results["0_losscale"]["weights"], results["1_losscale"]["weights"]
-    np.testing.assert_array_equal(w0, w1)
+        np.testing.assert_array_equal(results[f"{r}_losscale"]["weights"], results["0_losscale"]["weights"])
+    w0 = results["0_losscale"]["weights"]
     np.testing.assert_array_equal(w0[2], w0[1])      # the overflowing step changed nothing
     assert not np.array_equal(w0[3], w0[2])
 
 
-@pytest.mark.parametrize("rank", [0, 1])
-def test_collectives_against_numpy(results, rank) -> None:
-    saved = results[f"{rank}_collectives"]
+@pytest.mark.parametrize(("ranks", "rank"), [(2, 0), (2, 1), (4, 0), (4, 3)])
+def test_collectives_against_numpy(ranks, rank, request) -> None:
+    saved = request.getfixturevalue("results" if ranks == 2 else "results4")[f"{rank}_collectives"]
     names = sorted(k[4:] for k in saved if k.startswith("got/"))
     assert len(names) >= 10
     for name in names:

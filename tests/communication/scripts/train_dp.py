@@ -2,6 +2,7 @@
 tests/communication/test_data_parallel.py to compare with one process training on the whole batch.
 
     mpirun -n 2 python train_dp.py OUT
+    mpirun -n 4 python train_dp.py OUT --quick     (without LeNet-5)
 """
 from __future__ import annotations
 
@@ -33,12 +34,19 @@ def params(net: nn.Cell) -> dict[str, np.ndarray]:
     return {p.name: p.asnumpy().copy() for p in net.trainable_params()}
 
 
-def main(out: str) -> None:
+def main(out: str, quick: bool) -> None:
     init()
     rank, size = get_rank(), get_group_size()
     ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True,
                                  comm_fusion={"allreduce": {"mode": "size", "config": 0.05}})
     assert ms.get_auto_parallel_context("device_num") == size
+    if not quick:
+        lenet(out, rank, size)
+    mlp_and_loss_scale(out, rank, size)
+    collectives(out, rank, size)
+
+
+def lenet(out: str, rank: int, size: int) -> None:
 
     # A: LeNet-5 through TrainOneStepCell (seeds differ per rank: the reducer broadcasts rank 0's weights)
     ms.set_seed(10 + rank)
@@ -56,6 +64,9 @@ def main(out: str) -> None:
              **{"end/" + k: v for k, v in params(net).items()},
              buckets=len(step.grad_reducer._plan.buckets), overlapped=np.array(overlapped))
 
+
+
+def mlp_and_loss_scale(out: str, rank: int, size: int) -> None:
     # B: the functional loop, value_and_grad + DistributedGradReducer, a float64 MLP
     ms.set_seed(20 + rank)
     mlp = nn.SequentialCell([nn.Dense(6, 16, dtype=ms.float64), nn.Tanh(), nn.Dense(16, 3, dtype=ms.float64)])
@@ -89,6 +100,9 @@ def main(out: str) -> None:
         weights.append(lin.weight.asnumpy().copy())
     np.savez(f"{out}/rank{rank}_losscale.npz", flags=np.array(flags), weights=np.stack(weights))
 
+
+
+def collectives(out: str, rank: int, size: int) -> None:
     # D: collectives against NumPy, and their gradients
     x = ms.Tensor(np.arange(6, dtype=np.float64).reshape(2, 3) * (rank + 1))
     every = [np.arange(6, dtype=np.float64).reshape(2, 3) * (r + 1) for r in range(size)]
@@ -118,4 +132,4 @@ def main(out: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], "--quick" in sys.argv)
