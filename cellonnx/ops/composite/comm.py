@@ -16,7 +16,9 @@ from cellonnx.communication import comm_func as _cf
 from cellonnx.communication import management as _mg
 from cellonnx.tensor import Parameter, Tensor
 
-__all__ = ["all_gather", "all_gather_into_tensor", "all_gather_object", "all_reduce", "barrier", "broadcast",
+__all__ = ["P2POp", "all_to_all", "all_to_all_single", "batch_isend_irecv", "recv_object_list",
+           "send_object_list"]
+__all__ += ["all_gather", "all_gather_into_tensor", "all_gather_object", "all_reduce", "barrier", "broadcast",
            "broadcast_object_list", "destroy_process_group", "gather_into_tensor", "gather_object",
            "get_backend", "get_global_rank", "get_group_rank", "get_process_group_ranks", "get_rank",
            "get_world_size", "init_process_group", "irecv", "is_available", "is_initialized", "isend",
@@ -25,7 +27,7 @@ __all__ = ["all_gather", "all_gather_into_tensor", "all_gather_object", "all_red
 
 _INPLACE = {name: True for name in ("all_reduce", "all_gather_into_tensor", "reduce_scatter_tensor", "reduce",
                                     "broadcast", "gather_into_tensor", "scatter_tensor", "all_gather",
-                                    "reduce_scatter", "recv")}
+                                    "reduce_scatter", "recv", "all_to_all", "all_to_all_single")}
 
 
 def _write(dst: Tensor, value: np.ndarray, name: str) -> None:
@@ -324,3 +326,121 @@ def scatter_object_list(scatter_object_output_list: list, scatter_object_input_l
     root = _cf._group_rank(src, group, "scatter_object_list")
     item = c.scatter(list(scatter_object_input_list) if c.Get_rank() == root else None, root=root)
     scatter_object_output_list[:1] = [item]
+
+
+def send_object_list(object_list: list, dst: int, group: str | None = None, device: Any = None) -> None:
+    """Send the objects of ``object_list`` (pickled) to world rank ``dst``."""
+    group = _cf._group(group, "send_object_list")
+    _mpi.comm(group, "send_object_list").send(list(object_list),
+                                              dest=_cf._group_rank(dst, group, "send_object_list"))
+
+
+def recv_object_list(object_list: list, src: int = 0, group: str | None = None, device: Any = None) -> None:
+    """Receive from world rank ``src`` the objects of its ``send_object_list`` into ``object_list``."""
+    group = _cf._group(group, "recv_object_list")
+    got = _mpi.comm(group, "recv_object_list").recv(source=_cf._group_rank(src, group, "recv_object_list"))
+    object_list[:len(got)] = got
+
+
+# --- all-to-all -------------------------------------------------------------------------------------------
+def _alltoallv(sends: list[np.ndarray], recv_sizes: list[int], dtype: np.dtype, group: str,
+               name: str) -> list:
+    c = _mpi.comm(group, name)
+    wire = _mpi.to_wire(np.zeros(0, dtype)).dtype
+    send = np.concatenate([np.asarray(a, wire).reshape(-1) for a in sends]) if sends else np.zeros(0, wire)
+    recv = np.empty(sum(recv_sizes), wire)
+    send_counts = [int(np.asarray(a).size) for a in sends]
+    c.Alltoallv([send, (send_counts, None)], [recv, (recv_sizes, None)])
+    out, off = [], 0
+    for n in recv_sizes:
+        out.append(recv[off:off + n])
+        off += n
+    return out
+
+
+def all_to_all(output_tensor_list: list, input_tensor_list: list, group: str | None = None,
+               async_op: bool = False) -> Any:
+    """Send ``input_tensor_list[i]`` to rank i of the group and write what rank i sent into
+    ``output_tensor_list[i]`` (shapes may differ between pairs)."""
+    group = _cf._group(group, "all_to_all")
+    size = _mg.get_group_size(group)
+    if len(input_tensor_list) != size or len(output_tensor_list) != size:
+        raise TypeError(f"For all_to_all, both lists must hold {size} tensors (the group size), but got "
+                        f"{len(input_tensor_list)} inputs and {len(output_tensor_list)} outputs")
+    dtype = input_tensor_list[0]._data.dtype
+    got = _alltoallv([t._data for t in input_tensor_list], [int(t._data.size) for t in output_tensor_list],
+                     dtype, group, "all_to_all")
+    for t, a in zip(output_tensor_list, got):
+        _write(t, a.reshape(t.shape).astype(t._data.dtype), "all_to_all")
+    return _handle(async_op)
+
+
+def all_to_all_single(output: Tensor, input: Tensor, output_split_sizes: list | None = None,
+                      input_split_sizes: list | None = None, group: str | None = None,
+                      async_op: bool = False) -> Any:
+    """Split ``input`` along dimension 0 (``input_split_sizes`` rows each, or equally), send part i to rank i,
+    and write the parts received, concatenated along dimension 0 (``output_split_sizes`` rows from each rank),
+    into ``output``."""
+    group = _cf._group(group, "all_to_all_single")
+    size = _mg.get_group_size(group)
+    x = input._data
+    rows_in = list(input_split_sizes) if input_split_sizes else [x.shape[0] // size] * size
+    rows_out = list(output_split_sizes) if output_split_sizes else [output._data.shape[0] // size] * size
+    if sum(rows_in) != x.shape[0] or len(rows_in) != size or len(rows_out) != size:
+        raise ValueError(f"For all_to_all_single, the split sizes {rows_in} / {rows_out} do not fit "
+                         f"{size} ranks "
+                         f"and an input of {x.shape[0]} rows")
+    inner = int(np.prod(x.shape[1:], dtype=np.int64))
+    parts = np.split(x, np.cumsum(rows_in)[:-1])
+    got = _alltoallv(parts, [r * inner for r in rows_out], x.dtype, group, "all_to_all_single")
+    _write(output, np.concatenate(got).reshape(output.shape).astype(output._data.dtype), "all_to_all_single")
+    return _handle(async_op)
+
+
+# --- batched point-to-point --------------------------------------------------------------------------------
+class P2POp:
+    """One send or receive of :func:`batch_isend_irecv`.
+
+    Args:
+        op (Union[str, function]): ``"isend"`` / ``"irecv"``, or the functions ``ops.isend`` / ``ops.irecv``.
+        tensor (Tensor): what is sent, or where the message is written.
+        peer (int): the other world rank.
+        group (str, optional): the group. Default: ``None`` (the world group).
+        tag (int): 0 only.
+
+    Raises:
+        TypeError: a bad ``op``, ``tensor`` or ``peer``.
+        NotImplementedError: ``tag`` is not 0.
+    """
+
+    def __init__(self, op: Any, tensor: Tensor, peer: int, group: str | None = None, tag: int = 0) -> None:
+        name = op if isinstance(op, str) else getattr(op, "__name__", None)
+        if name not in ("isend", "irecv"):
+            raise TypeError("P2POp: op must be 'isend' or 'irecv' (or ops.isend / ops.irecv), but got "
+                            f"{op!r}")
+        if not isinstance(tensor, Tensor):
+            raise TypeError(f"P2POp: tensor must be a Tensor, but got {type(tensor).__name__}")
+        if not isinstance(peer, int) or isinstance(peer, bool):
+            raise TypeError(f"P2POp: peer must be an int, but got {type(peer).__name__}")
+        if tag != 0:
+            raise NotImplementedError(f"P2POp: tag must be 0, but got {tag}")
+        self.op, self.tensor, self.peer, self.group, self.tag = name, tensor, peer, group, tag
+
+
+def batch_isend_irecv(p2p_op_list: list) -> list:
+    """Start every send and receive of ``p2p_op_list`` (P2POp objects) together.
+
+    Returns:
+        list with one CommHandle: ``wait()`` completes them all (received tensors are written then).
+    """
+    if not p2p_op_list or not all(isinstance(p, P2POp) for p in p2p_op_list):
+        raise TypeError("batch_isend_irecv: 'p2p_op_list' must be a non-empty list of P2POp")
+    handles = [isend(p.tensor, p.peer, p.group) if p.op == "isend" else irecv(p.tensor, p.peer, p.group)
+               for p in p2p_op_list]
+
+    class _All:
+        def wait(self) -> None:
+            for h in handles:
+                h.wait()
+
+    return [_All()]

@@ -17,7 +17,8 @@ from cellonnx.communication import _mpi
 from cellonnx.ops.registry import Op, OpError
 from cellonnx.tensor import Tensor
 
-__all__ = ["AllGather", "AllReduce", "Broadcast", "Reduce", "ReduceOp", "ReduceScatter"]
+__all__ = ["AllGather", "AllReduce", "AlltoAll", "Barrier", "Broadcast", "CollectiveGather",
+           "CollectiveScatter", "Reduce", "ReduceOp", "ReduceScatter"]
 
 WORLD = _mpi.HCCL_WORLD_COMM_GROUP
 
@@ -110,6 +111,28 @@ class ReducePrim(Op):
 
     def backward(self, ctx: Any, g: Tensor, *, root: int, op: str, group: str) -> tuple:
         return (BroadcastPrim.apply(g, root=root, group=group),)
+
+    def lower(self, g: Any, *xs: str, **attrs: Any) -> str:
+        raise _no_lowering(self.name)
+
+
+class AlltoAllPrim(Op):
+    name = "AlltoAll"
+
+    def forward(self, x: np.ndarray, *, split_dim: int, concat_dim: int, group: str) -> np.ndarray:
+        c = _mpi.comm(group, "ops.AlltoAll")
+        size = c.Get_size()
+        if x.shape[split_dim] % size:
+            raise ValueError(f"ops.AlltoAll: dimension {split_dim} of the input ({x.shape[split_dim]}) "
+                             "must be "
+                             f"divisible by split_count {size}, but the shape is {x.shape}")
+        src = _mpi.to_wire(np.stack(np.split(x, size, axis=split_dim)))
+        out = np.empty_like(src)
+        c.Alltoall(src, out)
+        return _mpi.from_wire(np.concatenate(list(out), axis=concat_dim), x.dtype)
+
+    def backward(self, ctx: Any, g: Tensor, *, split_dim: int, concat_dim: int, group: str) -> tuple:
+        return (AlltoAllPrim.apply(g, split_dim=concat_dim, concat_dim=split_dim, group=group),)
 
     def lower(self, g: Any, *xs: str, **attrs: Any) -> str:
         raise _no_lowering(self.name)
@@ -280,3 +303,88 @@ class Reduce(_Collective):
 
     def __call__(self, x: Tensor) -> Tensor:
         return ReducePrim.apply(_tensor(self.name, x), root=self.dest_rank, op=self.op, group=self.group)
+
+
+class AlltoAll(_Collective):
+    r"""Split the input into ``split_count`` blocks along ``split_dim``, send block i to rank i, and
+    concatenate the blocks received along ``concat_dim``. Its gradient is the AlltoAll back (the two dims
+    swapped).
+
+    Args:
+        split_count (int): the number of blocks: the group size.
+        split_dim (int): the dimension split.
+        concat_dim (int): the dimension the received blocks are concatenated along.
+        group (str): the group. Default: the world group.
+
+    Raises:
+        ValueError: ``split_count`` is not the group size, or the split dimension is not divisible by it.
+    """
+
+    def __init__(self, split_count: int, split_dim: int, concat_dim: int, group: str = WORLD) -> None:
+        super().__init__(group)
+        self.split_count, self.split_dim, self.concat_dim = split_count, split_dim, concat_dim
+        self.attrs.update(split_count=split_count, split_dim=split_dim, concat_dim=concat_dim)
+
+    def __call__(self, x: Tensor) -> Tensor:
+        x = _tensor(self.name, x)
+        size = _mpi.comm(self.group, "ops.AlltoAll").Get_size()
+        if self.split_count != size:
+            raise ValueError(f"For 'AlltoAll', split_count ({self.split_count}) must be the group size "
+                             f"({size})")
+        nd = x.ndim
+        return AlltoAllPrim.apply(x, split_dim=self.split_dim % nd, concat_dim=self.concat_dim % nd,
+                                  group=self.group)
+
+
+class Barrier(_Collective):
+    """Wait until every rank of the group reaches this call.
+
+    Args:
+        group (str): the group. Default: the world group.
+    """
+
+    def __init__(self, group: str = WORLD) -> None:
+        super().__init__(group)
+
+    def __call__(self) -> None:
+        _mpi.comm(self.group, "ops.Barrier").Barrier()
+
+
+class CollectiveGather(_Collective):
+    """The inputs of every rank concatenated along dimension 0 on world rank ``dest_rank``; the other ranks
+    get a tensor of shape (1,) (no meaning), as MindSpore's.
+
+    Args:
+        dest_rank (int): the world rank that receives the result.
+        group (str): the group. Default: the world group.
+    """
+
+    def __init__(self, dest_rank: int, group: str = WORLD) -> None:
+        super().__init__(group)
+        self.dest_rank = dest_rank
+        self.attrs["dest_rank"] = dest_rank
+
+    def __call__(self, x: Tensor) -> Tensor:
+        from cellonnx.communication import comm_func
+
+        out = comm_func.gather_into_tensor(_tensor(self.name, x), self.dest_rank, self.group)
+        return out if out.ndim else Tensor._make(np.zeros((1,), x._data.dtype))
+
+
+class CollectiveScatter(_Collective):
+    """World rank ``src_rank``'s input split evenly along dimension 0; rank i gets the i-th part.
+
+    Args:
+        src_rank (int): the world rank that sends. Default: 0.
+        group (str): the group. Default: the world group.
+    """
+
+    def __init__(self, src_rank: int = 0, group: str = WORLD) -> None:
+        super().__init__(group)
+        self.src_rank = src_rank
+        self.attrs["src_rank"] = src_rank
+
+    def __call__(self, x: Tensor) -> Tensor:
+        from cellonnx.communication import comm_func
+
+        return comm_func.scatter_tensor(_tensor(self.name, x), self.src_rank, self.group)

@@ -127,6 +127,38 @@ def collectives(out: str, rank: int, size: int) -> None:
     y = ms.Tensor(np.arange(4 * size, dtype=np.float64).reshape(2 * size, 2))
     ops.all_reduce(y, "avg")
     results["ops_all_reduce_avg"] = (y.asnumpy(), np.arange(4 * size, dtype=np.float64).reshape(2 * size, 2))
+    # all-to-all (operator and functions), gather / scatter, objects, batched point-to-point
+    a = ms.Tensor(np.arange(2 * size * 3, dtype=np.float64).reshape(2 * size, 3) + 100 * rank)
+    blocks = [np.arange(2 * size * 3, dtype=np.float64).reshape(2 * size, 3)[2 * rank:2 * rank + 2] + 100 * r
+              for r in range(size)]
+    results["alltoall"] = (ops.AlltoAll(size, 0, 1)(a), np.concatenate(blocks, axis=1))
+    g_a2a = ops.grad(lambda t: (ops.AlltoAll(size, 0, 1)(t) * ops.AlltoAll(size, 0, 1)(t)).sum())(a)
+    results["grad_alltoall"] = (g_a2a, 2 * a.asnumpy())
+    outs = [ms.Tensor(np.zeros(r + 1)) for r in range(size)]
+    ops.all_to_all(outs, [ms.Tensor(np.full(rank + 1, 10.0 * r + rank)) for r in range(size)])
+    results["all_to_all"] = (np.concatenate([t.asnumpy() for t in outs]),
+                             np.concatenate([np.full(r + 1, 10.0 * rank + r) for r in range(size)]))
+    single = ms.Tensor(np.zeros((size, 2)))
+    mine = np.arange(2 * size, dtype=np.float64).reshape(size, 2) + 10 * rank
+    ops.all_to_all_single(single, ms.Tensor(mine))
+    results["all_to_all_single"] = (single, np.stack([np.arange(2.0 * rank, 2 * rank + 2) + 10 * r
+                                                      for r in range(size)]))
+    results["collective_scatter"] = (ops.CollectiveScatter(0)(ms.Tensor(np.arange(2.0 * size) + rank)),
+                                     np.arange(2.0 * rank, 2 * rank + 2))
+    gathered = ops.CollectiveGather(0)(ms.Tensor(np.full(2, float(rank))))
+    want = np.repeat(np.arange(float(size)), 2) if rank == 0 else np.zeros(1)
+    results["collective_gather"] = (gathered if rank == 0 else ms.Tensor(np.zeros(1)), want)
+    objs = [None] * size
+    ops.all_gather_object(objs, {"rank": rank})
+    results["all_gather_object"] = (np.array([o["rank"] for o in objs]), np.arange(size))
+    ops.Barrier()()
+    nxt, prv = (rank + 1) % size, (rank - 1) % size
+    box = ms.Tensor(np.zeros(3))
+    for h in ops.batch_isend_irecv([ops.P2POp("isend", ms.Tensor(np.full(3, float(rank))), nxt),
+                                    ops.P2POp(ops.irecv, box, prv)]):
+        h.wait()
+    results["batch_isend_irecv"] = (box, np.full(3, float(prv)))
+    results = {k: (g.asnumpy() if isinstance(g, ms.Tensor) else g, w) for k, (g, w) in results.items()}
     np.savez(f"{out}/rank{rank}_collectives.npz", **{f"got/{k}": g for k, (g, _) in results.items()},
              **{f"want/{k}": v for k, (_, v) in results.items()})
 
