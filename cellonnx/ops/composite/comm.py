@@ -18,6 +18,7 @@ from cellonnx.tensor import Parameter, Tensor
 
 __all__ = ["P2POp", "all_to_all", "all_to_all_single", "batch_isend_irecv", "recv_object_list",
            "send_object_list"]
+__all__ += ["all_gather_into_tensor_uneven", "reduce_scatter_tensor_uneven"]
 __all__ += ["all_gather", "all_gather_into_tensor", "all_gather_object", "all_reduce", "barrier", "broadcast",
            "broadcast_object_list", "destroy_process_group", "gather_into_tensor", "gather_object",
            "get_backend", "get_global_rank", "get_group_rank", "get_process_group_ranks", "get_rank",
@@ -444,3 +445,50 @@ def batch_isend_irecv(p2p_op_list: list) -> list:
                 h.wait()
 
     return [_All()]
+
+
+# --- uneven first dimensions -------------------------------------------------------------------------------
+def all_gather_into_tensor_uneven(output: Tensor, input: Tensor, output_split_sizes: list | None = None,
+                                  group: str | None = None, async_op: bool = False) -> Any:
+    """The inputs of all ranks, whose first dimensions may differ (``output_split_sizes`` rows from each),
+    concatenated along dimension 0 into ``output``."""
+    group = _cf._group(group, "all_gather_into_tensor_uneven")
+    c = _mpi.comm(group, "all_gather_into_tensor_uneven")
+    size = c.Get_size()
+    x = _mpi.to_wire(input._data)
+    rows = list(output_split_sizes) if output_split_sizes else [output._data.shape[0] // size] * size
+    if len(rows) != size or rows[c.Get_rank()] != x.shape[0] or sum(rows) != output._data.shape[0]:
+        raise ValueError(f"For all_gather_into_tensor_uneven, output_split_sizes {rows} must give {size} "
+                         "row counts "
+                         f"summing to the output's {output._data.shape[0]} rows, this rank's being its "
+                         "input's "
+                         f"{x.shape[0]}")
+    inner = int(np.prod(x.shape[1:], dtype=np.int64))
+    out = np.empty((sum(rows),) + x.shape[1:], x.dtype)
+    c.Allgatherv(x, [out, ([r * inner for r in rows], None)])
+    _write(output, out.astype(output._data.dtype), "all_gather_into_tensor_uneven")
+    return _handle(async_op)
+
+
+def reduce_scatter_tensor_uneven(output: Tensor, input: Tensor, input_split_sizes: list | None = None,
+                                 op: str = "sum", group: str | None = None, async_op: bool = False) -> Any:
+    """Reduce ``input`` across the group (``op``: "sum", "max", "min" or "avg") and write this rank's part of
+    its rows (``input_split_sizes`` rows each) into ``output``."""
+    group = _cf._group(group, "reduce_scatter_tensor_uneven")
+    c = _mpi.comm(group, "reduce_scatter_tensor_uneven")
+    size = c.Get_size()
+    x = _mpi.to_wire(input._data)
+    rows = list(input_split_sizes) if input_split_sizes else [x.shape[0] // size] * size
+    if len(rows) != size or sum(rows) != x.shape[0]:
+        raise ValueError(f"For reduce_scatter_tensor_uneven, input_split_sizes {rows} must give {size} "
+                         "row counts "
+                         f"summing to the input's {x.shape[0]} rows")
+    inner = int(np.prod(x.shape[1:], dtype=np.int64))
+    out = np.empty((rows[c.Get_rank()],) + x.shape[1:], x.dtype)
+    avg = op == "avg"
+    mpi_op = _mpi.mpi_op("sum" if avg else op, "reduce_scatter_tensor_uneven")
+    c.Reduce_scatter(x, out, [r * inner for r in rows], op=mpi_op)
+    if avg:
+        out = out / size
+    _write(output, out.astype(output._data.dtype), "reduce_scatter_tensor_uneven")
+    return _handle(async_op)

@@ -158,6 +158,16 @@ def collectives(out: str, rank: int, size: int) -> None:
                                     ops.P2POp(ops.irecv, box, prv)]):
         h.wait()
     results["batch_isend_irecv"] = (box, np.full(3, float(prv)))
+    mine = ms.Tensor(np.full((rank + 1, 2), float(rank)))
+    every = ms.Tensor(np.zeros((size * (size + 1) // 2, 2)))
+    ops.all_gather_into_tensor_uneven(every, mine, [r + 1 for r in range(size)])
+    results["all_gather_uneven"] = (every,
+                                    np.concatenate([np.full((r + 1, 2), float(r)) for r in range(size)]))
+    part = ms.Tensor(np.zeros((rank + 1, 2)))
+    rows = np.arange(size * (size + 1), dtype=np.float64).reshape(-1, 2)
+    ops.reduce_scatter_tensor_uneven(part, ms.Tensor(rows * (rank + 1)), [r + 1 for r in range(size)], "avg")
+    start = rank * (rank + 1) // 2
+    results["reduce_scatter_uneven_avg"] = (part, rows[start:start + rank + 1] * (size + 1) / 2)
     results = {k: (g.asnumpy() if isinstance(g, ms.Tensor) else g, w) for k, (g, w) in results.items()}
     np.savez(f"{out}/rank{rank}_collectives.npz", **{f"got/{k}": g for k, (g, _) in results.items()},
              **{f"want/{k}": v for k, (_, v) in results.items()})
