@@ -1,5 +1,6 @@
 """The tape's grad-ready hooks, which the gradient all-reduce starts from: each leaf is reported once, with
-its complete gradient, as soon as its last use has been back-propagated, and the end of the pass is reported."""
+its complete gradient, as soon as its last use has been back-propagated, and the end of the pass is
+reported."""
 from __future__ import annotations
 
 import numpy as np
