@@ -37,14 +37,15 @@ def batch_statistics(x: Tensor, group: str | None = None) -> tuple[Tensor, Tenso
     local = int(x._data.size // x._data.shape[1])
     group = group or _mpi.HCCL_WORLD_COMM_GROUP
     size = _group_size(group)
+    shape = (1, -1) + (1,) * (x.ndim - 2)
     if size == 1:
         mean = ops.mean(x, axes)
-        centred = x - ops.reshape(mean, (1, -1) + (1,) * (x.ndim - 2))
-        return mean, ops.mean(centred * centred, axes), local
+        centred = ops.sub(x, ops.reshape(mean, shape))
+        return mean, ops.mean(ops.square(centred), axes), local
     count = int(_mpi.allreduce_array(np.asarray(local, np.int64), "sum", group, "SyncBatchNorm"))
-    mean = AllReducePrim.apply(ops.sum(x, axes), op="sum", group=group) / count
-    centred = x - ops.reshape(mean, (1, -1) + (1,) * (x.ndim - 2))
-    var = AllReducePrim.apply(ops.sum(centred * centred, axes), op="sum", group=group) / count
+    mean = ops.div(AllReducePrim.apply(ops.sum(x, axes), op="sum", group=group), count)
+    centred = ops.sub(x, ops.reshape(mean, shape))
+    var = ops.div(AllReducePrim.apply(ops.sum(ops.square(centred), axes), op="sum", group=group), count)
     return mean, var, count
 
 
@@ -65,11 +66,11 @@ def sync_batch_norm(input_x: Tensor, running_mean: Tensor, running_var: Tensor, 
     x = input_x
     mean, var, count = batch_statistics(x, group)
     shape = (1, -1) + (1,) * (x.ndim - 2)
-    y = (x - ops.reshape(mean, shape)) * ops.reshape(ops.rsqrt(var + eps), shape)
+    y = ops.mul(ops.sub(x, ops.reshape(mean, shape)), ops.reshape(ops.rsqrt(ops.add(var, eps)), shape))
     if weight is not None:
-        y = y * ops.reshape(ops.cast(weight, y.dtype), shape)
+        y = ops.mul(y, ops.reshape(ops.cast(weight, y.dtype), shape))
     if bias is not None:
-        y = y + ops.reshape(ops.cast(bias, y.dtype), shape)
+        y = ops.add(y, ops.reshape(ops.cast(bias, y.dtype), shape))
     unbiased = var._data * (count / (count - 1)) if count > 1 else np.zeros_like(var._data)
     for stat, batch in ((running_mean, mean._data), (running_var, unbiased)):
         if isinstance(stat, Tensor):

@@ -122,11 +122,11 @@ class Trainer:
             return
         from cellonnx.nn.wrap.grad_reducer import _Plan
 
-        todo = [p for p in self._params if _grad_req(p) != "null" and p.grad is not None]
-        if self._reduce_plan is None or len(self._reduce_plan.params) != len(todo):
-            self._reduce_plan = _Plan([p.grad for p in todo], "hccl_world_group")
-        for p, g in zip(todo, self._reduce_plan.reduce(tuple(p.grad for p in todo))):
-            p.grad._data = g.astype(p.grad._data.dtype, copy=False)
+        grads = [p.grad for p in self._params if _grad_req(p) != "null" and p.grad is not None]
+        if self._reduce_plan is None or len(self._reduce_plan.params) != len(grads):
+            self._reduce_plan = _Plan(grads, "hccl_world_group")
+        for g, summed in zip(grads, self._reduce_plan.reduce(tuple(grads))):
+            g._data = summed.astype(g._data.dtype, copy=False)
 
     def update(self, batch_size: int, ignore_stale_grad: bool = False) -> None:
         """The update half of ``step`` (after ``allreduce_grads``)."""

@@ -142,8 +142,9 @@ class SyncBatchNorm(BatchNorm):
         mean, var, _ = batch_statistics(x)  # over every rank's batch: MXNet keeps the biased variance
         shape = (1, -1) + (1,) * (x.ndim - 2)
         gamma = ops.ones_like(self.gamma) if k["fix_gamma"] else self.gamma
-        y = (x - ops.reshape(mean, shape)) * ops.reshape(ops.rsqrt(var + float(k["eps"])) * gamma, shape)
-        y = y + ops.reshape(self.beta, shape)
+        scale = ops.mul(ops.rsqrt(ops.add(var, float(k["eps"]))), gamma)
+        y = ops.add(ops.mul(ops.sub(x, ops.reshape(mean, shape)), ops.reshape(scale, shape)),
+                    ops.reshape(self.beta, shape))
         if not _trace._current:
             mom = float(k["momentum"])
             for stat, batch in ((self.running_mean, mean._data), (self.running_var, var._data)):

@@ -75,7 +75,7 @@ class _Bucket:
 class _Plan:
     """The buckets and the state of one round (a backward pass and the reducer call that follows it)."""
 
-    def __init__(self, params: list[Parameter], group: str) -> None:
+    def __init__(self, params: list[Any], group: str) -> None:
         self.params = params
         self.group = group
         # a communicator of its own: the all-reduces in flight never interleave with other collectives
@@ -187,6 +187,7 @@ class _Plan:
             else:
                 b.request.wait()
             buf = b.send
+            assert buf is not None  # every bucket was filled above
             if scale is not None:
                 buf *= np.asarray(scale, buf.dtype)
             for i in b.members:

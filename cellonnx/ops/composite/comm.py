@@ -78,7 +78,7 @@ def all_reduce(tensor: Tensor, op: str = "sum", group: str | None = None, async_
         The handle (None unless ``async_op``); with in-place mode off, (Tensor, handle).
     """
     avg = op == "avg"
-    out, _ = _cf.all_reduce(tensor, "sum" if avg else op, group, async_op)
+    out, _ = _cf.all_reduce(tensor, "sum" if avg else op, _cf._group(group, "all_reduce"), async_op)
     if avg:
         out = out / _mg.get_group_size(_cf._group(group, "all_reduce"))
     if not _INPLACE["all_reduce"]:

@@ -41,10 +41,10 @@ class AllReducePrim(Op):
     name = "AllReduce"
     save_output = True
 
-    def forward(self, x: np.ndarray, *, op: str, group: str) -> np.ndarray:
+    def forward(self, x, *, op, group):
         return _mpi.allreduce_array(x, op, group, "ops.AllReduce")
 
-    def backward(self, ctx: Any, g: Tensor, *, op: str, group: str) -> tuple:
+    def backward(self, ctx, g, *, op, group):
         from cellonnx import ops
 
         if op == ReduceOp.SUM:
@@ -56,70 +56,70 @@ class AllReducePrim(Op):
         mask = ops.cast(ops.equal(x, out), g.dtype)
         return (AllReducePrim.apply(g, op=ReduceOp.SUM, group=group) * mask,)
 
-    def lower(self, g: Any, *xs: str, **attrs: Any) -> str:
+    def lower(self, g, *xs, **attrs):
         raise _no_lowering(self.name)
 
 
 class AllGatherPrim(Op):
     name = "AllGather"
 
-    def forward(self, x: np.ndarray, *, group: str) -> np.ndarray:
+    def forward(self, x, *, group):
         return _mpi.allgather_array(x, group, "ops.AllGather")
 
-    def backward(self, ctx: Any, g: Tensor, *, group: str) -> tuple:
+    def backward(self, ctx, g, *, group):
         return (ReduceScatterPrim.apply(g, op=ReduceOp.SUM, group=group),)
 
-    def lower(self, g: Any, *xs: str, **attrs: Any) -> str:
+    def lower(self, g, *xs, **attrs):
         raise _no_lowering(self.name)
 
 
 class ReduceScatterPrim(Op):
     name = "ReduceScatter"
 
-    def forward(self, x: np.ndarray, *, op: str, group: str) -> np.ndarray:
+    def forward(self, x, *, op, group):
         return _mpi.reduce_scatter_array(x, op, group, "ops.ReduceScatter")
 
-    def backward(self, ctx: Any, g: Tensor, *, op: str, group: str) -> tuple:
+    def backward(self, ctx, g, *, op, group):
         if op != ReduceOp.SUM:
             raise RuntimeError("ops.ReduceScatter: the gradient is defined for ReduceOp.SUM only, but "
                                "the op "
                                f"is {op!r}")
         return (AllGatherPrim.apply(g, group=group),)
 
-    def lower(self, g: Any, *xs: str, **attrs: Any) -> str:
+    def lower(self, g, *xs, **attrs):
         raise _no_lowering(self.name)
 
 
 class BroadcastPrim(Op):
     name = "Broadcast"
 
-    def forward(self, x: np.ndarray, *, root: int, group: str) -> np.ndarray:
+    def forward(self, x, *, root, group):
         return _mpi.broadcast_array(x, root, group, "ops.Broadcast")
 
-    def backward(self, ctx: Any, g: Tensor, *, root: int, group: str) -> tuple:
+    def backward(self, ctx, g, *, root, group):
         return (g,)
 
-    def lower(self, g: Any, *xs: str, **attrs: Any) -> str:
+    def lower(self, g, *xs, **attrs):
         raise _no_lowering(self.name)
 
 
 class ReducePrim(Op):
     name = "Reduce"
 
-    def forward(self, x: np.ndarray, *, root: int, op: str, group: str) -> np.ndarray:
+    def forward(self, x, *, root, op, group):
         return _mpi.reduce_array(x, root, op, group, "ops.Reduce")
 
-    def backward(self, ctx: Any, g: Tensor, *, root: int, op: str, group: str) -> tuple:
+    def backward(self, ctx, g, *, root, op, group):
         return (BroadcastPrim.apply(g, root=root, group=group),)
 
-    def lower(self, g: Any, *xs: str, **attrs: Any) -> str:
+    def lower(self, g, *xs, **attrs):
         raise _no_lowering(self.name)
 
 
 class AlltoAllPrim(Op):
     name = "AlltoAll"
 
-    def forward(self, x: np.ndarray, *, split_dim: int, concat_dim: int, group: str) -> np.ndarray:
+    def forward(self, x, *, split_dim, concat_dim, group):
         c = _mpi.comm(group, "ops.AlltoAll")
         size = c.Get_size()
         if x.shape[split_dim] % size:
@@ -131,10 +131,10 @@ class AlltoAllPrim(Op):
         c.Alltoall(src, out)
         return _mpi.from_wire(np.concatenate(list(out), axis=concat_dim), x.dtype)
 
-    def backward(self, ctx: Any, g: Tensor, *, split_dim: int, concat_dim: int, group: str) -> tuple:
+    def backward(self, ctx, g, *, split_dim, concat_dim, group):
         return (AlltoAllPrim.apply(g, split_dim=concat_dim, concat_dim=split_dim, group=group),)
 
-    def lower(self, g: Any, *xs: str, **attrs: Any) -> str:
+    def lower(self, g, *xs, **attrs):
         raise _no_lowering(self.name)
 
 
