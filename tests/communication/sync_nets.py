@@ -6,8 +6,6 @@ import numpy as np
 
 import cellonnx as ms
 from cellonnx import gluon, nn, ops
-from cellonnx.common.initializer import initializer
-from cellonnx.communication.sync_norm import sync_batch_norm
 
 STEPS = 3
 GLOBAL_BATCH = 8
@@ -19,27 +17,11 @@ def data(rows: int = GLOBAL_BATCH, seed: int = 0) -> tuple[np.ndarray, np.ndarra
             rng.integers(0, 3, rows).astype(np.int32))
 
 
-class SyncBN(nn.Cell):
-    """A batch norm whose statistics are those of every rank's batch together."""
-
-    def __init__(self, c: int) -> None:
-        super().__init__()
-        self.gamma = ms.Parameter(initializer("ones", (c,)), name="gamma")
-        self.beta = ms.Parameter(initializer("zeros", (c,)), name="beta")
-        self.moving_mean = ms.Parameter(initializer("zeros", (c,)), name="moving_mean", requires_grad=False)
-        self.moving_variance = ms.Parameter(initializer("ones", (c,)), name="moving_variance",
-                                            requires_grad=False)
-
-    def construct(self, x: ms.Tensor) -> ms.Tensor:
-        return sync_batch_norm(x, self.moving_mean, self.moving_variance, self.gamma, self.beta,
-                               training=self.training, momentum=0.1, eps=1e-5)
-
-
 class SyncNet(nn.Cell):
     def __init__(self) -> None:
         super().__init__()
         self.conv = nn.Conv2d(2, 4, 3, pad_mode="valid", has_bias=False)
-        self.bn = SyncBN(4)
+        self.bn = nn.SyncBatchNorm(4)  # statistics of every rank's batch together
         self.fc = nn.Dense(4 * 4 * 4, 3)
 
     def construct(self, x: ms.Tensor) -> ms.Tensor:
