@@ -194,7 +194,9 @@ class NumpyCumProd(Op):
         signed = g.op("Mul", magnitude, g.op("Sub", c(1), g.op("Mul", odd, c(2))))
         zeros_seen = g.op("CumSum", g.op("Cast", zero, to=onnx_work), ax)
         out = g.op("Where", g.op("Greater", zeros_seen, c(0)), c(0), signed)
-        return out if work == dt else g.op("Cast", out, to=dtypes.dtype(dt).onnx)
+        if work == dt:
+            return out
+        return g.op("Cast", g.op("Round", out), to=dtypes.dtype(dt).onnx)  # exp/log leave integers inexact
 
 
 def cumprod(x: Tensor, axis: int) -> Tensor:

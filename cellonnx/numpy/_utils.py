@@ -81,6 +81,8 @@ def to_tensor(x: Any, dtype: Any = None) -> Tensor:
         out = Tensor._make(np.asarray(x, PYTHON_INT.np_dtype))
     elif isinstance(x, float):
         out = Tensor._make(np.asarray(x, PYTHON_FLOAT.np_dtype))
+    elif isinstance(x, (list, tuple)) and _holds_tensor(x):
+        out = _narrow(_stacked(x))
     elif isinstance(x, (list, tuple)):
         arr = _nested_array(x)
         if arr.dtype == np.float64:
@@ -98,6 +100,31 @@ def to_tensor(x: Any, dtype: Any = None) -> Tensor:
     if dtype is not None:
         out = F.cast(out, check_dtype(dtype).np_dtype)
     return out
+
+
+def _holds_tensor(x: Any) -> bool:
+    return isinstance(x, Tensor) or (isinstance(x, (list, tuple)) and any(_holds_tensor(e) for e in x))
+
+
+def _stacked(x: Any) -> Tensor:
+    """A nested list holding Tensors stacked with ops, so gradients flow to its Tensors."""
+    if not isinstance(x, (list, tuple)):
+        return to_tensor(x)
+    parts = [_stacked(e) for e in x]
+    shapes = {tuple(p.shape) for p in parts}
+    if len(shapes) > 1:
+        raise ValueError(f"numpy: input arrays must have the same size across all dimensions, got shapes "
+                         f"{sorted(shapes)}")
+    return F.stack(parts, 0)
+
+
+def _narrow(t: Tensor) -> Tensor:
+    """float64 / int64 made float32 / int32, as MindSpore converts the arrays NumPy infers from lists."""
+    if t._data.dtype == np.float64:
+        return F.cast(t, PYTHON_FLOAT.np_dtype)
+    if t._data.dtype == np.int64:
+        return F.cast(t, PYTHON_INT.np_dtype)
+    return t
 
 
 def to_tensors(*xs: Any) -> list[Tensor]:

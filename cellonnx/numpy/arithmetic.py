@@ -453,12 +453,16 @@ def around(a: Any, decimals: int = 0) -> Tensor:
     t = to_tensor(a)
     if decimals == 0:
         return F.round(t)
-    scale = 10.0 ** int(decimals)
     if is_int(t):
         if decimals > 0:
             return t
+        scale = 10.0 ** -int(decimals)
         return cast(F.mul(F.round(F.div(cast(t, np.float64), scale)), scale), t._data.dtype)
-    return F.div(F.round(F.mul(t, scale)), scale)
+    if decimals > 0:
+        scale = 10.0 ** int(decimals)
+        return F.div(F.round(F.mul(t, scale)), scale)
+    scale = 10.0 ** -int(decimals)
+    return F.mul(F.round(F.div(t, scale)), scale)
 
 
 # ---------------------------------------------------------------- integer functions

@@ -145,7 +145,8 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0, length: int | None
                          f"{tuple(w.shape)}")
     inside = F.less(x, int(length))
     zeros = F.zeros((int(length),), dtype=np.float32)
-    return F.index_add(zeros, F.where(inside, x, 0), F.where(inside, w, 0.0), 0)
+    # int64 positions: index_add's ScatterND lowering takes no int32 indices
+    return F.index_add(zeros, cast(F.where(inside, x, 0), np.int64), F.where(inside, w, 0.0), 0)
 
 
 def histogram_bin_edges(a: Any, bins: Any = 10, range: Any = None, weights: Any = None) -> Tensor:
