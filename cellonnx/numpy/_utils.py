@@ -205,7 +205,13 @@ def slice_axis(t: Tensor, axis: int, start: int | None, stop: int | None, step: 
     """``t[..., start:stop:step, ...]`` along ``axis``."""
     index = [slice(None)] * t.ndim
     index[axis] = slice(start, stop, step)
-    return t[tuple(index)]
+    return at(t, tuple(index))
+
+
+def at(t: Any, index: Any) -> Tensor:
+    """``t[index]`` (Tensor indexing is attached by cellonnx.ops, out of sight of type checkers)."""
+    from cellonnx.ops.prims.getitem import getitem
+    return getitem(t, index)
 
 
 def int_arg(value: Any, name: str, op: str) -> int:

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from cellonnx import ops as F
-from cellonnx.numpy._utils import axis_index, broadcast, broadcast_shape, cast, is_int, to_tensor
+from cellonnx.numpy._utils import at, axis_index, broadcast, broadcast_shape, cast, is_int, to_tensor
 from cellonnx.numpy.dtypes import promote
 from cellonnx.numpy.manipulation import moveaxis, stack
 from cellonnx.ops import registry
@@ -167,7 +167,7 @@ def select(condlist: Any, choicelist: Any, default: Any = 0) -> Tensor:
     else:
         out = F.full(case, default, dtype=d)
     for i in range(n - 1, -1, -1):
-        out = F.where(broadcast(F.cast(conds[i], np.bool_), case), broadcast(choices[i], case), out)
+        out = F.where(broadcast(F.cast(at(conds, i), np.bool_), case), broadcast(at(choices, i), case), out)
     return out
 
 
@@ -192,7 +192,7 @@ def piecewise(x: Any, condlist: Any, funclist: Any, *args: Any, **kw: Any) -> Te
     n1, n2 = int(conds.shape[0]), len(funclist)
     default: Any = 0
     if n1 + 1 == n2:
-        default, choices = choices[-1], choices[:-1]
+        default, choices = at(choices, -1), at(choices, slice(None, -1))
     elif n1 != n2:
         raise ValueError(f"piecewise: {n2} functions for {n1} conditions; give {n1} or {n1 + 1}")
     return select(conds, choices, default)
@@ -281,9 +281,9 @@ def ravel_multi_index(multi_index: Any, dims: Any, mode: str = "clip", order: st
     else:
         for i in range(1, len(dims)):
             strides[i] = strides[i - 1] * dims[i - 1]
-    total = None
+    total: Any = None
     for i, d in enumerate(dims):
-        part = mi[i]
+        part = at(mi, i)
         part = F.clamp(part, 0, d - 1) if mode == "clip" else F.floor_mod(part, d)
         term = F.mul(cast(part, np.float32), float(strides[i]))
         total = term if total is None else F.add(total, term)
@@ -306,7 +306,7 @@ def apply_along_axis(func1d: Callable[..., Any], axis: int, arr: Any, *args: Any
     ax = axis_index(axis, nd, "apply_along_axis")
     moved = moveaxis(arr, ax, -1)
     rows = F.reshape(moved, (-1, int(moved.shape[-1])))
-    results = [to_tensor(func1d(rows[i], *args, **kwargs)) for i in range(int(rows.shape[0]))]
+    results = [to_tensor(func1d(at(rows, i), *args, **kwargs)) for i in range(int(rows.shape[0]))]
     stacked = stack(results)
     shape = tuple(arr.shape[:ax]) + tuple(arr.shape[ax + 1:]) + tuple(stacked.shape[1:])
     res = F.reshape(stacked, shape)

@@ -10,6 +10,7 @@ import numpy as np
 
 from cellonnx import ops as F
 from cellonnx.numpy._utils import (
+    at,
     axes_tuple,
     axis_index,
     broadcast_shape,
@@ -169,7 +170,7 @@ def multi_dot(arrays: Any) -> Tensor:
         Tensor.
     """
     if isinstance(arrays, Tensor):
-        arrays = [arrays[i] for i in range(int(arrays.shape[0]))]
+        arrays = [at(arrays, i) for i in range(int(arrays.shape[0]))]
     if len(arrays) < 2:
         raise ValueError("multi_dot: at least two tensors are needed")
     arrs = [to_tensor(x) for x in arrays]

@@ -61,7 +61,7 @@ def _constant(x: Tensor, widths: tuple, values: tuple) -> Tensor:
     return x
 
 
-def _gathered(x: Tensor, widths: tuple, mode: str) -> Tensor:
+def _gathered(x: Tensor, widths: tuple, mode: Any) -> Tensor:
     for axis, (b, a) in enumerate(widths):
         if b or a:
             if int(x.shape[axis]) == 0:
@@ -71,7 +71,7 @@ def _gathered(x: Tensor, widths: tuple, mode: str) -> Tensor:
     return x
 
 
-def _odd(x: Tensor, widths: tuple, mode: str) -> Tensor:
+def _odd(x: Tensor, widths: tuple, mode: Any) -> Tensor:
     for axis, (b, a) in enumerate(widths):
         if b or a:
             n = int(x.shape[axis])

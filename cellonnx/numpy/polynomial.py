@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from cellonnx import ops as F
-from cellonnx.numpy._utils import as_float, to_tensor
+from cellonnx.numpy._utils import as_float, at, to_tensor
 from cellonnx.numpy.arithmetic import add, divide
 from cellonnx.numpy.calculus import convolve
 from cellonnx.numpy.manipulation import concatenate
@@ -132,7 +132,7 @@ def polyint(p: Any, m: int = 1, k: Any = None) -> Tensor:
         raise ValueError(f"polyint: {int(consts.size)} integration constants for order {m}")
     for i in range(m):
         n = int(p.size)
-        p = concatenate((divide(p, Tensor(np.arange(n, 0, -1, dtype=np.int32))), consts[i:i + 1]))
+        p = concatenate((divide(p, Tensor(np.arange(n, 0, -1, dtype=np.int32))), at(consts, slice(i, i + 1))))
     return p
 
 __all__ = ["polyadd", "polyder", "polyint", "polymul", "polysub", "polyval"]

@@ -175,7 +175,8 @@ def _var(t: Tensor, axes: tuple[int, ...] | None, ddof: Any, keepdims: bool, op:
     # as in MindSpore, the mean of integers is itself an integer (truncated) before the deviations are taken
     centered = F.sub(as_float(t), as_float(mean(t, axes, True)))
     total = F.sum(F.mul(centered, centered), axes, keepdims)
-    return F.div(total, float(_count(t, axes) - int(ddof)))
+    count = F.sum(F.ones_like(centered), axes, keepdims)  # from the run-time shape, for dynamic dims
+    return F.div(total, F.sub(count, float(ddof)) if ddof else count)
 
 
 def var(x: Any, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> Tensor:

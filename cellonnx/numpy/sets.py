@@ -10,7 +10,7 @@ import numpy as np
 
 from cellonnx import ops as F
 from cellonnx.numpy import _prims
-from cellonnx.numpy._utils import cast, to_tensor, to_tensors
+from cellonnx.numpy._utils import at, cast, to_tensor, to_tensors
 from cellonnx.numpy.logic import in1d
 from cellonnx.numpy.manipulation import concatenate
 from cellonnx.tensor import Tensor
@@ -38,7 +38,8 @@ def _sorted_unique(t: Tensor) -> tuple[Tensor, Tensor]:
     values, order = F.sort(F.reshape(t, (-1,)))
     if int(values.size) == 0:
         return values, order
-    first = F.concat((Tensor(np.ones((1,), np.bool_)), F.not_equal(values[1:], values[:-1])), 0)
+    first = F.concat((Tensor(np.ones((1,), np.bool_)), F.not_equal(at(values, slice(1, None)),
+                                                                  at(values, slice(None, -1)))), 0)
     return F.masked_select(values, first), F.masked_select(order, first)
 
 
@@ -60,21 +61,24 @@ def intersect1d(ar1: Any, ar2: Any, assume_unique: bool = False, return_indices:
     ar1, ar2 = to_tensors(ar1, ar2)
     if assume_unique:
         first1, first2 = F.reshape(ar1, (-1,)), F.reshape(ar2, (-1,))
-        idx1 = idx2 = None
+        idx1: Tensor | None = None
+        idx2: Tensor | None = None
     else:
         (first1, idx1), (first2, idx2) = _sorted_unique(ar1), _sorted_unique(ar2)
     both = concatenate((first1, first2))
     values, order = F.sort(both)
+    head, tail = slice(None, -1), slice(1, None)
     if int(values.size) < 2:
-        empty = values[:0]
-        return (empty, cast(order[:0], np.int32), cast(order[:0], np.int32)) if return_indices else empty
-    common = F.equal(values[1:], values[:-1])
-    res = F.masked_select(values[1:], common)
+        empty = at(values, slice(0, 0))
+        none = cast(at(order, slice(0, 0)), np.int32)
+        return (empty, none, none) if return_indices else empty
+    common = F.equal(at(values, tail), at(values, head))
+    res = F.masked_select(at(values, tail), common)
     if not return_indices:
         return res
-    pos1 = F.masked_select(order[:-1], common)
-    pos2 = F.sub(F.masked_select(order[1:], common), int(first1.size))
-    if idx1 is not None:
+    pos1 = F.masked_select(at(order, head), common)
+    pos2 = F.sub(F.masked_select(at(order, tail), common), int(first1.size))
+    if idx1 is not None and idx2 is not None:
         pos1, pos2 = F.gather(idx1, pos1, 0), F.gather(idx2, pos2, 0)
     return res, cast(pos1, np.int32), cast(pos2, np.int32)
 

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from cellonnx import ops as F
-from cellonnx.numpy._utils import as_float, cast, finish, is_int, to_tensor, to_tensors
+from cellonnx.numpy._utils import as_float, at, cast, finish, is_int, to_tensor, to_tensors
 from cellonnx.numpy.creation import linspace
 from cellonnx.numpy.manipulation import _lead, concatenate, flip, stack
 from cellonnx.numpy.matrix import diag
@@ -187,11 +187,15 @@ def histogram_bin_edges(a: Any, bins: Any = 10, range: Any = None, weights: Any 
     return linspace(lo, hi, int(bins) + 1)
 
 
+def _widths(edges: Tensor) -> Tensor:
+    return F.sub(at(edges, slice(1, None)), at(edges, slice(None, -1)))
+
+
 def _bin_index(values: Tensor, edges: Tensor) -> Tensor:
     """The bin of each value: searchsorted right, with the last edge inside the last bin."""
     n = int(edges.size)
     idx = searchsorted(edges, values, "right")
-    return F.where(F.equal(values, edges[-1]), n - 1, idx)
+    return F.where(F.equal(values, at(edges, -1)), n - 1, idx)
 
 
 def histogram(a: Any, bins: Any = 10, range: Any = None, weights: Any = None,
@@ -213,10 +217,10 @@ def histogram(a: Any, bins: Any = 10, range: Any = None, weights: Any = None,
         weights = F.reshape(to_tensor(weights), (-1,))
     edges = histogram_bin_edges(a, bins, range, weights)
     n = int(edges.size)
-    count = bincount(_bin_index(a, edges), weights, length=n)[1:]
+    count = at(bincount(_bin_index(a, edges), weights, length=n), slice(1, None))
     if count.size == 0 or not density:
         return count, edges
-    widths = F.sub(edges[1:], edges[:-1])
+    widths = _widths(edges)
     return F.div(F.div(count, widths), F.sum(count)), edges
 
 
@@ -248,22 +252,24 @@ def histogramdd(sample: Any, bins: Any = 10, range: Any = None, weights: Any = N
     ranges = [None] * d if range is None else list(range)
     if len(ranges) != d:
         raise ValueError(f"histogramdd: range must have one entry per dimension ({d})")
-    edges = [histogram_bin_edges(sample[:, i], bins[i], ranges[i], None) for i in builtins.range(d)]
+    columns = [at(sample, (slice(None), i)) for i in builtins.range(d)]
+    per_dim: Any = bins
+    edges = [histogram_bin_edges(columns[i], per_dim[i], ranges[i], None) for i in builtins.range(d)]
     sizes = [int(e.size) + 1 for e in edges]
     flat = None
     stride = 1
     for i in builtins.range(d - 1, -1, -1):
-        term = F.mul(_bin_index(sample[:, i], edges[i]), stride)
+        term = F.mul(_bin_index(columns[i], edges[i]), stride)
         flat = term if flat is None else F.add(flat, term)
         stride *= sizes[i]
     count = F.reshape(bincount(flat, weights, length=stride), tuple(sizes))
-    count = count[tuple(slice(1, -1) for _ in builtins.range(d))]
+    count = at(count, tuple(slice(1, -1) for _ in builtins.range(d)))
     if density:
         total = F.sum(count)
         for i in builtins.range(d):
             shape = [1] * d
             shape[i] = int(edges[i].size) - 1
-            count = F.div(count, F.reshape(F.sub(edges[i][1:], edges[i][:-1]), tuple(shape)))
+            count = F.div(count, F.reshape(_widths(edges[i]), tuple(shape)))
         count = F.div(count, total)
     return count, edges
 

@@ -517,5 +517,16 @@ SETS = [
       note="the count depends on the data"),
 ]
 
+# dim 0 declared dynamic in the traced graph: nothing may bake the example's size
+DYNAMIC = [
+    R("mean_dynamic", lambda x: mnp.mean(x, 1), [A], lambda x: np.mean(x, 1), dynamic=True),
+    R("var_dynamic", lambda x: mnp.var(x, 0, 1), [A], lambda x: np.var(x, 0, ddof=1), dynamic=True),
+    R("where_dynamic", lambda x, y: mnp.where(x > 0, x, y), [A, B], lambda x, y: np.where(x > 0, x, y),
+      dynamic=True),
+    R("tril_dynamic", lambda x: mnp.tril(x, 1), [A], lambda x: np.tril(x, 1), dynamic=True),
+    R("concatenate_dynamic", lambda x, y: mnp.concatenate((x, y), 1), [A, B],
+      lambda x, y: np.concatenate((x, y), 1), dynamic=True),
+]
+
 CASES = (CREATION + PADDING + MANIPULATION + INDEXING + LOGIC + ARITHMETIC + TRANSCENDENTAL + REDUCTIONS
-         + LINALG + STATS + CALCULUS + POLYNOMIAL + SETS)
+         + LINALG + STATS + CALCULUS + POLYNOMIAL + SETS + DYNAMIC)
