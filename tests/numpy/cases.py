@@ -277,6 +277,8 @@ LOGIC = [
 ARITHMETIC = [
     R("add", lambda x, y: mnp.add(x, y), [A, B[:1]], np.add, second_order=True),
     R("add_int_scalar", lambda x: mnp.add(x, 3), [INTS], lambda x: x + 3),
+    R("add_int8_uint8", lambda x, y: mnp.add(x, y), [INTS.astype(np.int8), (INTS2 * 40).astype(np.uint8)],
+      np.add, lower=False, note="onnxruntime has no int16 Add"),
     R("subtract", lambda x, y: mnp.subtract(x, y), [A, B], np.subtract),
     R("multiply", lambda x, y: mnp.multiply(x, y), [A, B[:, :1]], np.multiply),
     R("divide", lambda x, y: mnp.divide(x, y), [A, P], np.divide, grad=(),
