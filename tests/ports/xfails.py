@@ -14,7 +14,6 @@ _BY_NETWORK = {
     "swin": "operator class ops.OneHot missing",
     "pit": "operator classes ops.Tile, ops.BatchMatMul missing",
     "mobilevit": "operator class ops.BatchMatMul and ops.interpolate missing",
-    "tinybert": "ops.fill missing",
     "deepspeech2": "operator classes ops.Reshape, ops.Shape, ops.Transpose, ops.Add, ops.Div, ops.ZerosLike, "
                    "ops.ReduceSum missing",
     "conformer": "mindspore.ops.operations and operator classes ops.ExpandDims, ops.Cast, ops.Sigmoid, "
