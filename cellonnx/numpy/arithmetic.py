@@ -12,7 +12,6 @@ from typing import Any
 import numpy as np
 
 from cellonnx import ops as F
-from cellonnx.numpy import _prims
 from cellonnx.numpy._utils import (
     apply,
     as_float,
@@ -525,17 +524,21 @@ def bitwise_and(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
     Returns:
         Tensor.
     """
-    return apply(lambda a, b: _prims.bitwise("and", a, b), x1, x2, dtype=dtype)
+    return apply(F.bitwise_and, x1, x2, dtype=dtype)
 
 
 def bitwise_or(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
     """Computes the bit-wise OR of two integer or bool tensors element-wise (see ``bitwise_and``)."""
-    return apply(lambda a, b: _prims.bitwise("or", a, b), x1, x2, dtype=dtype)
+    return apply(F.bitwise_or, x1, x2, dtype=dtype)
 
 
 def bitwise_xor(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
     """Computes the bit-wise XOR of two integer or bool tensors element-wise (see ``bitwise_and``)."""
-    return apply(lambda a, b: _prims.bitwise("xor", a, b), x1, x2, dtype=dtype)
+    return apply(F.bitwise_xor, x1, x2, dtype=dtype)
+
+
+def _invert(t: Tensor) -> Tensor:
+    return F.logical_not(t) if t._data.dtype == np.bool_ else F.invert(t)
 
 
 def invert(x: Any, dtype: Any = None) -> Tensor:
@@ -548,7 +551,7 @@ def invert(x: Any, dtype: Any = None) -> Tensor:
     Returns:
         Tensor.
     """
-    return apply(_prims.invert, x, dtype=dtype)
+    return apply(_invert, x, dtype=dtype)
 
 __all__ = ["absolute", "add", "around", "bitwise_and", "bitwise_or", "bitwise_xor", "ceil", "clip",
            "copysign", "divide", "divmod_", "fix", "float_power", "floor", "floor_divide", "fmod", "gcd",

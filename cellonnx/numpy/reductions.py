@@ -9,7 +9,6 @@ import numpy as np
 
 from cellonnx import dtypes
 from cellonnx import ops as F
-from cellonnx.numpy import _prims
 from cellonnx.numpy._utils import (
     as_float,
     axes_tuple,
@@ -435,7 +434,7 @@ def cumprod(a: Any, axis: int | None = None, dtype: Any = None) -> Tensor:
         t, axis = F.reshape(t, (-1,)), 0
     ax = axis_index(axis, t.ndim, "cumprod")
     work = t if original == np.float64 else cast(t, np.float32)
-    res = _prims.cumprod(work, ax)
+    res = F.cumprod(work, ax)
     if dtype is not None:
         target = check_dtype(dtype, "cumprod").np_dtype
     elif original in (np.int8, np.int16, np.bool_):

@@ -9,7 +9,6 @@ from typing import Any
 import numpy as np
 
 from cellonnx import ops as F
-from cellonnx.numpy import _prims
 from cellonnx.numpy._utils import at, cast, to_tensor, to_tensors
 from cellonnx.numpy.logic import in1d
 from cellonnx.numpy.manipulation import concatenate
@@ -29,7 +28,7 @@ def unique(x: Any, return_inverse: bool = False) -> Any:
     Returns:
         Tensor, or (values, int32 inverse indices).
     """
-    values, inverse = _prims.unique(to_tensor(x), ordered=False)
+    values, inverse = F.unique(F.reshape(to_tensor(x), (-1,)))
     return (values, cast(inverse, np.int32)) if return_inverse else values
 
 

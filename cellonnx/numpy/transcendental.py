@@ -9,7 +9,6 @@ import numpy as np
 
 from cellonnx import dtypes
 from cellonnx import ops as F
-from cellonnx.numpy import _prims
 from cellonnx.numpy._utils import apply, as_float, cast, finish, is_int, to_tensor
 from cellonnx.numpy.arithmetic import power
 from cellonnx.numpy.dtypes import promote
@@ -34,20 +33,6 @@ def _trig(x: Any) -> Tensor:
 
 
 # ---------------------------------------------------------------- exponentials and logarithms
-def _expm1(t: Tensor) -> Tensor:
-    # 2 sinh(x/2) exp(x/2) keeps the precision of small x that exp(x) - 1 loses; below -40 the result is -1
-    h = F.mul(F.maximum(t, -40.0), 0.5)
-    return F.mul(F.mul(_prims.unary("sinh", h), F.exp(h)), 2.0)
-
-
-def _log1p(t: Tensor) -> Tensor:
-    # 2 atanh(x / (2 + x)) = log(1 + x) without the rounding of 1 + x for small x; above 1 plain log(1 + x)
-    low = F.minimum(t, 1.0)
-    near = F.mul(_prims.unary("arctanh", F.div(low, F.add(low, 2.0))), 2.0)
-    far = F.log(F.add(F.maximum(t, 1.0), 1.0))
-    return F.where(F.greater(t, 1.0), far, near)
-
-
 def exp(x: Any, dtype: Any = None) -> Tensor:
     """Calculates the exponential of all elements.
 
@@ -84,7 +69,7 @@ def expm1(x: Any, dtype: Any = None) -> Tensor:
     Returns:
         Tensor; integers give float32.
     """
-    return apply(lambda t: _expm1(as_float(t)), x, dtype=dtype)
+    return apply(lambda t: F.expm1(as_float(t)), x, dtype=dtype)
 
 
 def log(x: Any, dtype: Any = None) -> Tensor:
@@ -136,7 +121,7 @@ def log1p(x: Any, dtype: Any = None) -> Tensor:
     Returns:
         Tensor; integers give float32.
     """
-    return apply(lambda t: _log1p(as_float(t)), x, dtype=dtype)
+    return apply(lambda t: F.log1p(as_float(t)), x, dtype=dtype)
 
 
 def _logaddexp(a: Tensor, b: Tensor, base_log: float) -> Tensor:
@@ -144,7 +129,7 @@ def _logaddexp(a: Tensor, b: Tensor, base_log: float) -> Tensor:
     m = F.maximum(a, b)
     # where both are the same infinity the difference is NaN: 0 then gives m (+ a finite term)
     d = F.where(F.isinf(m), 0.0, F.sub(a, b))
-    tail = _log1p(F.exp(F.mul(F.neg(F.abs(d)), base_log)))
+    tail = F.log1p(F.exp(F.mul(F.neg(F.abs(d)), base_log)))
     return F.add(m, F.div(tail, base_log) if base_log != 1.0 else tail)
 
 
@@ -261,32 +246,32 @@ def cos(x: Any, dtype: Any = None) -> Tensor:
 
 def tan(x: Any, dtype: Any = None) -> Tensor:
     """Computes the tangent element-wise (see ``sin`` for the dtypes)."""
-    return _trig_apply(lambda t: _prims.unary("tan", t), x, dtype)
+    return _trig_apply(F.tan, x, dtype)
 
 
 def arcsin(x: Any, dtype: Any = None) -> Tensor:
     """Inverse sine, element-wise (see ``sin`` for the dtypes)."""
-    return _trig_apply(lambda t: _prims.unary("arcsin", t), x, dtype)
+    return _trig_apply(F.asin, x, dtype)
 
 
 def arccos(input: Any, dtype: Any = None) -> Tensor:
     """Trigonometric inverse cosine, element-wise (see ``sin`` for the dtypes)."""
-    return _trig_apply(lambda t: _prims.unary("arccos", t), input, dtype)
+    return _trig_apply(F.acos, input, dtype)
 
 
 def arctan(x: Any, dtype: Any = None) -> Tensor:
     """Trigonometric inverse tangent, element-wise (see ``sin`` for the dtypes)."""
-    return _trig_apply(lambda t: _prims.unary("arctan", t), x, dtype)
+    return _trig_apply(F.atan, x, dtype)
 
 
 def sinh(x: Any, dtype: Any = None) -> Tensor:
     """Hyperbolic sine, element-wise (see ``sin`` for the dtypes)."""
-    return _trig_apply(lambda t: _prims.unary("sinh", t), x, dtype)
+    return _trig_apply(F.sinh, x, dtype)
 
 
 def cosh(x: Any, dtype: Any = None) -> Tensor:
     """Hyperbolic cosine, element-wise (see ``sin`` for the dtypes)."""
-    return _trig_apply(lambda t: _prims.unary("cosh", t), x, dtype)
+    return _trig_apply(F.cosh, x, dtype)
 
 
 def tanh(x: Any, dtype: Any = None) -> Tensor:
@@ -296,17 +281,17 @@ def tanh(x: Any, dtype: Any = None) -> Tensor:
 
 def arcsinh(x: Any, dtype: Any = None) -> Tensor:
     """Inverse hyperbolic sine, element-wise (see ``sin`` for the dtypes)."""
-    return _trig_apply(lambda t: _prims.unary("arcsinh", t), x, dtype)
+    return _trig_apply(F.asinh, x, dtype)
 
 
 def arccosh(x: Any, dtype: Any = None) -> Tensor:
     """Inverse hyperbolic cosine, element-wise (see ``sin`` for the dtypes)."""
-    return _trig_apply(lambda t: _prims.unary("arccosh", t), x, dtype)
+    return _trig_apply(F.acosh, x, dtype)
 
 
 def arctanh(x: Any, dtype: Any = None) -> Tensor:
     """Inverse hyperbolic tangent, element-wise (see ``sin`` for the dtypes)."""
-    return _trig_apply(lambda t: _prims.unary("arctanh", t), x, dtype)
+    return _trig_apply(F.atanh, x, dtype)
 
 
 def arctan2(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
@@ -320,7 +305,7 @@ def arctan2(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
     Returns:
         Tensor in radians, in [-pi, pi] (dtypes as ``sin``, then promoted).
     """
-    return finish(_prims.arctan2(_trig(x1), _trig(x2)), dtype)
+    return finish(F.atan2(_trig(x1), _trig(x2)), dtype)
 
 
 def deg2rad(x: Any, dtype: Any = None) -> Tensor:

@@ -408,7 +408,7 @@ REDUCTIONS = [
     R("cumsum_flat_int", lambda x: mnp.cumsum(x), [INTS], np.cumsum),
     R("nancumsum", lambda x: mnp.nancumsum(x, 0), [NANS], lambda x: np.nancumsum(x, 0)),
     R("cumprod", lambda x: mnp.cumprod(x, 1), [A], lambda x: np.cumprod(x, 1), grad=(),
-      note="float32, as MindSpore (the primitive's gradient is in tests/ops/cases_numpy.py)"),
+      note="float32, as MindSpore (ops.cumprod's gradient is in tests/ops/cases_bitwise.py)"),
     R("cumprod_f64", lambda x: mnp.cumprod(mnp.asarray(x, mnp.float64), 0), [A], lambda x: np.cumprod(x, 0)),
     R("argmax", lambda x: mnp.argmax(x, 1), [A], lambda x: np.argmax(x, 1)),
     R("argmin", lambda x: mnp.argmin(x), [A], np.argmin),

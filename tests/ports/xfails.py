@@ -24,3 +24,10 @@ _BY_NETWORK = {
 }
 
 XFAILS: dict[tuple[str, str], str] = {(name, "*"): reason for name, reason in _BY_NETWORK.items()}
+
+# convnext builds (its parameter names match) but its ConvNextLayerNorm, an nn.LayerNorm subclass, calls the
+# primitive MindSpore's LayerNorm holds: every aspect that runs the network fails there
+_LAYER_NORM = ("nn.LayerNorm's layer_norm primitive missing (ConvNextLayerNorm calls "
+               "self.layer_norm(x, gamma, beta))")
+XFAILS.update({("convnext", aspect): _LAYER_NORM
+               for aspect in ("eval", "train", "grad", "export", "checkpoint")})
