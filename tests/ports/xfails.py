@@ -8,12 +8,10 @@ until then.
 from __future__ import annotations
 
 _BY_NETWORK = {
-    "mobilenet_v3": "nn.HSigmoid missing",
-    "densenet": "nn.Pad missing",
     "vit": "operator classes ops.Mul, ops.Reshape, ops.Transpose, ops.Unstack, ops.BatchMatMul missing",
     "swin": "operator class ops.OneHot missing",
     "pit": "operator classes ops.Tile, ops.BatchMatMul missing",
-    "mobilevit": "operator class ops.BatchMatMul and ops.interpolate missing",
+    "mobilevit": "operator class ops.BatchMatMul missing; then ops.rank missing",
     "deepspeech2": "operator classes ops.Reshape, ops.Shape, ops.Transpose, ops.Add, ops.Div, ops.ZerosLike, "
                    "ops.ReduceSum missing",
     "conformer": "mindspore.ops.operations and operator classes ops.ExpandDims, ops.Cast, ops.Sigmoid, "
@@ -24,10 +22,3 @@ _BY_NETWORK = {
 }
 
 XFAILS: dict[tuple[str, str], str] = {(name, "*"): reason for name, reason in _BY_NETWORK.items()}
-
-# convnext builds (its parameter names match) but its ConvNextLayerNorm, an nn.LayerNorm subclass, calls the
-# primitive MindSpore's LayerNorm holds: every aspect that runs the network fails there
-_LAYER_NORM = ("nn.LayerNorm's layer_norm primitive missing (ConvNextLayerNorm calls "
-               "self.layer_norm(x, gamma, beta))")
-XFAILS.update({("convnext", aspect): _LAYER_NORM
-               for aspect in ("eval", "train", "grad", "export", "checkpoint")})
