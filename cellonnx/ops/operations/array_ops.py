@@ -83,7 +83,10 @@ def _identity_n(x: Any) -> tuple[Tensor, ...]:
 def _range(start: Any, end: Any, step: Any, maxlen: int) -> Tensor:
     from cellonnx.ops import arange
     values = [v.asnumpy().item() if isinstance(v, Tensor) else v for v in (start, end, step)]
-    dtype = start.dtype if isinstance(start, Tensor) else None
+    if isinstance(start, Tensor):
+        dtype = start.dtype if start.dtype.is_floating_point else dtypes.int64
+    else:
+        dtype = None
     if step == 0 or (isinstance(step, Tensor) and values[2] == 0):
         raise ValueError("For 'Range', the 'delta' can not be zero.")
     count = int(np.ceil((values[1] - values[0]) / values[2]))
@@ -239,6 +242,12 @@ def _inplace_add(x: Tensor, indices: Any, v: Tensor, sign: int) -> Tensor:
     return index_add(x, idx, v if sign > 0 else neg(v), 0)
 
 
+def _int32_indices(pair: tuple[Tensor, Tensor]) -> tuple[Tensor, Tensor]:
+    """(values, indices) with MindSpore's int32 indices (Sort, TopK)."""
+    values, indices = pair
+    return values, cast(indices, np.int32)
+
+
 def _dtype(x: Any) -> dtypes.DType:
     return to_tensor(x).dtype
 
@@ -288,8 +297,8 @@ ROWS = [
     Row("NonZero", "", "input", "nonzero(input)"),
     Row("ReverseV2", "axis", "input", "flip(input, ints(axis))"),
     Row("Roll", "shifts, dims=None", "input", "roll(input, shifts, dims)"),
-    Row("Sort", "axis=-1, descending=False", "x", "sort(x, axis, descending)"),
-    Row("TopK", "sorted=True", "input, k", "topk(input, k, sorted=sorted)"),
+    Row("Sort", "axis=-1, descending=False", "x", "_int32_indices(sort(x, axis, descending))"),
+    Row("TopK", "sorted=True", "input, k", "_int32_indices(topk(input, k, sorted=sorted))"),
     Row("InvertPermutation", "", "input_x", "_invert_permutation(input_x)"),
     # ---- scatter (the Scatter* classes update their Parameter input in place)
     Row("TensorScatterAdd", "", "input_x, indices, updates", "tensor_scatter_add(input_x, indices, updates)"),

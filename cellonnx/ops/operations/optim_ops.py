@@ -59,7 +59,9 @@ def _write(op: str, *pairs: tuple[Tensor, Tensor]) -> tuple[Tensor, ...]:
 
 
 def _prox(prox_v: Tensor, lr: Tensor, l1: Tensor, l2: Tensor) -> Tensor:
-    """sign(prox_v) / (1 + lr * l2) * max(|prox_v| - lr * l1, 0)."""
+    """sign(prox_v) / (1 + lr * l2) * max(|prox_v| - lr * l1, 0) (lr: the step's own rate,
+                                                                  lr / sqrt(accum) for
+    the Adagrad forms)."""
     shrunk = maximum(sub(abs(prox_v), mul(lr, l1)), 0.0)
     return mul(div(sign(prox_v), add(1.0, mul(lr, l2))), shrunk)
 
@@ -208,9 +210,8 @@ def _apply_proximal_gradient_descent(var: Tensor, alpha: Any, l1: Any, l2: Any, 
 @_updating
 def _apply_proximal_adagrad(var: Tensor, accum: Tensor, lr: Any, l1: Any, l2: Any, grad: Tensor) -> tuple:
     lr, l1, l2 = (_s(a, var) for a in (lr, l1, l2))
-    new_accum = add(accum, square(grad))
-    prox_v = sub(var, div(mul(lr, grad), sqrt(new_accum)))
-    return _write("ApplyProximalAdagrad", (var, _prox(prox_v, lr, l1, l2)), (accum, new_accum))
+    new_var, new_accum = _proximal_adagrad_rows(var, accum, grad, lr, l1, l2)
+    return _write("ApplyProximalAdagrad", (var, new_var), (accum, new_accum))
 
 
 def _adam_step(var: Tensor, m: Tensor, v: Tensor, beta1_power: Any, beta2_power: Any, lr: Any, beta1: Any,
@@ -307,17 +308,40 @@ def _put_rows(var: Tensor, idx: Tensor, rows: Tensor) -> Tensor:
 
 
 def _sparse(op: str, step: Callable[..., tuple], slots: tuple[Tensor, ...], grad: Tensor, indices: Any,
-            *scalars: Any) -> tuple[Tensor, ...]:
-    """Apply ``step(*slot_rows, grad_rows, *scalars) -> new slot rows`` to the rows of ``indices``."""
+            *scalars: Any, sequential: bool = False) -> tuple[Tensor, ...]:
+    """Apply ``step(*slot_rows, grad_rows, *scalars) -> new slot rows`` to the rows of ``indices``: repeated
+    indices have their gradients summed first, or (``sequential``) are applied one after the other."""
     from cellonnx.ops import gather
     var = slots[0]
-    idx, g = _unique_rows(grad, indices, op)
-    if tuple(g.shape[1:]) != tuple(var.shape[1:]):
+    if tuple(grad.shape[1:]) != tuple(var.shape[1:]):
         raise ValueError(f"For '{op}', the grad of shape {tuple(grad.shape)} must be indices.shape + "
                          f"var.shape[1:] = {tuple(to_tensor(indices).shape) + tuple(var.shape[1:])}")
-    rows = [gather(s, idx, 0) for s in slots]
-    new_rows = step(*rows, g, *(_s(a, var) for a in scalars))
-    return _write(op, *((s, _put_rows(s, idx, r)) for s, r in zip(slots, new_rows)))
+    if sequential:
+        steps = [(Tensor(ix), gather(grad, Tensor(pos), 0))
+                 for ix, pos in _rounds(to_tensor(indices).asnumpy().reshape(-1))]
+    else:
+        steps = [_unique_rows(grad, indices, op)]
+    values = list(slots)
+    for idx, g in steps:
+        rows = [gather(s, idx, 0) for s in values]
+        new_rows = step(*rows, g, *(_s(a, var) for a in scalars))
+        values = [_put_rows(s, idx, r) for s, r in zip(values, new_rows)]
+    return _write(op, *zip(slots, values))
+
+
+def _rounds(indices: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The positions of ``indices`` split into rounds of distinct indices, in order: round r holds each
+    index's r-th occurrence, as (indices, positions)."""
+    seen: dict[int, int] = {}
+    rounds: list[tuple[list[int], list[int]]] = []
+    for pos, i in enumerate(indices.tolist()):
+        r = seen.get(i, 0)
+        seen[i] = r + 1
+        if r == len(rounds):
+            rounds.append(([], []))
+        rounds[r][0].append(i)
+        rounds[r][1].append(pos)
+    return [(np.array(ix, indices.dtype), np.array(ps, np.int64)) for ix, ps in rounds]
 
 
 def _adagrad_rows(var: Tensor, accum: Tensor, g: Tensor, lr: Tensor, eps: Tensor | None = None,
@@ -362,8 +386,11 @@ def _sparse_ftrl(var: Tensor, accum: Tensor, linear: Tensor, grad: Tensor, indic
 
 def _proximal_adagrad_rows(var: Tensor, accum: Tensor, g: Tensor, lr: Tensor, l1: Tensor,
                            l2: Tensor) -> tuple[Tensor, Tensor]:
+    """The proximal Adagrad step (TensorFlow's, which MindSpore's kernels compute): the proximal step takes
+    the per-element rate lr / sqrt(accum)."""
     new_accum = add(accum, square(g))
-    return _prox(sub(var, div(mul(lr, g), sqrt(new_accum))), lr, l1, l2), new_accum
+    lr_t = div(lr, sqrt(new_accum))
+    return _prox(sub(var, mul(lr_t, g)), lr_t, l1, l2), new_accum
 
 
 @_updating
@@ -383,8 +410,9 @@ def _rms_prop_rows(var: Tensor, ms: Tensor, mom: Tensor, g: Tensor, lr: Tensor, 
 @_updating
 def _sparse_rms_prop(var: Tensor, ms: Tensor, mom: Tensor, lr: Any, grad: Tensor, indices: Any, rho: float,
                      momentum: float, epsilon: float) -> tuple[Tensor, ...]:
+    # MindSpore applies a repeated index's gradients one after the other here (it sums them for Adagrad)
     return _sparse("SparseApplyRMSProp", _rms_prop_rows, (var, ms, mom), grad, indices, lr, rho, momentum,
-                   epsilon)
+                   epsilon, sequential=True)
 
 
 _LOCK = "use_locking=False"
