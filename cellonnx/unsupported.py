@@ -39,6 +39,12 @@ DUMP = "it marks cells for MindSpore's data dump of compiled kernels, which cell
 LAUNCH = ("it configures MindSpore's own kernel-launch and dispatch threads; cellonnx computes in NumPy and "
           "runs graphs in onnxruntime (set_context(intra_op_num_threads=...) sets its threads)")
 FLOPS = "it counts the FLOPs of MindSpore's compiled graphs (its profiler's model-FLOPs utilization)"
+GRAPH_COMPILER = ("it is a primitive of MindSpore's graph compiler (gradient environments, switch / merge, "
+                  "sequence-shape checks) that user code does not call")
+NATIVE_KERNEL = ("it compiles or loads native kernels for MindSpore's runtime (hybrid DSL, C++ extensions); "
+                 "write the operator with cellonnx ops, or as ops.Custom(func_type='pyfunc')")
+PARAMETER_SERVER = ("it belongs to MindSpore's parameter-server training (embedding caches, push / pull to "
+                    "servers), which cellonnx does not have")
 
 UNSUPPORTED: dict[str, dict[str, str]] = {
     "mindspore": {
@@ -88,6 +94,63 @@ UNSUPPORTED: dict[str, dict[str, str]] = {
         "NPUAllocFloatStatus": ASCEND,
         "NPUClearFloatStatus": ASCEND,
         "NPUGetFloatStatus": ASCEND,
+        "DropoutGenMask": ASCEND,
+        "DropoutDoMask": ASCEND,
+        "GetNext": DEVICE_QUEUE,
+        "AiCPURegOp": GRAPH_KERNEL,
+        "AkgAscendRegOp": GRAPH_KERNEL,
+        "AkgGpuRegOp": GRAPH_KERNEL,
+        "CpuRegOp": GRAPH_KERNEL,
+        "CustomRegOp": GRAPH_KERNEL,
+        "DataType": GRAPH_KERNEL,
+        "TBERegOp": GRAPH_KERNEL,
+        "custom_info_register": GRAPH_KERNEL,
+        "op_info_register": GRAPH_KERNEL,
+        "kernel": NATIVE_KERNEL,
+        "ms_kernel": NATIVE_KERNEL,
+        "CustomOpBuilder": NATIVE_KERNEL,
+        "J": GRAPH_COMPILER,
+        "environ_add": GRAPH_COMPILER,
+        "environ_create": GRAPH_COMPILER,
+        "environ_get": GRAPH_COMPILER,
+        "environ_set": GRAPH_COMPILER,
+        "env_get": GRAPH_COMPILER,
+        "embed": GRAPH_COMPILER,
+        "distribute": GRAPH_COMPILER,
+        "ref_to_embed": GRAPH_COMPILER,
+        "array_reduce": GRAPH_COMPILER,
+        "is_dynamic_sequence_element_unknown": GRAPH_COMPILER,
+        "is_sequence_shape_unknown": GRAPH_COMPILER,
+        "is_sequence_value_unknown": GRAPH_COMPILER,
+        "is_tensor_bool_cond": GRAPH_COMPILER,
+        "recompute_block": GRAPH_COMPILER,
+        "GeSwitch": GRAPH_COMPILER,
+        "Merge": GRAPH_COMPILER,
+        "geswitch": GRAPH_COMPILER,
+        "merge": GRAPH_COMPILER,
+        "CopyWithSlice": GRAPH_COMPILER,
+        "SelectView": GRAPH_COMPILER,
+        "PyExecute": GRAPH_COMPILER,
+        "DtypeToEnum": INTERNAL,
+        "get_vm_impl_fn": INTERNAL,
+        "vm_impl_registry": INTERNAL,
+        "tensor_operator_registry": INTERNAL,
+        "arg_dtype_cast": INTERNAL,
+        "arg_handler": INTERNAL,
+        "auto_generate": INTERNAL,
+        "cpp_create_prim_instance_helper": INTERNAL,
+        "gen_extend_func": INTERNAL,
+        "gen_ops_def": INTERNAL,
+        "gen_ops_prim": INTERNAL,
+        "pyboost_inner_prim": INTERNAL,
+        "signature": INTERNAL,
+        "Reshard": AUTO_PARALLEL,
+        "MapCacheIdx": PARAMETER_SERVER,
+        "MapUniform": PARAMETER_SERVER,
+        "SubAndFilter": PARAMETER_SERVER,
+        "Push": PARAMETER_SERVER,
+        "Pull": PARAMETER_SERVER,
+        "make_map_parameter": PARAMETER_SERVER,
     },
     "mindspore.numpy": {},
     "mindspore.train": {
