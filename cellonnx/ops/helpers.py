@@ -16,7 +16,7 @@ from typing import Any
 
 from cellonnx import dtypes
 from cellonnx.ops import operations as P
-from cellonnx.ops.primitive import Primitive
+from cellonnx.ops.operations.other_ops import _ms_pyfunc, identity
 from cellonnx.tensor import Tensor
 
 # ---------------------------------------------------------------- scalars
@@ -317,11 +317,6 @@ def partial(*args: Any) -> functools.partial:
     return P.Partial()(*args)
 
 
-def identity(x: Any) -> Any:
-    """``x`` itself."""
-    return x
-
-
 def mixed_precision_cast(dst_dtype: Any, x: Any) -> Any:
     """Float tensors (inside tuples, lists and dicts too) cast to ``dst_dtype``; other values as they are."""
     from cellonnx.ops import cast
@@ -347,23 +342,6 @@ def rank(input_x: Tensor) -> int:
 def dtype(x: Tensor) -> dtypes.DType:
     """The dtype of a tensor."""
     return P.DType()(x)
-
-
-def _ms_pyfunc(infer_func: Callable[..., Any]) -> Callable[[Callable[..., Any]], Primitive]:
-    """Decorator factory turning a Python function into a primitive whose call runs it (``infer_func`` is
-    kept as the primitive's ``infer_func`` attribute)."""
-
-    def decorator(fn: Callable[..., Any]) -> Primitive:
-        class PyCallback(Primitive):
-            def __call__(self, *args: Any) -> Any:
-                return fn(*args)
-
-        PyCallback.__name__ = f"PyCallback_{fn.__name__}"
-        prim = PyCallback(PyCallback.__name__)
-        prim.add_prim_attr("infer_func", infer_func)
-        return prim
-
-    return decorator
 
 
 # ---------------------------------------------------------------- operator instances (MindSpore's functional)

@@ -115,6 +115,25 @@ def _arg_with_value(fn: Any, x: Tensor, axis: int, keep_dims: bool) -> tuple[Ten
     return index, values
 
 
+def _cumsum(x: Tensor, axis: Any, exclusive: bool, reverse: bool) -> Tensor:
+    """MindSpore's CumSum: ``reverse`` sums from the end, ``exclusive`` leaves each element out of its own
+    sum."""
+    from cellonnx.ops import cat, cumsum, flip, narrow, zeros_like
+    from cellonnx.ops.prims._util import norm_axis
+    a = norm_axis(int(axis.asnumpy().item()) if isinstance(axis, Tensor) else axis, x.ndim, "CumSum")
+    y = flip(x, (a,)) if reverse else x
+    y = cumsum(y, a)
+    n = y.shape[a]
+    if exclusive and n:
+        y = cat((zeros_like(narrow(y, a, 0, 1)), narrow(y, a, 0, n - 1)), a)
+    return flip(y, (a,)) if reverse else y
+
+
+def _reduce_bool(fn: Any, x: Tensor, axis: Any, keep_dims: bool) -> Tensor:
+    """ReduceAll / ReduceAny: the minimum / maximum of the truth values."""
+    return cast(fn(cast(cast(x, np.bool_), np.int32), axes(axis), keep_dims), np.bool_)
+
+
 def _lp_norm(x: Tensor, axis: Any, p: int, keep_dims: bool, epsilon: float) -> Tensor:
     from cellonnx.ops import amax, maximum, pow
     ax = tuple(axis) if isinstance(axis, (list, tuple)) else (axis,)
@@ -190,6 +209,10 @@ ROWS = [
     Row("ReduceMax", "keep_dims=False", "x, axis=()", "amax(x, axes(axis), keep_dims)"),
     Row("ReduceMin", "keep_dims=False", "x, axis=()", "amin(x, axes(axis), keep_dims)"),
     Row("ReduceProd", "keep_dims=False", "x, axis=()", "prod(x, axes(axis), keep_dims)"),
+    Row("ReduceAll", "keep_dims=False", "input, axis=None", "_reduce_bool(amin, input, axis, keep_dims)"),
+    Row("ReduceAny", "keep_dims=False", "x, axis=()", "_reduce_bool(amax, x, axis, keep_dims)"),
+    Row("CumSum", "exclusive=False, reverse=False", "input, axis",
+        "_cumsum(input, axis, exclusive, reverse)"),
     Row("ReduceStd", "axis=[], unbiased=True, keep_dims=False", "x",
         "std_mean(x, axes(axis), int(unbiased), keep_dims)"),
     Row("SquareSumAll", "", "x, y", "(sum(square(x)), sum(square(y)))"),

@@ -13,6 +13,7 @@ import numpy as np
 from cellonnx import dtypes
 from cellonnx.ops.operations._util import assign_to
 from cellonnx.ops.operations.table import Row, build
+from cellonnx.ops.primitive import Primitive
 from cellonnx.ops.prims._util import to_tensor
 from cellonnx.ops.prims.math import add, sub
 from cellonnx.ops.registry import Op, apply
@@ -130,4 +131,29 @@ ROWS = [
 
 CLASSES = build(ROWS, globals())
 globals().update(CLASSES)
-__all__ = list(CLASSES)
+
+
+# the two functions MindSpore's operations namespace also holds
+def identity(x: Any) -> Any:
+    """``x`` itself."""
+    return x
+
+
+def _ms_pyfunc(infer_func: Callable[..., Any]) -> Callable[[Callable[..., Any]], Primitive]:
+    """Decorator factory turning a Python function into a primitive whose call runs it (``infer_func`` is
+    kept as the primitive's ``infer_func`` attribute)."""
+
+    def decorator(fn: Callable[..., Any]) -> Primitive:
+        class PyCallback(Primitive):
+            def __call__(self, *args: Any) -> Any:
+                return fn(*args)
+
+        PyCallback.__name__ = f"PyCallback_{fn.__name__}"
+        prim = PyCallback(PyCallback.__name__)
+        prim.add_prim_attr("infer_func", infer_func)
+        return prim
+
+    return decorator
+
+
+__all__ = [*CLASSES, "_ms_pyfunc", "identity"]
