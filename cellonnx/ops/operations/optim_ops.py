@@ -395,9 +395,8 @@ def _proximal_adagrad_rows(var: Tensor, accum: Tensor, g: Tensor, lr: Tensor, l1
 
 @_updating
 def _sparse_proximal_adagrad(var: Tensor, accum: Tensor, lr: Any, l1: Any, l2: Any, grad: Tensor,
-                             indices: Any) -> tuple[Tensor, ...]:
-    return _sparse("SparseApplyProximalAdagrad", _proximal_adagrad_rows, (var, accum), grad, indices, lr, l1,
-                   l2)
+                             indices: Any, op: str = "SparseApplyProximalAdagrad") -> tuple[Tensor, ...]:
+    return _sparse(op, _proximal_adagrad_rows, (var, accum), grad, indices, lr, l1, l2)
 
 
 def _rms_prop_rows(var: Tensor, ms: Tensor, mom: Tensor, g: Tensor, lr: Tensor, rho: Tensor, momentum: Tensor,
@@ -413,6 +412,26 @@ def _sparse_rms_prop(var: Tensor, ms: Tensor, mom: Tensor, lr: Any, grad: Tensor
     # MindSpore applies a repeated index's gradients one after the other here (it sums them for Adagrad)
     return _sparse("SparseApplyRMSProp", _rms_prop_rows, (var, ms, mom), grad, indices, lr, rho, momentum,
                    epsilon, sequential=True)
+
+
+@_updating
+def _fused_sparse_adam(var: Tensor, m: Tensor, v: Tensor, beta1_power: Any, beta2_power: Any, lr: Any,
+                       beta1: Any, beta2: Any, epsilon: Any, grad: Tensor, indices: Any, use_nesterov: bool,
+                       lazy: bool) -> tuple[Tensor, ...]:
+    """FusedSparseAdam: Adam with the (merged) sparse gradient, every row's moments decaying; the lazy form
+    updates the rows of ``indices`` only."""
+    from cellonnx.ops import index_add, zeros_like
+    op = "FusedSparseLazyAdam" if lazy else "FusedSparseAdam"
+    scalars = (beta1_power, beta2_power, lr, beta1, beta2, epsilon)
+    if lazy:
+        def step(w: Tensor, m_: Tensor, v_: Tensor, g: Tensor, *s: Tensor) -> tuple[Tensor, Tensor, Tensor]:
+            delta, new_m, new_v = _adam_step(w, m_, v_, *s, g, use_nesterov)
+            return add(w, delta), new_m, new_v
+        return _sparse(op, step, (var, m, v), grad, indices, *scalars)
+    idx, rows = _unique_rows(grad, indices, op)
+    dense = index_add(zeros_like(var), idx, rows, 0)
+    delta, new_m, new_v = _adam_step(var, m, v, *scalars, dense, use_nesterov)
+    return _write(op, (var, add(var, delta)), (m, new_m), (v, new_v))
 
 
 _LOCK = "use_locking=False"
@@ -478,6 +497,18 @@ ROWS = [
         "weight, gradient, norm_weight, norm_gradient, weight_decay, learning_rate",
         "_lars_update(weight, gradient, norm_weight, norm_gradient, weight_decay, learning_rate, epsilon, "
         "hyperpara, use_clip)"),
+    Row("FusedSparseAdam", "use_locking=False, use_nesterov=False",
+        "var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, indices",
+        "_fused_sparse_adam(var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, indices, "
+        "use_nesterov, False)"),
+    Row("FusedSparseLazyAdam", "use_locking=False, use_nesterov=False",
+        "var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, indices",
+        "_fused_sparse_adam(var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, indices, "
+        "use_nesterov, True)"),
+    Row("FusedSparseFtrl", "lr, l1, l2, lr_power, use_locking=False", "var, accum, linear, grad, indices",
+        "_sparse_ftrl(var, accum, linear, grad, indices, lr, l1, l2, lr_power, None, 'FusedSparseFtrl')"),
+    Row("FusedSparseProximalAdagrad", _LOCK, "var, accum, lr, l1, l2, grad, indices",
+        "_sparse_proximal_adagrad(var, accum, lr, l1, l2, grad, indices, 'FusedSparseProximalAdagrad')"),
     Row("SparseApplyAdagrad", "lr, update_slots=True, use_locking=False", "var, accum, grad, indices",
         "_sparse_adagrad(var, accum, grad, indices, lr, None, update_slots, 'SparseApplyAdagrad')"),
     Row("SparseApplyAdagradV2", "lr, epsilon, use_locking=False, update_slots=True", "var, accum, grad, "
