@@ -74,8 +74,8 @@ KNOWN_DIFFERENCES: dict[str, tuple[tuple[str, ...], str]] = {
     "FusedSparseProximalAdagrad": (("output 1",), _PLACEHOLDER),
     "FusedSparseAdam/nesterov": (("output 0", "output 1", "output 2", "parameter 0"),
                                  "MindSpore's CPU FusedSparseAdam with use_nesterov moves only the "
-                                 "gradient's rows of var (the moments of every row decay); cellonnx steps every row, as "
-                                 "without use_nesterov (its outputs are placeholders too)"),
+                                 "gradient's rows of var (the moments of every row decay); cellonnx steps "
+                                 "every row, as without use_nesterov (its outputs are placeholders too)"),
     "ApplyCenteredRMSProp": (("output 0",), _PLACEHOLDER),
     "ApplyAdagrad/no_slots": (("output 0", "output 1", "parameter 0", "parameter 1"),
                               "MindSpore's CPU ApplyAdagrad ignores update_slots=False (it still updates "
