@@ -113,15 +113,11 @@ def _hooked(inputs: tuple, on_grad: Callable[[tuple], Any]) -> Any:
 
 
 def _hook_backward(hook_fn: Callable, *inputs: Any) -> Any:
-    """HookBackward: ``hook_fn(grad)`` sees the gradient of the inputs (a tuple of them for several) and may
-    return a replacement."""
+    """HookBackward: ``hook_fn(grads)`` sees the tuple of the inputs' gradients (a 1-tuple for one input, as
+    MindSpore passes it) and may return a tuple of replacements."""
     if not inputs:
         raise ValueError("For 'HookBackward', at least one input is needed.")
-
-    def on_grad(grads: tuple) -> Any:
-        return hook_fn(grads[0] if len(grads) == 1 else grads)
-
-    return _hooked(inputs, on_grad)
+    return _hooked(inputs, hook_fn)
 
 
 def _insert_gradient_of(f: Callable, x: Any) -> Any:

@@ -261,3 +261,35 @@ def test_assign_in_a_compiled_cell_updates_what_follows() -> None:
     x = Tensor(np.arange(3, dtype=np.float32))
     np.testing.assert_array_equal(net(x).asnumpy(), (np.arange(3) + 1.0) * 2.0)
     np.testing.assert_array_equal(net.compile(x)(x).asnumpy(), (np.arange(3) + 1.0) * 2.0)
+
+
+def test_gradient_hooks_as_mindspore() -> None:
+    """The values MindSpore 2.10 gives for HookBackward's and InsertGradientOf's documented examples."""
+    seen = []
+
+    def triple(grads: tuple) -> tuple:
+        seen.append(len(grads))
+        return (grads[0] * 3,)
+
+    hook = ops.HookBackward(triple)
+
+    def f(x: Tensor, y: Tensor) -> Tensor:
+        return hook(x * y) * y
+
+    gx, gy = ms.grad(f, (0, 1))(Tensor(np.float32(1.0)), Tensor(np.float32(2.0)))
+    assert (float(gx.asnumpy()), float(gy.asnumpy()), seen) == (12.0, 8.0, [1])
+    igo = ops.InsertGradientOf(lambda d: ops.clamp(d, -0.1, 0.1))
+
+    def g(x: Tensor, y: Tensor) -> Tensor:
+        return igo(x * y) * y
+
+    gx, gy = ms.grad(g, (0, 1))(Tensor(np.float32(1.1)), Tensor(np.float32(0.1)))
+    assert_close(np.array([gx.asnumpy(), gy.asnumpy()]), np.array([0.01, 0.22], np.float32), 1e-6, 0, "clip")
+    pair = ops.HookBackward(lambda grads: seen.append(len(grads)))
+
+    def k(x: Tensor, y: Tensor) -> Tensor:
+        a, b = pair(x * 2, y * 3)
+        return a * b
+
+    gx, gy = ms.grad(k, (0, 1))(Tensor(np.float32(1.0)), Tensor(np.float32(2.0)))
+    assert (float(gx.asnumpy()), float(gy.asnumpy()), seen[-1]) == (12.0, 6.0, 2)
