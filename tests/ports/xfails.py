@@ -23,22 +23,14 @@ _BY_NETWORK = {
     "efficientnet": NUMPY,
     "regnet": NUMPY,
     "convnext": NUMPY,
-    "vit": NUMPY + "; then operator classes ops.Mul, ops.Reshape, ops.Transpose, ops.Unstack, "
-           "ops.BatchMatMul missing",
-    "swin": NUMPY + "; then operator class ops.OneHot missing",
-    "pit": NUMPY + "; then operator classes ops.Tile, ops.BatchMatMul missing",
-    "mobilevit": NUMPY + "; then operator class ops.BatchMatMul and ops.interpolate missing",
+    "vit": NUMPY,
+    "swin": NUMPY,
+    "pit": NUMPY,
+    "mobilevit": NUMPY + "; then ops.interpolate missing",
     "mnasnet": NUMPY,
     "xception": NUMPY,
     "googlenet": NUMPY,
     "tinybert": "ops.fill missing",
-    "deepspeech2": "operator classes ops.Reshape, ops.Shape, ops.Transpose, ops.Add, ops.Div, ops.ZerosLike, "
-                   "ops.ReduceSum missing",
-    "conformer": "mindspore.ops.operations and operator classes ops.ExpandDims, ops.Cast, ops.Sigmoid, "
-                 "ops.Equal, ops.BatchMatMul, ops.Mul, ops.Add, ops.Tile, ops.FloorDiv missing",
-    "ecapa_tdnn": "mindspore.ops.operations missing (ecapatdnn.py builds ops.operations.Print()); operator "
-                  "classes ops.ExpandDims, ops.Softmax, ops.Concat, ops.Transpose missing",
-    "tasnet": "operator class ops.Softmax missing",
 }
 
 XFAILS: dict[tuple[str, str], str] = {(name, "*"): reason for name, reason in _BY_NETWORK.items()}

@@ -25,13 +25,13 @@ def axes(axis: Any) -> Any:
 
 
 def ints(value: Any) -> Any:
-    """A shape, begin / end / size vector or list of indices given as a Tensor, list or tuple: a tuple of ints
-    (ints stay ints)."""
+    """A shape, begin / end / size vector or list of indices given as a Tensor or list: a tuple (ints and
+    tuples pass through, so the symbolic dims of a traced shape stay symbolic)."""
     if isinstance(value, Tensor):
         value = value.asnumpy().tolist()
-    if isinstance(value, (list, tuple)):
-        return tuple(int(v) for v in value)
-    return int(value)
+    if isinstance(value, list):
+        return tuple(value)
+    return value
 
 
 def one_of(prim: Any, attr: str, choices: tuple[str, ...], upper: bool = False) -> str:
