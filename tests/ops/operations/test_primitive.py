@@ -293,3 +293,29 @@ def test_gradient_hooks_as_mindspore() -> None:
 
     gx, gy = ms.grad(k, (0, 1))(Tensor(np.float32(1.0)), Tensor(np.float32(2.0)))
     assert (float(gx.asnumpy()), float(gy.asnumpy()), seen[-1]) == (12.0, 6.0, 2)
+
+
+def test_traced_batch_dims_stay_symbolic_through_operator_classes() -> None:
+    class Tokens(nn.Cell):
+        def __init__(self) -> None:
+            super().__init__()
+            self.cls = Parameter(Tensor(np.arange(4, dtype=np.float32).reshape(1, 1, 4)), name="cls")
+            self.reshape = P.Reshape()
+            self.concat = P.Concat(1)
+            self.shape = P.Shape()
+
+        def construct(self, x: Tensor) -> Tensor:
+            b = self.shape(x)[0]
+            tokens = self.reshape(x, (b, -1, 4))
+            cls = P.BroadcastTo((b, -1, -1))(self.cls)
+            return self.concat((cls, tokens))
+
+    net = Tokens()
+    net.set_train(False)
+    net.set_inputs(Tensor(shape=(None, 8), dtype=ms.float32))
+    compiled = net.compile(Tensor(np.zeros((1, 8), np.float32)))  # one graph, traced at batch 1
+    for batch in (1, 3):
+        x = Tensor(np.random.default_rng(batch).normal(size=(batch, 8)).astype(np.float32))
+        got = compiled(x)
+        assert got.shape == (batch, 3, 4)
+        np.testing.assert_array_equal(got.asnumpy(), net.construct(x).asnumpy())
