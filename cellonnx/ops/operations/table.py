@@ -9,8 +9,8 @@ One row is one class:
 - ``call``: the parameters of ``prim(...)``.
 - ``twin``: the functional call it stands for, a Python expression over the call's parameters and the
   attributes. Function names are looked up in the family module that holds the row (adapters: its
-  ``_private`` helpers, when MindSpore's attributes mean more than a plain argument) and then in
-  ``cellonnx.ops``.
+  ``_private`` helpers, when MindSpore's attributes mean more than a plain argument) and otherwise on
+  ``cellonnx.ops`` when the call runs.
 - ``setup``: optional, checks and normalises the attributes after the constructor ran, with MindSpore's
   errors (``Conv2D``'s ``pad`` must be 0 unless ``pad_mode`` is 'pad' ...).
 
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import importlib
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -59,21 +60,30 @@ def _names(args: ast.arguments) -> list[str]:
     return names
 
 
-class _AttrsToSelf(ast.NodeTransformer):
-    """Rewrites the names of attributes into ``self.<name>`` and collects the global names used."""
+class _Resolve(ast.NodeTransformer):
+    """Rewrites the twin's names: call parameters stay, attributes become ``self.<name>``, names the family
+    module defines (its adapters) stay, and the others become ``_ops.<name>``, read from ``cellonnx.ops`` when
+    the call runs (so a functional op replaced after the table was built is the one called), except Python
+    builtins that cellonnx.ops does not shadow."""
 
-    def __init__(self, attrs: set[str], params: set[str]) -> None:
+    def __init__(self, attrs: set[str], params: set[str], module_globals: dict[str, Any]) -> None:
         self.attrs = attrs
         self.params = params
-        self.globals: set[str] = set()
+        self.module_globals = module_globals
+        self.from_ops: set[str] = set()
 
     def visit_Name(self, node: ast.Name) -> ast.AST:
         if node.id in self.params:
             return node
         if node.id in self.attrs:
             return ast.copy_location(ast.Attribute(ast.Name("self", ast.Load()), node.id, ast.Load()), node)
-        self.globals.add(node.id)
-        return node
+        if node.id in self.module_globals:
+            return node
+        import cellonnx.ops as ops_module
+        if hasattr(builtins, node.id) and not hasattr(ops_module, node.id):
+            return node  # a Python builtin (len, int ...); ops' names (slice, max, round ...) go first
+        self.from_ops.add(node.id)
+        return ast.copy_location(ast.Attribute(ast.Name("_ops", ast.Load()), node.id, ast.Load()), node)
 
 
 def _signature(args: ast.arguments, namespace: dict[str, Any]) -> inspect.Signature:
@@ -82,7 +92,7 @@ def _signature(args: ast.arguments, namespace: dict[str, Any]) -> inspect.Signat
     tree = ast.fix_missing_locations(ast.Module([fdef], []))
     code = compile(tree, "<operator table>", "exec")
     scope: dict[str, Any] = {}
-    exec(code, dict(namespace), scope)  # noqa: S102 (the table's own parameter lists)
+    exec(code, namespace, scope)  # noqa: S102 (the table's own parameter lists)
     return inspect.signature(scope["f"])
 
 
@@ -91,7 +101,8 @@ def _self() -> inspect.Parameter:
 
 
 def make_class(row: Row, namespace: dict[str, Any], module: str) -> type:
-    """The operator class for ``row``; ``namespace`` resolves the twin's functions (and defaults)."""
+    """The operator class for ``row``; ``namespace`` (the family module's globals) resolves the twin's
+    adapters and the defaults."""
     init_args = _parse_params(row.init, f"{row.name} constructor")
     call_args = _parse_params(row.call, f"{row.name} call")
     attrs, params = set(_names(init_args)), set(_names(call_args))
@@ -103,12 +114,8 @@ def make_class(row: Row, namespace: dict[str, Any], module: str) -> type:
     except SyntaxError as exc:
         raise SyntaxError(f"operator table: {row.name}'s twin {row.twin!r} is not an expression: "
                           f"{exc}") from None
-    rewriter = _AttrsToSelf(attrs, params | {"self"})
-    body = rewriter.visit(expr)
-    missing = sorted(n for n in rewriter.globals if n not in namespace and not hasattr(builtins, n))
-    if missing:
-        raise NameError(f"operator table: {row.name}'s twin {row.twin!r} uses {missing}, which are not "
-                        f"defined")
+    resolver = _Resolve(attrs, params | {"self"}, namespace)
+    body = resolver.visit(expr)
 
     call_def = ast.FunctionDef(
         "__call__",
@@ -145,21 +152,30 @@ def make_class(row: Row, namespace: dict[str, Any], module: str) -> type:
     doc = (f"``ops.{row.name}({row.init})``: ``prim({row.call})`` computes ``{row.twin}``.\n\n"
            f"Refer to MindSpore's ``mindspore.ops.{row.name}`` for the attributes and inputs.")
     return type(row.name, (Primitive,), {"__init__": __init__, "__call__": call, "__doc__": doc,
-                                         "__module__": module, "row": row, "twin_namespace": namespace})
+                                         "__module__": module, "row": row,
+                                         "ops_names": frozenset(resolver.from_ops),
+                                         "twin_namespace": classmethod(_twin_namespace)})
+
+
+def _twin_namespace(cls: type) -> dict[str, Any]:
+    """The names the row's expression reads, resolved as its ``__call__`` resolves them (for evaluating the
+    expression itself, as the table test does)."""
+    import cellonnx.ops as ops_module
+    module_globals = vars(importlib.import_module(cls.__module__))
+    return {**vars(ops_module), **module_globals}
 
 
 def build(rows: list[Row], module_globals: dict[str, Any]) -> dict[str, type]:
-    """The classes of ``rows``, their twins resolved in ``module_globals`` first, then in ``cellonnx.ops``."""
+    """The classes of ``rows`` (call them from the family module, after its adapters): the twins' names are
+    the module's own, else ``cellonnx.ops``'s; the module also gets ``_ops`` and ``mstype``."""
     import cellonnx.ops as ops_module
 
-    namespace = {k: v for k, v in vars(ops_module).items() if not k.startswith("__")}
-    namespace.update({k: v for k, v in module_globals.items() if not k.startswith("__")})
-    namespace.setdefault("mstype", mstype)
-    namespace["__builtins__"] = builtins
+    module_globals.setdefault("_ops", ops_module)
+    module_globals.setdefault("mstype", mstype)
     module = module_globals["__name__"]
     classes = {}
     for row in rows:
         if row.name in classes:
             raise ValueError(f"operator table: {row.name} has two rows in {module}")
-        classes[row.name] = make_class(row, namespace, module)
+        classes[row.name] = make_class(row, module_globals, module)
     return classes
