@@ -18,7 +18,7 @@ import numpy as np
 from cellonnx.autograd.tape import is_grad_enabled, run_backward, set_grad_enabled
 from cellonnx.tensor import Parameter, Tensor
 
-__all__ = ["derivative", "get_grad", "jacfwd", "jacrev", "jet", "jvp", "linearize", "vjp"]
+__all__ = ["derivative", "get_grad", "jacfwd", "jacrev", "jet", "jvp", "linearize", "stop_gradient_", "vjp"]
 
 # nesting depth: a transform inside another's function keeps its graph so the outer one can differentiate it
 _depth = [0]
@@ -409,3 +409,13 @@ def get_grad(gradients: Any, identifier: Any) -> Tensor:
         raise RuntimeError(f"get_grad: no gradient for {identifier!r} (were the gradients computed with "
                            "return_ids=True, and is it one of the positions or weights asked for?)")
     return found
+
+
+def stop_gradient_(input: Tensor) -> Tensor:
+    """Cut ``input``'s gradient history in place (it becomes a leaf that takes no gradient); returns it."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"stop_gradient_: input must be a Tensor, got {type(input).__name__}")
+    input._node = None
+    input._out_index = 0
+    input.requires_grad = False
+    return input

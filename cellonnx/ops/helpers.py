@@ -364,6 +364,8 @@ reshape_ = P.Reshape()
 reduce_max = P.ReduceMax()
 reduce_min = P.ReduceMin()
 reduce_mean = P.ReduceMean()
+tensor_scatter_update = P.TensorScatterUpdate()
+scatter_nd_update = P.ScatterNdUpdate()
 
 __all__ = [
     "SliceGetItem",
@@ -424,6 +426,7 @@ __all__ = [
     "scalar_sub",
     "scalar_uadd",
     "scalar_usub",
+    "scatter_nd_update",
     "shape_",
     "shape_mul",
     "string_concat",
@@ -440,6 +443,7 @@ __all__ = [
     "tensor_mul",
     "tensor_pow",
     "tensor_range",
+    "tensor_scatter_update",
     "tensor_slice",
     "tensor_sub",
     "tuple_div",

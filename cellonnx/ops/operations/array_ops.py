@@ -228,6 +228,22 @@ def _nd_add(x: Tensor, indices: Any, updates: Tensor) -> Tensor:
     return tensor_scatter_add(x, indices, cast(to_tensor(updates, x), x._data.dtype))
 
 
+def _scatter_update_nd(x: Tensor, indices: Any, updates: Any) -> Tensor:
+    """``x`` with the slices addressed by the last axis of ``indices`` replaced by ``updates`` (a repeated
+    index takes its last update)."""
+    idx = to_tensor(indices)
+    y = _copy(x)
+    y[tuple(idx[..., i] for i in range(idx.shape[-1]))] = cast(to_tensor(updates, x), x._data.dtype)
+    return y
+
+
+def _scatter_update_rows(x: Tensor, indices: Any, updates: Any) -> Tensor:
+    """``x`` with rows ``indices`` replaced by ``updates`` (shape ``indices.shape + x.shape[1:]``)."""
+    y = _copy(x)
+    y[to_tensor(indices)] = cast(to_tensor(updates, x), x._data.dtype)
+    return y
+
+
 def _index_add(x: Tensor, indices: Any, y: Tensor, axis: int) -> Tensor:
     from cellonnx.ops import index_add
     return assign_to(x, index_add(x, indices, y, axis), "IndexAdd")
@@ -316,6 +332,12 @@ ROWS = [
         "_scatter(_neg_updates(_nd_add), input_x, indices, updates, 'ScatterNdSub')"),
     Row("ScatterNonAliasingAdd", "", "input_x, indices, updates",
         "_scatter(_nd_add, input_x, indices, updates, 'ScatterNonAliasingAdd')"),
+    Row("TensorScatterUpdate", "", "input_x, indices, updates",
+        "_scatter_update_nd(input_x, indices, updates)"),
+    Row("ScatterNdUpdate", "use_locking=True", "input_x, indices, updates",
+        "_scatter(_scatter_update_nd, input_x, indices, updates, 'ScatterNdUpdate')"),
+    Row("ScatterUpdate", "use_locking=True", "input_x, indices, updates",
+        "_scatter(_scatter_update_rows, input_x, indices, updates, 'ScatterUpdate')"),
     Row("IndexAdd", "axis, use_lock=True, check_index_bound=True", "input_x, indices, y",
         "_index_add(input_x, indices, y, axis)"),
     Row("InplaceIndexAdd", "axis", "var, indices, updates", "_index_add(var, indices, updates, axis)"),
