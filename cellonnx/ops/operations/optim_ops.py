@@ -253,6 +253,31 @@ def _adam_weight_decay(var: Tensor, m: Tensor, v: Tensor, lr: Any, beta1: Any, b
 
 
 @_updating
+def _fused_cast_adam_weight_decay(var: Tensor, m: Tensor, v: Tensor, lr: Any, beta1: Any, beta2: Any,
+                                  epsilon: Any, decay: Any, grad: Tensor) -> tuple[Tensor, ...]:
+    """AdamWeightDecay with the moments kept in their own (float32) dtype and the gradient (float16) and the
+    weights cast to it for the update."""
+    from cellonnx.ops import cast
+    lr, b1, b2, eps, wd = (_s(a, m) for a in (lr, beta1, beta2, epsilon, decay))
+    g, w = cast(grad, m._data.dtype), cast(var, m._data.dtype)
+    new_m = add(mul(b1, m), mul(sub(1.0, b1), g))
+    new_v = add(mul(b2, v), mul(sub(1.0, b2), square(g)))
+    update = add(div(new_m, add(sqrt(new_v), eps)), mul(wd, w))
+    return _write("FusedCastAdamWeightDecay", (var, sub(w, mul(lr, update))), (m, new_m), (v, new_v))
+
+
+@_updating
+def _fused_weight_scale_momentum(weight_decay: Any, loss_scale: Any, var: Tensor, accum: Tensor, lr: Any,
+                                 grad: Tensor, momentum: Any) -> Tensor:
+    """Momentum on ``grad * loss_scale + weight_decay * var`` (MindSpore's fused GPU kernel)."""
+    wd, scale, lr, momentum = (_s(a, var) for a in (weight_decay, loss_scale, lr, momentum))
+    g = add(mul(var, wd), mul(grad, scale))
+    new_accum = add(mul(momentum, accum), g)
+    _write("FusedWeightScaleApplyMomentum", (accum, new_accum), (var, sub(var, mul(lr, new_accum))))
+    return var
+
+
+@_updating
 def _sgd(param: Tensor, grad: Tensor, lr: Any, accum: Tensor, momentum: Any, stat: Tensor, dampening: float,
          weight_decay: float, nesterov: bool) -> Tensor:
     """MindSpore's SGD kernel: weight decay, then momentum (the first step, where ``stat`` > 0, takes the
@@ -489,6 +514,12 @@ ROWS = [
         "use_nesterov)"),
     Row("AdamWeightDecay", _LOCK, "var, m, v, lr, beta1, beta2, epsilon, decay, gradient",
         "_adam_weight_decay(var, m, v, lr, beta1, beta2, epsilon, decay, gradient)"),
+    Row("FusedCastAdamWeightDecay", _LOCK, "var, m, v, lr, beta1, beta2, epsilon, decay, gradient",
+        "_fused_cast_adam_weight_decay(var, m, v, lr, beta1, beta2, epsilon, decay, gradient)"),
+    Row("FusedWeightScaleApplyMomentum", "",
+        "weight_decay, loss_scale, variable, accumulation, learning_rate, gradient, momentum",
+        "_fused_weight_scale_momentum(weight_decay, loss_scale, variable, accumulation, learning_rate, "
+        "gradient, momentum)"),
     Row("SGD", "dampening=0.0, weight_decay=0.0, nesterov=False",
         "parameters, gradient, learning_rate, accum, momentum, stat",
         "_sgd(parameters, gradient, learning_rate, accum, momentum, stat, dampening, weight_decay, "

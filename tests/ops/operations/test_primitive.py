@@ -319,3 +319,25 @@ def test_traced_batch_dims_stay_symbolic_through_operator_classes() -> None:
         got = compiled(x)
         assert got.shape == (batch, 3, 4)
         np.testing.assert_array_equal(got.asnumpy(), net.construct(x).asnumpy())
+
+
+def test_fused_updates_against_numpy() -> None:
+    """The fused optimizer updates MindSpore runs on GPU / Ascend only, against their formulas in NumPy."""
+    rng = np.random.default_rng(3)
+    w, a, g = (rng.normal(size=(2, 3)).astype(np.float32) for _ in range(3))
+    var, acc = Parameter(Tensor(w), name="w"), Parameter(Tensor(a), name="a")
+    ops.FusedWeightScaleApplyMomentum()(0.01, 0.5, var, acc, 0.1, Tensor(g), 0.9)
+    want_acc = 0.9 * a + (w * 0.01 + g * 0.5)
+    assert_close(acc.asnumpy(), want_acc, 1e-6, 1e-7, "accumulation")
+    assert_close(var.asnumpy(), w - 0.1 * want_acc, 1e-6, 1e-7, "variable")
+    m, v = rng.normal(size=(2, 3)).astype(np.float32), rng.uniform(0.5, 1.0, (2, 3)).astype(np.float32)
+    var16 = Parameter(Tensor(w.astype(np.float16)), name="w16")
+    pm, pv = Parameter(Tensor(m), name="m"), Parameter(Tensor(v), name="v")
+    ops.FusedCastAdamWeightDecay()(var16, pm, pv, 0.01, 0.9, 0.999, 1e-8, 0.1, Tensor(g.astype(np.float16)))
+    g32 = g.astype(np.float16).astype(np.float32)
+    new_m, new_v = 0.9 * m + 0.1 * g32, 0.999 * v + 0.001 * g32 * g32
+    update = new_m / (np.sqrt(new_v) + 1e-8) + 0.1 * w.astype(np.float16).astype(np.float32)
+    assert var16.dtype == ms.float16
+    assert_close(pm.asnumpy(), new_m, 1e-6, 1e-7, "m")
+    assert_close(var16.asnumpy().astype(np.float32), (w.astype(np.float16).astype(np.float32) - 0.01 * update)
+                 .astype(np.float16).astype(np.float32), 1e-3, 0, "var")
