@@ -283,18 +283,19 @@ def jacrev(fn: Callable, grad_position: Any = 0, has_aux: bool = False) -> Calla
 
 def _taylor(fn: Callable, primals: tuple[Tensor, ...], series: tuple[Tensor, ...], order: int) -> tuple:
     """(fn(primals), [d^k/dt^k fn(x(t)) at t = 0 for k = 1 .. order]) along x(t) = x + sum_k s_k t^k / k!."""
-    from cellonnx.ops import add, mul
+    from cellonnx.ops import add, mul, unbind
     t0 = Tensor._make(np.zeros((), np.float32))
+    rows = [unbind(s, 0) for s in series]
 
     def path(t: Tensor) -> Any:
         xs = []
-        for x, s in zip(primals, series):
+        for x, s_rows in zip(primals, rows):
             xt = x
-            for k in range(s.shape[0]):
+            for k, s_k in enumerate(s_rows):
                 coeff = mul(t, 1.0)
                 for _ in range(k):
                     coeff = mul(coeff, t)
-                xt = add(xt, mul(s[k], mul(coeff, 1.0 / math.factorial(k + 1))))
+                xt = add(xt, mul(s_k, mul(coeff, 1.0 / math.factorial(k + 1))))
             xs.append(xt)
         return fn(*xs)
 
@@ -355,6 +356,7 @@ def jet(fn: Callable, primals: Any, series: Any) -> tuple[Any, Any]:
         raise ValueError(f"jet: {len(ss)} series for {len(xs)} primals")
     order = ss[0].shape[0]
     value, derivs = _taylor(fn, xs, ss, order)
+    out: Any
     if isinstance(value, tuple):
         out = tuple(stack([d[i] for d in derivs], 0) for i in range(len(value)))
     else:

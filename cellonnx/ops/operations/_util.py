@@ -90,10 +90,11 @@ def assign_to(var: Tensor, value: Any, op: str = "Assign") -> Tensor:
     arr = new._data
     if (isinstance(value, Tensor) and arr is value._data) or not arr.flags.writeable or arr.base is not None:
         arr = np.array(arr, copy=True)
-    tracing = registry.TRACE_HOOK is not None
-    if tracing:
+    hook = registry.TRACE_HOOK
+    tracing = hook is not None
+    if hook is not None:
         from cellonnx.ops.prims.getitem import IndexRebind
-        registry.TRACE_HOOK(IndexRebind._instance, (new,), {}, (var,))
+        hook(IndexRebind._instance, (new,), {}, (var,))
     if isinstance(var, Parameter):
         if not tracing:
             var._assign_array(arr)

@@ -231,16 +231,19 @@ def _nd_add(x: Tensor, indices: Any, updates: Tensor) -> Tensor:
 def _scatter_update_nd(x: Tensor, indices: Any, updates: Any) -> Tensor:
     """``x`` with the slices addressed by the last axis of ``indices`` replaced by ``updates`` (a repeated
     index takes its last update)."""
+    from cellonnx.ops.prims.getitem import getitem, setitem
     idx = to_tensor(indices)
     y = _copy(x)
-    y[tuple(idx[..., i] for i in range(idx.shape[-1]))] = cast(to_tensor(updates, x), x._data.dtype)
+    setitem(y, tuple(getitem(idx, (Ellipsis, i)) for i in range(idx.shape[-1])),
+            cast(to_tensor(updates, x), x._data.dtype))
     return y
 
 
 def _scatter_update_rows(x: Tensor, indices: Any, updates: Any) -> Tensor:
     """``x`` with rows ``indices`` replaced by ``updates`` (shape ``indices.shape + x.shape[1:]``)."""
+    from cellonnx.ops.prims.getitem import setitem
     y = _copy(x)
-    y[to_tensor(indices)] = cast(to_tensor(updates, x), x._data.dtype)
+    setitem(y, to_tensor(indices), cast(to_tensor(updates, x), x._data.dtype))
     return y
 
 

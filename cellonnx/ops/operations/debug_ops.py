@@ -140,6 +140,10 @@ def _check_hook_fn(prim: Any) -> None:
                         f"{type(prim.hook_fn).__name__}")
 
 
+def _check_input_output(prim: Any) -> None:
+    one_of(prim, "input_output", ("in", "out"))
+
+
 def _check_f(prim: Any) -> None:
     if not callable(prim.f):
         raise TypeError(f"For 'InsertGradientOf', the f must be a function, but got {type(prim.f).__name__}")
@@ -192,7 +196,7 @@ ROWS = [
     Row("TensorSummary", "", "name, value", "_summary('tensor', name, value)"),
     Row("HistogramSummary", "", "name, value", "_summary('histogram', name, value)"),
     Row("TensorDump", "input_output='out'", "file, input_x", "_tensor_dump(file, input_x, input_output)",
-        lambda prim: one_of(prim, "input_output", ("in", "out"))),
+        _check_input_output),
     Row("HookBackward", "hook_fn, cell_id=''", "*inputs", "_hook_backward(hook_fn, *inputs)", _check_hook_fn),
     Row("InsertGradientOf", "f", "input_x", "_insert_gradient_of(f, input_x)", _check_f),
     Row("DumpGradient", "", "path, x, input_output", "_dump_gradient(path, x, input_output)"),

@@ -268,7 +268,7 @@ def _pad(x: Tensor, paddings: Any) -> Tensor:
     return pad(x, flat)
 
 
-def _symmetric(x: Tensor, rows: list[tuple[int, int]]) -> Tensor:
+def _symmetric(x: Tensor, rows: list[tuple[int, ...]]) -> Tensor:
     from cellonnx.ops import cat, flip, narrow
     for axis, (before, after) in enumerate(rows):
         n = x.shape[axis]

@@ -81,7 +81,7 @@ def _apply_momentum(var: Tensor, accum: Tensor, lr: Any, grad: Tensor, momentum:
 
 @_updating
 def _apply_keras_momentum(var: Tensor, accum: Tensor, lr: Any, grad: Tensor, momentum: Any,
-                          use_nesterov: bool) -> tuple[Tensor, Tensor]:
+                          use_nesterov: bool) -> tuple[Tensor, ...]:
     lr, momentum = _s(lr, var), _s(momentum, var)
     new_accum = sub(mul(accum, momentum), mul(grad, lr))
     new_var = add(var, sub(mul(new_accum, momentum), mul(grad, lr))) if use_nesterov else add(var, new_accum)
@@ -111,7 +111,7 @@ def _apply_adadelta(var: Tensor, accum: Tensor, accum_update: Tensor, lr: Any, r
 
 @_updating
 def _apply_adagrad(var: Tensor, accum: Tensor, lr: Any, grad: Tensor, epsilon: Any, update_slots: bool,
-                   op: str) -> tuple[Tensor, Tensor]:
+                   op: str) -> tuple[Tensor, ...]:
     lr = _s(lr, var)
     new_accum = add(accum, square(grad)) if update_slots else accum
     denom = sqrt(new_accum) if epsilon is None else add(sqrt(new_accum), _s(epsilon, var))
@@ -145,7 +145,7 @@ def _apply_amsgrad(var: Tensor, m: Tensor, v: Tensor, vhat: Tensor, beta1_power:
 
 @_updating
 def _apply_sign(var: Tensor, m: Tensor, lr: Any, alpha_or_logbase: Any, sign_decay: Any, beta: Any,
-                grad: Tensor, power: bool) -> tuple[Tensor, Tensor]:
+                grad: Tensor, power: bool) -> tuple[Tensor, ...]:
     lr, a, decay, beta = (_s(x, var) for x in (lr, alpha_or_logbase, sign_decay, beta))
     new_m = add(mul(beta, m), mul(sub(1.0, beta), grad))
     agree = mul(mul(decay, sign(grad)), sign(new_m))
@@ -449,8 +449,9 @@ def _fused_sparse_adam(var: Tensor, m: Tensor, v: Tensor, beta1_power: Any, beta
     op = "FusedSparseLazyAdam" if lazy else "FusedSparseAdam"
     scalars = (beta1_power, beta2_power, lr, beta1, beta2, epsilon)
     if lazy:
-        def step(w: Tensor, m_: Tensor, v_: Tensor, g: Tensor, *s: Tensor) -> tuple[Tensor, Tensor, Tensor]:
-            delta, new_m, new_v = _adam_step(w, m_, v_, *s, g, use_nesterov)
+        def step(w: Tensor, m_: Tensor, v_: Tensor, g: Tensor, b1p: Tensor, b2p: Tensor, lr_: Tensor,
+                 b1: Tensor, b2: Tensor, eps: Tensor) -> tuple[Tensor, Tensor, Tensor]:
+            delta, new_m, new_v = _adam_step(w, m_, v_, b1p, b2p, lr_, b1, b2, eps, g, use_nesterov)
             return add(w, delta), new_m, new_v
         return _sparse(op, step, (var, m, v), grad, indices, *scalars)
     idx, rows = _unique_rows(grad, indices, op)

@@ -47,8 +47,8 @@ def _as_tensor(value: Any, dtype: Any) -> Tensor:
 
 def _py_func(fn: Callable, out_types: Any, *args: Any) -> tuple[Tensor, ...]:
     """PyFunc: ``fn`` on the inputs as NumPy arrays (scalars for 0-d); its results as a tuple of Tensors."""
-    args = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
-    out = fn(*_numpy_args(tuple(args)))
+    inputs = tuple(args[0]) if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
+    out = fn(*_numpy_args(inputs))
     outs = out if isinstance(out, (tuple, list)) else (out,)
     types = list(out_types) + [None] * (len(outs) - len(out_types))
     return tuple(_as_tensor(o, t) for o, t in zip(outs, types))
