@@ -7,16 +7,17 @@ One row is one class:
 - ``init``: the constructor's parameters as MindSpore declares them (names, order, defaults); each argument
   becomes an attribute (``prim.keep_dims``, ``prim.attrs``), as ``prim_attr_register`` does.
 - ``call``: the parameters of ``prim(...)``.
-- ``twin``: the functional call it stands for, a Python expression over the call's parameters and the
-  attributes. Function names are looked up in the family module that holds the row (adapters: its
-  ``_private`` helpers, when MindSpore's attributes mean more than a plain argument) and otherwise on
-  ``cellonnx.ops`` when the call runs.
+- ``twin``: the functional call it stands for, a Python expression over the call's parameters, the
+  attributes and ``self`` (the primitive, for adapters that read several attributes). Function names are
+  looked up in the family module that holds the row (adapters: its ``_private`` helpers, when MindSpore's
+  attributes mean more than a plain argument) and otherwise on ``cellonnx.ops`` when the call runs.
 - ``setup``: optional, checks and normalises the attributes after the constructor ran, with MindSpore's
   errors (``Conv2D``'s ``pad`` must be 0 unless ``pad_mode`` is 'pad' ...).
 
 The class's ``__call__`` is compiled from ``call`` and ``twin`` (no per-call argument binding), and its
 ``__init__`` carries MindSpore's signature, so ``inspect.signature(ops.ReduceMean)`` reads
-``(keep_dims=False)``.
+``(keep_dims=False)``. The rows live in the family modules beside their adapters (math_ops.py, array_ops.py,
+nn_ops.py ...); ``cellonnx.ops.operations.ROWS`` is the whole table.
 """
 from __future__ import annotations
 
