@@ -30,7 +30,6 @@ _BY_NETWORK = {
     "mnasnet": NUMPY,
     "xception": NUMPY,
     "googlenet": NUMPY,
-    "tinybert": "ops.fill missing",
 }
 
 XFAILS: dict[tuple[str, str], str] = {(name, "*"): reason for name, reason in _BY_NETWORK.items()}
