@@ -137,7 +137,7 @@ def _scalar_cast(x: Any, t: Any) -> Any:
     if isinstance(x, Tensor):
         x = x.asnumpy().item()
     if isinstance(t, dtypes.DType):
-        kind = t.np_dtype.kind
+        kind = np.dtype(t.np_dtype).kind
         t = bool if kind == "b" else int if kind in "iu" else float
     return t(x)
 
