@@ -339,11 +339,6 @@ def rank(input_x: Tensor) -> int:
     return P.Rank()(input_x)
 
 
-def dtype(x: Tensor) -> dtypes.DType:
-    """The dtype of a tensor."""
-    return P.DType()(x)
-
-
 # ---------------------------------------------------------------- operator instances (MindSpore's functional)
 tensor_add = P.Add()
 tensor_sub = P.Sub()
@@ -364,8 +359,6 @@ reshape_ = P.Reshape()
 reduce_max = P.ReduceMax()
 reduce_min = P.ReduceMin()
 reduce_mean = P.ReduceMean()
-tensor_scatter_update = P.TensorScatterUpdate()
-scatter_nd_update = P.ScatterNdUpdate()
 
 __all__ = [
     "SliceGetItem",
@@ -379,7 +372,6 @@ __all__ = [
     "depend",
     "dict_getitem",
     "dict_setitem",
-    "dtype",
     "floordiv",
     "floormod",
     "hastype",
@@ -426,7 +418,6 @@ __all__ = [
     "scalar_sub",
     "scalar_uadd",
     "scalar_usub",
-    "scatter_nd_update",
     "shape_",
     "shape_mul",
     "string_concat",
@@ -443,7 +434,6 @@ __all__ = [
     "tensor_mul",
     "tensor_pow",
     "tensor_range",
-    "tensor_scatter_update",
     "tensor_slice",
     "tensor_sub",
     "tuple_div",

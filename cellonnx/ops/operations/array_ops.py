@@ -223,30 +223,6 @@ def _neg_updates(fn: Any) -> Any:
     return lambda x, indices, updates: fn(x, indices, neg(to_tensor(updates, x)))
 
 
-def _nd_add(x: Tensor, indices: Any, updates: Tensor) -> Tensor:
-    from cellonnx.ops import tensor_scatter_add
-    return tensor_scatter_add(x, indices, cast(to_tensor(updates, x), x._data.dtype))
-
-
-def _scatter_update_nd(x: Tensor, indices: Any, updates: Any) -> Tensor:
-    """``x`` with the slices addressed by the last axis of ``indices`` replaced by ``updates`` (a repeated
-    index takes its last update)."""
-    from cellonnx.ops.prims.getitem import getitem, setitem
-    idx = to_tensor(indices)
-    y = _copy(x)
-    setitem(y, tuple(getitem(idx, (Ellipsis, i)) for i in range(idx.shape[-1])),
-            cast(to_tensor(updates, x), x._data.dtype))
-    return y
-
-
-def _scatter_update_rows(x: Tensor, indices: Any, updates: Any) -> Tensor:
-    """``x`` with rows ``indices`` replaced by ``updates`` (shape ``indices.shape + x.shape[1:]``)."""
-    from cellonnx.ops.prims.getitem import setitem
-    y = _copy(x)
-    setitem(y, to_tensor(indices), cast(to_tensor(updates, x), x._data.dtype))
-    return y
-
-
 def _index_add(x: Tensor, indices: Any, y: Tensor, axis: int) -> Tensor:
     from cellonnx.ops import index_add
     return assign_to(x, index_add(x, indices, y, axis), "IndexAdd")
@@ -321,8 +297,7 @@ ROWS = [
     Row("InvertPermutation", "", "input_x", "_invert_permutation(input_x)"),
     # ---- scatter (the Scatter* classes update their Parameter input in place)
     Row("TensorScatterAdd", "", "input_x, indices, updates", "tensor_scatter_add(input_x, indices, updates)"),
-    Row("TensorScatterSub", "", "input_x, indices, updates",
-        "tensor_scatter_add(input_x, indices, neg(updates))"),
+    Row("TensorScatterSub", "", "input_x, indices, updates", "tensor_scatter_sub(input_x, indices, updates)"),
     Row("TensorScatterElements", "axis=0, reduction='none'", "data, indices, updates",
         "tensor_scatter_elements(data, indices, updates, axis, reduction)"),
     Row("ScatterAdd", "use_locking=False", "input_x, indices, updates",
@@ -330,17 +305,17 @@ ROWS = [
     Row("ScatterSub", "use_locking=False", "input_x, indices, updates",
         "_scatter(_neg_updates(_scatter_add_rows), input_x, indices, updates, 'ScatterSub')"),
     Row("ScatterNdAdd", "use_locking=False", "input_x, indices, updates",
-        "_scatter(_nd_add, input_x, indices, updates, 'ScatterNdAdd')"),
+        "scatter_nd_add(input_x, indices, updates)"),
     Row("ScatterNdSub", "use_locking=False", "input_x, indices, updates",
-        "_scatter(_neg_updates(_nd_add), input_x, indices, updates, 'ScatterNdSub')"),
+        "scatter_nd_sub(input_x, indices, updates)"),
     Row("ScatterNonAliasingAdd", "", "input_x, indices, updates",
-        "_scatter(_nd_add, input_x, indices, updates, 'ScatterNonAliasingAdd')"),
+        "scatter_nd_add(input_x, indices, updates)"),
     Row("TensorScatterUpdate", "", "input_x, indices, updates",
-        "_scatter_update_nd(input_x, indices, updates)"),
+        "tensor_scatter_update(input_x, indices, updates)"),
     Row("ScatterNdUpdate", "use_locking=True", "input_x, indices, updates",
-        "_scatter(_scatter_update_nd, input_x, indices, updates, 'ScatterNdUpdate')"),
+        "scatter_nd_update(input_x, indices, updates)"),
     Row("ScatterUpdate", "use_locking=True", "input_x, indices, updates",
-        "_scatter(_scatter_update_rows, input_x, indices, updates, 'ScatterUpdate')"),
+        "scatter_update(input_x, indices, updates)"),
     Row("IndexAdd", "axis, use_lock=True, check_index_bound=True", "input_x, indices, y",
         "_index_add(input_x, indices, y, axis)"),
     Row("InplaceIndexAdd", "axis", "var, indices, updates", "_index_add(var, indices, updates, axis)"),
