@@ -11,7 +11,7 @@ from cellonnx import dtypes
 from cellonnx.ops.operations._util import axes
 from cellonnx.ops.operations.table import Row, build
 from cellonnx.ops.prims._util import promote
-from cellonnx.ops.prims.math import abs, add, cast, div, equal, floor, isfinite, logical_not, mul, sign, sub
+from cellonnx.ops.prims.math import abs, add, cast, div, equal, isfinite, logical_not, mul, sub
 from cellonnx.ops.prims.reduce import sum
 from cellonnx.ops.prims.shape import reshape, swapaxes
 from cellonnx.tensor import Tensor
@@ -58,31 +58,6 @@ def _mul_no_nan(x: Tensor, y: Tensor) -> Tensor:
     from cellonnx.ops import where
     x, y = promote(x, y)
     return where(equal(y, 0), 0, mul(x, y))
-
-
-def _xdivy(x: Tensor, y: Tensor) -> Tensor:
-    from cellonnx.ops import where
-    x, y = promote(x, y)
-    zero = equal(x, 0)
-    return where(zero, 0, div(x, where(zero, 1, y)))
-
-
-def _trunc(x: Tensor) -> Tensor:
-    return mul(sign(x), floor(abs(x)))
-
-
-def _fmod(x: Any, y: Any) -> Tensor:
-    """C's fmod: the remainder takes the dividend's sign (MindSpore's Mod / TruncateMod)."""
-    x, y = promote(x, y)
-    if x._data.dtype.kind in "iu":
-        return cast(_fmod(cast(x, np.float64), cast(y, np.float64)), x._data.dtype)
-    return sub(x, mul(_trunc(div(x, y)), y))
-
-
-def _truncate_div(x: Any, y: Any) -> Tensor:
-    x, y = promote(x, y)
-    q = _trunc(div(cast(x, np.float64), cast(y, np.float64)) if x._data.dtype.kind in "iu" else div(x, y))
-    return cast(q, x._data.dtype)
 
 
 def _equal_count(x: Tensor, y: Tensor) -> Tensor:
@@ -178,12 +153,12 @@ ROWS = [
     Row("RealDiv", "", "x, y", "div(x, y)"),
     Row("FloorDiv", "", "input, other", "floor_div(input, other)"),
     Row("FloorMod", "", "x, y", "floor_mod(x, y)"),
-    Row("Mod", "", "x, y", "_fmod(x, y)"),
-    Row("TruncateMod", "", "x, y", "_fmod(x, y)"),
-    Row("TruncateDiv", "", "x, y", "_truncate_div(x, y)"),
+    Row("Mod", "", "x, y", "fmod(x, y)"),
+    Row("TruncateMod", "", "x, y", "truncate_mod(x, y)"),
+    Row("TruncateDiv", "", "x, y", "truncate_div(x, y)"),
     Row("DivNoNan", "", "x1, x2", "_div_no_nan(x1, x2)"),
     Row("MulNoNan", "", "x, y", "_mul_no_nan(x, y)"),
-    Row("Xdivy", "", "x, y", "_xdivy(x, y)"),
+    Row("Xdivy", "", "x, y", "xdivy(x, y)"),
     Row("Pow", "", "input, exponent", "pow(input, exponent)"),
     Row("Maximum", "", "input, other", "maximum(input, other)"),
     Row("Minimum", "", "input, other", "minimum(input, other)"),
