@@ -6,20 +6,22 @@ over cellonnx's functional ops (table.py); the family modules hold the rows. The
 from __future__ import annotations
 
 from cellonnx.ops.operations import (
-            array_ops,
-            debug_ops,
-            image_ops,
-            linalg_ops,
-            loss_ops,
-            math_ops,
-            nn_ops,
-            optim_ops,
-            other_ops,
-            random_ops,
-            scatter_ops,
-            special_ops,
+    array_ops,
+    compat_ops,
+    debug_ops,
+    image_ops,
+    linalg_ops,
+    loss_ops,
+    math_ops,
+    nn_ops,
+    optim_ops,
+    other_ops,
+    random_ops,
+    scatter_ops,
+    special_ops,
 )
 from cellonnx.ops.operations.array_ops import *
+from cellonnx.ops.operations.compat_ops import *
 from cellonnx.ops.operations.debug_ops import *
 from cellonnx.ops.operations.image_ops import *
 from cellonnx.ops.operations.linalg_ops import *
@@ -34,7 +36,7 @@ from cellonnx.ops.operations.special_ops import *
 from cellonnx.ops.prims.control import ForiLoop, Scan, WhileLoop
 
 FAMILIES = (math_ops, array_ops, nn_ops, random_ops, optim_ops, debug_ops, other_ops, special_ops, linalg_ops,
-            scatter_ops, image_ops, loss_ops)
+            scatter_ops, image_ops, loss_ops, compat_ops)
 ROWS = [row for family in FAMILIES for row in family.ROWS]
 
 __all__ = ["ForiLoop", "Scan", "WhileLoop"]
