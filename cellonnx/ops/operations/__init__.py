@@ -9,6 +9,7 @@ from cellonnx.ops.operations import (
     array_ops,
     compat_ops,
     debug_ops,
+    extra_ops,
     image_ops,
     linalg_ops,
     loss_ops,
@@ -23,6 +24,7 @@ from cellonnx.ops.operations import (
 from cellonnx.ops.operations.array_ops import *
 from cellonnx.ops.operations.compat_ops import *
 from cellonnx.ops.operations.debug_ops import *
+from cellonnx.ops.operations.extra_ops import *
 from cellonnx.ops.operations.image_ops import *
 from cellonnx.ops.operations.linalg_ops import *
 from cellonnx.ops.operations.loss_ops import *
@@ -36,7 +38,7 @@ from cellonnx.ops.operations.special_ops import *
 from cellonnx.ops.prims.control import ForiLoop, Scan, WhileLoop
 
 FAMILIES = (math_ops, array_ops, nn_ops, random_ops, optim_ops, debug_ops, other_ops, special_ops, linalg_ops,
-            scatter_ops, image_ops, loss_ops, compat_ops)
+            scatter_ops, image_ops, loss_ops, compat_ops, extra_ops)
 ROWS = [row for family in FAMILIES for row in family.ROWS]
 
 __all__ = ["ForiLoop", "Scan", "WhileLoop"]

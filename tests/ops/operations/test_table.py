@@ -118,6 +118,8 @@ EXTRA: dict[str, dict[str, Any]] = {
     "RandomShuffle": c(lambda: ops.RandomShuffle(seed=1), [f32(4, 3)]),
     "RandomChoiceWithMask": c(lambda: ops.RandomChoiceWithMask(count=3, seed=1), [f32(4, 3)],
                               lambda p, x: p(x > 0)),
+    "LogNormalReverse": c(lambda: ops.LogNormalReverse(), [f32(2, 3)]),
+    "Cauchy": c(lambda: ops.Cauchy((2, 3), 1.0, 0.5), [], lambda p: p()),
     "Custom": c(lambda: ops.Custom(lambda a, b: a * b + 1, out_shape=lambda a, b: a, out_dtype=ms.float32),
                 [f32(2, 2), f32(2, 2)]),
 }
