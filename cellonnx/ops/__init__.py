@@ -107,6 +107,22 @@ __all__ = ["GradOperation", "Op", "OpError", "REGISTRY", "apply", "grad", "stop_
 __all__ += [name for module in _modules for name in module.__all__]
 del _tensor_methods
 
+# MindSpore's operator classes (ops.ReLU, ops.MatMul ... the same objects as P.*), the Primitive base classes,
+# the Python-level helpers (ops.make_tuple, ops.tensor_add ...), the composite operations and the transforms;
+# a name a family above defines stays the family's
+from cellonnx.ops import operations as P  # noqa: E402, I001 (order: the operations read the functional ops)
+from cellonnx.ops.operations import array_ops, other_ops  # noqa: E402, F401 (as mindspore.ops.array_ops ...)
+from cellonnx.ops import helpers as _helpers, primitive as _primitive  # noqa: E402
+from cellonnx.ops.composite import base as _composite_base, vmap as _vmap  # noqa: E402
+from cellonnx.autograd import functional as _transforms  # noqa: E402
+
+for _extra in (_primitive, P, _helpers, _composite_base, _vmap, _transforms):
+    for _name in _extra.__all__:
+        if _name not in globals():
+            globals()[_name] = getattr(_extra, _name)
+            __all__.append(_name)
+del _extra, _name
+
 from cellonnx.unsupported import module_getattr as _module_getattr  # noqa: E402
 
 __getattr__ = _module_getattr(__name__, "mindspore.ops")
