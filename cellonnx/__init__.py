@@ -20,6 +20,7 @@ from cellonnx import ops
 from cellonnx.ops import GradOperation, grad, stop_gradient, value_and_grad
 from cellonnx.ops.prims.random import get_seed, set_seed
 from cellonnx import common
+from cellonnx.sparse import COOTensor, CSRTensor, RowTensor, SparseTensor
 from cellonnx import nn
 from cellonnx.nn.parameter_tuple import ParameterTuple
 from cellonnx.context import GRAPH_MODE, PYNATIVE_MODE, get_context, set_context

@@ -20,11 +20,12 @@ def scale_of(want: np.ndarray) -> float:
     return float(finite.max()) if finite.size and finite.max() > 0 else 1.0
 
 
-def close_mask(got: Any, want: Any, rtol: float, scale_rtol: float) -> np.ndarray:
-    """Elementwise |got - want| <= rtol * |want| + scale_rtol * scale(want); NaN and inf must match."""
+def close_mask(got: Any, want: Any, rtol: float, scale_rtol: float, min_scale: float = 0.0) -> np.ndarray:
+    """Elementwise |got - want| <= rtol * |want| + scale_rtol * max(scale(want), min_scale); NaN and inf must
+    match. ``min_scale=1`` makes ``scale_rtol`` an absolute tolerance for results smaller than one."""
     got = np.asarray(got, dtype=np.float64)
     want = np.asarray(want, dtype=np.float64)
-    tol = rtol * np.abs(want) + scale_rtol * scale_of(want)
+    tol = rtol * np.abs(want) + scale_rtol * max(scale_of(want), min_scale)
     with np.errstate(invalid="ignore"):
         ok = np.abs(got - want) <= tol
     return ok | (np.isnan(got) & np.isnan(want)) | (np.isinf(want) & (got == want))
@@ -40,12 +41,16 @@ def worst_error(got: Any, want: Any) -> str:
     return f"max |diff| {worst:.3g} ({worst / scale_of(want):.3g} of the scale {scale_of(want):.3g})"
 
 
-def assert_close(got: Any, want: Any, rtol: float = 1e-5, scale_rtol: float = 1e-6, what: str = "") -> None:
+def assert_close(got: Any, want: Any, rtol: float = 1e-5, scale_rtol: float = 1e-6, what: str = "",
+                 min_scale: float = 0.0) -> None:
     """Fails naming the worst element when ``got`` is not within the scale-relative tolerance of ``want``."""
     got = np.asarray(got)
     want = np.asarray(want)
     assert got.shape == want.shape, f"{what}: shape {got.shape}, expected {want.shape}"
-    ok = close_mask(got, want, rtol, scale_rtol)
+    if got.dtype.kind in "biuOUS" and want.dtype.kind in "biuOUS":
+        np.testing.assert_array_equal(got, want, err_msg=what)
+        return
+    ok = close_mask(got, want, rtol, scale_rtol, min_scale)
     if not ok.all():
         index = np.unravel_index(int(np.argmin(ok)), ok.shape) if ok.ndim else ()
         raise AssertionError(

@@ -43,11 +43,14 @@ __all__ = ["DeviceCtx", "Generator", "Initializer", "JitConfig", "Parameter", "P
            "get_seed", "initial_seed", "initializer", "is_tensor", "jit", "jit_class", "lazy_inline",
            "manual_seed", "ms_memory_recycle", "mutable", "no_inline", "recompute", "seed",
            "set_recursion_limit", "set_rng_state", "set_seed", "swap_tensors", "tensor", *_dtype_all]
+__all__ += ["COOTensor", "CSRTensor", "RowTensor", "SparseTensor"]
 
 # names defined above this layer (with the ops and the Cells), imported on first use
 _LATER = {"ParameterTuple": ("cellonnx.nn.parameter_tuple", "ParameterTuple"),
           "set_seed": ("cellonnx.ops.prims.random", "set_seed"),
           "get_seed": ("cellonnx.ops.prims.random", "get_seed")}
+_LATER.update({name: ("cellonnx.sparse.tensor", name) for name in ("COOTensor", "CSRTensor", "RowTensor",
+                                                                   "SparseTensor")})
 _unsupported = _module_getattr(__name__, "mindspore.common", "mindspore")
 
 

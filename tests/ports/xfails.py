@@ -31,7 +31,6 @@ _BY_NETWORK = {
     "mnasnet": NUMPY,
     "xception": NUMPY,
     "googlenet": NUMPY,
-    "tinybert": "ops.fill missing",
     "deepspeech2": "operator classes ops.Reshape, ops.Shape, ops.Transpose, ops.Add, ops.Div, ops.ZerosLike, "
                    "ops.ReduceSum missing",
     "conformer": "mindspore.ops.operations and operator classes ops.ExpandDims, ops.Cast, ops.Sigmoid, "

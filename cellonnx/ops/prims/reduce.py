@@ -125,7 +125,11 @@ class ArgMin(Op):
 
 
 # ---------------------------------------------------------------- functional API
-def reduce_sum(x: Tensor, axes: tuple[int, ...] | None, keep_dims: bool = False) -> Tensor:
+def reduce_sum(x: Tensor, axis: Any = (), keep_dims: bool = False) -> Tensor:
+    """Sum over ``axis`` (an int or tuple; ``()`` or None: all axes), keeping them as size 1 with
+    ``keep_dims``."""
+    x = to_tensor(x)
+    axes = norm_axes(axis, x.ndim, "reduce_sum")
     return ReduceSum.apply(x, axes=axes, keep_dims=keep_dims)
 
 
@@ -171,11 +175,13 @@ def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False, *, axis
     return ArgMax.apply(input, axis=norm_axis(d, input.ndim, "argmax"), keep_dims=kd)
 
 
-def argmin(input: Tensor, dim: int | None = None, keepdim: bool = False, *, axis: int | None = None,
-           keep_dims: bool | None = None) -> Tensor:
+def argmin(input: Tensor, axis: int | None = None, keepdims: bool = False, *, dim: int | None = None,
+           keepdim: bool | None = None) -> Tensor:
+    """Index of the minimum along ``axis`` (over the flattened tensor when None); ``dim`` / ``keepdim``
+    are accepted as aliases."""
     from cellonnx.ops.prims.shape import reshape
-    d = dim if axis is None else axis
-    kd = keepdim if keep_dims is None else keep_dims
+    d = axis if dim is None else dim
+    kd = keepdims if keepdim is None else keepdim
     if d is None:
         return ArgMin.apply(reshape(input, (-1,)), axis=0, keep_dims=False)
     return ArgMin.apply(input, axis=norm_axis(d, input.ndim, "argmin"), keep_dims=kd)
