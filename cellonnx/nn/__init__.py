@@ -151,6 +151,7 @@ from cellonnx.nn.optim import (
     AdaMax,
     AdamOffload,
     AdamWeightDecay,
+    AdamWeightDecayDynamicLR,
     Lamb,
     LazyAdam,
     Momentum,
@@ -192,4 +193,6 @@ __all__ += buffer.__all__
 
 from cellonnx.unsupported import module_getattr as _module_getattr  # noqa: E402
 
-__getattr__ = _module_getattr(__name__, "mindspore.nn")
+from cellonnx.nn.device_only import module_getattr as _device_only  # noqa: E402
+
+__getattr__ = _device_only("mindspore.nn", _module_getattr(__name__, "mindspore.nn"))
