@@ -168,13 +168,14 @@ class TrainOneStepCell(Cell):
         if return_grad:
             self.weights_name = [p.name for p in optimizer.parameters]
         self.reducer_flag = False
+        # identity on one host (MindSpore all-reduces the gradients here in data-parallel mode); a child cell,
+        # as in MindSpore, so that the wrapper prints (grad_reducer): Identity()
+        from cellonnx.nn.layer.basic import Identity
+
+        self.grad_reducer = Identity()
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return _eager(self, args, kwargs, traceable=False)
-
-    def grad_reducer(self, grads: tuple) -> tuple:
-        """Identity on one host (MindSpore all-reduces the gradients in data-parallel mode here)."""
-        return grads
 
     def construct(self, *inputs: Any) -> Any:
         loss, grads = _loss_and_grads(self.network, inputs, self.weights, self.sens if self.sense_flag else None)
