@@ -14,6 +14,12 @@ from typing import Any
 import numpy as np
 
 
+def _wide(a: Any) -> np.ndarray:
+    """float64, or complex128 for complex values (compared by the modulus of their difference)."""
+    a = np.asarray(a)
+    return a.astype(np.complex128 if a.dtype.kind == "c" else np.float64)
+
+
 def scale_of(want: np.ndarray) -> float:
     """The largest finite magnitude of ``want`` (1.0 for an empty or all-non-finite array)."""
     finite = np.abs(want[np.isfinite(want)]) if want.dtype.kind in "fc" else np.abs(want)
@@ -23,8 +29,7 @@ def scale_of(want: np.ndarray) -> float:
 def close_mask(got: Any, want: Any, rtol: float, scale_rtol: float, min_scale: float = 0.0) -> np.ndarray:
     """Elementwise |got - want| <= rtol * |want| + scale_rtol * max(scale(want), min_scale); NaN and inf must
     match. ``min_scale=1`` makes ``scale_rtol`` an absolute tolerance for results smaller than one."""
-    got = np.asarray(got, dtype=np.float64)
-    want = np.asarray(want, dtype=np.float64)
+    got, want = _wide(got), _wide(want)
     tol = rtol * np.abs(want) + scale_rtol * max(scale_of(want), min_scale)
     with np.errstate(invalid="ignore"):
         ok = np.abs(got - want) <= tol
@@ -33,8 +38,7 @@ def close_mask(got: Any, want: Any, rtol: float, scale_rtol: float, min_scale: f
 
 def worst_error(got: Any, want: Any) -> str:
     """The largest difference, absolute and relative to the scale, for a failure message."""
-    got = np.asarray(got, dtype=np.float64)
-    want = np.asarray(want, dtype=np.float64)
+    got, want = _wide(got), _wide(want)
     with np.errstate(invalid="ignore"):
         diff = np.nan_to_num(np.abs(got - want), nan=np.inf)
     worst = float(diff.max()) if diff.size else 0.0

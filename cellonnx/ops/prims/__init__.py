@@ -7,5 +7,7 @@ FAMILIES = ("math", "reduce", "shape", "linalg", "creation", "index", "scatter",
             "conv", "conv_grad", "pool", "pool_avg", "pool_adaptive", "norm", "activation", "dropout",
             "embedding", "rnn", "control",
             "array_misc", "triangle", "scatter_reduce", "unique")
+FAMILIES += ("trig", "special", "elementwise", "bitwise", "cumulative", "einsum", "decomp", "spectral",
+             "random_dist", "boxes")
 
 MODULES = [importlib.import_module(f"cellonnx.ops.prims.{name}") for name in FAMILIES]
