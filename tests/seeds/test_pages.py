@@ -101,8 +101,6 @@ NO_REFERENCE: dict[str, str] = {
 MISSING: dict[str, str] = {
     "000:Cell": "ops.ReLU (MindSpore's operator classes)",
     "002:Cell build": "ops.ReLU (MindSpore's operator classes)",
-    "000:Cell.register_forward_hook": "nn.MatMul (a layer of mindspore.nn)",
-    "000:Cell.register_forward_pre_hook": "nn.MatMul (a layer of mindspore.nn)",
     "004:Cell": "mindspore.ops.operations (MindSpore's operator classes, as P.ReLU)",
 }
 
