@@ -51,6 +51,9 @@ from cellonnx.log import get_level, get_log_config
 from cellonnx.autograd.function import _Function
 from cellonnx.train.serialization import (async_ckpt_thread_status, ckpt_to_safetensors, load,
                                           load_checkpoint_async, safetensors_to_ckpt)
+from cellonnx import communication
+from cellonnx.parallel_context import (ParallelMode, get_auto_parallel_context, reset_auto_parallel_context,
+                                       set_auto_parallel_context)
 from cellonnx.unsupported import module_getattr as _module_getattr
 
 __getattr__ = _module_getattr(__name__, "mindspore")

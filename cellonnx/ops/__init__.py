@@ -45,6 +45,7 @@ from cellonnx.ops.prims.array_misc import *
 from cellonnx.ops.prims.triangle import *
 from cellonnx.ops.prims.scatter_reduce import *
 from cellonnx.ops.prims.unique import *
+from cellonnx.ops.prims.comm import *
 from cellonnx.ops.composite.math_extra import *
 from cellonnx.ops.composite.loss import *
 from cellonnx.ops.composite.loss_margin import *
@@ -73,6 +74,7 @@ from cellonnx.ops.composite.image import *
 from cellonnx.ops.composite.sparse import *
 from cellonnx.ops.composite.sparse_unary import *
 from cellonnx.ops.composite.mvlgamma import *
+from cellonnx.ops.composite.comm import *
 from cellonnx.ops.prims import MODULES as _PRIM_MODULES
 from cellonnx.ops.composite import loss as _loss, math_extra as _math_extra
 from cellonnx.ops.composite import loss_ctc as _loss_ctc, loss_margin as _loss_margin
@@ -95,6 +97,8 @@ _modules += [_activation_ext, _padding, _nn_misc, _grid_sample]
 _modules += [_arith, _reduction, _linalg_ext, _spectral_ext, _clip, _sequence, _distance, _fused]
 _modules += [_array_shape, _array_create, _diagonal, _scatter_inplace, _segment, _index_extra, _spatial, _image]
 _modules += [_sparse, _sparse_unary, _mvlgamma]
+from cellonnx.ops.composite import comm as _comm  # noqa: E402
+_modules += [_comm]
 
 from cellonnx.ops import tensor_methods as _tensor_methods  # noqa: E402 (attaches Tensor methods; reads _modules)
 from cellonnx.autograd.grad import GradOperation, grad, stop_gradient, value_and_grad  # noqa: E402

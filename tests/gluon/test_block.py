@@ -425,8 +425,8 @@ def test_block_constructor_refuses_gluon1_arguments() -> None:
         Old(prefix="net_")
 
 
-def test_sync_batch_norm_needs_one_device() -> None:
-    with pytest.raises(NotImplementedError, match="distributed"):
+def test_sync_batch_norm_needs_as_many_ranks_as_devices() -> None:
+    with pytest.raises(ValueError, match="mpirun -n 2"):
         nn.SyncBatchNorm(num_devices=2)
 
 

@@ -11,6 +11,7 @@ from cellonnx.autograd.tape import run_backward, set_grad_enabled
 from cellonnx.nn.cell import Cell
 from cellonnx.nn.learning_rate_schedule import _eager
 from cellonnx.nn.parameter_tuple import ParameterTuple
+from cellonnx.parallel_context import _get_device_num, _get_gradients_mean, _is_data_parallel
 from cellonnx.tensor import Parameter, Tensor
 
 __all__ = ["ForwardValueAndGrad", "ParameterUpdate", "TrainOneStepCell", "WithEvalCell", "WithGradCell",
@@ -167,12 +168,16 @@ class TrainOneStepCell(Cell):
         self.return_grad = return_grad
         if return_grad:
             self.weights_name = [p.name for p in optimizer.parameters]
-        self.reducer_flag = False
-        # identity on one host (MindSpore all-reduces the gradients here in data-parallel mode); a child cell,
-        # as in MindSpore, so that the wrapper prints (grad_reducer): Identity()
+        # as MindSpore: under DATA_PARALLEL / HYBRID_PARALLEL the gradients are all-reduced across the ranks;
+        # otherwise an Identity child cell: the wrapper prints (grad_reducer): Identity() as in MindSpore
         from cellonnx.nn.layer.basic import Identity
 
+        self.reducer_flag = _is_data_parallel()
         self.grad_reducer = Identity()
+        if self.reducer_flag:
+            from cellonnx.nn.wrap.grad_reducer import DistributedGradReducer
+
+            self.grad_reducer = DistributedGradReducer(self.weights, _get_gradients_mean(), _get_device_num())
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return _eager(self, args, kwargs, traceable=False)
