@@ -32,6 +32,7 @@ logger = logging.getLogger("cellonnx")
 # mistaken for them. MindSpore .ckpt stores strings as entries of their own; torch files keep them in the dict.
 APPEND_PREFIX = "append_dict."
 _MS_FORMAT_NAMES = {"ckpt": "mindspore"}
+_MS_SUFFIX = {"mindspore": "ckpt", "safetensors": "safetensors"}  # MindSpore's own formats
 _FLOAT = {"Float16", "Float32", "Float64", "BFloat16"}
 _INT = {"Int8", "Int16", "Int32", "Int64"}
 
@@ -50,7 +51,8 @@ def save_checkpoint(save_obj: Any, ckpt_file_name: str | os.PathLike[str], integ
             what load_checkpoint returned).
         ckpt_file_name: the file; overwritten atomically (written beside it, then renamed). The format comes from
             the extension (.ckpt MindSpore, .onnx ONNX initializers, .safetensors, .npz, .pt/.pth/.bin PyTorch,
-            .params MXNet); a name with none of them gets ".ckpt" appended, as MindSpore does.
+            .params MXNet); a name with none of them gets ".ckpt" appended unless it ends with "ckpt", as
+            MindSpore does (a name ending "_ckpt" is kept as it is).
         integrated_save: MindSpore's parallel-merge flag; checked, no effect here (one device).
         async_save: True, "thread" or "process" in MindSpore. Accepted and checked, but the file is written before
             this returns: MindSpore documents asynchronous saving as a timing choice only.
@@ -120,7 +122,11 @@ def _save_target(save_obj: Any, name: Any, format: str | None) -> tuple[Format, 
             fmt = get_format(path)
         except ValueError:
             fmt = get_format(format="mindspore")
-    if Path(path).suffix.lower() not in fmt.extensions:
+    bare = _MS_SUFFIX.get(fmt.name)
+    if bare is not None:
+        if not path.endswith(bare):  # MindSpore's test: a bare suffix, so "./state_ckpt" stays as it is
+            path += "." + bare
+    elif Path(path).suffix.lower() not in fmt.extensions:
         path += fmt.extensions[0]
     return fmt, path
 

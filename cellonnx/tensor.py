@@ -62,6 +62,16 @@ def _infer_array(data: Any, dtype: DType | None) -> np.ndarray:
     return arr
 
 
+
+class Shape(tuple):
+    """A tensor's shape: a tuple, which also answers a call with itself, so that MindSpore 0.x code that wrote
+    ``t.shape()`` (a method then, a tuple since 0.5) still runs."""
+
+    __slots__ = ()
+
+    def __call__(self) -> tuple:
+        return self
+
 class Tensor:
     """An n-dimensional array that records the operations applied to it for autograd and tracing.
 
@@ -191,8 +201,8 @@ class Tensor:
         if SHAPE_HOOK is not None:
             return SHAPE_HOOK(self)
         if self._sig_shape is not None:  # a dynamic dim of a signature reads -1, as in MindSpore
-            return tuple(-1 if d is None else d for d in self._sig_shape)
-        return self._data.shape
+            return Shape(-1 if d is None else d for d in self._sig_shape)
+        return Shape(self._data.shape)
 
     @property
     def dtype(self) -> DType:

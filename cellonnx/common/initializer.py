@@ -68,9 +68,8 @@ class Initializer:
     def _generator(self) -> np.random.Generator:
         return np.random.default_rng(self._seed) if self._seed is not None else _rng()
 
-    def __repr__(self) -> str:
-        args = ", ".join(f"{k}={v!r}" for k, v in self._kwargs.items())
-        return f"{type(self).__name__}({args})"
+    # no __repr__: MindSpore prints an initializer as Python's default <...HeUniform object at 0x...>, which
+    # is what a layer's repr shows for its default weight_init
 
 
 def _calculate_fan_in_and_fan_out(shape: tuple[int, ...]) -> tuple[int, int]:

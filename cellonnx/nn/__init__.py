@@ -5,6 +5,7 @@ test_namespace.py keeps this list complete."""
 from __future__ import annotations
 
 from cellonnx.nn import (
+    buffer,
     dynamic_lr,
     grad_cells,
     graph_cell,
@@ -17,6 +18,7 @@ from cellonnx.nn import (
     utils,
     wrap,
 )
+from cellonnx.nn.buffer import Buffer
 from cellonnx.nn.cell import Cell
 from cellonnx.nn.container import CellDict, CellList, SequentialCell
 from cellonnx.nn.dynamic_lr import (
@@ -264,6 +266,7 @@ from cellonnx.nn.optim import (
     AdaMax,
     AdamOffload,
     AdamWeightDecay,
+    AdamWeightDecayDynamicLR,
     Lamb,
     LazyAdam,
     Momentum,
@@ -292,6 +295,7 @@ from cellonnx.nn.wrap import (
 
 _modules = (layer, loss, optim, metrics, wrap, dynamic_lr, learning_rate_schedule)
 _modules += (grad_cells, graph_cell, sparse, utils)
+_modules += (buffer,)
 __all__ = ["Cell", "CellDict", "CellList", "SequentialCell"]
 __all__ += layer.__all__
 __all__ += loss.__all__
@@ -301,7 +305,10 @@ __all__ += wrap.__all__
 __all__ += dynamic_lr.__all__
 __all__ += learning_rate_schedule.__all__
 __all__ += grad_cells.__all__ + graph_cell.__all__ + sparse.__all__ + utils.__all__
+__all__ += buffer.__all__
 
 from cellonnx.unsupported import module_getattr as _module_getattr  # noqa: E402
 
-__getattr__ = _module_getattr(__name__, "mindspore.nn")
+from cellonnx.nn.device_only import module_getattr as _device_only  # noqa: E402
+
+__getattr__ = _device_only("mindspore.nn", _module_getattr(__name__, "mindspore.nn"))

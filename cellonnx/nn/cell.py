@@ -20,6 +20,8 @@ from cellonnx import dtypes
 from cellonnx.autograd.tape import is_grad_enabled
 from cellonnx.graph import trace as _trace
 from cellonnx.nn import cell_hooks as _hooks
+from cellonnx.nn.buffer import Buffer
+from cellonnx.nn.cell_graph import GraphMethodsMixin
 from cellonnx.nn.cell_hooks import CellHookHandle, check_hook_fn
 from cellonnx.nn.cell_state import StateMixin
 from cellonnx.nn.parameter_tuple import ParameterTuple
@@ -68,7 +70,7 @@ def _cast_float(value: Any, dt: dtypes.DType) -> Any:
     return value
 
 
-class Cell(StateMixin):
+class Cell(StateMixin, GraphMethodsMixin):
     """The basic building block of networks: subclass it, create sub cells and Parameters in ``__init__``,
     compute in ``construct``.
 
@@ -273,6 +275,9 @@ class Cell(StateMixin):
             self._set_parameter_tuple(name, value)
         elif isinstance(value, Cell):
             self._set_cell(name, value)
+        elif isinstance(value, Buffer):
+            self.__dict__.pop(name, None)
+            self.register_buffer(name, value, persistent=value.persistent)
         elif _is_parameter_sequence(value):
             for item in value:
                 if id(item) in self._exist_objs:
@@ -412,8 +417,12 @@ class Cell(StateMixin):
 
     # ================================================================ children and parameters
     def insert_param_to_cell(self, param_name: str, param: Parameter | None,
-                             check_name_contain_dot: bool = True) -> None:
-        """Add ``param`` under ``param_name`` (a parameter without a name of its own takes ``param_name``)."""
+                             check_name_contain_dot: bool = True, *, check_name: bool | None = None) -> None:
+        """Add ``param`` under ``param_name`` (a parameter without a name of its own takes ``param_name``).
+
+        ``check_name`` is the older releases' name of ``check_name_contain_dot`` (it wins when given)."""
+        if check_name is not None:
+            check_name_contain_dot = check_name
         if not param_name:
             raise KeyError("For 'insert_param_to_cell', the argument 'param_name' should not be None.")
         if check_name_contain_dot and "." in param_name:
@@ -860,37 +869,84 @@ class Cell(StateMixin):
     def __str__(self) -> str:
         return self.__repr__()
 
-    # ================================================================ cluster-only methods
+    # ================================================================ parallel and placement settings
+    # MindSpore records these for its (auto-)parallel compiler and its cluster runtime; in a single process,
+    # which is what cellonnx runs, they change nothing, as in MindSpore itself on one device. They check their
+    # arguments as MindSpore does and keep what they were given.
     def shard(self, in_strategy: Any, out_strategy: Any = None, parameter_plan: Any = None) -> None:
-        _cluster_only("shard", "a semi-auto or auto parallel context across several devices, where MindSpore "
-                      "splits each input by the given strategy")
+        """Set the input/output layouts for sharding propagation. With one device (MindSpore's group size 1,
+        always the case in cellonnx) MindSpore returns None at once; so does this."""
+        return None
 
     def place(self, role: str, rank_id: int) -> None:
-        _cluster_only("place", "a distributed cluster of MindSpore processes (ps/worker roles)")
+        """Label the cell's operators with the process (``role``, ``rank_id``) of a distributed cluster that
+        should run them. The label takes effect only in a cluster built by ``communication.init()``: in one
+        process it is kept and changes nothing.
 
-    def set_param_ps(self, recurse: bool = True, init_in_server: bool = False) -> None:
-        _cluster_only("set_param_ps", "a parameter server (MS_ROLE=MS_PSERVER processes) to hold the weights")
+        Args:
+            role (str): the role of the process; only ``"MS_WORKER"``.
+            rank_id (int): the process's rank among those of the same role.
+        """
+        if not isinstance(role, str) or role not in ("MS_WORKER",):
+            raise ValueError(f"For 'Cell.place', the argument 'role' must be 'MS_WORKER', but got {role!r}.")
+        if not isinstance(rank_id, int) or isinstance(rank_id, bool) or rank_id < 0:
+            raise ValueError(f"For 'Cell.place', the argument 'rank_id' must be a non-negative int, but got "
+                             f"{rank_id!r}.")
+        for _, cell in self.cells_and_names():
+            cell.__dict__["_place"] = (role, rank_id)
 
     def set_data_parallel(self) -> None:
-        _cluster_only("set_data_parallel", "auto parallel mode across several devices to generate data-parallel "
-                      "strategies for")
+        """Ask MindSpore's auto-parallel strategy search for data-parallel strategies for this cell's
+        operators (effective only with ParallelMode.AUTO_PARALLEL in graph mode; kept, without effect, here)."""
+        for _, cell in self.cells_and_names():
+            cell.__dict__["_strategy_gen_mode"] = "data_parallel"
 
-    def offload(self, backward_prefetch: Any = "Auto") -> None:
-        _cluster_only("offload", "MindSpore's graph-mode memory offloading to host memory on an accelerator")
+    def offload(self, backward_prefetch: str | int = "Auto") -> None:
+        """Mark the cell's activations for offloading to host memory in MindSpore's graph mode. cellonnx keeps
+        its tensors in host memory already: the setting is checked and kept.
 
-    def set_comm_fusion(self, fusion_type: int, recurse: bool = True) -> None:
-        _cluster_only("set_comm_fusion", "collective communication (AllReduce of gradients) across several "
-                      "devices, whose operators it would fuse")
+        Args:
+            backward_prefetch (Union[str, int]): ``"Auto"`` or how many operators ahead to prefetch.
+        """
+        if isinstance(backward_prefetch, str):
+            if backward_prefetch != "Auto":
+                raise ValueError(f"For '{type(self).__name__}', the 'backward_prefetch' must be str and must "
+                                 f"be in '['Auto']', but got '{backward_prefetch}'.")
+        elif (not isinstance(backward_prefetch, int) or isinstance(backward_prefetch, bool)
+              or backward_prefetch < 0):
+            raise ValueError(f"The input value must be int and must >= 0, but got '{backward_prefetch}' with "
+                             f"type '{type(backward_prefetch).__name__}'.")
+        self.__dict__["_offload"] = backward_prefetch
+
+    def set_comm_fusion(self, fusion_type: int, recurse: bool = True) -> Cell:
+        """Set ``comm_fusion`` (the fusion group of their gradients' AllReduce) on the trainable
+        parameters."""
+        if not isinstance(fusion_type, int) or isinstance(fusion_type, bool) or fusion_type < 0:
+            raise ValueError(f"The input value must be int and must >= 0, but got '{fusion_type}' with type "
+                             f"'{type(fusion_type).__name__}'.")
+        for param in self.trainable_params(recurse):
+            param.comm_fusion = fusion_type
+        return self
 
     def infer_param_pipeline_stage(self) -> None:
         _cluster_only("infer_param_pipeline_stage", "pipeline parallelism across several devices")
 
-    def set_boost(self, boost_type: str) -> None:
-        _cluster_only("set_boost", "MindSpore's boost library (the 'less_bn' algorithm runs inside its graph "
-                      "compiler)")
+    def set_boost(self, boost_type: str) -> Cell:
+        """Flag the cell (recursively) for one of MindSpore's boost algorithms; only ``"less_bn"``, which
+        MindSpore's graph compiler applies and cellonnx does not."""
+        if boost_type not in ("less_bn",):
+            raise ValueError(f"For 'set_boost', the argument 'boost_type' must be 'less_bn', but got "
+                             f"{boost_type}.")
+        self.add_flags_recursive(less_bn=True)
+        return self
 
-    def set_broadcast_flag(self, mode: bool = True) -> None:
-        _cluster_only("set_broadcast_flag", "several devices to broadcast parameters to")
+    def set_broadcast_flag(self, mode: bool = True) -> Cell:
+        """Flag the cell (recursively) for parameter broadcast across devices."""
+        self.add_flags_recursive(broadcast_flag=mode)
+        return self
+
+    def set_param_ps(self, recurse: bool = True, init_in_server: bool = False) -> None:
+        _cluster_only("set_param_ps", "a parameter server (MS_ROLE=MS_PSERVER processes) to hold the weights")
 
     def set_param_fl(self, push_to_server: bool = False, pull_from_server: bool = False,
                      requires_aggr: bool = True) -> None:

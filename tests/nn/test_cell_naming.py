@@ -325,11 +325,46 @@ def test_reserved_names_follow_mindspore() -> None:
     assert net.fc.training
 
 
-CLUSTER_METHODS = [
-    ("shard", (((1,),),)), ("place", ("MS_WORKER", 0)), ("set_param_ps", ()), ("offload", ()),
-    ("set_comm_fusion", (1,)), ("set_data_parallel", ()), ("infer_param_pipeline_stage", ()),
-    ("set_boost", ("less_bn",)), ("set_broadcast_flag", ()), ("set_param_fl", ()),
+CLUSTER_METHODS = [("set_param_ps", ()), ("infer_param_pipeline_stage", ()), ("set_param_fl", ())]
+
+# MindSpore 2.10 accepts these in a single process, where they change nothing (the settings are for its
+# parallel compiler and cluster runtime); they return what MindSpore returns
+SETTINGS = [
+    ("shard", (((1,),),), None), ("place", ("MS_WORKER", 0), None), ("set_data_parallel", (), None),
+    ("offload", (), None), ("offload", (3,), None), ("set_comm_fusion", (1,), "self"),
+    ("set_boost", ("less_bn",), "self"), ("set_broadcast_flag", (), "self"),
 ]
+
+
+@pytest.mark.parametrize("method,args,returns", SETTINGS, ids=[f"{m}{a}" for m, a, _ in SETTINGS])
+def test_parallel_settings_are_kept_in_one_process(method: str, args: tuple, returns: str | None) -> None:
+    net = nn.SequentialCell(nn.Dense(2, 2), nn.ReLU())
+    x = Tensor(np.ones((1, 2), np.float32))
+    before = net(x).asnumpy()
+    out = getattr(net, method)(*args)
+    assert out is (net if returns == "self" else None)
+    np.testing.assert_array_equal(net(x).asnumpy(), before)
+
+
+def test_parallel_settings_record_what_mindspore_records() -> None:
+    net = nn.SequentialCell(nn.Dense(2, 2), nn.ReLU())
+    net.set_comm_fusion(3)
+    assert [p.comm_fusion for p in net.trainable_params()] == [3, 3]
+    assert net.set_boost("less_bn")[1].less_bn is True
+    assert net.set_broadcast_flag(False).get_flags() == {"less_bn": True, "broadcast_flag": False}
+
+
+@pytest.mark.parametrize("method,args,match", [
+    ("place", ("MS_SERVER", 0), "'role' must be 'MS_WORKER'"),
+    ("place", ("MS_WORKER", -1), "'rank_id' must be a non-negative int"),
+    ("offload", ("Later",), r"'backward_prefetch' must be str and must be in '\['Auto'\]'"),
+    ("offload", (-2,), "must be int and must >= 0"),
+    ("set_comm_fusion", (-1,), "must be int and must >= 0"),
+    ("set_boost", ("more_bn",), "'boost_type' must be 'less_bn'"),
+])
+def test_parallel_settings_check_their_arguments(method: str, args: tuple, match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        getattr(nn.Dense(2, 2), method)(*args)
 
 
 @pytest.mark.parametrize("method,args", CLUSTER_METHODS, ids=[m for m, _ in CLUSTER_METHODS])

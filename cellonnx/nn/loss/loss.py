@@ -108,9 +108,13 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
     Args:
         sparse: labels are class indices (N,) instead of (N, C) distributions. Default: False.
         reduction: Default: 'none' (a (N,) loss).
+
+    Keyword Args:
+        is_grad (bool): MindSpore 0.x's graph-mode flag (whether the loss's gradient is taken); accepted, and
+            without effect, as in MindSpore 1.x and later, which dropped it.
     """
 
-    def __init__(self, sparse: bool = False, reduction: str = "none") -> None:
+    def __init__(self, sparse: bool = False, reduction: str = "none", *, is_grad: bool = True) -> None:
         super().__init__(reduction)
         if not isinstance(sparse, bool):
             raise TypeError(f"For '{self.cls_name}', the 'sparse' must be bool, but got {type(sparse).__name__}.")
@@ -119,6 +123,9 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
     def construct(self, logits: Tensor, labels: Tensor) -> Tensor:
         _check_tensor("logits", logits, self.cls_name)
         _check_tensor("labels", labels, self.cls_name)
+        if logits.ndim != 2:
+            raise ValueError(f"For '{self.cls_name}', the dimension of logits must be equal to 2 (batch_size, "
+                             f"num_classes), but got logits of shape {tuple(logits.shape)}.")
         if self.sparse:
             if self.reduction == "mean":
                 return ops.cross_entropy(logits, labels, reduction="mean")

@@ -50,4 +50,4 @@ class Accuracy(EvaluationBase):
     def eval(self) -> float:
         if self._total_num == 0:
             raise _empty(self)
-        return self._correct_num / self._total_num
+        return np.float64(self._correct_num) / self._total_num  # a float64, as MindSpore returns

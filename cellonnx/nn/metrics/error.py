@@ -28,7 +28,8 @@ class _SampleError(Metric):
     @rearrange_inputs
     def update(self, *inputs: Any) -> None:
         y_pred, y = _two_inputs(self, inputs)
-        self._error_sum += self._error(y.reshape(y_pred.shape) - y_pred).sum()
+        # summed in float64 across updates: MindSpore's result is a float64 (as it documents)
+        self._error_sum += np.float64(self._error(y.reshape(y_pred.shape) - y_pred).sum())
         self._samples_num += y.shape[0]
 
     def eval(self) -> Any:

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from cellonnx.nn.metrics.metric import Metric, _empty, rearrange_inputs
 
 __all__ = ["Loss"]
@@ -15,7 +17,7 @@ class Loss(Metric):
         >>> m = nn.Loss()
         >>> m.update(Tensor([0.2, 0.4]))
         >>> m.eval()
-        0.3
+        np.float64(0.30000001192092896)
     """
 
     def __init__(self) -> None:
@@ -35,7 +37,7 @@ class Loss(Metric):
             loss = loss.reshape(1)
         if loss.ndim != 1:
             raise ValueError(f"For 'Loss.update', the loss must be 0-D or 1-D, got {loss.ndim}-D")
-        self._sum_loss += loss.mean(-1)
+        self._sum_loss += np.float64(loss.mean(-1))  # MindSpore's result is a float64 (as it documents)
         self._total_num += 1
 
     def eval(self) -> Any:

@@ -50,7 +50,7 @@ class TopKCategoricalAccuracy(Metric):
     def eval(self) -> float:
         if self._samples_num == 0:
             raise _empty(self)
-        return self._correct_num / self._samples_num
+        return np.float64(self._correct_num) / self._samples_num  # a float64, as MindSpore returns
 
 
 class Top1CategoricalAccuracy(TopKCategoricalAccuracy):

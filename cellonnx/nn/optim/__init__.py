@@ -11,6 +11,7 @@ from cellonnx.nn.optim.asgd import ASGD
 from cellonnx.nn.optim.ftrl import FTRL
 from cellonnx.nn.optim.lamb import Lamb
 from cellonnx.nn.optim.lars import LARS
+from cellonnx.nn.optim.legacy import AdamWeightDecayDynamicLR
 from cellonnx.nn.optim.momentum import Momentum
 from cellonnx.nn.optim.optimizer import Optimizer, opt_init_args_register
 from cellonnx.nn.optim.rmsprop import RMSProp
@@ -29,3 +30,4 @@ __all__ = [
 ]
 __all__ += ["ASGD", "FTRL", "AdaFactor", "AdaMax", "Adadelta", "Adagrad", "AdamOffload", "LazyAdam",
             "ProximalAdagrad", "RMSProp", "Rprop"]
+__all__ += ["AdamWeightDecayDynamicLR"]

@@ -36,6 +36,12 @@ class Lamb(Optimizer):
         eps (float): Default: ``1e-6``.
         weight_decay (Union[float, int, Cell]): Default: ``0.0``.
 
+    Keyword Args:
+        decay_steps, warmup_steps, start_learning_rate, end_learning_rate, power: MindSpore 0.x's way of giving
+            the rate, used when ``learning_rate`` is not given: a linear warm-up over ``warmup_steps`` (default
+            0), then a polynomial decay from ``start_learning_rate`` (default 0.1) to ``end_learning_rate``
+            (default 0.0001) over ``decay_steps`` with ``power`` (default 1.0).
+
     Examples:
         >>> opt = nn.Lamb(net.trainable_params(), learning_rate=0.01, weight_decay=0.01)
     """
@@ -43,8 +49,16 @@ class Lamb(Optimizer):
     _support_parallel_optimizer = True
 
     @opt_init_args_register
-    def __init__(self, params: Any, learning_rate: Any, beta1: float = 0.9, beta2: float = 0.999, eps: float = 1e-6,
-                 weight_decay: Any = 0.0) -> None:
+    def __init__(self, params: Any, learning_rate: Any = None, beta1: float = 0.9, beta2: float = 0.999,
+                 eps: float = 1e-6, weight_decay: Any = 0.0, *, decay_steps: int | None = None,
+                 warmup_steps: int = 0, start_learning_rate: float = 0.1, end_learning_rate: float = 0.0001,
+                 power: float = 1.0) -> None:
+        if learning_rate is None:
+            if decay_steps is None:
+                raise TypeError("For 'Lamb', missing a required argument: 'learning_rate'")
+            from cellonnx.nn.optim.legacy import decaying_rate
+
+            learning_rate = decaying_rate(decay_steps, warmup_steps, start_learning_rate, end_learning_rate, power)
         super().__init__(learning_rate, params, weight_decay)
         _check_param_value(beta1, beta2, eps, "Lamb")
         self.beta1 = _F32(beta1)

@@ -39,13 +39,19 @@ class LARS(Optimizer):
         lars_filter (Callable): which parameters LARS rescales. Default: not 'LayerNorm' and not 'bias' in the
             name.
 
+    Keyword Args:
+        hyperpara (float): MindSpore 0.x's name of ``coefficient`` (it wins when given).
+
     Examples:
         >>> opt = nn.LARS(nn.Momentum(net.trainable_params(), 0.1, 0.9), coefficient=0.02)
     """
 
     @opt_init_args_register
     def __init__(self, optimizer: Optimizer, epsilon: float = 1e-05, coefficient: float = 0.001,
-                 use_clip: bool = False, lars_filter: Callable[[Parameter], bool] = _default_lars_filter) -> None:
+                 use_clip: bool = False, lars_filter: Callable[[Parameter], bool] = _default_lars_filter, *,
+                 hyperpara: float | None = None) -> None:
+        if hyperpara is not None:  # MindSpore 0.x's name of the coefficient
+            coefficient = hyperpara
         super().__init__(0.0, [Parameter(Tensor(0.0), name="fake_param")])
         if not isinstance(optimizer, Optimizer):
             raise TypeError(f"For 'LARS', 'optimizer' must be an Optimizer, got {type(optimizer).__name__}")

@@ -134,10 +134,6 @@ class ForwardValueAndGrad(Cell):
         return loss, grad_fn(*inputs)
 
 
-def _identity(grads: tuple) -> tuple:
-    return grads
-
-
 class TrainOneStepCell(Cell):
     r"""One training step: the network's loss, its gradients with respect to the optimizer's parameters
     (scaled by ``sens``), then the optimizer update. One forward and one backward pass.
@@ -172,9 +168,12 @@ class TrainOneStepCell(Cell):
         self.return_grad = return_grad
         if return_grad:
             self.weights_name = [p.name for p in optimizer.parameters]
-        # as MindSpore: under DATA_PARALLEL / HYBRID_PARALLEL the gradients are all-reduced across the ranks
+        # as MindSpore: under DATA_PARALLEL / HYBRID_PARALLEL the gradients are all-reduced across the ranks;
+        # otherwise an Identity child cell: the wrapper prints (grad_reducer): Identity() as in MindSpore
+        from cellonnx.nn.layer.basic import Identity
+
         self.reducer_flag = _is_data_parallel()
-        self.grad_reducer = _identity
+        self.grad_reducer = Identity()
         if self.reducer_flag:
             from cellonnx.nn.wrap.grad_reducer import DistributedGradReducer
 

@@ -28,6 +28,9 @@ class DynamicLossScaleUpdateCell(Cell):
         scale_factor (int): the growth / shrink factor.
         scale_window (int): overflow-free steps before the scale grows.
 
+    Keyword Args:
+        init_loss_scale (float): the older ``mindspore.nn`` catalogue's spelling of ``loss_scale_value``.
+
     Inputs:
         - **loss_scale** (Parameter) - the scale, updated in place.
         - **overflow** (bool) - whether this step overflowed.
@@ -40,7 +43,14 @@ class DynamicLossScaleUpdateCell(Cell):
         >>> train_net = nn.TrainOneStepWithLossScaleCell(net_with_loss, optimizer, scale_sense=manager)
     """
 
-    def __init__(self, loss_scale_value: float, scale_factor: int, scale_window: int) -> None:
+    def __init__(self, loss_scale_value: float | None = None, scale_factor: int | None = None,
+                 scale_window: int | None = None, *, init_loss_scale: float | None = None) -> None:
+        if init_loss_scale is not None:  # the older catalogue's example spells loss_scale_value so
+            loss_scale_value = init_loss_scale
+        for name, value in (("loss_scale_value", loss_scale_value), ("scale_factor", scale_factor),
+                            ("scale_window", scale_window)):
+            if value is None:
+                raise TypeError(f"For 'DynamicLossScaleUpdateCell', missing a required argument: '{name}'")
         super().__init__()
         self.scale_window = int(scale_window)
         self.scale_factor = _F32(scale_factor)
@@ -99,6 +109,9 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         scale_sense (Union[Tensor, Cell]): a :class:`DynamicLossScaleUpdateCell` /
             :class:`FixedLossScaleUpdateCell`, or a scale Tensor of shape () or (1,).
 
+    Keyword Args:
+        scale_update_cell (Cell): MindSpore 0.x's name of ``scale_sense`` (it wins when given).
+
     Outputs:
         (loss, overflow, loss scale): the loss Tensor, a bool Tensor, and the scale Parameter (its value after
         this step's update).
@@ -109,7 +122,10 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         >>> loss, overflow, scale = train_net(data, label)
     """
 
-    def __init__(self, network: Cell, optimizer: Any, scale_sense: Any) -> None:
+    def __init__(self, network: Cell, optimizer: Any, scale_sense: Any = None, *,
+                 scale_update_cell: Cell | None = None) -> None:
+        if scale_update_cell is not None:  # MindSpore 0.x's name of scale_sense
+            scale_sense = scale_update_cell
         super().__init__(network, optimizer, sens=None)
         self.loss_scaling_manager = None
         if isinstance(scale_sense, Cell):
