@@ -274,7 +274,9 @@ class Block(BlockIO, Cell):
         if self._legacy_tree():
             out: dict[str, CoreParameter] = {}
             for k, p in self._legacy_walk():
-                out.setdefault(k, p)
+                if k not in out:
+                    out[k] = p
+                    p.name = k  # MXNet 1.x's Parameter.name is the full name
             return list(out.items())
         return [(k, p) for k, _, _, p in self._walk()]
 
@@ -445,17 +447,17 @@ class Block(BlockIO, Cell):
                 p.cast(dt)
 
     # ---------------------------------------------------------------- hooks
-    def register_forward_pre_hook(self, hook_fn: Callable, *, prepend: bool = False,
+    def register_forward_pre_hook(self, hook: Callable, *, prepend: bool = False,  # type: ignore[override]
                                   with_kwargs: bool = False) -> CellHookHandle:
         """``hook(block, inputs)``, called before ``forward``; the handle's ``detach()`` removes it."""
-        handle = super().register_forward_pre_hook(hook_fn, prepend=prepend, with_kwargs=with_kwargs)
+        handle = super().register_forward_pre_hook(hook, prepend=prepend, with_kwargs=with_kwargs)
         setattr(handle, "detach", handle.remove)  # noqa: B010 - MXNet's HookHandle name
         return handle
 
-    def register_forward_hook(self, hook_fn: Callable, *, prepend: bool = False, with_kwargs: bool = False,
-                              always_call: bool = False) -> CellHookHandle:
+    def register_forward_hook(self, hook: Callable, *, prepend: bool = False,  # type: ignore[override]
+                              with_kwargs: bool = False, always_call: bool = False) -> CellHookHandle:
         """``hook(block, inputs, output)``, called after ``forward``; the handle's ``detach()`` removes it."""
-        handle = super().register_forward_hook(hook_fn, prepend=prepend, with_kwargs=with_kwargs,
+        handle = super().register_forward_hook(hook, prepend=prepend, with_kwargs=with_kwargs,
                                                always_call=always_call)
         setattr(handle, "detach", handle.remove)  # noqa: B010 - MXNet's HookHandle name
         return handle
