@@ -99,8 +99,9 @@ class Block(BlockIO, Cell):
             shared.update(params)
         d["_prefix"], d["_param_prefix"], d["_shared_params"] = naming.create(prefix, shared, self._alias())
         d["_pdict"] = ParameterDict(self._param_prefix, self._shared_params, owner=self)
-        d["_legacy"] = (prefix is not None or params is not None or naming.in_scope()
-                        or type(self)._uses_hybrid_forward)
+        mode = naming.get_mode()
+        d["_legacy"] = mode == "1.x" or mode == "auto" and (
+            prefix is not None or params is not None or naming.in_scope() or type(self)._uses_hybrid_forward)
         d["_name_scope"] = naming.BlockScope(self)
 
     def _alias(self) -> str:
@@ -266,6 +267,14 @@ class Block(BlockIO, Cell):
         out = ParameterDict(self._param_prefix if self._legacy_tree() else "")
         for k, p in self._named_params():
             if pattern is None or pattern.match(k):
+                dict.__setitem__(out, k, p)
+        return out
+
+    def _legacy_params(self) -> ParameterDict:
+        """Every parameter by its 1.x name, whatever naming this block follows."""
+        out = ParameterDict(self._param_prefix)
+        for k, p in self._legacy_walk():
+            if k not in out:
                 dict.__setitem__(out, k, p)
         return out
 

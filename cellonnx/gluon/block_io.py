@@ -89,6 +89,12 @@ class BlockIO:
         loaded = read_params(filename)
         if not loaded:
             return
+        if not any("." in k for k in loaded):
+            # MXNet 1.x's legacy files (collect_params().save(strip_prefix=prefix)): 1.x names without the
+            # block's prefix
+            self._legacy_params().load(filename, device, allow_missing, ignore_extra, self._prefix,  # type: ignore[attr-defined]
+                                       cast_dtype=cast_dtype, dtype_source=dtype_source)
+            return
         self.load_dict({"params": loaded, "filename": os.fspath(filename)}, device, allow_missing, ignore_extra,
                        cast_dtype, dtype_source)
 
