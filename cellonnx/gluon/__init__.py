@@ -17,4 +17,5 @@ from cellonnx.gluon.trainer import Trainer
 initializer = init
 
 __all__ = ["Block", "Constant", "DeferredInitializationError", "HybridBlock", "Parameter", "ParameterDict",
-           "Trainer", "autograd", "contrib", "init", "initializer", "loss", "metric", "model_zoo", "nn", "optimizer"]
+           "Trainer", "autograd", "contrib", "init", "initializer", "loss", "metric", "model_zoo", "nn",
+           "optimizer"]

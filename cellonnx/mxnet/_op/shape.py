@@ -3,6 +3,7 @@ Flatten to two dims, concat along ``dim``, SliceChannel, slice_axis, broadcast_t
 take, one_hot, gather_nd with the index axis first, pad with a flat ``pad_width``, sequence masks ..."""
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
@@ -123,7 +124,7 @@ def split_v2(data: Tensor, indices_or_sections: Any, axis: int = 0, squeeze_axis
         sizes = [n // int(indices_or_sections)] * int(indices_or_sections)
     else:
         edges = [0, *[int(i) for i in indices_or_sections], n]
-        sizes = [b - a for a, b in zip(edges[:-1], edges[1:])]
+        sizes = [b - a for a, b in itertools.pairwise(edges)]
     parts = list(ops.split(data, sizes, axis=int(axis)))
     if squeeze_axis:
         parts = [ops.squeeze(p, int(axis)) for p in parts]
@@ -353,7 +354,8 @@ def moveaxis(data: Tensor, source: int, destination: int, **_: Any) -> Tensor:
 
 
 SHAPE = {
-    "Reshape": reshape, "reshape": reshape, "Flatten": flatten, "flatten": flatten, "reshape_like": reshape_like,
+    "Reshape": reshape, "reshape": reshape, "Flatten": flatten, "flatten": flatten,
+    "reshape_like": reshape_like,
     "transpose": transpose, "SwapAxis": swapaxes, "swapaxes": swapaxes, "expand_dims": expand_dims,
     "squeeze": squeeze, "Concat": concat, "concat": concat, "stack": stack, "SliceChannel": split,
     "split": split, "split_v2": split_v2, "slice": slice_op, "crop": slice_op, "slice_axis": slice_axis,
