@@ -23,16 +23,76 @@ AUTO_PARALLEL = ("it belongs to MindSpore's semi-auto / auto / pipeline parallel
 INTERNAL = "it is an internal module of MindSpore's own implementation, not user API"
 GRAPH_KERNEL = ("it registers kernels for MindSpore's own compiler (AKG / TBE / AiCPU), which cellonnx has "
                 "no use for")
+FAULT_TOLERANCE = ("it drives Huawei's MindIO fault-tolerance service for Ascend clusters (device-error "
+                   "recovery, checkpoint replicas across ranks)")
+ADASUM = ("it combines gradients / weight deltas across the ranks of a distributed run with MindSpore's "
+          "AdaSum, which needs MindSpore's parallel context; cellonnx has no such context")
+DEVICE_QUEUE = ("it reads a device-side data queue that MindSpore's dataset sink fills; cellonnx feeds data "
+                "from the host (DatasetHelper, connect_network_with_dataset and data_sink sink on the host)")
+
+NO_PEAKS = ("peaks are not tracked: the process heap, where cellonnx's tensors live, reports its current use "
+            "only (memory_allocated / memory_reserved)")
+ASCEND_CORES = "it limits the cube / vector cores an Ascend NPU gives a stream or device"
+MINDIO = ("it drives MindIO, Huawei's storage acceleration service for checkpoints, which cellonnx does not "
+          "use")
+DUMP = "it marks cells for MindSpore's data dump of compiled kernels, which cellonnx does not have"
+LAUNCH = ("it configures MindSpore's own kernel-launch and dispatch threads; cellonnx computes in NumPy and "
+          "runs graphs in onnxruntime (set_context(intra_op_num_threads=...) sets its threads)")
+FLOPS = "it counts the FLOPs of MindSpore's compiled graphs (its profiler's model-FLOPs utilization)"
 
 UNSUPPORTED: dict[str, dict[str, str]] = {
-    "mindspore": {},
-    "mindspore.nn": {},
+    "mindspore": {
+        "TrainFaultTolerance": FAULT_TOLERANCE,
+        "Event": DEVICE,
+        "MemPool": DEVICE,
+        "PluggableAllocator": DEVICE,
+        "Stream": DEVICE,
+        "StreamCtx": DEVICE,
+        "communication_stream": DEVICE,
+        "current_stream": DEVICE,
+        "default_stream": DEVICE,
+        "set_cur_stream": DEVICE,
+        "use_mem_pool": DEVICE,
+        "memory_replay": DEVICE,
+        "set_memory": DEVICE,
+        "dispatch_threads_num": LAUNCH,
+        "set_kernel_launch_capture": LAUNCH,
+        "set_kernel_launch_group": LAUNCH,
+        "set_cpu_affinity": LAUNCH,
+        "max_memory_allocated": NO_PEAKS,
+        "max_memory_reserved": NO_PEAKS,
+        "reset_max_memory_allocated": NO_PEAKS,
+        "reset_max_memory_reserved": NO_PEAKS,
+        "reset_peak_memory_stats": NO_PEAKS,
+        "StreamLimitCtx": ASCEND_CORES,
+        "get_device_limit": ASCEND_CORES,
+        "set_device_limit": ASCEND_CORES,
+        "get_stream_limit": ASCEND_CORES,
+        "set_stream_limit": ASCEND_CORES,
+        "reset_stream_limit": ASCEND_CORES,
+        "mindio_preload": MINDIO,
+        "set_mindio_server_info": MINDIO,
+        "set_dump": DUMP,
+        "flops_collection": FLOPS,
+    },
+    "mindspore.nn": {
+        "AdaSumByDeltaWeightWrapCell": ADASUM,
+        "AdaSumByGradWrapCell": ADASUM,
+        "GetNextSingleOp": DEVICE_QUEUE,
+        "OptTFTWrapper": FAULT_TOLERANCE,
+        "PipelineCell": AUTO_PARALLEL,
+        "PipelineGradReducer": AUTO_PARALLEL,
+        "VirtualDatasetCellTriple": AUTO_PARALLEL,
+    },
     "mindspore.ops": {
         "NPUAllocFloatStatus": ASCEND,
         "NPUClearFloatStatus": ASCEND,
         "NPUGetFloatStatus": ASCEND,
     },
     "mindspore.numpy": {},
+    "mindspore.train": {
+        "TrainFaultTolerance": FAULT_TOLERANCE,
+    },
 }
 
 

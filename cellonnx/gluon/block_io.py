@@ -177,8 +177,12 @@ class BlockIO:
     def load(self, prefix: str) -> None:
         """Load what ``save(prefix)`` wrote into a block built the same way (same types in the same order);
         blocks saved hybridized are hybridized again."""
-        with open(f"{prefix}-model.json", encoding="utf-8") as f:
-            doc = json.load(f)
+        try:
+            with open(f"{prefix}-model.json", encoding="utf-8") as f:
+                doc = json.load(f)
+        except (ValueError, RecursionError) as exc:  # JSONDecodeError, bad UTF-8, nesting past the parser
+            raise ValueError(f"{prefix}-model.json: not a file written by Block.save: "
+                             f"{type(exc).__name__}: {str(exc)[:200]}") from None
         if not isinstance(doc, dict) or "model" not in doc:
             raise ValueError(f"{prefix}-model.json: not a file written by Block.save")
         for path, want, block in _match(self, doc["model"], ""):

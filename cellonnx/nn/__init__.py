@@ -4,7 +4,19 @@ test_namespace.py keeps this list complete."""
 
 from __future__ import annotations
 
-from cellonnx.nn import dynamic_lr, layer, learning_rate_schedule, loss, metrics, optim, wrap
+from cellonnx.nn import (
+    dynamic_lr,
+    grad_cells,
+    graph_cell,
+    layer,
+    learning_rate_schedule,
+    loss,
+    metrics,
+    optim,
+    sparse,
+    utils,
+    wrap,
+)
 from cellonnx.nn.cell import Cell
 from cellonnx.nn.container import CellDict, CellList, SequentialCell
 from cellonnx.nn.dynamic_lr import (
@@ -16,6 +28,8 @@ from cellonnx.nn.dynamic_lr import (
     polynomial_decay_lr,
     warmup_lr,
 )
+from cellonnx.nn.grad_cells import Jvp, Vjp
+from cellonnx.nn.graph_cell import GraphCell
 from cellonnx.nn.layer import (
     GELU,
     LSTM,
@@ -62,48 +76,96 @@ from cellonnx.nn.learning_rate_schedule import (
 from cellonnx.nn.loss import (
     BCELoss,
     BCEWithLogitsLoss,
+    CosineEmbeddingLoss,
     CrossEntropyLoss,
+    CTCLoss,
+    DiceLoss,
+    FocalLoss,
+    GaussianNLLLoss,
+    HingeEmbeddingLoss,
+    HuberLoss,
+    KLDivLoss,
     L1Loss,
+    L1LossExt,
     LossBase,
+    MAELoss,
+    MarginRankingLoss,
     MSELoss,
+    MultiClassDiceLoss,
+    MultilabelMarginLoss,
+    MultiLabelSoftMarginLoss,
+    MultiMarginLoss,
     NLLLoss,
+    PoissonNLLLoss,
+    RMSELoss,
+    SampledSoftmaxLoss,
     SmoothL1Loss,
+    SoftMarginLoss,
     SoftmaxCrossEntropyExpand,
     SoftmaxCrossEntropyWithLogits,
+    TripletMarginLoss,
+    TripletMarginWithDistanceLoss,
 )
 from cellonnx.nn.metrics import (
     F1,
     MAE,
     MSE,
+    ROC,
     Accuracy,
+    BleuScore,
+    ConfusionMatrix,
+    ConfusionMatrixMetric,
+    CosineSimilarity,
+    Dice,
     EvaluationBase,
     Fbeta,
+    HausdorffDistance,
     Loss,
+    MeanSurfaceDistance,
     Metric,
+    OcclusionSensitivity,
+    Perplexity,
     Precision,
     Recall,
+    RootMeanSquareDistance,
     Top1CategoricalAccuracy,
     Top5CategoricalAccuracy,
     TopKCategoricalAccuracy,
+    auc,
     get_metric_fn,
     get_metrics,
     names,
     rearrange_inputs,
 )
 from cellonnx.nn.optim import (
+    ASGD,
+    FTRL,
     LARS,
     SGD,
+    Adadelta,
+    AdaFactor,
+    Adagrad,
     Adam,
+    AdaMax,
+    AdamOffload,
     AdamWeightDecay,
     Lamb,
+    LazyAdam,
     Momentum,
     Optimizer,
+    ProximalAdagrad,
+    RMSProp,
+    Rprop,
     opt_init_args_register,
 )
+from cellonnx.nn.sparse import SparseTensorDenseMatmul, SparseToDense
+from cellonnx.nn.utils import no_init_parameters
 from cellonnx.nn.wrap import (
     DynamicLossScaleUpdateCell,
     FixedLossScaleUpdateCell,
     ForwardValueAndGrad,
+    GradAccumulationCell,
+    MicroBatchInterleaved,
     ParameterUpdate,
     TrainOneStepCell,
     TrainOneStepWithLossScaleCell,
@@ -113,6 +175,7 @@ from cellonnx.nn.wrap import (
 )
 
 _modules = (layer, loss, optim, metrics, wrap, dynamic_lr, learning_rate_schedule)
+_modules += (grad_cells, graph_cell, sparse, utils)
 __all__ = ["Cell", "CellDict", "CellList", "SequentialCell"]
 __all__ += layer.__all__
 __all__ += loss.__all__
@@ -121,6 +184,7 @@ __all__ += metrics.__all__
 __all__ += wrap.__all__
 __all__ += dynamic_lr.__all__
 __all__ += learning_rate_schedule.__all__
+__all__ += grad_cells.__all__ + graph_cell.__all__ + sparse.__all__ + utils.__all__
 
 from cellonnx.unsupported import module_getattr as _module_getattr  # noqa: E402
 

@@ -6,7 +6,7 @@ grows, as in Triton's dynamic batcher with no queue delay), then adds queued req
 match until the batch reaches `max_batch` rows. While more requests to the model are still being received
 (body read and decoded: see `receiving`) and their bytes keep arriving, it waits for them too, until the
 oldest request has waited `delay` seconds; with none on the way it sends the batch at once, so a lone request
-never waits, and an upload that has stalled (no bytes for a quarter of the delay) holds up nobody. The run happens
+never waits, and an upload that has stalled (no bytes for a quarter of the delay, or 100 ms) holds up nobody. The run happens
 on a thread executor, so the event loop keeps accepting requests. Requests that do not fit are kept, in
 order, for the next batch.
 """
@@ -89,7 +89,8 @@ class Scheduler:
         self._runs: set[asyncio.Task[None]] = set()
         self._carry: deque[_Job] = deque()
         self._uploads: set[Upload] = set()
-        self._stall = max(self._delay / 4, 0.001)  # an upload with no bytes for this long holds up nobody
+        # an upload with no bytes for this long holds up nobody (bytes of a moving upload come every few ms)
+        self._stall = min(max(self._delay / 4, 0.001), 0.1)
 
     async def start(self) -> None:
         if self.batching and self._collector is None:

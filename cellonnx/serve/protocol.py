@@ -78,6 +78,8 @@ class GuardedProtocol(HttpToolsProtocol):
             return
         if self._waiting_since is not None:
             self._partial = True
+            if self._deadline is None:  # a keep-alive connection begins its next request: the header is due
+                self._arm(self.header_timeout, "request header")
         super().data_received(data)
 
     def _evict_one(self) -> bool:
@@ -111,8 +113,9 @@ class GuardedProtocol(HttpToolsProtocol):
     def on_response_complete(self) -> None:
         super().on_response_complete()
         self._served = True
-        if not self.transport.is_closing():
-            self._await_header()  # uvicorn's keep-alive timeout runs too; whichever comes first closes
+        self._disarm()
+        if not self.transport.is_closing():  # idle: uvicorn's keep-alive timeout closes it, unless it is evicted
+            self._waiting_since = time.monotonic()
 
     # ---------------------------------------------------------------- timers
     def _await_header(self) -> None:

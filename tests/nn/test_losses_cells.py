@@ -11,6 +11,7 @@ import pytest
 
 import cellonnx as ms
 from cellonnx import Tensor, nn
+from tests.nn import loss_rows
 
 RNG = np.random.default_rng(4)
 LOGITS = RNG.normal(size=(6, 4)).astype(np.float32)
@@ -93,6 +94,9 @@ ROWS += [
     ("softmax_ce_expand_sparse", "SoftmaxCrossEntropyExpand", {"sparse": True}, ("logits", "labels"),
      lambda a, y: (-np.log(np.exp(_log_softmax(a)) + 1e-24)[np.arange(len(y)), y]).mean()),
 ]
+
+INPUTS.update(loss_rows.INPUTS)
+ROWS += loss_rows.ROWS
 
 
 @pytest.mark.parametrize("row", ROWS, ids=[r[0] for r in ROWS])

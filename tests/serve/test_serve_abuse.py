@@ -24,7 +24,7 @@ from tests.serve.helpers import LiveServer
 HEADER_TIMEOUT = 0.5
 BODY_TIMEOUT = 0.5
 MAX_CONNECTIONS = 24
-BATCH_DELAY_MS = 1000.0
+BATCH_DELAY_MS = 5000.0  # long, so that a request held up by the stalled upload shows on a busy machine
 GOOD = {"inputs": [{"name": "x", "shape": [2, 4], "datatype": "FP32", "data": [[1, 2, 3, 4], [5, 6, 7, 8]]}]}
 
 

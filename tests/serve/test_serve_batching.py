@@ -71,8 +71,10 @@ def test_batch_waits_only_for_requests_being_received(tmp_path: Path) -> None:
             lone = time.monotonic() - start
 
             async def late() -> dict[str, np.ndarray]:
-                with scheduler.receiving():
-                    await asyncio.sleep(0.05)  # its body is still on the way
+                with scheduler.receiving() as upload:
+                    for _ in range(5):  # its body is still on the way, a piece every 10 ms
+                        await asyncio.sleep(0.01)
+                        upload.progress()
                 return await scheduler.infer({"x": b}, ["y"])
 
             await asyncio.gather(late(), scheduler.infer({"x": a}, ["y"]))

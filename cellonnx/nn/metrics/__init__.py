@@ -4,16 +4,25 @@ from __future__ import annotations
 from typing import Any
 
 from cellonnx.nn.metrics.accuracy import Accuracy
+from cellonnx.nn.metrics.confusion_matrix import ConfusionMatrix, ConfusionMatrixMetric
 from cellonnx.nn.metrics.error import MAE, MSE
 from cellonnx.nn.metrics.fbeta import F1, Fbeta
 from cellonnx.nn.metrics.loss import Loss
 from cellonnx.nn.metrics.metric import EvaluationBase, Metric, rearrange_inputs
+from cellonnx.nn.metrics.occlusion import OcclusionSensitivity
 from cellonnx.nn.metrics.precision import Precision, Recall
+from cellonnx.nn.metrics.roc import ROC, auc
+from cellonnx.nn.metrics.similarity import CosineSimilarity, Dice
+from cellonnx.nn.metrics.surface import HausdorffDistance, MeanSurfaceDistance, RootMeanSquareDistance
+from cellonnx.nn.metrics.text import BleuScore, Perplexity
 from cellonnx.nn.metrics.topk import Top1CategoricalAccuracy, Top5CategoricalAccuracy, TopKCategoricalAccuracy
 
 __all__ = ["F1", "MAE", "MSE", "Accuracy", "EvaluationBase", "Fbeta", "Loss", "Metric", "Precision", "Recall",
            "Top1CategoricalAccuracy", "Top5CategoricalAccuracy", "TopKCategoricalAccuracy", "get_metric_fn",
            "get_metrics", "names", "rearrange_inputs"]
+__all__ += ["ROC", "BleuScore", "ConfusionMatrix", "ConfusionMatrixMetric", "CosineSimilarity", "Dice",
+            "HausdorffDistance", "MeanSurfaceDistance", "OcclusionSensitivity", "Perplexity",
+            "RootMeanSquareDistance", "auc"]
 
 __factory__: dict[str, Any] = {
     "accuracy": Accuracy,
@@ -27,6 +36,18 @@ __factory__: dict[str, Any] = {
     "mae": MAE,
     "mse": MSE,
     "loss": Loss,
+    "dice": Dice,
+    "roc": ROC,
+    "auc": auc,
+    "bleu_score": BleuScore,
+    "cosine_similarity": CosineSimilarity,
+    "occlusion_sensitivity": OcclusionSensitivity,
+    "hausdorff_distance": HausdorffDistance,
+    "mean_surface_distance": MeanSurfaceDistance,
+    "root_mean_square_distance": RootMeanSquareDistance,
+    "perplexity": Perplexity,
+    "confusion_matrix": ConfusionMatrix,
+    "confusion_matrix_metric": ConfusionMatrixMetric,
 }
 
 

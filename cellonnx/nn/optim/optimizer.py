@@ -1,10 +1,11 @@
 """Optimizer: the base cell of every update rule, with MindSpore's parameter groups, learning-rate and
 weight-decay handling, loss-scale restoring and gradient centralization.
 
-The built-in optimizers update with NumPy on the parameters' arrays (no autograd recording) and call
-``Parameter.mark_updated()`` so compiled graphs pick up the new weights. A user subclass writes
-``construct(self, gradients)`` over ``self.parameters`` with ``get_lr()``, ``decay_weight``,
-``gradients_centralization`` and ``scale_grad``, exactly as in MindSpore.
+SGD, Momentum, Adam, AdamWeightDecay, Lamb and LARS update with NumPy on the parameters' arrays (no autograd
+recording) and call ``Parameter.mark_updated()`` so compiled graphs pick up the new weights. The others write
+their update in cellonnx ops (``_prepared_tensors`` then ``assign``), so that a training step can be traced
+whole. A user subclass writes ``construct(self, gradients)`` over ``self.parameters`` with ``get_lr()``,
+``decay_weight``, ``gradients_centralization`` and ``scale_grad`` (all in ops), exactly as in MindSpore.
 """
 from __future__ import annotations
 
@@ -13,13 +14,14 @@ from typing import Any
 
 import numpy as np
 
+from cellonnx import ops
 from cellonnx.autograd.tape import no_grad
 from cellonnx.nn.cell import Cell
 from cellonnx.nn.learning_rate_schedule import LearningRateSchedule, _eager
 from cellonnx.nn.parameter_tuple import ParameterTuple
 from cellonnx.tensor import Parameter, Tensor
 
-__all__ = ["Optimizer", "opt_init_args_register"]
+__all__ = ["Optimizer", "assign", "opt_init_args_register"]
 
 _F32 = np.float32
 
@@ -412,24 +414,86 @@ class Optimizer(Cell):
         return gradients
 
     def decay_weight(self, gradients: Sequence[Tensor]) -> tuple:
-        """Add ``weight_decay * weight`` to each gradient whose decay flag is set."""
+        """Add ``weight_decay * weight`` (the decay in the weight's dtype) to each gradient whose decay flag
+        is set."""
         if not self.exec_weight_decay:
             return tuple(gradients)
-        arrays = self._decay_np([_arr(g) for g in gradients], self._weight_decays_np())
-        return tuple(Tensor._make(a) for a in arrays)
+        out = []
+        for p, g, wd in zip(self.parameters, gradients, self._weight_decay_tensors()):
+            out.append(g if wd is None else ops.add(ops.mul(p, ops.cast(wd, p.dtype)), g))
+        return tuple(out)
 
     def gradients_centralization(self, gradients: Sequence[Tensor]) -> tuple:
         """Subtract the mean over all axes but the first, for groups with grad_centralization (only gradients
         whose second dimension is a multiple of 16, as MindSpore's kernel)."""
-        if not self.is_group:
+        if not self.is_group or not any(self.grad_centralization_flags):
             return tuple(gradients)
-        return tuple(Tensor._make(a) for a in self._centralize_np([_arr(g) for g in gradients]))
+        out = []
+        for g, flag in zip(gradients, self.grad_centralization_flags):
+            if flag and g.ndim >= 2 and g.shape[1] % 16 == 0:
+                g = ops.sub(g, ops.mean(g, tuple(range(1, g.ndim)), True))
+            out.append(g)
+        return tuple(out)
 
     def scale_grad(self, gradients: Sequence[Tensor]) -> tuple:
         """Divide the gradients by the loss scale."""
         if not self.need_scale:
             return tuple(gradients)
-        return tuple(Tensor._make(_arr(g) * self.reciprocal_scale.astype(_arr(g).dtype)) for g in gradients)
+        return tuple(ops.mul(g, Tensor(self.reciprocal_scale, g.dtype)) for g in gradients)
+
+    def _weight_decay_tensors(self) -> list[Tensor | None]:
+        """This step's weight decay (times the loss scale) for each parameter as a Tensor; None where it is
+        not applied (each dynamic decay evaluated once)."""
+        if self.is_group:
+            out: list[Tensor | None] = []
+            cache: dict[int, Tensor] = {}
+            for wd, flag, dyn in zip(self.weight_decay, self.decay_flags, self.dynamic_decay_flags):
+                if not flag:
+                    out.append(None)
+                elif dyn:
+                    if id(wd) not in cache:
+                        cache[id(wd)] = ops.reshape(wd(self.global_step), ())
+                    out.append(cache[id(wd)])
+                else:
+                    out.append(Tensor(_F32(wd)))
+            return out
+        if self.dynamic_weight_decay:
+            v = ops.reshape(self.weight_decay(self.global_step), ())
+        else:
+            v = Tensor(_F32(self.weight_decay))
+        return [v if f else None for f in self.decay_flags]
+
+    def _gradient_tensors(self, gradients: Any) -> tuple[Tensor, ...]:
+        """The gradients as Tensors, checked against the parameters (count and shapes)."""
+        if isinstance(gradients, Tensor) or not isinstance(gradients, (tuple, list)):
+            raise TypeError(f"For '{type(self).__name__}', the 'grads' must be a tuple of Tensor aligned "
+                            "with "
+                            f"optimizer.parameters, got {type(gradients).__name__}")
+        if len(gradients) != self.param_length:
+            raise ValueError(f"For '{type(self).__name__}', got {len(gradients)} gradients for "
+                             f"{self.param_length} parameters")
+        out = []
+        for p, g in zip(self.parameters, gradients):
+            g = g if isinstance(g, Tensor) else Tensor(np.asarray(g))
+            if g.shape != p.shape:
+                raise ValueError(f"For '{type(self).__name__}', gradient of shape {g.shape} for parameter "
+                                 f"{p.name} of shape {p.shape}")
+            out.append(g)
+        return tuple(out)
+
+    def _lr_tensors(self) -> list[Tensor]:
+        """This step's learning rate for each parameter (``get_lr()`` spread over the parameters)."""
+        lr = self.get_lr()
+        return list(lr) if self.is_group_lr else [lr] * self.param_length
+
+    def _prepared_tensors(self, gradients: Any) -> tuple[tuple[Tensor, ...], list[Tensor]]:
+        """MindSpore's order in ops: decay_weight -> gradients_centralization -> scale_grad -> get_lr ->
+        global_step += 1; returns the gradients and each parameter's learning rate."""
+        grads = self._gradient_tensors(gradients)
+        grads = self.scale_grad(self.gradients_centralization(self.decay_weight(grads)))
+        lrs = self._lr_tensors()
+        self._advance()
+        return grads, lrs
 
     def broadcast_params(self, optim_result: Any) -> Any:
         raise NotImplementedError("Optimizer.broadcast_params: the parallel optimizer needs a device cluster "
@@ -566,6 +630,19 @@ class _LrList(Cell):
 
     def construct(self, *args: Any) -> Any:
         raise TypeError("the group learning-rate list is not callable; call its entries")
+
+
+def assign(p: Parameter, value: Any) -> None:
+    """Write ``value`` (a Tensor computed with ops, cast to ``p``'s dtype) into the optimizer state or
+    parameter ``p``, as MindSpore's Assign: the one place an ops-written update mutates state."""
+    arr = value._data if isinstance(value, Tensor) else np.asarray(value)
+    if arr.shape != p.shape:
+        arr = np.broadcast_to(arr, p.shape)
+    if arr.dtype != p._data.dtype:
+        arr = arr.astype(p._data.dtype)
+    elif not arr.flags.owndata or not arr.flags.writeable:
+        arr = arr.copy()
+    p._assign_array(arr)
 
 
 def _arr(t: Any) -> np.ndarray:

@@ -14,6 +14,8 @@ from cellonnx.nn.wrap.loss_scale import (
                                            FixedLossScaleUpdateCell,
                                            TrainOneStepWithLossScaleCell,
 )
+from cellonnx.nn.wrap.micro_batch import GradAccumulationCell, MicroBatchInterleaved
 
 __all__ = ["DynamicLossScaleUpdateCell", "FixedLossScaleUpdateCell", "ForwardValueAndGrad", "ParameterUpdate",
            "TrainOneStepCell", "TrainOneStepWithLossScaleCell", "WithEvalCell", "WithGradCell", "WithLossCell"]
+__all__ += ["GradAccumulationCell", "MicroBatchInterleaved"]

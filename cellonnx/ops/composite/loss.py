@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cellonnx.autograd.grad import stop_gradient
 from cellonnx.ops.prims._util import is_float_dtype
 from cellonnx.ops.prims.activation import SparseSoftmaxCrossEntropy, log_softmax, softplus
 from cellonnx.ops.prims.creation import arange
@@ -293,8 +294,9 @@ def kl_div(logits: Tensor, labels: Tensor, reduction: str = "mean") -> Tensor:
     .. math::
         L = y \cdot (\log y - x)
 
-    with 0 where :math:`y = 0`. 'mean' averages over all elements, 'batchmean' divides the sum by the batch
-    size (``logits.shape[0]``; the mathematical KL divergence), 'sum' sums.
+    with 0 where :math:`y = 0`; the labels get no gradient (as MindSpore's KLDivLoss). 'mean' averages over
+    all elements, 'batchmean' divides the sum by the batch size (``logits.shape[0]``; the mathematical KL
+    divergence), 'sum' sums.
 
     Args:
         logits (Tensor): log-probabilities.
@@ -310,7 +312,8 @@ def kl_div(logits: Tensor, labels: Tensor, reduction: str = "mean") -> Tensor:
     """
     _check_reduction(reduction, "kl_div", ("none", "mean", "batchmean", "sum"))
     logits = _float(logits, "kl_div", "logits")
-    labels = _float(labels, "kl_div", "labels")
+    # MindSpore's KLDivLoss gives the labels no gradient
+    labels = stop_gradient(_float(labels, "kl_div", "labels"))
     positive = greater(labels, 0.0)
     ylogy = where(positive, mul(labels, log(where(positive, labels, 1.0))), 0.0)
     loss = sub(ylogy, mul(labels, logits))
