@@ -90,8 +90,8 @@ def examples() -> list[tuple[list[str], np.ndarray]]:
     return out
 
 
-@pytest.mark.parametrize("statements, expected", examples(), ids=lambda v: v[2] if isinstance(v,
-                                                                                              list) else "")
+@pytest.mark.parametrize("statements, expected", examples(),
+                         ids=lambda v: v[2] if isinstance(v, list) else "")
 def test_documented_example(statements: list[str], expected: np.ndarray) -> None:
     namespace = {"mx": mx, "nn": nn, "npx": npx, **{n: getattr(nn, n) for n in nn.__all__}}
     for statement in statements[:-1]:

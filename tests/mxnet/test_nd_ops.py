@@ -159,5 +159,5 @@ def test_batch_norm_inference_gradient_is_the_derivative() -> None:
         loss = (nd.BatchNorm(x, gamma, beta, mean, var, fix_gamma=False, eps=1e-3) * nd.array(w)).sum()
     loss.backward()
     scale = gamma.asnumpy() / np.sqrt(var.asnumpy() + 1e-3)
-    assert_close(x.grad.asnumpy(), w * scale[None, :, None, None], rtol=1e-5, what="BatchNorm "
-                                                                                   "inference gradient")
+    assert_close(x.grad.asnumpy(), w * scale[None, :, None, None], rtol=1e-5,
+                 what="BatchNorm inference gradient")

@@ -144,8 +144,7 @@ def test_train_forward(name: str, importer: Any) -> None:
     if moving:
         pytest.skip(f"ill-conditioned: MXNet's own {moving} move by "
                     f"{max(float(want['sens/' + k[5:]]) for k in moving):.2g} of their scale "
-                    "under 1e-6 input "
-                    "noise")
+                    "under 1e-6 input noise")
     compare(out, want, "train", f"{name} train")
     networks_mxnet.flat(out)[0].backward()
     params = structural(net)
@@ -165,8 +164,7 @@ def test_trainer_step(name: str, importer: Any) -> None:
     if moving:
         pytest.skip(f"ill-conditioned: MXNet's own {moving} move by "
                     f"{max(float(want['sens/' + k[5:]]) for k in moving):.2g} of their scale "
-                    "under 1e-6 input "
-                    "noise (training-mode batch statistics of a small batch)")
+                    "under 1e-6 input noise (training-mode batch statistics of a small batch)")
     x = nd_inputs(name)
     loss_fn = gluon.loss.SoftmaxCrossEntropyLoss()
     with autograd.record():
@@ -198,8 +196,8 @@ def test_trainer_step(name: str, importer: Any) -> None:
                      what=f"{name} {key[5:]} update of one step")
     steps = np.array([np.linalg.norm((p.data().asnumpy() - before[k]).astype(np.float64))
                       for k, p in trainable])
-    assert_close(steps, want["step_norm"], **checks.tol(want, "grad_norm", GRAD_TOL), what=f"{name} "
-                                                                                           "step sizes")
+    assert_close(steps, want["step_norm"], **checks.tol(want, "grad_norm", GRAD_TOL),
+                 what=f"{name} step sizes")
 
 
 @pytest.mark.parametrize("name", cases("hybridize"))
