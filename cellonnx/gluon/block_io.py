@@ -28,9 +28,8 @@ def _brief_print_list(items: Any, limit: int = 7) -> str:
     """MXNet's short listing of names: the first and last few, quoted."""
     items = list(items)
     if len(items) > limit:
-        return _brief_print_list(items[:limit // 2],
-                                 limit) + ", ..., " + _brief_print_list(items[-(limit // 2):],
-                                                                                           limit)
+        head, tail = items[:limit // 2], items[-(limit // 2):]
+        return _brief_print_list(head, limit) + ", ..., " + _brief_print_list(tail, limit)
     return ", ".join(f"'{i}'" for i in items)
 
 

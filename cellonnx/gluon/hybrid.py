@@ -59,8 +59,8 @@ def _signature(args: tuple, static: bool) -> list[Any]:
 
 
 def _key(sigs: list[Any]) -> tuple:
-    return tuple((str(s.dtype), tuple(s._sig_shape or s.shape)) if isinstance(s, Tensor) else ("const",
-                                                                                               repr(s))
+    return tuple((str(s.dtype), tuple(s._sig_shape or s.shape)) if isinstance(s, Tensor)
+                 else ("const", repr(s))
                  for s in sigs)
 
 

@@ -82,9 +82,8 @@ def poisson(lam: Any = 1.0, shape: Any = None, dtype: Any = None, **_: Any) -> N
 
 
 def negative_binomial(k: Any = 1, p: Any = 1.0, shape: Any = None, dtype: Any = None, **_: Any) -> NDArray:
-    return _make(generator("negative_binomial").negative_binomial(_param(k), _param(p), _sample_shape(k,
-                                                                                                      shape)),
-                 dtype)
+    draws = generator("negative_binomial").negative_binomial(_param(k), _param(p), _sample_shape(k, shape))
+    return _make(draws, dtype)
 
 
 def multinomial(data: Tensor, shape: Any = None, get_prob: bool = False, dtype: Any = "int32",

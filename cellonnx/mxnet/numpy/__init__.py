@@ -101,9 +101,8 @@ def _t(x: Any) -> Tensor:
 
 def _pair(a: Any, b: Any) -> tuple[Tensor, Tensor]:
     if isinstance(a, Tensor) and not isinstance(b, Tensor):
-        return a, Tensor(_onp.asarray(b, a._data.dtype if not isinstance(b,
-                                                                         float) or a._data.dtype.kind == "f"
-                                      else _onp.float32))
+        keep = not isinstance(b, float) or a._data.dtype.kind == "f"
+        return a, Tensor(_onp.asarray(b, a._data.dtype if keep else _onp.float32))
     if isinstance(b, Tensor) and not isinstance(a, Tensor):
         return _pair(b, a)[::-1]  # type: ignore[return-value]
     return _t(a), _t(b)

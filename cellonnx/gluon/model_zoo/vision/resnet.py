@@ -189,8 +189,8 @@ class ResNetV2(_ResNet):
     _v2 = True
 
 
-_SPEC = {18: ("basic", [2, 2, 2, 2], [64, 64, 128, 256, 512]), 34: ("basic", [3, 4, 6, 3], [64, 64, 128, 256,
-                                                                                            512]),
+_SPEC = {18: ("basic", [2, 2, 2, 2], [64, 64, 128, 256, 512]),
+         34: ("basic", [3, 4, 6, 3], [64, 64, 128, 256, 512]),
          50: ("bottleneck", [3, 4, 6, 3], [64, 256, 512, 1024, 2048]),
          101: ("bottleneck", [3, 4, 23, 3], [64, 256, 512, 1024, 2048]),
          152: ("bottleneck", [3, 8, 36, 3], [64, 256, 512, 1024, 2048])}
@@ -224,7 +224,7 @@ def _make(version: int, layers: int) -> Any:
     return build
 
 
-resnet18_v1, resnet34_v1, resnet50_v1, resnet101_v1, resnet152_v1 = (_make(1, n) for n in (18, 34, 50, 101,
-                                                                                           152))
-resnet18_v2, resnet34_v2, resnet50_v2, resnet101_v2, resnet152_v2 = (_make(2, n) for n in (18, 34, 50, 101,
-                                                                                           152))
+resnet18_v1, resnet34_v1, resnet50_v1, resnet101_v1, resnet152_v1 = (
+    _make(1, n) for n in (18, 34, 50, 101, 152))
+resnet18_v2, resnet34_v2, resnet50_v2, resnet101_v2, resnet152_v2 = (
+    _make(2, n) for n in (18, 34, 50, 101, 152))
