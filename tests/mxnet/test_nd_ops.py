@@ -94,6 +94,14 @@ def test_cast_reshape_like_moveaxis_split_v2() -> None:
     x = nd.array(np.arange(24).reshape(2, 3, 4))
     assert nd.cast(x, "int32").dtype == np.int32
     assert nd.reshape_like(x, nd.zeros((4, 6))).shape == (4, 6)
+    # MXNet 1.9.1 gives these shapes for its documented examples (nd and npx alike)
+    assert nd.reshape_like(nd.zeros((30, 12)), nd.zeros((4, 2, 2, 3)), lhs_begin=-1,
+                           rhs_begin=1).shape == (30, 2, 2, 3)
+    y = mx.npx.reshape_like(mx.np.zeros((30, 7)), mx.np.zeros((15, 2, 4)), lhs_begin=0, lhs_end=1,
+                            rhs_begin=0, rhs_end=2)
+    assert y.shape == (15, 2, 7) and isinstance(y, mx.np.ndarray)
+    with pytest.raises(ValueError, match="reshape_like"):
+        nd.reshape_like(x, nd.zeros((5, 5)))
     assert nd.moveaxis(x, 0, 2).shape == (3, 4, 2)
     parts = nd.split_v2(x, (1, 3), axis=2)
     assert [p.shape for p in parts] == [(2, 3, 1), (2, 3, 2), (2, 3, 1)]

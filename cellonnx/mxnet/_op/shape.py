@@ -4,6 +4,7 @@ take, one_hot, gather_nd with the index axis first, pad with a flat ``pad_width`
 from __future__ import annotations
 
 import itertools
+import math
 from typing import Any
 
 import numpy as np
@@ -72,8 +73,19 @@ def flatten(data: Tensor, **_: Any) -> Tensor:
     return ops.reshape(data, (data.shape[0], -1)) if data.ndim != 2 else data
 
 
-def reshape_like(lhs: Tensor, rhs: Tensor, **_: Any) -> Tensor:
-    return ops.reshape(lhs, tuple(rhs.shape))
+def reshape_like(lhs: Tensor, rhs: Tensor, lhs_begin: int | None = None, lhs_end: int | None = None,
+                 rhs_begin: int | None = None, rhs_end: int | None = None, **_: Any) -> Tensor:
+    """``lhs`` with its axes [lhs_begin, lhs_end) replaced by ``rhs``'s axes [rhs_begin, rhs_end) (all axes
+    by default; negative positions count from the end)."""
+    ls, rs = tuple(lhs.shape), tuple(rhs.shape)
+    lb, le, _ = slice(lhs_begin, lhs_end).indices(len(ls))
+    rb, re, _ = slice(rhs_begin, rhs_end).indices(len(rs))
+    shape = ls[:lb] + rs[rb:re] + ls[le:]
+    if all(isinstance(d, int) for d in (*ls[lb:le], *rs[rb:re])) and \
+            math.prod(ls[lb:le]) != math.prod(rs[rb:re]):
+        raise ValueError(f"reshape_like: lhs axes [{lb}, {le}) of {ls} and rhs axes [{rb}, {re}) of {rs} "
+                         "do not hold the same number of elements")
+    return ops.reshape(lhs, shape)
 
 
 def transpose(data: Tensor, axes: Any = (), **_: Any) -> Tensor:

@@ -31,6 +31,7 @@ _SPEC: dict[str, tuple[str, dict[str, str], dict[str, Any]]] = {
     "sequence_mask": ("SequenceMask", {}, {}),
     "batch_dot": ("batch_dot", {"a": "lhs", "b": "rhs"}, {}),
     "broadcast_like": ("broadcast_like", {}, {}),
+    "reshape_like": ("reshape_like", {}, {}),
     "gather_nd": ("gather_nd", {}, {}),
     "batch_flatten": ("Flatten", {}, {}),
     "l2_normalization": ("L2Normalization", {}, {}),
