@@ -30,6 +30,7 @@ from cellonnx.graph.compile import compile_cell as compile_graph
 from cellonnx.checkpoint import load_checkpoint, load_param_into_net, save_checkpoint
 from cellonnx.checkpoint_mapping import load_checkpoint_into
 from cellonnx import dataset, train
+from cellonnx import numpy  # as mindspore: ms.numpy.ones(...)
 from cellonnx.train import *  # as mindspore: ms.Model, ms.LossMonitor, ms.Accuracy ...
 from cellonnx import dtype
 from cellonnx.dtypes import (TensorType, Type, _null, byte, cdouble, cfloat, complex64, complex128,
@@ -51,6 +52,9 @@ from cellonnx.log import get_level, get_log_config
 from cellonnx.autograd.function import _Function
 from cellonnx.train.serialization import (async_ckpt_thread_status, ckpt_to_safetensors, load,
                                           load_checkpoint_async, safetensors_to_ckpt)
+from cellonnx import communication
+from cellonnx.parallel_context import (ParallelMode, get_auto_parallel_context, reset_auto_parallel_context,
+                                       set_auto_parallel_context)
 from cellonnx.unsupported import module_getattr as _module_getattr
 
 __getattr__ = _module_getattr(__name__, "mindspore")

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.tolerance import assert_close, close_mask
+from tests.tolerance import assert_close, close_mask, sum_rtol
 
 
 def test_float32_rounding_of_a_long_sum_passes_against_float64() -> None:
@@ -30,3 +30,8 @@ def test_a_wrong_element_fails_naming_it(got: list[float]) -> None:
 def test_matching_nans_and_infinities_pass() -> None:
     want = np.array([np.nan, np.inf, -np.inf, 1.0])
     assert_close(want.copy(), want)
+
+
+def test_sum_rtol_grows_with_the_square_root_of_the_terms() -> None:
+    assert sum_rtol(1) == pytest.approx(4 * np.finfo(np.float32).eps)
+    assert sum_rtol(400) == pytest.approx(20 * sum_rtol(1))

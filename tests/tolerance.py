@@ -13,6 +13,17 @@ from typing import Any
 
 import numpy as np
 
+F32_EPS = float(np.finfo(np.float32).eps)  # 1.19e-7
+
+
+def sum_rtol(terms: int, factor: float = 4.0) -> float:
+    """The scale-relative tolerance for float32 sums of ``terms`` products: ``factor * sqrt(terms) * eps``.
+
+    A sum's rounding error grows like sqrt(terms) * eps times the size of its result; ``factor`` covers the
+    worst of many outputs, the rounding of the inputs and a second float32 implementation on the other side.
+    """
+    return factor * float(np.sqrt(max(terms, 1))) * F32_EPS
+
 
 def _wide(a: Any) -> np.ndarray:
     """float64, or complex128 for complex values (compared by the modulus of their difference)."""

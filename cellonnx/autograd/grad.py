@@ -1,7 +1,7 @@
 """The gradient API with MindSpore's semantics: value_and_grad, grad, GradOperation, stop_gradient."""
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -76,7 +76,14 @@ def _compute(fn: Callable, args: tuple, kwargs: dict, positions: tuple[int, ...]
     return out if has_aux or isinstance(out, tuple) else loss, full[:len(tracked)], full[len(tracked):]
 
 
-def _pack(inputs: tuple, weights: tuple, positions_given: bool, single_position: bool, has_weights: bool) -> Any:
+def _with_ids(inputs: tuple, weights: tuple, positions: tuple[int, ...], params: list[Parameter]) -> tuple:
+    """``return_ids``: each gradient paired with its input position or its parameter's name."""
+    return (tuple((p, g) for p, g in zip(positions, inputs)),
+            tuple((getattr(w, "name", str(i)), g) for i, (w, g) in enumerate(zip(params, weights))))
+
+
+def _pack(inputs: tuple, weights: tuple, positions_given: bool, single_position: bool,
+          has_weights: bool) -> Any:
     # MindSpore returns a bare tensor for one position, also when it is given as a 1-tuple
     ig: Any = inputs[0] if len(inputs) == 1 else inputs
     if positions_given and has_weights:
@@ -95,6 +102,7 @@ def value_and_grad(fn: Callable, grad_position: Any = 0, weights: Any = None, ha
             ``weights`` for the weights' gradients only.
         weights: Parameters (a list, a ParameterTuple, or a Cell's trainable_params()).
         has_aux: fn returns (loss, aux...); only loss is differentiated, aux is returned as is.
+        return_ids: pair each gradient with its position or its parameter's name, for ``ops.get_grad``.
 
     Returns:
         A function giving (value, grads): grads is the input gradient (a tuple for several positions),
@@ -110,6 +118,8 @@ def value_and_grad(fn: Callable, grad_position: Any = 0, weights: Any = None, ha
         ws = _weights(weights)
         value, ig, wg = _compute(fn, args, kwargs, positions, ws, has_aux, None,
                                  create_graph and is_grad_enabled() and _nested[0] > 1)
+        if return_ids:
+            ig, wg = _with_ids(ig, wg, positions, ws)
         return value, _pack(ig, wg, grad_position is not None, isinstance(grad_position, int),
                             weights is not None)
 
@@ -119,7 +129,7 @@ def value_and_grad(fn: Callable, grad_position: Any = 0, weights: Any = None, ha
 def grad(fn: Callable, grad_position: Any = 0, weights: Any = None, has_aux: bool = False,
          return_ids: bool = False) -> Callable[..., Any]:
     """``mindspore.grad``: like value_and_grad but returns only the gradients (and aux with has_aux)."""
-    vg = value_and_grad(fn, grad_position, weights, has_aux)
+    vg = value_and_grad(fn, grad_position, weights, has_aux, return_ids)
 
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         value, grads = vg(*args, **kwargs)

@@ -199,6 +199,45 @@ def _check_unmodified(node: Node) -> None:
                                "(x = x.copy()) or before the first use")
 
 
+# Called as hook(leaf, grad) the moment a leaf's gradient is complete during a backward pass (its last
+# consumer has run), before the rest of the pass; hook(None, None) when the pass ends. Distributed training
+# starts gradient all-reduces from here so communication overlaps the remaining backward computation.
+GRAD_READY_HOOKS: list = []
+
+
+class _LeafReady:
+    """Counts, per leaf that requires grad, the recorded uses still to be back-propagated."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, order: list[Node]) -> None:
+        left: dict[int, int] = {}
+        for node in order:
+            for t in node.inputs:
+                if t._node is None and t.requires_grad:
+                    left[id(t)] = left.get(id(t), 0) + 1
+        self.left = left
+
+    def done(self, node: Node, grads: dict) -> None:
+        for t in node.inputs:
+            key = id(t)
+            n = self.left.get(key)
+            if n is None:
+                continue
+            if n > 1:
+                self.left[key] = n - 1
+                continue
+            del self.left[key]
+            g = grads.get(key)
+            if g is not None:
+                for hook in list(GRAD_READY_HOOKS):
+                    hook(t, g)
+
+    def finish(self) -> None:
+        for hook in list(GRAD_READY_HOOKS):
+            hook(None, None)
+
+
 def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Any], *, create_graph: bool = False,
                  accumulate: bool = False, wrt: Sequence[Tensor] | None = None) -> list[Tensor | None]:
     """Back-propagate from ``outputs`` (seeded with ``grad_outputs``, ones where None).
@@ -234,7 +273,9 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Any], *, crea
                 if t._node is not None:
                     inner_wanted[(id(t._node), t._out_index)] = t
 
-        for node in _toposort(outputs):
+        order = _toposort(outputs)
+        ready = _LeafReady(order) if GRAD_READY_HOOKS and not create_graph else None
+        for node in order:
             nid = id(node)
             out_grads = [grads.pop((nid, i), None) for i in range(node.n_out)]
             if inner_wanted:
@@ -242,6 +283,8 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Any], *, crea
                     if g is not None and (nid, i) in inner_wanted:
                         grads[("wanted", id(inner_wanted[(nid, i)]))] = g
             if out_grads[0] is None and all(g is None for g in out_grads):
+                if ready is not None:
+                    ready.done(node, grads)
                 continue
             if node.n_out > 1:
                 out_grads = [g if g is not None else Tensor._make(np.zeros(*meta))
@@ -261,6 +304,10 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Any], *, crea
                     _accumulate(grads, id(t), g)
                 else:
                     _accumulate(grads, (id(t._node), t._out_index), g)
+            if ready is not None:
+                ready.done(node, grads)
+        if ready is not None:
+            ready.finish()
 
         if accumulate:
             for key, leaf in leaves.items():

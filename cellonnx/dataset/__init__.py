@@ -9,6 +9,8 @@ from __future__ import annotations
 from cellonnx.dataset import config, transforms
 from cellonnx.dataset.engine import BatchInfo, Dataset, GeneratorDataset, NumpySlicesDataset
 from cellonnx.dataset.iterators import DictIterator, TupleIterator
+from cellonnx.dataset.samplers import DistributedSampler
 
 __all__ = ["BatchInfo", "Dataset", "DictIterator", "GeneratorDataset", "NumpySlicesDataset", "TupleIterator",
            "config", "transforms"]
+__all__ += ["DistributedSampler"]

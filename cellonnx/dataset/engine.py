@@ -203,6 +203,9 @@ def _select_order(n: int, shuffle: bool, num_samples: int | None, sampler: Any, 
                   shard_id: int | None, rng: np.random.Generator) -> np.ndarray:
     """The sample order of one epoch, as MindSpore's samplers choose it."""
     if sampler is not None:
+        if hasattr(sampler, "order"):  # a sampler that needs the size (DistributedSampler)
+            order = sampler.order(n, rng)
+            return order if num_samples is None else order[:num_samples]
         if isinstance(sampler, (list, tuple, np.ndarray)):
             order = np.asarray(sampler, dtype=np.int64)
         elif isinstance(sampler, int):

@@ -27,6 +27,9 @@ from cellonnx.tensor import Parameter as CoreParameter
 __all__ = ["Trainer"]
 
 
+_DIST_SYNC = ("dist_sync", "dist_sync_device", "dist_device_sync")
+
+
 def _grad_req(p: CoreParameter) -> str:
     return getattr(p, "grad_req", "write" if p.requires_grad else "null")
 
@@ -38,7 +41,8 @@ class Trainer:
         params: a dict (``net.collect_params()``) or list of Parameters; shared parameters are updated once.
         optimizer: a name ('sgd', 'adam') or an Optimizer.
         optimizer_params: keyword arguments of the optimizer (learning_rate, wd, momentum, clip_gradient, ...).
-        kvstore: only single-process stores ('device', 'local' or None).
+        kvstore: 'device', 'local' or None in one process; 'dist_sync' / 'dist_sync_device' sum the gradients
+            across the ranks of an ``mpirun`` job (see docs/distributed.md).
         compression_params, update_on_kvstore: accepted for compatibility (one process).
     """
 
@@ -59,9 +63,24 @@ class Trainer:
                 seen.add(id(p))
                 self._params.append(p)
                 p.__dict__["_trainer"] = self
-        if (isinstance(kvstore, str) and kvstore.startswith("dist")) or compression_params:
-            raise NotImplementedError(f"Trainer(kvstore={kvstore!r}): distributed training and gradient "
-                                      "compression need several processes, which cellonnx does not support yet")
+        self._dist = isinstance(kvstore, str) and kvstore.startswith("dist")
+        if self._dist and kvstore not in _DIST_SYNC:
+            raise NotImplementedError(f"Trainer(kvstore={kvstore!r}): only synchronous distributed stores "
+                                      f"{sorted(_DIST_SYNC)} are supported (gradients all-reduced over MPI)")
+        if compression_params:
+            raise NotImplementedError("Trainer(compression_params=...): gradient compression is not "
+                                      "supported")
+        self._reduce_plan: Any = None
+        if self._dist:
+            from cellonnx.communication import _mpi, management
+
+            if not _mpi.initialized():
+                management.init()  # as MXNet's dist kvstore joins the job on creation
+            # as the store's init: every rank starts from rank 0's values (those already initialized)
+            for p in self._params:
+                if getattr(p, "_deferred", None) is None and getattr(p, "_data", None) is not None \
+                        and p._data.size:
+                    p._assign_array(_mpi.broadcast_array(p._data, 0, None, "Trainer"))
         param_dict = dict(enumerate(self._params))
         if isinstance(optimizer, opt.Optimizer):
             if optimizer_params:
@@ -93,15 +112,29 @@ class Trainer:
             batch_size: samples the gradients were summed over; 1 if the loss was already averaged.
             ignore_stale_grad: skip (instead of refusing) parameters whose gradient is stale. Default: False.
         """
-        self._optimizer.rescale_grad = self._scale / batch_size
-        self._update(ignore_stale_grad)
+        self.allreduce_grads()
+        self._update_only(batch_size, ignore_stale_grad)
 
     def allreduce_grads(self) -> None:
-        """Sum gradients across devices: nothing to do with one device."""
+        """Sum the gradients across the processes of a distributed store ('dist_sync' ...): one all-reduce per
+        bucket of fused gradients over MPI; nothing to do in one process."""
+        if not self._dist:
+            return
+        from cellonnx.nn.wrap.grad_reducer import _Plan
+
+        grads = [p.grad for p in self._params if _grad_req(p) != "null" and p.grad is not None]
+        if self._reduce_plan is None or len(self._reduce_plan.params) != len(grads):
+            self._reduce_plan = _Plan(grads, "hccl_world_group")
+        for g, summed in zip(grads, self._reduce_plan.reduce(tuple(grads))):
+            g._data = summed.astype(g._data.dtype, copy=False)
 
     def update(self, batch_size: int, ignore_stale_grad: bool = False) -> None:
         """The update half of ``step`` (after ``allreduce_grads``)."""
-        self.step(batch_size, ignore_stale_grad)
+        self._update_only(batch_size, ignore_stale_grad)
+
+    def _update_only(self, batch_size: int, ignore_stale_grad: bool) -> None:
+        self._optimizer.rescale_grad = self._scale / batch_size
+        self._update(ignore_stale_grad)
 
     def _update(self, ignore_stale_grad: bool) -> None:
         todo = []

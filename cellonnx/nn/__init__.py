@@ -276,6 +276,7 @@ from cellonnx.nn.optim import (
 from cellonnx.nn.sparse import SparseTensorDenseMatmul, SparseToDense
 from cellonnx.nn.utils import no_init_parameters
 from cellonnx.nn.wrap import (
+    DistributedGradReducer,
     DynamicLossScaleUpdateCell,
     FixedLossScaleUpdateCell,
     ForwardValueAndGrad,

@@ -45,6 +45,7 @@ from cellonnx.ops.prims.array_misc import *
 from cellonnx.ops.prims.triangle import *
 from cellonnx.ops.prims.scatter_reduce import *
 from cellonnx.ops.prims.unique import *
+from cellonnx.ops.prims.comm import *
 from cellonnx.ops.composite.math_extra import *
 from cellonnx.ops.composite.loss import *
 from cellonnx.ops.composite.loss_margin import *
@@ -73,6 +74,7 @@ from cellonnx.ops.composite.image import *
 from cellonnx.ops.composite.sparse import *
 from cellonnx.ops.composite.sparse_unary import *
 from cellonnx.ops.composite.mvlgamma import *
+from cellonnx.ops.composite.comm import *
 from cellonnx.ops.prims import MODULES as _PRIM_MODULES
 from cellonnx.ops.composite import loss as _loss, math_extra as _math_extra
 from cellonnx.ops.composite import loss_ctc as _loss_ctc, loss_margin as _loss_margin
@@ -95,6 +97,8 @@ _modules += [_activation_ext, _padding, _nn_misc, _grid_sample]
 _modules += [_arith, _reduction, _linalg_ext, _spectral_ext, _clip, _sequence, _distance, _fused]
 _modules += [_array_shape, _array_create, _diagonal, _scatter_inplace, _segment, _index_extra, _spatial, _image]
 _modules += [_sparse, _sparse_unary, _mvlgamma]
+from cellonnx.ops.composite import comm as _comm  # noqa: E402
+_modules += [_comm]
 
 from cellonnx.ops import tensor_methods as _tensor_methods  # noqa: E402 (attaches Tensor methods; reads _modules)
 from cellonnx.autograd.grad import GradOperation, grad, stop_gradient, value_and_grad  # noqa: E402
@@ -102,6 +106,22 @@ from cellonnx.autograd.grad import GradOperation, grad, stop_gradient, value_and
 __all__ = ["GradOperation", "Op", "OpError", "REGISTRY", "apply", "grad", "stop_gradient", "value_and_grad"]
 __all__ += [name for module in _modules for name in module.__all__]
 del _tensor_methods
+
+# MindSpore's operator classes (ops.ReLU, ops.MatMul ... the same objects as P.*), the Primitive base classes,
+# the Python-level helpers (ops.make_tuple, ops.tensor_add ...), the composite operations and the transforms;
+# a name a family above defines stays the family's
+from cellonnx.ops import operations as P  # noqa: E402, I001 (order: the operations read the functional ops)
+from cellonnx.ops.operations import array_ops, other_ops  # noqa: E402, F401 (as mindspore.ops.array_ops ...)
+from cellonnx.ops import helpers as _helpers, primitive as _primitive  # noqa: E402
+from cellonnx.ops.composite import base as _composite_base, vmap as _vmap  # noqa: E402
+from cellonnx.autograd import functional as _transforms  # noqa: E402
+
+for _extra in (_primitive, P, _helpers, _composite_base, _vmap, _transforms):
+    for _name in _extra.__all__:
+        if _name not in globals():
+            globals()[_name] = getattr(_extra, _name)
+            __all__.append(_name)
+del _extra, _name
 
 from cellonnx.unsupported import module_getattr as _module_getattr  # noqa: E402
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from cellonnx import parallel_context as _parallel
 from cellonnx.nn.cell import Cell
 from cellonnx.nn.metrics import Loss, Metric, get_metric_fn, get_metrics
 from cellonnx.nn.wrap import WithEvalCell, WithLossCell
@@ -242,8 +243,8 @@ class Model:
         cb_params.mode = "train"
         cb_params.loss_fn = self._loss_fn
         cb_params.optimizer = self._optimizer
-        cb_params.parallel_mode = "stand_alone"
-        cb_params.device_number = 1
+        cb_params.parallel_mode = _parallel.get_auto_parallel_context("parallel_mode")
+        cb_params.device_number = _parallel.get_auto_parallel_context("device_num")
         cb_params.train_dataset = train_dataset
         cb_params.list_callback = self._transform_callbacks(callbacks)
         if self._want_progress_bar(cb_params.list_callback, cb_params.batch_num):

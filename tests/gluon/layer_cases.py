@@ -8,10 +8,11 @@ import numpy as np
 
 from cellonnx import ops
 from cellonnx.gluon import HybridBlock, nn
+from tests.tolerance import assert_close
 
 HERE = Path(__file__).resolve().parents[1] / "fixtures" / "mxnet" / "gluon"
 EXPECTED = np.load(HERE / "expected.npz")
-RTOL, ATOL = 1e-4, 1e-5
+RTOL, SCALE_RTOL = 1e-4, 1e-5  # SCALE_RTOL: of the values' scale, at least 1 (tests/tolerance.py)
 
 
 def seq(*blocks, hybrid=True):
@@ -99,4 +100,4 @@ def load(case: str):
 
 
 def close(actual, want, what: str) -> None:
-    np.testing.assert_allclose(np.asarray(actual), want, rtol=RTOL, atol=ATOL, err_msg=what)
+    assert_close(np.asarray(actual), want, rtol=RTOL, scale_rtol=SCALE_RTOL, min_scale=1.0, what=what)

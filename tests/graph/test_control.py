@@ -10,6 +10,7 @@ from cellonnx import ops
 from cellonnx.graph.optimize import optimize
 from cellonnx.graph.trace import trace
 from cellonnx.tensor import Tensor
+from tests.tolerance import assert_close, sum_rtol
 
 
 def _model(fn, *examples, dynamic=False):
@@ -81,12 +82,13 @@ def test_scan_cumulative_sum_matches_eager_and_lowers_to_scan() -> None:
 
     xs = np.random.default_rng(0).standard_normal((4, 3)).astype(np.float32)
     carry, ys = fn(Tensor(xs))
-    np.testing.assert_allclose(carry.asnumpy(), xs.sum(0), rtol=1e-6)
-    np.testing.assert_allclose(ys.asnumpy(), 2 * np.concatenate([np.zeros((1, 3)), np.cumsum(xs, 0)[:-1]]), rtol=1e-6)
+    assert_close(carry.asnumpy(), xs.sum(0), rtol=1e-6, scale_rtol=sum_rtol(4))
+    assert_close(ys.asnumpy(), 2 * np.concatenate([np.zeros((1, 3)), np.cumsum(xs, 0)[:-1]]), rtol=1e-6,
+                 scale_rtol=sum_rtol(4))
     sess, model = _model(fn, xs, dynamic=True)
     assert "Scan" in {n.op_type for n in model.graph.node}
     other = np.random.default_rng(1).standard_normal((6, 3)).astype(np.float32)
     got = _run(sess, other)
     want = fn(Tensor(other))
     for g_, w in zip(got, want):
-        np.testing.assert_allclose(g_, w.asnumpy(), rtol=1e-5, atol=1e-6)
+        assert_close(g_, w.asnumpy(), rtol=1e-5, scale_rtol=sum_rtol(6), what="6-step running sums")

@@ -18,8 +18,9 @@ from cellonnx import Tensor, nn, ops
 from cellonnx.graph.builder import MAX_OPSET, MIN_OPSET
 from cellonnx.graph.compile import serialize, trace_cell
 from cellonnx.graph.runtime import Session
+from tests.tolerance import assert_close
 
-RTOL, ATOL = 1e-4, 1e-5
+RTOL, SCALE_RTOL = 1e-4, 1e-5  # SCALE_RTOL: of the output's scale, at least 1
 
 
 def _trace(net: nn.Cell, *inputs: Tensor, opset: int | None = None, dynamic: tuple[int, ...] = ()) -> Any:
@@ -85,7 +86,7 @@ def test_layernorm_is_layernormalization_where_the_opset_has_it(opset: int) -> N
     else:  # mean, centred, variance, normalised, scaled and shifted
         assert types == ["ReduceMean", "Sub", "Mul", "ReduceMean", "Add", "Sqrt", "Div", "Mul", "Add"]
     net = nn.LayerNorm((6,))
-    np.testing.assert_allclose(_run(traced, x)[0], net(x).asnumpy(), rtol=RTOL, atol=ATOL)
+    assert_close(_run(traced, x)[0], net(x).asnumpy(), rtol=RTOL, scale_rtol=SCALE_RTOL, min_scale=1.0)
 
 
 def test_lstm_is_one_onnx_lstm_with_dynamic_batch_and_sequence() -> None:
@@ -103,7 +104,7 @@ def test_lstm_is_one_onnx_lstm_with_dynamic_batch_and_sequence() -> None:
         out, (h, c) = net(x)
         got = sess.run({"x": x.asnumpy()})
         for g, want in zip(got, (out, h, c)):
-            np.testing.assert_allclose(g, want.asnumpy(), rtol=RTOL, atol=ATOL)
+            assert_close(g, want.asnumpy(), rtol=RTOL, scale_rtol=SCALE_RTOL, min_scale=1.0)
 
 
 def test_dropout_is_gone_in_eval() -> None:
@@ -164,7 +165,7 @@ def test_identity_only_where_a_graph_output_needs_its_name() -> None:
     got = _run(traced, _x(2, 3))
     want = [t.asnumpy() for t in Outputs()(_x(2, 3))]
     for g, w in zip(got, want):
-        np.testing.assert_allclose(g, w, rtol=RTOL, atol=ATOL)
+        assert_close(g, w, rtol=RTOL, scale_rtol=SCALE_RTOL, min_scale=1.0)
 
 
 # ---------------------------------------------------------------- names and metadata
@@ -255,5 +256,5 @@ def test_zoo_graph_node_types(name: str) -> None:
             shape = sample if length is None else (length,)
             xb = zoo.example_input(name, batch=batch, sample_shape=shape, seed=batch, vocab_size=50)
             (got,) = sess.run({traced.input_names[0]: xb.asnumpy()})
-            np.testing.assert_allclose(got, net(xb).asnumpy(), rtol=RTOL, atol=ATOL,
-                                       err_msg=f"{name} at batch {batch}, length {length}")
+            assert_close(got, net(xb).asnumpy(), rtol=RTOL, scale_rtol=SCALE_RTOL, min_scale=1.0,
+                         what=f"{name} at batch {batch}, length {length}")

@@ -16,10 +16,11 @@ from cellonnx.graph.runtime import Session
 from cellonnx.tensor import Tensor
 from tests.nn.layer_table import CASES, LayerCase
 from tests.nn.test_layers import build, flat
+from tests.tolerance import assert_close
 
 EXPORTABLE = [c for c in CASES if c.onnx is True]
 HAS_CUDA = "CUDAExecutionProvider" in ort.get_available_providers()
-RTOL, ATOL = 1e-4, 1e-5
+RTOL, SCALE_RTOL = 1e-4, 1e-5  # SCALE_RTOL: of the output's scale, at least 1
 
 
 def _inputs_at(case: LayerCase, n: int, seed: int = 0) -> list[np.ndarray]:
@@ -66,7 +67,8 @@ def _check(layer, traced, case: LayerCase, sizes, device: str = "CPU") -> None:
         assert len(got) == len(eager), f"{case.name}: {len(got)} outputs, eager has {len(eager)}"
         for k, (g, e) in enumerate(zip(got, eager)):
             assert g.shape == e.shape, f"{case.name} output {k} at size {n}: onnxruntime {g.shape}, eager {e.shape}"
-            np.testing.assert_allclose(g, e, rtol=RTOL, atol=ATOL, err_msg=f"{case.name} output {k} at size {n}")
+            assert_close(g, e, rtol=RTOL, scale_rtol=SCALE_RTOL, min_scale=1.0,
+                         what=f"{case.name} output {k} at size {n}")
 
 
 @pytest.mark.parametrize("case", EXPORTABLE, ids=str)

@@ -29,6 +29,7 @@ from cellonnx.common.initializer import (
     Zero,
     initializer,
 )
+from tests.tolerance import assert_close, sum_rtol
 
 
 def draw(i: object, shape: tuple[int, ...] = (200, 300)) -> np.ndarray:
@@ -103,7 +104,7 @@ def test_distributions() -> None:
 def test_structured_initializers() -> None:
     np.testing.assert_array_equal(draw(Identity(), (3, 4)), np.eye(3, 4))
     q = draw(Orthogonal(gain=2.0), (6, 4))
-    np.testing.assert_allclose(q.T @ q, 4 * np.eye(4), atol=1e-5)
+    assert_close(q.T @ q, 4 * np.eye(4), rtol=0, scale_rtol=sum_rtol(6), what="6-term float32 dot products")
     d = draw(Dirac(groups=2), (4, 2, 3, 3))
     assert d[0, 0, 1, 1] == 1 and d[2, 0, 1, 1] == 1 and d.sum() == 4
     s = draw(Sparse(sparsity=0.5), (10, 3))

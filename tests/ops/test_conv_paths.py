@@ -17,6 +17,7 @@ from cellonnx.ops.prims.conv import conv_forward
 from cellonnx.ops.prims.conv_grad import conv_grad_weight, conv_transpose_forward, output_padding
 from tests.ops.cases_conv import ref_conv, ref_conv_grads, ref_conv_transpose
 from tests.ops.harness import rand
+from tests.tolerance import assert_close, sum_rtol
 
 # (id, x shape, w shape, stride, pad, batch-last columns expected, dead kernel positions trimmed)
 FORWARD = [
@@ -54,15 +55,16 @@ def test_forward_and_weight_gradient(monkeypatch: pytest.MonkeyPatch, xs, ws, st
     y = conv_forward(x32, w32, None, *geometry)
     assert (bool(layout_calls), bool(inner_calls)) == (batch_last, trimmed)
     expected = ref_conv(x, w, stride=stride, pads=(pad,) * 4)
-    np.testing.assert_allclose(y, expected, rtol=1e-5, atol=1e-5)
+    assert_close(y, expected, rtol=1e-5, scale_rtol=sum_rtol(ws[1] * ws[2] * ws[3]), what="forward")
 
     gy = rand(*y.shape, seed=3)
     _, expected_gw = ref_conv_grads(x, w, gy, stride, (pad,) * 4)
     kept = conv_grad_weight(x32, gy.astype(np.float32), ws[2:], *geometry)  # the forward's columns, if kept
     conv_mod._COLS.clear()
     fresh = conv_grad_weight(x32, gy.astype(np.float32), ws[2:], *geometry)
-    np.testing.assert_allclose(kept, expected_gw, rtol=1e-5, atol=1e-4)
-    np.testing.assert_allclose(fresh, expected_gw, rtol=1e-5, atol=1e-4)
+    terms = xs[0] * y.shape[2] * y.shape[3]  # a weight's gradient sums over the batch and output positions
+    for got, columns in ((kept, "kept"), (fresh, "fresh")):
+        assert_close(got, expected_gw, rtol=1e-5, scale_rtol=sum_rtol(terms), what=f"{columns} columns' gw")
 
 
 # (id, u shape, w shape, stride, pad, conv input size): transposed convolutions (a conv's input gradient)
@@ -87,4 +89,4 @@ def test_transposed_convolution(monkeypatch: pytest.MonkeyPatch, us, ws, stride,
     assert bool(calls) == (us != TRANSPOSED[-1][1])  # the last row takes the per-item path
     expected = ref_conv_transpose(u, w, None, stride, (pad,) * 4, op)
     assert out.shape == expected.shape == (us[0], ws[1]) + size
-    np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-4)
+    assert_close(out, expected, rtol=1e-5, scale_rtol=sum_rtol(us[1] * ws[2] * ws[3]), what="transposed")

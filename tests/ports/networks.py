@@ -180,7 +180,9 @@ NETWORKS: dict[str, dict[str, Any]] = {
     "ecapa_tdnn": dict(module="mindaudio.models.ecapatdnn", domain="audio", loss="dot",
                        inputs=[("float32", (2, 16, 8), -1.0, 1.0)],
                        make=lambda m: m.EcapaTDNN(8, lin_neurons=8, channels=(16, 16, 16, 16, 48),
-                                                  attention_channels=8, res2net_scale=4, se_channels=8)),
+                                                  attention_channels=8, res2net_scale=4, se_channels=8),
+                       export="EcapaTDNN ends with x.squeeze(), which also drops the batch axis when the "
+                              "batch is 1 (in MindSpore too): its output has no one shape across batches"),
     "tasnet": dict(module="mindaudio.models.tasnet", domain="audio", loss="dot",
                    inputs=[("float32", (2, 4, 8), -1.0, 1.0)],
                    make=lambda m: m.TasNet(L=8, N=8, hidden_size=8, num_layers=2, bidirectional=False)),

@@ -10,6 +10,7 @@ import uvicorn
 from onnx import TensorProto, helper, numpy_helper
 
 from cellonnx.serve.datatypes import TABLE
+from tests.tolerance import sum_rtol
 
 # v2 datatype -> ONNX element type, for the all-datatypes model
 ONNX_TYPES = {"BOOL": TensorProto.BOOL, "UINT8": TensorProto.UINT8, "UINT16": TensorProto.UINT16,
@@ -29,6 +30,10 @@ def _save(graph: onnx.GraphProto, path: Path, opset: int = 17) -> Path:
     onnx.checker.check_model(model)
     onnx.save(model, str(path))
     return path
+
+
+# the mlp model's outputs: a 4-term and an 8-term float32 sum, rounded in whatever order the batch gives
+MLP_RTOL = sum_rtol(4 + 8)
 
 
 def mlp_model(path: Path, features: int = 4, hidden: int = 8, classes: int = 3, seed: int = 0) -> Path:

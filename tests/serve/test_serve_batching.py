@@ -17,7 +17,8 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from cellonnx.serve.batcher import Scheduler
 from cellonnx.serve.model import ServedModel
-from tests.serve.helpers import LiveServer, dynamic_model, fixed_model, sample
+from tests.serve.helpers import MLP_RTOL, LiveServer, dynamic_model, fixed_model, sample
+from tests.tolerance import assert_close
 
 # (case, model, input shapes in arrival order, max_batch, expected runs as sorted (rows, requests))
 SCHEDULE_CASES = [
@@ -109,7 +110,7 @@ def test_load_zero_failures_and_merged_runs(live_server: LiveServer, model_dir: 
         client.close()
     for i, (x, result) in enumerate(zip(xs, results)):
         assert result.get_response()["id"] == str(i)
-        np.testing.assert_allclose(result.as_numpy("y"), session.run(["y"], {"x": x})[0], rtol=1e-6)
+        assert_close(result.as_numpy("y"), session.run(["y"], {"x": x})[0], rtol=1e-6, scale_rtol=MLP_RTOL)
     metrics = httpx.get(f"{live_server.base}/metrics").text
     runs = {}
     for family in text_string_to_metric_families(metrics):

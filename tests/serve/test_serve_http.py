@@ -14,7 +14,8 @@ import numpy as np
 import onnxruntime as ort
 import pytest
 
-from tests.serve.helpers import LiveServer, sample
+from tests.serve.helpers import MLP_RTOL, LiveServer, sample
+from tests.tolerance import assert_close
 
 
 @pytest.fixture(scope="module")
@@ -45,8 +46,8 @@ def test_json_inference_flat_and_nested(http: httpx.Client, model_dir: Path, nes
     assert body["id"] == "abc" and body["model_name"] == "mlp" and body["model_version"] == "1"
     (out,) = body["outputs"]
     assert out["name"] == "y" and out["datatype"] == "FP32" and out["shape"] == [2, 3]
-    np.testing.assert_allclose(np.array(out["data"], np.float32).reshape(2, 3), mlp_direct(model_dir, x),
-                               rtol=1e-6)
+    assert_close(np.array(out["data"], np.float32).reshape(2, 3), mlp_direct(model_dir, x), rtol=1e-6,
+                 scale_rtol=MLP_RTOL)
 
 
 def test_binary_request_and_response_by_hand(http: httpx.Client, model_dir: Path) -> None:
@@ -60,7 +61,7 @@ def test_binary_request_and_response_by_hand(http: httpx.Client, model_dir: Path
     doc = json.loads(r.content[:length])
     assert doc["outputs"][0]["parameters"] == {"binary_data_size": 12}
     got = np.frombuffer(r.content[length:], np.float32).reshape(1, 3)
-    np.testing.assert_allclose(got, mlp_direct(model_dir, x), rtol=1e-6)
+    assert_close(got, mlp_direct(model_dir, x), rtol=1e-6, scale_rtol=MLP_RTOL)
 
 
 def test_binary_bytes_elements_are_length_prefixed(http: httpx.Client) -> None:

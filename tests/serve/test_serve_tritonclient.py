@@ -13,7 +13,8 @@ import tritonclient.http as httpclient
 from tritonclient.utils import InferenceServerException
 
 from cellonnx.serve.datatypes import TABLE
-from tests.serve.helpers import TYPES_MODEL, LiveServer, sample
+from tests.serve.helpers import MLP_RTOL, TYPES_MODEL, LiveServer, sample
+from tests.tolerance import assert_close
 
 
 @pytest.fixture(scope="module")
@@ -129,4 +130,5 @@ def test_compressed_request_and_response(client: httpclient.InferenceServerClien
     x = sample("FP32", (64, 4), 5)
     result = client.infer("mlp", [infer_input("x", x, "FP32", True)], request_compression_algorithm=algorithm,
                           response_compression_algorithm=algorithm)
-    np.testing.assert_allclose(result.as_numpy("y"), direct(model_dir, "mlp", {"x": x})["y"], rtol=1e-6)
+    want = direct(model_dir, "mlp", {"x": x})["y"]
+    assert_close(result.as_numpy("y"), want, rtol=1e-6, scale_rtol=MLP_RTOL)

@@ -33,6 +33,7 @@ from cellonnx.train import (
     data_sink,
 )
 from tests.nn.training_net import FIX, MSE, Net, gen
+from tests.tolerance import assert_close
 
 _spec = importlib.util.spec_from_file_location("gen_callbacks", os.path.join(FIX, "gen_callbacks.py"))
 gen_cb = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
@@ -69,8 +70,8 @@ def test_learning_rate_callbacks_against_mindspore(case: tuple) -> None:
     np.testing.assert_allclose(steps, REF["cases"][key]["step_lr"], rtol=1e-7)
     np.testing.assert_allclose(epochs, REF["cases"][key]["epoch_lr"], rtol=1e-7)
     for n in gen.PARAM_NAMES:
-        np.testing.assert_allclose(getattr(net, n).asnumpy(), REF_ARR[f"{key}/{n}"], rtol=1e-4, atol=1e-5,
-                                   err_msg=f"{key}: {n}")
+        assert_close(getattr(net, n).asnumpy(), REF_ARR[f"{key}/{n}"], rtol=1e-4, scale_rtol=1e-5,
+                     min_scale=1.0, what=f"{key}: {n}")
 
 
 def test_learning_rate_callbacks_need_a_fixed_rate() -> None:

@@ -133,13 +133,13 @@ class BatchNorm(HybridBlock):
 
 
 class SyncBatchNorm(BatchNorm):
-    """Batch normalization with statistics synchronized across devices. In one process it is BatchNorm over
-    the channel axis 1; across processes it needs cellonnx's distributed training support, which does not
-    exist yet (``num_devices`` > 1 is refused).
+    """Batch normalization with statistics synchronized across devices: with ``num_devices`` > 1 the batch
+    statistics are those of every rank's batch together (one device per MPI rank; see docs/distributed.md);
+    with one device it is BatchNorm over the channel axis 1.
 
     Args:
         in_channels, momentum, epsilon, center, scale, use_global_stats, *_initializer: as BatchNorm.
-        num_devices: devices to synchronize over; only 1 (or None) is supported.
+        num_devices: devices (ranks) to synchronize over; the run's rank count, or 1 / None.
     """
 
     def __init__(self, in_channels: int = 0, num_devices: int | None = None, momentum: float = 0.9,
@@ -148,16 +148,42 @@ class SyncBatchNorm(BatchNorm):
                  beta_initializer: Any = "zeros", gamma_initializer: Any = "ones",
                  running_mean_initializer: Any = "zeros", running_variance_initializer: Any = "ones",
                  **kwargs: Any) -> None:
-        if num_devices not in (None, 1):
-            raise NotImplementedError(f"SyncBatchNorm(num_devices={num_devices}): synchronizing "
-                                      "batch statistics "
-                                      "across devices needs distributed training, which cellonnx does "
-                                      "not support "
-                                      "yet; in one process use num_devices=1 (it is then BatchNorm)")
+        ndev = 1 if num_devices is None else num_devices
+        if ndev > 1:
+            _check_devices(ndev)
         super().__init__(1, momentum, epsilon, center, scale, use_global_stats, beta_initializer,
-                         gamma_initializer,
-                         running_mean_initializer, running_variance_initializer, in_channels, **kwargs)
-        self._kwargs["ndev"] = 1
+                         gamma_initializer, running_mean_initializer, running_variance_initializer,
+                         in_channels, **kwargs)
+        self._kwargs["ndev"] = ndev
+
+    def forward(self, x: Tensor) -> Tensor:
+        k = self._kwargs
+        if k["ndev"] == 1 or not training(self) or k["use_global_stats"]:
+            return super().forward(x)
+        from cellonnx.communication.sync_norm import batch_statistics
+
+        mean, var, _ = batch_statistics(x)  # over every rank's batch: MXNet keeps the biased variance
+        shape = (1, -1) + (1,) * (x.ndim - 2)
+        gamma = ops.ones_like(self.gamma) if k["fix_gamma"] else self.gamma
+        scale = ops.mul(ops.rsqrt(ops.add(var, float(k["eps"]))), gamma)
+        y = ops.add(ops.mul(ops.sub(x, ops.reshape(mean, shape)), ops.reshape(scale, shape)),
+                    ops.reshape(self.beta, shape))
+        if not _trace._current:
+            mom = float(k["momentum"])
+            for stat, batch in ((self.running_mean, mean._data), (self.running_var, var._data)):
+                stat._assign_array((mom * stat._data + (1.0 - mom) * batch).astype(stat._data.dtype))
+        return y
+
+
+def _check_devices(ndev: int) -> None:
+    """num_devices > 1: one device per MPI rank, so the run must have that many ranks."""
+    from cellonnx.communication import _mpi
+
+    size = _mpi.STATE.world.Get_size() if _mpi.initialized() else 1
+    if size != ndev:
+        raise ValueError(f"SyncBatchNorm(num_devices={ndev}): the statistics are synchronized across "
+                         f"the ranks of a distributed run, one device per rank, but this run has {size} "
+                         f"(start it with `mpirun -n {ndev}` and call cellonnx.communication.init() first)")
 
 
 class _OneAxisNorm(HybridBlock):

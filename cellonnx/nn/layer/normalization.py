@@ -135,30 +135,87 @@ class BatchNorm3d(Cell):
 
 
 class SyncBatchNorm(_BatchNorm):
-    """Batch normalization whose batch statistics are computed across devices. cellonnx trains on one device
-    per process here, where it is BatchNorm over (N, C) or (N, C, H, W) inputs; ``process_groups`` other than
-    None are refused (cross-device statistics need MindSpore's communication groups).
+    """Batch normalization whose batch statistics are those of every rank of a group (MindSpore's
+    SyncBatchNorm over cellonnx.communication): with ``process_groups`` None, all ranks of the job once
+    ``cellonnx.communication.init()`` has run under ``mpirun``; with a list of rank lists, each rank syncs with
+    the ranks of its own list (a list of one rank, or 0 for ``process_groups``, normalizes locally). Without
+    ``init()`` there is one rank and it is BatchNorm over (N, C) or (N, C, H, W) inputs.
 
     Args:
         num_features, eps, momentum, affine, gamma_init, beta_init, moving_mean_init, moving_var_init,
-        use_batch_statistics, dtype: as BatchNorm1d. process_groups (list, optional): Default None.
+        use_batch_statistics, dtype: as BatchNorm1d. process_groups (list[list[int]], optional): Default None.
     """
 
     _ranks = (2, 4)
+    _groups: dict[str, str] = {}  # "0_1" -> the group created for ranks 0 and 1 (shared by every layer)
 
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: float = 0.9, affine: bool = True,
                  gamma_init: Any = "ones", beta_init: Any = "zeros", moving_mean_init: Any = "zeros",
                  moving_var_init: Any = "ones", use_batch_statistics: bool | None = None,
                  process_groups: Any = None, dtype: Any = dtypes.float32) -> None:
+        from cellonnx.communication import _mpi, management
         super().__init__(num_features, eps, momentum, affine, gamma_init, beta_init, moving_mean_init,
                          moving_var_init, use_batch_statistics, dtype=dtype)
-        if process_groups not in (None, 0):
-            raise NotImplementedError(f"For '{self.cls_name}', 'process_groups' needs MindSpore's "
-                                      f"communication groups, which cellonnx does not create; "
-                                      f"got {process_groups!r}.")
         self.process_groups = process_groups
         self.is_global = False
-        self.group_name = None
+        self.group_name: str | None = None
+        if process_groups == 0:
+            return
+        if process_groups is not None and not isinstance(process_groups, list):
+            raise TypeError(f"For '{self.cls_name}', 'process_groups' must be a list, but got "
+                            f"{type(process_groups).__name__}.")
+        if not _mpi.initialized():
+            if process_groups is not None:
+                raise RuntimeError(f"For '{self.cls_name}', 'process_groups' needs the communication started: "
+                                   "call cellonnx.communication.init() in a job launched with mpirun.")
+            return
+        self.rank_id, self.rank_size = management.get_rank(), management.get_group_size()
+        if process_groups is None:
+            self.is_global = self.rank_size > 1
+            self.group_name = management.GlobalComm.WORLD_COMM_GROUP if self.is_global else None
+            self.group_device_num = self.rank_size
+            return
+        self._check_rank_ids(process_groups)
+        for sub_group in process_groups:
+            if not isinstance(sub_group, list):
+                raise TypeError(f"For '{self.cls_name}', each entry of 'process_groups' must be a list, but "
+                                f"got {type(sub_group).__name__}.")
+            if self.rank_id in sub_group and len(sub_group) > 1:
+                self.is_global, self.group_device_num = True, len(sub_group)
+                self.group_name = self._group(sub_group)
+
+    def _check_rank_ids(self, process_groups: list[Any]) -> None:
+        seen: set[int] = set()
+        for rank in (r for sub in process_groups for r in (sub if isinstance(sub, list) else [])):
+            if isinstance(rank, bool) or not isinstance(rank, int) or not 0 <= rank < self.rank_size:
+                raise ValueError(f"For '{self.cls_name}', rank id in 'process_groups' must be in range "
+                                 f"[0, {self.rank_size}), but got {rank!r}.")
+            if rank in seen:
+                raise ValueError(f"For '{self.cls_name}', rank id in 'process_groups' must not be duplicated, "
+                                 f"but got {process_groups}.")
+            seen.add(rank)
+
+    @classmethod
+    def _group(cls, ranks: list[int]) -> str:
+        """The group of ``ranks``, created once per job with MindSpore's naming (size and a hash)."""
+        import hashlib
+
+        from cellonnx.communication import management
+        key = "_".join(str(r) for r in ranks)
+        if key not in cls._groups:
+            name = f"{len(ranks)}_{hashlib.sha256(key.encode()).hexdigest()}"
+            management.create_group(name, ranks)
+            cls._groups[key] = name
+        return cls._groups[key]
+
+    def construct(self, x: Tensor) -> Tensor:
+        self._check_input_dim(x)
+        use_batch = self.training if self.use_batch_statistics is None else self.use_batch_statistics
+        if not (self.is_global and use_batch):
+            return super().construct(x)
+        from cellonnx.communication.sync_norm import sync_batch_norm
+        return sync_batch_norm(x, self.moving_mean, self.moving_variance, self.gamma, self.beta, training=True,
+                               momentum=self.momentum, eps=self.eps, group=self.group_name)
 
 
 class LayerNorm(Cell):

@@ -9,6 +9,7 @@ from cellonnx.nn.wrap.cell_wrapper import (
                                            WithGradCell,
                                            WithLossCell,
 )
+from cellonnx.nn.wrap.grad_reducer import DistributedGradReducer
 from cellonnx.nn.wrap.loss_scale import (
                                            DynamicLossScaleUpdateCell,
                                            FixedLossScaleUpdateCell,
@@ -19,3 +20,4 @@ from cellonnx.nn.wrap.micro_batch import GradAccumulationCell, MicroBatchInterle
 __all__ = ["DynamicLossScaleUpdateCell", "FixedLossScaleUpdateCell", "ForwardValueAndGrad", "ParameterUpdate",
            "TrainOneStepCell", "TrainOneStepWithLossScaleCell", "WithEvalCell", "WithGradCell", "WithLossCell"]
 __all__ += ["GradAccumulationCell", "MicroBatchInterleaved"]
+__all__ += ["DistributedGradReducer"]

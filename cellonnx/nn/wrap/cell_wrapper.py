@@ -11,6 +11,7 @@ from cellonnx.autograd.tape import run_backward, set_grad_enabled
 from cellonnx.nn.cell import Cell
 from cellonnx.nn.learning_rate_schedule import _eager
 from cellonnx.nn.parameter_tuple import ParameterTuple
+from cellonnx.parallel_context import _get_device_num, _get_gradients_mean, _is_data_parallel
 from cellonnx.tensor import Parameter, Tensor
 
 __all__ = ["ForwardValueAndGrad", "ParameterUpdate", "TrainOneStepCell", "WithEvalCell", "WithGradCell",
@@ -133,6 +134,10 @@ class ForwardValueAndGrad(Cell):
         return loss, grad_fn(*inputs)
 
 
+def _identity(grads: tuple) -> tuple:
+    return grads
+
+
 class TrainOneStepCell(Cell):
     r"""One training step: the network's loss, its gradients with respect to the optimizer's parameters
     (scaled by ``sens``), then the optimizer update. One forward and one backward pass.
@@ -167,14 +172,16 @@ class TrainOneStepCell(Cell):
         self.return_grad = return_grad
         if return_grad:
             self.weights_name = [p.name for p in optimizer.parameters]
-        self.reducer_flag = False
+        # as MindSpore: under DATA_PARALLEL / HYBRID_PARALLEL the gradients are all-reduced across the ranks
+        self.reducer_flag = _is_data_parallel()
+        self.grad_reducer = _identity
+        if self.reducer_flag:
+            from cellonnx.nn.wrap.grad_reducer import DistributedGradReducer
+
+            self.grad_reducer = DistributedGradReducer(self.weights, _get_gradients_mean(), _get_device_num())
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return _eager(self, args, kwargs, traceable=False)
-
-    def grad_reducer(self, grads: tuple) -> tuple:
-        """Identity on one host (MindSpore all-reduces the gradients in data-parallel mode here)."""
-        return grads
 
     def construct(self, *inputs: Any) -> Any:
         loss, grads = _loss_and_grads(self.network, inputs, self.weights, self.sens if self.sense_flag else None)

@@ -129,9 +129,12 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         scaling_sens = self.scale_sense
         scale = scaling_sens.asnumpy().reshape(-1)[0]
         loss, grads = _loss_and_grads(self.network, inputs, self.weights, scale)
+        if self.reducer_flag:
+            # all-reduced before the unscaling (the same numbers: the scale is a factor of every term), so the
+            # all-reduces started during the backward pass are the ones used
+            grads = self.grad_reducer(grads)
         grads = tuple(Tensor._make(g.asnumpy() * (_F32(1.0) / _F32(scale)).astype(g.asnumpy().dtype))
                       for g in grads)
-        grads = self.grad_reducer(grads)
         status, grads = self.start_overflow_check(None, grads)
         cond = self.get_overflow_status(status, grads)
         overflow = self.process_loss_scale(cond)
@@ -153,6 +156,11 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
     def get_overflow_status(self, status: Any, compute_output: Any) -> Tensor:
         """True (a bool Tensor) when any value in ``compute_output`` is inf or nan."""
         bad = any(not np.isfinite(g.asnumpy()).all() for g in compute_output)
+        if self.reducer_flag:  # every rank skips the step when any rank overflowed
+            from cellonnx.communication import _mpi
+
+            bad = bool(_mpi.allreduce_array(np.asarray(bad), "max", self.grad_reducer.group,
+                                            "TrainOneStepWithLossScaleCell"))
         return Tensor._make(np.asarray(bad))
 
     def process_loss_scale(self, overflow: Any) -> Any:

@@ -1,0 +1,296 @@
+"""nn.DistributedGradReducer: the all-reduce of gradients in data-parallel training.
+
+The gradients are fused into buckets (MindSpore's AllReduce fusion: split by ``all_reduce_fusion_config``
+indices, or by size, 64 MB by default, set with ``comm_fusion``), the parameters taken in reverse order so a
+bucket's gradients are the ones a backward pass completes together. While the backward pass runs, the tape
+reports each parameter's gradient the moment it is complete (cellonnx.autograd.tape.GRAD_READY_HOOKS); it is
+copied into its bucket, and a full bucket starts a non-blocking MPI all-reduce (``Iallreduce``, on a
+communicator of the reducer's own) at once; a background thread drives it to completion
+(cellonnx/communication/_progress.py), so communication overlaps the rest of the backward
+computation. Calling the reducer with the gradients waits
+for what is in flight, reduces what is not yet sent (a gradient the backward pass did not reach, or one that
+was changed after it was computed), and returns the reduced gradients.
+
+Buckets start in one fixed order on every rank, as MPI needs collectives to be called in the same order
+everywhere.
+"""
+from __future__ import annotations
+
+import weakref
+from typing import Any
+
+import numpy as np
+
+from cellonnx.autograd import tape as _tape
+from cellonnx.communication import _mpi, _progress
+from cellonnx.communication.management import GlobalComm, get_group_size
+from cellonnx.nn.cell import Cell
+from cellonnx.tensor import Parameter, Tensor
+
+__all__ = ["DistributedGradReducer"]
+
+
+# Buckets stay within glibc's mmap threshold as cellonnx sets it (cellonnx/_malloc.py), so each step's fresh
+# bucket buffers come from the heap the last step freed instead of page-faulting anew (a 45 MB ResNet-18
+# bucket took several times the all-reduce's time that way)
+MAX_BUCKET_BYTES = 32 << 20
+
+
+def _wire_dtype(dtype: np.dtype) -> np.dtype:
+    # MindSpore all-reduces gradients in float32 (float16 / bfloat16 are cast up and back); float64 stays
+    return np.dtype(np.float64) if dtype == np.float64 else np.dtype(np.float32)
+
+
+class _Bucket:
+    __slots__ = ("dtype", "filled", "index", "members", "offsets", "request", "send", "size", "stale")
+
+    def __init__(self, index: int, members: list[int], params: list[Parameter], dtype: np.dtype) -> None:
+        self.index = index
+        self.members = members
+        self.dtype = dtype
+        self.offsets: dict[int, tuple[int, int, tuple[int, ...]]] = {}
+        off = 0
+        for i in members:
+            shape = tuple(params[i]._data.shape)
+            n = int(np.prod(shape, dtype=np.int64))
+            self.offsets[i] = (off, n, shape)
+            off += n
+        self.size = off
+        self.reset()
+
+    def reset(self) -> None:
+        self.send: np.ndarray | None = None   # the fused gradients, all-reduced in place
+        self.filled: set[int] = set()
+        self.request: Any = None
+        self.stale = False   # a member changed after the bucket was sent: reduce it again
+
+    def put(self, i: int, grad: np.ndarray) -> None:
+        if self.send is None:
+            self.send = np.empty(self.size, self.dtype)
+        off, n, _ = self.offsets[i]
+        self.send[off:off + n] = grad.reshape(-1)
+        self.filled.add(i)
+
+
+class _Plan:
+    """The buckets and the state of one round (a backward pass and the reducer call that follows it)."""
+
+    def __init__(self, params: list[Any], group: str) -> None:
+        self.params = params
+        self.group = group
+        # a communicator of its own: the all-reduces in flight never interleave with other collectives
+        self.comm = _mpi.comm(group, "DistributedGradReducer").Dup()
+        self.index = {id(p): i for i, p in enumerate(params)}
+        self.buckets = self._make_buckets()
+        self.bucket_of = {i: b for b in self.buckets for i in b.members}
+        self.captured: dict[int, np.ndarray] = {}
+        self.next_launch = 0
+        self.round_closed = False
+        self.overlapped = 0   # buckets started during the last backward pass (for tests and benchmarks)
+
+    def _make_buckets(self) -> list[_Bucket]:
+        from cellonnx.parallel_context import _fusion_plan
+
+        mode, value = _fusion_plan()
+        n = len(self.params)
+        cuts: set[int] = set()
+        if mode == "index":
+            cuts = {i for i in value if 0 < i < n}
+        groups: list[list[int]] = []
+        current: list[int] = []
+        nbytes = 0
+        for i in reversed(range(n)):   # backward order: the last layers' gradients are complete first
+            p = self.params[i]
+            dtype = _wire_dtype(p._data.dtype)
+            size = p._data.size * dtype.itemsize
+            split = bool(current) and (
+                _wire_dtype(self.params[current[-1]]._data.dtype) != dtype
+                or (mode == "index" and (i + 1) in cuts)
+                or (mode == "size" and nbytes + size > value)
+                or nbytes + size > MAX_BUCKET_BYTES)
+            if split:
+                groups.append(current)
+                current, nbytes = [], 0
+            current.append(i)
+            nbytes += size
+        if current:
+            groups.append(current)
+        return [_Bucket(k, members, self.params, _wire_dtype(self.params[members[0]]._data.dtype))
+                for k, members in enumerate(groups)]
+
+    # --- during the backward pass ---------------------------------------------------------------------------
+    def on_grad(self, leaf: Any, grad: Any) -> None:
+        if leaf is None:
+            if self.captured:
+                self.round_closed = True
+            return
+        i = self.index.get(id(leaf))
+        if i is None:
+            return
+        if self.round_closed or i in self.captured:
+            self.drop_round()   # gradients computed again before the reducer used the last ones
+        if not self.captured:
+            self.overlapped = 0
+        arr = grad._data
+        self.captured[i] = arr
+        bucket = self.bucket_of[i]
+        bucket.put(i, arr)
+        self._launch_ready()
+        self._progress()
+
+    def _launch_ready(self) -> None:
+        while self.next_launch < len(self.buckets):
+            b = self.buckets[self.next_launch]
+            if len(b.filled) != len(b.members):
+                return
+            self._start(b)
+            self.overlapped += 1
+
+    def _start(self, b: _Bucket) -> None:
+        request = self.comm.Iallreduce(_mpi.STATE.mpi.IN_PLACE, b.send, op=_mpi.STATE.mpi.SUM)
+        b.request = _progress.submit(request)
+        self.next_launch = b.index + 1
+
+    def _progress(self) -> None:
+        _progress.progress([b.request for b in self.buckets if b.request is not None])
+
+    def drop_round(self) -> None:
+        for b in self.buckets:
+            if b.request is not None:
+                b.request.wait()
+            b.reset()
+        self.captured.clear()
+        self.next_launch = 0
+        self.round_closed = False
+        self.overlapped = 0
+
+    # --- the reducer call ---------------------------------------------------------------------------------
+    def reduce(self, grads: tuple, scale: float | None = None) -> list[np.ndarray]:
+        """The sums of ``grads`` across the group (times ``scale`` when given), as views of the buckets."""
+        for i, g in enumerate(grads):
+            arr = g._data
+            if self.captured.get(i) is arr:
+                continue
+            b = self.bucket_of[i]
+            if b.request is not None and not b.stale:   # sent already: finish it, then reduce it again
+                b.request.wait()
+                b.request = None
+                b.stale = True
+            b.put(i, arr)
+        for b in self.buckets[self.next_launch:]:
+            if not b.stale:
+                self._start(b)
+        out: list[np.ndarray] = [None] * len(grads)  # type: ignore[list-item]
+        for b in self.buckets:   # in bucket order, as every rank
+            if b.stale:
+                self.comm.Allreduce(_mpi.STATE.mpi.IN_PLACE, b.send, op=_mpi.STATE.mpi.SUM)
+            else:
+                b.request.wait()
+            buf = b.send
+            assert buf is not None  # every bucket was filled above
+            if scale is not None:
+                buf *= np.asarray(scale, buf.dtype)
+            for i in b.members:
+                off, n, shape = b.offsets[i]
+                out[i] = buf[off:off + n].reshape(shape)
+        for b in self.buckets:
+            b.reset()
+        self.captured.clear()
+        self.next_launch = 0
+        self.round_closed = False
+        return out
+
+
+class DistributedGradReducer(Cell):
+    r"""All-reduce the gradients of data-parallel training across the ranks of a group.
+
+    Build it after ``cellonnx.communication.init()``; building it broadcasts rank 0's parameter values to the
+    other ranks, so every rank starts from the same weights whatever its seed. Gradient all-reduces start
+    during the backward pass as buckets of gradients complete (see the module docstring).
+
+    Args:
+        parameters (list): the parameters to be updated (``optimizer.parameters``).
+        mean (bool): divide the sums by ``degree``. Default: ``None``, the ``gradients_mean`` setting of
+            :func:`cellonnx.set_auto_parallel_context`.
+        degree (int): the divisor of ``mean``. Default: ``None``, the group size.
+        fusion_type (int): MindSpore's AllReduce fusion type; gradients are always fused into buckets here.
+            Default: ``1``.
+        group (str): the communication group. Default: the world group.
+
+    Inputs:
+        - **grads** (Union[Tensor, tuple[Tensor]]) - the gradients, one per parameter, in order.
+
+    Outputs:
+        The reduced gradients, of the same structure, shapes and dtypes.
+
+    Raises:
+        ValueError: ``degree`` is not a positive int, or the number of gradients is not the number of
+            parameters.
+        RuntimeError: ``cellonnx.communication.init()`` has not run.
+
+    Examples:
+        >>> from cellonnx.communication import init
+        >>> init()
+        >>> ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True)
+        >>> grad_fn = ms.value_and_grad(forward, None, optimizer.parameters)
+        >>> grad_reducer = nn.DistributedGradReducer(optimizer.parameters)
+        >>> loss, grads = grad_fn(x, y)
+        >>> optimizer(grad_reducer(grads))
+    """
+
+    def __init__(self, parameters: Any, mean: bool | None = None, degree: int | None = None,
+                 fusion_type: int = 1, group: str = GlobalComm.WORLD_COMM_GROUP) -> None:
+        super().__init__(auto_prefix=False)
+        from cellonnx.parallel_context import _get_gradients_mean
+
+        _mpi.require("DistributedGradReducer")
+        self.mean = _get_gradients_mean() if mean is None else bool(mean)
+        if degree is None:
+            degree = get_group_size(group)
+        elif not isinstance(degree, int) or isinstance(degree, bool) or degree <= 0:
+            raise ValueError("For 'DistributedGradReducer', parameter 'degree' in DistributedGradReducer "
+                             "should "
+                             f"large than 0 and be int, degree: {degree}.")
+        self.degree = degree
+        self.fusion_type = fusion_type
+        self.group = group
+        params = list(parameters)
+        self._plan = _Plan(params, group)
+        _broadcast_parameters(params, group)
+        ref = weakref.ref(self._plan)
+
+        def hook(leaf: Any, grad: Any) -> None:
+            plan = ref()
+            if plan is None:
+                _tape.GRAD_READY_HOOKS.remove(hook)
+            else:
+                plan.on_grad(leaf, grad)
+
+        _tape.GRAD_READY_HOOKS.append(hook)
+        self._hook = hook
+
+    def construct(self, grads: Any) -> Any:
+        single = isinstance(grads, Tensor)
+        items = (grads,) if single else tuple(grads)
+        if len(items) != len(self._plan.params):
+            raise ValueError(f"For 'DistributedGradReducer', got {len(items)} gradients for "
+                             f"{len(self._plan.params)} parameters")
+        # MindSpore multiplies the sums by float32(1 / degree)
+        reduced = self._plan.reduce(items, float(np.float32(1.0 / self.degree)) if self.mean else None)
+        out = [Tensor._make(r.astype(g._data.dtype, copy=False)) for g, r in zip(items, reduced)]
+        return out[0] if single else tuple(out)
+
+    def release(self) -> None:
+        """Stop listening to backward passes (the reducer is no longer used)."""
+        if self._hook in _tape.GRAD_READY_HOOKS:
+            _tape.GRAD_READY_HOOKS.remove(self._hook)
+        self._plan.drop_round()
+
+
+def _broadcast_parameters(params: list[Parameter], group: str) -> None:
+    """Rank 0's values into every rank's parameters."""
+    c = _mpi.comm(group, "DistributedGradReducer")
+    if c.Get_size() == 1:
+        return
+    for p in params:
+        p.set_data(Tensor._make(_mpi.broadcast_array(p._data, 0, group, "DistributedGradReducer")))

@@ -1,0 +1,356 @@
+"""MindSpore's array operator classes (``ops.Reshape``, ``ops.Concat``, ``ops.Split``, ``ops.StridedSlice``,
+``ops.Shape``, the scatter classes ...): table rows over the functional ops (see table.py)."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from cellonnx import dtypes
+from cellonnx.ops.operations._util import assign_to, axes, ints
+from cellonnx.ops.operations.table import Row, build
+from cellonnx.ops.prims._util import norm_axis, to_tensor
+from cellonnx.ops.prims.math import cast, logical_and, mul, neg, sub
+from cellonnx.ops.prims.shape import reshape, transpose
+from cellonnx.tensor import Tensor
+
+
+def _split(x: Tensor, axis: int, output_num: int) -> tuple[Tensor, ...]:
+    from cellonnx.ops import split
+    n = int(x.shape[norm_axis(axis, x.ndim, "Split")])
+    if output_num < 1 or n % output_num:
+        raise ValueError(f"For 'Split', the size {n} of axis {axis} must be divisible by output_num "
+                         f"{output_num}.")
+    return split(x, n // output_num, axis)
+
+
+def _split_v(x: Tensor, size_splits: Any, split_dim: int, num_split: int) -> tuple[Tensor, ...]:
+    from cellonnx.ops import split
+    sizes = list(size_splits)
+    if len(sizes) != num_split:
+        raise ValueError(f"For 'SplitV', the length of size_splits {sizes} must equal num_split {num_split}.")
+    if -1 in sizes:
+        n = int(x.shape[norm_axis(split_dim, x.ndim, "SplitV")])
+        sizes[sizes.index(-1)] = n - (sum(sizes) + 1)
+    return split(x, sizes, split_dim)
+
+
+def _unstack(x: Tensor, axis: int, num: int | None) -> tuple[Tensor, ...]:
+    from cellonnx.ops import unbind
+    out = unbind(x, axis)
+    if num is not None and len(out) != num:
+        raise ValueError(f"For 'Unstack', num {num} differs from the size {len(out)} of axis {axis}.")
+    return out
+
+
+def _squeeze(x: Tensor, axis: Any) -> Tensor:
+    from cellonnx.ops import squeeze
+    ax = axes(axis)
+    if ax is None:
+        return squeeze(x)
+    for a in (ax if isinstance(ax, tuple) else (ax,)):
+        size = x.shape[norm_axis(a, x.ndim, "Squeeze")]
+        if size != 1:
+            raise ValueError(f"For 'Squeeze', the size of axis {a} must be 1, but got {size} (input shape "
+                             f"{tuple(x.shape)}).")
+    return squeeze(x, ax)
+
+
+def _shape(x: Tensor) -> tuple:
+    return tuple(to_tensor(x).shape)
+
+
+def _tensor_shape(x: Tensor) -> Tensor:
+    return Tensor(np.array(to_tensor(x).shape, dtype=np.int64))
+
+
+def _copy(x: Tensor) -> Tensor:
+    """A new tensor with ``x``'s value (an exact identity op, so gradients and tracing see through it)."""
+    from cellonnx.ops import add, logical_and
+    x = to_tensor(x)
+    if x._data.dtype == np.bool_:
+        return logical_and(x, True)
+    return add(x, Tensor(np.zeros((), x._data.dtype)))
+
+
+def _identity_n(x: Any) -> tuple[Tensor, ...]:
+    if not isinstance(x, (tuple, list)) or not x:
+        raise TypeError(f"For 'IdentityN', the input must be a non-empty tuple or list of Tensors, but got "
+                        f"{x!r}")
+    return tuple(_copy(t) for t in x)
+
+
+def _range(start: Any, end: Any, step: Any, maxlen: int) -> Tensor:
+    from cellonnx.ops import arange
+    values = [v.asnumpy().item() if isinstance(v, Tensor) else v for v in (start, end, step)]
+    if isinstance(start, Tensor):
+        dtype = start.dtype if start.dtype.is_floating_point else dtypes.int64
+    else:
+        dtype = None
+    if step == 0 or (isinstance(step, Tensor) and values[2] == 0):
+        raise ValueError("For 'Range', the 'delta' can not be zero.")
+    count = int(np.ceil((values[1] - values[0]) / values[2]))
+    if count > maxlen:
+        raise ValueError(f"For 'Range', the number of elements {count} exceeds maxlen {maxlen}.")
+    return arange(*values, dtype=dtype)
+
+
+def _fill(dtype: Any, shape: Any, value: Any) -> Tensor:
+    from cellonnx.ops import full
+    if isinstance(value, Tensor):
+        value = value.asnumpy().item()
+    return full(ints(shape), value, dtype=dtype)
+
+
+def _fill_v2(shape: Any, value: Any) -> Tensor:
+    from cellonnx.ops import broadcast_to
+    value = to_tensor(value)
+    return broadcast_to(reshape(value, ()), ints(shape))
+
+
+def _fills(x: Tensor, value: Any) -> Tensor:
+    from cellonnx.ops import full_like
+    if isinstance(value, Tensor):
+        value = value.asnumpy().item()
+    return full_like(x, value)
+
+
+def _scalar_to_tensor(x: Any, dtype: Any) -> Tensor:
+    if isinstance(x, Tensor):
+        return x if dtype is None else cast(x, dtype)
+    if dtype is None:
+        dtype = dtypes.float32 if isinstance(x, float) else \
+            dtypes.bool_ if isinstance(x, bool) else dtypes.int64
+    return Tensor(x, dtype)
+
+
+def _tuple_to_array(x: Any) -> Tensor:
+    x = tuple(x)
+    if not x:
+        raise ValueError("For 'TupleToArray', the input must be a non-empty tuple of numbers.")
+    if any(type(v) is not type(x[0]) for v in x):
+        raise TypeError("For 'TupleToArray', all elements of 'input_x' must be have same type.")
+    return Tensor(np.array(x, np.int32 if isinstance(x[0], int) else np.float32))
+
+
+def _scalar_cast(x: Any, t: Any) -> Any:
+    if isinstance(x, Tensor):
+        x = x.asnumpy().item()
+    if isinstance(t, dtypes.DType):
+        kind = np.dtype(t.np_dtype).kind
+        t = bool if kind == "b" else int if kind in "iu" else float
+    return t(x)
+
+
+def _tensor_to_tuple(x: Tensor) -> tuple:
+    return tuple(to_tensor(x).asnumpy().tolist())
+
+
+def _invert_permutation(x: Any) -> tuple[int, ...]:
+    perm = ints(x)
+    if sorted(perm) != list(range(len(perm))):
+        raise ValueError(f"For 'InvertPermutation', the input {perm} must be a permutation of 0 .. "
+                         f"{len(perm) - 1}.")
+    out = [0] * len(perm)
+    for i, p in enumerate(perm):
+        out[p] = i
+    return tuple(out)
+
+
+def _check_numerics(x: Tensor) -> Tensor:
+    if not np.isfinite(to_tensor(x).asnumpy()).all():
+        raise ValueError("For 'CheckNumerics', the input contains NaN or Inf values.")
+    return x
+
+
+def _padding(x: Tensor, pad_dim_size: int) -> Tensor:
+    from cellonnx.ops import pad
+    if x.ndim < 1 or x.shape[-1] != 1:
+        raise ValueError(f"For 'Padding', the last dimension of 'x' must be 1, but got shape "
+                         f"{tuple(x.shape)}.")
+    return pad(x, (0, pad_dim_size - 1))
+
+
+def _embedding_lookup(params: Tensor, indices: Any, offset: int) -> Tensor:
+    from cellonnx.ops import gather, greater_equal, less, where
+    idx = sub(to_tensor(indices), offset)
+    valid = logical_and(greater_equal(idx, 0), less(idx, params.shape[0]))
+    rows = gather(params, where(valid, idx, 0), 0)
+    mask = cast(reshape(valid, tuple(valid.shape) + (1,) * (params.ndim - 1)), params._data.dtype)
+    return mul(rows, mask)
+
+
+def _depth_to_space(x: Tensor, block: int) -> Tensor:
+    n, c, h, w = x.shape
+    if c % (block * block):
+        raise ValueError(f"For 'DepthToSpace', the channels {c} must be divisible by block_size ** 2 = "
+                         f"{block * block}.")
+    y = reshape(x, (n, block, block, c // (block * block), h, w))
+    y = transpose(y, (0, 3, 4, 1, 5, 2))
+    return reshape(y, (n, c // (block * block), h * block, w * block))
+
+
+def _space_to_depth(x: Tensor, block: int) -> Tensor:
+    n, c, h, w = x.shape
+    if h % block or w % block:
+        raise ValueError(f"For 'SpaceToDepth', the height {h} and width {w} must be divisible by block_size "
+                         f"{block}.")
+    y = reshape(x, (n, c, h // block, block, w // block, block))
+    y = transpose(y, (0, 3, 5, 1, 2, 4))
+    return reshape(y, (n, c * block * block, h // block, w // block))
+
+
+def _indices(indices: Any) -> Tensor:
+    if isinstance(indices, int):
+        indices = (indices,)
+    return Tensor(np.asarray(indices, dtype=np.int32)) if not isinstance(indices, Tensor) else indices
+
+
+def _scatter(fn: Any, x: Tensor, indices: Any, updates: Tensor, op: str) -> Tensor:
+    """``fn(x, indices, updates)`` written back into the Parameter ``x``."""
+    return assign_to(x, fn(x, indices, updates), op)
+
+
+def _scatter_add_rows(x: Tensor, indices: Any, updates: Tensor) -> Tensor:
+    from cellonnx.ops import index_add
+    idx = to_tensor(indices)
+    flat = reshape(idx, (-1,))
+    upd = reshape(to_tensor(updates, x), (-1,) + tuple(x.shape[1:]))
+    return index_add(x, flat, cast(upd, x._data.dtype), 0)
+
+
+def _neg_updates(fn: Any) -> Any:
+    return lambda x, indices, updates: fn(x, indices, neg(to_tensor(updates, x)))
+
+
+def _index_add(x: Tensor, indices: Any, y: Tensor, axis: int) -> Tensor:
+    from cellonnx.ops import index_add
+    return assign_to(x, index_add(x, indices, y, axis), "IndexAdd")
+
+
+def _inplace_add(x: Tensor, indices: Any, v: Tensor, sign: int) -> Tensor:
+    from cellonnx.ops import index_add
+    idx = _indices(indices)
+    v = to_tensor(v, x)
+    if v.ndim == x.ndim - 1:
+        v = reshape(v, (1,) + tuple(v.shape))
+    return index_add(x, idx, v if sign > 0 else neg(v), 0)
+
+
+def _int32_indices(pair: tuple[Tensor, Tensor]) -> tuple[Tensor, Tensor]:
+    """(values, indices) with MindSpore's int32 indices (Sort, TopK)."""
+    values, indices = pair
+    return values, cast(indices, np.int32)
+
+
+def _dtype(x: Any) -> dtypes.DType:
+    return to_tensor(x).dtype
+
+
+ROWS = [
+    # ---- shapes and layouts
+    Row("Reshape", "", "input, shape", "reshape(input, ints(shape))"),
+    Row("Transpose", "", "input, dims", "transpose(input, ints(dims))"),
+    Row("TransposeView", "", "input, input_perm", "transpose(input, ints(input_perm))"),
+    Row("TransposeExtView", "", "input, dim0, dim1", "swapaxes(input, dim0, dim1)"),
+    Row("ExpandDims", "", "input_x, axis", "expand_dims(input_x, axis)"),
+    Row("Squeeze", "axis=()", "input", "_squeeze(input, axis)"),
+    Row("Flatten", "", "input_x", "flatten(input_x)"),
+    Row("BroadcastTo", "shape", "input", "broadcast_to(input, ints(shape))"),
+    Row("Expand", "", "x, shape", "broadcast_to(x, ints(shape))"),
+    Row("Tile", "", "input, dims", "tile(input, ints(dims))"),
+    Row("DepthToSpace", "block_size", "x", "_depth_to_space(x, block_size)"),
+    Row("SpaceToDepth", "block_size", "x", "_space_to_depth(x, block_size)"),
+    Row("Padding", "pad_dim_size=8", "x", "_padding(x, pad_dim_size)"),
+    # ---- joining and splitting
+    Row("Concat", "axis=0", "tensors", "cat(tensors, axis)"),
+    Row("ParallelConcat", "", "values", "cat(values, 0)"),
+    Row("Stack", "axis=0", "x", "stack(x, axis)"),
+    Row("Pack", "axis=0", "x", "stack(x, axis)"),
+    Row("Unstack", "axis=0, num=None", "x", "_unstack(x, axis, num)"),
+    Row("Unpack", "axis=0", "x", "_unstack(x, axis, None)"),
+    Row("Split", "axis=0, output_num=1", "input_x", "_split(input_x, axis, output_num)"),
+    Row("SplitV", "size_splits, split_dim, num_split", "input_x",
+        "_split_v(input_x, size_splits, split_dim, num_split)"),
+    # ---- slicing and gathering
+    Row("Slice", "", "input, begin, size", "slice(input, ints(begin), ints(size))"),
+    Row("StridedSlice", "begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0, shrink_axis_mask=0",
+        "input_x, begin, end, strides",
+        "strided_slice(input_x, ints(begin), ints(end), ints(strides), begin_mask, end_mask, ellipsis_mask, "
+        "new_axis_mask, shrink_axis_mask)"),
+    Row("Gather", "batch_dims=0", "input_params, input_indices, axis",
+        "gather(input_params, input_indices, axis, batch_dims)"),
+    Row("GatherV2", "", "params, indices, axis", "gather(params, indices, axis)"),
+    Row("SparseGatherV2", "", "params, indices, axis", "gather(params, indices, axis)"),
+    Row("GatherD", "", "x, dim, index", "gather_elements(x, dim, index)"),
+    Row("GatherNd", "", "input_x, indices", "gather_nd(input_x, indices)"),
+    Row("EmbeddingLookup", "", "input_params, input_indices, offset",
+        "_embedding_lookup(input_params, input_indices, offset)"),
+    Row("Select", "", "condition, input, other", "where(condition, input, other)"),
+    Row("MaskedFill", "", "input_x, mask, value", "masked_fill(input_x, mask, value)"),
+    Row("MaskedSelect", "", "input, mask", "masked_select(input, mask)"),
+    Row("NonZero", "", "input", "nonzero(input)"),
+    Row("ReverseV2", "axis", "input", "flip(input, ints(axis))"),
+    Row("Roll", "shifts, dims=None", "input", "roll(input, shifts, dims)"),
+    Row("Sort", "axis=-1, descending=False", "x", "_int32_indices(sort(x, axis, descending))"),
+    Row("TopK", "sorted=True", "input, k", "_int32_indices(topk(input, k, sorted=sorted))"),
+    Row("InvertPermutation", "", "input_x", "_invert_permutation(input_x)"),
+    # ---- scatter (the Scatter* classes update their Parameter input in place)
+    Row("TensorScatterAdd", "", "input_x, indices, updates", "tensor_scatter_add(input_x, indices, updates)"),
+    Row("TensorScatterSub", "", "input_x, indices, updates", "tensor_scatter_sub(input_x, indices, updates)"),
+    Row("TensorScatterElements", "axis=0, reduction='none'", "data, indices, updates",
+        "tensor_scatter_elements(data, indices, updates, axis, reduction)"),
+    Row("ScatterAdd", "use_locking=False", "input_x, indices, updates",
+        "_scatter(_scatter_add_rows, input_x, indices, updates, 'ScatterAdd')"),
+    Row("ScatterSub", "use_locking=False", "input_x, indices, updates",
+        "_scatter(_neg_updates(_scatter_add_rows), input_x, indices, updates, 'ScatterSub')"),
+    Row("ScatterNdAdd", "use_locking=False", "input_x, indices, updates",
+        "scatter_nd_add(input_x, indices, updates)"),
+    Row("ScatterNdSub", "use_locking=False", "input_x, indices, updates",
+        "scatter_nd_sub(input_x, indices, updates)"),
+    Row("ScatterNonAliasingAdd", "", "input_x, indices, updates",
+        "scatter_nd_add(input_x, indices, updates)"),
+    Row("TensorScatterUpdate", "", "input_x, indices, updates",
+        "tensor_scatter_update(input_x, indices, updates)"),
+    Row("ScatterNdUpdate", "use_locking=True", "input_x, indices, updates",
+        "scatter_nd_update(input_x, indices, updates)"),
+    Row("ScatterUpdate", "use_locking=True", "input_x, indices, updates",
+        "scatter_update(input_x, indices, updates)"),
+    Row("IndexAdd", "axis, use_lock=True, check_index_bound=True", "input_x, indices, y",
+        "_index_add(input_x, indices, y, axis)"),
+    Row("InplaceIndexAdd", "axis", "var, indices, updates", "_index_add(var, indices, updates, axis)"),
+    Row("InplaceAdd", "indices", "x, input_v", "_inplace_add(x, indices, input_v, 1)"),
+    Row("InplaceSub", "indices", "x, input_v", "_inplace_add(x, indices, input_v, -1)"),
+    # ---- creation
+    Row("Cast", "", "input_x, dtype", "cast(input_x, dtype)"),
+    Row("Ones", "", "shape, dtype=None", "ones(ints(shape), dtype=dtype)"),
+    Row("Zeros", "", "size, dtype=None", "zeros(ints(size), dtype=dtype)"),
+    Row("OnesLike", "", "x", "ones_like(x)"),
+    Row("ZerosLike", "", "x", "zeros_like(x)"),
+    Row("Eye", "", "n, m, dtype", "eye(n, m, dtype)"),
+    Row("Fill", "", "dtype, dims, x", "_fill(dtype, dims, x)"),
+    Row("FillV2", "", "shape, value", "_fill_v2(shape, value)"),
+    Row("Fills", "", "x, value", "_fills(x, value)"),
+    Row("OneHot", "axis=-1", "indices, depth, on_value, off_value",
+        "one_hot(indices, depth, on_value, off_value, axis)"),
+    Row("Range", "maxlen=1000000", "start, end, step", "_range(start, end, step, maxlen)"),
+    Row("Identity", "", "input_x", "_copy(input_x)"),
+    Row("IdentityN", "", "x", "_identity_n(x)"),
+    Row("ScalarToTensor", "", "x, dtype=mstype.float32", "_scalar_to_tensor(x, dtype)"),
+    Row("ScalarToArray", "", "input_x", "_scalar_to_tensor(input_x, None)"),
+    Row("TupleToArray", "", "input_x", "_tuple_to_array(input_x)"),
+    Row("TensorToTuple", "", "input", "_tensor_to_tuple(input)"),
+    Row("ScalarCast", "", "input_x, input_y", "_scalar_cast(input_x, input_y)"),
+    # ---- what a tensor is
+    Row("Shape", "", "x", "_shape(x)"),
+    Row("TensorShape", "", "input_x", "_tensor_shape(input_x)"),
+    Row("DynamicShape", "dtype=9", "tensor", "_tensor_shape(tensor)"),
+    Row("Rank", "", "x", "to_tensor(x).ndim"),
+    Row("Size", "", "x", "to_tensor(x).size"),
+    Row("DType", "", "x", "_dtype(x)"),
+    Row("CheckNumerics", "", "x", "_check_numerics(x)"),
+]
+
+CLASSES = build(ROWS, globals())
+globals().update(CLASSES)
+__all__ = list(CLASSES)

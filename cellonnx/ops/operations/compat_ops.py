@@ -1,0 +1,167 @@
+"""MindSpore's operator classes that have no functional op of their own, written over the functional ops
+(see table.py): the bound searches (``ops.LowerBound``, ``ops.UpperBound``), ``ops.NthElement``,
+``ops.InTopK``, ``ops.HistogramFixedWidth``, ``ops.Pdist``, the layout classes (``ops.ChannelShuffle``,
+``ops.BatchToSpace``, ``ops.SpaceToBatch``, ``ops.Im2Col``, ``ops.DataFormatDimMap``,
+``ops.DataFormatVecPermute``), ``ops.CompareAndBitpack`` and the sparse-coordinate classes
+(``ops.SparseToDense``, ``ops.SparseTensorDenseAdd``, ``ops.SparseTensorDenseMatmul``)."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from cellonnx import dtypes
+from cellonnx import ops as F
+from cellonnx.ops.operations._util import ints, one_of, pair
+from cellonnx.ops.operations.table import Row, build
+from cellonnx.tensor import Tensor
+
+
+def _int(value: Any) -> int:
+    return int(value.asnumpy().reshape(-1)[0]) if isinstance(value, Tensor) else int(value)
+
+
+def _bound(sorted_x: Tensor, values: Tensor, out_type: Any, right: bool, op: str) -> Tensor:
+    """LowerBound / UpperBound: for each row, where each value would be inserted into the sorted row."""
+    if dtypes.dtype(out_type) not in (dtypes.int32, dtypes.int64):
+        raise TypeError(f"For '{op}', the 'out_type' must be int32 or int64, but got {out_type}.")
+    if sorted_x.ndim != 2 or values.ndim != 2 or sorted_x.shape[0] != values.shape[0]:
+        raise ValueError(f"For '{op}', 'sorted_x' and 'values' must be 2-D with the same number of rows, but "
+                         f"got shapes {tuple(sorted_x.shape)} and {tuple(values.shape)}.")
+    out = F.searchsorted(sorted_x, values, right=right)
+    return F.cast(out, out_type)
+
+
+def _nth_element(x: Tensor, n: Any, reverse: bool) -> Tensor:
+    """The n-th smallest (largest with ``reverse``) value along the last axis."""
+    k = _int(n)
+    if not 0 <= k < int(x.shape[-1]):
+        raise ValueError(f"For 'NthElement', n must be in [0, {int(x.shape[-1])}), but got {k}.")
+    values, _ = F.sort(x, -1, reverse)
+    return F.squeeze(F.narrow(values, -1, k, 1), -1)
+
+
+def _in_top_k(x1: Tensor, x2: Tensor, k: int) -> Tensor:
+    """Whether each target's score is among its row's ``k`` largest (fewer than ``k`` scores are larger)."""
+    target = F.gather_elements(x1, 1, F.expand_dims(F.cast(x2, dtypes.int64), 1))
+    larger = F.sum(F.cast(F.greater(x1, target), dtypes.int32), 1)
+    return F.less(larger, k)
+
+
+def _histogram_fixed_width(x: Tensor, value_range: Tensor, nbins: int, dtype: str) -> Tensor:
+    """``nbins`` equal bins over ``value_range``; values below / above it count in the first / last bin."""
+    if dtype != "int32":
+        raise ValueError(f"For 'HistogramFixedWidth', the 'dtype' must be 'int32', but got {dtype!r}.")
+    lo, hi = (float(v) for v in np.asarray(value_range.asnumpy(), np.float64).reshape(-1)[:2])
+    scaled = F.floor(F.mul(F.sub(F.cast(x, np.float64), lo), nbins / (hi - lo)))
+    index = F.cast(F.clamp(scaled, 0, nbins - 1), dtypes.int32)
+    return F.cast(F.bincount(F.reshape(index, (-1,)), None, nbins), dtypes.int32)
+
+
+def _pdist(x: Tensor, p: float) -> Tensor:
+    """The p-norm distance between each pair of rows i < j of ``x`` (..., N, M), in row-major pair order."""
+    n = int(x.shape[-2])
+    rows, cols = np.triu_indices(n, 1)
+    diff = F.sub(F.gather(x, Tensor(rows.astype(np.int64)), x.ndim - 2),
+                 F.gather(x, Tensor(cols.astype(np.int64)), x.ndim - 2))
+    if p == float("inf"):
+        return F.amax(F.abs(diff), -1)
+    if p == 0:
+        return F.sum(F.cast(F.not_equal(diff, 0), x.dtype), -1)
+    return F.pow(F.sum(F.pow(F.abs(diff), p), -1), 1.0 / p)
+
+
+def _channel_shuffle(x: Tensor, group: int) -> Tensor:
+    c = int(x.shape[-3])
+    if group <= 0 or c % group:
+        raise ValueError(f"For 'ChannelShuffle', the channels {c} must be divisible by the group {group}.")
+    lead = tuple(x.shape[:-3])
+    rest = tuple(x.shape[-2:])
+    y = F.reshape(x, lead + (group, c // group) + rest)
+    y = F.swapaxes(y, -4, -3)
+    return F.reshape(y, lead + (c,) + rest)
+
+
+def _im2col(x: Tensor, ksizes: Any, strides: Any, dilations: Any, pads: Any) -> Tensor:
+    """The sliding blocks of ``x`` (N, C, H, W) as (N, C, kh * kw, L), as MindSpore's Im2Col lays them out."""
+    k = pair(ksizes, "ksizes", "Im2Col", False)
+    pad = pair(pads[0] if isinstance(pads, (tuple, list)) and len(pads) == 1 else pads, "pads", "Im2Col",
+               False) if pads not in (0, (0,), [0]) else (0, 0)
+    cols = F.unfold(x, k, pair(dilations, "dilations", "Im2Col", False), pad,
+                    pair(strides, "strides", "Im2Col", False))
+    n, c = int(x.shape[0]), int(x.shape[1])
+    return F.reshape(cols, (n, c, k[0] * k[1], -1))
+
+
+def _formats(prim: Any) -> None:
+    for attr in ("src_format", "dst_format"):
+        one_of(prim, attr, ("NHWC", "NCHW"), upper=True)
+
+
+def _dim_map(x: Tensor, src: str, dst: str) -> Tensor:
+    """Index ``d`` (in [-4, 4)) maps to where ``dst``'s d-th dimension sits in ``src`` (MindSpore's table)."""
+    table = Tensor(np.array([src.index(c) for c in dst], np.int64))
+    return F.cast(F.gather(table, F.cast(F.floor_mod(x, 4), dtypes.int64), 0), x.dtype)
+
+
+def _vec_permute(x: Tensor, src: str, dst: str) -> Tensor:
+    if int(x.shape[0]) != 4:
+        raise ValueError(f"For 'DataFormatVecPermute', the input must have shape (4,) or (4, 2), but got "
+                         f"{tuple(x.shape)}.")
+    return F.gather(x, Tensor(np.array([src.index(c) for c in dst], np.int64)), 0)
+
+
+def _bitpack(x: Tensor, threshold: Any) -> Tensor:
+    n = int(x.shape[-1])
+    if n % 8:
+        raise ValueError(f"For 'CompareAndBitpack', the innermost dimension {n} must be divisible by 8.")
+    bits = F.cast(F.greater(x, threshold), dtypes.int32)
+    bits = F.reshape(bits, tuple(x.shape[:-1]) + (n // 8, 8))
+    weights = Tensor(np.array([128, 64, 32, 16, 8, 4, 2, 1], np.int32))
+    return F.cast(F.sum(F.mul(bits, weights), -1), dtypes.uint8)
+
+
+def _dense(indices: Tensor, values: Tensor, shape: Any) -> Tensor:
+    return F.scatter_nd(indices, values, ints(shape))
+
+
+def _sparse_dense_matmul(indices: Tensor, values: Tensor, shape: Any, dense: Tensor, adjoint_st: bool,
+                         adjoint_dt: bool) -> Tensor:
+    a = _dense(indices, values, shape)
+    b = F.swapaxes(dense, 0, 1) if adjoint_dt else dense
+    return F.matmul(F.swapaxes(a, 0, 1) if adjoint_st else a, b)
+
+
+ROWS = [
+    Row("LowerBound", "out_type=mstype.int32", "sorted_x, values",
+        "_bound(sorted_x, values, out_type, False, 'LowerBound')"),
+    Row("UpperBound", "out_type=mstype.int32", "sorted_x, values",
+        "_bound(sorted_x, values, out_type, True, 'UpperBound')"),
+    Row("NthElement", "reverse=False", "input, n", "_nth_element(input, n, reverse)"),
+    Row("InTopK", "k", "x1, x2", "_in_top_k(x1, x2, k)"),
+    Row("HistogramFixedWidth", "nbins, dtype='int32'", "x, range",
+        "_histogram_fixed_width(x, range, nbins, dtype)"),
+    Row("Pdist", "p=2.0", "x", "_pdist(x, p)"),
+    Row("ChannelShuffle", "group", "x", "_channel_shuffle(x, group)"),
+    Row("BatchToSpace", "block_size, crops", "input_x",
+        "batch_to_space_nd(input_x, (block_size, block_size), crops)"),
+    Row("SpaceToBatch", "block_size, paddings", "input_x",
+        "space_to_batch_nd(input_x, (block_size, block_size), paddings)"),
+    Row("Im2Col", "ksizes, strides=1, dilations=1, pads=0", "x",
+        "_im2col(x, ksizes, strides, dilations, pads)"),
+    Row("DataFormatDimMap", "src_format='NHWC', dst_format='NCHW'", "input_x",
+        "_dim_map(input_x, src_format, dst_format)", _formats),
+    Row("DataFormatVecPermute", "src_format='NHWC', dst_format='NCHW'", "input_x",
+        "_vec_permute(input_x, src_format, dst_format)", _formats),
+    Row("CompareAndBitpack", "", "x, threshold", "_bitpack(x, threshold)"),
+    Row("SparseToDense", "", "indices, values, sparse_shape", "_dense(indices, values, sparse_shape)"),
+    Row("SparseTensorDenseAdd", "", "x1_indices, x1_values, x1_shape, x2",
+        "add(x2, _dense(x1_indices, x1_values, x1_shape))"),
+    Row("SparseTensorDenseMatmul", "adjoint_st=False, adjoint_dt=False",
+        "indices, values, sparse_shape, dense",
+        "_sparse_dense_matmul(indices, values, sparse_shape, dense, adjoint_st, adjoint_dt)"),
+]
+
+CLASSES = build(ROWS, globals())
+globals().update(CLASSES)
+__all__ = list(CLASSES)

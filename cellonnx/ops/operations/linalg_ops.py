@@ -1,0 +1,98 @@
+"""MindSpore's linear-algebra operator classes (``ops.Cholesky``, ``ops.Svd``, ``ops.Qr``,
+``ops.MatrixSolve``, ``ops.MatrixDiagV3``, ``ops.Cross``, ``ops.Einsum`` ...): table rows over the functional
+ops (see table.py), with adapters where the class returns more than its functional twin."""
+from __future__ import annotations
+
+from typing import Any
+
+from cellonnx.ops.operations._util import ints
+from cellonnx.ops.operations.table import Row, build
+from cellonnx.tensor import Tensor
+
+
+def _svd(x: Tensor, full_matrices: bool, compute_uv: bool) -> tuple[Tensor, Tensor, Tensor]:
+    """MindSpore's Svd always gives (s, u, v); without ``compute_uv``, u and v are one zero each."""
+    from cellonnx.ops import svd, zeros
+    if compute_uv:
+        return svd(x, full_matrices, True)
+    placeholder = zeros((1,), dtype=x.dtype)
+    return svd(x, full_matrices, False), placeholder, placeholder
+
+
+def _eig(x: Tensor, compute_v: bool) -> tuple[Tensor, Tensor]:
+    """MindSpore's Eig: (eigenvalues, eigenvectors); without ``compute_v`` the eigenvectors are a complex
+    0-D zero."""
+    from cellonnx.ops import eig, eigvals, zeros
+    if compute_v:
+        return eig(x)
+    values = eigvals(x)
+    return values, zeros((), dtype=values.dtype)
+
+
+def _matrix_inverse(x: Tensor, adjoint: bool) -> Tensor:
+    from cellonnx.ops import adjoint as adjoint_
+    from cellonnx.ops import inverse
+    return inverse(adjoint_(x) if adjoint else x)
+
+
+def _diag_part(x: Tensor) -> Tensor:
+    """The diagonal of a rank-2k tensor of shape ``s + s``: ``out[i] = x[i, i]`` for every index ``i`` of
+    ``s`` (MindSpore's DiagPart)."""
+    from cellonnx.ops import diagonal, reshape
+    if x.ndim % 2 or tuple(x.shape[:x.ndim // 2]) != tuple(x.shape[x.ndim // 2:]):
+        raise ValueError(f"For 'DiagPart', the input shape must be s + s for some s, but got "
+                         f"{tuple(x.shape)}.")
+    half = tuple(x.shape[:x.ndim // 2])
+    n = 1
+    for d in half:
+        n *= int(d)
+    return reshape(diagonal(reshape(x, (n, n))), half)
+
+
+def _conjugate_transpose(x: Tensor, perm: Any) -> Tensor:
+    from cellonnx.ops import conj, transpose
+    return conj(transpose(x, ints(perm)))
+
+
+ROWS = [
+    # ---- factorizations
+    Row("Cholesky", "upper=False", "input_x", "cholesky(input_x, upper)"),
+    Row("CholeskyInverse", "upper=False", "input_x", "cholesky_inverse(input_x, upper)"),
+    Row("CholeskySolve", "upper=False", "x1, x2", "cholesky_solve(x1, x2, upper)"),
+    Row("Svd", "full_matrices=False, compute_uv=True", "input", "_svd(input, full_matrices, compute_uv)"),
+    Row("Eig", "compute_v=False", "x", "_eig(x, compute_v)"),
+    Row("Qr", "full_matrices=False", "x", "qr(x, 'complete' if full_matrices else 'reduced')"),
+    Row("Geqrf", "", "input", "geqrf(input)"),
+    Row("Orgqr", "", "x, tau", "orgqr(x, tau)"),
+    Row("Ormqr", "left=True, transpose=False", "x, tau, other", "ormqr(x, tau, other, left, transpose)"),
+    Row("LuUnpack", "unpack_data=True, unpack_pivots=True", "LU_data, LU_pivots",
+        "lu_unpack(LU_data, LU_pivots, unpack_data, unpack_pivots)"),
+    # ---- solving and matrix functions
+    Row("LuSolve", "", "x, lu_data, lu_pivots", "lu_solve(x, lu_data, lu_pivots)"),
+    Row("Lstsq", "fast=True, l2_regularizer=0.0", "x, a", "lstsq(x, a)"),
+    Row("MatrixSolve", "adjoint=False", "matrix, rhs", "matrix_solve(matrix, rhs, adjoint)"),
+    Row("MatrixInverse", "adjoint=False", "x", "_matrix_inverse(x, adjoint)"),
+    Row("MatrixDeterminant", "", "input", "matrix_determinant(input)"),
+    Row("LogMatrixDeterminant", "", "input", "log_matrix_determinant(input)"),
+    Row("MatrixExp", "", "input", "matrix_exp(input)"),
+    Row("MatrixPower", "n", "x", "matrix_power(x, n)"),
+    # ---- diagonals and bands
+    Row("Diag", "", "input", "diag(input)"),
+    Row("DiagPart", "", "input_x", "_diag_part(input_x)"),
+    Row("MatrixBandPart", "", "x, lower, upper", "matrix_band_part(x, lower, upper)"),
+    Row("MatrixDiagV3", "align='RIGHT_LEFT'", "x, k, num_rows, num_cols, padding_value",
+        "matrix_diag(x, k, num_rows, num_cols, padding_value, align)"),
+    Row("MatrixDiagPartV3", "align='RIGHT_LEFT'", "x, k, padding_value",
+        "matrix_diag_part(x, k, padding_value, align)"),
+    Row("MatrixSetDiagV3", "align='RIGHT_LEFT'", "x, diagonal, k", "matrix_set_diag(x, diagonal, k, align)"),
+    # ---- products
+    Row("Ger", "", "x1, x2", "ger(x1, x2)"),
+    Row("Cross", "dim=-65530", "input, other", "cross(input, other, None if dim == -65530 else dim)"),
+    Row("Einsum", "equation", "x", "einsum(equation, *x)"),
+    Row("Cdist", "p=2.0", "x1, x2", "cdist(x1, x2, p)"),
+    Row("ConjugateTranspose", "", "x, perm", "_conjugate_transpose(x, perm)"),
+]
+
+CLASSES = build(ROWS, globals())
+globals().update(CLASSES)
+__all__ = list(CLASSES)

@@ -1,0 +1,461 @@
+"""MindSpore's neural-network operator classes (activations, ``ops.Conv2D``, ``ops.MaxPool``, ``ops.BiasAdd``,
+``ops.BatchNorm``, ``ops.LayerNorm``, dropout, padding): table rows over the functional ops (see table.py).
+
+MindSpore's 2-D operator classes take attributes the functional ops spell differently: ``pad_mode`` 'valid' /
+'same' / 'pad' with ``pad`` as (top, bottom, left, right), strides and dilations as ints, pairs or NCHW
+4-tuples, pooling windows in TensorFlow's 'VALID' / 'SAME' convention (SAME averages over the real pixels
+only), and ``data_format`` 'NCHW' or 'NHWC' (MindSpore runs NHWC on GPU only; here it is transposed to NCHW).
+The ``setup`` functions check and normalise these attributes as MindSpore's constructors do.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from cellonnx import dtypes
+from cellonnx.ops.operations._util import one_of, pair
+from cellonnx.ops.operations.table import Row, build
+from cellonnx.ops.prims._util import norm_axis
+from cellonnx.ops.prims.math import add, cast, div, less, mul, sub
+from cellonnx.ops.prims.shape import reshape, transpose
+from cellonnx.tensor import Tensor
+
+
+def _nchw(x: Tensor, data_format: str) -> Tensor:
+    return transpose(x, (0, 3, 1, 2)) if data_format == "NHWC" else x
+
+
+def _back(y: Tensor, data_format: str) -> Tensor:
+    return transpose(y, (0, 2, 3, 1)) if data_format == "NHWC" else y
+
+
+# ---------------------------------------------------------------- convolution
+def _setup_conv(prim: Any) -> None:
+    """Conv2D / Conv2DBackpropInput / Conv2DTranspose: MindSpore's checks and normalised attributes."""
+    name = prim.name
+    pad_mode = one_of(prim, "pad_mode", ("valid", "same", "pad"))
+    pad = prim.pad
+    if isinstance(pad, int) and not isinstance(pad, bool):
+        pad = (pad,) * 4
+    elif not (isinstance(pad, (tuple, list)) and len(pad) == 4):
+        raise ValueError(f"For '{name}', the 'pad' must be an int or a tuple of 4 ints, but got "
+                         f"{prim.pad!r}.")
+    pad = tuple(int(p) for p in pad)
+    if pad_mode != "pad" and pad != (0, 0, 0, 0):
+        raise ValueError(f"For '{name}', the 'pad' must be zero when 'pad_mode' is not 'pad', but got 'pad': "
+                         f"{prim.pad} and 'pad_mode': {pad_mode}.")
+    if min(pad) < 0:
+        raise ValueError(f"For '{name}', the 'pad' must be non-negative, but got {prim.pad}.")
+    prim.add_prim_attr("pad", pad)
+    prim.padding = pad
+    prim.add_prim_attr("kernel_size", pair(prim.kernel_size, "kernel_size", name, allow_four=False))
+    for attr in ("stride", "dilation"):
+        h, w = pair(getattr(prim, attr), attr, name)
+        prim.add_prim_attr(attr, (1, 1, h, w))
+    one_of(prim, "data_format", ("NCHW", "NHWC"), upper=True)
+    if not isinstance(prim.group, int) or prim.group < 1:
+        raise ValueError(f"For '{name}', the 'group' must be a positive int, but got {prim.group!r}.")
+    prim.add_prim_attr("groups", prim.group)
+
+
+def _weight_nchw(w: Tensor, data_format: str) -> Tensor:
+    return transpose(w, (0, 3, 1, 2)) if data_format == "NHWC" else w
+
+
+def _conv2d(x: Tensor, w: Tensor, prim: Any) -> Tensor:
+    from cellonnx.ops import conv2d
+    w = _weight_nchw(w, prim.data_format)
+    if w.ndim != 4 or w.shape[0] != prim.out_channel or tuple(w.shape[2:]) != tuple(prim.kernel_size):
+        raise ValueError(f"For 'Conv2D', the weight of shape {tuple(w.shape)} does not match out_channel "
+                         f"{prim.out_channel} and kernel_size {prim.kernel_size}.")
+    padding = prim.pad if prim.pad_mode == "pad" else 0
+    y = conv2d(_nchw(x, prim.data_format), w, None, prim.stride[2:], prim.pad_mode, padding,
+               prim.dilation[2:], prim.group)
+    return _back(y, prim.data_format)
+
+
+def _conv2d_input_grad(dout: Tensor, w: Tensor, input_size: Any, prim: Any) -> Tensor:
+    """The gradient of Conv2D with respect to an input of shape ``input_size`` (Conv2DBackpropInput)."""
+    from cellonnx.ops import conv_transpose2d
+    from cellonnx.ops.prims.conv import same_pads
+    sizes = input_size.asnumpy().tolist() if isinstance(input_size, Tensor) else input_size
+    size = tuple(int(v) for v in sizes)
+    fmt = prim.data_format
+    dout, w = _nchw(dout, fmt), _weight_nchw(w, fmt)
+    if fmt == "NHWC":
+        size = (size[0], size[3], size[1], size[2])
+    stride, dilation, kernel = prim.stride[2:], prim.dilation[2:], tuple(w.shape[2:])
+    if prim.pad_mode == "pad":
+        pads = prim.pad
+    elif prim.pad_mode == "same":
+        (top, left, bottom, right), _ = same_pads(size[2:], kernel, stride, dilation)
+        pads = (top, bottom, left, right)
+    else:
+        pads = (0, 0, 0, 0)
+    full = [(dout.shape[2 + i] - 1) * stride[i] + dilation[i] * (kernel[i] - 1) + 1 - pads[2 * i]
+            - pads[2 * i + 1] for i in range(2)]
+    extra = tuple(size[2 + i] - full[i] for i in range(2))
+    if min(extra) < 0:
+        raise ValueError(f"For '{prim.name}', input_size {size} is too small for an output gradient of shape "
+                         f"{tuple(dout.shape)} (kernel {kernel}, stride {stride}, pads {pads}).")
+    y = conv_transpose2d(dout, w, None, stride, pads, extra, prim.group, dilation)
+    return _back(y, fmt)
+
+
+def _bias_add(x: Tensor, bias: Tensor, data_format: str) -> Tensor:
+    axis = x.ndim - 1 if data_format == "NHWC" else 1
+    if bias.ndim != 1 or x.ndim < 2 or bias.shape[0] != x.shape[axis]:
+        raise ValueError(f"For 'BiasAdd', the bias of shape {tuple(bias.shape)} must be 1-D with the size of "
+                         f"axis "
+                         f"{axis} of the input of shape {tuple(x.shape)} (data_format {data_format}).")
+    shape = [1] * x.ndim
+    shape[axis] = -1
+    return add(x, reshape(bias, tuple(shape)))
+
+
+def _setup_bias_add(prim: Any) -> None:
+    one_of(prim, "data_format", ("NCHW", "NHWC", "NCDHW"), upper=True)
+
+
+# ---------------------------------------------------------------- pooling
+def _setup_pool(prim: Any) -> None:
+    """MaxPool / AvgPool / MaxPoolWithArgmax: 'VALID' / 'SAME', windows as NCHW 4-tuples, as MindSpore."""
+    one_of(prim, "pad_mode", ("VALID", "SAME"), upper=True)
+    one_of(prim, "data_format", ("NCHW", "NHWC"), upper=True)
+    for attr in ("kernel_size", "strides"):
+        h, w = pair(getattr(prim, attr), attr, prim.name, allow_four=False)
+        prim.add_prim_attr(attr, (1, 1, h, w))
+
+
+def _max_pool(x: Tensor, prim: Any, with_argmax: bool = False) -> Any:
+    from cellonnx.ops import max_pool2d
+    out = max_pool2d(_nchw(x, prim.data_format), prim.kernel_size[2:], prim.strides[2:], 0,
+                     return_indices=with_argmax, pad_mode=prim.pad_mode.lower())
+    if with_argmax:
+        y, idx = out
+        return _back(y, prim.data_format), _back(cast(idx, np.int32), prim.data_format)
+    return _back(out, prim.data_format)
+
+
+def _avg_pool(x: Tensor, prim: Any) -> Tensor:
+    from cellonnx.ops import avg_pool2d
+    y = avg_pool2d(_nchw(x, prim.data_format), prim.kernel_size[2:], prim.strides[2:],
+                   pad_mode=prim.pad_mode.lower())
+    return _back(y, prim.data_format)
+
+
+def _setup_pool_v2(prim: Any) -> None:
+    name = prim.name
+    prim.add_prim_attr("kernel_size", pair(prim.kernel_size, "kernel_size", name))
+    strides = prim.kernel_size if prim.strides is None else prim.strides
+    prim.add_prim_attr("strides", pair(strides, "strides", name))
+    pads = prim.pads
+    prim.add_prim_attr("pads", (pads, pads) if isinstance(pads, int) else tuple(pads[-2:]))
+    prim.add_prim_attr("dilation", pair(prim.dilation, "dilation", name))
+    if dtypes.dtype(prim.argmax_type) not in (dtypes.int32, dtypes.int64):
+        raise TypeError(f"For '{name}', the 'argmax_type' must be int32 or int64, but got "
+                        f"{prim.argmax_type}.")
+
+
+def _max_pool_v2(x: Tensor, prim: Any) -> tuple[Tensor, Tensor]:
+    from cellonnx.ops import max_pool2d
+    y, idx = max_pool2d(x, prim.kernel_size, prim.strides, prim.pads, prim.dilation, return_indices=True,
+                        ceil_mode=prim.ceil_mode)
+    return y, cast(idx, prim.argmax_type)
+
+
+def _adaptive_size(x: Tensor, output_size: Any) -> tuple:
+    size = (output_size, output_size) if isinstance(output_size, int) else tuple(output_size)
+    return tuple(x.shape[-2 + i] if s is None or s == -1 else s for i, s in enumerate(size))
+
+
+def _adaptive_max_pool2d(x: Tensor, output_size: Any) -> tuple[Tensor, Tensor]:
+    from cellonnx.ops import adaptive_max_pool2d
+    return adaptive_max_pool2d(x, _adaptive_size(x, output_size), return_indices=True)
+
+
+# ---------------------------------------------------------------- normalisation
+def _layer_norm(x: Tensor, gamma: Tensor, beta: Tensor, begin_norm_axis: int, begin_params_axis: int,
+                epsilon: float) -> tuple[Tensor, Tensor, Tensor]:
+    """MindSpore's LayerNorm: (output, mean, variance), the statistics kept with size-1 normalised axes."""
+    from cellonnx.ops import layer_norm_axes, mean, stop_gradient
+    y = layer_norm_axes(x, begin_norm_axis, begin_params_axis, gamma, beta, epsilon)
+    axis = norm_axis(begin_norm_axis, x.ndim, "LayerNorm")
+    dims = tuple(range(axis, x.ndim))
+    xs = stop_gradient(x)
+    mu = mean(xs, dims, True)
+    var = mean(mul(sub(xs, mu), sub(xs, mu)), dims, True)
+    return y, mu, var
+
+
+def _batch_norm(x: Tensor, scale: Tensor, bias: Tensor, mean: Tensor, variance: Tensor, prim: Any) -> tuple:
+    """MindSpore's BatchNorm primitive: (y, batch_mean, batch_variance, reserve_space_1, reserve_space_2).
+
+    Training normalises with the batch statistics and moves ``mean`` / ``variance`` (Parameters, in place):
+    ``new = (1 - momentum) * old + momentum * batch`` (the unbiased batch variance for ``variance``).
+    Inference uses ``mean`` / ``variance``, which the other outputs repeat.
+    """
+    from cellonnx.ops import batch_norm, stop_gradient
+    from cellonnx.ops import mean as rmean
+    fmt = prim.data_format
+    xc = _nchw(x, fmt) if x.ndim == 4 else x
+    y = batch_norm(xc, mean, variance, scale, bias, prim.is_training, prim.momentum, prim.epsilon)
+    y = _back(y, fmt) if x.ndim == 4 else y
+    if not prim.is_training:
+        return y, mean, variance, mean, variance
+    dims = (0,) + tuple(range(2, xc.ndim))
+    xs = stop_gradient(xc)
+    bm = rmean(xs, dims)
+    centred = sub(xs, reshape(bm, (1, -1) + (1,) * (xc.ndim - 2)))
+    bv = rmean(mul(centred, centred), dims)
+    return y, bm, bv, bm, bv
+
+
+def _setup_batch_norm(prim: Any) -> None:
+    one_of(prim, "data_format", ("NCHW", "NHWC"), upper=True)
+    if not 0.0 <= prim.momentum <= 1.0:
+        raise ValueError(f"For 'BatchNorm', the 'momentum' must be in [0, 1], but got {prim.momentum}.")
+
+
+def _setup_l2_normalize(prim: Any) -> None:
+    axis = [prim.axis] if isinstance(prim.axis, int) else list(prim.axis)
+    if len(axis) != 1:
+        raise TypeError(f"For 'L2Normalize', the length of 'axis' must be 1, but got {len(axis)}.")
+    prim.add_prim_attr("axis", axis)
+    prim.init_attrs["axis"] = axis
+
+
+# ---------------------------------------------------------------- dropout
+def _keep_mask(shape: tuple, keep_prob: float, like: Tensor) -> Tensor:
+    from cellonnx.ops import rand
+    return less(rand(*shape, dtype=dtypes.float32), keep_prob)
+
+
+def _dropout(x: Tensor, keep_prob: float) -> tuple[Tensor, Tensor]:
+    """(x * mask / keep_prob, mask), the mask of x's dtype and shape (MindSpore's CPU / GPU Dropout)."""
+    if not 0.0 < keep_prob <= 1.0:
+        raise ValueError(f"For 'Dropout', the 'keep_prob' must be in (0, 1], but got {keep_prob}.")
+    mask = cast(_keep_mask(tuple(x.shape), keep_prob, x), x._data.dtype)
+    return div(mul(x, mask), keep_prob), mask
+
+
+def _dropout_nd(x: Tensor, keep_prob: float, nd: int, op: str) -> tuple[Tensor, Tensor]:
+    """Dropout2D / Dropout3D: whole channels zeroed; (output, bool mask of x's shape)."""
+    from cellonnx.ops import broadcast_to
+    if x.ndim != nd + 2:
+        raise ValueError(f"For '{op}', the input must be {nd + 2}-D, but got shape {tuple(x.shape)}.")
+    if not 0.0 <= keep_prob <= 1.0:
+        raise ValueError(f"For '{op}', the 'keep_prob' must be in [0, 1], but got {keep_prob}.")
+    if keep_prob == 0.0:
+        mask = broadcast_to(Tensor(False), tuple(x.shape))
+        return mul(x, cast(mask, x._data.dtype)), mask
+    channels = _keep_mask(tuple(x.shape[:2]) + (1,) * nd, keep_prob, x)
+    mask = broadcast_to(channels, tuple(x.shape))
+    return div(mul(x, cast(mask, x._data.dtype)), keep_prob), mask
+
+
+# ---------------------------------------------------------------- padding
+def _pad(x: Tensor, paddings: Any) -> Tensor:
+    """Pad's ((before, after), ...) from the first axis as ops.pad's flat list from the last axis."""
+    from cellonnx.ops import pad
+    rows = [tuple(int(v) for v in p) for p in paddings]
+    if len(rows) != x.ndim or any(len(r) != 2 or min(r) < 0 for r in rows):
+        raise ValueError(f"For 'Pad', the paddings {paddings} must hold one (before, after) pair of "
+                         f"non-negative "
+                         f"ints per axis of the input of shape {tuple(x.shape)}.")
+    flat = [v for r in reversed(rows) for v in r]
+    return pad(x, flat)
+
+
+def _symmetric(x: Tensor, rows: list[tuple[int, ...]]) -> Tensor:
+    from cellonnx.ops import cat, flip, narrow
+    for axis, (before, after) in enumerate(rows):
+        n = x.shape[axis]
+        if before > n or after > n:
+            raise ValueError(f"For 'MirrorPad', SYMMETRIC paddings {rows[axis]} exceed the size {n} of axis "
+                             f"{axis}.")
+        parts = []
+        if before:
+            parts.append(flip(narrow(x, axis, 0, before), (axis,)))
+        parts.append(x)
+        if after:
+            parts.append(flip(narrow(x, axis, n - after, after), (axis,)))
+        if len(parts) > 1:
+            x = cat(parts, axis)
+    return x
+
+
+def _mirror_pad(x: Tensor, paddings: Any, mode: str) -> Tensor:
+    from cellonnx.ops import pad
+    rows = [tuple(int(v) for v in p) for p in
+            (paddings.asnumpy().tolist() if isinstance(paddings, Tensor) else paddings)]
+    if len(rows) != x.ndim:
+        raise ValueError(f"For 'MirrorPad', the paddings must have {x.ndim} rows (one per axis), got "
+                         f"{len(rows)}.")
+    if mode == "SYMMETRIC":
+        return _symmetric(x, rows)
+    return pad(x, [v for r in reversed(rows) for v in r], "reflect")
+
+
+def _pad_v3(x: Tensor, paddings: Any, constant_value: Any, mode: str, contiguous: bool) -> Tensor:
+    from cellonnx.ops import pad
+    flat = [int(v) for v in (paddings.asnumpy().tolist() if isinstance(paddings, Tensor) else paddings)]
+    if not contiguous:
+        half = len(flat) // 2
+        flat = [v for pair_ in zip(flat[:half], flat[half:]) for v in pair_]
+    if isinstance(constant_value, Tensor):
+        constant_value = constant_value.asnumpy().item()
+    modes = {"constant": "constant", "reflect": "reflect", "edge": "replicate", "circular": "circular"}
+    return pad(x, flat, modes[mode], constant_value if mode == "constant" else None)
+
+
+def _setup_pad_v3(prim: Any) -> None:
+    one_of(prim, "mode", ("constant", "reflect", "edge", "circular"))
+
+
+def _setup_mirror_pad(prim: Any) -> None:
+    one_of(prim, "mode", ("REFLECT", "SYMMETRIC"), upper=True)
+
+
+# ---------------------------------------------------------------- activations and losses
+def _softmax(fn: Any, x: Tensor, axis: Any, op: str) -> Tensor:
+    if isinstance(axis, (tuple, list)):
+        if len(axis) != 1:
+            raise ValueError(f"For '{op}', the 'axis' must hold one axis, but got {axis}.")
+        axis = axis[0]
+    return fn(x, axis)
+
+
+def _nll_loss(logits: Tensor, labels: Tensor, weight: Tensor, reduction: str, ignore_index: int) -> tuple:
+    """MindSpore's NLLLoss primitive: (loss, total_weight), total_weight the weights of the counted labels."""
+    from cellonnx.ops import gather, nll_loss, not_equal, sum, where
+    loss = nll_loss(logits, labels, weight, ignore_index, reduction)
+    keep = not_equal(labels, ignore_index)
+    w = gather(weight, where(keep, labels, 0), 0)
+    total = sum(mul(w, cast(keep, w._data.dtype)))
+    return loss, total
+
+
+def _softmax_cross_entropy(logits: Tensor, labels: Tensor) -> tuple[Tensor, Tensor]:
+    """(loss per sample, gradient of the loss with respect to the logits)."""
+    from cellonnx.ops import log_softmax, softmax, sum
+    loss = mul(sum(mul(labels, log_softmax(logits, -1)), -1), -1.0)
+    return loss, sub(softmax(logits, -1), labels)
+
+
+def _sparse_softmax_cross_entropy(logits: Tensor, labels: Tensor, is_grad: bool) -> Tensor:
+    """The mean cross entropy over the batch, or (``is_grad``) its gradient with respect to the logits."""
+    from cellonnx.ops import log_softmax, mean, one_hot, softmax, sum
+    target = one_hot(labels, logits.shape[-1], 1.0, 0.0)
+    target = cast(target, logits._data.dtype)
+    if is_grad:
+        return div(sub(softmax(logits, -1), target), logits.shape[0])
+    return mean(mul(sum(mul(target, log_softmax(logits, -1)), -1), -1.0))
+
+
+def _l2_loss(x: Tensor) -> Tensor:
+    from cellonnx.ops import sum
+    return div(sum(mul(x, x)), 2.0)
+
+
+def _setup_reduction(prim: Any) -> None:
+    one_of(prim, "reduction", ("none", "mean", "sum", "batchmean") if prim.name == "KLDivLoss"
+           else ("none", "mean", "sum"))
+
+
+def _kl_div(logits: Tensor, labels: Tensor, reduction: str) -> Tensor:
+    from cellonnx.ops import kl_div
+    return kl_div(logits, labels, reduction)
+
+
+ROWS = [
+    # ---- activations
+    Row("ReLU", "", "input", "relu(input)"),
+    Row("ReLU6", "", "x", "relu6(x)"),
+    Row("Elu", "alpha=1.0", "input_x", "elu(input_x, alpha)"),
+    Row("CeLU", "alpha=1.0", "x", "celu(x, alpha)"),
+    Row("GeLU", "", "input", "gelu(input, 'tanh')"),
+    Row("Gelu", "", "x", "gelu(x, 'tanh')"),
+    Row("HSigmoid", "", "input", "hardsigmoid(input)"),
+    Row("HSwish", "", "input", "hardswish(input)"),
+    Row("SeLU", "", "input_x", "selu(input_x)"),
+    Row("Sigmoid", "", "input", "sigmoid(input)"),
+    Row("Tanh", "", "input", "tanh(input)"),
+    Row("Softplus", "", "x", "softplus(x)"),
+    Row("Softsign", "", "x", "softsign(x)"),
+    Row("Mish", "", "x", "mish(x)"),
+    Row("PReLU", "", "input, weight", "prelu(input, weight)"),
+    Row("FastGeLU", "", "x", "fast_gelu(x)"),
+    Row("FastGelu", "", "x", "fast_gelu(x)"),
+    Row("SoftShrink", "lambd=0.5", "input", "softshrink(input, lambd)"),
+    Row("HShrink", "lambd=0.5", "input", "hardshrink(input, lambd)"),
+    Row("RmsNorm", "epsilon=1e-06", "x, gamma", "rms_norm(x, gamma, epsilon)"),
+    Row("Softmax", "axis=-1", "input", "_softmax(softmax, input, axis, 'Softmax')"),
+    Row("LogSoftmax", "axis=-1", "logits", "_softmax(log_softmax, logits, axis, 'LogSoftmax')"),
+    Row("LogSoftmaxExt", "", "input, dim=None, dtype=None",
+        "log_softmax(input if dtype is None else cast(input, dtype), -1 if dim is None else dim)"),
+    Row("L2Normalize", "axis=0, epsilon=0.0001", "x", "l2_normalize(x, axis[0], epsilon)",
+        _setup_l2_normalize),
+    # ---- dense, convolution and bias
+    Row("Dense", "", "input, weight, bias=None", "dense(input, weight, bias)"),
+    Row("BiasAdd", "data_format='NCHW'", "input_x, bias", "_bias_add(input_x, bias, data_format)",
+        _setup_bias_add),
+    Row("Conv2D", "out_channel, kernel_size, mode=1, pad_mode='valid', pad=0, stride=1, dilation=1, group=1, "
+        "data_format='NCHW'", "x, w", "_conv2d(x, w, self)", _setup_conv),
+    Row("Conv2DBackpropInput", "out_channel, kernel_size, pad_mode='valid', pad=0, pad_list=None, mode=1, "
+        "stride=1, dilation=1, group=1, data_format='NCHW'", "out_backprop, filter, input_sizes",
+        "_conv2d_input_grad(out_backprop, filter, input_sizes, self)", _setup_conv),
+    Row("Conv2DTranspose", "out_channel, kernel_size, pad_mode='valid', pad=0, pad_list=None, mode=1, "
+        "stride=1, dilation=1, group=1, data_format='NCHW'", "out_backprop, filter, input_sizes",
+        "_conv2d_input_grad(out_backprop, filter, input_sizes, self)", _setup_conv),
+    # ---- pooling
+    Row("MaxPool", "kernel_size=1, strides=1, pad_mode='valid', data_format='NCHW'", "x",
+        "_max_pool(x, self)", _setup_pool),
+    Row("MaxPoolWithArgmax", "kernel_size=1, strides=1, pad_mode='valid', data_format='NCHW'", "x",
+        "_max_pool(x, self, True)", _setup_pool),
+    Row("AvgPool", "kernel_size=1, strides=1, pad_mode='VALID', data_format='NCHW'", "x",
+        "_avg_pool(x, self)", _setup_pool),
+    Row("MaxPoolWithArgmaxV2", "kernel_size, strides=None, pads=0, dilation=(1, 1), ceil_mode=False, "
+        "argmax_type=mstype.int64", "x", "_max_pool_v2(x, self)", _setup_pool_v2),
+    Row("AdaptiveAvgPool2D", "output_size", "x", "adaptive_avg_pool2d(x, _adaptive_size(x, output_size))"),
+    Row("AdaptiveMaxPool2D", "output_size", "input", "_adaptive_max_pool2d(input, output_size)"),
+    # ---- normalisation
+    Row("LayerNorm", "begin_norm_axis=1, begin_params_axis=1, epsilon=1e-07", "input_x, gamma, beta",
+        "_layer_norm(input_x, gamma, beta, begin_norm_axis, begin_params_axis, epsilon)"),
+    Row("BatchNorm", "is_training=False, epsilon=1e-05, momentum=0.1, data_format='NCHW'",
+        "input_x, scale, bias, mean, variance", "_batch_norm(input_x, scale, bias, mean, variance, self)",
+        _setup_batch_norm),
+    # ---- dropout
+    Row("Dropout", "keep_prob=0.5, Seed0=0, Seed1=0", "x", "_dropout(x, keep_prob)"),
+    Row("Dropout2D", "keep_prob=0.5", "x", "_dropout_nd(x, keep_prob, 2, 'Dropout2D')"),
+    Row("Dropout3D", "keep_prob=0.5", "x", "_dropout_nd(x, keep_prob, 3, 'Dropout3D')"),
+    # ---- padding
+    Row("Pad", "paddings", "x", "_pad(x, paddings)"),
+    Row("PadV3", "mode='constant', paddings_contiguous=True", "x, paddings, constant_value=None",
+        "_pad_v3(x, paddings, constant_value, mode, paddings_contiguous)", _setup_pad_v3),
+    Row("MirrorPad", "mode='REFLECT'", "x, paddings", "_mirror_pad(x, paddings, mode)", _setup_mirror_pad),
+    # ---- losses
+    Row("BCEWithLogitsLoss", "reduction='mean'", "input, target, weight=None, posWeight=None",
+        "binary_cross_entropy_with_logits(input, target, weight, posWeight, reduction)", _setup_reduction),
+    Row("BinaryCrossEntropy", "reduction='mean'", "input, target, weight=None",
+        "binary_cross_entropy(input, target, weight, reduction)", _setup_reduction),
+    Row("SigmoidCrossEntropyWithLogits", "", "predict, target",
+        "binary_cross_entropy_with_logits(predict, target, None, None, 'none')"),
+    Row("SmoothL1Loss", "beta=1.0, reduction='none'", "prediction, target",
+        "smooth_l1_loss(prediction, target, beta, reduction)", _setup_reduction),
+    Row("SoftMarginLoss", "reduction='mean'", "input, target", "soft_margin_loss(input, target, reduction)",
+        _setup_reduction),
+    Row("KLDivLoss", "reduction='mean'", "logits, labels", "_kl_div(logits, labels, reduction)",
+        _setup_reduction),
+    Row("NLLLoss", "reduction='mean', ignore_index=-100", "logits, labels, weight",
+        "_nll_loss(logits, labels, weight, reduction, ignore_index)", _setup_reduction),
+    Row("L2Loss", "", "input", "_l2_loss(input)"),
+    Row("SoftmaxCrossEntropyWithLogits", "", "logits, labels", "_softmax_cross_entropy(logits, labels)"),
+    Row("SparseSoftmaxCrossEntropyWithLogits", "is_grad=False", "features, labels",
+        "_sparse_softmax_cross_entropy(features, labels, is_grad)"),
+]
+
+CLASSES = build(ROWS, globals())
+globals().update(CLASSES)
+__all__ = list(CLASSES)

@@ -1,0 +1,175 @@
+"""MindSpore's elementwise math operator classes beyond the basic arithmetic of math_ops.py (``ops.ACos``,
+``ops.Erfinv``, ``ops.BesselJ0``, ``ops.Xlogy``, ``ops.BitwiseAnd``, ``ops.Cummax``, ``ops.CumProd`` ...):
+table rows over the functional ops (see table.py), with adapters where MindSpore's attributes mean more than
+an argument (the exclusive / reverse cumulative ops)."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from cellonnx.ops.operations._util import axes
+from cellonnx.ops.operations.table import Row, build
+from cellonnx.ops.prims._util import norm_axis
+from cellonnx.tensor import Tensor
+
+
+def _axis(axis: Any, x: Tensor, op: str) -> int:
+    """A cumulative op's axis (an int or a 0-D Tensor), normalised against ``x``'s rank."""
+    if isinstance(axis, Tensor):
+        axis = int(axis.asnumpy().item())
+    return norm_axis(int(axis), x.ndim, op)
+
+
+def _cumulative(fn: Any, fill: float | None, x: Tensor, axis: Any, exclusive: bool, reverse: bool,
+                op: str) -> Tensor:
+    """MindSpore's exclusive / reverse cumulative ops over ``fn(x, axis)``: ``reverse`` runs from the end,
+    ``exclusive`` leaves each element out of its own result (the first result is ``fill``, the op's
+    identity; None for the dtype's lowest finite value, which MindSpore's CumulativeLogsumexp gives)."""
+    from cellonnx.ops import cat, flip, full_like, narrow
+    a = _axis(axis, x, op)
+    y = flip(x, (a,)) if reverse else x
+    n = y.shape[a]
+    if exclusive and n:
+        first = narrow(y, a, 0, 1)
+        if fill is None:
+            fill = float(np.finfo(first._data.dtype).min)
+        y = cat((full_like(first, fill), narrow(y, a, 0, n - 1)), a)
+    y = fn(y, a)
+    return flip(y, (a,)) if reverse else y
+
+
+def _cumprod(x: Tensor, axis: Any, exclusive: bool, reverse: bool) -> Tensor:
+    from cellonnx.ops import cumprod
+    return _cumulative(cumprod, 1.0, x, axis, exclusive, reverse, "CumProd")
+
+
+def _cum_logsumexp(x: Tensor, axis: Any, exclusive: bool, reverse: bool) -> Tensor:
+    from cellonnx.ops import logcumsumexp
+    return _cumulative(logcumsumexp, None, x, axis, exclusive, reverse, "CumulativeLogsumexp")
+
+
+def _count_nonzero(x: Tensor, dims: Any) -> Tensor:
+    from cellonnx import dtypes
+    from cellonnx.ops import count_nonzero
+    return count_nonzero(x, () if dims is None else axes(dims) or (), False, dtypes.int64)
+
+
+def _euclidean_norm(x: Tensor, axis: Any, keep_dims: bool) -> Tensor:
+    from cellonnx.ops import sqrt, square, sum
+    return sqrt(sum(square(x), axes(axis), keep_dims))
+
+
+def _bincount(array: Tensor, size: Any, weights: Tensor) -> Tensor:
+    """MindSpore's Bincount: ``size`` bins exactly (values from ``size`` on are not counted), in the dtype of
+    ``weights`` (an empty ``weights`` counts ones)."""
+    from cellonnx.ops import bincount, cast, narrow, ones_like
+    n = int(size.asnumpy().item()) if isinstance(size, Tensor) else int(size)
+    if n < 0:
+        raise ValueError(f"For 'Bincount', the 'size' must be non-negative, but got {n}.")
+    w = weights if weights.size else ones_like(array, dtype=weights.dtype)
+    out = bincount(array, cast(w, np.float64), n)
+    return cast(narrow(out, 0, 0, n), weights.dtype)
+
+
+def _median(x: Tensor, global_median: bool, axis: int, keep_dims: bool, ignore_nan: bool) -> tuple:
+    from cellonnx import dtypes
+    from cellonnx.ops import cast, median, nanmedian, reshape, zeros
+    fn = nanmedian if ignore_nan else median
+    if global_median:  # MindSpore gives no index for the global median: a 0
+        values, _ = fn(reshape(x, (-1,)), 0, False)
+        return values, zeros((), dtype=dtypes.int64)
+    values, index = fn(x, axis, keep_dims)
+    return values, cast(index, dtypes.int64)
+
+
+ROWS = [
+    # ---- trigonometric and hyperbolic
+    Row("ACos", "", "input", "acos(input)"),
+    Row("Acosh", "", "input", "acosh(input)"),
+    Row("Asin", "", "input", "asin(input)"),
+    Row("Asinh", "", "input", "asinh(input)"),
+    Row("Atan", "", "input", "atan(input)"),
+    Row("Atanh", "", "input", "atanh(input)"),
+    Row("Atan2", "", "input, other", "atan2(input, other)"),
+    Row("Tan", "", "input", "tan(input)"),
+    Row("Cosh", "", "input", "cosh(input)"),
+    Row("Sinh", "", "input", "sinh(input)"),
+    Row("Sinc", "", "input", "sinc(input)"),
+    Row("Hypot", "", "x1, x2", "hypot(x1, x2)"),
+    # ---- exponentials, logarithms and rounding
+    Row("Expm1", "", "input", "expm1(input)"),
+    Row("Log1p", "", "input", "log1p(input)"),
+    Row("Xlogy", "", "input, other", "xlogy(input, other)"),
+    Row("Trunc", "", "input", "trunc(input)"),
+    Row("Fmax", "", "x1, x2", "fmax(x1, x2)"),
+    Row("Fmin", "", "x1, x2", "fmin(x1, x2)"),
+    Row("NextAfter", "", "input, other", "nextafter(input, other)"),
+    Row("Heaviside", "", "x, values", "heaviside(x, values)"),
+    Row("LerpScalar", "", "input, end, weight", "lerp(input, end, weight)"),
+    Row("Addcdiv", "", "input, tensor1, tensor2, value", "addcdiv(input, tensor1, tensor2, value)"),
+    Row("Addcmul", "", "input, tensor1, tensor2, value", "addcmul(input, tensor1, tensor2, value)"),
+    Row("Eps", "", "x", "eps(x)"),
+    Row("NanToNum", "nan=None, posinf=None, neginf=None", "input", "nan_to_num(input, nan, posinf, neginf)"),
+    Row("Logit", "eps=-1.0", "input", "logit(input, None if eps < 0 else eps)"),
+    # ---- special functions
+    Row("Erfc", "", "input", "erfc(input)"),
+    Row("Erfinv", "", "input", "erfinv(input)"),
+    Row("Lgamma", "", "x", "lgamma(x)"),
+    Row("Digamma", "", "x", "digamma(x)"),
+    Row("Polygamma", "", "a, x", "polygamma(a, x)"),
+    Row("Mvlgamma", "p", "x", "mvlgamma(x, p)"),
+    Row("Igamma", "", "a, x", "igamma(a, x)"),
+    Row("Igammac", "", "a, x", "igammac(a, x)"),
+    Row("Zeta", "", "x, q", "zeta(x, q)"),
+    Row("BesselI0", "", "x", "bessel_i0(x)"),
+    Row("BesselI0e", "", "x", "bessel_i0e(x)"),
+    Row("BesselI1", "", "x", "bessel_i1(x)"),
+    Row("BesselI1e", "", "x", "bessel_i1e(x)"),
+    Row("BesselJ0", "", "x", "bessel_j0(x)"),
+    Row("BesselJ1", "", "x", "bessel_j1(x)"),
+    Row("BesselK0", "", "x", "bessel_k0(x)"),
+    Row("BesselK0e", "", "x", "bessel_k0e(x)"),
+    Row("BesselK1", "", "x", "bessel_k1(x)"),
+    Row("BesselK1e", "", "x", "bessel_k1e(x)"),
+    Row("BesselY0", "", "x", "bessel_y0(x)"),
+    Row("BesselY1", "", "x", "bessel_y1(x)"),
+    # ---- complex numbers
+    Row("Real", "", "input", "real(input)"),
+    Row("Imag", "", "input", "imag(input)"),
+    Row("Conj", "", "input", "conj(input)"),
+    Row("Angle", "", "input", "angle(input)"),
+    Row("ComplexAbs", "", "x", "abs(x)"),
+    Row("Polar", "", "abs, angle", "polar(abs, angle)"),
+    # ---- integers and bits
+    Row("Gcd", "", "x1, x2", "gcd(x1, x2)"),
+    Row("Lcm", "", "x1, x2", "lcm(x1, x2)"),
+    Row("BitwiseAnd", "", "x, y", "bitwise_and(x, y)"),
+    Row("BitwiseOr", "", "x, y", "bitwise_or(x, y)"),
+    Row("BitwiseXor", "", "x, y", "bitwise_xor(x, y)"),
+    Row("Invert", "", "x", "invert(x)"),
+    Row("LeftShift", "", "x1, x2", "bitwise_left_shift(x1, x2)"),
+    Row("RightShift", "", "input_x, input_y", "bitwise_right_shift(input_x, input_y)"),
+    Row("PopulationCount", "", "input_x", "population_count(input_x)"),
+    # ---- cumulative ops and counting reductions
+    Row("CumProd", "exclusive=False, reverse=False", "x, axis", "_cumprod(x, axis, exclusive, reverse)"),
+    Row("Cummax", "axis", "input", "cummax(input, axis)"),
+    Row("Cummin", "axis", "input", "cummin(input, axis)"),
+    Row("CumulativeLogsumexp", "exclusive=False, reverse=False", "x, axis",
+        "_cum_logsumexp(x, axis, exclusive, reverse)"),
+    Row("CountNonZero", "dims=None", "x", "_count_nonzero(x, dims)"),
+    Row("EuclideanNorm", "keep_dims=False", "x, axes", "_euclidean_norm(x, axes, keep_dims)"),
+    Row("Bincount", "", "array, size, weights", "_bincount(array, size, weights)"),
+    Row("Histogram", "bins=100, min=0.0, max=0.0", "x", "histc(x, bins, min, max)"),
+    Row("IsClose", "rtol=1e-05, atol=1e-08, equal_nan=False", "input, other",
+        "isclose(input, other, rtol, atol, equal_nan)"),
+    Row("Median", "global_median=False, axis=0, keep_dims=False, ignore_nan=False", "input",
+        "_median(input, global_median, axis, keep_dims, ignore_nan)"),
+    Row("Quantile", "dim=None, keep_dims=False, ignore_nan=False", "input, q",
+        "(nanquantile if ignore_nan else quantile)(input, q, dim, keep_dims)"),
+    Row("Renorm", "p, dim, maxnorm", "x", "renorm(x, p, dim, maxnorm)"),
+]
+
+CLASSES = build(ROWS, globals())
+globals().update(CLASSES)
+__all__ = list(CLASSES)

@@ -1,0 +1,48 @@
+"""Running a script under ``mpirun`` from a test: the mpirun installed beside this Python (the MPICH wheel
+puts it in the environment's bin/), else the one on PATH; tests are skipped, saying why, where there is
+none."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SCRIPTS = Path(__file__).resolve().parent / "scripts"
+
+
+def find_mpirun() -> str | None:
+    here = Path(sys.executable).parent / "mpirun"
+    if here.exists():
+        return str(here)
+    return shutil.which("mpirun")
+
+
+def have_mpi() -> bool:
+    try:
+        import mpi4py  # noqa: F401
+    except ImportError:
+        return False
+    return find_mpirun() is not None
+
+
+needs_mpirun = pytest.mark.skipif(not have_mpi(), reason="needs mpi4py and mpirun (pip install -e '.[dist]')")
+
+
+def mpirun(script: str, *args: str, n: int = 2, timeout: float = 120,
+           check: bool = True) -> subprocess.CompletedProcess:
+    """Run tests/communication/scripts/<script> on ``n`` ranks; fails the test with the ranks' output when
+    the job fails (with ``check``) or runs past ``timeout`` seconds."""
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", PYTHONUNBUFFERED="1")
+    env["PYTHONPATH"] = str(SCRIPTS.parents[2]) + os.pathsep + env.get("PYTHONPATH", "")
+    cmd = [find_mpirun() or "mpirun", "-n", str(n), sys.executable, str(SCRIPTS / script), *args]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
+    except subprocess.TimeoutExpired as exc:
+        pytest.fail(f"{' '.join(cmd)} ran past {timeout} s:\n{exc.stdout}\n{exc.stderr}")
+    if check and proc.returncode != 0:
+        pytest.fail(f"{' '.join(cmd)} exited {proc.returncode}:\n{proc.stdout}\n{proc.stderr}")
+    return proc
