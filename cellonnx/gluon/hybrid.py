@@ -2,9 +2,9 @@
 
 Once hybridized, the first inference call traces ``forward`` through ``cellonnx.graph.compile`` (batch axis
 dynamic unless ``static_shape=True``) and later calls run the compiled graph; weights updated since (a Trainer
-step, load_parameters) reach the session without a new trace. Calls inside ``autograd.record()`` or in training
-mode run eagerly, so gradients and batch statistics work as before. ``export`` writes the same graph to
-``<path>.onnx``; ``register_op_hook`` sees every intermediate value of the compiled graph.
+step, load_parameters) reach the session without a new trace. Calls inside ``autograd.record()`` or in
+training mode run eagerly, so gradients and batch statistics work as before. ``export`` writes the same graph
+to ``<path>.onnx``; ``register_op_hook`` sees every intermediate value of the compiled graph.
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import onnx
 
 from cellonnx import context
 from cellonnx.gluon import autograd
-from cellonnx.gluon.block import Block
+from cellonnx.gluon.block import Block, adopt
 from cellonnx.graph import compile as _compile
 from cellonnx.graph import trace as _trace
 from cellonnx.graph.runtime import Session
@@ -59,7 +59,8 @@ def _signature(args: tuple, static: bool) -> list[Any]:
 
 
 def _key(sigs: list[Any]) -> tuple:
-    return tuple((str(s.dtype), tuple(s._sig_shape or s.shape)) if isinstance(s, Tensor) else ("const", repr(s))
+    return tuple((str(s.dtype), tuple(s._sig_shape or s.shape)) if isinstance(s, Tensor)
+                 else ("const", repr(s))
                  for s in sigs)
 
 
@@ -84,14 +85,43 @@ class HybridBlock(Block):
         d["_backend"] = None
         d["_in_args"] = None
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # Gluon 1.x: hybrid_forward(F, x, *args, **params) is the computation unless the class defines forward
+        if "hybrid_forward" in cls.__dict__:
+            cls._uses_hybrid_forward = True
+            if "forward" not in cls.__dict__:
+                cls.construct = HybridBlock._run_hybrid_forward  # type: ignore[method-assign]
+                cls.forward = HybridBlock._run_hybrid_forward  # type: ignore[method-assign]
+
+    def hybrid_forward(self, F: Any, x: Any, *args: Any, **kwargs: Any) -> Any:
+        """Gluon 1.x's computation: ``F`` is the operator namespace (``mx.nd`` eagerly, ``mx.sym`` while a
+        hybridized block is traced), parameters come as keyword arguments named as the attributes."""
+        raise NotImplementedError(f"{type(self).__name__} must define forward (Gluon 2.x) or hybrid_forward "
+                                  "(Gluon 1.x)")
+
+    def _run_hybrid_forward(self, x: Any, *args: Any) -> Any:
+        """Call ``hybrid_forward`` with the operator namespace and this block's registered parameters.
+
+        While tracing, F is ``mx.sym``: its operators are the same functions as ``mx.nd``'s, recorded into the
+        graph because their inputs are traced tensors; so one code path serves both and ``F is mx.sym`` still
+        tells code that it is being hybridized."""
+        from cellonnx.mxnet import ndarray, symbol
+
+        F = symbol if _trace._current else ndarray
+        params = {k: p for k, p in self._params.items() if p is not None}
+        return self.hybrid_forward(F, x, *args, **params)
+
     def register_child(self, block: Cell, name: str | None = None) -> None:
         if isinstance(block, Block) and not isinstance(block, HybridBlock):  # MXNet raises ValueError here
             raise ValueError(  # noqa: TRY004
-                f"Children of HybridBlock must also be HybridBlock, but {block!r} has type {type(block)}. If you "
+                f"Children of HybridBlock must also be HybridBlock, but {block!r} has type "
+                f"{type(block)}. If you "
                 "are using Sequential, please try HybridSequential instead.")
         super().register_child(block, name)
         if self._active:
-            warnings.warn("Currently the model has been hybridized. Automatically deactivate the hybridization when "
+            warnings.warn("Currently the model has been hybridized. Automatically deactivate the "
+                          "hybridization when "
                           "adding new children block.", stacklevel=2)
             self.__dict__["_active"] = False
         self._clear_cached_op()
@@ -113,7 +143,8 @@ class HybridBlock(Block):
         self.__dict__["_hybrid_flags"] = {"static_alloc": static_alloc, "static_shape": static_shape}
         self._clear_cached_op()
         if active and (self._forward_hook or self._forward_pre_hook):
-            warnings.warn(f'"{type(self).__name__}" is being hybridized while still having forward hook/pre-hook. '
+            warnings.warn(f'"{type(self).__name__}" is being hybridized while still having forward '
+                          'hook/pre-hook. '
                           "The hooks do not run while the compiled graph does.", stacklevel=2)
         super().hybridize(active, static_alloc=static_alloc, static_shape=static_shape, **kwargs)
 
@@ -129,7 +160,8 @@ class HybridBlock(Block):
         super().cast(dtype)
         return self
 
-    def register_op_hook(self, callback: Callable[[str, str, Tensor], Any], monitor_all: bool = False) -> None:
+    def register_op_hook(self, callback: Callable[[str, str, Tensor], Any],
+                         monitor_all: bool = False) -> None:
         """Call ``callback(tensor_name, op_type, tensor)`` for every node output of the compiled graph (inputs
         too with ``monitor_all``) when this hybridized block runs."""
         self.__dict__["_callback"] = callback
@@ -140,12 +172,12 @@ class HybridBlock(Block):
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         self._prepare_params(args)
         if _trace._current:
-            return Cell.__call__(self, *args, **kwargs)
+            return adopt(Cell.__call__(self, *args, **kwargs), args)
         self.__dict__["_in_args"] = _specs(args)
         if self._active and not _eager[0] and not kwargs and not autograd.is_recording() \
                 and not autograd.is_training() and not self.training:
-            return self._call_compiled(args)
-        return Cell.__call__(self, *args, **kwargs)
+            return adopt(self._call_compiled(args), args)
+        return adopt(Cell.__call__(self, *args, **kwargs), args)
 
     def _ready(self) -> bool:
         return all(p._deferred is None for p in self._unique_params())
@@ -180,7 +212,8 @@ class HybridBlock(Block):
         return out
 
     def optimize_for(self, x: Any, *args: Any, backend: str | None = None, clear: bool = False,
-                     partition_if_dynamic: bool = True, static_alloc: bool = False, static_shape: bool = False,
+                     partition_if_dynamic: bool = True, static_alloc: bool = False,
+                     static_shape: bool = False,
                      inline_limit: int = 2, forward_bulk_size: int | None = None,
                      backward_bulk_size: int | None = None, **kwargs: Any) -> None:
         """Hybridize and compile now for an onnxruntime provider, without running the graph.
@@ -194,9 +227,11 @@ class HybridBlock(Block):
         name = backend.lower() if isinstance(backend, str) else backend
         if name not in _BACKENDS:
             raise ValueError(f"optimize_for: unknown backend {backend!r}; expected one of "
-                             "'CPU', 'CPUExecutionProvider', 'GPU', 'CUDA', 'CUDAExecutionProvider', 'auto' or None")
+                             "'CPU', 'CPUExecutionProvider', 'GPU', 'CUDA', 'CUDAExecutionProvider', "
+                             "'auto' or None")
         if clear or not self._active:
-            self.hybridize(True, partition_if_dynamic, static_alloc, static_shape, inline_limit, forward_bulk_size,
+            self.hybridize(True, partition_if_dynamic, static_alloc, static_shape, inline_limit,
+                           forward_bulk_size,
                            backward_bulk_size)
         self.__dict__["_backend"] = _BACKENDS[name]
         inputs = (x, *args)
@@ -219,7 +254,8 @@ class HybridBlock(Block):
             The path written.
         """
         if self._in_args is None:
-            raise RuntimeError("Please first call block.hybridize() and then run forward with this block at least "
+            raise RuntimeError("Please first call block.hybridize() and then run forward with this "
+                               "block at least "
                                "once before calling export.")
         from cellonnx.converters.onnx_format import save_model
 
@@ -227,7 +263,8 @@ class HybridBlock(Block):
         self._name_params()
         with autograd.pause(train_mode=False):
             model = _compile.export_model(self, *sigs)
-        onnx.helper.set_model_props(model, {**{p.key: p.value for p in model.metadata_props}, "epoch": str(epoch)})
+        onnx.helper.set_model_props(model,
+                                    {**{p.key: p.value for p in model.metadata_props}, "epoch": str(epoch)})
         file_name = path if path.endswith(".onnx") else path + ".onnx"
         save_model(model, file_name)
         return file_name
@@ -238,7 +275,8 @@ def _run_op_hook(compiled: _compile.CompiledCell, args: tuple, callback: Callabl
     model = onnx.ModelProto()
     model.CopyFrom(compiled.model)
     inferred = onnx.shape_inference.infer_shapes(model)
-    types = {vi.name: vi for vi in (*inferred.graph.value_info, *inferred.graph.output, *inferred.graph.input)}
+    types = {vi.name: vi for vi in (*inferred.graph.value_info, *inferred.graph.output,
+                                    *inferred.graph.input)}
     outputs = {o.name for o in model.graph.output}
     init_names = {t.name for t in model.graph.initializer}
     watched: list[tuple[str, str]] = []

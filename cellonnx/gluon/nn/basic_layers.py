@@ -2,6 +2,7 @@
 Lambda / HybridLambda and Concatenate / HybridConcatenate. The computations are cellonnx ops."""
 from __future__ import annotations
 
+import inspect
 import warnings
 from typing import Any
 
@@ -24,6 +25,22 @@ def training(block: Block) -> bool:
     """Whether a layer runs in training mode: inside ``autograd.record()`` / ``train_mode()`` (or after
     cellonnx's ``set_train()``)."""
     return autograd.is_training() or bool(block.training)
+
+
+def dropout(x: Tensor, rate: float, axes: Any = ()) -> Tensor:
+    """Zero a fraction ``rate`` of ``x`` and scale the rest by 1 / (1 - rate); with ``axes``, one mask value
+    is shared along those axes (whole feature maps with (2, 3))."""
+    if rate == 0.0:
+        return x
+    if rate == 1.0:
+        return ops.mul(x, 0.0)
+    axes = tuple(axes) if isinstance(axes, (tuple, list)) else (int(axes),)
+    if not axes:
+        return ops.dropout(x, p=rate)
+    shared = {a % x.ndim for a in axes}
+    mask_shape = tuple(1 if i in shared else d for i, d in enumerate(x.shape))
+    keep = Bernoulli.apply(ops.full(mask_shape, 1.0 - rate, dtype=x.dtype), seed=None, dtype=x._data.dtype)
+    return ops.mul(x, ops.mul(keep, 1.0 / (1.0 - rate)))
 
 
 class _Stack:
@@ -73,7 +90,8 @@ class Sequential(_Stack, Block):
 
     def hybridize(self, active: bool = True, **kwargs: Any) -> None:
         if self._cells and all(isinstance(c, HybridBlock) for c in self._cells.values()):
-            warnings.warn(f"All children of this Sequential layer '{self!r}'\n are HybridBlocks. Consider using "
+            warnings.warn(f"All children of this Sequential layer '{self!r}'\n are HybridBlocks. "
+                          "Consider using "
                           "HybridSequential for the best performance.", stacklevel=2)
         super().hybridize(active, **kwargs)
 
@@ -91,7 +109,8 @@ class Dense(HybridBlock):
         units: output size.
         activation: an Activation name ('relu', 'sigmoid', 'tanh', 'softrelu', 'softsign') or None.
         use_bias: whether there is a bias. Default: True.
-        flatten: collapse all input axes but the first (True) or apply to the last axis (False). Default: True.
+        flatten: collapse all input axes but the first (True) or apply to the last axis (False).
+            Default: True.
         dtype: parameter dtype. Default: 'float32'.
         weight_initializer, bias_initializer: Default: None (the global initializer), 'zeros'.
         in_units: input size; 0 infers it at the first forward pass. Default: 0.
@@ -102,8 +121,8 @@ class Dense(HybridBlock):
 
     def __init__(self, units: int, activation: str | None = None, use_bias: bool = True, flatten: bool = True,
                  dtype: Any = "float32", weight_initializer: Any = None, bias_initializer: Any = "zeros",
-                 in_units: int = 0) -> None:
-        super().__init__()
+                 in_units: int = 0, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         self._units = units
         self._in_units = in_units
         self._flatten = flatten
@@ -137,25 +156,15 @@ class Dropout(HybridBlock):
         axes: axes along which one mask value is shared (``(2, 3)``: whole feature maps). Default: ().
     """
 
-    def __init__(self, rate: float, axes: Any = ()) -> None:
-        super().__init__()
+    def __init__(self, rate: float, axes: Any = (), **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         if not 0.0 <= float(rate) <= 1.0:
             raise ValueError(f"Dropout: rate must be in [0, 1], got {rate}")
         self._rate = float(rate)
         self._axes = tuple(axes) if isinstance(axes, (tuple, list)) else (int(axes),)
 
     def forward(self, x: Tensor) -> Tensor:
-        if self._rate == 0.0 or not training(self):
-            return x
-        if self._rate == 1.0:
-            return ops.mul(x, 0.0)
-        if not self._axes:
-            return ops.dropout(x, p=self._rate)
-        shared = {a % x.ndim for a in self._axes}
-        mask_shape = tuple(1 if i in shared else d for i, d in enumerate(x.shape))
-        keep = Bernoulli.apply(ops.full(mask_shape, 1.0 - self._rate, dtype=x.dtype), seed=None,
-                               dtype=x._data.dtype)
-        return ops.mul(x, ops.mul(keep, 1.0 / (1.0 - self._rate)))
+        return dropout(x, self._rate, self._axes) if training(self) else x
 
     def __repr__(self) -> str:
         return f"Dropout(p = {self._rate}, axes={self._axes})"
@@ -175,10 +184,12 @@ class Embedding(HybridBlock):
         (x1, ..., xn) -> (x1, ..., xn, output_dim).
     """
 
-    def __init__(self, input_dim: int, output_dim: int, dtype: Any = "float32", weight_initializer: Any = None,
-                 sparse_grad: bool = False) -> None:
-        super().__init__()
-        self._kwargs = {"input_dim": input_dim, "output_dim": output_dim, "dtype": dtype, "sparse_grad": sparse_grad}
+    def __init__(self, input_dim: int, output_dim: int, dtype: Any = "float32",
+                 weight_initializer: Any = None,
+                 sparse_grad: bool = False, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._kwargs = {"input_dim": input_dim, "output_dim": output_dim, "dtype": dtype,
+                        "sparse_grad": sparse_grad}
         self.weight = Parameter("weight", shape=(input_dim, output_dim), init=weight_initializer, dtype=dtype,
                                 allow_deferred_init=True)
 
@@ -208,21 +219,38 @@ class Identity(HybridBlock):
 
 
 def _resolve(function: Any, owner: str) -> tuple[Any, str]:
+    """The function of a Lambda: an MXNet operator name (mx.nd's, then cellonnx.ops'), or a callable."""
     if isinstance(function, str):
-        impl = getattr(ops, function, None)
+        from cellonnx.mxnet import ndarray as nd  # MXNet's operator names ('tanh', 'LeakyReLU', ...)
+        impl = getattr(nd, function, None) or getattr(ops, function, None)
         if impl is None or not callable(impl):
-            raise ValueError(f"{owner}: function name {function!r} is not found in cellonnx.ops")
+            raise ValueError(f"{owner}: function name {function!r} is not an MXNet operator (mx.nd) or a "
+                             "cellonnx.ops function")
         return impl, function
     if callable(function):
         return function, getattr(function, "__name__", type(function).__name__)
     raise ValueError(f"{owner}: unrecognized function in lambda: {function!r} of type {type(function)}")
 
 
-class Lambda(Block):
-    """Wrap a function (or the name of a cellonnx op: ``Lambda('tanh')``) as a Block."""
+def _takes_namespace(function: Any) -> bool:
+    """Whether ``function`` is Gluon 1.x's ``lambda F, x: ...`` (its first parameter is called F)."""
+    try:
+        params = list(inspect.signature(function).parameters)
+    except (TypeError, ValueError):
+        return False
+    return bool(params) and params[0] == "F"
 
-    def __init__(self, function: Any) -> None:
-        super().__init__()
+
+class Lambda(Block):
+    """Wrap a function (or an operator name: ``Lambda('tanh')``) as a Block.
+
+    Examples:
+        >>> block = Lambda('tanh')
+        >>> block = Lambda(lambda x: npx.leaky_relu(x, slope=0.1))
+    """
+
+    def __init__(self, function: Any, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         self._func_impl, self._func_name = _resolve(function, "Lambda")
 
     def forward(self, *args: Any) -> Any:
@@ -233,13 +261,25 @@ class Lambda(Block):
 
 
 class HybridLambda(HybridBlock):
-    """Wrap a function of tensors (``lambda x: ops.leaky_relu(x, 0.1)``) or an op name as a HybridBlock."""
+    """Wrap a function of tensors or an operator name as a HybridBlock; Gluon 1.x's ``lambda F, x: ...``
+    receives the operator namespace (mx.nd, or mx.sym while traced).
 
-    def __init__(self, function: Any) -> None:
-        super().__init__()
+    Examples:
+        >>> block = HybridLambda('tanh')
+        >>> block = HybridLambda(lambda F, x: F.LeakyReLU(x, slope=0.1))
+        >>> block = HybridLambda(lambda x: ops.leaky_relu(x, 0.1))
+    """
+
+    def __init__(self, function: Any, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         self._func, self._func_name = _resolve(function, "HybridLambda")
+        self._with_namespace = not isinstance(function, str) and _takes_namespace(function)
 
     def forward(self, x: Any, *args: Any) -> Any:
+        if self._with_namespace:
+            from cellonnx.graph import trace
+            from cellonnx.mxnet import ndarray, symbol
+            return self._func(symbol if trace._current else ndarray, x, *args)
         return self._func(x, *args)
 
     def __repr__(self) -> str:
@@ -253,8 +293,8 @@ class Concatenate(Sequential):
         axis: Default: -1.
     """
 
-    def __init__(self, axis: int = -1) -> None:
-        super().__init__()
+    def __init__(self, axis: int = -1, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         self.axis = axis
 
     def forward(self, x: Tensor) -> Tensor:
@@ -262,10 +302,11 @@ class Concatenate(Sequential):
 
 
 class HybridConcatenate(HybridSequential):
-    """Feed the input to every HybridBlock child and concatenate their outputs along ``axis`` (Default: -1)."""
+    """Feed the input to every HybridBlock child and concatenate their outputs along ``axis`` (Default:
+    -1)."""
 
-    def __init__(self, axis: int = -1) -> None:
-        super().__init__()
+    def __init__(self, axis: int = -1, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         self.axis = axis
 
     def forward(self, x: Tensor) -> Tensor:
