@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from cellonnx.ops.operations import (
     array_ops,
+    comm_ops,
     compat_ops,
     debug_ops,
     extra_ops,
@@ -22,6 +23,7 @@ from cellonnx.ops.operations import (
     special_ops,
 )
 from cellonnx.ops.operations.array_ops import *
+from cellonnx.ops.operations.comm_ops import *
 from cellonnx.ops.operations.compat_ops import *
 from cellonnx.ops.operations.debug_ops import *
 from cellonnx.ops.operations.extra_ops import *
@@ -43,6 +45,7 @@ ROWS = [row for family in FAMILIES for row in family.ROWS]
 
 __all__ = ["ForiLoop", "Scan", "WhileLoop"]
 __all__ += [name for family in FAMILIES for name in family.__all__]
+__all__ += comm_ops.__all__
 
 from cellonnx.unsupported import module_getattr as _module_getattr  # noqa: E402
 
