@@ -1,9 +1,11 @@
 """gluon.Block: MXNet's Block surface over nn.Cell (``forward`` instead of ``construct``).
 
 Children and parameters are the Cell's (attribute assignment registers them); structural names are attribute
-paths (``features.0.weight``), the keys ``collect_params`` and ``save_parameters`` use. A parameter whose shape
-is still unknown gets it from the block's ``infer_shape`` at the first call; saving and loading live in
-``block_io.BlockIO``.
+paths (``features.0.weight``), the keys ``save_parameters`` uses and, for Gluon 2.x code, ``collect_params``.
+Gluon 1.x code (``prefix=`` / ``params=`` arguments, ``name_scope()``, ``hybrid_forward``) gets MXNet 1.x's
+prefixed names (``resnetv10_conv0_weight``, see ``naming``) from ``collect_params`` and as the parameters'
+names. A parameter whose shape is still unknown gets it from the block's ``infer_shape`` at the first call;
+saving and loading live in ``block_io.BlockIO``.
 """
 from __future__ import annotations
 
@@ -14,8 +16,10 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from cellonnx.gluon import init as _init
+from cellonnx.gluon import naming
 from cellonnx.gluon.block_io import BlockIO
 from cellonnx.gluon.parameter import Parameter
+from cellonnx.gluon.parameter_dict import ParameterDict
 from cellonnx.nn.cell import Cell
 from cellonnx.nn.cell_hooks import CellHookHandle
 from cellonnx.tensor import Parameter as CoreParameter
@@ -30,6 +34,27 @@ def _grad_req(p: CoreParameter) -> str:
 
 def _shape_known(shape: Any) -> bool:
     return shape is not None and all(int(d) > 0 for d in shape)
+
+
+def adopt(out: Any, args: tuple) -> Any:
+    """``out`` with its plain Tensors turned into the array class of the first tensor input when that is an
+    array API's class (mx.nd.NDArray, mx.np.ndarray): NDArray in, NDArray out, as in MXNet."""
+    for a in args:
+        if isinstance(a, Tensor):
+            cls = type(a)
+            if getattr(cls, "_gluon_array", False):
+                return _retype(out, cls)
+            return out
+    return out
+
+
+def _retype(out: Any, cls: type) -> Any:
+    if type(out) is Tensor:
+        out.__class__ = cls
+        return out
+    if type(out) in (tuple, list):
+        return type(out)(_retype(o, cls) for o in out)
+    return out
 
 
 def _indent(text: str, spaces: int) -> str:
@@ -55,16 +80,42 @@ class Block(BlockIO, Cell):
         (10, 20)
     """
 
-    def __init__(self, **kwargs: Any) -> None:
+    _uses_hybrid_forward = False
+
+    def __init__(self, prefix: str | None = None, params: Any = None, **kwargs: Any) -> None:
         if kwargs:
-            raise TypeError(f"{type(self).__name__}: unexpected arguments {sorted(kwargs)}; 'prefix' and 'params' "
-                            "are Gluon 1.x arguments (2.x names parameters by attribute path; use "
-                            "share_parameters to tie them)")
+            raise TypeError(f"{type(self).__name__}: unexpected arguments {sorted(kwargs)}")
+        if params is not None and not isinstance(params, dict):
+            raise TypeError(f"{type(self).__name__}: params must be a ParameterDict (collect_params()) to share, "
+                            f"got {type(params).__name__}")
         super().__init__()
         d = self.__dict__
         d["_pending_loads"] = {}
         d["_callback"] = None
         d["_monitor_all"] = False
+        d["_empty_prefix"] = prefix == ""
+        shared = params if params is None or isinstance(params, ParameterDict) else ParameterDict("", None)
+        if params is not None and shared is not params:
+            shared.update(params)
+        d["_prefix"], d["_param_prefix"], d["_shared_params"] = naming.create(prefix, shared, self._alias())
+        d["_pdict"] = ParameterDict(self._param_prefix, self._shared_params, owner=self)
+        d["_legacy"] = (prefix is not None or params is not None or naming.in_scope()
+                        or type(self)._uses_hybrid_forward)
+        d["_name_scope"] = naming.BlockScope(self)
+
+    def _alias(self) -> str:
+        """The hint of this block's 1.x prefix (``dense`` for ``dense0_``)."""
+        return type(self).__name__.lower()
+
+    @property
+    def prefix(self) -> str:
+        """The 1.x prefix of this block (``resnetv10_``)."""
+        return self._prefix
+
+    @property
+    def name(self) -> str:
+        """The 1.x prefix without its trailing '_'."""
+        return self._prefix[:-1] if self._prefix.endswith("_") else self._prefix
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -82,14 +133,38 @@ class Block(BlockIO, Cell):
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         self._prepare_params(args)
-        return Cell.__call__(self, *args, **kwargs)
+        return adopt(Cell.__call__(self, *args, **kwargs), args)
 
     # ---------------------------------------------------------------- children and attributes
     def __setattr__(self, name: str, value: Any) -> None:
         if isinstance(value, Cell) and "_cells" in self.__dict__:
             self.register_child(value, name)
             return
+        if isinstance(value, Parameter) and "_pdict" in self.__dict__:
+            value = self._own_parameter(value)
         super().__setattr__(name, value)
+
+    def _own_parameter(self, p: Parameter) -> Parameter:
+        """Give ``p`` its 1.x name in this block's ParameterDict (or use the shared parameter of that name)."""
+        pdict = self._pdict
+        if any(q is p for q in pdict.values()):
+            return p
+        local = p.__dict__.get("_mx_local", p.name)
+        full = pdict.prefix + local
+        shared = pdict._lookup(full)
+        if shared is not None and shared is not p:
+            return shared
+        p.__dict__.setdefault("_mx_local", local)
+        p.__dict__["_mx_name"] = full
+        dict.__setitem__(pdict, full, p)
+        if self._legacy:
+            p.name = full
+        return p
+
+    def _param_created(self, local: str, p: Parameter) -> None:
+        """ParameterDict.get made ``p`` for this block: 1.x code."""
+        p.__dict__["_mx_local"] = local
+        self.__dict__["_legacy"] = True
 
     def register_child(self, block: Cell, name: str | None = None) -> None:
         """Register ``block`` as a child called ``name`` (default: its index, as Sequential names them)."""
@@ -100,14 +175,62 @@ class Block(BlockIO, Cell):
         self._set_cell(name, block)
 
     @property
-    def params(self) -> dict[str, CoreParameter]:
-        """This block's own parameters by local name (not its children's: see ``collect_params``)."""
-        return {k: p for k, p in self._params.items() if p is not None}
+    def params(self) -> ParameterDict:
+        """This block's own parameters (not its children's: see ``collect_params``): by 1.x name for 1.x
+        blocks (a ParameterDict whose ``get`` creates parameters), by attribute name otherwise."""
+        if self._legacy:
+            return self._pdict
+        view = ParameterDict(self._param_prefix, self._shared_params, owner=None)
+        dict.update(view, {k: p for k, p in self._params.items() if p is not None})
+        view.get = self._pdict.get  # type: ignore[method-assign]
+        view.get_constant = self._pdict.get_constant  # type: ignore[method-assign]
+        return view
 
-    def name_scope(self) -> Any:
-        """Gluon 1.x's naming scope; names are attribute paths here, so it does nothing."""
-        from contextlib import nullcontext
-        return nullcontext()
+    def name_scope(self) -> naming.BlockScope:
+        """Gluon 1.x's naming scope: blocks created inside are named under this block's prefix.
+
+        Examples:
+            >>> with self.name_scope():
+            ...     self.dense = nn.Dense(20)    # parameters <prefix>dense0_weight, <prefix>dense0_bias
+        """
+        self.__dict__["_legacy"] = True
+        return self._name_scope
+
+    def _own_params(self) -> Iterator[tuple[str, CoreParameter]]:
+        """(local name, parameter) of this block: attribute-registered ones, then those only in the
+        1.x ParameterDict."""
+        seen = set()
+        for name, p in self._params.items():
+            if p is not None:
+                seen.add(id(p))
+                yield name, p
+        for full, p in self._pdict.items():
+            if id(p) not in seen:
+                seen.add(id(p))
+                yield full, p
+
+    def _blocks(self) -> Iterator[Block]:
+        for _, cell in self.cells_and_names():
+            if isinstance(cell, Block):
+                yield cell
+
+    def _legacy_tree(self) -> bool:
+        """Whether this block or one below it is Gluon 1.x code (named the 1.x way)."""
+        return any(b._legacy for b in self._blocks())
+
+    def _legacy_walk(self, path: tuple = ()) -> Iterator[tuple[str, CoreParameter]]:
+        """(1.x name, parameter) as MXNet 1.x's collect_params lists them: own ParameterDict, then children."""
+        if id(self) in path:
+            return
+        path = path + (id(self),)
+        for name, p in self._own_params():
+            yield p.__dict__.get("_mx_name") or self._param_prefix + name, p
+        for child in self._cells.values():
+            if isinstance(child, Block):
+                yield from child._legacy_walk(path)
+            elif child is not None:
+                for pname, p in child.parameters_and_names():
+                    yield p.name or pname, p
 
     def _walk(self, prefix: str = "", path: tuple = ()) -> Iterator[tuple[str, Block, str, CoreParameter]]:
         """(structural name, owning block, local name, parameter) for every parameter reachable, shared ones
@@ -128,23 +251,38 @@ class Block(BlockIO, Cell):
                 for pname, p in child.parameters_and_names():
                     yield f"{head}{name}.{pname}", child, pname, p
 
-    def collect_params(self, select: str | None = None) -> dict[str, CoreParameter]:
-        """All parameters of this block and its children by structural name (``features.0.weight``).
+    def collect_params(self, select: str | None = None) -> ParameterDict:
+        """All parameters of this block and its children: by structural name (``features.0.weight``) for
+        Gluon 2.x code, by 1.x name (``resnetv10_conv0_weight``) when the block or one below it is 1.x code.
 
         Args:
             select: a regular expression the names must match from their start (``'.*weight|.*bias'``).
 
         Returns:
-            dict name -> Parameter; a shared parameter appears under each of its names.
+            ParameterDict (a dict) name -> Parameter; with structural names a shared parameter appears under
+            each of its names, with 1.x names once.
         """
-        pattern = re.compile(select) if select is not None else None
-        return {k: p for k, _, _, p in self._walk() if pattern is None or pattern.match(k)}
+        pattern = re.compile(select) if select else None
+        out = ParameterDict(self._param_prefix if self._legacy_tree() else "")
+        for k, p in self._named_params():
+            if pattern is None or pattern.match(k):
+                dict.__setitem__(out, k, p)
+        return out
+
+    def _named_params(self) -> list[tuple[str, CoreParameter]]:
+        """(name, parameter): 1.x names for 1.x code, each parameter once; structural paths otherwise."""
+        if self._legacy_tree():
+            out: dict[str, CoreParameter] = {}
+            for k, p in self._legacy_walk():
+                out.setdefault(k, p)
+            return list(out.items())
+        return [(k, p) for k, _, _, p in self._walk()]
 
     def _name_params(self) -> None:
-        """Name every parameter by its (first) structural path from this block, as graphs traced from this
-        block name their initializers."""
+        """Name every parameter as graphs traced from this block name their initializers: its 1.x name for
+        1.x code, its (first) structural path otherwise."""
         named: set[int] = set()
-        for key, _, _, p in self._walk():
+        for key, p in self._named_params():
             if id(p) not in named:
                 named.add(id(p))
                 p.name = key
@@ -153,7 +291,18 @@ class Block(BlockIO, Cell):
         seen: dict[int, CoreParameter] = {}
         for _, _, _, p in self._walk():
             seen.setdefault(id(p), p)
+        for b in self._blocks():
+            for _, p in b._own_params():
+                seen.setdefault(id(p), p)
         return list(seen.values())
+
+    def update_parameters_name(self, prefix: str = "", recurse: bool = True) -> None:
+        if not self._legacy:
+            super().update_parameters_name(prefix, recurse)
+
+    def check_names_and_refresh_name(self) -> None:
+        if not self._legacy_tree():
+            super().check_names_and_refresh_name()
 
     # ---------------------------------------------------------------- deferred shapes
     def infer_shape(self, *args: Any) -> None:
@@ -380,3 +529,12 @@ class Block(BlockIO, Cell):
         if not lines:
             return f"{type(self).__name__}()"
         return f"{type(self).__name__}(\n" + "\n".join(lines) + "\n)"
+
+
+def __getattr__(name: str) -> Any:
+    # MXNet defines HybridBlock in gluon/block.py (``from mxnet.gluon.block import HybridBlock``); it lives in
+    # hybrid.py here, which imports this module
+    if name == "HybridBlock":
+        from cellonnx.gluon.hybrid import HybridBlock
+        return HybridBlock
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

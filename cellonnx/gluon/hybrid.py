@@ -17,7 +17,7 @@ import onnx
 
 from cellonnx import context
 from cellonnx.gluon import autograd
-from cellonnx.gluon.block import Block
+from cellonnx.gluon.block import Block, adopt
 from cellonnx.graph import compile as _compile
 from cellonnx.graph import trace as _trace
 from cellonnx.graph.runtime import Session
@@ -84,6 +84,33 @@ class HybridBlock(Block):
         d["_backend"] = None
         d["_in_args"] = None
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # Gluon 1.x: hybrid_forward(F, x, *args, **params) is the computation unless the class defines forward
+        if "hybrid_forward" in cls.__dict__:
+            cls._uses_hybrid_forward = True
+            if "forward" not in cls.__dict__:
+                cls.construct = HybridBlock._run_hybrid_forward  # type: ignore[method-assign]
+                cls.forward = HybridBlock._run_hybrid_forward  # type: ignore[method-assign]
+
+    def hybrid_forward(self, F: Any, x: Any, *args: Any, **kwargs: Any) -> Any:
+        """Gluon 1.x's computation: ``F`` is the operator namespace (``mx.nd`` eagerly, ``mx.sym`` while a
+        hybridized block is traced), parameters come as keyword arguments named as the attributes."""
+        raise NotImplementedError(f"{type(self).__name__} must define forward (Gluon 2.x) or hybrid_forward "
+                                  "(Gluon 1.x)")
+
+    def _run_hybrid_forward(self, x: Any, *args: Any) -> Any:
+        """Call ``hybrid_forward`` with the operator namespace and this block's registered parameters.
+
+        While tracing, F is ``mx.sym``: its operators are the same functions as ``mx.nd``'s, recorded into the
+        graph because their inputs are traced tensors; so one code path serves both and ``F is mx.sym`` still
+        tells code that it is being hybridized."""
+        from cellonnx.mxnet import ndarray, symbol
+
+        F = symbol if _trace._current else ndarray
+        params = {k: p for k, p in self._params.items() if p is not None}
+        return self.hybrid_forward(F, x, *args, **params)
+
     def register_child(self, block: Cell, name: str | None = None) -> None:
         if isinstance(block, Block) and not isinstance(block, HybridBlock):  # MXNet raises ValueError here
             raise ValueError(  # noqa: TRY004
@@ -140,12 +167,12 @@ class HybridBlock(Block):
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         self._prepare_params(args)
         if _trace._current:
-            return Cell.__call__(self, *args, **kwargs)
+            return adopt(Cell.__call__(self, *args, **kwargs), args)
         self.__dict__["_in_args"] = _specs(args)
         if self._active and not _eager[0] and not kwargs and not autograd.is_recording() \
                 and not autograd.is_training() and not self.training:
-            return self._call_compiled(args)
-        return Cell.__call__(self, *args, **kwargs)
+            return adopt(self._call_compiled(args), args)
+        return adopt(Cell.__call__(self, *args, **kwargs), args)
 
     def _ready(self) -> bool:
         return all(p._deferred is None for p in self._unique_params())

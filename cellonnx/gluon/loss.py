@@ -39,8 +39,8 @@ class Loss(HybridBlock):
         batch_axis: the mini-batch axis. Default: 0.
     """
 
-    def __init__(self, weight: float | None, batch_axis: int) -> None:
-        super().__init__()
+    def __init__(self, weight: float | None, batch_axis: int, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         self._weight = weight
         self._batch_axis = batch_axis
 
@@ -68,8 +68,8 @@ class L2Loss(Loss):
         (batch_size,).
     """
 
-    def __init__(self, weight: float = 1.0, batch_axis: int = 0) -> None:
-        super().__init__(weight, batch_axis)
+    def __init__(self, weight: float = 1.0, batch_axis: int = 0, **kwargs: Any) -> None:
+        super().__init__(weight, batch_axis, **kwargs)
 
     def forward(self, pred: Tensor, label: Any, sample_weight: Any = None) -> Tensor:
         label = _reshape_like(label, pred)
@@ -86,8 +86,8 @@ class L1Loss(Loss):
         batch_axis: Default: 0.
     """
 
-    def __init__(self, weight: float | None = None, batch_axis: int = 0) -> None:
-        super().__init__(weight, batch_axis)
+    def __init__(self, weight: float | None = None, batch_axis: int = 0, **kwargs: Any) -> None:
+        super().__init__(weight, batch_axis, **kwargs)
 
     def forward(self, pred: Tensor, label: Any, sample_weight: Any = None) -> Tensor:
         label = _reshape_like(label, pred)
@@ -110,8 +110,8 @@ class SigmoidBinaryCrossEntropyLoss(Loss):
         broadcastable to label).
     """
 
-    def __init__(self, from_sigmoid: bool = False, weight: float | None = None, batch_axis: int = 0) -> None:
-        super().__init__(weight, batch_axis)
+    def __init__(self, from_sigmoid: bool = False, weight: float | None = None, batch_axis: int = 0, **kwargs: Any) -> None:
+        super().__init__(weight, batch_axis, **kwargs)
         self._from_sigmoid = from_sigmoid
 
     def forward(self, pred: Tensor, label: Any, sample_weight: Any = None, pos_weight: Any = None) -> Tensor:
@@ -150,8 +150,8 @@ class SoftmaxCrossEntropyLoss(Loss):
     """
 
     def __init__(self, axis: int = -1, sparse_label: bool = True, from_logits: bool = False,
-                 weight: float | None = None, batch_axis: int = 0) -> None:
-        super().__init__(weight, batch_axis)
+                 weight: float | None = None, batch_axis: int = 0, **kwargs: Any) -> None:
+        super().__init__(weight, batch_axis, **kwargs)
         self._axis = axis
         self._sparse_label = sparse_label
         self._from_logits = from_logits

@@ -416,13 +416,14 @@ def test_parameter_and_constant_surface() -> None:
         Parameter("w", shape=(2,), stype="row_sparse")
 
 
-def test_block_constructor_refuses_gluon1_arguments() -> None:
+def test_block_constructor_takes_gluon1_arguments() -> None:
     class Old(HybridBlock):
         def __init__(self, **kwargs):
             super().__init__(**kwargs)
 
-    with pytest.raises(TypeError, match="Gluon 1.x arguments"):
-        Old(prefix="net_")
+    assert Old(prefix="net_").prefix == "net_"
+    with pytest.raises(TypeError, match="unexpected arguments"):
+        Old(prefixes="net_")
 
 
 def test_sync_batch_norm_needs_one_device() -> None:

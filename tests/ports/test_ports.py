@@ -18,22 +18,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tests.ports import networks
+from tests.ports import checks, networks
+from tests.ports.checks import GRAD_TOL, OUT_TOL
 from tests.ports.xfails import XFAILS
 from tests.tolerance import assert_close
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "mindspore" / "ports"
 LR, MOMENTUM, WEIGHT_DECAY = 0.1, 0.9, 1e-4
-# float32 through 20-60 layers (batch statistics, softmax, layer norms) in another summation order
-OUT_TOL = dict(rtol=1e-4, scale_rtol=1e-5)
-GRAD_TOL = dict(rtol=1e-3, scale_rtol=1e-4)
-# The fixtures record how far MindSpore's own result moves when its float inputs move by a relative 1e-6
-# (``sens/<key>``, relative to the result's scale). A comparison is never asked to be closer than ten times
-# that, and a result that moves by more than ILL_CONDITIONED is not compared at all: training-mode batch
-# statistics over two samples of a 1x1 feature map (or of channels ReLU left at zero) make MindSpore's own
-# outputs move by up to 100% (mobilenet_v2).
-ILL_CONDITIONED = 1e-3
-
 ASPECTS = ("names", "eval", "train", "grad", "export", "checkpoint")
 
 
@@ -55,8 +45,7 @@ def cases(aspect: str) -> list[Any]:
 
 
 def fixture(name: str) -> dict[str, np.ndarray]:
-    with np.load(FIXTURES / f"{name}.npz") as f:
-        return dict(f)
+    return checks.fixture("mindspore", name)
 
 
 def build(name: str, importer: Any) -> Any:
@@ -79,39 +68,15 @@ def load(net: Any) -> None:
 def inputs(want: dict[str, np.ndarray], batch: int | None = None) -> list[Any]:
     from cellonnx import Tensor
 
-    arrays = [want[f"input/{i}"] for i in range(len([k for k in want if k.startswith("input/")]))]
-    return [Tensor(a[:batch] if batch else a) for a in arrays]
+    return [Tensor(a) for a in checks.inputs(want, batch)]
 
 
-def outputs(want: dict[str, np.ndarray], stage: str) -> list[np.ndarray]:
-    return [want[f"{stage}/{i}"] for i in range(len([k for k in want if k.startswith(stage + "/")]))]
-
-
-def numpy(x: Any) -> np.ndarray:
-    return x.asnumpy() if hasattr(x, "asnumpy") else np.asarray(x)
-
-
-def tol(want: dict[str, np.ndarray], key: str, base: dict[str, float]) -> dict[str, float]:
-    """``base``, widened to ten times MindSpore's own sensitivity of ``key`` to input rounding."""
-    sens = float(want.get(f"sens/{key}", 0.0))
-    return dict(rtol=base["rtol"], scale_rtol=max(base["scale_rtol"], 10 * sens))
-
-
-def conditioned(want: dict[str, np.ndarray], key: str) -> bool:
-    return float(want.get(f"sens/{key}", 0.0)) <= ILL_CONDITIONED
+outputs, numpy, tol, conditioned = checks.outputs, checks.numpy, checks.tol, checks.conditioned
 
 
 def compare(got: list[Any], want: dict[str, np.ndarray], stage: str, what: str,
             batch: int | None = None) -> None:
-    expected = outputs(want, stage)
-    assert len(got) == len(expected), f"{what}: {len(got)} outputs, MindSpore gives {len(expected)}"
-    for i, (g, w) in enumerate(zip(got, expected)):
-        g = numpy(g)
-        w = w[:batch] if batch and w.ndim else w
-        if w.dtype.kind in "fc":
-            assert_close(g, w, **tol(want, f"{stage}/{i}", OUT_TOL), what=f"{what} output {i}")
-        else:
-            np.testing.assert_array_equal(g, w, err_msg=f"{what} output {i}")
+    checks.compare(got, want, stage, what, batch, reference="MindSpore")
 
 
 @pytest.mark.parametrize("name", cases("names"))
@@ -137,7 +102,7 @@ def test_train_forward(name: str, importer: Any) -> None:
     want = fixture(name)
     net.set_train(True)
     got = networks.flat(net(*inputs(want)))
-    moving = [k for k in want if k.startswith("sens/train/") and not conditioned(want, k[5:])]
+    moving = checks.ill_conditioned(want, "train")
     if moving:
         pytest.skip(f"ill-conditioned: MindSpore's own {moving} move by "
                     f"{max(float(want[k]) for k in moving):.2g} of their scale under 1e-6 input noise")

@@ -3,11 +3,14 @@
 Standard library only: the fixture generator imports this module from MindSpore's own environment.
 
 sources.json beside this file records, for each package, the released wheel (name, version, sha256), its
-licence and home, and the files of it the suite uses. ``wheel(name)`` downloads the wheel with
-``pip download --no-deps`` into a cache outside the repository (``$CELLONNX_PORTS_CACHE``, by default
-``~/.cache/cellonnx-ports``) and checks its sha256; ``extract(names, dest)`` writes the listed files under
-``dest``, with an empty ``__init__.py`` for every package folder whose own ``__init__.py`` is not listed (a
-package's ``__init__`` usually imports all of it, data loaders and downloaders included).
+licence and home, the framework its code is written for ("mindspore", the default, or "mxnet") and the files
+of it the suite uses; entries are keyed by ``id`` (the name unless two versions of one package are listed,
+as MXNet 1.9.1 and 2.0.0b1 are). ``wheel(id)`` downloads the wheel with ``pip download --no-deps`` into a
+cache outside the repository (``$CELLONNX_PORTS_CACHE``, by default ``~/.cache/cellonnx-ports``) and checks
+its sha256; ``extract(ids, dest)`` writes the listed files under ``dest`` (the top folder renamed to the
+entry's ``import_root`` when it has one, so that two versions of a package import side by side), with an
+empty ``__init__.py`` for every package folder whose own ``__init__.py`` is not listed (a package's
+``__init__`` usually imports all of it, data loaders and downloaders included).
 """
 from __future__ import annotations
 
@@ -31,8 +34,16 @@ class SourceError(RuntimeError):
 
 
 def manifest() -> dict[str, dict[str, Any]]:
-    """sources.json's packages by name."""
-    return {p["name"]: p for p in json.loads(MANIFEST.read_text())["packages"]}
+    """sources.json's packages by id (their name unless the entry gives an id)."""
+    return {p.get("id", p["name"]): p for p in json.loads(MANIFEST.read_text())["packages"]}
+
+
+def target(entry: dict[str, Any], member: str) -> str:
+    """Where file ``member`` of the entry's wheel is written (its top folder renamed to ``import_root``)."""
+    root = entry.get("import_root")
+    if not root:
+        return member
+    return root + member[member.index("/"):] if "/" in member else member
 
 
 def cache_dir() -> Path:
@@ -48,13 +59,14 @@ def sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def wheel(name: str) -> Path:
-    """The verified wheel of package ``name`` (downloaded on first use).
+def wheel(key: str) -> Path:
+    """The verified wheel of package ``key`` (an id of sources.json; downloaded on first use).
 
     Raises:
         SourceError: pip could not download it, or its sha256 is not the manifest's.
     """
-    entry = manifest()[name]
+    entry = manifest()[key]
+    name = entry["name"]
     folder = cache_dir() / f"{name}-{entry['version']}"
     path = folder / entry["wheel"]
     if not path.is_file():
@@ -79,27 +91,29 @@ def wheel(name: str) -> Path:
     return path
 
 
-def read(name: str, member: str) -> str:
-    """The text of file ``member`` (a path inside the wheel) of package ``name``."""
-    with zipfile.ZipFile(wheel(name)) as zf:
+def read(key: str, member: str) -> str:
+    """The text of file ``member`` (a path inside the wheel) of package ``key``."""
+    with zipfile.ZipFile(wheel(key)) as zf:
         return zf.read(member).decode("utf-8")
 
 
-def extract(names: list[str], dest: Path, transform: Any = None) -> list[Path]:
-    """Write the listed files of packages ``names`` under ``dest`` (``transform(member, text)`` may rewrite
-    each one first) and stub ``__init__.py`` files for the folders in between; returns the written files."""
+def extract(keys: list[str], dest: Path, transform: Any = None) -> list[Path]:
+    """Write the listed files of packages ``keys`` under ``dest`` (``transform(entry, member, text)`` may
+    rewrite each one first) and stub ``__init__.py`` files for the folders in between; returns the written
+    files."""
     written = []
-    for name in names:
-        members = manifest()[name]["files"]
-        with zipfile.ZipFile(wheel(name)) as zf:
+    for key in keys:
+        entry = manifest()[key]
+        members = entry["files"]
+        with zipfile.ZipFile(wheel(key)) as zf:
             for member in members:
                 text = zf.read(member).decode("utf-8")
-                target = dest / member
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_text(transform(member, text) if transform else text)
-                written.append(target)
+                path = dest / target(entry, member)
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(transform(entry, member, text) if transform else text)
+                written.append(path)
         for member in members:
-            folder = (dest / member).parent
+            folder = (dest / target(entry, member)).parent
             while folder != dest:
                 init = folder / "__init__.py"
                 if not init.exists():

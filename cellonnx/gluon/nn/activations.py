@@ -20,13 +20,16 @@ class Activation(HybridBlock):
     """Apply an activation function by name: 'relu', 'sigmoid', 'tanh', 'softrelu', 'softsign', 'log_sigmoid'
     or 'mish'."""
 
-    def __init__(self, activation: str) -> None:
-        super().__init__()
+    def __init__(self, activation: str, **kwargs: Any) -> None:
         if activation not in _ACTIVATIONS:
             raise ValueError(f"Activation: unknown activation {activation!r}; expected one of "
                              f"{sorted(_ACTIVATIONS)}")
-        self._act_type = activation
+        self._act_type = activation  # before Block.__init__: it is the 1.x prefix's hint
+        super().__init__(**kwargs)
         self._fn = _ACTIVATIONS[activation]
+
+    def _alias(self) -> str:
+        return self._act_type
 
     def forward(self, x: Tensor) -> Tensor:
         return self._fn(x)
@@ -42,8 +45,8 @@ class LeakyReLU(HybridBlock):
         alpha: slope of the negative half axis, >= 0.
     """
 
-    def __init__(self, alpha: float) -> None:
-        super().__init__()
+    def __init__(self, alpha: float, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         if alpha < 0:
             raise ValueError(f"LeakyReLU: the slope coefficient must be no less than 0, got {alpha}")
         self._alpha = float(alpha)
@@ -63,8 +66,8 @@ class PReLU(HybridBlock):
         in_channels: number of slopes, 1 or the channel count. Default: 1.
     """
 
-    def __init__(self, alpha_initializer: Any = None, in_channels: int = 1) -> None:
-        super().__init__()
+    def __init__(self, alpha_initializer: Any = None, in_channels: int = 1, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         self.alpha = Parameter("alpha", shape=(in_channels,),
                                init=alpha_initializer if alpha_initializer is not None else _init.Constant(0.25))
 
@@ -75,8 +78,8 @@ class PReLU(HybridBlock):
 class ELU(HybridBlock):
     """Exponential linear unit: ``x`` for x > 0, ``alpha * (exp(x) - 1)`` otherwise (Default alpha: 1.0)."""
 
-    def __init__(self, alpha: float = 1.0) -> None:
-        super().__init__()
+    def __init__(self, alpha: float = 1.0, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         self._alpha = float(alpha)
 
     def forward(self, x: Tensor) -> Tensor:
@@ -97,8 +100,8 @@ class GELU(HybridBlock):
         approximation: 'erf' (exact) or 'tanh'. Default: 'erf'.
     """
 
-    def __init__(self, approximation: str = "erf") -> None:
-        super().__init__()
+    def __init__(self, approximation: str = "erf", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         if approximation not in ("erf", "tanh"):
             raise ValueError(f"GELU: approximation must be 'erf' or 'tanh', got {approximation!r}")
         self._approximate = "none" if approximation == "erf" else "tanh"
@@ -117,8 +120,8 @@ class SiLU(HybridBlock):
 class Swish(HybridBlock):
     """Swish: ``x * sigmoid(beta * x)`` (Default beta: 1.0)."""
 
-    def __init__(self, beta: float = 1.0) -> None:
-        super().__init__()
+    def __init__(self, beta: float = 1.0, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         self._beta = float(beta)
 
     def forward(self, x: Tensor) -> Tensor:

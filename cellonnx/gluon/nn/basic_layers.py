@@ -26,6 +26,22 @@ def training(block: Block) -> bool:
     return autograd.is_training() or bool(block.training)
 
 
+def dropout(x: Tensor, rate: float, axes: Any = ()) -> Tensor:
+    """Zero a fraction ``rate`` of ``x`` and scale the rest by 1 / (1 - rate); with ``axes``, one mask value
+    is shared along those axes (whole feature maps with (2, 3))."""
+    if rate == 0.0:
+        return x
+    if rate == 1.0:
+        return ops.mul(x, 0.0)
+    axes = tuple(axes) if isinstance(axes, (tuple, list)) else (int(axes),)
+    if not axes:
+        return ops.dropout(x, p=rate)
+    shared = {a % x.ndim for a in axes}
+    mask_shape = tuple(1 if i in shared else d for i, d in enumerate(x.shape))
+    keep = Bernoulli.apply(ops.full(mask_shape, 1.0 - rate, dtype=x.dtype), seed=None, dtype=x._data.dtype)
+    return ops.mul(x, ops.mul(keep, 1.0 / (1.0 - rate)))
+
+
 class _Stack:
     """Sequential behaviour shared by Sequential and HybridSequential."""
 
@@ -102,8 +118,8 @@ class Dense(HybridBlock):
 
     def __init__(self, units: int, activation: str | None = None, use_bias: bool = True, flatten: bool = True,
                  dtype: Any = "float32", weight_initializer: Any = None, bias_initializer: Any = "zeros",
-                 in_units: int = 0) -> None:
-        super().__init__()
+                 in_units: int = 0, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         self._units = units
         self._in_units = in_units
         self._flatten = flatten
@@ -137,25 +153,15 @@ class Dropout(HybridBlock):
         axes: axes along which one mask value is shared (``(2, 3)``: whole feature maps). Default: ().
     """
 
-    def __init__(self, rate: float, axes: Any = ()) -> None:
-        super().__init__()
+    def __init__(self, rate: float, axes: Any = (), **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         if not 0.0 <= float(rate) <= 1.0:
             raise ValueError(f"Dropout: rate must be in [0, 1], got {rate}")
         self._rate = float(rate)
         self._axes = tuple(axes) if isinstance(axes, (tuple, list)) else (int(axes),)
 
     def forward(self, x: Tensor) -> Tensor:
-        if self._rate == 0.0 or not training(self):
-            return x
-        if self._rate == 1.0:
-            return ops.mul(x, 0.0)
-        if not self._axes:
-            return ops.dropout(x, p=self._rate)
-        shared = {a % x.ndim for a in self._axes}
-        mask_shape = tuple(1 if i in shared else d for i, d in enumerate(x.shape))
-        keep = Bernoulli.apply(ops.full(mask_shape, 1.0 - self._rate, dtype=x.dtype), seed=None,
-                               dtype=x._data.dtype)
-        return ops.mul(x, ops.mul(keep, 1.0 / (1.0 - self._rate)))
+        return dropout(x, self._rate, self._axes) if training(self) else x
 
     def __repr__(self) -> str:
         return f"Dropout(p = {self._rate}, axes={self._axes})"
@@ -176,8 +182,8 @@ class Embedding(HybridBlock):
     """
 
     def __init__(self, input_dim: int, output_dim: int, dtype: Any = "float32", weight_initializer: Any = None,
-                 sparse_grad: bool = False) -> None:
-        super().__init__()
+                 sparse_grad: bool = False, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         self._kwargs = {"input_dim": input_dim, "output_dim": output_dim, "dtype": dtype, "sparse_grad": sparse_grad}
         self.weight = Parameter("weight", shape=(input_dim, output_dim), init=weight_initializer, dtype=dtype,
                                 allow_deferred_init=True)
@@ -221,8 +227,8 @@ def _resolve(function: Any, owner: str) -> tuple[Any, str]:
 class Lambda(Block):
     """Wrap a function (or the name of a cellonnx op: ``Lambda('tanh')``) as a Block."""
 
-    def __init__(self, function: Any) -> None:
-        super().__init__()
+    def __init__(self, function: Any, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         self._func_impl, self._func_name = _resolve(function, "Lambda")
 
     def forward(self, *args: Any) -> Any:
@@ -235,8 +241,8 @@ class Lambda(Block):
 class HybridLambda(HybridBlock):
     """Wrap a function of tensors (``lambda x: ops.leaky_relu(x, 0.1)``) or an op name as a HybridBlock."""
 
-    def __init__(self, function: Any) -> None:
-        super().__init__()
+    def __init__(self, function: Any, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         self._func, self._func_name = _resolve(function, "HybridLambda")
 
     def forward(self, x: Any, *args: Any) -> Any:
@@ -253,8 +259,8 @@ class Concatenate(Sequential):
         axis: Default: -1.
     """
 
-    def __init__(self, axis: int = -1) -> None:
-        super().__init__()
+    def __init__(self, axis: int = -1, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         self.axis = axis
 
     def forward(self, x: Tensor) -> Tensor:
@@ -264,8 +270,8 @@ class Concatenate(Sequential):
 class HybridConcatenate(HybridSequential):
     """Feed the input to every HybridBlock child and concatenate their outputs along ``axis`` (Default: -1)."""
 
-    def __init__(self, axis: int = -1) -> None:
-        super().__init__()
+    def __init__(self, axis: int = -1, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         self.axis = axis
 
     def forward(self, x: Tensor) -> Tensor:

@@ -37,8 +37,8 @@ class _Conv(HybridBlock):
 
     def __init__(self, channels: int, kernel_size: Any, strides: Any, padding: Any, dilation: Any, groups: int,
                  layout: str, in_channels: int, activation: str | None, use_bias: bool, weight_initializer: Any,
-                 bias_initializer: Any, output_padding: Any = 0) -> None:
-        super().__init__()
+                 bias_initializer: Any, output_padding: Any = 0, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         owner = type(self).__name__
         _check_layout(layout, owner)
         self._channels = channels
@@ -54,6 +54,9 @@ class _Conv(HybridBlock):
         self.bias = Parameter("bias", shape=(channels,), init=bias_initializer,
                               allow_deferred_init=True) if use_bias else None
         self.act = Activation(activation) if activation is not None else None
+
+    def _alias(self) -> str:
+        return "conv"
 
     def _weight_shape(self, in_channels: int) -> tuple[int, ...]:
         if self._transpose:
@@ -113,9 +116,9 @@ class Conv2D(_Conv):
     def __init__(self, channels: int, kernel_size: Any, strides: Any = (1, 1), padding: Any = (0, 0),
                  dilation: Any = (1, 1), groups: int = 1, layout: str = "NCHW", activation: str | None = None,
                  use_bias: bool = True, weight_initializer: Any = None, bias_initializer: Any = "zeros",
-                 in_channels: int = 0) -> None:
+                 in_channels: int = 0, **kwargs: Any) -> None:
         super().__init__(channels, kernel_size, strides, padding, dilation, groups, layout, in_channels, activation,
-                         use_bias, weight_initializer, bias_initializer)
+                         use_bias, weight_initializer, bias_initializer, **kwargs)
 
 
 class Conv2DTranspose(_Conv):
@@ -135,9 +138,9 @@ class Conv2DTranspose(_Conv):
     def __init__(self, channels: int, kernel_size: Any, strides: Any = (1, 1), padding: Any = (0, 0),
                  output_padding: Any = (0, 0), dilation: Any = (1, 1), groups: int = 1, layout: str = "NCHW",
                  activation: str | None = None, use_bias: bool = True, weight_initializer: Any = None,
-                 bias_initializer: Any = "zeros", in_channels: int = 0) -> None:
+                 bias_initializer: Any = "zeros", in_channels: int = 0, **kwargs: Any) -> None:
         super().__init__(channels, kernel_size, strides, padding, dilation, groups, layout, in_channels, activation,
-                         use_bias, weight_initializer, bias_initializer, output_padding)
+                         use_bias, weight_initializer, bias_initializer, output_padding, **kwargs)
         self.outpad = self._output_padding
 
     def _conv(self, x: Tensor) -> Tensor:
@@ -147,14 +150,17 @@ class Conv2DTranspose(_Conv):
 
 
 class _Pooling(HybridBlock):
-    def __init__(self, pool_size: Any, strides: Any, padding: Any, ceil_mode: bool, layout: str) -> None:
-        super().__init__()
+    def __init__(self, pool_size: Any, strides: Any, padding: Any, ceil_mode: bool, layout: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         owner = type(self).__name__
         _check_layout(layout, owner)
         self._kernel = _pair(pool_size, "pool_size", owner)
         self._strides = self._kernel if strides is None else _pair(strides, "strides", owner)
         self._padding = _pair(padding, "padding", owner)
         self._ceil_mode = bool(ceil_mode)
+
+    def _alias(self) -> str:
+        return "pool"
 
     def __repr__(self) -> str:
         return (f"{type(self).__name__}(size={self._kernel}, stride={self._strides}, padding={self._padding}, "
@@ -173,8 +179,8 @@ class MaxPool2D(_Pooling):
     """
 
     def __init__(self, pool_size: Any = (2, 2), strides: Any = None, padding: Any = 0, layout: str = "NCHW",
-                 ceil_mode: bool = False) -> None:
-        super().__init__(pool_size, strides, padding, ceil_mode, layout)
+                 ceil_mode: bool = False, **kwargs: Any) -> None:
+        super().__init__(pool_size, strides, padding, ceil_mode, layout, **kwargs)
 
     def forward(self, x: Tensor) -> Tensor:
         return ops.max_pool2d(x, self._kernel, self._strides, self._padding, ceil_mode=self._ceil_mode)
@@ -189,8 +195,8 @@ class AvgPool2D(_Pooling):
     """
 
     def __init__(self, pool_size: Any = (2, 2), strides: Any = None, padding: Any = 0, ceil_mode: bool = False,
-                 layout: str = "NCHW", count_include_pad: bool = True) -> None:
-        super().__init__(pool_size, strides, padding, ceil_mode, layout)
+                 layout: str = "NCHW", count_include_pad: bool = True, **kwargs: Any) -> None:
+        super().__init__(pool_size, strides, padding, ceil_mode, layout, **kwargs)
         self._count_include_pad = bool(count_include_pad)
 
     def forward(self, x: Tensor) -> Tensor:
@@ -201,9 +207,12 @@ class AvgPool2D(_Pooling):
 class GlobalMaxPool2D(HybridBlock):
     """Max over H and W: (N, C, H, W) -> (N, C, 1, 1)."""
 
-    def __init__(self, layout: str = "NCHW") -> None:
-        super().__init__()
+    def __init__(self, layout: str = "NCHW", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         _check_layout(layout, "GlobalMaxPool2D")
+
+    def _alias(self) -> str:
+        return "pool"
 
     def forward(self, x: Tensor) -> Tensor:
         return ops.amax(x, (2, 3), keep_dims=True)
@@ -212,9 +221,12 @@ class GlobalMaxPool2D(HybridBlock):
 class GlobalAvgPool2D(HybridBlock):
     """Mean over H and W: (N, C, H, W) -> (N, C, 1, 1)."""
 
-    def __init__(self, layout: str = "NCHW") -> None:
-        super().__init__()
+    def __init__(self, layout: str = "NCHW", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         _check_layout(layout, "GlobalAvgPool2D")
+
+    def _alias(self) -> str:
+        return "pool"
 
     def forward(self, x: Tensor) -> Tensor:
         return ops.mean(x, (2, 3), keep_dims=True)

@@ -21,6 +21,7 @@ from cellonnx.gluon.nn.basic_layers import training
 from cellonnx.gluon.parameter import Parameter
 from cellonnx.graph import trace as _trace
 from cellonnx.ops.prims.norm import BatchNormInfer, BatchNormTrain
+from cellonnx.tensor import Parameter as CoreParameter
 from cellonnx.tensor import Tensor
 
 __all__ = ["BatchNorm", "GroupNorm", "InstanceNorm", "LayerNorm", "SyncBatchNorm"]
@@ -36,6 +37,32 @@ def _to_axis(x: Tensor, axis: int, target: int) -> tuple[Tensor, list[int] | Non
     perm.insert(target, axis)
     back = [perm.index(i) for i in range(nd)]
     return ops.transpose(x, tuple(perm)), back
+
+
+def batch_norm(x: Tensor, gamma: Tensor, beta: Tensor, running_mean: Tensor, running_var: Tensor, eps: float,
+               momentum: float, fix_gamma: bool, use_global_stats: bool, axis: int, train: bool) -> Tensor:
+    """MXNet's BatchNorm over channel ``axis``: batch statistics when ``train`` (and not use_global_stats),
+    which also move the running statistics (``momentum`` weighs the old value, the batch variance is the
+    biased one); the running statistics otherwise. ``fix_gamma`` uses 1 for gamma and stores 1 in it after a
+    training pass."""
+    x, back = _to_axis(x, axis, 1)
+    g = ops.ones_like(gamma) if fix_gamma else gamma
+    if train and not use_global_stats:
+        y, mean, var = BatchNormTrain.apply(x, g, beta, eps=eps)
+        if not _trace._current:
+            m = x._data.size // x._data.shape[1]
+            biased = var._data * ((m - 1) / m)  # the op reports the unbiased variance; MXNet keeps the biased
+            for stat, batch in ((running_mean, mean._data), (running_var, biased)):
+                new = (momentum * stat._data + (1.0 - momentum) * batch).astype(stat._data.dtype)
+                if isinstance(stat, CoreParameter):
+                    stat._assign_array(new)
+                else:
+                    stat._data = new
+            if fix_gamma and isinstance(gamma, CoreParameter):  # MXNet stores the fixed gamma as 1
+                gamma._assign_array(np.ones_like(gamma._data))
+    else:
+        y = BatchNormInfer.apply(x, running_mean, running_var, g, beta, eps=eps)
+    return ops.transpose(y, tuple(back)) if back is not None else y
 
 
 def _channel_params(owner: HybridBlock, scale: bool, center: bool, in_channels: int, gamma_init: Any,
@@ -67,8 +94,8 @@ class BatchNorm(HybridBlock):
     def __init__(self, axis: int = 1, momentum: float = 0.9, epsilon: float = 1e-5, center: bool = True,
                  scale: bool = True, use_global_stats: bool = False, beta_initializer: Any = "zeros",
                  gamma_initializer: Any = "ones", running_mean_initializer: Any = "zeros",
-                 running_variance_initializer: Any = "ones", in_channels: int = 0) -> None:
-        super().__init__()
+                 running_variance_initializer: Any = "ones", in_channels: int = 0, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         self._kwargs = {"axis": axis, "eps": epsilon, "momentum": momentum, "fix_gamma": not scale,
                         "use_global_stats": use_global_stats}
         self._axis = axis
@@ -90,21 +117,9 @@ class BatchNorm(HybridBlock):
 
     def forward(self, x: Tensor) -> Tensor:
         k = self._kwargs
-        x, back = _to_axis(x, self._axis, 1)
-        gamma = ops.ones_like(self.gamma) if k["fix_gamma"] else self.gamma
-        if training(self) and not k["use_global_stats"]:
-            y, mean, var = BatchNormTrain.apply(x, gamma, self.beta, eps=float(k["eps"]))
-            if not _trace._current:
-                m = x._data.size // x._data.shape[1]
-                biased = var._data * ((m - 1) / m)  # the op reports the unbiased variance; MXNet keeps the biased
-                mom = float(k["momentum"])
-                for stat, batch in ((self.running_mean, mean._data), (self.running_var, biased)):
-                    stat._assign_array((mom * stat._data + (1.0 - mom) * batch).astype(stat._data.dtype))
-                if k["fix_gamma"]:  # MXNet stores the fixed gamma as 1 after a training pass
-                    self.gamma._assign_array(np.ones_like(self.gamma._data))
-        else:
-            y = BatchNormInfer.apply(x, self.running_mean, self.running_var, gamma, self.beta, eps=float(k["eps"]))
-        return ops.transpose(y, tuple(back)) if back is not None else y
+        return batch_norm(x, self.gamma, self.beta, self.running_mean, self.running_var, float(k["eps"]),
+                          float(k["momentum"]), bool(k["fix_gamma"]), bool(k["use_global_stats"]), self._axis,
+                          training(self))
 
     def __repr__(self) -> str:
         content = ", ".join(f"{k}={v!r}" for k, v in self._kwargs.items())
@@ -125,13 +140,13 @@ class SyncBatchNorm(BatchNorm):
     def __init__(self, in_channels: int = 0, num_devices: int | None = None, momentum: float = 0.9,
                  epsilon: float = 1e-5, center: bool = True, scale: bool = True, use_global_stats: bool = False,
                  beta_initializer: Any = "zeros", gamma_initializer: Any = "ones",
-                 running_mean_initializer: Any = "zeros", running_variance_initializer: Any = "ones") -> None:
+                 running_mean_initializer: Any = "zeros", running_variance_initializer: Any = "ones", **kwargs: Any) -> None:
         if num_devices not in (None, 1):
             raise NotImplementedError(f"SyncBatchNorm(num_devices={num_devices}): synchronizing batch statistics "
                                       "across devices needs distributed training, which cellonnx does not support "
                                       "yet; in one process use num_devices=1 (it is then BatchNorm)")
         super().__init__(1, momentum, epsilon, center, scale, use_global_stats, beta_initializer, gamma_initializer,
-                         running_mean_initializer, running_variance_initializer, in_channels)
+                         running_mean_initializer, running_variance_initializer, in_channels, **kwargs)
         self._kwargs["ndev"] = 1
 
 
@@ -140,8 +155,8 @@ class _OneAxisNorm(HybridBlock):
     call."""
 
     def __init__(self, axis: int, epsilon: float, center: bool, scale: bool, beta_initializer: Any,
-                 gamma_initializer: Any, in_channels: int) -> None:
-        super().__init__()
+                 gamma_initializer: Any, in_channels: int, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         self._kwargs = {"eps": epsilon, "axis": axis, "center": center, "scale": scale}
         self._axis = axis
         self._epsilon = epsilon
@@ -167,8 +182,8 @@ class InstanceNorm(_OneAxisNorm):
     """
 
     def __init__(self, axis: int = 1, epsilon: float = 1e-5, center: bool = True, scale: bool = False,
-                 beta_initializer: Any = "zeros", gamma_initializer: Any = "ones", in_channels: int = 0) -> None:
-        super().__init__(axis, epsilon, center, scale, beta_initializer, gamma_initializer, in_channels)
+                 beta_initializer: Any = "zeros", gamma_initializer: Any = "ones", in_channels: int = 0, **kwargs: Any) -> None:
+        super().__init__(axis, epsilon, center, scale, beta_initializer, gamma_initializer, in_channels, **kwargs)
 
     def forward(self, x: Tensor) -> Tensor:
         x, back = _to_axis(x, self._axis, 1)
@@ -188,8 +203,8 @@ class LayerNorm(_OneAxisNorm):
     """
 
     def __init__(self, axis: int = -1, epsilon: float = 1e-5, center: bool = True, scale: bool = True,
-                 beta_initializer: Any = "zeros", gamma_initializer: Any = "ones", in_channels: int = 0) -> None:
-        super().__init__(axis, epsilon, center, scale, beta_initializer, gamma_initializer, in_channels)
+                 beta_initializer: Any = "zeros", gamma_initializer: Any = "ones", in_channels: int = 0, **kwargs: Any) -> None:
+        super().__init__(axis, epsilon, center, scale, beta_initializer, gamma_initializer, in_channels, **kwargs)
 
     def forward(self, x: Tensor) -> Tensor:
         x, back = _to_axis(x, self._axis, -1)
@@ -213,8 +228,8 @@ class GroupNorm(HybridBlock):
     """
 
     def __init__(self, num_groups: int = 1, epsilon: float = 1e-5, center: bool = True, scale: bool = True,
-                 beta_initializer: Any = "zeros", gamma_initializer: Any = "ones", in_channels: int = 0) -> None:
-        super().__init__()
+                 beta_initializer: Any = "zeros", gamma_initializer: Any = "ones", in_channels: int = 0, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         if in_channels % num_groups:
             raise ValueError(f"GroupNorm: in_channels {in_channels} is not divisible by num_groups {num_groups}")
         self._kwargs = {"eps": epsilon, "num_groups": num_groups, "center": center, "scale": scale}

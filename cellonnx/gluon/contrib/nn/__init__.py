@@ -1,0 +1,6 @@
+"""gluon.contrib.nn: MXNet 1.x's contrib layers - HybridConcurrent / Concurrent (2.x's HybridConcatenate /
+Concatenate), Identity, SyncBatchNorm (one device), PixelShuffle1D / 2D / 3D."""
+from __future__ import annotations
+
+from cellonnx.gluon.contrib.nn.basic_layers import *
+from cellonnx.gluon.contrib.nn.basic_layers import __all__

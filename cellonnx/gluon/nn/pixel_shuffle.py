@@ -1,0 +1,76 @@
+"""gluon.nn PixelShuffle1D / 2D / 3D: move channels into space, (N, C * f1 * ... * fk, d1, ..., dk) ->
+(N, C, d1 * f1, ..., dk * fk), as MXNet's layers (with its channel order: factors vary fastest within
+each output channel)."""
+from __future__ import annotations
+
+from typing import Any
+
+from cellonnx import ops
+from cellonnx.gluon.hybrid import HybridBlock
+from cellonnx.tensor import Tensor
+
+__all__ = ["PixelShuffle1D", "PixelShuffle2D", "PixelShuffle3D"]
+
+
+class _PixelShuffle(HybridBlock):
+    _dims = 1
+
+    def __init__(self, factor: Any, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        n = self._dims
+        factors = (int(factor),) * n if isinstance(factor, int) else tuple(int(f) for f in factor)
+        if len(factors) != n:
+            raise ValueError(f"{type(self).__name__}: factor must be an int or {n} ints, got {factor!r}")
+        self._factors = factors
+
+    def forward(self, x: Tensor) -> Tensor:
+        n, f = self._dims, self._factors
+        if x.ndim != n + 2:
+            raise ValueError(f"{type(self).__name__}: expected a {n + 2}-d input (N, C, ...), got shape "
+                             f"{tuple(x.shape)}")
+        batch, channels, spatial = x.shape[0], x.shape[1], tuple(x.shape[2:])
+        prod = 1
+        for v in f:
+            prod *= v
+        out_c = channels // prod
+        y = ops.reshape(x, (batch, out_c, *f, *spatial))
+        # (N, C, f1..fk, d1..dk) -> (N, C, d1, f1, ..., dk, fk)
+        perm = [0, 1]
+        for i in range(n):
+            perm += [2 + n + i, 2 + i]
+        y = ops.transpose(y, tuple(perm))
+        return ops.reshape(y, (batch, out_c, *(d * v for d, v in zip(spatial, f))))
+
+    def __repr__(self) -> str:
+        factor = self._factors[0] if self._dims == 1 else self._factors
+        return f"{type(self).__name__}({factor})"
+
+
+class PixelShuffle1D(_PixelShuffle):
+    """(N, C * f, W) -> (N, C, W * f).
+
+    Args:
+        factor: the upsampling factor.
+    """
+
+    _dims = 1
+
+
+class PixelShuffle2D(_PixelShuffle):
+    """(N, C * f1 * f2, H, W) -> (N, C, H * f1, W * f2).
+
+    Args:
+        factor: an int or (f1, f2).
+    """
+
+    _dims = 2
+
+
+class PixelShuffle3D(_PixelShuffle):
+    """(N, C * f1 * f2 * f3, D, H, W) -> (N, C, D * f1, H * f2, W * f3).
+
+    Args:
+        factor: an int or (f1, f2, f3).
+    """
+
+    _dims = 3

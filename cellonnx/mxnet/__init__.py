@@ -1,0 +1,57 @@
+"""cellonnx.mxnet: ``import cellonnx.mxnet as mx`` is to MXNet code what ``import cellonnx as ms`` is to
+MindSpore code. The package is laid out like MXNet's, so a file ports by rewriting ``mxnet`` to
+``cellonnx.mxnet`` on its import lines:
+
+    mx.gluon            cellonnx.gluon itself (one module; its submodules aliased under this name)
+    mx.nd, mx.sym       MXNet 1.x's NDArray API and operator table; mx.sym is what hybrid_forward's F is
+                        while a hybridized block is traced
+    mx.np, mx.npx       MXNet 2.x's NumPy interface and its extensions
+    mx.autograd, mx.init / mx.initializer, mx.optimizer, mx.lr_scheduler, mx.metric, mx.io
+    mx.device / mx.context (cpu, gpu, Context, current_context), mx.util (use_np, set_np ...), mx.base,
+    mx.name, mx.random
+
+Arrays of every API are cellonnx Tensors (autograd, tracing to ONNX, onnxruntime); NDArray and ndarray add
+their API's methods. ``is_np_array()`` is False until ``set_np()`` (MXNet 1.x's default); Gluon 1.x code
+(prefix / params arguments, name_scope, hybrid_forward) and 2.x code both run.
+"""
+from __future__ import annotations
+
+from cellonnx import gluon
+from cellonnx.gluon import autograd
+from cellonnx.gluon import init as initializer
+from cellonnx.mxnet import base, device, name, util
+from cellonnx.mxnet._alias import alias, alias_package
+from cellonnx.mxnet.base import MXNetError
+from cellonnx.mxnet.device import Context, Device, cpu, cpu_pinned, current_context, current_device, gpu, num_gpus
+
+alias_package(__name__ + ".gluon", gluon)
+alias(__name__ + ".autograd", autograd)
+alias(__name__ + ".initializer", initializer)
+alias(__name__ + ".init", initializer)
+
+from cellonnx.mxnet import (  # noqa: E402 - after the aliases, which these modules' imports may use
+    context,
+    io,
+    lr_scheduler,
+    ndarray,
+    numpy,
+    numpy_extension,
+    optimizer,
+    random,
+    symbol,
+)
+from cellonnx.mxnet import metric  # noqa: E402
+from cellonnx.mxnet.ndarray import NDArray  # noqa: E402
+
+init = initializer
+nd = ndarray
+sym = symbol
+np = numpy
+npx = numpy_extension
+
+__version__ = "1.9.1"
+
+__all__ = ["Context", "Device", "MXNetError", "NDArray", "autograd", "base", "context", "cpu", "cpu_pinned",
+           "current_context", "current_device", "device", "gluon", "gpu", "init", "initializer", "io",
+           "lr_scheduler", "metric", "name", "nd", "ndarray", "np", "npx", "num_gpus", "numpy",
+           "numpy_extension", "optimizer", "random", "sym", "symbol", "util"]

@@ -1,0 +1,63 @@
+"""MXNet's operators, implemented once with MXNet's names and arguments and handed to every namespace that
+exposes them (mx.nd, mx.sym, mx.npx): ``TABLE`` maps an operator name to its implementation (returning
+Tensors); the namespaces wrap each entry so results come back as their own array class and ``name`` /
+``attr`` / ``out`` are accepted as MXNet accepts them.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from cellonnx.mxnet._op.creation import CREATION
+from cellonnx.mxnet._op.elemwise import BINARY, LEGACY_COMPARE, NUMPY_COMPARE, UNARY
+from cellonnx.mxnet._op.nn import NN
+from cellonnx.mxnet._op.reduce import REDUCE
+from cellonnx.mxnet._op.shape import SHAPE
+from cellonnx.tensor import Parameter, Tensor
+
+__all__ = ["CONTRIB", "LEGACY_COMPARE", "NUMPY_COMPARE", "TABLE", "retype", "wrap"]
+
+# the legacy (mx.nd / mx.sym) namespace: every operator under its MXNet names
+TABLE: dict[str, Callable[..., Any]] = {**UNARY, **BINARY, **LEGACY_COMPARE, **SHAPE, **REDUCE, **NN, **CREATION}
+TABLE["logical_not"] = lambda data, **_: TABLE["equal"](data, 0)
+
+# mx.nd.contrib / mx.sym.contrib
+CONTRIB: dict[str, Callable[..., Any]] = {
+    "BilinearResize2D": NN["BilinearResize2D"], "AdaptiveAvgPooling2D": NN["AdaptiveAvgPooling2D"],
+    "arange_like": lambda data, start=0.0, step=1.0, repeat=1, axis=None, **_: CREATION["arange"](
+        start, start + step * (data.size if axis is None else data.shape[axis]), step, dtype=data._data.dtype),
+    "div_sqrt_dim": lambda data, **_: BINARY["div"](data, float(data.shape[-1]) ** 0.5),
+}
+
+
+def retype(out: Any, cls: type) -> Any:
+    """``out`` with its plain Tensors (not Parameters) turned into ``cls``."""
+    if type(out) is Tensor:
+        out.__class__ = cls
+        return out
+    if isinstance(out, Parameter) or not isinstance(out, (list, tuple)):
+        return out
+    return type(out)(retype(o, cls) for o in out)
+
+
+def _assign(out: Any, result: Any) -> Any:
+    if isinstance(out, (list, tuple)):
+        for o, r in zip(out, result):
+            o[...] = r
+    else:
+        out[...] = result
+    return out
+
+
+def wrap(name: str, impl: Callable[..., Any], cls: type) -> Callable[..., Any]:
+    """The namespace function for operator ``name``: MXNet's extra keywords accepted, results as ``cls``."""
+    def op(*args: Any, **kwargs: Any) -> Any:
+        kwargs.pop("name", None)
+        kwargs.pop("attr", None)
+        kwargs.pop("ctx", None) if name not in CREATION else None
+        out = kwargs.pop("out", None)
+        result = retype(impl(*args, **kwargs), cls)
+        return result if out is None else _assign(out, result)
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = impl.__doc__
+    return op

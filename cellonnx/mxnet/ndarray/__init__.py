@@ -1,0 +1,32 @@
+"""mx.nd: MXNet 1.x's NDArray API - the NDArray class, constructors, file I/O and every operator of the
+operator table under its MXNet names (``nd.FullyConnected``, ``nd.Activation``, ``nd.broadcast_add`` ...),
+returning NDArrays.
+"""
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from cellonnx.mxnet import _op
+from cellonnx.mxnet.ndarray import contrib, linalg, random
+from cellonnx.mxnet.ndarray.ndarray import NDArray, array, concatenate, empty, moveaxis, waitall
+from cellonnx.mxnet.ndarray.utils import load, save, zeros
+
+_module = sys.modules[__name__]
+for _name, _impl in _op.TABLE.items():
+    if _name not in ("empty", "zeros"):
+        setattr(_module, _name, _op.wrap(_name, _impl, NDArray))
+
+__all__ = ["NDArray", "array", "concatenate", "contrib", "empty", "linalg", "load", "moveaxis", "random", "save",
+           "waitall", "zeros", *(n for n in _op.TABLE if not n.startswith("_"))]
+
+
+def __getattr__(name: str) -> Any:
+    # nd.np / nd.npx: the NumPy interface, as MXNet 1.x's ndarray package hands it on
+    if name == "np":
+        from cellonnx.mxnet import numpy
+        return numpy
+    if name == "npx":
+        from cellonnx.mxnet import numpy_extension
+        return numpy_extension
+    raise AttributeError(f"module 'mxnet.ndarray' has no attribute '{name}'")

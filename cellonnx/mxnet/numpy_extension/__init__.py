@@ -1,0 +1,15 @@
+"""mx.npx: MXNet 2.x's NumPy extensions - the neural-network operators with 2.x argument names (activation,
+batch_norm, convolution, pooling, fully_connected, softmax, dropout, one_hot, pick, topk, sequence_mask,
+reshape with 2.x's special codes ...), results as mx.np.ndarray - and the NumPy-semantics switches."""
+from __future__ import annotations
+
+from cellonnx.mxnet.device import cpu, current_device, gpu, num_gpus
+from cellonnx.mxnet.ndarray.ndarray import waitall
+from cellonnx.mxnet.numpy_extension import random
+from cellonnx.mxnet.numpy_extension.ops import *
+from cellonnx.mxnet.numpy_extension.ops import __all__ as _ops_all
+from cellonnx.mxnet.numpy_extension.utils import load, save, savez
+from cellonnx.mxnet.util import is_np_array, is_np_default_dtype, is_np_shape, reset_np, set_np, use_np
+
+__all__ = ["cpu", "current_device", "gpu", "is_np_array", "is_np_default_dtype", "is_np_shape", "load",
+           "num_gpus", "random", "reset_np", "save", "savez", "set_np", "use_np", "waitall", *_ops_all]

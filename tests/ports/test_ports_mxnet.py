@@ -1,0 +1,230 @@
+"""Public Gluon model code - MXNet's model zoo from the 1.9.1 and 2.0.0b1 wheels and GluonCV 0.10.5 -
+ported by changing its import lines only (``mxnet`` -> ``cellonnx.mxnet``), against real MXNet 1.9.1.
+
+For each network of networks_mxnet.py: construction with MXNet 1.x's parameter names for 1.x code
+(``resnetv10_conv0_weight``, ``collect_params``) and the structural names save_parameters writes; the eager
+forward in inference mode and in a training-mode pass under ``autograd.record()`` (with the BatchNorm
+running statistics it moves); loss, gradients and one ``gluon.Trainer`` SGD step under ``autograd.record()``
+(training mode: MXNet 1.9's BatchNorm gradient in inference mode applies the training-mode formula to the
+running statistics, which is not the derivative of its inference output; cellonnx's is);
+the hybridized (compiled) forward; ``export`` with a dynamic batch run by onnxruntime at batch 1 and 2; and a
+``save_parameters`` / ``load_parameters`` round trip. Everything is compared with fixtures that
+tests/fixtures/mxnet/gen_ports.py wrote with MXNet 1.9.1 from the original files. MXNet 2.x's files cannot
+run on MXNet 1.9.1: they are compared with the fixture of the 1.9.1 network of the same architecture
+(``reference``), their parameters taking the same values by structural name.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tests.ports import checks, networks_mxnet, wheels
+from tests.ports.checks import GRAD_TOL, OUT_TOL
+from tests.ports.xfails_mxnet import XFAILS
+from tests.tolerance import assert_close
+
+NETWORKS = networks_mxnet.NETWORKS
+LR, MOMENTUM, WEIGHT_DECAY = 0.1, 0.9, 1e-4
+
+
+def cases(aspect: str) -> list[Any]:
+    out = []
+    for name, spec in NETWORKS.items():
+        marks = []
+        if spec["slow"]:
+            marks.append(pytest.mark.slow)
+        reason = XFAILS.get((name, aspect)) or XFAILS.get((name, "*"))
+        if reason:
+            marks.append(pytest.mark.xfail(strict=True, reason=reason))
+        if aspect == "train" and not spec["train"]:
+            marks.append(pytest.mark.skip(reason="the training-mode forward is random (dropout)"))
+        out.append(pytest.param(name, marks=marks, id=name))
+    return out
+
+
+def fixture(name: str) -> dict[str, np.ndarray]:
+    """The MXNet 1.9.1 fixture of ``name``, or of its 1.9.1 reference for MXNet 2.x's files."""
+    return checks.fixture("mxnet", NETWORKS[name].get("reference", name))
+
+
+def root(spec: dict[str, Any]) -> str:
+    entry = wheels.manifest()[spec["package"]]
+    return entry.get("import_root") or entry["name"]
+
+
+def build(name: str, importer: Any) -> Any:
+    """The network (1.x names counted from a fresh NameManager, as the fixture's), parameters set from
+    networks_mxnet.param_value by structural name."""
+    import cellonnx.mxnet as mx
+
+    spec = NETWORKS[name]
+    mx.random.seed(0)
+    module = importer(networks_mxnet.module_path(spec, root(spec)))
+    with mx.name.NameManager():
+        net = spec["make"](module)
+    net.initialize()
+    net(mx.nd.array(networks_mxnet.make_inputs(spec, "shape")[0][:1]))
+    load(net)
+    return net
+
+
+def load(net: Any) -> None:
+    import cellonnx.mxnet as mx
+
+    for key, p in structural(net).items():
+        p.set_data(mx.nd.array(networks_mxnet.param_value(key, p.shape)))
+
+
+def structural(net: Any) -> dict[str, Any]:
+    """The parameters by structural name (the keys save_parameters writes)."""
+    return {key: p for key, _, _, p in net._walk()}
+
+
+def nd_inputs(want: dict[str, np.ndarray], batch: int | None = None) -> list[Any]:
+    import cellonnx.mxnet as mx
+
+    return [mx.nd.array(a) for a in checks.inputs(want, batch)]
+
+
+def compare(got: Any, want: dict[str, np.ndarray], stage: str, what: str, batch: int | None = None) -> None:
+    checks.compare(networks_mxnet.flat(got), want, stage, what, batch, reference="MXNet 1.9.1")
+
+
+@pytest.mark.parametrize("name", cases("names"))
+def test_parameter_names(name: str, importer: Any) -> None:
+    net = build(name, importer)
+    want = fixture(name)
+    params = structural(net)
+    assert list(params) == want["structural"].tolist()
+    assert [str(tuple(p.shape)) for p in params.values()] == want["structural_shapes"].tolist()
+    collected = net.collect_params()
+    if "reference" in NETWORKS[name]:  # Gluon 2.x code: collect_params by structural name
+        assert list(collected) == want["structural"].tolist()
+        return
+    assert list(collected) == want["names"].tolist()
+    assert [str(tuple(p.shape)) for p in collected.values()] == want["shapes"].tolist()
+    assert [p.grad_req for p in collected.values()] == want["grad_reqs"].tolist()
+    assert [p.name for p in collected.values()] == want["names"].tolist()
+
+
+@pytest.mark.parametrize("name", cases("eval"))
+def test_eval_forward(name: str, importer: Any) -> None:
+    net = build(name, importer)
+    want = fixture(name)
+    out = net(*nd_inputs(want))
+    assert all(type(o).__name__ in ("NDArray", "ndarray") for o in networks_mxnet.flat(out))
+    compare(out, want, "eval", f"{name} eval")
+
+
+@pytest.mark.parametrize("name", cases("train"))
+def test_train_forward(name: str, importer: Any) -> None:
+    from cellonnx.mxnet import autograd
+
+    net = build(name, importer)
+    want = fixture(name)
+    with autograd.record(train_mode=True):
+        out = net(*nd_inputs(want))
+    moving = checks.ill_conditioned(want, "train")
+    if moving:
+        pytest.skip(f"ill-conditioned: MXNet's own {moving} move by "
+                    f"{max(float(want['sens/' + k[5:]]) for k in moving):.2g} of their scale under 1e-6 input "
+                    "noise")
+    compare(out, want, "train", f"{name} train")
+    networks_mxnet.flat(out)[0].backward()
+    params = structural(net)
+    for key in (k for k in want if k.startswith("stats/")):
+        assert_close(params[key[6:]].data().asnumpy(), want[key], **checks.tol(want, key, OUT_TOL),
+                     what=f"{name} {key[6:]} after a training pass")
+
+
+@pytest.mark.parametrize("name", cases("grad"))
+def test_trainer_step(name: str, importer: Any) -> None:
+    import cellonnx.mxnet as mx
+    from cellonnx.mxnet import autograd, gluon
+
+    net = build(name, importer)
+    want = fixture(name)
+    moving = checks.ill_conditioned(want, "grad")
+    if moving:
+        pytest.skip(f"ill-conditioned: MXNet's own {moving} move by "
+                    f"{max(float(want['sens/' + k[5:]]) for k in moving):.2g} of their scale under 1e-6 input "
+                    "noise (training-mode batch statistics of a small batch)")
+    x = nd_inputs(want)
+    loss_fn = gluon.loss.SoftmaxCrossEntropyLoss()
+    with autograd.record():
+        loss = loss_fn(networks_mxnet.flat(net(*x))[0], mx.nd.array(want["label"]))
+    loss.backward()
+    assert_close(loss.sum().asnumpy(), want["loss"], **checks.tol(want, "loss", OUT_TOL), what=f"{name} loss")
+    params = structural(net)
+    trainable = [(k, p) for k, p in params.items() if p.grad_req != "null"]
+    for key in (k for k in want if k.startswith("grad/")):
+        got = params[key[5:]].grad().asnumpy().reshape(-1)[:networks_mxnet.RECORDED]
+        assert_close(got, want[key], **checks.tol(want, key, GRAD_TOL), what=f"{name} gradient of {key[5:]}")
+    norms = np.array([np.linalg.norm(p.grad().asnumpy().astype(np.float64)) for _, p in trainable])
+    assert_close(norms, want["grad_norm"], **checks.tol(want, "grad_norm", GRAD_TOL),
+                 what=f"{name} gradient norms")
+
+    before = {k: p.data().asnumpy().copy() for k, p in trainable}
+    trainer = gluon.Trainer(net.collect_params(), "sgd", {"learning_rate": LR, "momentum": MOMENTUM,
+                                                          "wd": WEIGHT_DECAY})
+    trainer.step(x[0].shape[0])
+    for key in (k for k in want if k.startswith("step/")):
+        start = before[key[5:]].reshape(-1)[:networks_mxnet.RECORDED]
+        got = params[key[5:]].data().asnumpy().reshape(-1)[:networks_mxnet.RECORDED]
+        # the update, as accurate as the gradient it is made of
+        assert_close(got - start, want[key] - start, **checks.tol(want, "grad/" + key[5:], GRAD_TOL),
+                     what=f"{name} {key[5:]} update of one step")
+    steps = np.array([np.linalg.norm((p.data().asnumpy() - before[k]).astype(np.float64)) for k, p in trainable])
+    assert_close(steps, want["step_norm"], **checks.tol(want, "grad_norm", GRAD_TOL), what=f"{name} step sizes")
+
+
+@pytest.mark.parametrize("name", cases("hybridize"))
+def test_hybridized_forward(name: str, importer: Any) -> None:
+    net = build(name, importer)
+    want = fixture(name)
+    net.hybridize()
+    for batch in (2, 1):
+        compare(net(*nd_inputs(want, batch)), want, "eval", f"{name} hybridized at batch {batch}", batch=batch)
+    assert net._compiled, f"{name}: the hybridized network ran eagerly"
+
+
+@pytest.mark.parametrize("name", cases("export"))
+def test_export_dynamic_batch(name: str, importer: Any, tmp_path: Path) -> None:
+    import onnx
+    import onnxruntime as ort
+
+    net = build(name, importer)
+    want = fixture(name)
+    net.hybridize()
+    net(*nd_inputs(want, 1))
+    path = net.export(str(tmp_path / name))
+    model = onnx.load(path)
+    names = {t.name for t in model.graph.initializer}
+    expected = set(want["structural"].tolist() if "reference" in NETWORKS[name] else want["names"].tolist())
+    assert names & expected, f"{name}: no initializer carries MXNet's parameter names"
+    assert not {n for n in names if n in expected} ^ {n for n in expected if n in names}
+    session = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
+    feeds = [i.name for i in session.get_inputs()]
+    for batch in (1, 2):
+        got = session.run(None, dict(zip(feeds, checks.inputs(want, batch))))
+        compare(got, want, "eval", f"{name} onnxruntime at batch {batch}", batch=batch)
+
+
+@pytest.mark.parametrize("name", cases("checkpoint"))
+def test_save_load_parameters(name: str, importer: Any, tmp_path: Path) -> None:
+    import cellonnx.mxnet as mx
+
+    net = build(name, importer)
+    want = fixture(name)
+    path = str(tmp_path / f"{name}.params")
+    net.save_parameters(path)
+    assert list(mx.nd.load(path)) == want["structural"].tolist()
+    spec = NETWORKS[name]
+    module = importer(networks_mxnet.module_path(spec, root(spec)))
+    with mx.name.NameManager():
+        fresh = spec["make"](module)
+    fresh.load_parameters(path)
+    compare(fresh(*nd_inputs(want)), want, "eval", f"{name} after load_parameters")
