@@ -11,9 +11,10 @@ from cellonnx.gluon import autograd, init, loss, nn, optimizer
 from cellonnx.gluon.block import Block
 from cellonnx.gluon.hybrid import HybridBlock
 from cellonnx.gluon.parameter import Constant, DeferredInitializationError, Parameter
+from cellonnx.gluon.symbol import SymbolBlock
 from cellonnx.gluon.trainer import Trainer
 
 initializer = init
 
-__all__ = ["Block", "Constant", "DeferredInitializationError", "HybridBlock", "Parameter", "Trainer", "autograd",
+__all__ = ["Block", "Constant", "DeferredInitializationError", "HybridBlock", "Parameter", "SymbolBlock", "Trainer", "autograd",
            "init", "initializer", "loss", "nn", "optimizer"]
