@@ -20,6 +20,7 @@ from cellonnx import ops
 from cellonnx.ops import GradOperation, grad, stop_gradient, value_and_grad
 from cellonnx.ops.prims.random import get_seed, set_seed
 from cellonnx import common
+from cellonnx.sparse import COOTensor, CSRTensor, RowTensor, SparseTensor
 from cellonnx import nn
 from cellonnx.nn.parameter_tuple import ParameterTuple
 from cellonnx.context import GRAPH_MODE, PYNATIVE_MODE, get_context, set_context
@@ -30,6 +31,26 @@ from cellonnx.checkpoint import load_checkpoint, load_param_into_net, save_check
 from cellonnx.checkpoint_mapping import load_checkpoint_into
 from cellonnx import dataset, train
 from cellonnx.train import *  # as mindspore: ms.Model, ms.LossMonitor, ms.Accuracy ...
+from cellonnx import dtype
+from cellonnx.dtypes import (TensorType, Type, _null, byte, cdouble, cfloat, complex64, complex128,
+                             float8_e4m3fn, float8_e5m2, hifloat8, intc, intp, list_, long, number, qint4x2,
+                             short, string, tensor_type, tuple_, type_none, ubyte, uintc, uintp, ushort)
+from cellonnx.common.dtype import (Int, QuantDtype, _NullType, dtype_to_nptype, dtype_to_pytype,
+                                   get_py_obj_dtype, pytype_to_dtype)
+from cellonnx.common.generator import (Generator, default_generator, get_rng_state, initial_seed, manual_seed,
+                                       seed, set_rng_state)
+from cellonnx.common.tensor import from_numpy, frombuffer, swap_tensors
+from cellonnx.common.recompute import recompute
+from cellonnx.jit_api import (JitConfig, Symbol, _no_grad, enable_dynamic, jit, jit_class, lazy_inline,
+                              mutable, no_inline, set_recursion_limit)
+from cellonnx.context import COMPATIBLE, LAX, STRICT
+from cellonnx.device import DeviceCtx, get_current_device, run_check, set_deterministic, set_device
+from cellonnx.runtime import (empty_cache, launch_blocking, memory_allocated, memory_reserved, memory_stats,
+                              memory_summary, ms_memory_recycle, synchronize)
+from cellonnx.log import get_level, get_log_config
+from cellonnx.autograd.function import _Function
+from cellonnx.train.serialization import (async_ckpt_thread_status, ckpt_to_safetensors, load,
+                                          load_checkpoint_async, safetensors_to_ckpt)
 from cellonnx.unsupported import module_getattr as _module_getattr
 
 __getattr__ = _module_getattr(__name__, "mindspore")

@@ -236,7 +236,7 @@ def load_checkpoint(ckpt_file_name: str | os.PathLike[str], net: Any = None, str
                     filter_prefix: str | Iterable[str] | None = None, dec_key: bytes | None = None,
                     dec_mode: str = "AES-GCM", specify_prefix: str | Iterable[str] | None = None,
                     choice_func: Callable[[str], bool] | None = None, crc_check: bool = False,
-                    remove_redundancy: bool = False, format: str | None = None) -> dict[str, Parameter | str]:
+                    remove_redundancy: bool = False, format: str | None = "ckpt") -> dict[str, Parameter | str]:
     """Load a checkpoint file into a dict name -> Parameter (str for string entries), as
     ``mindspore.load_checkpoint``; with ``net`` also load it into the network (``load_param_into_net``).
 
@@ -256,7 +256,9 @@ def load_checkpoint(ckpt_file_name: str | os.PathLike[str], net: Any = None, str
         crc_check: verify the CRC (.ckpt trailer, safetensors "crc_num"); a file without one loads with a warning,
             as in MindSpore. A CRC present in a .ckpt is always verified.
         remove_redundancy: MindSpore's parallel deduplication; True needs a parallel setting cellonnx lacks.
-        format: "ckpt" / "safetensors" or any cellonnx.converters format name; default: from the extension.
+        format: "ckpt" / "safetensors" or any cellonnx.converters format name. The default "ckpt" (as in
+            MindSpore) reads a file whose extension another format claims (.safetensors, .onnx, .npz ...) as
+            that format, and any other file as a MindSpore .ckpt; None goes by the extension alone.
 
     Returns:
         dict: name -> Parameter (named after its key); string entries (append_dict str values) as str. Order: the
@@ -309,7 +311,13 @@ def load_target(name: Any, format: str | None) -> tuple[Format, str]:
     if not isinstance(name, (str, os.PathLike)):
         raise TypeError(f"For 'load_checkpoint', the argument 'ckpt_file_name' must be string, but got {type(name)}.")
     path = os.path.realpath(os.fspath(name))
-    fmt = get_format(path, _MS_FORMAT_NAMES.get(format, format) if format else None)
+    if format == "ckpt":
+        try:
+            fmt = get_format(path)
+        except ValueError:
+            fmt = get_format(format="mindspore")
+    else:
+        fmt = get_format(path, _MS_FORMAT_NAMES.get(format, format) if format else None)
     if not os.path.exists(path):
         raise ValueError(f"For 'load_checkpoint', the checkpoint file: {path} does not exist, please check "
                          "whether the 'ckpt_file_name' is correct.")

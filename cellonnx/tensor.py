@@ -23,10 +23,21 @@ SHAPE_HOOK: Callable[[Tensor], tuple] | None = None
 BOOL_HOOK: Callable[[Tensor], None] | None = None
 # Set while tracing: alias(new, old) makes a detached view of a traced tensor refer to the same graph value.
 ALIAS_HOOK: Callable[[Tensor, Tensor], None] | None = None
+# Set while tracing: symbolic(t, value) binds a tensor made from a symbolic dim (or a list holding one) to
+# the graph value computing it, so Tensor(x.shape[0]) or x / x.shape[0] reads the size at run time.
+SYMBOLIC_HOOK: Callable[[Tensor, Any], None] | None = None
+
+
+def is_symbolic(value: Any) -> bool:
+    """A symbolic dim of a dynamic trace (``x.shape[0]``), or a flat list / tuple holding one."""
+    if hasattr(value, "onnx_name"):
+        return True
+    return isinstance(value, (list, tuple)) and any(hasattr(v, "onnx_name") for v in value)
 
 
 def _infer_array(data: Any, dtype: DType | None) -> np.ndarray:
-    """MindSpore's rules: Python floats become float32, Python ints int64, bools bool; NumPy arrays keep theirs."""
+    """MindSpore's rules: Python floats become float32, Python ints int64, bools bool, complex numbers
+    complex128; NumPy arrays keep theirs."""
     if isinstance(data, Tensor):
         arr = data._data
     elif isinstance(data, np.ndarray):
@@ -39,8 +50,9 @@ def _infer_array(data: Any, dtype: DType | None) -> np.ndarray:
             arr = arr.astype(np.float32)
         elif arr.dtype.kind == "i":
             arr = arr.astype(np.int64)
-        elif arr.dtype.kind not in "fiub":
-            raise TypeError(f"Tensor: cannot make a tensor from {type(data).__name__} (NumPy dtype {arr.dtype})")
+        elif arr.dtype.kind not in "fiubc":
+            raise TypeError(f"Tensor: cannot make a tensor from {type(data).__name__} "
+                            f"(NumPy dtype {arr.dtype})")
     if dtype is not None:
         target = dtypes.to_numpy(dtype)
         if arr.dtype != target:
@@ -67,8 +79,18 @@ class Tensor:
         (Float32, (2, 2))
     """
 
-    __slots__ = ("_data", "requires_grad", "_node", "_out_index", "grad", "_sig_shape", "_sig_dtype",
-                 "_hooks", "__weakref__", "__dict__")
+    __slots__ = (
+        "__dict__",
+        "__weakref__",
+        "_data",
+        "_hooks",
+        "_node",
+        "_out_index",
+        "_sig_dtype",
+        "_sig_shape",
+        "grad",
+        "requires_grad",
+    )
     __array_priority__ = 1000  # ndarray (op) Tensor defers to Tensor's reflected operator
 
     def __init__(self, input_data: Any = None, dtype: Any = None, shape: Any = None, init: Any = None,
@@ -85,20 +107,67 @@ class Tensor:
                 raise ValueError("Tensor: give input_data, or shape (and dtype) to describe one")
             shape = (shape,) if isinstance(shape, int) else tuple(shape)
             dt = dtypes.dtype(dtype) if dtype is not None else dtypes.float32
-            if any(d is None or (isinstance(d, int) and d < 0) for d in shape):
-                self._sig_shape = tuple(None if d is None or d < 0 else int(d) for d in shape)
+            # None, a negative size or a Symbol (cellonnx.Symbol) marks a dynamic dim
+            dynamic = [not isinstance(d, (int, np.integer)) or d < 0 for d in shape]
+            if any(dynamic):
+                self._sig_shape = tuple(None if dyn else int(d) for d, dyn in zip(shape, dynamic))
                 self._sig_dtype = dt
                 self._data = np.zeros([0 if d is None else d for d in self._sig_shape], dt.np_dtype)
                 return
-            if init is not None:
+            if init is not None:  # filled on first use or by init_data(), as MindSpore does
                 from cellonnx.common.initializer import initializer as make
-                self._data = make(init, shape, dt).asnumpy()
+                del self._sig_shape, self._sig_dtype
+                self._lazy_from(make(init, shape, dt))
+                return
             else:
                 self._data = np.zeros(shape, dt.np_dtype)
             return
         if init is not None:
             raise ValueError("Tensor: init is used with shape, not with input_data")
         self._data = _infer_array(input_data, dtype)
+        if SYMBOLIC_HOOK is not None and is_symbolic(input_data):
+            SYMBOLIC_HOOK(self, input_data)
+
+    @classmethod
+    def _lazy(cls, shape: tuple, dtype: DType, init: Any, fill: Callable[[], np.ndarray]) -> Tensor:
+        """A tensor whose data ``fill()`` makes on first use (or ``init_data()``): what ``initializer``
+        returns. Its shape and dtype are known before."""
+        t = cls._make(np.empty(0, dtype.np_dtype))
+        del t._data
+        t._sig_shape, t._sig_dtype = tuple(shape), dtype
+        t.__dict__["_lazy"] = (init, fill)
+        t.__dict__["init"] = init
+        return t
+
+    def _lazy_from(self, other: Tensor) -> None:
+        """Take ``other``'s pending initialization (a lazy tensor made by ``initializer``)."""
+        self._sig_shape, self._sig_dtype = other._sig_shape, other._sig_dtype
+        self.__dict__["_lazy"] = other.__dict__["_lazy"]
+        self.__dict__["init"] = other.__dict__["init"]
+
+    def __getattr__(self, name: str) -> Any:
+        # reached only when normal lookup fails: the data of a lazy tensor is made on its first use
+        if name == "_data" and "_lazy" in self.__dict__:
+            self.init_data()
+            return self._data
+        if name == "init":  # the initializer a lazy tensor waits for (set in its __dict__), else None
+            return None
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    @property
+    def has_init(self) -> bool:
+        """True while the tensor waits for ``init_data()`` (made by ``initializer`` or with ``init=``)."""
+        return "_lazy" in self.__dict__
+
+    def init_data(self, slice_index: Any = None, shape: Any = None, opt_shard_group: Any = None) -> Tensor:
+        """Run the pending initializer (a no-op for a tensor holding data); returns this tensor."""
+        lazy = self.__dict__.pop("_lazy", None)
+        if lazy is not None:
+            self.__dict__.pop("init", None)
+            self.__dict__["_numpy_repr"] = True
+            self._data = lazy[1]()
+            self._sig_shape = self._sig_dtype = None
+        return self
 
     @classmethod
     def _make(cls, arr: Any) -> Tensor:
@@ -121,7 +190,9 @@ class Tensor:
     def shape(self) -> tuple:
         if SHAPE_HOOK is not None:
             return SHAPE_HOOK(self)
-        return self._sig_shape if self._sig_shape is not None else self._data.shape
+        if self._sig_shape is not None:  # a dynamic dim of a signature reads -1, as in MindSpore
+            return tuple(-1 if d is None else d for d in self._sig_shape)
+        return self._data.shape
 
     @property
     def dtype(self) -> DType:
@@ -131,7 +202,7 @@ class Tensor:
 
     @property
     def ndim(self) -> int:
-        return self._data.ndim
+        return self._data.ndim if self._sig_shape is None else len(self._sig_shape)
 
     @property
     def size(self) -> int:
@@ -148,7 +219,7 @@ class Tensor:
     @property
     def is_signature(self) -> bool:
         """True for a shape/dtype description without data (``Tensor(shape=(None, 3), dtype=...)``)."""
-        return self._sig_shape is not None
+        return self._sig_shape is not None and "_lazy" not in self.__dict__
 
     @property
     def grad_fn(self) -> Node | None:
@@ -185,8 +256,8 @@ class Tensor:
     def item(self, index: Any = None) -> Any:
         if index is None:
             if self._data.size != 1:
-                raise ValueError(f"item(): tensor of shape {self._data.shape} has {self._data.size} elements, "
-                                 "expected 1")
+                raise ValueError(f"item(): tensor of shape {self._data.shape} has {self._data.size} "
+                                 "elements, expected 1")
             return self._data.reshape(()).item()
         return self._data.item(index)
 
@@ -246,22 +317,23 @@ class Tensor:
 
     # ---- printing ----
     def __repr__(self) -> str:
-        """MindSpore's format: ``Tensor(shape=[2], dtype=Float32, value= [ 1.50000000e+00,  2.25000000e+00])``."""
-        if self._sig_shape is not None:
-            return f"Tensor(shape={list(self._sig_shape)}, dtype={self.dtype}, value=None)"
-        a = self._data
-        if a.ndim == 0:
-            v = a.item()
-            body = f"{v:g}" if isinstance(v, float) else str(v)
-            return f"Tensor(shape=[], dtype={self.dtype}, value= {body})"
-        fmt = {"float_kind": lambda v: f"{v: .8e}"} if a.dtype.kind == "f" or a.dtype == dtypes.bfloat16.np_dtype \
-            else None
-        body = np.array2string(a.astype(np.float32) if a.dtype == dtypes.bfloat16.np_dtype else a,
-                               separator=", ", threshold=1000, formatter=fmt)
-        sep = " " if a.ndim == 1 else "\n"
-        return f"Tensor(shape={list(a.shape)}, dtype={self.dtype}, value={sep}{body})"
+        """MindSpore's format: ``Tensor(shape=[2], dtype=Float32, value= [ 1.50000000e+00,  2.25000000e+00])``
+        (cellonnx/tensor_repr.py)."""
+        if self._sig_shape is not None:  # no data: a signature of dynamic dims, or waiting for init_data()
+            shape = [-1 if d is None else d for d in self._sig_shape]
+            if "_lazy" in self.__dict__:
+                return f"Tensor(shape={shape}, dtype={self.dtype}, value=\n<uninitialized>)"
+            return f"Tensor(shape={shape}, dtype={self.dtype}, value={chr(10) if len(shape) > 1 else ' '})"
+        from cellonnx.tensor_repr import format_value, format_numpy
+        # data MindSpore keeps in a NumPy array (from_numpy, init_data) prints in NumPy's format
+        fmt = format_numpy if self.__dict__.get("_numpy_repr") else format_value
+        return f"Tensor(shape={list(self._data.shape)}, dtype={self.dtype}, value={fmt(self._data)})"
 
     def __str__(self) -> str:
+        if self._sig_shape is not None:
+            return repr(self)
+        if self._data.ndim == 0:  # as NumPy prints a scalar: 15.0, 1e-08 (not the array form 15.)
+            return str(self._data[()])
         return np.array2string(self._data, separator=" ")
 
     def __format__(self, spec: str) -> str:
@@ -311,7 +383,8 @@ class Parameter(Tensor):
         default_input: initial value (Tensor, ndarray, number), or an initializer object / name when the
             shape is given by ``shape`` or deferred (a shape holding 0 or None is filled at first use).
         name: the parameter's name; Cells set it to the attribute path (``fc1.weight``).
-        requires_grad: whether optimizers and ``value_and_grad(weights=...)`` update it.
+        requires_grad: whether optimizers and ``value_and_grad(weights=...)`` update it (kept for integer
+            parameters too, as MindSpore keeps it; their gradient is cast to their dtype).
 
     Examples:
         >>> p = Parameter(Tensor(np.ones((2, 3)), cellonnx.float32), name="w")
@@ -319,7 +392,7 @@ class Parameter(Tensor):
         Parameter (name=w, shape=(2, 3), dtype=Float32, requires_grad=True)
     """
 
-    __slots__ = ("_name", "_version", "_deferred", "_inited", "layerwise_parallel", "parallel_optimizer")
+    __slots__ = ("_deferred", "_inited", "_name", "_version", "layerwise_parallel", "parallel_optimizer")
 
     def __init__(self, default_input: Any = None, name: str | None = None, requires_grad: bool = True,
                  layerwise_parallel: bool = False, parallel_optimizer: bool = True,
@@ -351,9 +424,7 @@ class Parameter(Tensor):
                 self._data = initializer(init_obj, shp, dt).asnumpy()
             else:
                 raise TypeError(f"Parameter {self._name}: cannot initialise from {type(init_obj).__name__}")
-        self.requires_grad = bool(requires_grad) and (self._deferred is not None or
-                                                      self._data.dtype.kind == "f" or
-                                                      self._data.dtype == dtypes.bfloat16.np_dtype)
+        self.requires_grad = bool(requires_grad)  # integer and bool parameters too, as in MindSpore
         self._inited = True
 
     # ---- identity ----
@@ -378,7 +449,8 @@ class Parameter(Tensor):
 
     @property
     def has_init(self) -> bool:
-        return self._deferred is None
+        """True while an initializer is still to run (the shape is deferred to the first forward pass)."""
+        return self._deferred is not None
 
     @property
     def is_deferred(self) -> bool:
@@ -479,9 +551,21 @@ class Parameter(Tensor):
         return (Parameter, (self._data, self._name, self.requires_grad))
 
 
-def tensor(data: Any, dtype: Any = None) -> Tensor:
-    """``cellonnx.tensor(data, dtype)``: functional form of the Tensor constructor."""
-    return Tensor(data, dtype)
+def tensor(input_data: Any = None, dtype: Any = None, shape: Any = None, init: Any = None,
+           const_arg: bool = False, device: str | None = None) -> Tensor:
+    """``cellonnx.tensor(data, dtype)``: the Tensor constructor as a function (MindSpore's ``tensor``).
+
+    Args:
+        input_data, dtype, shape, init, const_arg: as ``Tensor``.
+        device: None or "CPU": cellonnx tensors live in host memory (compiled graphs move their inputs).
+
+    Raises:
+        ValueError: another device.
+    """
+    if device not in (None, "CPU"):
+        raise ValueError(f"tensor: device {device!r} is not available; cellonnx tensors live in host memory "
+                         "(device=None or 'CPU')")
+    return Tensor(input_data, dtype, shape, init, const_arg=const_arg)
 
 
 def is_tensor(obj: Any) -> bool:

@@ -30,9 +30,50 @@ ADASUM = ("it combines gradients / weight deltas across the ranks of a distribut
 DEVICE_QUEUE = ("it reads a device-side data queue that MindSpore's dataset sink fills; cellonnx feeds data "
                 "from the host (DatasetHelper, connect_network_with_dataset and data_sink sink on the host)")
 
+NO_PEAKS = ("peaks are not tracked: the process heap, where cellonnx's tensors live, reports its current use "
+            "only (memory_allocated / memory_reserved)")
+ASCEND_CORES = "it limits the cube / vector cores an Ascend NPU gives a stream or device"
+MINDIO = ("it drives MindIO, Huawei's storage acceleration service for checkpoints, which cellonnx does not "
+          "use")
+DUMP = "it marks cells for MindSpore's data dump of compiled kernels, which cellonnx does not have"
+LAUNCH = ("it configures MindSpore's own kernel-launch and dispatch threads; cellonnx computes in NumPy and "
+          "runs graphs in onnxruntime (set_context(intra_op_num_threads=...) sets its threads)")
+FLOPS = "it counts the FLOPs of MindSpore's compiled graphs (its profiler's model-FLOPs utilization)"
+
 UNSUPPORTED: dict[str, dict[str, str]] = {
     "mindspore": {
         "TrainFaultTolerance": FAULT_TOLERANCE,
+        "Event": DEVICE,
+        "MemPool": DEVICE,
+        "PluggableAllocator": DEVICE,
+        "Stream": DEVICE,
+        "StreamCtx": DEVICE,
+        "communication_stream": DEVICE,
+        "current_stream": DEVICE,
+        "default_stream": DEVICE,
+        "set_cur_stream": DEVICE,
+        "use_mem_pool": DEVICE,
+        "memory_replay": DEVICE,
+        "set_memory": DEVICE,
+        "dispatch_threads_num": LAUNCH,
+        "set_kernel_launch_capture": LAUNCH,
+        "set_kernel_launch_group": LAUNCH,
+        "set_cpu_affinity": LAUNCH,
+        "max_memory_allocated": NO_PEAKS,
+        "max_memory_reserved": NO_PEAKS,
+        "reset_max_memory_allocated": NO_PEAKS,
+        "reset_max_memory_reserved": NO_PEAKS,
+        "reset_peak_memory_stats": NO_PEAKS,
+        "StreamLimitCtx": ASCEND_CORES,
+        "get_device_limit": ASCEND_CORES,
+        "set_device_limit": ASCEND_CORES,
+        "get_stream_limit": ASCEND_CORES,
+        "set_stream_limit": ASCEND_CORES,
+        "reset_stream_limit": ASCEND_CORES,
+        "mindio_preload": MINDIO,
+        "set_mindio_server_info": MINDIO,
+        "set_dump": DUMP,
+        "flops_collection": FLOPS,
     },
     "mindspore.nn": {
         "AdaSumByDeltaWeightWrapCell": ADASUM,

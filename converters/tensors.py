@@ -25,7 +25,8 @@ def checked(path: str | os.PathLike[str], tensors: Mapping[str, Any], fmt: str) 
             raise CheckpointError(path, f"tensor names must be non-empty strings, got {name!r}")
         array = np.asarray(value)
         try:
-            dtypes.dtype(array.dtype)
+            if dtypes.dtype(array.dtype) not in dtypes.ALL:
+                raise TypeError(f"the checkpoint formats carry {[d.name for d in dtypes.ALL]}")
         except TypeError as exc:
             raise CheckpointError(path, f"tensor {name!r} has dtype {array.dtype}, which {fmt} cannot store: "
                                         f"{exc}") from None

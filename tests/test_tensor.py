@@ -31,8 +31,8 @@ def test_scalars_never_promote_float32_to_float64() -> None:
 
 def test_signature_tensor_describes_an_input() -> None:
     sig = Tensor(shape=(None, 3), dtype=ms.float32)
-    assert sig.is_signature and sig.shape == (None, 3)
-    assert "value=None" in repr(sig)
+    assert sig.is_signature and sig.shape == (-1, 3)  # MindSpore's reading of a dynamic dim
+    assert repr(sig) == "Tensor(shape=[-1, 3], dtype=Float32, value=\n)"
 
 
 def test_repr_matches_mindspore() -> None:
@@ -84,8 +84,10 @@ def test_deferred_parameter_gets_its_shape_at_first_use() -> None:
     np.testing.assert_array_equal(p.asnumpy(), np.ones((2, 3)))
 
 
-def test_integer_parameters_do_not_require_grad() -> None:
-    assert not Parameter(Tensor(np.zeros(2, np.int64)), name="steps").requires_grad
+def test_integer_parameters_keep_requires_grad() -> None:
+    # as MindSpore 2.10 (tests/toplevel/test_probes.py compares with its printed output)
+    assert Parameter(Tensor(np.zeros(2, np.int64)), name="steps").requires_grad
+    assert not Parameter(Tensor(np.zeros(2, np.int64)), name="steps", requires_grad=False).requires_grad
 
 
 def test_pickle_round_trip() -> None:

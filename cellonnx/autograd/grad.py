@@ -185,10 +185,11 @@ class GradOperation:
         return grad_fn
 
 
-def stop_gradient(input: Any) -> Any:
-    """The value with its gradient history cut (tuples and lists element by element)."""
-    if isinstance(input, (tuple, list)):
-        return type(input)(stop_gradient(x) for x in input)
-    if isinstance(input, Tensor):
-        return input.detach()
-    return input
+def stop_gradient(value: Any) -> Any:
+    """The value with its gradient history cut (tuples and lists element by element; other values as they
+    are)."""
+    if isinstance(value, (tuple, list)):
+        return type(value)(stop_gradient(x) for x in value)
+    if isinstance(value, Tensor):
+        return value.detach()
+    return value

@@ -393,7 +393,9 @@ def _as_shape(shape: Any) -> tuple[int, ...]:
 
 
 def initializer(init: Any, shape: Any = None, dtype: Any = dtypes.float32) -> Tensor:
-    """A Tensor of ``shape`` and ``dtype`` filled by ``init``.
+    """A Tensor of ``shape`` and ``dtype`` that ``init`` fills on its first use or at ``init_data()``, as
+    MindSpore's lazy initialization (``has_init`` is True until then; a Parameter built from it is filled
+    at once).
 
     Args:
         init: an Initializer, a name ('normal', 'uniform', 'zeros', 'ones', 'xavier_uniform', 'xavier_normal',
@@ -434,6 +436,10 @@ def initializer(init: Any, shape: Any = None, dtype: Any = dtypes.float32) -> Te
         init = cls()
     elif isinstance(init, numbers.Number):
         init = Constant(init)
-    arr = np.zeros(shp, dtype=np.float32 if dt.is_floating_point else dt.np_dtype)
-    init(arr)
-    return Tensor(arr.astype(dt.np_dtype, copy=False))
+
+    def fill() -> np.ndarray:
+        arr = np.zeros(shp, dtype=np.float32 if dt.is_floating_point else dt.np_dtype)
+        init(arr)
+        return arr.astype(dt.np_dtype, copy=False)
+
+    return Tensor._lazy(shp, dt, init, fill)

@@ -64,6 +64,8 @@ class Session:
         opts.intra_op_num_threads = intra_op_num_threads
         opts.inter_op_num_threads = inter_op_num_threads
         opts.log_severity_level = 3
+        from cellonnx import context
+        opts.use_deterministic_compute = context.get_context("deterministic") == "ON"
         self._override_values: list[ort.OrtValue] = []  # must outlive the session
         if overrides:
             patched = _with_initializers(model, overrides)

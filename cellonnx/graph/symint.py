@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 Maker = Callable[[Any], str]  # builder -> name of a 1-D int64 value of one element
 
 
@@ -87,6 +89,22 @@ class SymInt(int):
 
     def __pos__(self) -> SymInt:
         return self
+
+    # Equality is size-oblivious: a dynamic dim is not equal to any particular constant, whatever the
+    # example's size. So a decision an op makes by comparing shapes ("broadcast (1, 1, 4) to (batch, 1, 4)
+    # is a no-op", "tile by (batch, 1, 1) changes nothing") is not taken because the example's batch is 1:
+    # the op is emitted and reads the dim from the graph. Two symbolic dims compare by their example values
+    # (the same dim read from two tensors is equal; a check that two inputs share a batch size passes).
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, SymInt):
+            return int(self) == int(other)
+        if isinstance(other, (int, np.integer)):
+            return False
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        result = self.__eq__(other)
+        return result if result is NotImplemented else not result
 
     __hash__ = int.__hash__
 

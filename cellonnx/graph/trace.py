@@ -6,22 +6,21 @@ tensor's value raises TraceError pointing at the user's line.
 """
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
-
-import importlib
 
 import ml_dtypes
 import numpy as np
 from onnx import TensorProto, helper, shape_inference
 
+from cellonnx import dtypes
 from cellonnx.autograd.tape import no_grad
 from cellonnx.graph.builder import GraphBuilder, is_raw_numeric, to_tensor_proto, value_info_of
 from cellonnx.graph.symint import SymInt, is_symbolic
 from cellonnx.ops import registry
 from cellonnx.tensor import Parameter, Tensor, _caller_location
-
 
 # the module (the package attribute `cellonnx.tensor` is the tensor() function, as in MindSpore)
 tensor_mod = importlib.import_module("cellonnx.tensor")
@@ -74,7 +73,8 @@ class Tracer:
         name = self._lookup(t)
         if name is None:
             if isinstance(t, Parameter):
-                name = self.g.initializer(t.name if t.name not in self.g._used else self.g.fresh(t.name), t._data)
+                pname = t.name if t.name not in self.g._used else self.g.fresh(t.name)
+                name = self.g.initializer(pname, t._data)
                 self.bind(t, name)
             else:
                 name = self.g.const(t._data)
@@ -121,17 +121,14 @@ class Tracer:
     @contextmanager
     def suspended(self) -> Iterator[None]:
         """Run ops eagerly without emitting nodes (the eager side of a loop)."""
-        saved = (registry.TRACE_HOOK, tensor_mod.SHAPE_HOOK, tensor_mod.BOOL_HOOK, registry.ACTIVE_TRACER,
-                 tensor_mod.ALIAS_HOOK)
-        registry.TRACE_HOOK = tensor_mod.SHAPE_HOOK = tensor_mod.BOOL_HOOK = registry.ACTIVE_TRACER = None
-        tensor_mod.ALIAS_HOOK = None
+        saved = _install(None)
         try:
             yield
         finally:
-            (registry.TRACE_HOOK, tensor_mod.SHAPE_HOOK, tensor_mod.BOOL_HOOK, registry.ACTIVE_TRACER,
-             tensor_mod.ALIAS_HOOK) = saved
+            _restore(saved)
 
-    def subgraph(self, fn: Callable[..., Any], examples: Sequence[Tensor], name: str) -> tuple[Any, list[Tensor]]:
+    def subgraph(self, fn: Callable[..., Any], examples: Sequence[Tensor], name: str
+                 ) -> tuple[Any, list[Tensor]]:
         """Trace ``fn(*placeholders)`` into a subgraph whose inputs are the placeholders; returns the
         GraphProto and fn's eager outputs (flattened)."""
         child = Tracer(self.g.child(self.g.fresh(name)), self.dynamic, parent=self)
@@ -142,11 +139,7 @@ class Tracer:
             child.g.inputs.append(child.g.subgraph_io(iname, ex.dtype.onnx, ex.ndim))
             child.bind(t, iname)
             placeholders.append(t)
-        saved = (registry.TRACE_HOOK, tensor_mod.SHAPE_HOOK, tensor_mod.BOOL_HOOK, registry.ACTIVE_TRACER)
-        saved_alias = tensor_mod.ALIAS_HOOK
-        registry.TRACE_HOOK, tensor_mod.SHAPE_HOOK = child.record, child.shape_of
-        tensor_mod.BOOL_HOOK, registry.ACTIVE_TRACER = child.on_bool, child
-        tensor_mod.ALIAS_HOOK = child.alias
+        saved = _install(child)
         try:
             outs = flatten_outputs(fn(*placeholders))
             for k, o in enumerate(outs):
@@ -155,8 +148,7 @@ class Tracer:
                                                       name=child.g.fresh(f"{child.g.name}/Identity")))
                 child.g.outputs.append(child.g.subgraph_io(oname, o.dtype.onnx))
         finally:
-            registry.TRACE_HOOK, tensor_mod.SHAPE_HOOK, tensor_mod.BOOL_HOOK, registry.ACTIVE_TRACER = saved
-            tensor_mod.ALIAS_HOOK = saved_alias
+            _restore(saved)
         return child.g.graph(), outs
 
     def tensor_of(self, value: Any) -> Tensor:
@@ -166,7 +158,20 @@ class Tracer:
             self.bind(t, self.g.op("Squeeze", value.onnx_name(self.g), self.g.i64([0])))
         return t
 
-    def emit(self, op_type: str, inputs: Sequence[Tensor | None], outputs: Sequence[Tensor], **attrs: Any) -> None:
+    def bind_symbolic(self, t: Tensor, value: Any) -> None:
+        """Bind ``t``, a tensor made from a symbolic dim (``Tensor(x.shape[0])``, ``x / x.shape[0]``) or a
+        sequence holding one, to the graph value computing it, so the size is read at run time."""
+        g = self.g
+        if isinstance(value, SymInt):
+            name = g.op("Squeeze", value.onnx_name(g), g.i64([0]))
+        else:
+            name = g.shape_value([v if isinstance(v, SymInt) else int(v) for v in value])
+        if t._data.dtype != np.int64:
+            name = g.op("Cast", name, to=dtypes.dtype(t._data.dtype).onnx)
+        self.bind(t, name)
+
+    def emit(self, op_type: str, inputs: Sequence[Tensor | None], outputs: Sequence[Tensor],
+             **attrs: Any) -> None:
         """Emit one node over traced tensors and bind ``outputs`` (eager values) to its results."""
         names = ["" if t is None else self.name_of(t) for t in inputs]
         result = self.g.op(op_type, *names, outputs=len(outputs), **attrs)
@@ -190,6 +195,8 @@ class Tracer:
         cached = self._shapes.get(id(t))
         if cached is None:
             name = self._lookup(t)
+            if name in self.g.initializers:  # a weight (or a folded constant): its shape is part of the model
+                return shape
             full: dict[int, str] = {}
             known = self._static_dims(name) or [None] * len(shape)
 
@@ -202,7 +209,8 @@ class Tracer:
                     return g.op("Gather", full[id(g)], g.i64([i]), axis=0)
                 return make
 
-            # dims shape inference proves static stay plain ints (no Shape node, usable where an op needs an int)
+            # dims shape inference proves static stay plain ints (no Shape node, usable where an op needs
+            # an int)
             cached = tuple(d if isinstance(k, int) and k == d else SymInt(d, dim(i))
                            for i, (d, k) in enumerate(zip(shape, known)))
             self._shapes[id(t)] = cached
@@ -210,8 +218,9 @@ class Tracer:
 
     def on_bool(self, t: Tensor) -> None:
         if self.is_traced(t):
-            raise TraceError(f"{_caller_location()}: Python control flow on a tensor's value cannot be traced "
-                             "into an ONNX graph; use ops.where (elementwise) or ops.cond / ops.while_loop")
+            raise TraceError(f"{_caller_location()}: Python control flow on a tensor's value cannot be "
+                             "traced into an ONNX graph; use ops.where (elementwise) or ops.cond / "
+                             "ops.while_loop")
 
 
 def _infer_dims(g: GraphBuilder) -> dict[str, list]:
@@ -237,6 +246,25 @@ def _infer_dims(g: GraphBuilder) -> dict[str, list]:
     return dims
 
 
+def _install(tracer: Tracer | None) -> tuple:
+    """Point the tensor and op-registry hooks at ``tracer`` (None: no tracing); returns what was there."""
+    saved = (registry.TRACE_HOOK, registry.ACTIVE_TRACER, tensor_mod.SHAPE_HOOK, tensor_mod.BOOL_HOOK,
+             tensor_mod.ALIAS_HOOK, tensor_mod.SYMBOLIC_HOOK)
+    if tracer is None:
+        registry.TRACE_HOOK = registry.ACTIVE_TRACER = None
+        tensor_mod.SHAPE_HOOK = tensor_mod.BOOL_HOOK = tensor_mod.ALIAS_HOOK = tensor_mod.SYMBOLIC_HOOK = None
+    else:
+        registry.TRACE_HOOK, registry.ACTIVE_TRACER = tracer.record, tracer
+        tensor_mod.SHAPE_HOOK, tensor_mod.BOOL_HOOK = tracer.shape_of, tracer.on_bool
+        tensor_mod.ALIAS_HOOK, tensor_mod.SYMBOLIC_HOOK = tracer.alias, tracer.bind_symbolic
+    return saved
+
+
+def _restore(saved: tuple) -> None:
+    (registry.TRACE_HOOK, registry.ACTIVE_TRACER, tensor_mod.SHAPE_HOOK, tensor_mod.BOOL_HOOK,
+     tensor_mod.ALIAS_HOOK, tensor_mod.SYMBOLIC_HOOK) = saved
+
+
 _current: list[Tracer] = []
 
 
@@ -246,21 +274,14 @@ def current() -> Tracer | None:
 
 @contextmanager
 def tracing(tracer: Tracer) -> Iterator[Tracer]:
-    saved = (registry.TRACE_HOOK, tensor_mod.SHAPE_HOOK, tensor_mod.BOOL_HOOK, registry.ACTIVE_TRACER,
-             tensor_mod.ALIAS_HOOK)
     _current.append(tracer)
-    registry.TRACE_HOOK = tracer.record
-    tensor_mod.SHAPE_HOOK = tracer.shape_of
-    tensor_mod.BOOL_HOOK = tracer.on_bool
-    registry.ACTIVE_TRACER = tracer
-    tensor_mod.ALIAS_HOOK = tracer.alias
+    saved = _install(tracer)
     try:
         with no_grad():
             yield tracer
     finally:
         _current.pop()
-        (registry.TRACE_HOOK, tensor_mod.SHAPE_HOOK, tensor_mod.BOOL_HOOK, registry.ACTIVE_TRACER,
-         tensor_mod.ALIAS_HOOK) = saved
+        _restore(saved)
 
 
 @contextmanager

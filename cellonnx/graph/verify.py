@@ -1,8 +1,17 @@
-"""verify(): onnxruntime against eager, output by output; on a mismatch, the first diverging node by cell
-scope; with dynamic dims, a second trace-free run at other sizes flags dims that were baked in."""
+"""verify(): onnxruntime against eager, output by output, with a tolerance scaled to each output's magnitude.
+
+A failure names its cause:
+
+- a numerical difference: the graph runs with the right shapes but its values are off; the report gives the
+  largest error relative to the output's scale (its largest finite magnitude) and the first node whose value
+  diverges from eager, by cell scope;
+- a dynamic dim baked in: with dims declared dynamic, the graph is run again at other sizes of them (and
+  eager too); a graph that fails there, gives another shape, or values off by much more than rounding
+  computes something from the example's size rather than from the input it is given.
+"""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,78 +24,253 @@ from cellonnx.graph.runtime import Session
 from cellonnx.graph.trace import flatten_outputs
 from cellonnx.tensor import Tensor
 
+# At another size of the dynamic dims, an error above the tolerance but below this fraction of the output's
+# scale is a numerical difference (a longer reduction, another kernel); above it, values were computed from
+# the example's size.
+BAKED_FRACTION = 1e-3
+
 
 @dataclass
 class OutputError:
+    """One output compared with eager: ``max_abs`` is the largest absolute error, ``max_rel`` the same
+    relative to ``scale`` (the eager output's largest finite magnitude)."""
+
     name: str
     max_abs: float
     max_rel: float
     ok: bool
+    scale: float = 1.0
+    shape: tuple = ()
+    expected_shape: tuple = ()
+
+    @property
+    def shape_ok(self) -> bool:
+        return self.shape == self.expected_shape
+
+    @property
+    def status(self) -> str:
+        return "ok" if self.ok else ("SHAPE" if not self.shape_ok else "MISMATCH")
 
 
 @dataclass
 class VerifyReport:
+    """What ``verify`` found; ``passed`` is the verdict and ``cause`` (on a failure) says why, in one line."""
+
     outputs: list[OutputError]
     passed: bool
     first_divergence: str | None = None
     baked_dims: list[str] = field(default_factory=list)
+    numerical: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # what could not be checked (no effect on the verdict)
+
+    @property
+    def cause(self) -> str | None:
+        if self.passed:
+            return None
+        if self.baked_dims:
+            return "a dynamic dim was baked in as a constant: " + self.baked_dims[0]
+        wrong_shape = [o for o in self.outputs if not o.shape_ok]
+        if wrong_shape:
+            o = wrong_shape[0]
+            return (f"output {o.name} has shape {list(o.shape)} in the graph, {list(o.expected_shape)} "
+                    "eagerly: a lowering computes another shape")
+        if self.numerical:
+            return "numerical difference: " + self.numerical[0]
+        return "outputs differ"
 
     def __str__(self) -> str:
-        lines = [f"{'output':<24} {'max abs err':>12} {'max rel err':>12}  status"]
+        lines = [f"{'output':<24} {'max abs err':>12} {'err / scale':>12} {'scale':>10}  status"]
         for o in self.outputs:
-            lines.append(f"{o.name:<24} {o.max_abs:>12.3e} {o.max_rel:>12.3e}  {'ok' if o.ok else 'MISMATCH'}")
+            lines.append(f"{o.name:<24} {o.max_abs:>12.3e} {o.max_rel:>12.3e} {o.scale:>10.3g}  {o.status}")
+            if not o.shape_ok:
+                lines.append(f"  shape {list(o.shape)} in the graph, {list(o.expected_shape)} eagerly")
         if self.first_divergence:
             lines.append(f"first diverging node: {self.first_divergence}")
         for b in self.baked_dims:
             lines.append(f"baked-in dim: {b}")
+        for n in self.numerical:
+            lines.append(f"numerical difference: {n}")
+        for n in self.notes:
+            lines.append(f"note: {n}")
+        if not self.passed:
+            lines.append(f"cause: {self.cause}")
         lines.append("PASSED" if self.passed else "FAILED")
         return "\n".join(lines)
 
 
-def _errors(got: np.ndarray, want: np.ndarray) -> tuple[float, float]:
+def scale_of(want: np.ndarray) -> float:
+    """The largest finite magnitude of ``want`` (1.0 for an empty, all-zero or all-non-finite array)."""
+    if want.dtype.kind not in "fciub":
+        return 1.0
+    a = np.abs(want.astype(np.float64) if want.dtype.kind != "c" else want)
+    finite = a[np.isfinite(a)]
+    return float(finite.max()) if finite.size and finite.max() > 0 else 1.0
+
+
+def compare(name: str, got: np.ndarray, want: np.ndarray, rtol: float, atol: float,
+            scale_rtol: float) -> OutputError:
+    """``got`` within ``atol + rtol * |want| + scale_rtol * scale(want)`` of ``want``, element by element
+    (NaN and inf must match); the scale term carries the rounding of sums whose terms are much larger than
+    their result."""
+    got, want = np.asarray(got), np.asarray(want)
+    scale = scale_of(want)
     if got.shape != want.shape:
-        return float("inf"), float("inf")
+        return OutputError(name, float("inf"), float("inf"), False, scale, got.shape, want.shape)
     if got.size == 0:
-        return 0.0, 0.0
-    g, w = got.astype(np.float64), want.astype(np.float64)
-    diff = np.abs(g - w)
-    return float(diff.max()), float((diff / np.maximum(np.abs(w), 1e-12)).max())
+        return OutputError(name, 0.0, 0.0, True, scale, got.shape, want.shape)
+    if want.dtype.kind == "b" or got.dtype.kind == "b":
+        diff = (got != want).astype(np.float64)
+        ok = not diff.any()
+        return OutputError(name, float(diff.max()), float(diff.max()), ok, scale, got.shape, want.shape)
+    g, w = got.astype(np.complex128 if got.dtype.kind == "c" else np.float64), \
+        want.astype(np.complex128 if want.dtype.kind == "c" else np.float64)
+    with np.errstate(invalid="ignore"):
+        diff = np.abs(g - w)
+        same_special = (np.isnan(g) & np.isnan(w)) | (np.isinf(w) & (g == w))
+        ok_mask = (diff <= atol + rtol * np.abs(w) + scale_rtol * scale) | same_special
+    diff = np.where(same_special, 0.0, np.nan_to_num(diff, nan=np.inf))
+    max_abs = float(diff.max())
+    return OutputError(name, max_abs, max_abs / scale, bool(ok_mask.all()), scale, got.shape, want.shape)
 
 
 def _compare(names: Sequence[str], got: Sequence[np.ndarray], want: Sequence[np.ndarray], rtol: float,
-             atol: float) -> list[OutputError]:
-    out = []
-    for name, g, w in zip(names, got, want):
-        mabs, mrel = _errors(np.asarray(g), np.asarray(w))
-        ok = g.shape == w.shape and bool(np.allclose(g.astype(np.float64), w.astype(np.float64), rtol=rtol,
-                                                     atol=atol, equal_nan=True))
-        out.append(OutputError(name, mabs, mrel, ok))
-    return out
+             atol: float, scale_rtol: float = 1e-5) -> list[OutputError]:
+    return [compare(n, g, w, rtol, atol, scale_rtol) for n, g, w in zip(names, got, want)]
 
 
-def verify(net: Any, *inputs: Any, rtol: float = 1e-4, atol: float = 1e-5, opset: int | None = None,
-           device_target: str = "CPU") -> VerifyReport:
+def _feeds(traced: C.Traced, inputs: Sequence[Any]) -> dict[str, np.ndarray]:
+    return {n: np.require(inputs[p]._data, requirements="C")
+            for n, p in zip(traced.input_names, traced.input_positions)}
+
+
+def eager_outputs(net: Any, inputs: Sequence[Any]) -> list[np.ndarray]:
+    """``net(*inputs)`` run eagerly (PyNative, whatever the context's mode), flattened to arrays."""
+    from cellonnx import context
+
+    saved = context.mode
+    context.mode = context.PYNATIVE_MODE
+    try:
+        return [t.asnumpy() for t in flatten_outputs(net(*inputs))]
+    finally:
+        context.mode = saved
+
+
+def verify(net: Any, *inputs: Any, rtol: float = 1e-4, atol: float = 0.0, scale_rtol: float = 1e-5,
+           opset: int | None = None, device_target: str = "CPU") -> VerifyReport:
     """Compare ``net``'s compiled graph in onnxruntime with its eager output on ``inputs``.
 
-    Returns a VerifyReport (printable); ``report.passed`` is the verdict.
+    Each element may differ by ``atol + rtol * |eager| + scale_rtol * scale``, ``scale`` being the output's
+    largest finite magnitude. With dims declared dynamic (``net.set_inputs``), the graph is also run at
+    other sizes of them, so a size baked into the graph is caught even where the example hides it.
+
+    Args:
+        net: the network (a Cell).
+        inputs: example input Tensors.
+        rtol, atol, scale_rtol: the tolerance, as above.
+        opset: ONNX opset to trace at.
+        device_target: "CPU" or "GPU" (onnxruntime's CUDA provider).
+
+    Returns:
+        A VerifyReport (printable): ``report.passed`` is the verdict, ``report.cause`` names what failed.
     """
     traced = C.trace_cell(net, inputs, opset)
     eager = [t.asnumpy() for t in flatten_outputs(traced.eager)]
     sess = Session(C.serialize(traced.model), device_target)
-    feeds = {n: np.require(inputs[p]._data, requirements='C') for n, p in zip(traced.input_names, traced.input_positions)}
-    got = sess.run(feeds)
-    errors = _compare(traced.output_names, got, eager, rtol, atol)
+    got = sess.run(_feeds(traced, inputs))
+    errors = _compare(traced.output_names, got, eager, rtol, atol, scale_rtol)
     report = VerifyReport(errors, all(e.ok for e in errors))
     if not report.passed:
-        report.first_divergence = first_divergence(net, inputs, opset, rtol, atol, device_target)
+        report.numerical = [_numerical_note(e, "") for e in errors if not e.ok and e.shape_ok]
+        report.first_divergence = first_divergence(net, inputs, opset, rtol, atol, device_target, scale_rtol)
     ok = {e.name for e in errors if e.ok}  # an output already wrong at the traced size says nothing of dims
-    report.baked_dims = _baked_dims(net, inputs, traced, rtol, atol, device_target, ok)
-    report.passed = report.passed and not report.baked_dims
+    others = other_sizes(C.input_specs(net, inputs), inputs)
+    for sizes, other in others:
+        findings = check_other_size(lambda feeds: sess.run(feeds), _feeds(traced, other),
+                                    lambda other=other: eager_outputs(net, other), traced.output_names, ok,
+                                    sizes, rtol, atol, scale_rtol)
+        report.baked_dims += findings.baked
+        report.numerical += findings.numerical
+        report.notes += findings.notes
+        if findings.baked:
+            break
+    report.passed = report.passed and not report.baked_dims and not report.numerical
     return report
 
 
+def _numerical_note(e: OutputError, where: str) -> str:
+    return (f"output {e.name}{where}: max error {e.max_rel:.3e} of its scale {e.scale:.3g} "
+            f"(max abs {e.max_abs:.3e})")
+
+
+def other_sizes(specs: Sequence[tuple[int, Tensor, Sequence[Any]]], inputs: Sequence[Any]
+                ) -> list[tuple[str, list[Any]]]:
+    """Inputs with every dynamic dim at two other sizes (one and four more than the example's), made by
+    repeating the example's data; each with a description of the sizes ("x: batch 3")."""
+    if not any(d is None for _, _, shape in specs for d in shape):
+        return []
+    out = []
+    for extra in (1, 4):
+        other = list(inputs)
+        parts = []
+        for pos, t, shape in specs:
+            new_shape = [d + extra if s is None else d for d, s in zip(t._data.shape, shape)]
+            parts += [f"input {pos} dim {k} = {n}" for k, (n, s) in enumerate(zip(new_shape, shape))
+                      if s is None]
+            other[pos] = Tensor(grow(t._data, new_shape))
+        out.append((", ".join(parts), other))
+    return out
+
+
+def grow(arr: np.ndarray, shape: Sequence[int]) -> np.ndarray:
+    """``arr`` repeated along its axes and cut to ``shape`` (C-contiguous)."""
+    reps = [-(-n // o) if o else 1 for n, o in zip(shape, arr.shape)]
+    if any(o == 0 and n for n, o in zip(shape, arr.shape)):
+        return np.zeros(shape, arr.dtype)
+    return np.require(np.tile(arr, reps)[tuple(slice(0, n) for n in shape)], requirements="C")
+
+
+@dataclass
+class Findings:
+    baked: list[str] = field(default_factory=list)
+    numerical: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def check_other_size(run_graph: Callable[[dict], list], feeds: dict[str, np.ndarray],
+                     run_eager: Callable[[], list], output_names: Sequence[str], ok: set[str], sizes: str,
+                     rtol: float, atol: float, scale_rtol: float) -> Findings:
+    """The graph and eager at another size of the dynamic dims: a graph that fails, gives another shape or
+    values off by more than ``BAKED_FRACTION`` of the scale has a size baked in; a smaller error above the
+    tolerance is a numerical difference."""
+    found = Findings()
+    try:
+        want = run_eager()
+    except Exception as exc:  # the network itself rejects the other size: nothing to conclude
+        found.notes.append(f"eager run at {sizes} failed ({type(exc).__name__}: {exc}); dynamic dims "
+                               "could not be checked")
+        return found
+    try:
+        got = run_graph(feeds)
+    except Exception as exc:
+        found.baked.append(f"the graph fails at {sizes}, where eager runs: {str(exc).splitlines()[0]}")
+        return found
+    for e in _compare(output_names, got, want, rtol, atol, scale_rtol):
+        if e.ok or e.name not in ok:
+            continue
+        if not e.shape_ok:
+            found.baked.append(f"output {e.name} has shape {list(e.shape)} at {sizes}, eager "
+                               f"{list(e.expected_shape)}")
+        elif e.max_rel > BAKED_FRACTION:
+            found.baked.append(f"output {e.name} differs at {sizes} by {e.max_rel:.3g} of its scale "
+                               f"{e.scale:.3g} (max abs {e.max_abs:.3e}), exact at the example's size: a "
+                               "value computed from a dynamic dim was kept as a constant")
+        else:
+            found.numerical.append(_numerical_note(e, f" at {sizes}"))
+    return found
+
+
 def first_divergence(net: Any, inputs: Sequence[Any], opset: int | None, rtol: float, atol: float,
-                     device_target: str = "CPU") -> str | None:
+                     device_target: str = "CPU", scale_rtol: float = 1e-5) -> str | None:
     """Run the unoptimized trace with every node output exposed; the first node (in graph order) whose
     output differs from the eager value recorded while tracing."""
     from cellonnx.graph import trace as T
@@ -110,50 +294,19 @@ def first_divergence(net: Any, inputs: Sequence[Any], opset: int | None, rtol: f
     model = onnx.ModelProto()
     model.CopyFrom(traced.model)
     existing = {o.name for o in model.graph.output}
-    producer: dict[str, onnx.NodeProto] = {}
     for node in model.graph.node:
         for o in node.output:
-            producer[o] = node
             if o in values and o not in existing:
                 model.graph.output.append(helper.make_empty_tensor_value_info(o))
     sess = Session(model.SerializeToString(), device_target,
                    graph_optimization=__import__("onnxruntime").GraphOptimizationLevel.ORT_DISABLE_ALL)
-    feeds = {n: np.require(inputs[p]._data, requirements='C') for n, p in zip(traced.input_names, traced.input_positions)}
-    outs = dict(zip(sess.output_names, sess.run(feeds)))
+    outs = dict(zip(sess.output_names, sess.run(_feeds(traced, inputs))))
     for node in model.graph.node:
         for o in node.output:
             if o in values and o in outs:
-                g, w = outs[o], values[o]
-                if g.shape != w.shape or not np.allclose(g.astype(np.float64), w.astype(np.float64), rtol=rtol,
-                                                         atol=atol, equal_nan=True):
-                    mabs, _ = _errors(g, w)
-                    return f"{node.name} ({node.op_type}), max abs err {mabs:.3e}"
+                e = compare(o, outs[o], values[o], rtol, atol, scale_rtol)
+                if not e.ok:
+                    detail = (f"shape {list(e.shape)}, eager {list(e.expected_shape)}" if not e.shape_ok else
+                              f"max abs err {e.max_abs:.3e}, {e.max_rel:.3e} of its scale")
+                    return f"{node.name} ({node.op_type}), {detail}"
     return None
-
-
-def _baked_dims(net: Any, inputs: Sequence[Any], traced: C.Traced, rtol: float, atol: float,
-                device_target: str, ok: set[str] | None = None) -> list[str]:
-    """Run the graph at other sizes of the dynamic dims and compare with eager at those sizes."""
-    specs = C.input_specs(net, inputs)
-    if not any(d is None for _, _, shape in specs for d in shape):
-        return []
-    other = list(inputs)
-    for pos, t, shape in specs:
-        new_shape = [d + 1 if s is None else d for d, s in zip(t._data.shape, shape)]
-        reps = [-(-n // o) if o else 1 for n, o in zip(new_shape, t._data.shape)]
-        arr = np.tile(t._data, reps)[tuple(slice(0, n) for n in new_shape)]
-        other[pos] = Tensor(np.require(arr, requirements='C'))
-    try:
-        eager = [o.asnumpy() for o in flatten_outputs(net(*other))]
-    except Exception as exc:  # the network itself rejects the other size: nothing to conclude
-        return [f"eager run at the second size failed ({exc}); dynamic dims could not be checked"]
-    sess = Session(C.serialize(traced.model), device_target)
-    feeds = {n: np.require(other[p]._data, requirements='C') for n, p in zip(traced.input_names, traced.input_positions)}
-    try:
-        got = sess.run(feeds)
-    except Exception as exc:
-        return [f"the graph fails at the second size: {str(exc).splitlines()[0]}"]
-    bad = [e for e in _compare(traced.output_names, got, eager, rtol, atol)
-           if not e.ok and (ok is None or e.name in ok)]
-    return [f"output {e.name} differs at the second size (max abs err {e.max_abs:.3e}): a dynamic dim was "
-            "baked in as a constant" for e in bad]

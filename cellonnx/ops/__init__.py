@@ -27,19 +27,62 @@ from cellonnx.ops.prims.dropout import *
 from cellonnx.ops.prims.embedding import *
 from cellonnx.ops.prims.rnn import *
 from cellonnx.ops.prims.control import *
+from cellonnx.ops.prims.trig import *
+from cellonnx.ops.prims.special import *
+from cellonnx.ops.prims.elementwise import *
+from cellonnx.ops.prims.bitwise import *
+from cellonnx.ops.prims.cumulative import *
+from cellonnx.ops.prims.einsum import *
+from cellonnx.ops.prims.decomp import *
+from cellonnx.ops.prims.spectral import *
+from cellonnx.ops.prims.random_dist import *
+from cellonnx.ops.prims.array_misc import *
+from cellonnx.ops.prims.triangle import *
+from cellonnx.ops.prims.scatter_reduce import *
+from cellonnx.ops.prims.unique import *
 from cellonnx.ops.composite.math_extra import *
 from cellonnx.ops.composite.loss import *
 from cellonnx.ops.composite.loss_margin import *
 from cellonnx.ops.composite.loss_regression import *
 from cellonnx.ops.composite.loss_ctc import *
+from cellonnx.ops.composite.arith import *
+from cellonnx.ops.composite.reduction import *
+from cellonnx.ops.composite.linalg_ext import *
+from cellonnx.ops.composite.spectral_ext import *
+from cellonnx.ops.composite.clip import *
+from cellonnx.ops.composite.sequence import *
+from cellonnx.ops.composite.distance import *
+from cellonnx.ops.composite.fused import *
+from cellonnx.ops.composite.array_shape import *
+from cellonnx.ops.composite.array_create import *
+from cellonnx.ops.composite.diagonal import *
+from cellonnx.ops.composite.scatter_inplace import *
+from cellonnx.ops.composite.segment import *
+from cellonnx.ops.composite.index_extra import *
+from cellonnx.ops.composite.spatial import *
+from cellonnx.ops.composite.image import *
+from cellonnx.ops.composite.sparse import *
+from cellonnx.ops.composite.sparse_unary import *
+from cellonnx.ops.composite.mvlgamma import *
 from cellonnx.ops.prims import MODULES as _PRIM_MODULES
 from cellonnx.ops.composite import loss as _loss, math_extra as _math_extra
 from cellonnx.ops.composite import loss_ctc as _loss_ctc, loss_margin as _loss_margin
 from cellonnx.ops.composite import loss_regression as _loss_regression
+from cellonnx.ops.composite import arith as _arith, clip as _clip, distance as _distance, fused as _fused
+from cellonnx.ops.composite import linalg_ext as _linalg_ext, reduction as _reduction, sequence as _sequence
+from cellonnx.ops.composite import spectral_ext as _spectral_ext
+from cellonnx.ops.composite import array_create as _array_create, array_shape as _array_shape
+from cellonnx.ops.composite import diagonal as _diagonal, index_extra as _index_extra
+from cellonnx.ops.composite import scatter_inplace as _scatter_inplace, segment as _segment
+from cellonnx.ops.composite import image as _image, spatial as _spatial
+from cellonnx.ops.composite import mvlgamma as _mvlgamma, sparse as _sparse, sparse_unary as _sparse_unary
 from cellonnx.ops.registry import REGISTRY, Op, OpError, apply
 
 _modules = [*_PRIM_MODULES, _math_extra, _loss]
 _modules += [_loss_margin, _loss_regression, _loss_ctc]
+_modules += [_arith, _reduction, _linalg_ext, _spectral_ext, _clip, _sequence, _distance, _fused]
+_modules += [_array_shape, _array_create, _diagonal, _scatter_inplace, _segment, _index_extra, _spatial, _image]
+_modules += [_sparse, _sparse_unary, _mvlgamma]
 
 from cellonnx.ops import tensor_methods as _tensor_methods  # noqa: E402 (attaches Tensor methods; reads _modules)
 from cellonnx.autograd.grad import GradOperation, grad, stop_gradient, value_and_grad  # noqa: E402

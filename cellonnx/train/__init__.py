@@ -3,17 +3,19 @@ from __future__ import annotations
 
 from cellonnx.nn.metrics import *
 from cellonnx.nn.metrics import __all__ as _metrics_all
-from cellonnx.train import amp, callback
+from cellonnx.train import amp, callback, serialization
 from cellonnx.train.amp import build_train_network
 from cellonnx.train.callback import *
 from cellonnx.train.callback import __all__ as _callback_all
 from cellonnx.train.dataset_helper import DatasetHelper, connect_network_with_dataset, data_sink
 from cellonnx.train.loss_scale_manager import DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager
 from cellonnx.train.model import Model
+from cellonnx.train.serialization import *
+from cellonnx.train.serialization import __all__ as _serialization_all
 
 __all__ = ["DynamicLossScaleManager", "FixedLossScaleManager", "LossScaleManager", "Model", "amp",
-           "build_train_network", "callback"]
-__all__ += list(_callback_all) + list(_metrics_all)
+           "build_train_network", "callback", "serialization"]
+__all__ += list(_callback_all) + list(_metrics_all) + list(_serialization_all)
 __all__ += ["DatasetHelper", "connect_network_with_dataset", "data_sink"]
 
 from cellonnx.unsupported import module_getattr as _module_getattr  # noqa: E402

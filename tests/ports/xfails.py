@@ -8,7 +8,6 @@ until then. With cellonnx.numpy stood in, every aspect of the networks marked NU
 from __future__ import annotations
 
 NUMPY = "mindspore.numpy missing: cellonnx.numpy (mindcv's models/layers/drop_path.py imports ones from it)"
-DTYPE = "`from mindspore import dtype` missing: cellonnx.dtype (the dtype module under MindSpore's name)"
 
 _BY_NETWORK = {
     "resnet": NUMPY,
@@ -23,24 +22,19 @@ _BY_NETWORK = {
     "ghostnet": NUMPY,
     "efficientnet": NUMPY,
     "regnet": NUMPY,
-    "convnext": DTYPE + "; then " + NUMPY,
+    "convnext": NUMPY,
     "vit": NUMPY + "; then operator classes ops.Mul, ops.Reshape, ops.Transpose, ops.Unstack, "
            "ops.BatchMatMul missing",
-    "swin": DTYPE + "; then " + NUMPY + "; then operator class ops.OneHot missing",
-    "pit": DTYPE + "; then " + NUMPY + "; then operator classes ops.Tile, ops.BatchMatMul missing",
+    "swin": NUMPY + "; then operator class ops.OneHot missing",
+    "pit": NUMPY + "; then operator classes ops.Tile, ops.BatchMatMul missing",
     "mobilevit": NUMPY + "; then operator class ops.BatchMatMul and ops.interpolate missing",
     "mnasnet": NUMPY,
     "xception": NUMPY,
     "googlenet": NUMPY,
-    "tinybert": "mindspore.train.serialization missing: cellonnx.train.serialization (mindnlp's "
-                "abc/backbones/pretrained.py imports load_checkpoint and load_param_into_net from it); "
-                "then ops.fill missing",
     "deepspeech2": "operator classes ops.Reshape, ops.Shape, ops.Transpose, ops.Add, ops.Div, ops.ZerosLike, "
                    "ops.ReduceSum missing",
-    "conformer": "mindspore.common.dtype, mindspore.common.parameter, mindspore.common.tensor modules "
-                 "missing (cellonnx.common.dtype ...); then mindspore.ops.operations and operator classes "
-                 "ops.ExpandDims, ops.Cast, ops.Sigmoid, ops.Equal, ops.BatchMatMul, ops.Mul, ops.Add, "
-                 "ops.Tile, ops.FloorDiv missing",
+    "conformer": "mindspore.ops.operations and operator classes ops.ExpandDims, ops.Cast, ops.Sigmoid, "
+                 "ops.Equal, ops.BatchMatMul, ops.Mul, ops.Add, ops.Tile, ops.FloorDiv missing",
     "ecapa_tdnn": "mindspore.ops.operations missing (ecapatdnn.py builds ops.operations.Print()); operator "
                   "classes ops.ExpandDims, ops.Softmax, ops.Concat, ops.Transpose missing",
     "tasnet": "operator class ops.Softmax missing",

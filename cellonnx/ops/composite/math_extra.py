@@ -24,21 +24,25 @@ def _axes(axis: Any, ndim: int, op: str) -> tuple[int, ...] | None:
     return norm_axes(axis, ndim, op)
 
 
-def logsumexp(input: Tensor, axis: Any, keep_dims: bool = False) -> Tensor:
-    """``log(sum(exp(input), axis))``, computed stably: the maximum is subtracted first (without gradient
+def logsumexp(input: Tensor, dim: Any = None, keepdim: bool = False, *, axis: Any = None,
+              keep_dims: bool | None = None) -> Tensor:
+    """``log(sum(exp(input), dim))``, computed stably: the maximum is subtracted first (without gradient
     through it; the result's gradient is the softmax either way).
 
     Args:
         input (Tensor): float input.
-        axis (Union[int, tuple[int]]): axes to reduce (all when ``()``).
-        keep_dims (bool): keep the reduced axes as size 1. Default: False.
+        dim (Union[int, tuple[int]]): axes to reduce (all when ``()``); ``axis`` is accepted as an alias.
+        keepdim (bool): keep the reduced axes as size 1 (``keep_dims`` is an alias). Default: False.
 
     Examples:
         >>> ops.logsumexp(Tensor([[1.0, 2.0], [3.0, 4.0]]), 1).shape
         (2,)
     """
+    if dim is None and axis is None:
+        raise TypeError("logsumexp: give the axes to reduce (dim)")
+    keep_dims = keepdim if keep_dims is None else keep_dims
     x = _floatify(input)
-    axes = _axes(axis, x.ndim, "logsumexp")
+    axes = _axes(dim if axis is None else axis, x.ndim, "logsumexp")
     with no_grad():  # a stop-gradient that still traces: the shift is a recorded op, not a constant
         m = F.amax(x, axes, True)
         m = F.where(F.isfinite(m), m, F.zeros_like(m))  # rows of -inf (or inf) must not become nan here
@@ -112,8 +116,11 @@ def _matrix_norm(x: Tensor, ord: Any, dims: tuple[int, int], keepdim: bool) -> T
         sums = F.sum(F.abs(x), inner, keepdim=True)
         out = F.amax(sums, outer, True) if ord in (1, math.inf) else F.amin(sums, outer, True)
         return out if keepdim else F.squeeze(out, dims)
-    raise ValueError(f"norm: the matrix norm ord={ord!r} is not supported (supported: None, 'fro', 1, -1, inf, "
-                     "-inf; 'nuc' and 2 / -2 need a singular value decomposition)")
+    if ord in ("nuc", 2, -2):
+        from cellonnx.ops.composite.linalg_ext import matrix_norm
+        return matrix_norm(x, ord, (r, c), keepdim)
+    raise ValueError(f"norm: the matrix norm ord={ord!r} is not supported (supported: None, 'fro', 'nuc', 1, -1, "
+                     "2, -2, inf, -inf)")
 
 
 def norm(A: Tensor, ord: Any = None, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
@@ -122,7 +129,7 @@ def norm(A: Tensor, ord: Any = None, dim: Any = None, keepdim: bool = False, *, 
     ``dim`` an int: a vector norm over it; a pair: a matrix norm over those two axes; None: the 2-norm of
     the flattened input when ``ord`` is None, else a vector norm (1-D input) or matrix norm (2-D input).
     Vector ords: None/2, inf, -inf, 0 (count of non-zeros), 1 and any other number p (sum |x|^p)^(1/p).
-    Matrix ords: None/'fro', 1, -1, inf, -inf.
+    Matrix ords: None/'fro', 'nuc', 1, -1, 2, -2, inf, -inf.
     """
     x = _floatify(A)
     if dtype is not None:

@@ -5,6 +5,9 @@ import importlib
 
 FAMILIES = ("math", "reduce", "shape", "linalg", "creation", "index", "scatter", "getitem", "sort", "random",
             "conv", "conv_grad", "pool", "pool_avg", "pool_adaptive", "norm", "activation", "dropout",
-            "embedding", "rnn", "control")
+            "embedding", "rnn", "control",
+            "array_misc", "triangle", "scatter_reduce", "unique")
+FAMILIES += ("trig", "special", "elementwise", "bitwise", "cumulative", "einsum", "decomp", "spectral",
+             "random_dist", "boxes")
 
 MODULES = [importlib.import_module(f"cellonnx.ops.prims.{name}") for name in FAMILIES]

@@ -2,6 +2,7 @@
 and reducing a broadcast gradient back to its input's shape."""
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 import numpy as np
@@ -10,6 +11,8 @@ from cellonnx import dtypes
 from cellonnx.tensor import Tensor
 
 _BF16 = dtypes.bfloat16.np_dtype
+# the module (the package attribute ``cellonnx.tensor`` is the tensor() function, as in MindSpore)
+_tensor_module = importlib.import_module("cellonnx.tensor")
 
 
 def is_float_dtype(d: np.dtype) -> bool:
@@ -84,9 +87,15 @@ def to_tensor(x: Any, like: Tensor | None = None) -> Tensor:
     """A Tensor for ``x``; Python numbers take ``like``'s dtype where that keeps their meaning."""
     if isinstance(x, Tensor):
         return x
+    if hasattr(x, "onnx_name"):  # a symbolic dim while tracing: a graph value, not the example's size
+        t = to_tensor(int(x), like)
+        if _tensor_module.SYMBOLIC_HOOK is not None:
+            _tensor_module.SYMBOLIC_HOOK(t, x)
+        return t
     if like is not None and isinstance(x, (bool, int, float, np.number, np.bool_)):
         ld = like._data.dtype
-        if isinstance(x, (bool, np.bool_)) or is_float_dtype(ld) or (isinstance(x, (int, np.integer)) and ld.kind in "iu"):
+        if isinstance(x, (bool, np.bool_)) or is_float_dtype(ld) or \
+                (isinstance(x, (int, np.integer)) and ld.kind in "iu"):
             return Tensor._make(np.asarray(x, dtype=ld))
         if isinstance(x, (float, np.floating)):  # float scalar with an int/bool tensor
             return Tensor._make(np.asarray(x, dtype=np.float32))
@@ -145,6 +154,17 @@ def sum_to(g: Tensor, shape: tuple) -> Tensor:
         return reshape(g, shape)
     out = reduce_sum(g, tuple(axes), keep_dims=True)
     return reshape(out, shape) if lead or tuple(out.shape) != tuple(shape) else out
+
+
+def as_dim(value: Any) -> int:
+    """A size or count given to an op (a shape entry, tile multiples, a repeat count) as an int, keeping a
+    symbolic dim symbolic: while a graph with dynamic dims is traced, ``x.shape[0]`` is an int that also
+    knows how to read itself from the graph, and ``int()`` would bake the example's size in."""
+    if hasattr(value, "onnx_name"):
+        return value
+    if isinstance(value, Tensor):
+        return int(value._data.reshape(()))
+    return int(value)
 
 
 def norm_axis(axis: int, ndim: int, op: str) -> int:

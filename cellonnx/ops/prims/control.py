@@ -62,7 +62,25 @@ def _check_same(kind: str, a: Sequence[Tensor], b: Sequence[Tensor], what: str) 
                         f"{[str(x.dtype) for x in a]} and {[str(y.dtype) for y in b]}")
 
 
-def cond(pred: Any, true_fn: Callable[..., Any], false_fn: Callable[..., Any], *operands: Any) -> Any:
+def cond(A: Any, p: Any = None, *args: Any) -> Any:
+    """Two functions under one name, told apart by their arguments:
+
+    - ``cond(A, p=None)``: MindSpore 2.10's ``ops.cond``, the condition number of (a batch of) matrices in
+      the ``p``-norm (see ``cellonnx.ops.composite.linalg_ext.condition_number``);
+    - ``cond(pred, true_fn, false_fn, *operands)``: control flow, ``true_fn(*operands) if pred else
+      false_fn(*operands)``; traced, both branches become an ONNX If.
+
+    A callable second argument means control flow.
+    """
+    if callable(p) or args:
+        if len(args) < 1 or not callable(p) or not callable(args[0]):
+            raise TypeError("cond: control flow takes (pred, true_fn, false_fn, *operands) with two callables")
+        return _branch(A, p, args[0], *args[1:])
+    from cellonnx.ops.composite.linalg_ext import condition_number
+    return condition_number(A, p)
+
+
+def _branch(pred: Any, true_fn: Callable[..., Any], false_fn: Callable[..., Any], *operands: Any) -> Any:
     """``true_fn(*operands) if pred else false_fn(*operands)``; traced, both branches become an ONNX If."""
     tracer = registry.ACTIVE_TRACER
     if tracer is None or not isinstance(pred, Tensor) or not tracer.is_traced(pred):

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from cellonnx.ops.prims._util import norm_axis, result_dtype, to_tensor
+from cellonnx.ops.prims._util import as_dim, norm_axis, result_dtype, to_tensor
 from cellonnx.ops.registry import Op
 from cellonnx.tensor import Tensor
 
@@ -329,7 +329,7 @@ def tile(input: Tensor, dims: Any) -> Tensor:
     a shorter input gets leading size-1 axes (MindSpore 2.3+)."""
     from cellonnx.ops.prims.shape import reshape
     input = to_tensor(input)
-    reps = tuple(int(d) for d in (dims if isinstance(dims, (tuple, list)) else (dims,)))
+    reps = tuple(as_dim(d) for d in (dims if isinstance(dims, (tuple, list)) else (dims,)))
     if any(r < 0 for r in reps):
         raise ValueError(f"tile: dims must be non-negative, got {reps}")
     nd = input.ndim
@@ -361,7 +361,7 @@ def repeat_interleave(input: Tensor, repeats: Any, axis: int | None = None) -> T
         from cellonnx.ops.prims.scatter import gather
         index = Tensor._make(np.repeat(np.arange(n, dtype=np.int64), [int(r) for r in repeats]))
         return gather(input, index, a)
-    r = int(repeats)
+    r = as_dim(repeats)
     shape = tuple(input.shape)
     t = broadcast_to(expand_dims(input, a + 1), shape[:a + 1] + (r,) + shape[a + 1:])
     return reshape(t, shape[:a] + (shape[a] * r,) + shape[a + 1:])

@@ -531,7 +531,8 @@ class Cast(Op):
 
     def backward(self, ctx, g, *, dtype):
         src = ctx.inputs[0]._data.dtype
-        return (cast(g, src) if is_float_dtype(src) else None,)
+        # an integer input (a Parameter that requires grad) gets the gradient cast to it, as MindSpore gives
+        return (cast(g, src) if src.kind != "b" else None,)
 
     def lower(self, g, x, *, dtype):
         return g.op("Cast", x, to=dtypes.dtype(dtype).onnx)
@@ -570,32 +571,42 @@ def div(input: Any, other: Any, rounding_mode: str | None = None) -> Tensor:
     a, b = promote(input, other)
     if rounding_mode == "floor":
         return FloorDiv.apply(a, b)
-    if not is_float_dtype(a._data.dtype):
+    if rounding_mode == "trunc" and not is_float_dtype(a._data.dtype):
+        return Div.apply(a, b)  # integer division truncates
+    if not is_float_dtype(a._data.dtype) and a._data.dtype.kind != "c":
         a, b = cast(a, np.float32), cast(b, np.float32)
     out = Div.apply(a, b)
     if rounding_mode == "trunc":
-        out = cast(cast(out, np.int64), out._data.dtype)
+        from cellonnx.ops.prims.elementwise import Trunc
+        out = Trunc.apply(out)
     elif rounding_mode is not None:
         raise ValueError(f"div: rounding_mode must be None, 'floor' or 'trunc', got {rounding_mode!r}")
     return out
 
 
-def true_divide(input: Any, other: Any) -> Tensor:
-    return div(input, other)
+def true_divide(dividend: Any, divisor: Any) -> Tensor:
+    """``dividend / divisor`` with true division (integers are computed in float32)."""
+    return div(dividend, divisor)
 
 
-def floor_div(input: Any, other: Any) -> Tensor:
+def floor_div(x: Any, y: Any) -> Tensor:
+    """``x // y``: division rounded toward minus infinity."""
+    return FloorDiv.apply(*promote(x, y))
+
+
+def floor_divide(input: Any, other: Any) -> Tensor:
+    """``input // other`` (as :func:`floor_div`)."""
     return FloorDiv.apply(*promote(input, other))
 
 
-floor_divide = floor_div
+def floor_mod(x: Any, y: Any) -> Tensor:
+    """``x - floor(x / y) * y``: the remainder with the divisor's sign."""
+    return Mod.apply(*promote(x, y))
 
 
-def floor_mod(input: Any, other: Any) -> Tensor:
+def remainder(input: Any, other: Any) -> Tensor:
+    """The remainder with the divisor's sign (as :func:`floor_mod`)."""
     return Mod.apply(*promote(input, other))
-
-
-remainder = floor_mod
 
 
 def pow(input: Any, exponent: Any) -> Tensor:
@@ -713,8 +724,8 @@ def log(input: Tensor) -> Tensor:
     return Log.apply(_floatify(input))
 
 
-def sqrt(input: Tensor) -> Tensor:
-    return Sqrt.apply(_floatify(input))
+def sqrt(x: Tensor) -> Tensor:
+    return Sqrt.apply(_floatify(x))
 
 
 def rsqrt(input: Tensor) -> Tensor:
@@ -757,8 +768,19 @@ def ceil(input: Tensor) -> Tensor:
     return Ceil.apply(input)
 
 
-def round(input: Tensor) -> Tensor:
-    return Round.apply(input)
+def round(input: Tensor, *, decimals: int = 0) -> Tensor:
+    """Round half to even; with ``decimals`` != 0, to that many decimal places (``round(x * 10**d) / 10**d``,
+    negative ``decimals`` rounding to tens, hundreds ...)."""
+    if not decimals:
+        return Round.apply(input)
+    x = to_tensor(input)
+    if not is_float_dtype(x._data.dtype):
+        if decimals > 0:
+            return x
+        step = 10.0 ** -decimals
+        return cast(mul(Round.apply(div(cast(x, np.float64), step)), step), x._data.dtype)
+    scale = 10.0 ** decimals
+    return div(Round.apply(mul(x, scale)), scale)
 
 
 def relu(input: Tensor) -> Tensor:

@@ -26,13 +26,15 @@ _STATE: dict[str, Any] = {"seed": None, "rng": np.random.default_rng(), "streams
 
 
 def set_seed(seed: int) -> None:
-    """Seed the global random stream (and restart every op-level stream).
+    """Seed the global random stream (and restart every op-level stream) and ``numpy.random``, as MindSpore
+    does.
 
     Args:
         seed (int): a non-negative integer.
     """
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ValueError(f"set_seed: seed must be a non-negative int, got {seed!r}")
+    np.random.seed(int(seed))  # MindSpore's set_seed seeds numpy.random too
     _STATE["seed"] = int(seed)
     _STATE["rng"] = np.random.default_rng(int(seed))
     _STATE["streams"] = {}

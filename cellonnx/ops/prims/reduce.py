@@ -125,7 +125,16 @@ class ArgMin(Op):
 
 
 # ---------------------------------------------------------------- functional API
-def reduce_sum(x: Tensor, axes: tuple[int, ...] | None, keep_dims: bool = False) -> Tensor:
+def reduce_sum(x: Tensor, axis: Any = (), keep_dims: bool = False) -> Tensor:
+    """Sum over ``axis`` (an int or a tuple; all axes when ``()`` or None), keeping them as size 1 with
+    ``keep_dims``."""
+    x = to_tensor(x)
+    if axis is None or axis == ():
+        axes = None
+    elif type(axis) is tuple and all(type(a) is int and 0 <= a < x._data.ndim for a in axis):
+        axes = axis  # already normalized: the common case inside gradients
+    else:
+        axes = norm_axes(axis, x.ndim, "reduce_sum")
     return ReduceSum.apply(x, axes=axes, keep_dims=keep_dims)
 
 
@@ -142,22 +151,46 @@ def sum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = N
     return ReduceSum.apply(input, axes=axes, keep_dims=keepdim if keep_dims is None else keep_dims)
 
 
-def mean(input: Tensor, axis: Any = None, keep_dims: bool = False, *, dim: Any = None,
+def mean(x: Tensor, axis: Any = None, keep_dims: bool = False, *, dim: Any = None,
          keepdim: bool | None = None) -> Tensor:
+    """The mean over ``axis`` (all axes when None or ``()``); integers are averaged in float32."""
     from cellonnx.ops.prims.math import cast
+    x = to_tensor(x)
+    if not is_float_dtype(x._data.dtype):
+        x = cast(x, np.float32)
+    axes = norm_axes(axis if dim is None else dim, x.ndim, "mean")
+    return ReduceMean.apply(x, axes=axes, keep_dims=keep_dims if keepdim is None else keepdim)
+
+
+def _extreme(op: type[Op], name: str, input: Tensor, axis: Any, keepdims: bool, initial: Any,
+             where: Any) -> Tensor:
+    from cellonnx.ops.prims.math import maximum, minimum
+    from cellonnx.ops.prims.math import where as select
     input = to_tensor(input)
-    if not is_float_dtype(input._data.dtype):
-        input = cast(input, np.float32)
-    axes = norm_axes(axis if dim is None else dim, input.ndim, "mean")
-    return ReduceMean.apply(input, axes=axes, keep_dims=keep_dims if keepdim is None else keepdim)
+    if where is not None:
+        if initial is None:
+            raise ValueError(f"{name}: a where mask needs an initial value (for slices it leaves empty)")
+        input = select(where, input, initial)
+    out = op.apply(input, axes=norm_axes(axis, input.ndim, name), keep_dims=keepdims)
+    if initial is not None:
+        out = (maximum if op is ReduceMax else minimum)(out, initial)
+    return out
 
 
-def amax(input: Tensor, axis: Any = None, keep_dims: bool = False) -> Tensor:
-    return ReduceMax.apply(input, axes=norm_axes(axis, input.ndim, "amax"), keep_dims=keep_dims)
+def amax(input: Tensor, axis: Any = None, keepdims: bool = False, *, initial: Any = None, where: Any = None,
+         keep_dims: bool | None = None) -> Tensor:
+    """The maximum over ``axis`` (all axes when None); ``initial`` takes part in every maximum, and
+    ``where`` (a bool mask, with ``initial``) leaves elements out."""
+    kd = keepdims if keep_dims is None else keep_dims
+    return _extreme(ReduceMax, "amax", input, axis, kd, initial, where)
 
 
-def amin(input: Tensor, axis: Any = None, keep_dims: bool = False) -> Tensor:
-    return ReduceMin.apply(input, axes=norm_axes(axis, input.ndim, "amin"), keep_dims=keep_dims)
+def amin(input: Tensor, axis: Any = None, keepdims: bool = False, *, initial: Any = None, where: Any = None,
+         keep_dims: bool | None = None) -> Tensor:
+    """The minimum over ``axis`` (all axes when None); ``initial`` takes part in every minimum, and
+    ``where`` (a bool mask, with ``initial``) leaves elements out."""
+    kd = keepdims if keep_dims is None else keep_dims
+    return _extreme(ReduceMin, "amin", input, axis, kd, initial, where)
 
 
 def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False, *, axis: int | None = None,
@@ -171,14 +204,19 @@ def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False, *, axis
     return ArgMax.apply(input, axis=norm_axis(d, input.ndim, "argmax"), keep_dims=kd)
 
 
-def argmin(input: Tensor, dim: int | None = None, keepdim: bool = False, *, axis: int | None = None,
-           keep_dims: bool | None = None) -> Tensor:
+def argmin(input: Tensor, axis: int | None = None, keepdims: bool = False, *, dim: int | None = None,
+           keepdim: bool | None = None, keep_dims: bool | None = None) -> Tensor:
+    """Index (int32) of the minimum along ``axis`` (over the flattened tensor when None); ``dim`` /
+    ``keepdim`` / ``keep_dims`` are accepted as aliases."""
+    from cellonnx.ops.prims.math import cast
     from cellonnx.ops.prims.shape import reshape
-    d = dim if axis is None else axis
-    kd = keepdim if keep_dims is None else keep_dims
+    d = axis if dim is None else dim
+    kd = keepdims if keepdim is None and keep_dims is None else bool(keepdim or keep_dims)
     if d is None:
-        return ArgMin.apply(reshape(input, (-1,)), axis=0, keep_dims=False)
-    return ArgMin.apply(input, axis=norm_axis(d, input.ndim, "argmin"), keep_dims=kd)
+        out = ArgMin.apply(reshape(input, (-1,)), axis=0, keep_dims=False)
+    else:
+        out = ArgMin.apply(input, axis=norm_axis(d, input.ndim, "argmin"), keep_dims=kd)
+    return cast(out, np.int32)  # MindSpore's argmin gives int32 (argmax int64)
 
 
 def max(input: Tensor, axis: int | None = None, keepdims: bool = False, *, initial: Any = None,

@@ -54,6 +54,16 @@ def _add_at(out: np.ndarray, flat: np.ndarray, values: np.ndarray) -> np.ndarray
     return out
 
 
+def nd_positions(shape: tuple, idx: np.ndarray) -> np.ndarray:
+    """Flat positions in an array of ``shape`` of the slices ``x[idx[b, 0], ..., idx[b, k-1]]``, laid out as
+    idx.shape[:-1] + (size of one slice,)."""
+    k = idx.shape[-1]
+    coords = tuple(_in_range(c, n) for c, n in zip(_nd_index(idx), shape[:k]))
+    lead = np.ravel_multi_index(coords, shape[:k]) if k else np.zeros(idx.shape[:-1], np.int64)
+    inner = int(np.prod(shape[k:], dtype=np.int64))
+    return np.asarray(lead, dtype=np.int64)[..., None] * inner + np.arange(inner, dtype=np.int64)
+
+
 def _axis_positions(shape: tuple, idx: np.ndarray, axis: int) -> np.ndarray:
     """Flat positions in an array of ``shape`` of ``[..., idx[k], ...]`` (idx 1-D along ``axis``), laid out as
     shape[:axis] + (len(idx),) + shape[axis + 1:]."""
@@ -88,6 +98,24 @@ def _onehot_add(g: Any, data: str, idx: str, upd: str, dtype: np.dtype) -> str:
     flat = g.op("Reshape", upd, g.i64([0, -1]))                                                   # (K, R)
     contrib = g.op("MatMul", g.op("Transpose", oh, perm=[1, 0]), flat)                             # (N, R)
     return g.op("Add", data, g.op("Reshape", contrib, g.op("Shape", data)))
+
+
+def nd_rows(g: Any, x: str, idx: str, upd: str) -> tuple[str, str, str]:
+    """ScatterND operands as rows: the k leading coordinates of ``idx`` linearised (Horner over the run-time
+    dims, negatives counted from the end) to a (K,) index, ``x`` as (N, R) and ``upd`` as (K, R), R the size
+    of one addressed slice."""
+    k = int(g.in_tensors[1]._data.shape[-1])
+    shape = g.op("Shape", x)
+    lin = None
+    for j in range(k):
+        ij = g.op("Gather", idx, g.i64(j), axis=-1)
+        dj = g.op("Gather", shape, g.i64(j), axis=0)
+        ij = g.op("Where", g.op("Less", ij, g.i64(0)), g.op("Add", ij, dj), ij)
+        lin = ij if lin is None else g.op("Add", g.op("Mul", lin, dj), ij)
+    rest = g.op("Slice", shape, g.i64([k]), g.i64([2 ** 62]))
+    minus1 = g.i64([-1])
+    rows = g.op("Concat", minus1, g.op("ReduceProd", rest, keepdims=1), axis=0)   # (-1, R); R = 1 if k = rank
+    return g.op("Reshape", lin, minus1), g.op("Reshape", x, rows), g.op("Reshape", upd, rows)
 
 
 # ---------------------------------------------------------------- primitives
@@ -158,7 +186,8 @@ class GatherElements(Op):
     def check(self, x, idx, *, axis):
         if idx.ndim != x.ndim:
             return f"index of rank {idx.ndim} for an input of rank {x.ndim} (they must be equal)"
-        return f"index {idx.shape} must not exceed the input {x.shape} off axis {axis}, and its values must " \
+        return f"index {idx.shape} must not exceed the input {x.shape} off axis {axis}, and its values " \
+               f"must " \
                f"lie in [-{x.shape[axis]}, {x.shape[axis]})"
 
 
@@ -197,7 +226,8 @@ class ScatterElementsAdd(Op):
 
 
 class ScatterElements(Op):
-    """``x`` with ``upd[i][j]`` written at ``[idx[i][j]][j]`` (axis 0); for repeated positions one write wins."""
+    """``x`` with ``upd[i][j]`` written at ``[idx[i][j]][j]`` (axis 0); for repeated positions one write
+    wins."""
 
     def forward(self, x, idx, upd, *, axis):
         out = x.copy()
@@ -206,7 +236,8 @@ class ScatterElements(Op):
 
     def backward(self, ctx, g, *, axis):
         idx, upd = ctx.inputs[1], ctx.inputs[2]
-        return (ScatterElements.apply(g, idx, _zeros_like(upd), axis=axis) if ctx.needs_grad(0) else None, None,
+        gx = ScatterElements.apply(g, idx, _zeros_like(upd), axis=axis) if ctx.needs_grad(0) else None
+        return (gx, None,
                 GatherElements.apply(g, idx, axis=axis) if ctx.needs_grad(2) else None)
 
     def lower(self, g, x, idx, upd, *, axis):
@@ -231,12 +262,7 @@ class ScatterNDAdd(Op):
     """``x`` with ``upd[b]`` added at ``x[idx[b, 0], ..., idx[b, k-1]]``; repeated positions accumulate."""
 
     def forward(self, x, idx, upd):
-        k = idx.shape[-1]
-        coords = tuple(_in_range(c, n) for c, n in zip(_nd_index(idx), x.shape[:k]))
-        lead = np.ravel_multi_index(coords, x.shape[:k]) if k else np.zeros(idx.shape[:-1], np.int64)
-        inner = int(np.prod(x.shape[k:], dtype=np.int64))
-        flat = lead.astype(np.int64)[..., None] * inner + np.arange(inner, dtype=np.int64)
-        return _add_at(x.copy(), flat, upd)
+        return _add_at(x.copy(), nd_positions(x.shape, idx), upd)
 
     def backward(self, ctx, g):
         idx = ctx.inputs[1]
@@ -246,21 +272,9 @@ class ScatterNDAdd(Op):
     def lower(self, g, x, idx, upd):
         if g.opset >= 16:
             return g.op("ScatterND", x, idx, upd, reduction="add")
-        # linearise the k leading coordinates (Horner over the run-time dims), then a one-hot product
-        k = int(g.in_tensors[1]._data.shape[-1])
-        shape = g.op("Shape", x)
-        lin = None
-        for j in range(k):
-            ij = g.op("Gather", idx, g.i64(j), axis=-1)
-            dj = g.op("Gather", shape, g.i64(j), axis=0)
-            ij = g.op("Where", g.op("Less", ij, g.i64(0)), g.op("Add", ij, dj), ij)
-            lin = ij if lin is None else g.op("Add", g.op("Mul", lin, dj), ij)
-        rest = g.op("Slice", shape, g.i64([k]), g.i64([2 ** 62]))
-        minus1 = g.i64([-1])
-        data = g.op("Reshape", x, g.op("Concat", minus1, rest, axis=0))
-        upd2 = g.op("Reshape", upd, g.op("Concat", minus1, rest, axis=0))
-        out = _onehot_add(g, data, g.op("Reshape", lin, minus1), upd2, g.in_tensors[0]._data.dtype)
-        return g.op("Reshape", out, shape)
+        lin, data, upd2 = nd_rows(g, x, idx, upd)
+        out = _onehot_add(g, data, lin, upd2, g.in_tensors[0]._data.dtype)
+        return g.op("Reshape", out, g.op("Shape", x))
 
 
 class ScatterNDSet(Op):
@@ -347,8 +361,8 @@ def _batched_gather(x: Tensor, idx: Tensor, axis: int, batch_dims: int) -> Tenso
     from cellonnx.ops.prims.shape import reshape, transpose
     bd = batch_dims + idx.ndim if batch_dims < 0 else batch_dims
     if not 0 <= bd <= idx.ndim or bd > axis or tuple(x._data.shape[:bd]) != tuple(idx._data.shape[:bd]):
-        raise ValueError(f"gather: batch_dims {batch_dims} needs batch_dims <= axis ({axis}) and matching leading "
-                         f"dims of params {tuple(x.shape)} and indices {tuple(idx.shape)}")
+        raise ValueError(f"gather: batch_dims {batch_dims} needs batch_dims <= axis ({axis}) and matching "
+                         f"leading dims of params {tuple(x.shape)} and indices {tuple(idx.shape)}")
     shape = x.shape
     nd, ni = x.ndim, idx.ndim - bd
     perm = list(range(bd)) + [axis] + [d for d in range(bd, nd) if d != axis]
@@ -379,8 +393,8 @@ def gather_elements(input: Tensor, dim: int, index: Any) -> Tensor:
     idx = _index(index, "gather_elements")
     input = to_tensor(input)
     if idx.ndim != input.ndim:
-        raise ValueError(f"gather_elements: index of shape {tuple(idx.shape)} must have the rank of the input "
-                         f"{tuple(input.shape)}")
+        raise ValueError(f"gather_elements: index of shape {tuple(idx.shape)} must have the rank of the "
+                         f"input {tuple(input.shape)}")
     return GatherElements.apply(input, idx, axis=norm_axis(dim, input.ndim, "gather_elements"))
 
 
@@ -390,8 +404,8 @@ def gather_nd(input_x: Tensor, indices: Any) -> Tensor:
     idx = _index(indices, "gather_nd")
     input_x = to_tensor(input_x)
     if idx.ndim < 1 or idx._data.shape[-1] > input_x.ndim:
-        raise ValueError(f"gather_nd: indices of shape {tuple(idx.shape)} need a last dim of at most the input "
-                         f"rank {input_x.ndim}")
+        raise ValueError(f"gather_nd: indices of shape {tuple(idx.shape)} need a last dim of at most the "
+                         f"input rank {input_x.ndim}")
     return GatherND.apply(input_x, _int64(idx))
 
 
@@ -451,8 +465,9 @@ def tensor_scatter_elements(input_x: Tensor, indices: Any, updates: Tensor, axis
     upd = _cast_like(to_tensor(updates, input_x), input_x)
     a = norm_axis(axis, input_x.ndim, "tensor_scatter_elements")
     if idx.ndim != input_x.ndim or tuple(upd._data.shape) != tuple(idx._data.shape):
-        raise ValueError(f"tensor_scatter_elements: indices {tuple(idx.shape)} and updates {tuple(upd.shape)} "
-                         f"must have one shape, of the rank of input_x {tuple(input_x.shape)}")
+        raise ValueError(f"tensor_scatter_elements: indices {tuple(idx.shape)} and updates "
+                         f"{tuple(upd.shape)} must have one shape, of the rank of input_x "
+                         f"{tuple(input_x.shape)}")
     if reduction == "add":
         return ScatterElementsAdd.apply(input_x, idx, upd, axis=a)
     if reduction == "none":
@@ -508,8 +523,9 @@ def _tensor_scatter(self: Tensor, axis: int, index: Any, src: Any) -> Tensor:
 
 
 TENSOR_METHODS = {
-    "gather": _tensor_gather, "index_select": _tensor_index_select, "gather_elements": _tensor_gather_elements,
-    "gather_nd": gather_nd, "index_add": _tensor_index_add, "scatter_add": scatter_add, "scatter": _tensor_scatter,
+    "gather": _tensor_gather, "index_select": _tensor_index_select,
+    "gather_elements": _tensor_gather_elements, "gather_nd": gather_nd, "index_add": _tensor_index_add,
+    "scatter_add": scatter_add, "scatter": _tensor_scatter,
 }
 
 __all__ = ["gather", "gather_elements", "gather_nd", "index_add", "index_select", "one_hot", "scatter",

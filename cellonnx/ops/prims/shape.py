@@ -96,14 +96,17 @@ def reshape(input: Tensor, shape: Any) -> Tensor:
     return Reshape.apply(input, shape=shape)
 
 
-def transpose(input: Tensor, input_perm: Any) -> Tensor:
-    perm = tuple(norm_axis(int(p), input.ndim, "transpose") for p in input_perm)
+def transpose(input: Tensor, dims: Any) -> Tensor:
+    """Permute the axes of ``input``: output axis i is input axis ``dims[i]``."""
+    perm = tuple(norm_axis(int(p), input.ndim, "transpose") for p in dims)
     if perm == tuple(range(input.ndim)):
         return input
     return Transpose.apply(input, perm=perm)
 
 
-permute = transpose
+def permute(input: Tensor, axis: Any) -> Tensor:
+    """Permute the axes of ``input`` to the order ``axis`` (as :func:`transpose`)."""
+    return transpose(input, axis)
 
 
 def swapaxes(input: Tensor, axis0: int, axis1: int) -> Tensor:
@@ -113,11 +116,14 @@ def swapaxes(input: Tensor, axis0: int, axis1: int) -> Tensor:
     return transpose(input, perm)
 
 
-def expand_dims(input: Tensor, axis: int) -> Tensor:
-    return ExpandDims.apply(input, axes=(norm_axis(axis, input.ndim + 1, "expand_dims"),))
+def expand_dims(input_x: Tensor, axis: int) -> Tensor:
+    """``input_x`` with a new axis of size 1 at position ``axis``."""
+    return ExpandDims.apply(input_x, axes=(norm_axis(axis, input_x.ndim + 1, "expand_dims"),))
 
 
-unsqueeze = expand_dims
+def unsqueeze(input: Tensor, dim: int) -> Tensor:
+    """``input`` with a new axis of size 1 at position ``dim`` (as :func:`expand_dims`)."""
+    return expand_dims(input, dim)
 
 
 def squeeze(input: Tensor, axis: Any = None) -> Tensor:
@@ -162,4 +168,5 @@ def flatten(input: Tensor, order: str = "C", *, start_dim: int = 1, end_dim: int
         new = tuple(shape[:s]) + (merged,) + tuple(shape[e + 1:])
     return reshape(input, new)
 
-__all__ = ["broadcast_to", "expand_dims", "flatten", "permute", "reshape", "squeeze", "swapaxes", "transpose", "unsqueeze"]
+__all__ = ["broadcast_to", "expand_dims", "flatten", "permute", "reshape", "squeeze", "swapaxes", "transpose",
+           "unsqueeze"]

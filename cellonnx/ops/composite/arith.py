@@ -1,0 +1,351 @@
+"""Elementwise arithmetic over primitives: MindSpore's aliases (multiply, divide, subtract, eq ...), the
+add-and-scale forms (addcdiv, addcmul, addn ...), exponents and logarithms in other bases, logaddexp,
+xlogy, hypot, copysign, heaviside, fmax / fmin, frac, float_power, ldexp, logit, sinc, nan_to_num, isclose
+and the shrink functions. Gradient and lowering come from the primitives they are written with."""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from cellonnx import ops as _ops
+from cellonnx.ops.prims._util import is_float_dtype, promote, to_tensor
+from cellonnx.ops.prims.math import _floatify
+from cellonnx.tensor import Tensor
+
+F: Any = _ops  # the functional API; its names are filled in at import time, so typed loosely
+
+
+def _float_pair(a: Any, b: Any) -> tuple[Tensor, Tensor]:
+    a, b = promote(a, b)
+    return _floatify(a), _floatify(b)
+
+
+# ---------------------------------------------------------------- aliases and scaled sums
+def multiply(input: Any, other: Any) -> Tensor:
+    """``input * other`` (alias of :func:`mul`)."""
+    return F.mul(input, other)
+
+
+def divide(input: Any, other: Any, *, rounding_mode: str | None = None) -> Tensor:
+    """``input / other`` (alias of :func:`div`): true division, or 'floor' / 'trunc' rounding."""
+    return F.div(input, other, rounding_mode=rounding_mode)
+
+
+def subtract(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
+    """``input - alpha * other``."""
+    return F.sub(input, other if alpha == 1 else F.mul(other, alpha))
+
+
+def eq(input: Any, other: Any) -> Tensor:
+    """``input == other`` elementwise (alias of :func:`equal`)."""
+    return F.equal(input, other)
+
+
+def positive(input: Tensor) -> Tensor:
+    """``input`` itself."""
+    return to_tensor(input)
+
+
+def numel(input: Tensor) -> int:
+    """The number of elements of ``input``."""
+    return int(to_tensor(input)._data.size)
+
+
+def addn(x: Any) -> Tensor:
+    """The elementwise sum of a list or tuple of tensors of one shape."""
+    if not isinstance(x, (list, tuple)) or not x:
+        raise TypeError(f"addn: x must be a non-empty list or tuple of tensors, got {type(x).__name__}")
+    out = x[0]
+    for t in x[1:]:
+        out = F.add(out, t)
+    return to_tensor(out)
+
+
+def accumulate_n(x: Any) -> Tensor:
+    """The elementwise sum of a list or tuple of tensors (as :func:`addn`)."""
+    return addn(x)
+
+
+def _value_like(value: Any, like: Tensor) -> Any:
+    """MindSpore casts the scale of addcdiv / addcmul to the input's dtype."""
+    return F.cast(value, like._data.dtype) if isinstance(value, Tensor) else value
+
+
+def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, value: Any = 1) -> Tensor:
+    """``input + value * tensor1 / tensor2``."""
+    x = to_tensor(input)
+    return F.add(x, F.mul(F.div(tensor1, tensor2), _value_like(value, x)))
+
+
+def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, value: Any = 1) -> Tensor:
+    """``input + value * tensor1 * tensor2``."""
+    x = to_tensor(input)
+    return F.add(x, F.mul(F.mul(tensor1, tensor2), _value_like(value, x)))
+
+
+def inv(x: Tensor) -> Tensor:
+    """``1 / x`` elementwise; integers stay integers (the quotient truncated, as in MindSpore)."""
+    x = to_tensor(x)
+    if is_float_dtype(x._data.dtype):
+        return F.reciprocal(x)
+    from cellonnx.ops.prims.math import Div
+    return Div.apply(F.ones_like(x), x)
+
+
+# ---------------------------------------------------------------- exponents and logarithms
+def exp2(input: Tensor) -> Tensor:
+    """``2 ** input``."""
+    x = _floatify(input)
+    return F.pow(F.full_like(x, 2.0), x)
+
+
+def log2(input: Tensor) -> Tensor:
+    """The base-2 logarithm."""
+    return F.div(F.log(_floatify(input)), math.log(2.0))
+
+
+def log10(input: Tensor) -> Tensor:
+    """The base-10 logarithm."""
+    return F.div(F.log(_floatify(input)), math.log(10.0))
+
+
+def logaddexp(input: Tensor, other: Tensor) -> Tensor:
+    """``log(exp(input) + exp(other))`` without overflow: ``max + log1p(exp(-|input - other|))``."""
+    a, b = _float_pair(input, other)
+    return F.add(F.maximum(a, b), F.log1p(F.exp(F.neg(F.abs(F.sub(a, b))))))
+
+
+def logaddexp2(input: Tensor, other: Tensor) -> Tensor:
+    """``log2(2 ** input + 2 ** other)`` without overflow."""
+    a, b = _float_pair(input, other)
+    ln2 = math.log(2.0)
+    return F.add(F.maximum(a, b), F.div(F.log1p(F.exp(F.mul(F.neg(F.abs(F.sub(a, b))), ln2))), ln2))
+
+
+def xlogy(input: Any, other: Any) -> Tensor:
+    """``input * log(other)`` elementwise."""
+    a, b = _float_pair(input, other)
+    return F.mul(a, F.log(b))
+
+
+def xdivy(x: Any, y: Any) -> Tensor:
+    """``x / y``, and 0 where ``x`` is 0 (also for ``y`` = 0)."""
+    a, b = _float_pair(x, y)
+    both = F.logical_and(F.equal(a, 0), F.equal(b, 0))  # 0 / y = 0 already; only 0 / 0 needs the guard
+    return F.div(a, F.where(both, F.ones_like(b), b))
+
+
+def float_power(input: Any, exponent: Any) -> Tensor:
+    """``input ** exponent`` computed in float64 (the result is float64)."""
+    a = to_tensor(input)
+    e = exponent if not isinstance(exponent, Tensor) else F.cast(exponent, np.float64)
+    return F.pow(F.cast(a, np.float64), e if isinstance(e, Tensor) else float(e))
+
+
+def float_power_ext(input: Any, exponent: Any) -> Tensor:
+    """``input ** exponent`` in float64 (as :func:`float_power`)."""
+    return float_power(input, exponent)
+
+
+def ldexp(x: Tensor, other: Tensor) -> Tensor:
+    """``x * 2 ** other``."""
+    return F.mul(x, F.pow(2.0, to_tensor(other)))
+
+
+def logit(input: Tensor, eps: float | None = None) -> Tensor:
+    """``log(p / (1 - p))``, with ``p`` clamped to [eps, 1 - eps] when ``eps`` is given."""
+    x = _floatify(input)
+    if eps is not None and eps >= 0:
+        x = F.clamp(x, float(eps), 1.0 - float(eps))
+    return F.log(F.div(x, F.sub(1.0, x)))
+
+
+# ---------------------------------------------------------------- elementwise functions
+def hypot(input: Tensor, other: Tensor) -> Tensor:
+    """``sqrt(input**2 + other**2)``."""
+    a, b = _float_pair(input, other)
+    return F.sqrt(F.add(F.mul(a, a), F.mul(b, b)))
+
+
+def copysign(x: Any, other: Any) -> Tensor:
+    """The magnitude of ``x`` with the sign of ``other`` (-0.0 counts as negative); a float result."""
+    from cellonnx.ops.prims.elementwise import SignBit
+    a = _floatify(x)
+    b = to_tensor(other, a)
+    mag = F.abs(a)
+    return F.where(SignBit.apply(b), F.neg(mag), mag)
+
+
+def heaviside(input: Tensor, values: Tensor) -> Tensor:
+    """The step function: 0 where ``input`` < 0, ``values`` where it is 0, 1 where it is > 0."""
+    x, v = promote(input, values)
+    step = F.where(F.greater(x, 0), F.ones_like(x), F.zeros_like(x))
+    return F.where(F.equal(x, 0), v, step)
+
+
+def fmax(input: Tensor, other: Tensor) -> Tensor:
+    """The elementwise maximum, ignoring NaN (NaN only where both are NaN)."""
+    a, b = promote(input, other)
+    if not is_float_dtype(a._data.dtype):
+        return F.maximum(a, b)
+    return F.where(F.isnan(a), b, F.where(F.isnan(b), a, F.maximum(a, b)))
+
+
+def fmin(input: Tensor, other: Tensor) -> Tensor:
+    """The elementwise minimum, ignoring NaN (NaN only where both are NaN)."""
+    a, b = promote(input, other)
+    if not is_float_dtype(a._data.dtype):
+        return F.minimum(a, b)
+    return F.where(F.isnan(a), b, F.where(F.isnan(b), a, F.minimum(a, b)))
+
+
+def frac(x: Tensor) -> Tensor:
+    """The fractional part ``x - trunc(x)`` (with the sign of ``x``)."""
+    x = to_tensor(x)
+    if not is_float_dtype(x._data.dtype):
+        return F.zeros_like(x)
+    return F.sub(x, F.trunc(x))
+
+
+def sinc(input: Tensor) -> Tensor:
+    """The normalized sinc ``sin(pi x) / (pi x)``, 1 at 0."""
+    x = _floatify(input)
+    zero = F.equal(x, 0)
+    px = F.mul(F.where(zero, F.ones_like(x), x), math.pi)
+    # at 0 the Taylor series 1 - (pi x)^2 / 6: the value 1 with the right first and second derivatives
+    near = F.sub(1.0, F.div(F.square(F.mul(x, math.pi)), 6.0))
+    return F.where(zero, near, F.div(F.sin(px), px))
+
+
+def sgn(input: Tensor) -> Tensor:
+    """The sign for real input; ``x / |x|`` (0 at 0) for complex input."""
+    x = to_tensor(input)
+    if x._data.dtype.kind == "c":
+        mag = F.abs(x)
+        zero = F.equal(mag, 0)
+        return F.div(x, F.cast(F.where(zero, F.ones_like(mag), mag), x.dtype))
+    return F.sign(x)
+
+
+def signbit(input: Tensor) -> Tensor:
+    """Whether each element is below zero (False for -0.0 and NaN, as in MindSpore)."""
+    return F.less(input, 0)
+
+
+def nan_to_num(input: Tensor, nan: float | None = None, posinf: float | None = None,
+               neginf: float | None = None) -> Tensor:
+    """NaN, +inf and -inf replaced by ``nan`` (default 0), ``posinf`` and ``neginf`` (default the dtype's
+    largest and lowest finite values)."""
+    x = to_tensor(input)
+    if not is_float_dtype(x._data.dtype):
+        return x
+    info = np.finfo(np.float32 if x._data.dtype.kind != "f" else x._data.dtype)
+    nan_v = 0.0 if nan is None else float(nan)
+    pos = float(info.max) if posinf is None else float(posinf)
+    neg = float(info.min) if neginf is None else float(neginf)
+    out = F.where(F.isnan(x), F.full_like(x, nan_v), x)
+    out = F.where(F.logical_and(F.isinf(x), F.greater(x, 0)), F.full_like(x, pos), out)
+    return F.where(F.logical_and(F.isinf(x), F.less(x, 0)), F.full_like(x, neg), out)
+
+
+def isclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08,
+            equal_nan: bool = False) -> Tensor:
+    """``|input - other| <= atol + rtol * |other|`` elementwise; equal infinities are close, NaN is close to
+    NaN only with ``equal_nan``."""
+    a, b = promote(input, other)
+    if not is_float_dtype(a._data.dtype):
+        a, b = F.cast(a, np.float64), F.cast(b, np.float64)
+    with_tol = F.less_equal(F.abs(F.sub(a, b)), F.add(F.mul(F.abs(b), float(rtol)), float(atol)))
+    finite = F.logical_and(F.isfinite(a), F.isfinite(b))
+    out = F.logical_or(F.equal(a, b), F.logical_and(finite, with_tol))
+    if equal_nan:
+        out = F.logical_or(out, F.logical_and(F.isnan(a), F.isnan(b)))
+    return out
+
+
+def approximate_equal(x: Tensor, y: Tensor, tolerance: float = 1e-05) -> Tensor:
+    """``|x - y| < tolerance`` elementwise."""
+    a, b = promote(x, y)
+    return F.less(F.abs(F.sub(a, b)), float(tolerance))
+
+
+def isposinf(input: Tensor) -> Tensor:
+    """Whether each element is +inf."""
+    x = to_tensor(input)
+    if not is_float_dtype(x._data.dtype):
+        return F.zeros_like(x, dtype=np.bool_)
+    return F.logical_and(F.isinf(x), F.greater(x, 0))
+
+
+def isneginf(input: Tensor) -> Tensor:
+    """Whether each element is -inf."""
+    x = to_tensor(input)
+    if not is_float_dtype(x._data.dtype):
+        return F.zeros_like(x, dtype=np.bool_)
+    return F.logical_and(F.isinf(x), F.less(x, 0))
+
+
+def isnan_ext(tensor: Tensor) -> Tensor:
+    """Whether each element is NaN (as :func:`isnan`)."""
+    return F.isnan(tensor)
+
+
+def is_complex(input: Tensor) -> bool:
+    """Whether ``input``'s dtype is complex."""
+    return to_tensor(input)._data.dtype.kind == "c"
+
+
+def isreal(input: Tensor) -> Tensor:
+    """Whether each element is real: True for real dtypes, a zero imaginary part for complex ones."""
+    x = to_tensor(input)
+    if x._data.dtype.kind == "c":
+        return F.equal(F.imag(x), 0)
+    return F.ones_like(x, dtype=np.bool_)
+
+
+def eps(x: Tensor) -> Tensor:
+    """A tensor of ``x``'s shape and dtype filled with its dtype's machine epsilon."""
+    x = to_tensor(x)
+    dt = x._data.dtype
+    if not is_float_dtype(dt):
+        raise TypeError(f"eps: x must be a float tensor, got {x.dtype}")
+    return F.full_like(x, float(np.finfo(dt).eps) if dt.kind == "f" else 2.0 ** -7)
+
+
+# ---------------------------------------------------------------- shrink functions and fast gelu
+def tanhshrink(input: Tensor) -> Tensor:
+    """``input - tanh(input)``."""
+    x = _floatify(input)
+    return F.sub(x, F.tanh(x))
+
+
+def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
+    """``x - lambd`` above ``lambd``, ``x + lambd`` below ``-lambd``, 0 between."""
+    if lambd < 0:
+        raise ValueError(f"softshrink: lambd must be >= 0, got {lambd}")
+    x = to_tensor(input)
+    zero = F.zeros_like(x)
+    return F.where(F.greater(x, lambd), F.sub(x, lambd), F.where(F.less(x, -lambd), F.add(x, lambd), zero))
+
+
+def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
+    """``x`` where ``|x| > lambd``, else 0."""
+    x = to_tensor(input)
+    return F.where(F.greater(F.abs(x), lambd), x, F.zeros_like(x))
+
+
+def fast_gelu(x: Tensor) -> Tensor:
+    """MindSpore's fast GELU: ``x / (1 + exp(-1.702 |x|)) * exp(0.851 (x - |x|))``."""
+    x = _floatify(x)
+    ax = F.abs(x)
+    return F.mul(F.div(x, F.add(F.exp(F.mul(ax, -1.702)), 1.0)), F.exp(F.mul(F.sub(x, ax), 0.851)))
+
+
+__all__ = ["accumulate_n", "addcdiv", "addcmul", "addn", "approximate_equal", "copysign", "divide", "eps",
+           "eq", "exp2", "fast_gelu", "float_power", "float_power_ext", "fmax", "fmin", "frac", "hardshrink",
+           "heaviside", "hypot", "inv", "is_complex", "isclose", "isnan_ext", "isneginf", "isposinf",
+           "isreal", "ldexp", "log2", "log10", "logaddexp", "logaddexp2", "logit", "multiply", "nan_to_num",
+           "numel", "positive", "sgn", "signbit", "sinc", "softshrink", "subtract", "tanhshrink", "xdivy",
+           "xlogy"]
