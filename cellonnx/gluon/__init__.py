@@ -7,14 +7,16 @@ writing MXNet's .params files and compiling hybridized blocks to ONNX.
 """
 from __future__ import annotations
 
-from cellonnx.gluon import autograd, init, loss, nn, optimizer
+from cellonnx.gluon import autograd, contrib, init, loss, metric, model_zoo, nn, optimizer
 from cellonnx.gluon.block import Block
 from cellonnx.gluon.hybrid import HybridBlock
 from cellonnx.gluon.parameter import Constant, DeferredInitializationError, Parameter
+from cellonnx.gluon.parameter_dict import ParameterDict
 from cellonnx.gluon.symbol import SymbolBlock
 from cellonnx.gluon.trainer import Trainer
 
 initializer = init
 
-__all__ = ["Block", "Constant", "DeferredInitializationError", "HybridBlock", "Parameter", "SymbolBlock", "Trainer", "autograd",
-           "init", "initializer", "loss", "nn", "optimizer"]
+__all__ = ["Block", "Constant", "DeferredInitializationError", "HybridBlock", "Parameter", "ParameterDict",
+           "SymbolBlock", "Trainer", "autograd", "contrib", "init", "initializer", "loss", "metric", "model_zoo", "nn",
+           "optimizer"]

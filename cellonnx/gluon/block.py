@@ -99,8 +99,9 @@ class Block(BlockIO, Cell):
             shared.update(params)
         d["_prefix"], d["_param_prefix"], d["_shared_params"] = naming.create(prefix, shared, self._alias())
         d["_pdict"] = ParameterDict(self._param_prefix, self._shared_params, owner=self)
-        d["_legacy"] = (prefix is not None or params is not None or naming.in_scope()
-                        or type(self)._uses_hybrid_forward)
+        mode = naming.get_mode()
+        d["_legacy"] = mode == "1.x" or mode == "auto" and (
+            prefix is not None or params is not None or naming.in_scope() or type(self)._uses_hybrid_forward)
         d["_name_scope"] = naming.BlockScope(self)
 
     def _alias(self) -> str:
@@ -269,12 +270,22 @@ class Block(BlockIO, Cell):
                 dict.__setitem__(out, k, p)
         return out
 
+    def _legacy_params(self) -> ParameterDict:
+        """Every parameter by its 1.x name, whatever naming this block follows."""
+        out = ParameterDict(self._param_prefix)
+        for k, p in self._legacy_walk():
+            if k not in out:
+                dict.__setitem__(out, k, p)
+        return out
+
     def _named_params(self) -> list[tuple[str, CoreParameter]]:
         """(name, parameter): 1.x names for 1.x code, each parameter once; structural paths otherwise."""
         if self._legacy_tree():
             out: dict[str, CoreParameter] = {}
             for k, p in self._legacy_walk():
-                out.setdefault(k, p)
+                if k not in out:
+                    out[k] = p
+                    p.name = k  # MXNet 1.x's Parameter.name is the full name
             return list(out.items())
         return [(k, p) for k, _, _, p in self._walk()]
 
@@ -445,17 +456,17 @@ class Block(BlockIO, Cell):
                 p.cast(dt)
 
     # ---------------------------------------------------------------- hooks
-    def register_forward_pre_hook(self, hook_fn: Callable, *, prepend: bool = False,
+    def register_forward_pre_hook(self, hook: Callable, *, prepend: bool = False,  # type: ignore[override]
                                   with_kwargs: bool = False) -> CellHookHandle:
         """``hook(block, inputs)``, called before ``forward``; the handle's ``detach()`` removes it."""
-        handle = super().register_forward_pre_hook(hook_fn, prepend=prepend, with_kwargs=with_kwargs)
+        handle = super().register_forward_pre_hook(hook, prepend=prepend, with_kwargs=with_kwargs)
         setattr(handle, "detach", handle.remove)  # noqa: B010 - MXNet's HookHandle name
         return handle
 
-    def register_forward_hook(self, hook_fn: Callable, *, prepend: bool = False, with_kwargs: bool = False,
-                              always_call: bool = False) -> CellHookHandle:
+    def register_forward_hook(self, hook: Callable, *, prepend: bool = False,  # type: ignore[override]
+                              with_kwargs: bool = False, always_call: bool = False) -> CellHookHandle:
         """``hook(block, inputs, output)``, called after ``forward``; the handle's ``detach()`` removes it."""
-        handle = super().register_forward_hook(hook_fn, prepend=prepend, with_kwargs=with_kwargs,
+        handle = super().register_forward_hook(hook, prepend=prepend, with_kwargs=with_kwargs,
                                                always_call=always_call)
         setattr(handle, "detach", handle.remove)  # noqa: B010 - MXNet's HookHandle name
         return handle

@@ -89,8 +89,22 @@ class BlockIO:
         loaded = read_params(filename)
         if not loaded:
             return
+        if not any("." in k for k in loaded):
+            loaded = self._from_legacy_names(loaded)
         self.load_dict({"params": loaded, "filename": os.fspath(filename)}, device, allow_missing, ignore_extra,
                        cast_dtype, dtype_source)
+
+    def _from_legacy_names(self, loaded: dict[str, Any]) -> dict[str, Any]:
+        """MXNet 1.x's legacy files (``collect_params().save(fname, strip_prefix=net.prefix)``) name
+        parameters by their 1.x names without the block's prefix: their structural names instead."""
+        walk = list(self._walk())
+        if set(loaded) <= {key for key, _, _, _ in walk}:
+            return loaded  # a single layer's file: its structural names have no '.' either
+        by_name: dict[str, str] = {}
+        for key, _, _, p in walk:
+            by_name.setdefault(p.__dict__.get("_mx_name") or p.name, key)
+        prefix = getattr(self, "_prefix", "")
+        return {by_name.get(prefix + k, k): v for k, v in loaded.items()}
 
     def load_dict(self, param_dict: Mapping[str, Any], device: Any = None, allow_missing: bool = False,
                   ignore_extra: bool = False, cast_dtype: bool = False, dtype_source: str = "current") -> None:

@@ -8,13 +8,45 @@ parameter's 1.x name is its block's parameter prefix plus its own name (``resnet
 
 Blocks created with ``prefix=`` / ``params=``, inside a name scope, or of a class that defines
 ``hybrid_forward`` follow 1.x naming (see ``Block.collect_params``); the prefixes are kept for every block.
+Code built only from gluon.nn layers with none of these (``nn.Dense(3)`` alone) reads the same in Gluon 1.x
+and 2.x; it follows 2.x (structural names) unless ``set_mode('1.x')`` says the code is 1.x code.
 """
 from __future__ import annotations
 
 import threading
 from typing import Any
 
-__all__ = ["BlockScope", "NameManager", "Prefix", "create", "in_scope"]
+__all__ = ["BlockScope", "NameManager", "Prefix", "create", "get_mode", "in_scope", "mode", "set_mode"]
+
+_MODES = ("auto", "1.x", "2.x")
+_mode = ["auto"]
+
+
+def set_mode(value: str) -> str:
+    """Which naming blocks created from now on follow: 'auto' (1.x for 1.x code, see the module docstring),
+    '1.x' or '2.x'; returns the previous mode."""
+    if value not in _MODES:
+        raise ValueError(f"naming mode must be one of {_MODES}, got {value!r}")
+    prev, _mode[0] = _mode[0], value
+    return prev
+
+
+def get_mode() -> str:
+    return _mode[0]
+
+
+class mode:  # noqa: N801 - used as ``with naming.mode('1.x'):``
+    """Scope with naming mode ``value`` (see set_mode)."""
+
+    def __init__(self, value: str) -> None:
+        self._value, self._prev = value, "auto"
+
+    def __enter__(self) -> mode:
+        self._prev = set_mode(self._value)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        set_mode(self._prev)
 
 
 class NameManager:

@@ -41,9 +41,12 @@ def outputs(want: dict[str, np.ndarray], stage: str) -> list[np.ndarray]:
 
 
 def tol(want: dict[str, np.ndarray], key: str, base: dict[str, float]) -> dict[str, float]:
-    """``base``, widened to ten times the framework's own sensitivity of ``key`` to input rounding."""
+    """``base``, widened to ten times the framework's own sensitivity of ``key`` to input rounding, and to ten
+    times its own float32 error (``err/<key>``: its float32 result against its float64 one, where the fixture
+    records it)."""
     sens = float(want.get(f"sens/{key}", 0.0))
-    return dict(rtol=base["rtol"], scale_rtol=max(base["scale_rtol"], 10 * sens))
+    err = float(want.get(f"err/{key}", 0.0))
+    return dict(rtol=base["rtol"], scale_rtol=max(base["scale_rtol"], 10 * sens, 10 * err))
 
 
 def conditioned(want: dict[str, np.ndarray], key: str) -> bool:

@@ -9,7 +9,9 @@ cellonnx) and never names a framework. Each spec:
   package's top: ``gluon.model_zoo.vision.resnet``);
 - ``make(m)`` builds the network from that module (small widths, 10 classes);
 - ``inputs``: (dtype, shape, low, high) at batch 2, the first dim the batch;
-- ``train``: whether the training-mode forward is deterministic (no dropout with a positive rate);
+- ``train``: whether the training-mode forward is deterministic; the model zoo's constructors fix their
+  dropout rates, so ``prepare`` sets every Dropout's rate to 0 after construction on both sides (``_rate``,
+  the attribute MXNet's Dropout and cellonnx's read);
 - ``slow``: left out of the normal run;
 - ``reference``: for MXNet 2.x's files, the 1.9.1 network of the same architecture whose fixture the outputs
   are compared with (the parameters, named by structural path, take the same values on both sides).
@@ -41,10 +43,12 @@ def param_value(name: str, shape: tuple[int, ...]) -> np.ndarray:
     return _shared.param_value(name, shape)
 
 __all__ = ["NETWORKS", "RECORDED", "SEED", "dot_weights", "flat", "make_inputs", "make_labels", "module_path",
-           "named_params", "param_value"]
+           "named_params", "param_value", "prepare"]
 
 IMG32 = ("float32", (2, 3, 32, 32), -1.0, 1.0)
 IMG64 = ("float32", (2, 3, 64, 64), -1.0, 1.0)
+# batch statistics of more samples: networks whose last maps are 1x1 at 32x32
+WIDE64 = ("float32", (4, 3, 64, 64), -1.0, 1.0)
 IMG224 = ("float32", (2, 3, 224, 224), -1.0, 1.0)
 IMG299 = ("float32", (2, 3, 299, 299), -1.0, 1.0)
 CH = [16, 16, 32, 64, 128]
@@ -66,21 +70,21 @@ def _zoo(version: str) -> dict[str, dict[str, Any]]:
         "resnet50_v2": dict(module=v + "resnet", inputs=[IMG32],
                             make=lambda m: m.ResNetV2(m.BottleneckV2, [1, 1, 1, 1], CH4, classes=10,
                                                       thumbnail=True)),
-        "vgg11_bn": dict(module=v + "vgg", inputs=[IMG32], train=False,
+        "vgg11_bn": dict(module=v + "vgg", inputs=[WIDE64],
                          make=lambda m: m.VGG([1, 1, 1, 1, 1], [8, 16, 16, 32, 32], classes=10, batch_norm=True)),
-        "alexnet": dict(module=v + "alexnet", inputs=[IMG64], train=False, slow=True,
+        "alexnet": dict(module=v + "alexnet", inputs=[IMG64], slow=True,
                         make=lambda m: m.AlexNet(classes=10)),
         "densenet": dict(module=v + "densenet", inputs=[IMG224],
                          make=lambda m: m.DenseNet(16, 8, [2, 2, 2, 2], bn_size=2, classes=10)),
-        "squeezenet1.0": dict(module=v + "squeezenet", inputs=[IMG224], train=False,
+        "squeezenet1.0": dict(module=v + "squeezenet", inputs=[IMG224],
                               make=lambda m: m.SqueezeNet("1.0", classes=10)),
-        "squeezenet1.1": dict(module=v + "squeezenet", inputs=[IMG224], train=False,
+        "squeezenet1.1": dict(module=v + "squeezenet", inputs=[IMG224],
                               make=lambda m: m.SqueezeNet("1.1", classes=10)),
-        "inceptionv3": dict(module=v + "inception", inputs=[IMG299], train=False, slow=True,
+        "inceptionv3": dict(module=v + "inception", inputs=[IMG299], slow=True,
                             make=lambda m: m.Inception3(classes=10)),
-        "mobilenet0.25": dict(module=v + "mobilenet", inputs=[IMG32],
+        "mobilenet0.25": dict(module=v + "mobilenet", inputs=[WIDE64],
                               make=lambda m: m.MobileNet(0.25, classes=10)),
-        "mobilenetv2_0.25": dict(module=v + "mobilenet", inputs=[IMG32],
+        "mobilenetv2_0.25": dict(module=v + "mobilenet", inputs=[WIDE64],
                                  make=lambda m: m.MobileNetV2(0.25, classes=10)),
         "get_model": dict(module=v[:-1], inputs=[IMG32],
                           make=lambda m: m.get_model("resnet18_v1", classes=10, thumbnail=True)),
@@ -101,25 +105,27 @@ def _gcv(module: str, make: Any, inputs: list | None = None, **kw: Any) -> dict[
 GLUONCV: dict[str, dict[str, Any]] = {
     "gcv_cifar_resnet20_v1": _gcv("cifarresnet", lambda m: m.cifar_resnet20_v1(classes=10)),
     "gcv_cifar_resnet20_v2": _gcv("cifarresnet", lambda m: m.cifar_resnet20_v2(classes=10)),
-    "gcv_cifar_resnext": _gcv("cifarresnext", lambda m: m.CIFARResNext([1, 1, 1], 4, 4, classes=10)),
+    "gcv_cifar_resnext": _gcv("cifarresnext", lambda m: m.CIFARResNext([1, 1, 1], 4, 4, classes=10), [WIDE64]),
     "gcv_cifar_wideresnet": _gcv("cifarwideresnet", lambda m: m.CIFARWideResNet(
         m.CIFARBasicBlockV2, [1, 1, 1], [16, 16, 32, 64], 0.0, classes=10)),
-    "gcv_resnet18_v1b": _gcv("resnetv1b", lambda m: m.ResNetV1b(m.BasicBlockV1b, [1, 1, 1, 1], classes=10)),
+    "gcv_resnet18_v1b": _gcv("resnetv1b", lambda m: m.ResNetV1b(m.BasicBlockV1b, [1, 1, 1, 1], classes=10),
+                             [WIDE64]),
     "gcv_resnet50_v1d": _gcv("resnetv1b", lambda m: m.ResNetV1b(m.BottleneckV1b, [1, 1, 1, 1], classes=10,
                                                                 deep_stem=True, stem_width=8, avg_down=True),
-                             slow=True),
-    "gcv_resnext": _gcv("resnext", lambda m: m.ResNext([1, 1, 1, 1], 4, 4, classes=10)),
-    "gcv_se_resnext": _gcv("resnext", lambda m: m.ResNext([1, 1, 1, 1], 4, 4, classes=10, use_se=True)),
+                             [WIDE64], slow=True),
+    "gcv_resnext": _gcv("resnext", lambda m: m.ResNext([1, 1, 1, 1], 4, 4, classes=10), [WIDE64]),
+    "gcv_se_resnext": _gcv("resnext", lambda m: m.ResNext([1, 1, 1, 1], 4, 4, classes=10, use_se=True),
+                           [WIDE64]),
     "gcv_se_resnet18_v1": _gcv("se_resnet", lambda m: m.SE_ResNetV1(m.SE_BasicBlockV1, [1, 1, 1, 1], CH,
                                                                     classes=10, thumbnail=True)),
     "gcv_se_resnet50_v2": _gcv("se_resnet", lambda m: m.SE_ResNetV2(m.SE_BottleneckV2, [1, 1, 1, 1], CH4,
                                                                     classes=10, thumbnail=True)),
-    "gcv_senet": _gcv("senet", lambda m: m.SENet([1, 1, 1, 1], 4, 4, classes=10), slow=True),
-    "gcv_shufflenet_v1": _gcv("shufflenet", lambda m: m.ShuffleNetV1(groups=3, classes=10)),
-    "gcv_shufflenet_v2": _gcv("shufflenet", lambda m: m.ShuffleNetV2(classes=10)),
-    "gcv_googlenet": _gcv("googlenet", lambda m: m.GoogLeNet(classes=10, pretrained_base=False), [IMG64],
-                          train=False, slow=True),
-    "gcv_xception65": _gcv("xception", lambda m: m.Xception65(classes=10), [IMG64], slow=True),
+    "gcv_senet": _gcv("senet", lambda m: m.SENet([1, 1, 1, 1], 4, 4, classes=10), [WIDE64], slow=True),
+    "gcv_shufflenet_v1": _gcv("shufflenet", lambda m: m.ShuffleNetV1(groups=3, classes=10), [WIDE64]),
+    "gcv_shufflenet_v2": _gcv("shufflenet", lambda m: m.ShuffleNetV2(classes=10), [WIDE64]),
+    "gcv_googlenet": _gcv("googlenet", lambda m: m.GoogLeNet(classes=10, pretrained_base=False), [IMG224],
+                          slow=True),
+    "gcv_xception65": _gcv("xception", lambda m: m.Xception65(classes=10), [IMG224], slow=True),
 }
 
 NETWORKS: dict[str, dict[str, Any]] = {**_zoo("1.9.1"), **_zoo("2.0.0b1"), **GLUONCV}
@@ -130,6 +136,16 @@ for _spec in NETWORKS.values():
     _spec.setdefault("classes", 10)
     _spec.setdefault("loss", "ce")
     _spec.setdefault("export", True)
+
+
+def prepare(net: Any) -> Any:
+    """Set every Dropout's rate to 0 (MXNet's and cellonnx's Dropout both read ``_rate``), so that
+    training-mode passes are deterministic."""
+    def off(block: Any) -> None:
+        if type(block).__name__ == "Dropout":
+            block._rate = 0.0
+    net.apply(off)
+    return net
 
 
 def module_path(spec: dict[str, Any], root: str) -> str:

@@ -64,7 +64,7 @@ def build(name: str, importer: Any) -> Any:
     mx.random.seed(0)
     module = importer(networks_mxnet.module_path(spec, root(spec)))
     with mx.name.NameManager():
-        net = spec["make"](module)
+        net = networks_mxnet.prepare(spec["make"](module))
     net.initialize()
     net(mx.nd.array(networks_mxnet.make_inputs(spec, "shape")[0][:1]))
     load(net)
@@ -83,10 +83,23 @@ def structural(net: Any) -> dict[str, Any]:
     return {key: p for key, _, _, p in net._walk()}
 
 
-def nd_inputs(want: dict[str, np.ndarray], batch: int | None = None) -> list[Any]:
+def arrays(name: str, batch: int | None = None) -> list[np.ndarray]:
+    """The network's inputs (networks_mxnet.make_inputs, as the fixture generator made them)."""
+    spec = NETWORKS[name]
+    out = networks_mxnet.make_inputs(spec, spec.get("reference", name))
+    want = fixture(name)
+    for i, a in enumerate(out):
+        np.testing.assert_allclose([a.astype(np.float64).sum(), np.abs(a).max()], want[f"input_sum/{i}"],
+                                   rtol=1e-12, err_msg=f"{name}: inputs differ from the fixture's")
+    return [a[:batch] if batch else a for a in out]
+
+
+def nd_inputs(name: str, batch: int | None = None) -> list[Any]:
+    """The inputs as the code expects them: mx.np arrays for MXNet 2.x's files (use_np), NDArrays for 1.x."""
     import cellonnx.mxnet as mx
 
-    return [mx.nd.array(a) for a in checks.inputs(want, batch)]
+    make = mx.np.array if "reference" in NETWORKS[name] else mx.nd.array
+    return [make(a) for a in arrays(name, batch)]
 
 
 def compare(got: Any, want: dict[str, np.ndarray], stage: str, what: str, batch: int | None = None) -> None:
@@ -114,7 +127,7 @@ def test_parameter_names(name: str, importer: Any) -> None:
 def test_eval_forward(name: str, importer: Any) -> None:
     net = build(name, importer)
     want = fixture(name)
-    out = net(*nd_inputs(want))
+    out = net(*nd_inputs(name))
     assert all(type(o).__name__ in ("NDArray", "ndarray") for o in networks_mxnet.flat(out))
     compare(out, want, "eval", f"{name} eval")
 
@@ -126,7 +139,7 @@ def test_train_forward(name: str, importer: Any) -> None:
     net = build(name, importer)
     want = fixture(name)
     with autograd.record(train_mode=True):
-        out = net(*nd_inputs(want))
+        out = net(*nd_inputs(name))
     moving = checks.ill_conditioned(want, "train")
     if moving:
         pytest.skip(f"ill-conditioned: MXNet's own {moving} move by "
@@ -152,12 +165,15 @@ def test_trainer_step(name: str, importer: Any) -> None:
         pytest.skip(f"ill-conditioned: MXNet's own {moving} move by "
                     f"{max(float(want['sens/' + k[5:]]) for k in moving):.2g} of their scale under 1e-6 input "
                     "noise (training-mode batch statistics of a small batch)")
-    x = nd_inputs(want)
+    x = nd_inputs(name)
     loss_fn = gluon.loss.SoftmaxCrossEntropyLoss()
     with autograd.record():
-        loss = loss_fn(networks_mxnet.flat(net(*x))[0], mx.nd.array(want["label"]))
+        out = networks_mxnet.flat(net(*x))[0]
+        make = mx.np.array if "reference" in NETWORKS[name] else mx.nd.array
+        loss = loss_fn(out, make(want["label"]))
     loss.backward()
-    assert_close(loss.sum().asnumpy(), want["loss"], **checks.tol(want, "loss", OUT_TOL), what=f"{name} loss")
+    assert_close(loss.sum().asnumpy().reshape(-1), want["loss"].reshape(-1), **checks.tol(want, "loss", OUT_TOL),
+                 what=f"{name} loss")
     params = structural(net)
     trainable = [(k, p) for k, p in params.items() if p.grad_req != "null"]
     for key in (k for k in want if k.startswith("grad/")):
@@ -187,7 +203,7 @@ def test_hybridized_forward(name: str, importer: Any) -> None:
     want = fixture(name)
     net.hybridize()
     for batch in (2, 1):
-        compare(net(*nd_inputs(want, batch)), want, "eval", f"{name} hybridized at batch {batch}", batch=batch)
+        compare(net(*nd_inputs(name, batch)), want, "eval", f"{name} hybridized at batch {batch}", batch=batch)
     assert net._compiled, f"{name}: the hybridized network ran eagerly"
 
 
@@ -199,7 +215,7 @@ def test_export_dynamic_batch(name: str, importer: Any, tmp_path: Path) -> None:
     net = build(name, importer)
     want = fixture(name)
     net.hybridize()
-    net(*nd_inputs(want, 1))
+    net(*nd_inputs(name, 1))
     path = net.export(str(tmp_path / name))
     model = onnx.load(path)
     names = {t.name for t in model.graph.initializer}
@@ -209,7 +225,7 @@ def test_export_dynamic_batch(name: str, importer: Any, tmp_path: Path) -> None:
     session = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
     feeds = [i.name for i in session.get_inputs()]
     for batch in (1, 2):
-        got = session.run(None, dict(zip(feeds, checks.inputs(want, batch))))
+        got = session.run(None, dict(zip(feeds, arrays(name, batch))))
         compare(got, want, "eval", f"{name} onnxruntime at batch {batch}", batch=batch)
 
 
@@ -225,6 +241,32 @@ def test_save_load_parameters(name: str, importer: Any, tmp_path: Path) -> None:
     spec = NETWORKS[name]
     module = importer(networks_mxnet.module_path(spec, root(spec)))
     with mx.name.NameManager():
-        fresh = spec["make"](module)
+        fresh = networks_mxnet.prepare(spec["make"](module))
     fresh.load_parameters(path)
-    compare(fresh(*nd_inputs(want)), want, "eval", f"{name} after load_parameters")
+    compare(fresh(*nd_inputs(name)), want, "eval", f"{name} after load_parameters")
+
+
+def zoo_cases() -> list[Any]:
+    return [pytest.param(name, marks=[pytest.mark.slow] if spec["slow"] else [], id=name)
+            for name, spec in NETWORKS.items() if spec["package"] == "mxnet-1.9.1"]
+
+
+@pytest.mark.parametrize("name", zoo_cases())
+def test_cellonnx_model_zoo(name: str) -> None:
+    """cellonnx's own gluon.model_zoo.vision builds the 1.9.1 model zoo's networks: same constructors, 1.x
+    and structural parameter names, outputs."""
+    import importlib
+
+    import cellonnx.mxnet as mx
+
+    spec = NETWORKS[name]
+    want = fixture(name)
+    module = importlib.import_module(networks_mxnet.module_path(spec, "cellonnx"))
+    with mx.name.NameManager():
+        net = networks_mxnet.prepare(spec["make"](module))
+    net.initialize()
+    net(mx.nd.array(networks_mxnet.make_inputs(spec, "shape")[0][:1]))
+    load(net)
+    assert list(structural(net)) == want["structural"].tolist()
+    assert list(net.collect_params()) == want["names"].tolist()
+    compare(net(*nd_inputs(name)), want, "eval", f"cellonnx's {name} eval")

@@ -2,6 +2,7 @@
 Lambda / HybridLambda and Concatenate / HybridConcatenate. The computations are cellonnx ops."""
 from __future__ import annotations
 
+import inspect
 import warnings
 from typing import Any
 
@@ -214,18 +215,35 @@ class Identity(HybridBlock):
 
 
 def _resolve(function: Any, owner: str) -> tuple[Any, str]:
+    """The function of a Lambda: an MXNet operator name (mx.nd's, then cellonnx.ops'), or a callable."""
     if isinstance(function, str):
-        impl = getattr(ops, function, None)
+        from cellonnx.mxnet import ndarray as nd  # MXNet's operator names ('tanh', 'LeakyReLU', ...)
+        impl = getattr(nd, function, None) or getattr(ops, function, None)
         if impl is None or not callable(impl):
-            raise ValueError(f"{owner}: function name {function!r} is not found in cellonnx.ops")
+            raise ValueError(f"{owner}: function name {function!r} is not an MXNet operator (mx.nd) or a "
+                             "cellonnx.ops function")
         return impl, function
     if callable(function):
         return function, getattr(function, "__name__", type(function).__name__)
     raise ValueError(f"{owner}: unrecognized function in lambda: {function!r} of type {type(function)}")
 
 
+def _takes_namespace(function: Any) -> bool:
+    """Whether ``function`` is Gluon 1.x's ``lambda F, x: ...`` (its first parameter is called F)."""
+    try:
+        params = list(inspect.signature(function).parameters)
+    except (TypeError, ValueError):
+        return False
+    return bool(params) and params[0] == "F"
+
+
 class Lambda(Block):
-    """Wrap a function (or the name of a cellonnx op: ``Lambda('tanh')``) as a Block."""
+    """Wrap a function (or an operator name: ``Lambda('tanh')``) as a Block.
+
+    Examples:
+        >>> block = Lambda('tanh')
+        >>> block = Lambda(lambda x: npx.leaky_relu(x, slope=0.1))
+    """
 
     def __init__(self, function: Any, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -239,13 +257,25 @@ class Lambda(Block):
 
 
 class HybridLambda(HybridBlock):
-    """Wrap a function of tensors (``lambda x: ops.leaky_relu(x, 0.1)``) or an op name as a HybridBlock."""
+    """Wrap a function of tensors or an operator name as a HybridBlock; Gluon 1.x's ``lambda F, x: ...``
+    receives the operator namespace (mx.nd, or mx.sym while traced).
+
+    Examples:
+        >>> block = HybridLambda('tanh')
+        >>> block = HybridLambda(lambda F, x: F.LeakyReLU(x, slope=0.1))
+        >>> block = HybridLambda(lambda x: ops.leaky_relu(x, 0.1))
+    """
 
     def __init__(self, function: Any, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._func, self._func_name = _resolve(function, "HybridLambda")
+        self._with_namespace = not isinstance(function, str) and _takes_namespace(function)
 
     def forward(self, x: Any, *args: Any) -> Any:
+        if self._with_namespace:
+            from cellonnx.graph import trace
+            from cellonnx.mxnet import ndarray, symbol
+            return self._func(symbol if trace._current else ndarray, x, *args)
         return self._func(x, *args)
 
     def __repr__(self) -> str:
