@@ -2,6 +2,7 @@
 ``"True"`` / ``"1"`` -> True, ``"None"`` -> None, ``"1e-05"`` -> 1e-05, enumerations checked against their
 choices. Python 2 era files write longs as ``3L``; that suffix is accepted as MXNet's parser accepts it.
 """
+
 from __future__ import annotations
 
 import math
@@ -95,6 +96,13 @@ def parse_attr(spec: AttrSpec, text: str) -> Any:
         raise AttrError(f"value {text!r} is not {_WHAT[kind]}") from None
 
 
-_WHAT = {"int": "an integer", "float": "a number", "bool": "a boolean (True/False/1/0)", "str": "a string",
-         "ptr": "a pointer", "shape": "a tuple of integers such as (3, 3)", "ints": "a tuple of integers",
-         "floats": "a tuple of numbers"}
+_WHAT = {
+    "int": "an integer",
+    "float": "a number",
+    "bool": "a boolean (True/False/1/0)",
+    "str": "a string",
+    "ptr": "a pointer",
+    "shape": "a tuple of integers such as (3, 3)",
+    "ints": "a tuple of integers",
+    "floats": "a tuple of numbers",
+}

@@ -6,6 +6,7 @@ auxiliary states (BatchNorm's moving statistics) 'null', and a training-mode pas
 moves the auxiliary states as MXNet does. The block differentiates like any other, ``hybridize()`` compiles it
 to ONNX, and ``export`` writes that graph with the weights as named initializers.
 """
+
 from __future__ import annotations
 
 import inspect
@@ -32,8 +33,21 @@ from cellonnx.tensor import Tensor
 __all__ = ["SymbolBlock"]
 
 # MXNet's dtype flags, as symbol.json writes them in a variable's __dtype__
-_TYPE_FLAGS = {0: "float32", 1: "float64", 2: "float16", 3: "uint8", 4: "int32", 5: "int8", 6: "int64", 7: "bool",
-               8: "int16", 9: "uint16", 10: "uint32", 11: "uint64", 12: "bfloat16"}
+_TYPE_FLAGS = {
+    0: "float32",
+    1: "float64",
+    2: "float16",
+    3: "uint8",
+    4: "int32",
+    5: "int8",
+    6: "int64",
+    7: "bool",
+    8: "int16",
+    9: "uint16",
+    10: "uint32",
+    11: "uint64",
+    12: "bfloat16",
+}
 
 
 class _BySuffix(_init.Initializer):
@@ -55,13 +69,17 @@ def _as_symbol(value: Any, what: str) -> Symbol:
     if isinstance(value, (list, tuple)) and value and all(isinstance(v, Symbol) for v in value):
         graph = value[0].graph
         if any(v.graph is not graph for v in value):
-            raise ValueError(f"SymbolBlock: the {what} come from different graphs; load the file once and pick "
-                             "every output from it")
+            raise ValueError(
+                f"SymbolBlock: the {what} come from different graphs; load the file once and pick "
+                "every output from it"
+            )
         return Symbol(graph, [h for v in value for h in v.heads])
     if isinstance(value, (str, os.PathLike)):
         return load(value)
-    raise TypeError(f"SymbolBlock: {what} must be a Symbol (symbol.load / get_internals) or a list of them, got "
-                    f"{type(value).__name__}")
+    raise TypeError(
+        f"SymbolBlock: {what} must be a Symbol (symbol.load / get_internals) or a list of them, got "
+        f"{type(value).__name__}"
+    )
 
 
 def _input_names(inputs: Any) -> list[str]:
@@ -76,7 +94,9 @@ def _input_names(inputs: Any) -> list[str]:
         elif isinstance(i, str):
             names.append(i)
         else:
-            raise TypeError(f"SymbolBlock: inputs must be variable names or symbol.var(...), got {type(i).__name__}")
+            raise TypeError(
+                f"SymbolBlock: inputs must be variable names or symbol.var(...), got {type(i).__name__}"
+            )
     return names
 
 
@@ -107,7 +127,8 @@ class SymbolBlock(HybridBlock):
     """A block computing the outputs of an MXNet symbol graph.
 
     Args:
-        outputs: the outputs: a Symbol (``symbol.load(...)``, ``get_internals()[...]``), a list of them, or the
+        outputs: the outputs: a Symbol (``symbol.load(...)``, ``get_internals()[...]``), a list of them, or
+            the
             path of a symbol.json.
         inputs: the variables fed by the call's arguments: names or ``symbol.var(name)``, in call order.
         params: parameters to use by MXNet name (another block's ``collect_params()``); the graph's other
@@ -126,8 +147,10 @@ class SymbolBlock(HybridBlock):
         variables = {n.name: n for n in program.variables}
         for name in names:
             if name not in variables:
-                raise ValueError(f"SymbolBlock: input '{name}' is not a variable of {symbol.graph.source} (its "
-                                 f"variables are {list(variables)[:10]})")
+                raise ValueError(
+                    f"SymbolBlock: input '{name}' is not a variable of {symbol.graph.source} (its "
+                    f"variables are {list(variables)[:10]})"
+                )
         aux = set(symbol.list_auxiliary_states())
         d = self.__dict__
         d["_symbol"] = symbol
@@ -141,32 +164,46 @@ class SymbolBlock(HybridBlock):
                 continue
             p = shared.get(node.name)
             if p is None:
-                p = Parameter(node.name, grad_req="null" if node.name in aux else "write",
-                              shape=_declared_shape(node), dtype=_declared_dtype(node), allow_deferred_init=True)
+                p = Parameter(
+                    node.name,
+                    grad_req="null" if node.name in aux else "write",
+                    shape=_declared_shape(node),
+                    dtype=_declared_dtype(node),
+                    allow_deferred_init=True,
+                )
                 init = node.attrs.get("__init__")
                 if init:
                     p.init = init
             elif not isinstance(p, CoreParameter):
-                raise TypeError(f"SymbolBlock: params['{node.name}'] must be a Parameter, got {type(p).__name__}")
+                raise TypeError(
+                    f"SymbolBlock: params['{node.name}'] must be a Parameter, got {type(p).__name__}"
+                )
             self._params[node.name] = p
             d["_param_nodes"][node.name] = node
         self._set_signature(names)
 
     def _set_signature(self, names: list[str]) -> None:
         """Call and trace with the graph's input names (the exported ONNX inputs are named so)."""
+
         def construct(*args: Any) -> Any:
             return self.forward(*args)
 
         if all(n.isidentifier() for n in names):
             construct.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-                [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in names])
+                [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in names]
+            )
         self.__dict__["construct"] = construct
 
     # ---------------------------------------------------------------- loading
     @staticmethod
-    def imports(symbol_file: str | os.PathLike[str], input_names: str | Sequence[str],
-                param_file: str | os.PathLike[str] | None = None, ctx: Any = None, allow_missing: bool = False,
-                ignore_extra: bool = False) -> SymbolBlock:
+    def imports(
+        symbol_file: str | os.PathLike[str],
+        input_names: str | Sequence[str],
+        param_file: str | os.PathLike[str] | None = None,
+        ctx: Any = None,
+        allow_missing: bool = False,
+        ignore_extra: bool = False,
+    ) -> SymbolBlock:
         """Load a model written by ``HybridBlock.export`` or ``Module.save_checkpoint``.
 
         Args:
@@ -181,13 +218,16 @@ class SymbolBlock(HybridBlock):
         Returns:
             SymbolBlock.
         """
-        block = SymbolBlock(load(symbol_file), [input_names] if isinstance(input_names, str) else list(input_names))
+        block = SymbolBlock(
+            load(symbol_file), [input_names] if isinstance(input_names, str) else list(input_names)
+        )
         if param_file is not None:
             block._load_mxnet_params(param_file, allow_missing, ignore_extra)
         return block
 
-    def _load_mxnet_params(self, param_file: str | os.PathLike[str], allow_missing: bool,
-                           ignore_extra: bool) -> None:
+    def _load_mxnet_params(
+        self, param_file: str | os.PathLike[str], allow_missing: bool, ignore_extra: bool
+    ) -> None:
         """MXNet's ParameterDict.load with cast_dtype and dtype_source 'saved' (what imports uses)."""
         loaded = read_params(param_file)
         arrays = {}
@@ -198,15 +238,19 @@ class SymbolBlock(HybridBlock):
         if not allow_missing:
             for name in params:
                 if name not in arrays:
-                    raise AssertionError(f"Parameter '{name}' is missing in file '{os.fspath(param_file)}', which "
-                                         f"contains parameters: {_brief(arrays)}. Please make sure source and "
-                                         "target networks have the same prefix.")
+                    raise AssertionError(
+                        f"Parameter '{name}' is missing in file '{os.fspath(param_file)}', which "
+                        f"contains parameters: {_brief(arrays)}. Please make sure source and "
+                        "target networks have the same prefix."
+                    )
         for name, value in arrays.items():
             if name not in params:
                 if not ignore_extra:
-                    raise ValueError(f"Parameter '{name}' loaded from file '{os.fspath(param_file)}' is not "
-                                     f"present in ParameterDict, which contains parameters {_brief(params)}. Set "
-                                     "ignore_extra=True to ignore.")
+                    raise ValueError(
+                        f"Parameter '{name}' loaded from file '{os.fspath(param_file)}' is not "
+                        f"present in ParameterDict, which contains parameters {_brief(params)}. Set "
+                        "ignore_extra=True to ignore."
+                    )
                 continue
             p = params[name]
             if isinstance(p, Parameter):
@@ -218,8 +262,10 @@ class SymbolBlock(HybridBlock):
     def forward(self, x: Any, *args: Any) -> Any:
         inputs = (x, *args)
         if len(inputs) != len(self._input_names):
-            raise TypeError(f"SymbolBlock: {len(self._input_names)} input(s) expected ({self._input_names}), got "
-                            f"{len(inputs)}")
+            raise TypeError(
+                f"SymbolBlock: {len(self._input_names)} input(s) expected ({self._input_names}), got "
+                f"{len(inputs)}"
+            )
         values: dict[str, Any] = {}
         for name, value in zip(self._input_names, inputs):
             values[name] = value if isinstance(value, Tensor) else Tensor(np.asarray(value, dtype=np.float32))
@@ -232,15 +278,20 @@ class SymbolBlock(HybridBlock):
     def infer_shape(self, *args: Any) -> None:
         """Give parameters without a shape theirs from the inputs, as MXNet's shape inference does: the graph
         runs once and each operator's parameter inputs get the shapes its data input implies."""
-        deferred = {name for name, p in self._params.items()
-                    if isinstance(p, Parameter) and p._deferred is not None}
+        deferred = {
+            name for name, p in self._params.items() if isinstance(p, Parameter) and p._deferred is not None
+        }
         nodes = self._param_nodes
 
         def settle(step: Step, inputs: list[Tensor]) -> None:
             rule = step.row.param_shapes
-            pending = [(i, nid) for i, (nid, _) in enumerate(step.inputs)
-                       if step.node.inputs and self._program.graph.nodes[nid].name in deferred
-                       and nodes.get(self._program.graph.nodes[nid].name) is not None]
+            pending = [
+                (i, nid)
+                for i, (nid, _) in enumerate(step.inputs)
+                if step.node.inputs
+                and self._program.graph.nodes[nid].name in deferred
+                and nodes.get(self._program.graph.nodes[nid].name) is not None
+            ]
             if not pending:
                 return
             names = input_names(step.spec.name, step.spec.inputs, step.attrs, len(step.inputs))
@@ -250,9 +301,11 @@ class SymbolBlock(HybridBlock):
                 p = self._params[pname]
                 shape = shapes.get(names[i]) if i < len(names) else None
                 if shape is None:
-                    raise ValueError(f"SymbolBlock: the shape of parameter '{pname}' ({names[i] if i < len(names) else i}"
-                                     f" of {step.spec.name} '{step.node.name}') cannot be inferred; load it from a "
-                                     "file or give its variable a shape")
+                    raise ValueError(
+                        f"SymbolBlock: the shape of parameter '{pname}' ({names[i] if i < len(names) else i}"
+                        f" of {step.spec.name} '{step.node.name}') cannot be inferred; load it from a "
+                        "file or give its variable a shape"
+                    )
                 p.shape = shape
                 p._finish_deferred_init()
                 deferred.discard(pname)
@@ -263,8 +316,14 @@ class SymbolBlock(HybridBlock):
             self._program.run(values, hook=settle)
 
     # ---------------------------------------------------------------- initialization and saving
-    def initialize(self, init: Any = None, device: Any = None, verbose: bool = False, force_reinit: bool = False,
-                   ctx: Any = None) -> None:
+    def initialize(
+        self,
+        init: Any = None,
+        device: Any = None,
+        verbose: bool = False,
+        force_reinit: bool = False,
+        ctx: Any = None,
+    ) -> None:
         """Initialize the parameters: a variable's own ``__init__`` first, otherwise by name suffix as MXNet
         (``init`` for weights; Default: Uniform(0.07))."""
         default = _BySuffix(init)
@@ -285,8 +344,10 @@ class SymbolBlock(HybridBlock):
             if p is None:
                 continue
             if isinstance(p, Parameter) and p._deferred is not None:
-                raise RuntimeError(f"save_parameters: parameter '{name}' has no value yet (initialize the network "
-                                   "and run one forward pass first)")
+                raise RuntimeError(
+                    f"save_parameters: parameter '{name}' has no value yet (initialize the network "
+                    "and run one forward pass first)"
+                )
             arrays[("aux:" if name in aux else "arg:") + name] = p._data
         mxnet_format.write(filename, arrays)
 
@@ -302,8 +363,9 @@ class SymbolBlock(HybridBlock):
         super().cast(dtype)
         if np.dtype(dtypes.dtype(dtype).np_dtype) == np.float16:
             for name, p in self._params.items():
-                if isinstance(p, Parameter) and name.endswith(("moving_mean", "moving_var", "running_mean",
-                                                               "running_var")):
+                if isinstance(p, Parameter) and name.endswith(
+                    ("moving_mean", "moving_var", "running_mean", "running_var")
+                ):
                     p.cast("float32")
         return self
 
@@ -317,8 +379,10 @@ class SymbolBlock(HybridBlock):
         return self._symbol.graph
 
     def __repr__(self) -> str:
-        return (f"SymbolBlock(\n  {self._symbol.graph.source} : {len(self._input_names)} -> "
-                f"{len(self._symbol.heads)}\n)")
+        return (
+            f"SymbolBlock(\n  {self._symbol.graph.source} : {len(self._input_names)} -> "
+            f"{len(self._symbol.heads)}\n)"
+        )
 
 
 def _brief(names: Any, limit: int = 7) -> str:

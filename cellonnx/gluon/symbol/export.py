@@ -2,6 +2,7 @@
 computes what the block computes. Parameters become initializers under their MXNet names; the batch axis of
 every input is dynamic unless told otherwise.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -17,8 +18,12 @@ from cellonnx.tensor import Tensor
 __all__ = ["export_onnx"]
 
 
-def export_onnx(block: SymbolBlock, examples: Sequence[Any], dynamic_axes: Sequence[int | None] | None = None,
-                opset: int | None = None) -> onnx.ModelProto:
+def export_onnx(
+    block: SymbolBlock,
+    examples: Sequence[Any],
+    dynamic_axes: Sequence[int | None] | None = None,
+    opset: int | None = None,
+) -> onnx.ModelProto:
     """The ONNX model of ``block`` traced on ``examples``.
 
     Args:

@@ -10,6 +10,7 @@ dropped from operator nodes; the missing auxiliary states of pre-0.9 files becom
 ``<node>_<input>`` (``bn0_moving_mean``); and before 0.9.5 ``argmax`` / ``argmin`` with ``axis=-1`` meant
 the whole array (no axis).
 """
+
 from __future__ import annotations
 
 import json
@@ -75,8 +76,9 @@ class SymbolGraph:
                     stack[-1] = (nid, k + 1)
                     child = inputs[k][0]
                     if child in active:
-                        raise SymbolFileError(f"{self.source}: the graph has a cycle through node "
-                                              f"'{self.nodes[child].name}'")
+                        raise SymbolFileError(
+                            f"{self.source}: the graph has a cycle through node '{self.nodes[child].name}'"
+                        )
                     if child not in done:
                         stack.append((child, 0))
                         active.add(child)
@@ -118,10 +120,13 @@ def parse_graph(text: str | dict, source: str = "<symbol>") -> SymbolGraph:
         try:
             doc = json.loads(text)
         except (ValueError, RecursionError) as exc:
-            raise SymbolFileError(f"{source}: not a symbol.json file: {type(exc).__name__}: "
-                                  f"{str(exc)[:200]}") from None
+            raise SymbolFileError(
+                f"{source}: not a symbol.json file: {type(exc).__name__}: {str(exc)[:200]}"
+            ) from None
     if not isinstance(doc, dict) or not isinstance(doc.get("nodes"), list) or "heads" not in doc:
-        raise SymbolFileError(f"{source}: not a symbol.json file (expected an object with 'nodes' and 'heads')")
+        raise SymbolFileError(
+            f"{source}: not a symbol.json file (expected an object with 'nodes' and 'heads')"
+        )
     attrs = doc.get("attrs") if isinstance(doc.get("attrs"), dict) else {}
     version = _version(attrs.get("mxnet_version"), source)
     nodes = [_node(raw, i, source) for i, raw in enumerate(doc["nodes"])]
@@ -129,8 +134,9 @@ def parse_graph(text: str | dict, source: str = "<symbol>") -> SymbolGraph:
     for node in nodes:
         for nid, _ in node.inputs:
             if not 0 <= nid < n:
-                raise SymbolFileError(f"{source}: node {node.index} '{node.name}' reads node {nid}, but the file has "
-                                      f"{n} nodes")
+                raise SymbolFileError(
+                    f"{source}: node {node.index} '{node.name}' reads node {nid}, but the file has {n} nodes"
+                )
     heads = _entries(doc["heads"], source, "heads")
     if not heads:
         raise SymbolFileError(f"{source}: the graph has no heads (outputs)")
@@ -157,10 +163,14 @@ def _entries(raw: Any, source: str, what: str) -> list[tuple[int, int]]:
         raise SymbolFileError(f"{source}: {what} is {type(raw).__name__}, expected a list of [node, output]")
     out = []
     for e in raw:
-        if not (isinstance(e, list) and len(e) in (2, 3) and all(isinstance(v, int) and not isinstance(v, bool)
-                                                                 for v in e)):
-            raise SymbolFileError(f"{source}: {what} has entry {e!r}, expected [node, output] or "
-                                  "[node, output, version]")
+        if not (
+            isinstance(e, list)
+            and len(e) in (2, 3)
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in e)
+        ):
+            raise SymbolFileError(
+                f"{source}: {what} has entry {e!r}, expected [node, output] or [node, output, version]"
+            )
         out.append((e[0], e[1]))
     return out
 
@@ -179,7 +189,11 @@ def _strings(raw: Any, source: str, what: str) -> dict[str, str]:
 
 
 def _node(raw: Any, index: int, source: str) -> Node:
-    if not isinstance(raw, dict) or not isinstance(raw.get("op"), str) or not isinstance(raw.get("name"), str):
+    if (
+        not isinstance(raw, dict)
+        or not isinstance(raw.get("op"), str)
+        or not isinstance(raw.get("name"), str)
+    ):
         raise SymbolFileError(f"{source}: node {index} is not an object with string 'op' and 'name'")
     where = f"node {index} '{raw['name']}'"
     attrs = _strings(raw.get("param"), source, f"{where}: param")
@@ -193,8 +207,9 @@ def _node(raw: Any, index: int, source: str) -> Node:
 
 
 def _hidden(key: str) -> bool:
-    """A per-input training attribute kept on operator nodes by old files (``lr_mult``, ``weight_lr_mult``)."""
-    return any(key == h or key.endswith("_" + h) and not key.startswith("__") for h in HIDDEN_KEYS)
+    """A per-input training attribute kept on operator nodes by old files (``lr_mult``,
+    ``weight_lr_mult``)."""
+    return any(key == h or (key.endswith("_" + h) and not key.startswith("__")) for h in HIDDEN_KEYS)
 
 
 def _upgrade(graph: SymbolGraph) -> None:
@@ -212,7 +227,7 @@ def _add_aux_states(graph: SymbolGraph) -> None:
         spec = op_spec(node.op) if not node.is_variable else None
         if spec is None or not spec.aux or len(node.inputs) != len(spec.inputs) - len(spec.aux):
             continue
-        for name in spec.inputs[len(node.inputs):]:
+        for name in spec.inputs[len(node.inputs) :]:
             var = Node("null", f"{node.name}_{name}", {}, [], len(graph.nodes))
             graph.nodes.append(var)
             node.inputs.append((var.index, 0))

@@ -3,6 +3,7 @@ attribute strings are parsed once by the operator's declared kinds, and running 
 node's implementation on its inputs' tensors. Because the implementations are cellonnx ops, a run executes
 eagerly, records gradients and, while a block is traced, emits ONNX nodes.
 """
+
 from __future__ import annotations
 
 import inspect
@@ -54,9 +55,13 @@ def parse_node_attrs(graph: SymbolGraph, node: Node, spec: OpSpec, row: Row) -> 
         if key.startswith("__") and key.endswith("__"):
             continue
         attr = spec.attrs.get(key)
+        if attr is None and key in IGNORED_ATTRS:
+            continue
         if attr is None:
-            raise SymbolError(f"{graph.where(node)}: unknown attribute {key}={text!r}; {spec.name} takes "
-                              f"{', '.join(sorted(spec.attrs)) or 'no attributes'}")
+            raise SymbolError(
+                f"{graph.where(node)}: unknown attribute {key}={text!r}; {spec.name} takes "
+                f"{', '.join(sorted(spec.attrs)) or 'no attributes'}"
+            )
         try:
             value = parse_attr(attr, text)
         except AttrError as exc:
@@ -66,8 +71,10 @@ def parse_node_attrs(graph: SymbolGraph, node: Node, spec: OpSpec, row: Row) -> 
         if accepted is not None and key not in accepted:
             default = None if attr.default is None else parse_attr(attr, attr.default)
             if value != default:
-                raise SymbolError(f"{graph.where(node)}: attribute {key}={text!r} is not supported by cellonnx "
-                                  f"(only MXNet's default {attr.default!r})")
+                raise SymbolError(
+                    f"{graph.where(node)}: attribute {key}={text!r} is not supported by cellonnx "
+                    f"(only MXNet's default {attr.default!r})"
+                )
             continue
         out[key] = value
     missing = [k for k, a in spec.attrs.items() if a.required and k not in node.attrs]
@@ -100,17 +107,21 @@ class Program:
                 continue
             spec = op_spec(node.op)
             if spec is None:
-                raise SymbolError(f"{graph.where(node)}: unknown operator {node.op!r} (not an operator of MXNet "
-                                  "1.9.1)")
+                raise SymbolError(
+                    f"{graph.where(node)}: unknown operator {node.op!r} (not an operator of MXNet 1.9.1)"
+                )
             row = row_of(spec.name)
             if row is None:
-                raise SymbolError(f"{graph.where(node)}: operator {spec.name} is not supported by cellonnx's "
-                                  "symbol interpreter")
+                raise SymbolError(
+                    f"{graph.where(node)}: operator {spec.name} is not supported by cellonnx's "
+                    "symbol interpreter"
+                )
             attrs = parse_node_attrs(graph, node, spec, row)
             self.steps.append(Step(node, spec, row, attrs, list(node.inputs)))
 
-    def run(self, values: Mapping[str, Tensor], hook: Callable[[Step, list[Tensor]], None] | None = None
-            ) -> list[Tensor]:
+    def run(
+        self, values: Mapping[str, Tensor], hook: Callable[[Step, list[Tensor]], None] | None = None
+    ) -> list[Tensor]:
         """The heads' values, given every variable's value by name. ``hook(step, inputs)`` runs before each
         operator (deferred parameter shapes are settled there)."""
         graph = self.graph
@@ -138,11 +149,13 @@ def _output(graph: SymbolGraph, results: dict[int, Any], nid: int, k: int) -> An
     if isinstance(value, (tuple, list)):
         if not 0 <= k < len(value):
             node = graph.nodes[nid]
-            raise SymbolError(f"{graph.where(node)}: output {k} is read, the operator has {len(value)} output(s)")
+            raise SymbolError(
+                f"{graph.where(node)}: output {k} is read, the operator has {len(value)} output(s)"
+            )
         return value[k]
     if k != 0:
         # operators whose extra outputs are internal to MXNet (BatchNorm's mean / var, Dropout's mask)
-        raise SymbolError(f"{graph.where(graph.nodes[nid])}: output {k} is read, cellonnx computes only its "
-                          "first output")
+        raise SymbolError(
+            f"{graph.where(graph.nodes[nid])}: output {k} is read, cellonnx computes only its first output"
+        )
     return value
-

@@ -1,6 +1,7 @@
 """The shapes of an operator's parameter inputs from its data input's shape and its attributes, as MXNet's
 shape inference gives them: what a SymbolBlock built without a parameter file needs before its first run.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -38,6 +39,7 @@ def _per_channel(*names: str, default_axis: int = 1) -> Callable[[dict[str, Any]
     def rule(attrs: dict[str, Any], shape: tuple) -> dict[str, tuple]:
         c = int(shape[int(attrs.get("axis", default_axis)) % len(shape)])
         return {n: (c,) for n in names}
+
     return rule
 
 
@@ -54,8 +56,14 @@ def _leaky_relu(attrs: dict[str, Any], shape: tuple) -> dict[str, tuple]:
     return {"gamma": (int(shape[1]) if len(shape) > 1 else 1,)}
 
 
-def rnn_param_size(mode: str, num_layers: int, input_size: int, hidden: int, bidirectional: bool,
-                   projection_size: int | None = None) -> int:
+def rnn_param_size(
+    mode: str,
+    num_layers: int,
+    input_size: int,
+    hidden: int,
+    bidirectional: bool,
+    projection_size: int | None = None,
+) -> int:
     """The length of MXNet's packed RNN parameter vector (weights of every layer and direction, then
     biases)."""
     gates = {"rnn_relu": 1, "rnn_tanh": 1, "lstm": 4, "gru": 3}[mode]
@@ -76,14 +84,17 @@ def _rnn(attrs: dict[str, Any], shape: tuple) -> dict[str, tuple]:
     proj = attrs.get("projection_size")
     size = rnn_param_size(attrs["mode"], layers, int(shape[2]), hidden, bidir, proj)
     state = (layers * (2 if bidir else 1), int(shape[1]), int(proj or hidden))
-    return {"parameters": (size,), "state": state,
-            "state_cell": (layers * (2 if bidir else 1), int(shape[1]), hidden)}
+    return {
+        "parameters": (size,),
+        "state": state,
+        "state_cell": (layers * (2 if bidir else 1), int(shape[1]), hidden),
+    }
 
 
 def _softmax_output(attrs: dict[str, Any], shape: tuple) -> dict[str, tuple]:
     if attrs.get("multi_output", False):
         return {"label": (shape[0], *shape[2:])}
-    return {"label": tuple(shape[:-1]) if not attrs.get("preserve_shape", False) else tuple(shape[:-1])}
+    return {"label": tuple(shape[:-1])}
 
 
 def _regression_output(attrs: dict[str, Any], shape: tuple) -> dict[str, tuple]:

@@ -2,6 +2,7 @@
 tests/fixtures/mxnet/gen_op_spec.py): for every forward operator its input names, auxiliary states and typed
 attributes, and the aliases a symbol.json may name an operator by.
 """
+
 from __future__ import annotations
 
 import json
@@ -30,7 +31,8 @@ class AttrSpec:
 @dataclass(frozen=True)
 class OpSpec:
     """An operator's inputs (in order), auxiliary states, the attribute counting a variadic input list (None
-    for a fixed list; 'num_args' for Concat ...; '' when the list is variadic without a counting attribute) and
+    for a fixed list; 'num_args' for Concat ...; '' when the list is variadic without a counting attribute)
+    and
     attributes."""
 
     name: str
@@ -49,11 +51,18 @@ def _data() -> dict[str, Any]:
 def _ops() -> dict[str, OpSpec]:
     out = {}
     for name, row in _data()["ops"].items():
-        attrs = {k: AttrSpec(v[0], v[1], bool(v[2]), tuple(v[3]) if len(v) > 3 else None)
-                 for k, v in row["attrs"].items()}
+        attrs = {
+            k: AttrSpec(v[0], v[1], bool(v[2]), tuple(v[3]) if len(v) > 3 else None)
+            for k, v in row["attrs"].items()
+        }
         variadic = row.get("variadic")
-        out[name] = OpSpec(name, tuple(row["inputs"]), tuple(row.get("aux", ())),
-                           None if variadic is None else ("" if variadic is True else variadic), attrs)
+        out[name] = OpSpec(
+            name,
+            tuple(row["inputs"]),
+            tuple(row.get("aux", ())),
+            None if variadic is None else ("" if variadic is True else variadic),
+            attrs,
+        )
     return out
 
 

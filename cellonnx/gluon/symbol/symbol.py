@@ -7,6 +7,7 @@ takes. The listing methods follow MXNet's: ``list_arguments`` (variables that ar
     >>> feat = sym.get_internals()['resnetv10_pool1_fwd_output']
     >>> net = SymbolBlock(feat, symbol.var('data'))
 """
+
 from __future__ import annotations
 
 import json
@@ -48,8 +49,10 @@ def output_names(node: Node) -> list[str]:
         visible = 3 if op != "Dropout" and _attr(node, "output_mean_var", False) else 1
         return [f"{node.name}_{n}" for n in _NAMED_OUTPUTS[op][:visible]]
     if op == "RNN":
-        names = ["output", "state_output", "statecell_output"][:3 if _attr(node, "mode", "") == "lstm" else 2]
-        return [f"{node.name}_{n}" for n in names[:len(names) if _attr(node, "state_outputs", False) else 1]]
+        names = ["output", "state_output", "statecell_output"][
+            : 3 if _attr(node, "mode", "") == "lstm" else 2
+        ]
+        return [f"{node.name}_{n}" for n in names[: len(names) if _attr(node, "state_outputs", False) else 1]]
     total, visible = 1, 1
     if op == "SliceChannel":
         total = visible = int(_attr(node, "num_outputs", 1))
@@ -57,7 +60,13 @@ def output_names(node: Node) -> list[str]:
         sections = int(_attr(node, "sections", 0))
         total = visible = sections or len(_attr(node, "indices", ()))
     elif op == "topk":
-        total, visible = 2, 2 if _attr(node, "ret_typ", "indices") == "both" else 1
+        # 'value' keeps the indices as a hidden second output; 'indices' and 'mask' have one output
+        ret = _attr(node, "ret_typ", "indices")
+        total, visible = (2, 2) if ret == "both" else (2, 1) if ret == "value" else (1, 1)
+    elif op == "make_loss":
+        return [f"{node.name}_loss"]
+    elif op == "LeakyReLU" and _attr(node, "act_type", "leaky") == "rrelu":
+        return [f"{node.name}_output", f"{node.name}_mask"]
     elif op in ("_contrib_box_nms", "_contrib_box_non_maximum_suppression"):
         total = 2
     if total == 1:
@@ -91,8 +100,12 @@ class Symbol:
         return self._graph.nodes[self._heads[0][0]].name if len(self._heads) == 1 else None
 
     def list_outputs(self) -> list[str]:
-        return [output_names(self._graph.nodes[nid])[k] if k < len(output_names(self._graph.nodes[nid]))
-                else f"{self._graph.nodes[nid].name}_output{k}" for nid, k in self._heads]
+        return [
+            output_names(self._graph.nodes[nid])[k]
+            if k < len(output_names(self._graph.nodes[nid]))
+            else f"{self._graph.nodes[nid].name}_output{k}"
+            for nid, k in self._heads
+        ]
 
     def list_inputs(self) -> list[str]:
         """Every variable the outputs depend on (arguments and auxiliary states), in MXNet's order."""
@@ -143,8 +156,10 @@ class Symbol:
             names = self.list_outputs()
             matches = [i for i, n in enumerate(names) if n == index]
             if not matches:
-                raise ValueError(f"There is no output named {index!r}; outputs are {names[:8]}"
-                                 f"{' ...' if len(names) > 8 else ''}")
+                raise ValueError(
+                    f"There is no output named {index!r}; outputs are {names[:8]}"
+                    f"{' ...' if len(names) > 8 else ''}"
+                )
             if len(matches) > 1:
                 raise ValueError(f"There are multiple outputs with name {index!r}")
             index = matches[0]
@@ -159,8 +174,11 @@ class Symbol:
         return dict(self._graph.nodes[self._heads[0][0]].attrs)
 
     def attr_dict(self) -> dict[str, dict[str, str]]:
-        return {self._graph.nodes[i].name: dict(self._graph.nodes[i].attrs)
-                for i in self._graph.order(self._heads) if self._graph.nodes[i].attrs}
+        return {
+            self._graph.nodes[i].name: dict(self._graph.nodes[i].attrs)
+            for i in self._graph.order(self._heads)
+            if self._graph.nodes[i].attrs
+        }
 
     def tojson(self) -> str:
         """The graph of these outputs as MXNet 1.x's symbol.json (the current format)."""
@@ -174,10 +192,13 @@ class Symbol:
                 entry["attrs"] = dict(node.attrs)
             entry["inputs"] = [[new[i], k, 0] for i, k in node.inputs]
             nodes.append(entry)
-        doc = {"nodes": nodes, "arg_nodes": [new[n] for n in order if self._graph.nodes[n].is_variable],
-               "node_row_ptr": _row_ptr([self._graph.nodes[n] for n in order]),
-               "heads": [[new[i], k, 0] for i, k in self._heads],
-               "attrs": {"mxnet_version": ["int", max(self._graph.version, 10901)]}}
+        doc = {
+            "nodes": nodes,
+            "arg_nodes": [new[n] for n in order if self._graph.nodes[n].is_variable],
+            "node_row_ptr": _row_ptr([self._graph.nodes[n] for n in order]),
+            "heads": [[new[i], k, 0] for i, k in self._heads],
+            "attrs": {"mxnet_version": ["int", max(self._graph.version, 10901)]},
+        }
         return json.dumps(doc, indent=2)
 
     def save(self, fname: str | os.PathLike[str]) -> None:

@@ -8,6 +8,7 @@ detection's contrib operators ...). A Row adds what running a graph needs beyond
 the node's parameters their shapes from its data input (SymbolBlock's deferred initialization), and
 attributes that only tune MXNet's kernels.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -19,9 +20,20 @@ from cellonnx.gluon.symbol.spec import aliases, canonical
 
 __all__ = ["IGNORED_ATTRS", "Row", "all_rows", "row_of"]
 
-# attributes that choose MXNet's kernels or calibrate quantization, never the result
-IGNORED_ATTRS = frozenset({"workspace", "cudnn_tune", "cudnn_off", "min_calib_range", "max_calib_range",
-                           "forward_stype", "sparse_grad"})
+# attributes that choose MXNet's kernels or calibrate quantization, never the result; num_args repeats the
+# count of a variadic operator's inputs
+IGNORED_ATTRS = frozenset(
+    {
+        "workspace",
+        "cudnn_tune",
+        "cudnn_off",
+        "min_calib_range",
+        "max_calib_range",
+        "forward_stype",
+        "sparse_grad",
+        "num_args",
+    }
+)
 
 ParamShapes = Callable[[dict[str, Any], tuple], dict[str, tuple]]
 
