@@ -21,6 +21,8 @@ DEVICE = "it manages accelerator streams, events or memory pools, which onnxrunt
 AUTO_PARALLEL = ("it belongs to MindSpore's semi-auto / auto / pipeline parallel training; cellonnx trains "
                  "data-parallel only")
 INTERNAL = "it is an internal module of MindSpore's own implementation, not user API"
+FLASH_ATTENTION = ("it is a fused Ascend NPU attention kernel (tiling, quantization scales and paged key / "
+                   "value blocks of the NPU's own layouts); the attention itself is nn.MultiheadAttention's")
 GRAPH_KERNEL = ("it registers kernels for MindSpore's own compiler (AKG / TBE / AiCPU), which cellonnx has "
                 "no use for")
 FAULT_TOLERANCE = ("it drives Huawei's MindIO fault-tolerance service for Ascend clusters (device-error "
@@ -88,6 +90,9 @@ UNSUPPORTED: dict[str, dict[str, str]] = {
         "NPUAllocFloatStatus": ASCEND,
         "NPUClearFloatStatus": ASCEND,
         "NPUGetFloatStatus": ASCEND,
+        "incre_flash_attention": FLASH_ATTENTION,
+        "prompt_flash_attention": FLASH_ATTENTION,
+        "speed_fusion_attention": FLASH_ATTENTION,
     },
     "mindspore.numpy": {},
     "mindspore.train": {

@@ -27,6 +27,11 @@ from cellonnx.ops.prims.dropout import *
 from cellonnx.ops.prims.embedding import *
 from cellonnx.ops.prims.rnn import *
 from cellonnx.ops.prims.control import *
+from cellonnx.ops.prims.lrn import *
+from cellonnx.ops.prims.conv3d import *
+from cellonnx.ops.prims.pool3d import *
+from cellonnx.ops.prims.pixel_shuffle import *
+from cellonnx.ops.prims.resize import *
 from cellonnx.ops.prims.trig import *
 from cellonnx.ops.prims.special import *
 from cellonnx.ops.prims.elementwise import *
@@ -45,6 +50,10 @@ from cellonnx.ops.composite.loss import *
 from cellonnx.ops.composite.loss_margin import *
 from cellonnx.ops.composite.loss_regression import *
 from cellonnx.ops.composite.loss_ctc import *
+from cellonnx.ops.composite.activation_ext import *
+from cellonnx.ops.composite.padding import *
+from cellonnx.ops.composite.nn_misc import *
+from cellonnx.ops.composite.grid_sample import *
 from cellonnx.ops.composite.arith import *
 from cellonnx.ops.composite.reduction import *
 from cellonnx.ops.composite.linalg_ext import *
@@ -68,6 +77,8 @@ from cellonnx.ops.prims import MODULES as _PRIM_MODULES
 from cellonnx.ops.composite import loss as _loss, math_extra as _math_extra
 from cellonnx.ops.composite import loss_ctc as _loss_ctc, loss_margin as _loss_margin
 from cellonnx.ops.composite import loss_regression as _loss_regression
+from cellonnx.ops.composite import activation_ext as _activation_ext, padding as _padding
+from cellonnx.ops.composite import grid_sample as _grid_sample, nn_misc as _nn_misc
 from cellonnx.ops.composite import arith as _arith, clip as _clip, distance as _distance, fused as _fused
 from cellonnx.ops.composite import linalg_ext as _linalg_ext, reduction as _reduction, sequence as _sequence
 from cellonnx.ops.composite import spectral_ext as _spectral_ext
@@ -80,6 +91,7 @@ from cellonnx.ops.registry import REGISTRY, Op, OpError, apply
 
 _modules = [*_PRIM_MODULES, _math_extra, _loss]
 _modules += [_loss_margin, _loss_regression, _loss_ctc]
+_modules += [_activation_ext, _padding, _nn_misc, _grid_sample]
 _modules += [_arith, _reduction, _linalg_ext, _spectral_ext, _clip, _sequence, _distance, _fused]
 _modules += [_array_shape, _array_create, _diagonal, _scatter_inplace, _segment, _index_extra, _spatial, _image]
 _modules += [_sparse, _sparse_unary, _mvlgamma]

@@ -42,45 +42,14 @@ def _values_tensor(t: Any, what: str) -> Tensor:
     return t
 
 
-class COOTensor:
-    """A sparse tensor of coordinates and values: ``dense[indices[i]] = values[i]``.
-
-    Args:
-        indices (Tensor): int16 / int32 / int64 of shape (N, ndims), the positions of the values.
-        values (Tensor): 1-D of shape (N,), the values.
-        shape (tuple[int]): the dense shape, ndims ints.
-        coo_tensor (COOTensor): build from another COOTensor instead.
-
-    Repeated coordinates are kept (``coalesce()`` sums them); ``to_dense()`` adds them up.
-
-    Examples:
-        >>> x = COOTensor(Tensor(np.array([[0, 1], [1, 2]], np.int32)), Tensor([1.0, 2.0]), (3, 4))
-        >>> x.to_dense().shape
-        (3, 4)
-    """
+class _Sparse:
+    """What COOTensor and CSRTensor share: positions, values and the dense shape; element-wise maps of the
+    values keep the positions (``_with_values``)."""
 
     _indices: Tensor
     _values: Tensor
     _shape: tuple[int, ...]
 
-    def __init__(self, indices: Any = None, values: Any = None, shape: Any = None,
-                 coo_tensor: Any = None) -> None:
-        if coo_tensor is not None:
-            if not isinstance(coo_tensor, COOTensor):
-                raise TypeError(f"COOTensor: coo_tensor must be a COOTensor, got {type(coo_tensor).__name__}")
-            if not (indices is None and values is None and shape is None):
-                raise TypeError("COOTensor: give either coo_tensor or indices, values and shape, not both")
-            indices, values, shape = coo_tensor._indices, coo_tensor._values, coo_tensor._shape
-        indices = _index_tensor(indices, "COOTensor", "indices")
-        values = _values_tensor(values, "COOTensor")
-        shape = _shape_tuple(shape, "COOTensor")
-        if indices.ndim != 2 or values.ndim != 1 or indices._data.shape[0] != values._data.shape[0] or \
-                indices._data.shape[1] != len(shape):
-            raise ValueError(f"COOTensor: indices {tuple(indices.shape)}, values {tuple(values.shape)} and "
-                             f"shape {shape} must be (N, ndims), (N,) and ndims ints")
-        self._indices, self._values, self._shape = indices, values, shape
-
-    # ---- structure ----
     @property
     def indices(self) -> Tensor:
         return self._indices
@@ -110,6 +79,60 @@ class COOTensor:
     def ndim(self) -> int:
         return len(self._shape)
 
+    def _with_values(self, values: Tensor) -> Any:
+        raise NotImplementedError
+
+    def astype(self, dtype: Any) -> Any:
+        from cellonnx.ops import cast
+        return self._with_values(cast(self._values, dtype))
+
+    def abs(self) -> Any:
+        from cellonnx.ops import abs as _abs
+        return self._with_values(_abs(self._values))
+
+    def __neg__(self) -> Any:
+        from cellonnx.ops import neg
+        return self._with_values(neg(self._values))
+
+
+class COOTensor(_Sparse):
+    """A sparse tensor of coordinates and values: ``dense[indices[i]] = values[i]``.
+
+    Args:
+        indices (Tensor): int16 / int32 / int64 of shape (N, ndims), the positions of the values.
+        values (Tensor): 1-D of shape (N,), the values.
+        shape (tuple[int]): the dense shape, ndims ints.
+        coo_tensor (COOTensor): build from another COOTensor instead.
+
+    Repeated coordinates are kept (``coalesce()`` sums them); ``to_dense()`` adds them up.
+
+    Examples:
+        >>> x = COOTensor(Tensor(np.array([[0, 1], [1, 2]], np.int32)), Tensor([1.0, 2.0]), (3, 4))
+        >>> x.to_dense().shape
+        (3, 4)
+    """
+
+
+    def __init__(self, indices: Any = None, values: Any = None, shape: Any = None,
+                 coo_tensor: Any = None) -> None:
+        if coo_tensor is not None:
+            if not isinstance(coo_tensor, COOTensor):
+                raise TypeError(f"COOTensor: coo_tensor must be a COOTensor, got {type(coo_tensor).__name__}")
+            if not (indices is None and values is None and shape is None):
+                raise TypeError("COOTensor: give either coo_tensor or indices, values and shape, not both")
+            indices, values, shape = coo_tensor._indices, coo_tensor._values, coo_tensor._shape
+        indices = _index_tensor(indices, "COOTensor", "indices")
+        values = _values_tensor(values, "COOTensor")
+        shape = _shape_tuple(shape, "COOTensor")
+        if indices.ndim != 2 or values.ndim != 1 or indices._data.shape[0] != values._data.shape[0] or \
+                indices._data.shape[1] != len(shape):
+            raise ValueError(f"COOTensor: indices {tuple(indices.shape)}, values {tuple(values.shape)} and "
+                             f"shape {shape} must be (N, ndims), (N,) and ndims ints")
+        self._indices, self._values, self._shape = indices, values, shape
+
+    def _with_values(self, values: Tensor) -> COOTensor:
+        return COOTensor(self._indices, values, self._shape)
+
     def to_tuple(self) -> tuple[Tensor, Tensor, tuple[int, ...]]:
         return self._indices, self._values, self._shape
 
@@ -133,13 +156,6 @@ class COOTensor:
         from cellonnx.ops.composite.sparse import coo_coalesce
         return coo_coalesce(self)
 
-    def astype(self, dtype: Any) -> COOTensor:
-        from cellonnx.ops import cast
-        return COOTensor(self._indices, cast(self._values, dtype), self._shape)
-
-    def abs(self) -> COOTensor:
-        from cellonnx.ops import abs as _abs
-        return COOTensor(self._indices, _abs(self._values), self._shape)
 
     def add(self, other: COOTensor, thresh: Any) -> COOTensor:
         """``coo_add(self, other, thresh)``."""
@@ -150,10 +166,6 @@ class COOTensor:
     def _same_shape(self, other: Any, op: str) -> None:
         if tuple(other.shape) != self._shape:
             raise ValueError(f"COOTensor {op}: shapes {self._shape} and {tuple(other.shape)} must be equal")
-
-    def __neg__(self) -> COOTensor:
-        from cellonnx.ops import neg
-        return COOTensor(self._indices, neg(self._values), self._shape)
 
     def __add__(self, other: Any) -> Any:
         from cellonnx.ops.composite.sparse import coo_add
@@ -192,7 +204,7 @@ class COOTensor:
         return COOTensor(self._indices, div(self._values, gather_nd(other, self._indices)), self._shape)
 
 
-class CSRTensor:
+class CSRTensor(_Sparse):
     """A compressed sparse row matrix: the values of row i are ``values[indptr[i]:indptr[i + 1]]``, in the
     columns ``indices[indptr[i]:indptr[i + 1]]``.
 
@@ -211,9 +223,6 @@ class CSRTensor:
     """
 
     _indptr: Tensor
-    _indices: Tensor
-    _values: Tensor
-    _shape: tuple[int, ...]
 
     def __init__(self, indptr: Any = None, indices: Any = None, values: Any = None, shape: Any = None,
                  csr_tensor: Any = None) -> None:
@@ -237,39 +246,12 @@ class CSRTensor:
                              "(N,) + shape[2:] and a shape of rank >= 2")
         self._indptr, self._indices, self._values, self._shape = indptr, indices, values, shape
 
-    # ---- structure ----
     @property
     def indptr(self) -> Tensor:
         return self._indptr
 
-    @property
-    def indices(self) -> Tensor:
-        return self._indices
-
-    @property
-    def values(self) -> Tensor:
-        return self._values
-
-    @property
-    def shape(self) -> tuple[int, ...]:
-        return self._shape
-
-    @property
-    def dtype(self) -> Any:
-        return self._values.dtype
-
-    @property
-    def size(self) -> int:
-        """The number of stored values."""
-        return int(self._values._data.size)
-
-    @property
-    def itemsize(self) -> int:
-        return int(self._values._data.itemsize)
-
-    @property
-    def ndim(self) -> int:
-        return len(self._shape)
+    def _with_values(self, values: Tensor) -> CSRTensor:
+        return CSRTensor(self._indptr, self._indices, values, self._shape)
 
     def to_tuple(self) -> tuple[Tensor, Tensor, Tensor, tuple[int, ...]]:
         return self._indptr, self._indices, self._values, self._shape
@@ -286,14 +268,6 @@ class CSRTensor:
     def to_coo(self) -> COOTensor:
         from cellonnx.ops.composite.sparse import csr_to_coo
         return csr_to_coo(self)
-
-    def astype(self, dtype: Any) -> CSRTensor:
-        from cellonnx.ops import cast
-        return CSRTensor(self._indptr, self._indices, cast(self._values, dtype), self._shape)
-
-    def abs(self) -> CSRTensor:
-        from cellonnx.ops import abs as _abs
-        return CSRTensor(self._indptr, self._indices, _abs(self._values), self._shape)
 
     def mv(self, dense_vector: Tensor) -> Tensor:
         """The product with a dense (columns, 1) tensor: a dense (rows, 1) tensor."""
@@ -315,10 +289,6 @@ class CSRTensor:
         return csr_add(self, b, alpha, beta)
 
     # ---- arithmetic ----
-    def __neg__(self) -> CSRTensor:
-        from cellonnx.ops import neg
-        return CSRTensor(self._indptr, self._indices, neg(self._values), self._shape)
-
     def _pair(self, other: Any, op: str) -> None:
         if not isinstance(other, CSRTensor):
             raise TypeError(f"CSRTensor {op} {type(other).__name__} is not supported (CSRTensor expected)")

@@ -180,3 +180,7 @@ CASES: list[LayerCase] = [
     LayerCase("silu", "SiLU", {}, (_x(3, 4),), ((3, 4),), ref="silu"),
     LayerCase("hswish", "HSwish", {}, (Input((3, 4), low=-5.0, high=5.0),), ((3, 4),), ref="hswish"),
 ]
+
+from tests.nn.layer_table_more import CASES as _MORE  # noqa: E402 (the rows above first: it imports them)
+
+CASES += _MORE

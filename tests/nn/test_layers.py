@@ -230,10 +230,23 @@ def test_case_names_unique() -> None:
     assert len(names) == len(set(names)), sorted({n for n in names if names.count(n) > 1})
 
 
+# layers whose inputs a table row cannot express, with the test that covers them instead
+COVERED_ELSEWHERE: dict[str, str] = {
+    "LSTMCell": "its state is the tuple (h, c): tests/nn/test_layers_more.py",
+    "TransformerEncoder": "built from a layer instance: tests/nn/test_layers_more.py",
+    "TransformerDecoder": "built from a layer instance: tests/nn/test_layers_more.py",
+    "TimeDistributed": "built from a layer instance: tests/nn/test_layers_more.py",
+    "Range": "takes no input (a constant): tests/nn/test_layers_more.py",
+    "MatDet": "needs positive-definite inputs: tests/nn/test_layers_more.py",
+    "MatInverse": "needs positive-definite inputs: tests/nn/test_layers_more.py",
+    "EmbeddingLookupThor": "its table is float16: tests/nn/test_layers_more.py",
+}
+
+
 def test_every_layer_has_a_row() -> None:
     exported = {name for name in nn.layer.__all__
                 if inspect.isclass(getattr(nn, name)) and issubclass(getattr(nn, name), nn.Cell)}
-    missing = sorted(exported - {c.layer for c in CASES})
+    missing = sorted(exported - {c.layer for c in CASES} - set(COVERED_ELSEWHERE))
     assert not missing, f"layer classes exported by cellonnx.nn with no row in tests/nn/layer_table.py: {missing}"
 
 

@@ -7,6 +7,7 @@ import numpy as np
 
 from cellonnx import dtypes, ops
 from cellonnx.nn.cell import Cell
+from cellonnx.nn.layer._primitive import Primitive
 from cellonnx.nn.layer._util import check_positive_int, check_type
 from cellonnx.tensor import Parameter, Tensor
 
@@ -17,12 +18,20 @@ __all__ = ["GELU", "HSwish", "LeakyReLU", "LogSoftmax", "PReLU", "ReLU", "ReLU6"
 class ReLU(Cell):
     """max(x, 0)."""
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.relu = Primitive("ReLU", ops.relu)
+
     def construct(self, x: Tensor) -> Tensor:
         return ops.relu(x)
 
 
 class ReLU6(Cell):
     """min(max(x, 0), 6)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.relu6 = Primitive("ReLU6", ops.relu6)
 
     def construct(self, x: Tensor) -> Tensor:
         return ops.relu6(x)
@@ -31,12 +40,20 @@ class ReLU6(Cell):
 class Sigmoid(Cell):
     """1 / (1 + exp(-x))."""
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.sigmoid = Primitive("Sigmoid", ops.sigmoid)
+
     def construct(self, x: Tensor) -> Tensor:
         return ops.sigmoid(x)
 
 
 class Tanh(Cell):
     """tanh(x)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tanh = Primitive("Tanh", ops.tanh)
 
     def construct(self, x: Tensor) -> Tensor:
         return ops.tanh(x)
@@ -51,6 +68,10 @@ class SiLU(Cell):
 
 class HSwish(Cell):
     """x * relu6(x + 3) / 6."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hswish = Primitive("HSwish", ops.hardswish)
 
     def construct(self, x: Tensor) -> Tensor:
         return ops.hardswish(x)
@@ -117,6 +138,7 @@ class PReLU(Cell):
             raise TypeError(f"For '{self.cls_name}', the 'w' only supported float, list and tensor, but got "
                             f"{type(w).__name__}.")
         self.w = Parameter(value, name="a")
+        self.prelu = Primitive("PReLU", ops.prelu)
 
     def construct(self, x: Tensor) -> Tensor:
         return ops.prelu(x, ops.cast(self.w, x.dtype))
@@ -128,6 +150,7 @@ class Softmax(Cell):
     def __init__(self, axis: int = -1) -> None:
         super().__init__()
         self.axis = axis
+        self.softmax = Primitive("Softmax", ops.softmax, axis=axis)
 
     def construct(self, x: Tensor) -> Tensor:
         return ops.softmax(x, self.axis)
@@ -139,6 +162,7 @@ class LogSoftmax(Cell):
     def __init__(self, axis: int = -1) -> None:
         super().__init__()
         self.axis = axis
+        self.log_softmax = Primitive("LogSoftmax", ops.log_softmax, axis=axis)
 
     def construct(self, x: Tensor) -> Tensor:
         return ops.log_softmax(x, self.axis)
@@ -159,6 +183,18 @@ _ACTIVATIONS: dict[str, type[Cell]] = {
 }
 
 
+def _register_more() -> None:
+    """MindSpore's full table (the classes of activation_ext import this module's Cell helpers)."""
+    from cellonnx.nn.layer import activation_ext as ext
+    _ACTIVATIONS.update({
+        "softmin": ext.Softmin, "softmax2d": ext.Softmax2d, "logsoftmaxExt": ext.LogSoftmaxExt,
+        "rrelu": ext.RReLU, "tanhshrink": ext.Tanhshrink, "hardtanh": ext.Hardtanh, "fast_gelu": ext.FastGelu,
+        "elu": ext.ELU, "softsign": ext.Softsign, "preluExt": ext.PReLUExt, "hsigmoid": ext.HSigmoid,
+        "logsigmoid": ext.LogSigmoid, "softshrink": ext.SoftShrink, "hshrink": ext.HShrink,
+        "threshold": ext.Threshold, "mish": ext.Mish,
+    })
+
+
 def get_activation(name: str | None, prim_name: str | None = None) -> Cell | None:
     """The activation layer called ``name`` (None for None).
 
@@ -176,6 +212,8 @@ def get_activation(name: str | None, prim_name: str | None = None) -> Cell | Non
     """
     if name is None:
         return None
+    if "mish" not in _ACTIVATIONS:
+        _register_more()
     if name not in _ACTIVATIONS:
         prefix = f"For '{prim_name}', the" if prim_name else "The"
         raise KeyError(f"{prefix} 'name' must be in {list(_ACTIVATIONS)}, but got {name}.")

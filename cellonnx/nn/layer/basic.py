@@ -5,6 +5,7 @@ from typing import Any
 
 from cellonnx import dtypes, ops
 from cellonnx.nn.cell import Cell
+from cellonnx.nn.layer._primitive import Primitive
 from cellonnx.nn.layer._util import check_positive_int, check_type, weight_and_bias
 from cellonnx.nn.layer.activation import get_activation
 from cellonnx.tensor import Parameter, Tensor
@@ -57,6 +58,9 @@ class Dense(Cell):
             raise TypeError(f"For '{self.cls_name}', the 'activation' must be str or Cell, but got "
                             f"{type(activation).__name__}.")
         self.activation_flag = self.activation is not None
+        self.matmul = Primitive("MatMul", _matmul_transpose_b)
+        if has_bias:
+            self.bias_add = Primitive("BiasAdd", ops.bias_add)
 
     def construct(self, x: Tensor) -> Tensor:
         # above 2-D one MatMul broadcasts over the leading axes: the graph needs no Reshape pair, whose
@@ -135,6 +139,7 @@ class Dropout(Cell):
             self._drop = float(p)
         self.p = p
         self.keep_prob = keep_prob
+        self.dropout = Primitive("Dropout", _dropout_pair, p=self._drop)
 
     def construct(self, x: Tensor) -> Tensor:
         if not self.training or self._drop == 0:
@@ -143,6 +148,17 @@ class Dropout(Cell):
 
     def extend_repr(self) -> str:
         return f"keep_prob={self.keep_prob}" if self.p is None else f"p={self.p}"
+
+
+def _matmul_transpose_b(a: Tensor, b: Tensor) -> Tensor:
+    """MindSpore's MatMul(transpose_b=True) call."""
+    return ops.matmul(a, ops.transpose(b, (1, 0)))
+
+
+def _dropout_pair(x: Tensor, p: float) -> tuple[Tensor, Tensor]:
+    """MindSpore's Dropout call: (output, mask), the mask 1 where an element was kept."""
+    out = ops.dropout(x, p=p, training=True)
+    return out, ops.cast(ops.not_equal(out, 0), x.dtype)
 
 
 class OneHot(Cell):

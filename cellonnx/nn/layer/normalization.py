@@ -1,15 +1,38 @@
-"""Normalization layers: BatchNorm1d, BatchNorm2d, LayerNorm, GroupNorm, InstanceNorm2d, with MindSpore's
-parameter names (gamma, beta, moving_mean, moving_variance) and momentum convention."""
+"""Normalization layers: BatchNorm1d/2d/3d, SyncBatchNorm, LayerNorm, LayerNormExt, GroupNorm,
+InstanceNorm1d/2d/3d, with MindSpore's parameter names (gamma, beta, moving_mean, moving_variance), momentum
+convention and operator attributes (bn_train / bn_infer, layer_norm, instance_bn)."""
 from __future__ import annotations
 
 from typing import Any
 
 from cellonnx import dtypes, ops
 from cellonnx.nn.cell import Cell
-from cellonnx.nn.layer._util import check_positive_int, check_type, gamma_beta, moving_statistics
-from cellonnx.tensor import Tensor
+from cellonnx.nn.layer._primitive import Primitive
+from cellonnx.nn.layer._util import check_positive_int, check_type, gamma_beta, moving_statistics, new_param
+from cellonnx.tensor import Parameter, Tensor
 
-__all__ = ["BatchNorm1d", "BatchNorm2d", "GroupNorm", "InstanceNorm2d", "LayerNorm"]
+__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d",
+           "InstanceNorm3d", "LayerNorm", "LayerNormExt", "SyncBatchNorm"]
+
+
+def _stats(x: Tensor, axes: tuple[int, ...]) -> tuple[Tensor, Tensor]:
+    mean = ops.mean(x, axes)
+    return mean, ops.mean(ops.square(x - ops.reshape(mean, (1, -1) + (1,) * (x.ndim - 2))), axes)
+
+
+def _bn_train(x: Tensor, gamma: Tensor, beta: Tensor, mean: Tensor, variance: Tensor, *, epsilon: float,
+              momentum: float) -> tuple[Tensor, ...]:
+    """MindSpore's BatchNorm(is_training=True) call: (y, batch mean, batch variance, and the two again); the
+    moving statistics are updated in place."""
+    y = ops.batch_norm(x, mean, variance, gamma, beta, training=True, momentum=momentum, eps=epsilon)
+    m, v = _stats(x, (0,) + tuple(range(2, x.ndim)))
+    return y, m, v, m, v
+
+
+def _bn_infer(x: Tensor, gamma: Tensor, beta: Tensor, mean: Tensor, variance: Tensor, *,
+              epsilon: float) -> tuple[Tensor, ...]:
+    y = ops.batch_norm(x, mean, variance, gamma, beta, training=False, eps=epsilon)
+    return y, mean, variance, mean, variance
 
 
 class _BatchNorm(Cell):
@@ -44,6 +67,8 @@ class _BatchNorm(Cell):
         # MindSpore keeps the functional convention here: moving = (1 - self.momentum) * moving
         # + self.momentum * batch, i.e. the constructor's ``momentum`` weighs the old moving statistic
         self.momentum = 1.0 - momentum
+        self.bn_train = Primitive("BatchNorm", _bn_train, epsilon=eps, momentum=self.momentum)
+        self.bn_infer = Primitive("BatchNorm", _bn_infer, epsilon=eps)
 
     def _check_input_dim(self, x: Tensor) -> None:
         if x.ndim not in self._ranks:
@@ -88,6 +113,54 @@ class BatchNorm2d(_BatchNorm):
     _ranks = (4,)
 
 
+class BatchNorm3d(Cell):
+    """Batch normalization over (N, C, D, H, W) inputs: as MindSpore, a BatchNorm2d (``bn2d``, whose
+    parameters the checkpoint names ``bn2d.gamma`` ...) applied to the input viewed as (N, C, D * H, W).
+    Arguments as BatchNorm1d."""
+
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: float = 0.9, affine: bool = True,
+                 gamma_init: Any = "ones", beta_init: Any = "zeros", moving_mean_init: Any = "zeros",
+                 moving_var_init: Any = "ones", use_batch_statistics: bool | None = None,
+                 dtype: Any = dtypes.float32) -> None:
+        super().__init__()
+        self.bn2d = BatchNorm2d(num_features, eps, momentum, affine, gamma_init, beta_init, moving_mean_init,
+                                moving_var_init, use_batch_statistics, data_format="NCHW", dtype=dtype)
+
+    def construct(self, x: Tensor) -> Tensor:
+        if x.ndim != 5:
+            raise ValueError(f"For '{self.cls_name}', the in_shape must have 5 dims, but got {x.ndim}.")
+        shape = tuple(x.shape)
+        out = self.bn2d(ops.reshape(x, (shape[0], shape[1], shape[2] * shape[3], shape[4])))
+        return ops.reshape(out, shape)
+
+
+class SyncBatchNorm(_BatchNorm):
+    """Batch normalization whose batch statistics are computed across devices. cellonnx trains on one device
+    per process here, where it is BatchNorm over (N, C) or (N, C, H, W) inputs; ``process_groups`` other than
+    None are refused (cross-device statistics need MindSpore's communication groups).
+
+    Args:
+        num_features, eps, momentum, affine, gamma_init, beta_init, moving_mean_init, moving_var_init,
+        use_batch_statistics, dtype: as BatchNorm1d. process_groups (list, optional): Default None.
+    """
+
+    _ranks = (2, 4)
+
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: float = 0.9, affine: bool = True,
+                 gamma_init: Any = "ones", beta_init: Any = "zeros", moving_mean_init: Any = "zeros",
+                 moving_var_init: Any = "ones", use_batch_statistics: bool | None = None,
+                 process_groups: Any = None, dtype: Any = dtypes.float32) -> None:
+        super().__init__(num_features, eps, momentum, affine, gamma_init, beta_init, moving_mean_init,
+                         moving_var_init, use_batch_statistics, dtype=dtype)
+        if process_groups not in (None, 0):
+            raise NotImplementedError(f"For '{self.cls_name}', 'process_groups' needs MindSpore's "
+                                      f"communication groups, which cellonnx does not create; "
+                                      f"got {process_groups!r}.")
+        self.process_groups = process_groups
+        self.is_global = False
+        self.group_name = None
+
+
 class LayerNorm(Cell):
     r"""Layer normalization: normalise over the axes from ``begin_norm_axis`` on, then scale by gamma and
     shift by beta (shaped ``normalized_shape``, applied from ``begin_params_axis`` on).
@@ -115,6 +188,8 @@ class LayerNorm(Cell):
         self.begin_params_axis = begin_params_axis
         self.epsilon = epsilon
         self.gamma, self.beta = gamma_beta(gamma_init, beta_init, normalized_shape, dtype)
+        self.layer_norm = Primitive("LayerNorm", _layer_norm_prim, begin_norm_axis=begin_norm_axis,
+                                    begin_params_axis=begin_params_axis, epsilon=epsilon)
 
     def construct(self, input_x: Tensor) -> Tensor:
         dt = input_x.dtype
@@ -126,6 +201,59 @@ class LayerNorm(Cell):
         # MindSpore prints "gamma" without "=" here; kept as it prints
         return (f"normalized_shape={self.normalized_shape}, begin_norm_axis={self.begin_norm_axis}, "
                 f"begin_params_axis={self.begin_params_axis}, gamma{self.gamma}, beta={self.beta}")
+
+
+def _layer_norm_prim(x: Tensor, gamma: Tensor, beta: Tensor, *, begin_norm_axis: int, begin_params_axis: int,
+                     epsilon: float) -> tuple[Tensor, Tensor, Tensor]:
+    """MindSpore's LayerNorm call: (y, mean, variance), the statistics over the normalised axes (kept as
+    1)."""
+    y = ops.layer_norm_axes(x, begin_norm_axis, begin_params_axis, gamma, beta, epsilon)
+    axes = tuple(range(begin_norm_axis % x.ndim, x.ndim))
+    mean = ops.mean(x, axes, keep_dims=True)
+    return y, mean, ops.mean(ops.square(x - mean), axes, keep_dims=True)
+
+
+class LayerNormExt(Cell):
+    r"""Layer normalization over the trailing ``normalized_shape`` dims with PyTorch-style arguments: the
+    parameters are ``weight`` and ``bias``.
+
+    Args:
+        normalized_shape (Union[int, tuple[int], list[int]]): the normalised trailing shape.
+        eps (float): Default: 1e-5.
+        elementwise_affine (bool): learn ``weight`` (ones) and ``bias`` (zeros). Default: True.
+        bias (bool): with elementwise_affine, whether there is a ``bias``. Default: True.
+        dtype: parameter dtype. Default: None (float32).
+    """
+
+    def __init__(self, normalized_shape: Any, eps: float = 1e-5, elementwise_affine: bool = True,
+                 bias: bool = True, dtype: Any = None) -> None:
+        super().__init__()
+        if isinstance(normalized_shape, int) and not isinstance(normalized_shape, bool):
+            normalized_shape = (normalized_shape,)
+        if not isinstance(normalized_shape, (tuple, list)):
+            raise TypeError(f"For '{self.cls_name}', the type of 'normalized_shape' must be tuple[int] or "
+                            f"list[int], but got {normalized_shape} and the type is "
+                            f"{type(normalized_shape)}.")
+        if not normalized_shape:
+            raise ValueError("Expected normalized_shape to be at least 1-dimensional, i.e., containing at "
+                             f"least one element, but got normalized_shape = {normalized_shape}")
+        self.normalized_shape = tuple(normalized_shape)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        dtype = dtypes.float32 if dtype is None else dtype
+        self.weight: Parameter | None = None
+        self.bias: Parameter | None = None
+        if elementwise_affine:
+            self.weight = new_param("ones", self.normalized_shape, dtype, "weight")
+            if bias:
+                self.bias = new_param("zeros", self.normalized_shape, dtype, "bias")
+
+    def construct(self, input: Tensor) -> Tensor:
+        return ops.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
+
+    def extend_repr(self) -> str:
+        return (f"normalized_shape={self.normalized_shape}, eps={self.eps}, "
+                f"elementwise_affine={self.elementwise_affine}")
 
 
 class GroupNorm(Cell):
@@ -168,17 +296,8 @@ class GroupNorm(Cell):
         return f"num_groups={self.num_groups}, num_channels={self.num_channels}"
 
 
-class InstanceNorm2d(Cell):
-    r"""Instance normalization over (N, C, H, W): each sample's channel is normalised over H and W with its
-    own statistics (in training and evaluation, as MindSpore); the moving statistics are updated as
-    ``moving = (1 - momentum) * moving + momentum * mean over the batch``.
-
-    Args:
-        num_features: C.
-        eps: Default: 1e-5. momentum: weight of the new statistic. Default: 0.1.
-        affine: whether gamma / beta train. Default: True.
-        gamma_init, beta_init: Default: 'ones', 'zeros'.
-    """
+class _InstanceNorm(Cell):
+    _rank = 4
 
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: float = 0.1, affine: bool = True,
                  gamma_init: Any = "ones", beta_init: Any = "zeros", dtype: Any = dtypes.float32) -> None:
@@ -188,6 +307,9 @@ class InstanceNorm2d(Cell):
             raise TypeError(f"For '{owner}', the 'num_features' must be int, but got {type(num_features).__name__}.")
         check_type(owner, float, eps=eps, momentum=momentum)
         check_type(owner, bool, affine=affine)
+        for key, val in (("gamma_init", gamma_init), ("beta_init", beta_init)):
+            if isinstance(val, Tensor) and val.dtype != dtypes.float32:
+                raise TypeError(f"For '{owner}', the type of '{key}' must be float32, but got {val.dtype}.")
         if num_features < 1:
             raise ValueError(f"For '{owner}', the 'num_features' must be at least 1, but got {num_features}.")
         if momentum < 0 or momentum > 1:
@@ -197,14 +319,49 @@ class InstanceNorm2d(Cell):
         self.momentum = momentum
         self.moving_mean, self.moving_variance = moving_statistics("zeros", "ones", num_features, dtype)
         self.gamma, self.beta = gamma_beta(gamma_init, beta_init, num_features, dtype, affine)
+        self.instance_bn = Primitive("InstanceNorm", _instance_prim, epsilon=eps, momentum=momentum)
 
     def construct(self, x: Tensor) -> Tensor:
-        if x.ndim != 4:
-            raise ValueError(f"For '{self.cls_name}', the input must have 4 dims, but got {x.ndim} "
-                             f"(shape {tuple(x.shape)}).")
+        if x.ndim != self._rank:
+            raise ValueError(f"For '{self.cls_name}', the in_shape must have {self._rank} dims, "
+                             f"but got {x.ndim}.")
         return ops.instance_norm(x, self.moving_mean, self.moving_variance, self.gamma, self.beta,
                                  use_input_stats=True, momentum=self.momentum, eps=self.eps)
 
     def extend_repr(self) -> str:
         return (f"num_features={self.num_features}, eps={self.eps}, momentum={self.momentum}, gamma={self.gamma}, "
                 f"beta={self.beta}, moving_mean={self.moving_mean}, moving_variance={self.moving_variance}")
+
+
+def _instance_prim(x: Tensor, gamma: Tensor, beta: Tensor, mean: Tensor, variance: Tensor, *, epsilon: float,
+                   momentum: float) -> tuple[Tensor, Tensor, Tensor]:
+    """MindSpore's InstanceNorm call: (y, updated moving mean, updated moving variance)."""
+    y = ops.instance_norm(x, mean, variance, gamma, beta, use_input_stats=True, momentum=momentum,
+                          eps=epsilon)
+    return y, mean, variance
+
+
+class InstanceNorm1d(_InstanceNorm):
+    r"""Instance normalization over (N, C, L): each sample's channel is normalised over L with its own
+    statistics (in training and evaluation, as MindSpore); the moving statistics are updated as
+    ``moving = (1 - momentum) * moving + momentum * mean over the batch``.
+
+    Args:
+        num_features (int): C. eps (float): Default: 1e-5. momentum (float): Default: 0.1.
+        affine (bool): whether gamma / beta train. Default: True.
+        gamma_init, beta_init: Default: 'ones', 'zeros'.
+    """
+
+    _rank = 3
+
+
+class InstanceNorm2d(_InstanceNorm):
+    r"""Instance normalization over (N, C, H, W); arguments as InstanceNorm1d."""
+
+    _rank = 4
+
+
+class InstanceNorm3d(_InstanceNorm):
+    r"""Instance normalization over (N, C, D, H, W); arguments as InstanceNorm1d."""
+
+    _rank = 5

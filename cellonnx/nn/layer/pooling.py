@@ -6,6 +6,7 @@ from typing import Any
 from cellonnx import ops
 from cellonnx.graph.symint import SymInt
 from cellonnx.nn.cell import Cell
+from cellonnx.nn.layer._primitive import Primitive
 from cellonnx.tensor import Tensor
 
 __all__ = ["AdaptiveAvgPool2d", "AvgPool2d", "MaxPool2d"]
@@ -80,6 +81,8 @@ class MaxPool2d(_PoolNd):
         self.dilation = dilation
         self.return_indices = return_indices
         self.ceil_mode = ceil_mode
+        self.max_pool = Primitive("MaxPool", ops.max_pool2d, kernel_size=self.kernel_size, stride=self.stride,
+                                  pad_mode=self.pad_mode.lower())
 
     def construct(self, x: Tensor) -> Any:
         batched = x.ndim != 3
@@ -123,6 +126,8 @@ class AvgPool2d(_PoolNd):
         self.divisor_override = divisor_override
         self._explicit = self.pad_mode == "PAD" or padding != 0 or ceil_mode or not count_include_pad or \
             divisor_override is not None
+        self.avg_pool = Primitive("AvgPool", ops.avg_pool2d, kernel_size=self.kernel_size, stride=self.stride,
+                                  pad_mode=self.pad_mode.lower())
 
     def construct(self, x: Tensor) -> Tensor:
         batched = x.ndim != 3
@@ -147,6 +152,8 @@ class AdaptiveAvgPool2d(Cell):
     def __init__(self, output_size: Any) -> None:
         super().__init__()
         self.output_size = output_size
+        self.adaptive_avgpool2d = Primitive("AdaptiveAvgPool2D", ops.adaptive_avg_pool2d,
+                                            output_size=output_size)
 
     def construct(self, input: Tensor) -> Tensor:
         return ops.adaptive_avg_pool2d(input, self.output_size)

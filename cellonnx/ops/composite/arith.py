@@ -323,9 +323,14 @@ def tanhshrink(input: Tensor) -> Tensor:
 
 def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
     """``x - lambd`` above ``lambd``, ``x + lambd`` below ``-lambd``, 0 between."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"For 'softshrink', the input must be a Tensor, but got {type(input).__name__}.")
+    if isinstance(lambd, bool) or not isinstance(lambd, (int, float, np.integer, np.floating)):
+        raise TypeError(f"For 'softshrink', 'lambd' must be an int or a float, but got "
+                        f"{type(lambd).__name__}.")
     if lambd < 0:
-        raise ValueError(f"softshrink: lambd must be >= 0, got {lambd}")
-    x = to_tensor(input)
+        raise ValueError(f"For 'softshrink', 'lambd' must be >= 0, but got {lambd}.")
+    x = input
     zero = F.zeros_like(x)
     return F.where(F.greater(x, lambd), F.sub(x, lambd), F.where(F.less(x, -lambd), F.add(x, lambd), zero))
 

@@ -6,6 +6,7 @@ import importlib
 FAMILIES = ("math", "reduce", "shape", "linalg", "creation", "index", "scatter", "getitem", "sort", "random",
             "conv", "conv_grad", "pool", "pool_avg", "pool_adaptive", "norm", "activation", "dropout",
             "embedding", "rnn", "control",
+            "lrn", "conv3d", "pool3d", "pixel_shuffle", "resize", "rnn_gru",
             "array_misc", "triangle", "scatter_reduce", "unique")
 FAMILIES += ("trig", "special", "elementwise", "bitwise", "cumulative", "einsum", "decomp", "spectral",
              "random_dist", "boxes")

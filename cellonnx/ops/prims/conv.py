@@ -20,7 +20,7 @@ from cellonnx.tensor import Tensor
 
 
 class Conv(Op):
-    """N-D cross-correlation (N = 1, 2) with optional bias, lowered to one ONNX Conv.
+    """N-D cross-correlation (N = 1, 2, 3) with optional bias, lowered to one ONNX Conv.
 
     Attributes: ``stride``, ``dilation`` (one int per spatial dim), ``pads`` (ONNX order: all begins, then
     all ends), ``groups``, and ``auto_pad``: "SAME_UPPER" only when pad_mode 'same' meets a symbolic spatial
@@ -244,6 +244,9 @@ def live_kernel(hw: tuple, out: tuple, kernel: tuple, s: tuple, p: tuple, d: tup
 def conv_forward(x: np.ndarray, w: np.ndarray, b: np.ndarray | None, stride: tuple, pads: tuple,
                  dilation: tuple, groups: int) -> np.ndarray:
     nd = x.ndim - 2
+    if nd == 3:
+        from cellonnx.ops.prims.conv_nd import conv_forward_nd
+        return conv_forward_nd(x, w, b, stride, pads, dilation, groups)
     dtype = x.dtype
     ct = compute_dtype(dtype)
     x2, w2 = to2d(x).astype(ct, copy=False), to2d(w).astype(ct, copy=False)

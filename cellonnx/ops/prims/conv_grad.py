@@ -117,6 +117,9 @@ class ConvGradWeight(Op):
 def conv_transpose_forward(u: np.ndarray, w: np.ndarray, b: np.ndarray | None, stride: tuple, pads: tuple,
                            dilation: tuple, groups: int, output_padding: tuple) -> np.ndarray:
     nd = u.ndim - 2
+    if nd == 3:
+        from cellonnx.ops.prims.conv_nd import conv_transpose_forward_nd
+        return conv_transpose_forward_nd(u, w, b, stride, pads, dilation, groups, output_padding)
     dtype = u.dtype
     ct = compute_dtype(dtype)
     u2, w2 = np.ascontiguousarray(to2d(u), ct), to2d(w).astype(ct, copy=False)
@@ -293,6 +296,9 @@ def _col2im_strided(u: np.ndarray, wt: np.ndarray, kernel: tuple, s: tuple, d: t
 def conv_grad_weight(x: np.ndarray, gy: np.ndarray, kernel: tuple, stride: tuple, pads: tuple,
                      dilation: tuple, groups: int) -> np.ndarray:
     nd = x.ndim - 2
+    if nd == 3:
+        from cellonnx.ops.prims.conv_nd import conv_grad_weight_nd
+        return conv_grad_weight_nd(x, gy, kernel, stride, pads, dilation, groups)
     dtype = x.dtype
     ct = compute_dtype(dtype)
     x2, gy2 = to2d(x).astype(ct, copy=False), np.ascontiguousarray(to2d(gy), ct)
@@ -376,12 +382,13 @@ def transpose_pads(pad_mode: str, padding: Any, kernel: tuple, stride: tuple, di
 def conv_transpose(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1, padding: Any = 0,
                    output_padding: Any = 0, groups: int = 1, dilation: Any = 1, pad_mode: str = "pad",
                    op: str = "conv_transpose") -> Tensor:
-    """Transposed convolution of any supported rank (1-D or 2-D spatial), inferred from ``weight``; the
-    function behind :func:`conv_transpose2d`, also for the Conv1dTranspose / Conv2dTranspose layers."""
+    """Transposed convolution of any supported rank (1-D, 2-D or 3-D spatial), inferred from ``weight``; the
+    function behind :func:`conv_transpose2d` and ``conv3d_transpose``, also for the Conv1dTranspose,
+    Conv2dTranspose and Conv3dTranspose layers."""
     u, w = float_operands(op, input, weight)
     nd = w.ndim - 2
-    if nd not in (1, 2) or u.ndim != nd + 2:
-        raise ValueError(f"{op}: expected a {nd + 2}-D input for weight {tuple(w.shape)} (1-D or 2-D "
+    if nd not in (1, 2, 3) or u.ndim != nd + 2:
+        raise ValueError(f"{op}: expected a {nd + 2}-D input for weight {tuple(w.shape)} (1-D, 2-D or 3-D "
                          f"spatial), got input {tuple(u.shape)}")
     if not isinstance(groups, (int, np.integer)) or isinstance(groups, bool) or groups < 1:
         raise TypeError(f"{op}: groups must be a positive int, got {groups!r}")

@@ -131,6 +131,9 @@ def rows_then_columns_max(xp: np.ndarray, kernel: tuple, stride: tuple, dilation
 def max_pool_forward(x: np.ndarray, kernel: tuple, stride: tuple, pads: tuple, dilation: tuple,
                      ceil_mode: bool, with_index: bool) -> Any:
     outs, extra = geometry(x.shape[2:], kernel, stride, pads, dilation, ceil_mode)
+    if len(kernel) == 3:
+        from cellonnx.ops.prims.pool_nd import max_pool_forward_nd
+        return max_pool_forward_nd(x, kernel, stride, pads, dilation, outs, extra, with_index)
     k2, s2, p2, d2, e2, o2 = lift2d(kernel, stride, pads, dilation, extra, outs)
     x2 = to2d(x)
     xp = pad2d(x2, p2, _lowest(x.dtype), e2)
@@ -381,8 +384,8 @@ def check_input(op: str, nd: int, x: Any, float_only: bool) -> Tensor:
     if not isinstance(x, Tensor):
         raise TypeError(f"{op}: expected a Tensor, got {type(x).__name__}")
     if x.ndim != nd + 2:
-        raise ValueError(f"{op}: expected a {nd + 2}-D input (N, C, {'H, W' if nd == 2 else 'L'}), got shape "
-                         f"{tuple(x.shape)}")
+        axes = ("L", "H, W", "D, H, W")[nd - 1]
+        raise ValueError(f"{op}: expected a {nd + 2}-D input (N, C, {axes}), got shape {tuple(x.shape)}")
     kind = x._data.dtype.kind
     if (float_only and kind != "f" and x._data.dtype.name != "bfloat16") or kind in "bc":
         raise TypeError(f"{op}: unsupported dtype {x.dtype} (input of shape {tuple(x.shape)})")

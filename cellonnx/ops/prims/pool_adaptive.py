@@ -1,4 +1,4 @@
-"""Adaptive pooling: AdaptiveAvgPool and AdaptiveMaxPool over 1-D and 2-D windows
+"""Adaptive pooling: AdaptiveAvgPool and AdaptiveMaxPool over 1-D, 2-D and 3-D windows
 start = floor(i * L / out), end = ceil((i + 1) * L / out), with the functional adaptive_avg_pool1d/2d and
 adaptive_max_pool1d/2d.
 
@@ -51,6 +51,13 @@ class AdaptiveAvgPool(Op):
             for s, o in zip(spatial, output_size):
                 shape += [o, s // o]
             y = xc.reshape(shape).mean(axis=tuple(range(x.ndim - nd + 1, x.ndim + nd, 2)))
+        elif nd == 3:
+            y = xc
+            for i in range(3):  # one pooling matrix per spatial axis, applied over the last axis
+                ax = x.ndim - 3 + i
+                m = pool_matrix(spatial[i], output_size[i], ct)
+                y = np.moveaxis(np.matmul(np.moveaxis(y, ax, -1), m.T), -1, ax)
+            y = np.ascontiguousarray(y)
         else:
             y = xc
             if nd == 2:
@@ -63,6 +70,8 @@ class AdaptiveAvgPool(Op):
         nd = len(output_size)
         spatial = ctx.inputs[0]._data.shape[-nd:]
         dt = g._data.dtype
+        if nd == 3:
+            return (_along_axes(g, [pool_matrix(spatial[i], output_size[i], dt) for i in range(3)]),)
         gx = matmul(g, Tensor._make(pool_matrix(spatial[-1], output_size[-1], dt)))
         if nd == 2:
             gx = matmul(Tensor._make(np.ascontiguousarray(pool_matrix(spatial[0], output_size[0], dt).T)), gx)
@@ -79,6 +88,15 @@ class AdaptiveAvgPool(Op):
             k = [s // o for s, o in zip(spatial, output_size)]
             return g.op("AveragePool", x, kernel_shape=k, strides=k)
         y = x
+        if nd == 3:
+            rank = len(g.in_tensors[0]._data.shape)
+            for i in range(3):  # the axis moved last, pooled by a MatMul, moved back
+                ax = rank - 3 + i
+                perm = [a for a in range(rank) if a != ax] + [ax]
+                back = [perm.index(a) for a in range(rank)]
+                m = np.ascontiguousarray(pool_matrix(spatial[i], output_size[i], dt).T)
+                y = g.op("Transpose", g.op("MatMul", g.op("Transpose", y, perm=perm), g.const(m)), perm=back)
+            return y
         if nd == 2:
             y = g.op("MatMul", g.const(pool_matrix(spatial[0], output_size[0], dt)), y)
         return g.op("MatMul", y, g.const(np.ascontiguousarray(pool_matrix(spatial[-1], output_size[-1], dt).T)))
@@ -98,6 +116,8 @@ class AdaptiveMaxPool(Op):
         if _divisible(spatial, output_size):
             k = tuple(int(s) // o for s, o in zip(spatial, output_size))
             return max_pool_forward(x, k, k, (0,) * (2 * nd), (1,) * nd, False, True)
+        if nd == 3:
+            return _adaptive_max_3d(x, output_size)
         rows, cols = _window_index(spatial, output_size)
         x2 = to2d(x)
         win = x2[:, :, rows[:, :, None, None], cols[None, None, :, :]]  # (N, C, oH, kH, oW, kW)
@@ -128,6 +148,8 @@ class AdaptiveMaxPool(Op):
             k = [s // o for s, o in zip(spatial, output_size)]
             y, ind = g.op("MaxPool", x, outputs=2, kernel_shape=k, strides=k)
             return y, g.op("Mod", ind, g.i64(plane))
+        if nd == 3:
+            return _lower_adaptive_max_3d(g, x, spatial, output_size)
         rows, cols = _window_index(spatial, output_size)
         kh, kw = rows.shape[1], cols.shape[1]
         win = g.op("Gather", x, g.const(cols), axis=nd + 1)  # (N, C, [H,] oW, kW)
@@ -140,6 +162,55 @@ class AdaptiveMaxPool(Op):
         table = (rows[:, None, :, None] * spatial[-1] + cols[None, :, None, :]).reshape(-1)  # (oH, oW, kH, kW)
         base = (np.arange(int(np.prod(output_size))) * kh * kw).reshape(output_size).astype(np.int64)
         return y, g.op("Gather", g.const(table.astype(np.int64)), g.op("Add", k, g.const(base)), axis=0)
+
+
+def _along_axes(t: Tensor, matrices: list[np.ndarray]) -> Tensor:
+    """``t`` multiplied along each of its last len(matrices) axes by the (out, in) matrix given for it (the
+    transposed pooling): the gradient of 3-D adaptive average pooling, written with ops."""
+    from cellonnx.ops.prims.linalg import matmul
+    from cellonnx.ops.prims.shape import transpose
+    rank = t.ndim
+    for i, m in enumerate(matrices):
+        ax = rank - len(matrices) + i
+        perm = tuple(a for a in range(rank) if a != ax) + (ax,)
+        back = tuple(perm.index(a) for a in range(rank))
+        t = transpose(matmul(transpose(t, perm), Tensor._make(np.ascontiguousarray(m))), back)
+    return t
+
+
+def _axis_windows(size: int, out: int) -> np.ndarray:
+    """(out, k_max) indices of each adaptive window along one axis, clamped to the window's last index (a
+    repeated element changes neither the max nor the first argmax)."""
+    start, end = bins(size, out)
+    k = int((end - start).max())
+    return np.minimum(start[:, None] + np.arange(k)[None, :], (end - 1)[:, None]).astype(np.int64)
+
+
+def _table_3d(spatial: tuple, output_size: tuple) -> tuple[np.ndarray, tuple[int, ...]]:
+    """Flat plane position of every (oD, oH, oW, kD, kH, kW) window element, and the window sizes."""
+    d, h, w = (_axis_windows(int(s), o) for s, o in zip(spatial, output_size))
+    hw, ww = int(spatial[1]) * int(spatial[2]), int(spatial[2])
+    table = (d[:, None, None, :, None, None] * hw + h[None, :, None, None, :, None] * ww +
+             w[None, None, :, None, None, :])
+    return table.reshape(tuple(output_size) + (-1,)), (d.shape[1], h.shape[1], w.shape[1])
+
+
+def _adaptive_max_3d(x: np.ndarray, output_size: tuple) -> tuple[np.ndarray, np.ndarray]:
+    table, _ = _table_3d(x.shape[2:], output_size)
+    win = x.reshape(x.shape[:2] + (-1,))[:, :, table]  # (N, C, oD, oH, oW, K)
+    k = win.argmax(-1)
+    y = np.take_along_axis(win, k[..., None], -1)[..., 0]
+    return y, np.take_along_axis(np.broadcast_to(table, win.shape), k[..., None], -1)[..., 0]
+
+
+def _lower_adaptive_max_3d(g: Any, x: str, spatial: list, output_size: tuple) -> tuple[str, str]:
+    table, _ = _table_3d(tuple(spatial), output_size)
+    flat = g.op("Reshape", x, g.i64([0, 0, -1]))
+    win = g.op("Gather", flat, g.const(table), axis=2)  # (N, C, oD, oH, oW, K)
+    y = g.axes([5], "ReduceMax", win, keepdims=0)
+    k = g.op("ArgMax", win, axis=5, keepdims=0, select_last_index=0)
+    base = (np.arange(int(np.prod(output_size))) * table.shape[-1]).reshape(output_size).astype(np.int64)
+    return y, g.op("Gather", g.const(table.reshape(-1)), g.op("Add", k, g.const(base)), axis=0)
 
 
 def _window_index(spatial: tuple, output_size: tuple) -> tuple[np.ndarray, np.ndarray]:
@@ -175,7 +246,7 @@ def _adaptive(op: str, nd: int, input: Any, output_size: Any, max_pool: bool, re
         raise TypeError(f"{op}: expected a Tensor, got {type(input).__name__}")
     if input._data.dtype.kind != "f" and input._data.dtype.name != "bfloat16":
         raise TypeError(f"{op}: expected a float tensor, got {input.dtype}")
-    ranks = (nd + 1, nd + 2) if nd == 2 else (nd + 2,)
+    ranks = (nd + 1, nd + 2) if nd >= 2 else (nd + 2,)
     if input.ndim not in ranks:
         raise ValueError(f"{op}: expected a {' or '.join(f'{r}-D' for r in ranks)} input, got shape "
                          f"{tuple(input.shape)}")
@@ -228,4 +299,43 @@ def adaptive_max_pool1d(input: Tensor, output_size: int) -> Tensor:
     return _adaptive("adaptive_max_pool1d", 1, input, output_size, True)
 
 
-__all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool1d", "adaptive_max_pool2d"]
+def adaptive_avg_pool2d_ext(input: Tensor, output_size: Any) -> Tensor:
+    """2D adaptive average pooling, as MindSpore's ``ops.adaptive_avg_pool2d_ext`` (same results as
+    :func:`adaptive_avg_pool2d`)."""
+    return _adaptive("adaptive_avg_pool2d_ext", 2, input, output_size, False)
+
+
+def adaptive_avg_pool3d(input: Tensor, output_size: Any) -> Tensor:
+    """3D adaptive average pooling, as MindSpore's ``ops.adaptive_avg_pool3d``.
+
+    Args:
+        input (Tensor): (N, C, D, H, W) or (C, D, H, W), float.
+        output_size (Union[int, tuple]): int (all three sizes) or (D_out, H_out, W_out); None in the tuple
+            keeps that input size.
+
+    Returns:
+        (..., D_out, H_out, W_out): window i covers floor(i * L / out) to ceil((i + 1) * L / out) on each
+        axis.
+    """
+    return _adaptive("adaptive_avg_pool3d", 3, input, output_size, False)
+
+
+def adaptive_max_pool3d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
+    """3D adaptive max pooling, as MindSpore's ``ops.adaptive_max_pool3d``.
+
+    Args:
+        input (Tensor): (N, C, D, H, W) or (C, D, H, W), float.
+        output_size (Union[int, tuple]): int or (D_out, H_out, W_out).
+        return_indices (bool): also return the argmax, int32 flat indices into each input (D, H, W) volume
+            (MindSpore's AdaptiveMaxPool3D gives int32). Default: False.
+
+    Returns:
+        The pooled tensor, or (pooled, argmax).
+    """
+    from cellonnx.ops.prims.math import cast
+    out = _adaptive("adaptive_max_pool3d", 3, input, output_size, True, True)
+    return (out[0], cast(out[1], np.int32)) if return_indices else out[0]
+
+
+__all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool2d_ext", "adaptive_avg_pool3d",
+           "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d"]

@@ -48,8 +48,13 @@ def avg_pool_forward(x: np.ndarray, kernel: tuple, stride: tuple, pads: tuple, c
                      count_include_pad: bool, divisor_override: int | None) -> np.ndarray:
     ones = (1,) * len(kernel)
     outs, extra = geometry(x.shape[2:], kernel, stride, pads, ones, ceil_mode)
-    k2, s2, p2, d2, e2, o2 = lift2d(kernel, stride, pads, ones, extra, outs)
     ct = compute_dtype(x.dtype)
+    if len(kernel) == 3:
+        from cellonnx.ops.prims.pool_nd import avg_pool_sum_nd
+        acc = avg_pool_sum_nd(x, kernel, stride, pads, outs, extra)
+        acc /= avg_divisor(x.shape[2:], kernel, stride, pads, outs, count_include_pad, divisor_override, ct)
+        return acc if ct == x.dtype else acc.astype(x.dtype)
+    k2, s2, p2, d2, e2, o2 = lift2d(kernel, stride, pads, ones, extra, outs)
     x2 = to2d(x).astype(ct, copy=False)
     xp = pad2d(x2, p2, 0.0, e2)
     views = [v for _, v in window_views(xp, k2, s2, d2, o2)]
@@ -67,9 +72,13 @@ def avg_pool_backward(gy: np.ndarray, in_shape: tuple, kernel: tuple, stride: tu
                       ceil_mode: bool, count_include_pad: bool, divisor_override: int | None) -> np.ndarray:
     ones = (1,) * len(kernel)
     outs, extra = geometry(in_shape, kernel, stride, pads, ones, ceil_mode)
-    k2, s2, p2, d2, e2, o2 = lift2d(kernel, stride, pads, ones, extra, outs)
     ct = compute_dtype(gy.dtype)
     gd = gy.astype(ct) / avg_divisor(in_shape, kernel, stride, pads, outs, count_include_pad, divisor_override, ct)
+    if len(kernel) == 3:
+        from cellonnx.ops.prims.pool_nd import avg_pool_spread_nd
+        dx = avg_pool_spread_nd(gd, in_shape, kernel, stride, pads, outs, extra)
+        return dx if ct == gy.dtype else dx.astype(gy.dtype)
+    k2, s2, p2, d2, e2, o2 = lift2d(kernel, stride, pads, ones, extra, outs)
     gd = to2d(gd)
     n, c = gy.shape[:2]
     h, w = (1, int(in_shape[0])) if len(in_shape) == 1 else (int(in_shape[0]), int(in_shape[1]))

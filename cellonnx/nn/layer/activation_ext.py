@@ -1,0 +1,335 @@
+"""More activation layers (MindSpore's nn.layer.activation): CELU, ELU, SeLU, Mish, Softsign, HSigmoid,
+Hardtanh, LogSigmoid, Softmin, Softmax2d, LogSoftmaxExt, GLU, FastGelu, RReLU, Threshold, SoftShrink, HShrink,
+Tanhshrink, LRN, PReLUExt. Each keeps the operator attribute MindSpore's layer holds (``self.celu`` ...)."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from cellonnx import dtypes, ops
+from cellonnx.nn.cell import Cell
+from cellonnx.nn.layer._primitive import Primitive
+from cellonnx.tensor import Parameter, Tensor
+
+__all__ = [
+    "CELU",
+    "ELU",
+    "GLU",
+    "LRN",
+    "FastGelu",
+    "HShrink",
+    "HSigmoid",
+    "Hardtanh",
+    "LogSigmoid",
+    "LogSoftmaxExt",
+    "Mish",
+    "PReLUExt",
+    "RReLU",
+    "SeLU",
+    "SoftShrink",
+    "Softmax2d",
+    "Softmin",
+    "Softsign",
+    "Tanhshrink",
+    "Threshold",
+]
+
+
+class CELU(Cell):
+    r""":math:`\max(0, x) + \min(0, \alpha (e^{x/\alpha} - 1))`.
+
+    Args:
+        alpha (float): Default: 1.0.
+    """
+
+    def __init__(self, alpha: float = 1.0) -> None:
+        super().__init__()
+        if alpha == 0:
+            raise ValueError(f"For '{self.cls_name}', the 'alpha' can not be 0.")
+        self.celu = Primitive("CeLU", ops.celu, alpha=float(alpha))
+
+    def construct(self, x: Tensor) -> Tensor:
+        return self.celu(x)
+
+
+class ELU(Cell):
+    r"""x for x > 0, :math:`\alpha (e^x - 1)` otherwise.
+
+    Args:
+        alpha (float): Default: 1.0.
+    """
+
+    def __init__(self, alpha: float = 1.0) -> None:
+        super().__init__()
+        self.elu = Primitive("Elu", ops.elu, alpha=float(alpha))
+
+    def construct(self, x: Tensor) -> Tensor:
+        return self.elu(x)
+
+
+class SeLU(Cell):
+    """Scaled ELU with the self-normalising constants (scale 1.0507..., alpha 1.6732...)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.selu = Primitive("SeLU", ops.selu)
+
+    def construct(self, input_x: Tensor) -> Tensor:
+        return self.selu(input_x)
+
+
+class Mish(Cell):
+    """x * tanh(softplus(x))."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.mish = Primitive("Mish", ops.mish)
+
+    def construct(self, input_x: Tensor) -> Tensor:
+        return self.mish(input_x)
+
+
+class Softsign(Cell):
+    """x / (1 + |x|)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.softsign = Primitive("Softsign", ops.softsign)
+
+    def construct(self, x: Tensor) -> Tensor:
+        return self.softsign(x)
+
+
+class HSigmoid(Cell):
+    """Hard sigmoid: relu6(x + 3) / 6."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hsigmoid = Primitive("HSigmoid", ops.hardsigmoid)
+
+    def construct(self, input: Tensor) -> Tensor:
+        return self.hsigmoid(input)
+
+
+class Hardtanh(Cell):
+    """Clamp to [min_val, max_val].
+
+    Args:
+        min_val (float): Default: -1.0.
+        max_val (float): Default: 1.0; must be greater than min_val.
+    """
+
+    def __init__(self, min_val: float = -1.0, max_val: float = 1.0) -> None:
+        super().__init__()
+        self.min_val = min_val
+        self.max_val = max_val
+        if self.min_val >= self.max_val:
+            raise ValueError(f"For Hardtanh, min_val should be less than max_val,but got {self.min_val} and "
+                             f"{self.max_val}")
+
+    def construct(self, x: Tensor) -> Tensor:
+        return ops.hardtanh(x, self.min_val, self.max_val)
+
+
+class LogSigmoid(Cell):
+    """log(sigmoid(x)) = -softplus(-x)."""
+
+    def construct(self, input_x: Tensor) -> Tensor:
+        return ops.logsigmoid(input_x)
+
+
+class Softmin(Cell):
+    """softmax(-x) along ``axis``.
+
+    Args:
+        axis (Union[int, tuple[int]]): Default: -1.
+    """
+
+    def __init__(self, axis: Any = -1) -> None:
+        super().__init__()
+        self.axis = axis
+
+    def construct(self, x: Tensor) -> Tensor:
+        return ops.softmin(x, self.axis)
+
+
+class Softmax2d(Cell):
+    """Softmax over the channels (axis -3) of a (C, H, W) or (N, C, H, W) input."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.softmax = Primitive("Softmax", ops.softmax, axis=-3)
+
+    def construct(self, x: Tensor) -> Tensor:
+        if x.ndim not in (3, 4):
+            raise ValueError(f"For '{self.cls_name}', the in_shape must have 3 or 4 dims, but got {x.ndim}.")
+        return self.softmax(x)
+
+
+class LogSoftmaxExt(Cell):
+    """log(softmax(x)) along ``dim``; None picks 0 for inputs of rank 0, 1 or 3 and 1 otherwise.
+
+    Args:
+        dim (int, optional): Default: None.
+    """
+
+    def __init__(self, dim: int | None = None) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def construct(self, x: Tensor) -> Tensor:
+        dim = self.dim if self.dim is not None else (0 if x.ndim in (0, 1, 3) else 1)
+        return ops.log_softmax(x, dim)
+
+
+class GLU(Cell):
+    r"""Gated linear unit: the input split in halves a, b along ``axis``, :math:`a \sigma(b)`.
+
+    Args:
+        axis (int): Default: -1.
+    """
+
+    def __init__(self, axis: int = -1) -> None:
+        super().__init__()
+        self.dim = axis
+        self.spilt = Primitive("Split", _halves, axis=axis)
+        self.sigmoid = Primitive("Sigmoid", ops.sigmoid)
+
+    def construct(self, x: Tensor) -> Tensor:
+        return ops.glu(x, self.dim)
+
+
+def _halves(x: Tensor, axis: int) -> tuple[Tensor, ...]:
+    """MindSpore's Split(axis, output_num=2) call."""
+    return tuple(ops.chunk(x, 2, axis))
+
+
+class FastGelu(Cell):
+    r"""MindSpore's fast GELU: :math:`x / (1 + e^{-1.702|x|}) \cdot e^{0.851 (x - |x|)}`."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.fast_gelu = Primitive("FastGeLU", ops.fast_gelu)
+
+    def construct(self, x: Tensor) -> Tensor:
+        return self.fast_gelu(x)
+
+
+class RReLU(Cell):
+    """Randomized leaky ReLU: negative elements scaled by a slope drawn uniformly from [lower, upper) for each
+    element, in training and evaluation alike (as MindSpore's layer does).
+
+    Args:
+        lower (Union[int, float]): Default: 1/8.
+        upper (Union[int, float]): Default: 1/3.
+    """
+
+    def __init__(self, lower: float = 1 / 8, upper: float = 1 / 3) -> None:
+        super().__init__()
+        for name, v in (("upper", upper), ("lower", lower)):
+            if isinstance(v, bool) or not isinstance(v, (float, int)):
+                raise TypeError(f"For '{self.cls_name}', the '{name}' must be float or int, but got "
+                                f"{type(v).__name__}.")
+        if lower > upper:
+            raise ValueError(f"For {self.cls_name}, the value of 'upper' must be greater than or equal to "
+                             f"'lower', but got upper: {upper}, lower: {lower}. ")
+        self.lower = Tensor(lower, dtype=dtypes.float32)
+        self.upper = Tensor(upper, dtype=dtypes.float32)
+        self._bounds = (float(lower), float(upper))
+        self.sign = Primitive("Sign", ops.sign)
+
+    def construct(self, x: Tensor) -> Tensor:
+        if not isinstance(x, Tensor):
+            raise TypeError(f"For 'rrelu', the input must be a Tensor, but got {type(x)}.")
+        return ops.rrelu(x, *self._bounds)
+
+
+class Threshold(Cell):
+    """``x`` where it is greater than ``threshold``, else ``value``.
+
+    Args:
+        threshold (Union[int, float]): the threshold.
+        value (Union[int, float]): the replacement.
+    """
+
+    def __init__(self, threshold: float, value: float) -> None:
+        super().__init__()
+        self.threshold = threshold
+        self.value = value
+
+    def construct(self, input_x: Tensor) -> Tensor:
+        return ops.threshold(input_x, self.threshold, self.value)
+
+
+class SoftShrink(Cell):
+    r"""Soft shrinkage: :math:`x \mp \lambda` outside :math:`[-\lambda, \lambda]`, 0 inside.
+
+    Args:
+        lambd (float): Default: 0.5.
+    """
+
+    def __init__(self, lambd: float = 0.5) -> None:
+        super().__init__()
+        self.softshrink = Primitive("SoftShrink", ops.softshrink, lambd=lambd)
+
+    def construct(self, input: Tensor) -> Tensor:
+        return self.softshrink(input)
+
+
+class HShrink(Cell):
+    r"""Hard shrinkage: x where :math:`|x| > \lambda`, else 0.
+
+    Args:
+        lambd (float): Default: 0.5.
+    """
+
+    def __init__(self, lambd: float = 0.5) -> None:
+        super().__init__()
+        self.hshrink = Primitive("HShrink", ops.hardshrink, lambd=lambd)
+
+    def construct(self, input: Tensor) -> Tensor:
+        return self.hshrink(input)
+
+
+class Tanhshrink(Cell):
+    """x - tanh(x)."""
+
+    def construct(self, x: Tensor) -> Tensor:
+        return ops.tanhshrink(x)
+
+
+class LRN(Cell):
+    """Local response normalization across the channels of an (N, C, H, W) input (see ``ops.lrn``).
+
+    Args:
+        depth_radius (int): Default: 5. bias (float): Default: 1.0. alpha (float): Default: 1.0.
+        beta (float): Default: 0.5. norm_region (str): 'ACROSS_CHANNELS'.
+    """
+
+    def __init__(self, depth_radius: int = 5, bias: float = 1.0, alpha: float = 1.0, beta: float = 0.5,
+                 norm_region: str = "ACROSS_CHANNELS") -> None:
+        super().__init__()
+        self.lrn_op = Primitive("LRN", ops.lrn, depth_radius=depth_radius, bias=bias, alpha=alpha, beta=beta,
+                                norm_region=norm_region)
+
+    def construct(self, input_x: Tensor) -> Tensor:
+        return self.lrn_op(input_x)
+
+
+class PReLUExt(Cell):
+    """PReLU with a ``weight`` parameter of ``num_parameters`` slopes (1, or the channel count).
+
+    Args:
+        num_parameters (int): Default: 1.
+        init (float): the initial slope. Default: 0.25.
+        dtype: the parameter's dtype. Default: None (float32).
+    """
+
+    def __init__(self, num_parameters: int = 1, init: float = 0.25, dtype: Any = None) -> None:
+        super().__init__()
+        value = np.full((num_parameters,), init, np.float32)
+        self.weight = Parameter(Tensor(value, dtype=dtype), name="weight")
+
+    def construct(self, input: Tensor) -> Tensor:
+        return ops.prelu(input, self.weight)

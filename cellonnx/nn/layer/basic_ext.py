@@ -1,0 +1,382 @@
+"""More basic layers (MindSpore's nn.layer.basic): Linear, Dropout1d/2d/3d, DropoutExt, Dropout2dExt,
+Upsample,
+Unflatten, Unfold, Roll, Tril, Triu, MatrixDiag, MatrixDiagPart, MatrixSetDiag and L1Regularizer."""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from cellonnx import dtypes, ops
+from cellonnx.nn.cell import Cell
+from cellonnx.nn.layer._primitive import Primitive
+from cellonnx.nn.layer._util import check_positive_int, check_type, weight_and_bias
+from cellonnx.ops.prims._util import is_float_dtype, norm_axis
+from cellonnx.tensor import Parameter, Tensor
+
+__all__ = ["Dropout1d", "Dropout2d", "Dropout2dExt", "Dropout3d", "DropoutExt", "L1Regularizer", "Linear",
+           "MatrixDiag", "MatrixDiagPart", "MatrixSetDiag", "Roll", "Tril", "Triu", "Unflatten", "Unfold",
+           "Upsample"]
+
+
+class Linear(Cell):
+    r"""The fully connected layer :math:`y = x W^T + b` with PyTorch-style argument names.
+
+    Args:
+        in_features (int): size of the input's last dim.
+        out_features (int): size of the output's last dim.
+        bias (bool): whether there is a bias. Default: True.
+        weight_init, bias_init: initializers of the (out_features, in_features) weight and the bias. Default:
+            HeUniform(sqrt(5)) and U(-1/sqrt(in_features), 1/sqrt(in_features)).
+        dtype: parameter dtype. Default: None (float32).
+    """
+
+    def __init__(self, in_features: int, out_features: int, bias: bool = True, weight_init: Any = None,
+                 bias_init: Any = None, dtype: Any = None) -> None:
+        super().__init__()
+        check_positive_int(self.cls_name, in_features=in_features, out_features=out_features)
+        check_type(self.cls_name, bool, has_bias=bias)
+        self.in_features = in_features
+        self.out_features = out_features
+        self.has_bias = bias
+        for name, init, shape in (("weight", weight_init, (out_features, in_features)),
+                                  ("bias", bias_init, (out_features,))):
+            if isinstance(init, Tensor) and tuple(init.shape) != shape and (name == "weight" or bias):
+                raise ValueError(f"For '{self.cls_name}', {name} init shape error: expected {shape}, got "
+                                 f"{tuple(init.shape)}.")
+        self.weight: Parameter
+        self.bias: Parameter | None
+        self.weight, self.bias, _, _ = weight_and_bias(weight_init, bias_init, [out_features, in_features],
+                                                       out_features, bias, dtype or dtypes.float32)
+        self.dense = Primitive("Dense", ops.dense)
+
+    def construct(self, x: Tensor) -> Tensor:
+        return ops.dense(x, self.weight, self.bias)
+
+    def extend_repr(self) -> str:
+        s = f"input_features={self.in_features}, output_features={self.out_features}"
+        return s + (f", has_bias={self.has_bias}" if self.has_bias else "")
+
+
+def _check_p(owner: str, p: Any) -> float:
+    if not isinstance(p, float):
+        raise TypeError(f"For '{owner}', the 'p' must be float, but got {type(p).__name__}.")
+    if p < 0 or p > 1:
+        raise ValueError(f"For '{owner}', the 'p' must be a number in range [0, 1], but got {p}.")
+    return p
+
+
+class Dropout1d(Cell):
+    """Zero whole channels of (N, C, L) or (C, L) with probability ``p`` in training (kept ones scaled by
+    1 / (1 - p)); the identity in evaluation.
+
+    Args:
+        p (float): Default: 0.5.
+    """
+
+    def __init__(self, p: float = 0.5) -> None:
+        super().__init__()
+        self.prob = _check_p(self.cls_name, p)
+
+    def construct(self, x: Tensor) -> Tensor:
+        if not self.training or self.prob == 0:
+            return x
+        return ops.dropout1d(x, self.prob)
+
+
+class Dropout2d(Cell):
+    """Zero whole channels of (N, C, H, W) with probability ``p`` in training; the identity in evaluation.
+
+    Args:
+        p (float): Default: 0.5.
+    """
+
+    _ranks = (4,)
+
+    def __init__(self, p: float = 0.5) -> None:
+        super().__init__()
+        self.keep_prob = 1.0 - _check_p(self.cls_name, p)
+
+    def construct(self, x: Tensor) -> Tensor:
+        if not self.training or self.keep_prob == 1:
+            return x
+        fn = ops.dropout2d if self._ranks == (4,) else ops.dropout3d
+        return fn(x, 1.0 - self.keep_prob)
+
+    def extend_repr(self) -> str:
+        return f"p={self.keep_prob}"  # MindSpore prints the keep probability under this name
+
+
+class Dropout3d(Dropout2d):
+    """Zero whole channels of (N, C, D, H, W) with probability ``p`` in training; the identity in evaluation.
+
+    Args:
+        p (float): Default: 0.5.
+    """
+
+    _ranks = (5,)
+
+
+class DropoutExt(Cell):
+    """Zero elements with probability ``p`` in training (kept ones scaled by 1 / (1 - p)).
+
+    Args:
+        p (float): Default: 0.5.
+        inplace (bool): accepted for signature compatibility (cellonnx tensors are not updated in place).
+    """
+
+    def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
+        super().__init__()
+        self.p = p
+        self.inplace = inplace
+
+    def construct(self, input: Tensor) -> Tensor:
+        if not self.training or self.p == 0:
+            return input
+        return ops.dropout(input, p=float(self.p), training=True)
+
+
+class Dropout2dExt(DropoutExt):
+    """Zero whole channels of (N, C, H, W) or (C, H, W) with probability ``p`` in training.
+
+    Args:
+        p (float): Default: 0.5. inplace (bool): accepted for signature compatibility.
+    """
+
+    def construct(self, input: Tensor) -> Tensor:
+        if not self.training or self.p == 0:
+            return input
+        if input.ndim == 3:
+            return ops.squeeze(ops.dropout2d(ops.expand_dims(input, 0), float(self.p)), 0)
+        return ops.dropout2d(input, float(self.p))
+
+
+class Upsample(Cell):
+    """Resize the spatial dims of the input (see ``ops.interpolate``).
+
+    Args:
+        size, scale_factor, mode, align_corners, recompute_scale_factor: as ``ops.interpolate``.
+    """
+
+    def __init__(self, size: Any = None, scale_factor: Any = None, mode: str = "nearest",
+                 align_corners: bool | None = None, recompute_scale_factor: bool | None = None) -> None:
+        super().__init__()
+        self.size = size
+        self.scale_factor = scale_factor
+        self.mode = mode
+        self.align_corners = align_corners
+        self.recompute_scale_factor = recompute_scale_factor
+
+    def construct(self, x: Tensor) -> Tensor:
+        return ops.interpolate(x, self.size, self.scale_factor, self.mode, self.align_corners,
+                               self.recompute_scale_factor)
+
+
+class Unflatten(Cell):
+    """Expand dim ``axis`` into ``unflattened_size``.
+
+    Args:
+        axis (int): the dim to expand.
+        unflattened_size (Union[tuple, list]): the new dims (product equal to the old size; one may be -1).
+    """
+
+    def __init__(self, axis: int, unflattened_size: Any) -> None:
+        super().__init__()
+        if isinstance(axis, bool) or not isinstance(axis, int):
+            raise TypeError(f"For 'Unflatten', the 'axis' must be int, but got {type(axis).__name__}.")
+        if not isinstance(unflattened_size, (tuple, list)):
+            raise TypeError("For 'Unflatten', the 'unflattended_size' must be tuple or list, but got "
+                            f"{type(unflattened_size).__name__}.")
+        self.axis = axis
+        self.unflattened_size = tuple(unflattened_size)
+
+    def construct(self, input_x: Tensor) -> Tensor:
+        shape = tuple(input_x.shape)
+        new_shape = shape[:self.axis] + self.unflattened_size
+        if self.axis != -1:
+            new_shape += shape[self.axis + 1:]
+        return ops.reshape(input_x, new_shape)
+
+
+class Unfold(Cell):
+    """Extract image patches (MindSpore's ExtractImagePatches): (N, C, H, W) -> (N, C * kh * kw, out_h,
+    out_w),
+    the patch values ordered (kernel row, kernel column, channel), channel fastest.
+
+    Args:
+        ksizes, strides, rates (Union[tuple, list]): [1, row, col, 1] each: patch size, step between patches,
+            and the spacing of the sampled pixels.
+        padding (str): 'valid' (patches inside the input) or 'same' (out = ceil(in / stride), zero padding
+            split evenly with the odd pixel at the end). Default: 'valid'.
+    """
+
+    def __init__(self, ksizes: Any, strides: Any, rates: Any, padding: str = "valid") -> None:
+        super().__init__()
+        for name, value in (("ksize", ksizes), ("stride", strides), ("rate", rates)):
+            if not isinstance(value, (tuple, list)):
+                raise TypeError(f"For '{self.cls_name}', the '{name}s' must be tuple or list, but got "
+                                f"{type(value).__name__}.")
+            if len(value) != 4 or value[0] != 1 or value[3] != 1:
+                raise ValueError(f"For '{self.cls_name}' the format of '{name}s' must be [1, {name}_row, "
+                                 f"{name}_col, 1], but got {value}.")
+            if not all(isinstance(v, int) and v >= 1 for v in value[1:3]):
+                raise ValueError(f"For '{self.cls_name}' the {name}_row and {name}_col in '{name}s' must be "
+                                 f"an positive integer number, but got {value}")
+        if not isinstance(padding, str) or padding.lower() not in ("same", "valid"):
+            raise ValueError(f"For '{self.cls_name}', the 'padding' must be 'same' or 'valid', but got "
+                             f"{padding!r}.")
+        self.ksizes = (int(ksizes[1]), int(ksizes[2]))
+        self.strides = (int(strides[1]), int(strides[2]))
+        self.rates = (int(rates[1]), int(rates[2]))
+        self.padding = padding.lower()
+
+    def construct(self, input_x: Tensor) -> Tensor:
+        if input_x.ndim != 4:
+            raise ValueError(f"For '{self.cls_name}', the input must be 4-D (N, C, H, W), got "
+                             f"{tuple(input_x.shape)}.")
+        (kh, kw), (sh, sw), (rh, rw) = self.ksizes, self.strides, self.rates
+        h, w = int(input_x.shape[2]), int(input_x.shape[3])
+        eh, ew = (kh - 1) * rh + 1, (kw - 1) * rw + 1
+        if self.padding == "same":
+            oh, ow = -(-h // sh), -(-w // sw)
+            ph, pw = max((oh - 1) * sh + eh - h, 0), max((ow - 1) * sw + ew - w, 0)
+            x = ops.pad(input_x, (pw // 2, pw - pw // 2, ph // 2, ph - ph // 2))
+        else:
+            oh, ow = (h - eh) // sh + 1, (w - ew) // sw + 1
+            x = input_x
+        if oh < 1 or ow < 1:
+            raise ValueError(f"For '{self.cls_name}', the input {tuple(input_x.shape)} is smaller than the "
+                             f"patch ({eh}, {ew}).")
+        patches = []
+        for i in range(kh):
+            for j in range(kw):
+                patches.append(x[:, :, i * rh:i * rh + (oh - 1) * sh + 1:sh,
+                                 j * rw:j * rw + (ow - 1) * sw + 1:sw])
+        out = ops.stack(patches, 1)  # (N, kh * kw, C, oh, ow)
+        return ops.reshape(out, (-1, kh * kw * int(input_x.shape[1]), oh, ow))
+
+
+class Roll(Cell):
+    """Roll the elements along ``axis`` by ``shift`` (elements past the end come back at the start).
+
+    Args:
+        shift (Union[int, tuple[int], list[int]]): the shifts.
+        axis (Union[int, tuple[int], list[int]]): the axes, one per shift.
+    """
+
+    def __init__(self, shift: Any, axis: Any) -> None:
+        super().__init__()
+        for name, value in (("shift", shift), ("axis", axis)):
+            if isinstance(value, bool) or not isinstance(value, (int, tuple, list)):
+                raise TypeError(f"For '{self.cls_name}', the '{name}' must be int, tuple or list, but got "
+                                f"{type(value).__name__}.")
+        self.shift = list(shift) if isinstance(shift, (tuple, list)) else [shift]
+        self.axis = list(axis) if isinstance(axis, (tuple, list)) else [axis]
+        if len(self.shift) != len(self.axis):
+            raise ValueError(f"For '{self.cls_name}', the shape of 'shift' and the shape of 'axis' must be "
+                             f"the same, but got the length of 'shift' {len(self.shift)} and the length of "
+                             f"'axis' {len(self.axis)}.")
+
+    def construct(self, input_x: Tensor) -> Tensor:
+        axes = [norm_axis(a, input_x.ndim, self.cls_name) for a in self.axis]
+        return ops.roll(input_x, tuple(self.shift), tuple(axes))
+
+
+def _band(x: Tensor, k: int, lower: bool, owner: str) -> Tensor:
+    if x.ndim < 1:
+        raise ValueError(f"For '{owner}', the input must be at least 1-D.")
+    if isinstance(k, bool) or not isinstance(k, int):
+        raise TypeError(f"For '{owner}', the 'k' must be int, but got {type(k).__name__}.")
+    rows, cols = (int(x.shape[-2]), int(x.shape[-1])) if x.ndim >= 2 else (1, int(x.shape[-1]))
+    mask = np.tril(np.ones((rows, cols), np.float32),
+                   k) if lower else np.triu(np.ones((rows, cols), np.float32), k)
+    if x.ndim < 2:
+        mask = mask[0]
+    if is_float_dtype(x._data.dtype):
+        return ops.mul(x, Tensor(mask, x.dtype))
+    # MindSpore multiplies in float32 and casts back
+    return ops.cast(ops.mul(ops.cast(x, dtypes.float32), Tensor(mask)), x.dtype)
+
+
+class Tril(Cell):
+    """The lower triangle of the last two dims (at and below diagonal ``k``), the rest zeros.
+
+    Inputs:
+        x (Tensor), k (int, default 0): 0 the main diagonal, > 0 above it, < 0 below it.
+    """
+
+    def construct(self, x: Tensor, k: int = 0) -> Tensor:
+        return _band(x, k, True, self.cls_name)
+
+
+class Triu(Cell):
+    """The upper triangle of the last two dims (at and above diagonal ``k``), the rest zeros.
+
+    Inputs:
+        x (Tensor), k (int, default 0).
+    """
+
+    def construct(self, x: Tensor, k: int = 0) -> Tensor:
+        return _band(x, k, False, self.cls_name)
+
+
+class MatrixDiag(Cell):
+    """Batched diagonal matrices: (..., n) -> (..., n, n) with the input on the diagonal."""
+
+    def construct(self, input_x: Tensor) -> Tensor:
+        n = int(input_x.shape[-1])
+        return ops.mul(ops.expand_dims(input_x, -2), Tensor(np.eye(n), input_x.dtype))
+
+
+class MatrixDiagPart(Cell):
+    """The batched main diagonals: (..., m, n) -> (..., min(m, n))."""
+
+    def construct(self, input_x: Tensor) -> Tensor:
+        if input_x.ndim < 2:
+            raise ValueError(f"For '{self.cls_name}', the input must be at least 2-D, got "
+                             f"{tuple(input_x.shape)}.")
+        m, n = int(input_x.shape[-2]), int(input_x.shape[-1])
+        diag = ops.sum(ops.mul(input_x, Tensor(np.eye(m, n), input_x.dtype)), -1)
+        return diag if m <= n else diag[..., :n]
+
+
+class MatrixSetDiag(Cell):
+    """Replace the batched main diagonals: (..., m, n) with diagonal (..., min(m, n)) -> (..., m, n)."""
+
+    def construct(self, input_x: Tensor, diagonal: Tensor) -> Tensor:
+        if input_x.ndim < 2:
+            raise ValueError(f"For '{self.cls_name}', the input must be at least 2-D, got "
+                             f"{tuple(input_x.shape)}.")
+        m, n = int(input_x.shape[-2]), int(input_x.shape[-1])
+        if int(diagonal.shape[-1]) != min(m, n):
+            raise ValueError(f"For '{self.cls_name}', the diagonal must have {min(m, n)} elements in its "
+                             f"last dim, got shape {tuple(diagonal.shape)}.")
+        eye = Tensor(np.eye(m, n), input_x.dtype)
+        d = ops.pad(diagonal, (0, n - m)) if n > m else diagonal
+        return ops.add(ops.mul(input_x, ops.sub(1, eye)), ops.mul(ops.expand_dims(d, -2), eye))
+
+
+class L1Regularizer(Cell):
+    """scale * sum(|weights|).
+
+    Args:
+        scale (Union[int, float]): a positive, finite factor.
+    """
+
+    def __init__(self, scale: float) -> None:
+        super().__init__()
+        if isinstance(scale, bool) or not isinstance(scale, (int, float)):
+            raise TypeError(f"For '{self.cls_name}', the 'scale' must be int or float, but got "
+                            f"{type(scale).__name__}.")
+        if scale <= 0:
+            raise ValueError(f"For '{self.cls_name}', the 'scale' must be greater than 0, but got {scale}.")
+        if math.isinf(scale) or math.isnan(scale):
+            raise ValueError(f"For '{self.cls_name}', the 'scale' can not be INF or NAN, but got {scale}.")
+        self.scale = Tensor(scale, dtype=dtypes.float32)
+
+    def construct(self, weights: Tensor) -> Tensor:
+        if weights.dtype == dtypes.bool_:
+            raise TypeError(f"For '{self.cls_name}', 'weights' must be a number tensor, but got "
+                            f"{weights.dtype}.")
+        return ops.mul(self.scale, ops.sum(ops.abs(weights)))
