@@ -18,5 +18,5 @@ from cellonnx.gluon.trainer import Trainer
 initializer = init
 
 __all__ = ["Block", "Constant", "DeferredInitializationError", "HybridBlock", "Parameter", "ParameterDict",
-           "SymbolBlock", "Trainer", "autograd", "contrib", "init", "initializer", "loss", "metric", "model_zoo", "nn",
-           "optimizer"]
+           "SymbolBlock", "Trainer", "autograd", "contrib", "init", "initializer", "loss", "metric", "model_zoo",
+           "nn", "optimizer"]

@@ -86,7 +86,8 @@ class Block(BlockIO, Cell):
         if kwargs:
             raise TypeError(f"{type(self).__name__}: unexpected arguments {sorted(kwargs)}")
         if params is not None and not isinstance(params, dict):
-            raise TypeError(f"{type(self).__name__}: params must be a ParameterDict (collect_params()) to share, "
+            raise TypeError(f"{type(self).__name__}: params must be a ParameterDict "
+                            "(collect_params()) to share, "
                             f"got {type(params).__name__}")
         super().__init__()
         d = self.__dict__
@@ -100,8 +101,8 @@ class Block(BlockIO, Cell):
         d["_prefix"], d["_param_prefix"], d["_shared_params"] = naming.create(prefix, shared, self._alias())
         d["_pdict"] = ParameterDict(self._param_prefix, self._shared_params, owner=self)
         mode = naming.get_mode()
-        d["_legacy"] = mode == "1.x" or mode == "auto" and (
-            prefix is not None or params is not None or naming.in_scope() or type(self)._uses_hybrid_forward)
+        d["_legacy"] = mode == "1.x" or (mode == "auto" and (
+            prefix is not None or params is not None or naming.in_scope() or type(self)._uses_hybrid_forward))
         d["_name_scope"] = naming.BlockScope(self)
 
     def _alias(self) -> str:
@@ -146,7 +147,8 @@ class Block(BlockIO, Cell):
         super().__setattr__(name, value)
 
     def _own_parameter(self, p: Parameter) -> Parameter:
-        """Give ``p`` its 1.x name in this block's ParameterDict (or use the shared parameter of that name)."""
+        """Give ``p`` its 1.x name in this block's ParameterDict (or use the shared parameter of that
+        name)."""
         pdict = self._pdict
         if any(q is p for q in pdict.values()):
             return p
@@ -170,7 +172,8 @@ class Block(BlockIO, Cell):
     def register_child(self, block: Cell, name: str | None = None) -> None:
         """Register ``block`` as a child called ``name`` (default: its index, as Sequential names them)."""
         if not isinstance(block, Cell):
-            raise TypeError(f"{type(self).__name__}.register_child: expected a Block, got {type(block).__name__}")
+            raise TypeError(f"{type(self).__name__}.register_child: expected a Block, got "
+                            f"{type(block).__name__}")
         if name is None:
             name = str(len(self._cells))
         self._set_cell(name, block)
@@ -220,7 +223,8 @@ class Block(BlockIO, Cell):
         return any(b._legacy for b in self._blocks())
 
     def _legacy_walk(self, path: tuple = ()) -> Iterator[tuple[str, CoreParameter]]:
-        """(1.x name, parameter) as MXNet 1.x's collect_params lists them: own ParameterDict, then children."""
+        """(1.x name, parameter) as MXNet 1.x's collect_params lists them: own ParameterDict, then
+        children."""
         if id(self) in path:
             return
         path = path + (id(self),)
@@ -323,12 +327,15 @@ class Block(BlockIO, Cell):
         if unknown:
             listed = ", ".join(f"{p.name} ({p.shape})" for p in unknown)
             raise RuntimeError(f"{type(self).__name__} has parameters with unknown shape. You need to either "
-                               f"specify the shape in __init__ or implement {type(self).__name__}.infer_shape to "
-                               f"set the parameter shapes based on the first input. Parameters with unknown shapes "
+                               "specify the shape in __init__ or implement "
+                               f"{type(self).__name__}.infer_shape to "
+                               "set the parameter shapes based on the first input. Parameters with "
+                               "unknown shapes "
                                f"are {listed}")
 
     def _prepare_params(self, args: tuple) -> None:
-        """Before a call: infer unknown shapes and finish deferred initialization of this block's parameters."""
+        """Before a call: infer unknown shapes and finish deferred initialization of this block's
+        parameters."""
         own = [p for p in self._params.values() if p is not None and p._deferred is not None]
         if not own:
             return
@@ -336,7 +343,8 @@ class Block(BlockIO, Cell):
             try:
                 self.infer_shape(*args)
             except Exception as exc:
-                raise ValueError(f"{type(self).__name__}: deferred initialization failed because shape cannot be "
+                raise ValueError(f"{type(self).__name__}: deferred initialization failed because "
+                                 "shape cannot be "
                                  f"inferred. {exc}") from exc
         for local, (value, cast_dtype, source) in list(self._pending_loads.items()):
             converted = self._convert_loaded(local, value)
@@ -354,7 +362,8 @@ class Block(BlockIO, Cell):
         return value
 
     # ---------------------------------------------------------------- initialization and state
-    def initialize(self, init: Any = None, device: Any = None, verbose: bool = False, force_reinit: bool = False,
+    def initialize(self, init: Any = None, device: Any = None, verbose: bool = False,
+                   force_reinit: bool = False,
                    ctx: Any = None) -> None:
         """Initialize this block's and its children's parameters (each parameter's own initializer first,
         ``init`` otherwise); parameters whose shapes are unknown are initialized at the first forward pass.
@@ -397,8 +406,8 @@ class Block(BlockIO, Cell):
             setattr(p, name, value)
 
     def share_parameters(self, shared: dict | None) -> Block:
-        """Use the parameters in ``shared`` (structural name -> Parameter, as ``collect_params`` gives) in place
-        of this block's parameters with the same names; they stay tied through training.
+        """Use the parameters in ``shared`` (structural name -> Parameter, as ``collect_params`` gives) in
+        place of this block's parameters with the same names; they stay tied through training.
 
         Examples:
             >>> dense1.share_parameters(dense0.collect_params())
@@ -422,7 +431,8 @@ class Block(BlockIO, Cell):
         """Accepted for compatibility: parameters live in host memory, onnxruntime sessions copy them."""
 
     def reset_ctx(self, ctx: Any = None) -> None:
-        warnings.warn("Block.reset_ctx has been renamed to Block.reset_device", DeprecationWarning, stacklevel=2)
+        warnings.warn("Block.reset_ctx has been renamed to Block.reset_device", DeprecationWarning,
+                      stacklevel=2)
 
     # ---------------------------------------------------------------- hybridization (HybridBlock overrides)
     def hybridize(self, active: bool = True, **kwargs: Any) -> None:
@@ -439,7 +449,8 @@ class Block(BlockIO, Cell):
             if isinstance(cell, Block):
                 cell._clear_cached_op()
 
-    def register_op_hook(self, callback: Callable[[str, str, Tensor], Any], monitor_all: bool = False) -> None:
+    def register_op_hook(self, callback: Callable[[str, str, Tensor], Any],
+                         monitor_all: bool = False) -> None:
         """Install ``callback(tensor_name, op_name, tensor)`` on the hybridized blocks below this one."""
         for child in self._cells.values():
             if isinstance(child, Block):
@@ -536,7 +547,8 @@ class Block(BlockIO, Cell):
 
     # ---------------------------------------------------------------- printing
     def __repr__(self) -> str:
-        lines = [f"  ({key}): {_indent(repr(child), 2)}" for key, child in self._cells.items() if child is not None]
+        lines = [f"  ({key}): {_indent(repr(child), 2)}" for key, child in self._cells.items()
+                 if child is not None]
         if not lines:
             return f"{type(self).__name__}()"
         return f"{type(self).__name__}(\n" + "\n".join(lines) + "\n)"

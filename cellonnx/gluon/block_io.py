@@ -2,8 +2,9 @@
 structural names, ``features.0.weight``), ``load_dict`` with MXNet's flags, and ``save`` / ``load`` of the
 structure plus parameters.
 
-Files go through ``cellonnx.converters`` (``mxnet_format``; MXNet 2.x's ``npx.savez`` archives are .npz inside a
-.params name and are read as such). Keys ``arg:NAME`` / ``aux:NAME`` from ``HybridBlock.export`` files load too.
+Files go through ``cellonnx.converters`` (``mxnet_format``; MXNet 2.x's ``npx.savez`` archives are .npz inside
+a .params name and are read as such). Keys ``arg:NAME`` / ``aux:NAME`` from ``HybridBlock.export`` files load
+too.
 """
 from __future__ import annotations
 
@@ -27,8 +28,8 @@ def _brief_print_list(items: Any, limit: int = 7) -> str:
     """MXNet's short listing of names: the first and last few, quoted."""
     items = list(items)
     if len(items) > limit:
-        return _brief_print_list(items[:limit // 2], limit) + ", ..., " + _brief_print_list(items[-(limit // 2):],
-                                                                                           limit)
+        head, tail = items[:limit // 2], items[-(limit // 2):]
+        return _brief_print_list(head, limit) + ", ..., " + _brief_print_list(tail, limit)
     return ", ".join(f"'{i}'" for i in items)
 
 
@@ -42,7 +43,8 @@ def read_params(filename: str | os.PathLike[str]) -> dict[str, np.ndarray]:
         return dict(tensors)
     tensors, meta = mxnet_format.read(path)
     if not meta.get("named", True) and tensors:
-        raise ValueError(f"{path}: holds an unnamed list of {len(tensors)} arrays; Gluon parameter files map names "
+        raise ValueError(f"{path}: holds an unnamed list of {len(tensors)} arrays; Gluon parameter "
+                         "files map names "
                          "to arrays")
     return dict(tensors)
 
@@ -67,12 +69,14 @@ class BlockIO:
         arrays = {}
         for key, p in params.items():
             if p.is_deferred:
-                raise RuntimeError(f"save_parameters: parameter '{key}' has no value yet (initialize the network "
+                raise RuntimeError(f"save_parameters: parameter '{key}' has no value yet (initialize "
+                                   "the network "
                                    "and run one forward pass first)")
             arrays[key] = p._data
         mxnet_format.write(filename, arrays)
 
-    def load_parameters(self, filename: str | os.PathLike[str], device: Any = None, allow_missing: bool = False,
+    def load_parameters(self, filename: str | os.PathLike[str], device: Any = None,
+                        allow_missing: bool = False,
                         ignore_extra: bool = False, cast_dtype: bool = False, dtype_source: str = "current",
                         ctx: Any = None) -> None:
         """Load parameters written by ``save_parameters`` (this one's or MXNet's).
@@ -91,7 +95,8 @@ class BlockIO:
             return
         if not any("." in k for k in loaded):
             loaded = self._from_legacy_names(loaded)
-        self.load_dict({"params": loaded, "filename": os.fspath(filename)}, device, allow_missing, ignore_extra,
+        self.load_dict({"params": loaded, "filename": os.fspath(filename)}, device, allow_missing,
+                       ignore_extra,
                        cast_dtype, dtype_source)
 
     def _from_legacy_names(self, loaded: dict[str, Any]) -> dict[str, Any]:
@@ -107,11 +112,13 @@ class BlockIO:
         return {by_name.get(prefix + k, k): v for k, v in loaded.items()}
 
     def load_dict(self, param_dict: Mapping[str, Any], device: Any = None, allow_missing: bool = False,
-                  ignore_extra: bool = False, cast_dtype: bool = False, dtype_source: str = "current") -> None:
+                  ignore_extra: bool = False, cast_dtype: bool = False,
+                  dtype_source: str = "current") -> None:
         """Load parameters from a dict of structural name -> array (or Tensor).
 
         Raises:
-            AssertionError: a parameter is missing (without allow_missing), or its shape or dtype does not fit.
+            AssertionError: a parameter is missing (without allow_missing), or its shape or dtype does
+                not fit.
             ValueError: a name in the dict is not a parameter of this block (without ignore_extra).
         """
         filename = param_dict.get("filename") if isinstance(param_dict.get("filename"), str) else None
@@ -126,14 +133,18 @@ class BlockIO:
                 names_of.setdefault(id(p), []).append(key)
             for key, (_, _, p) in entries.items():
                 if not any(n in loaded for n in names_of[id(p)]):
-                    raise AssertionError(f"Parameter '{key}' is missing in '{error_str}', which contains parameters: "
-                                         f"{_brief_print_list(loaded)}. Set allow_missing=True to ignore missing "
+                    raise AssertionError(f"Parameter '{key}' is missing in '{error_str}', which contains "
+                                         "parameters: "
+                                         f"{_brief_print_list(loaded)}. Set allow_missing=True to "
+                                         "ignore missing "
                                          "parameters.")
         for name, value in loaded.items():
             if name not in entries:
                 if not ignore_extra:
-                    raise ValueError(f"Parameter '{name}' loaded from '{error_str}' is not present in Dict, which "
-                                     f"contains parameters {_brief_print_list(entries)}. Set ignore_extra=True to "
+                    raise ValueError(f"Parameter '{name}' loaded from '{error_str}' is not present in "
+                                     "Dict, which "
+                                     f"contains parameters {_brief_print_list(entries)}. Set "
+                                     "ignore_extra=True to "
                                      "ignore.")
                 continue
             block, local, p = entries[name]
@@ -147,8 +158,10 @@ class BlockIO:
         children = {}
         for name, child in self._cells.items():  # type: ignore[attr-defined]
             if child is not None:
-                children[name] = child._describe() if isinstance(child, Block) else {"type": type(child).__name__}
-        return {"type": type(self).__name__, "params": [k for k, p in self._params.items()  # type: ignore[attr-defined]
+                children[name] = child._describe() if isinstance(child,
+                                                                 Block) else {"type": type(child).__name__}
+        return {"type": type(self).__name__,
+                "params": [k for k, p in self._params.items()  # type: ignore[attr-defined]
                                                        if p is not None],
                 "hybridized": bool(getattr(self, "_active", False)), "children": children}
 
@@ -172,20 +185,24 @@ class BlockIO:
         if not isinstance(doc, dict) or "model" not in doc:
             raise ValueError(f"{prefix}-model.json: not a file written by Block.save")
         for path, want, block in _match(self, doc["model"], ""):
-            raise ValueError(f"{prefix}-model.json: the block at '{path or '<root>'}' was saved as {want}, this "
-                             f"model has {type(block).__name__ if block is not None else 'nothing'} there; build the "
+            raise ValueError(f"{prefix}-model.json: the block at '{path or '<root>'}' was saved as "
+                             f"{want}, this "
+                             f"model has {type(block).__name__ if block is not None else 'nothing'} "
+                             "there; build the "
                              "model the same way before load")
         self.load_parameters(f"{prefix}-model.params")
         _rehybridize(self, doc["model"])
 
 
-def _load_one(block: Any, local: str, p: CoreParameter, arr: np.ndarray, cast_dtype: bool, dtype_source: str) -> None:
+def _load_one(block: Any, local: str, p: CoreParameter, arr: np.ndarray, cast_dtype: bool,
+              dtype_source: str) -> None:
     from cellonnx.gluon.block import Block
     from cellonnx.gluon.parameter import Parameter
 
     if isinstance(block, Block):
         converted = block._convert_loaded(local, arr)
-        if converted is None:  # the block needs its input shape first (GroupNorm with MXNet 1.x per-group values)
+        # None: the block needs its input shape first (GroupNorm with MXNet 1.x per-group values)
+        if converted is None:
             block._pending_loads[local] = (np.array(arr, copy=True), cast_dtype, dtype_source)
             return
         arr = converted

@@ -2,9 +2,9 @@
 
 Once hybridized, the first inference call traces ``forward`` through ``cellonnx.graph.compile`` (batch axis
 dynamic unless ``static_shape=True``) and later calls run the compiled graph; weights updated since (a Trainer
-step, load_parameters) reach the session without a new trace. Calls inside ``autograd.record()`` or in training
-mode run eagerly, so gradients and batch statistics work as before. ``export`` writes the same graph to
-``<path>.onnx``; ``register_op_hook`` sees every intermediate value of the compiled graph.
+step, load_parameters) reach the session without a new trace. Calls inside ``autograd.record()`` or in
+training mode run eagerly, so gradients and batch statistics work as before. ``export`` writes the same graph
+to ``<path>.onnx``; ``register_op_hook`` sees every intermediate value of the compiled graph.
 """
 from __future__ import annotations
 
@@ -59,7 +59,8 @@ def _signature(args: tuple, static: bool) -> list[Any]:
 
 
 def _key(sigs: list[Any]) -> tuple:
-    return tuple((str(s.dtype), tuple(s._sig_shape or s.shape)) if isinstance(s, Tensor) else ("const", repr(s))
+    return tuple((str(s.dtype), tuple(s._sig_shape or s.shape)) if isinstance(s, Tensor)
+                 else ("const", repr(s))
                  for s in sigs)
 
 
@@ -114,11 +115,13 @@ class HybridBlock(Block):
     def register_child(self, block: Cell, name: str | None = None) -> None:
         if isinstance(block, Block) and not isinstance(block, HybridBlock):  # MXNet raises ValueError here
             raise ValueError(  # noqa: TRY004
-                f"Children of HybridBlock must also be HybridBlock, but {block!r} has type {type(block)}. If you "
+                f"Children of HybridBlock must also be HybridBlock, but {block!r} has type "
+                f"{type(block)}. If you "
                 "are using Sequential, please try HybridSequential instead.")
         super().register_child(block, name)
         if self._active:
-            warnings.warn("Currently the model has been hybridized. Automatically deactivate the hybridization when "
+            warnings.warn("Currently the model has been hybridized. Automatically deactivate the "
+                          "hybridization when "
                           "adding new children block.", stacklevel=2)
             self.__dict__["_active"] = False
         self._clear_cached_op()
@@ -140,7 +143,8 @@ class HybridBlock(Block):
         self.__dict__["_hybrid_flags"] = {"static_alloc": static_alloc, "static_shape": static_shape}
         self._clear_cached_op()
         if active and (self._forward_hook or self._forward_pre_hook):
-            warnings.warn(f'"{type(self).__name__}" is being hybridized while still having forward hook/pre-hook. '
+            warnings.warn(f'"{type(self).__name__}" is being hybridized while still having forward '
+                          'hook/pre-hook. '
                           "The hooks do not run while the compiled graph does.", stacklevel=2)
         super().hybridize(active, static_alloc=static_alloc, static_shape=static_shape, **kwargs)
 
@@ -156,7 +160,8 @@ class HybridBlock(Block):
         super().cast(dtype)
         return self
 
-    def register_op_hook(self, callback: Callable[[str, str, Tensor], Any], monitor_all: bool = False) -> None:
+    def register_op_hook(self, callback: Callable[[str, str, Tensor], Any],
+                         monitor_all: bool = False) -> None:
         """Call ``callback(tensor_name, op_type, tensor)`` for every node output of the compiled graph (inputs
         too with ``monitor_all``) when this hybridized block runs."""
         self.__dict__["_callback"] = callback
@@ -207,7 +212,8 @@ class HybridBlock(Block):
         return out
 
     def optimize_for(self, x: Any, *args: Any, backend: str | None = None, clear: bool = False,
-                     partition_if_dynamic: bool = True, static_alloc: bool = False, static_shape: bool = False,
+                     partition_if_dynamic: bool = True, static_alloc: bool = False,
+                     static_shape: bool = False,
                      inline_limit: int = 2, forward_bulk_size: int | None = None,
                      backward_bulk_size: int | None = None, **kwargs: Any) -> None:
         """Hybridize and compile now for an onnxruntime provider, without running the graph.
@@ -221,9 +227,11 @@ class HybridBlock(Block):
         name = backend.lower() if isinstance(backend, str) else backend
         if name not in _BACKENDS:
             raise ValueError(f"optimize_for: unknown backend {backend!r}; expected one of "
-                             "'CPU', 'CPUExecutionProvider', 'GPU', 'CUDA', 'CUDAExecutionProvider', 'auto' or None")
+                             "'CPU', 'CPUExecutionProvider', 'GPU', 'CUDA', 'CUDAExecutionProvider', "
+                             "'auto' or None")
         if clear or not self._active:
-            self.hybridize(True, partition_if_dynamic, static_alloc, static_shape, inline_limit, forward_bulk_size,
+            self.hybridize(True, partition_if_dynamic, static_alloc, static_shape, inline_limit,
+                           forward_bulk_size,
                            backward_bulk_size)
         self.__dict__["_backend"] = _BACKENDS[name]
         inputs = (x, *args)
@@ -246,7 +254,8 @@ class HybridBlock(Block):
             The path written.
         """
         if self._in_args is None:
-            raise RuntimeError("Please first call block.hybridize() and then run forward with this block at least "
+            raise RuntimeError("Please first call block.hybridize() and then run forward with this "
+                               "block at least "
                                "once before calling export.")
         from cellonnx.converters.onnx_format import save_model
 
@@ -254,7 +263,8 @@ class HybridBlock(Block):
         self._name_params()
         with autograd.pause(train_mode=False):
             model = _compile.export_model(self, *sigs)
-        onnx.helper.set_model_props(model, {**{p.key: p.value for p in model.metadata_props}, "epoch": str(epoch)})
+        onnx.helper.set_model_props(model,
+                                    {**{p.key: p.value for p in model.metadata_props}, "epoch": str(epoch)})
         file_name = path if path.endswith(".onnx") else path + ".onnx"
         save_model(model, file_name)
         return file_name
@@ -265,7 +275,8 @@ def _run_op_hook(compiled: _compile.CompiledCell, args: tuple, callback: Callabl
     model = onnx.ModelProto()
     model.CopyFrom(compiled.model)
     inferred = onnx.shape_inference.infer_shapes(model)
-    types = {vi.name: vi for vi in (*inferred.graph.value_info, *inferred.graph.output, *inferred.graph.input)}
+    types = {vi.name: vi for vi in (*inferred.graph.value_info, *inferred.graph.output,
+                                    *inferred.graph.input)}
     outputs = {o.name for o in model.graph.output}
     init_names = {t.name for t in model.graph.initializer}
     watched: list[tuple[str, str]] = []

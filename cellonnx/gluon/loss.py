@@ -110,7 +110,8 @@ class SigmoidBinaryCrossEntropyLoss(Loss):
         broadcastable to label).
     """
 
-    def __init__(self, from_sigmoid: bool = False, weight: float | None = None, batch_axis: int = 0, **kwargs: Any) -> None:
+    def __init__(self, from_sigmoid: bool = False, weight: float | None = None, batch_axis: int = 0,
+                 **kwargs: Any) -> None:
         super().__init__(weight, batch_axis, **kwargs)
         self._from_sigmoid = from_sigmoid
 

@@ -8,11 +8,28 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
+import numpy
 
-__all__ = ["MAE", "MSE", "RMSE", "Accuracy", "CompositeEvalMetric", "CrossEntropy", "CustomMetric", "EvalMetric",
-           "F1", "Loss", "NegativeLogLikelihood", "PearsonCorrelation", "Perplexity", "TopKAccuracy",
-           "check_label_shapes", "create", "np", "register"]
+__all__ = [
+    "F1",
+    "MAE",
+    "MSE",
+    "RMSE",
+    "Accuracy",
+    "CompositeEvalMetric",
+    "CrossEntropy",
+    "CustomMetric",
+    "EvalMetric",
+    "Loss",
+    "NegativeLogLikelihood",
+    "PearsonCorrelation",
+    "Perplexity",
+    "TopKAccuracy",
+    "check_label_shapes",
+    "create",
+    "np",
+    "register",
+]
 
 _REGISTRY: dict[str, type] = {}
 
@@ -27,8 +44,8 @@ def _alias(*names: str) -> Callable[[type], type]:
     return lambda klass: register(klass, *names)
 
 
-def _np(x: Any) -> np.ndarray:
-    return x.asnumpy() if hasattr(x, "asnumpy") else np.asarray(x)
+def _np(x: Any) -> numpy.ndarray:
+    return x.asnumpy() if hasattr(x, "asnumpy") else numpy.asarray(x)
 
 
 def check_label_shapes(labels: Any, preds: Any, wrap: bool = False, shape: bool = False) -> Any:
@@ -66,7 +83,8 @@ class EvalMetric:
 
     def update_dict(self, label: dict, pred: dict) -> None:
         preds = [pred[n] for n in self.output_names] if self.output_names is not None else list(pred.values())
-        labels = [label[n] for n in self.label_names] if self.label_names is not None else list(label.values())
+        labels = [label[n] for n in self.label_names] if self.label_names is not None \
+            else list(label.values())
         self.update(labels, preds)
 
     def update(self, labels: Any, preds: Any) -> None:
@@ -173,7 +191,7 @@ class Accuracy(EvalMetric):
         for label, pred in zip(labels, preds):
             p, lb = _np(pred), _np(label)
             if p.shape != lb.shape:
-                p = np.argmax(p, axis=self.axis)
+                p = numpy.argmax(p, axis=self.axis)
             p, lb = p.astype("int32").ravel(), lb.astype("int32").ravel()
             check_label_shapes(lb, p)
             self._add(float((p == lb).sum()), len(p))
@@ -196,7 +214,7 @@ class TopKAccuracy(EvalMetric):
         labels, preds = check_label_shapes(labels, preds, True)
         for label, pred in zip(labels, preds):
             p, lb = _np(pred).astype("float32"), _np(label).astype("int32")
-            order = np.argsort(p, axis=-1)[..., ::-1][..., :self.top_k]
+            order = numpy.argsort(p, axis=-1)[..., ::-1][..., :self.top_k]
             hits = (order == lb.reshape(-1, 1)).any(axis=1) if p.ndim == 2 else order.ravel() == lb.ravel()
             self._add(float(hits.sum()), p.shape[0])
 
@@ -216,8 +234,8 @@ class F1(EvalMetric):
     def update(self, labels: Any, preds: Any) -> None:
         labels, preds = check_label_shapes(labels, preds, True)
         for label, pred in zip(labels, preds):
-            p, lb = np.argmax(_np(pred), axis=1), _np(label).astype("int32").ravel()
-            if len(np.unique(lb)) > 2:
+            p, lb = numpy.argmax(_np(pred), axis=1), _np(label).astype("int32").ravel()
+            if len(numpy.unique(lb)) > 2:
                 raise ValueError("F1 currently only supports binary classification.")
             tp, fp, fn = int(((p == 1) & (lb == 1)).sum()), int(((p == 1) & (lb != 1)).sum()), int(
                 ((p != 1) & (lb == 1)).sum())
@@ -234,7 +252,7 @@ class F1(EvalMetric):
                 self.num_inst = self.global_num_inst = 1
 
 
-def _pair_2d(label: Any, pred: Any) -> tuple[np.ndarray, np.ndarray]:
+def _pair_2d(label: Any, pred: Any) -> tuple[numpy.ndarray, numpy.ndarray]:
     lb, p = _np(label), _np(pred)
     if lb.ndim == 1:
         lb = lb.reshape(lb.shape[0], 1)
@@ -253,7 +271,7 @@ class MAE(EvalMetric):
         labels, preds = check_label_shapes(labels, preds, True)
         for label, pred in zip(labels, preds):
             lb, p = _pair_2d(label, pred)
-            self._add(float(np.abs(lb - p).mean()), 1)
+            self._add(float(numpy.abs(lb - p).mean()), 1)
 
 
 class MSE(EvalMetric):
@@ -279,7 +297,7 @@ class RMSE(EvalMetric):
         labels, preds = check_label_shapes(labels, preds, True)
         for label, pred in zip(labels, preds):
             lb, p = _pair_2d(label, pred)
-            self._add(float(np.sqrt(((lb - p) ** 2.0).mean())), 1)
+            self._add(float(numpy.sqrt(((lb - p) ** 2.0).mean())), 1)
 
 
 @_alias("ce")
@@ -288,15 +306,16 @@ class CrossEntropy(EvalMetric):
 
     def __init__(self, eps: float = 1e-12, name: str = "cross-entropy", output_names: Any = None,
                  label_names: Any = None) -> None:
-        super().__init__(name, eps=eps, output_names=output_names, label_names=label_names, has_global_stats=True)
+        super().__init__(name, eps=eps, output_names=output_names, label_names=label_names,
+                         has_global_stats=True)
         self.eps = eps
 
     def update(self, labels: Any, preds: Any) -> None:
         labels, preds = check_label_shapes(labels, preds, True)
         for label, pred in zip(labels, preds):
             lb, p = _np(label).ravel(), _np(pred)
-            prob = p[np.arange(lb.shape[0]), np.int64(lb)]
-            self._add(float((-np.log(prob + self.eps)).sum()), lb.shape[0])
+            prob = p[numpy.arange(lb.shape[0]), numpy.int64(lb)]
+            self._add(float((-numpy.log(prob + self.eps)).sum()), lb.shape[0])
 
 
 @_alias("nll_loss")
@@ -324,12 +343,12 @@ class Perplexity(EvalMetric):
         loss, num = 0.0, 0
         for label, pred in zip(labels, preds):
             p, lb = _np(pred), _np(label).astype("int64")
-            probs = np.take_along_axis(np.moveaxis(p, self.axis, -1).reshape(-1, p.shape[self.axis]),
+            probs = numpy.take_along_axis(numpy.moveaxis(p, self.axis, -1).reshape(-1, p.shape[self.axis]),
                                        lb.reshape(-1, 1), axis=1).ravel()
             if self.ignore_label is not None:
                 keep = lb.ravel() != self.ignore_label
                 probs = probs[keep]
-            loss -= float(np.sum(np.log(np.maximum(1e-10, probs))))
+            loss -= float(numpy.sum(numpy.log(numpy.maximum(1e-10, probs))))
             num += probs.size
         self._add(loss, num)
 
@@ -354,7 +373,7 @@ class PearsonCorrelation(EvalMetric):
     def update(self, labels: Any, preds: Any) -> None:
         labels, preds = check_label_shapes(labels, preds, True)
         for label, pred in zip(labels, preds):
-            self._add(float(np.corrcoef(_np(pred).ravel(), _np(label).ravel())[0, 1]), 1)
+            self._add(float(numpy.corrcoef(_np(pred).ravel(), _np(label).ravel())[0, 1]), 1)
 
 
 class Loss(EvalMetric):
@@ -378,7 +397,8 @@ class CustomMetric(EvalMetric):
             name = feval.__name__
             if "<" in name:
                 name = f"custom({name})"
-        super().__init__(name, feval=feval, allow_extra_outputs=allow_extra_outputs, output_names=output_names,
+        super().__init__(name, feval=feval, allow_extra_outputs=allow_extra_outputs,
+                         output_names=output_names,
                          label_names=label_names, has_global_stats=True)
         self._feval = feval
         self._allow_extra_outputs = allow_extra_outputs
@@ -419,4 +439,5 @@ def create(metric: Any, *args: Any, **kwargs: Any) -> EvalMetric:
         if klass is None:
             raise ValueError(f"unknown metric {metric!r}; expected one of {sorted(_REGISTRY)}")
         return klass(*args, **kwargs)
-    raise TypeError(f"metric must be an EvalMetric, a name, a function or a list, got {type(metric).__name__}")
+    raise TypeError(f"metric must be an EvalMetric, a name, a function or a list, got "
+                    f"{type(metric).__name__}")

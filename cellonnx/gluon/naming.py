@@ -35,7 +35,7 @@ def get_mode() -> str:
     return _mode[0]
 
 
-class mode:  # noqa: N801 - used as ``with naming.mode('1.x'):``
+class mode:
     """Scope with naming mode ``value`` (see set_mode)."""
 
     def __init__(self, value: str) -> None:

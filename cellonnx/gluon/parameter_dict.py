@@ -1,8 +1,8 @@
 """MXNet 1.x's ParameterDict: parameters keyed by full name (``resnetv10_conv0_weight``) under a prefix.
 
-``block.params.get('weight', shape=...)`` creates (or returns) the parameter ``<prefix>weight``, taking it from
-the shared dict given to the block's ``params=`` when that holds the name. ``collect_params()`` returns one of
-these too (keyed by full names for 1.x blocks, by attribute path otherwise); it is a dict, with 1.x's
+``block.params.get('weight', shape=...)`` creates (or returns) the parameter ``<prefix>weight``, taking it
+from the shared dict given to the block's ``params=`` when that holds the name. ``collect_params()`` returns
+one of these too (keyed by full names for 1.x blocks, by attribute path otherwise); it is a dict, with 1.x's
 methods: ``initialize``, ``zero_grad``, ``setattr``, ``reset_ctx``, ``save``, ``load``, ``get_constant``.
 """
 from __future__ import annotations
@@ -83,8 +83,10 @@ class ParameterDict(dict):
                 continue
             elif key == "init" or value == existing:
                 continue
-            raise AssertionError(f"Cannot retrieve Parameter '{full}' because desired attribute does not match "
-                                 f"with stored for attribute '{key}': desired '{value}' vs stored '{existing}'.")
+            raise AssertionError(f"Cannot retrieve Parameter '{full}' because desired attribute "
+                                 "does not match "
+                                 f"with stored for attribute '{key}': desired '{value}' vs stored "
+                                 f"'{existing}'.")
         return param
 
     def get_constant(self, name: str, value: Any = None) -> Constant:
@@ -93,7 +95,8 @@ class ParameterDict(dict):
         param = self._lookup(full)
         if param is None:
             if value is None:
-                raise KeyError(f"No constant named '{full}'. Please specify value if you want to create a new "
+                raise KeyError(f"No constant named '{full}'. Please specify value if you want to "
+                               "create a new "
                                "constant.")
             param = Constant(value, name=full)
             param.__dict__["_mx_name"] = full
@@ -112,7 +115,8 @@ class ParameterDict(dict):
         items = other.items() if hasattr(other, "items") else other
         for key, value in [*items, *kwargs.items()]:
             if key in self and dict.__getitem__(self, key) is not value:
-                raise ValueError(f"Cannot update self with other because they have different Parameters with the "
+                raise ValueError("Cannot update self with other because they have different "
+                                 "Parameters with the "
                                  f"same name '{key}'")
             dict.__setitem__(self, key, value)
 
@@ -166,9 +170,12 @@ class ParameterDict(dict):
         for p in self._unique():
             name = getattr(p, "_mx_name", None) or p.name
             if not name.startswith(strip_prefix):
-                raise ValueError(f"Prefix '{strip_prefix}' is to be striped before saving, but Parameter's name "
-                                 f"'{name}' does not start with '{strip_prefix}'. this may be due to your Block "
-                                 "shares parameters from other Blocks or you forgot to use 'with name_scope()' "
+                raise ValueError(f"Prefix '{strip_prefix}' is to be striped before saving, but "
+                                 "Parameter's name "
+                                 f"'{name}' does not start with '{strip_prefix}'. this may be due "
+                                 "to your Block "
+                                 "shares parameters from other Blocks or you forgot to use 'with "
+                                 "name_scope()' "
                                  "when creating child blocks. For more info on naming, please see "
                                  "https://mxnet.apache.org/api/python/docs/tutorials/packages/gluon/blocks/naming.html")
             p._check_initialized()
@@ -189,7 +196,8 @@ class ParameterDict(dict):
         if restore_prefix:
             for name in self:
                 if not name.startswith(restore_prefix):
-                    raise ValueError(f"restore_prefix is '{restore_prefix}' but Parameters name '{name}' does "
+                    raise ValueError(f"restore_prefix is '{restore_prefix}' but Parameters name "
+                                     f"'{name}' does "
                                      "not start with it")
         loaded = {restore_prefix + (k[4:] if k.startswith(("arg:", "aux:")) else k): v
                   for k, v in read_params(filename).items()}
@@ -198,15 +206,18 @@ class ParameterDict(dict):
                 if name not in loaded:
                     raise AssertionError(f"Parameter '{name[len(restore_prefix):]}' is missing in file "
                                          f"'{os.fspath(filename)}', which contains parameters: "
-                                         f"{sorted(k[len(restore_prefix):] for k in loaded)}. Please make sure "
+                                         f"{sorted(k[len(restore_prefix):] for k in loaded)}. "
+                                         "Please make sure "
                                          "source and target networks have the same prefix.")
         for name, value in loaded.items():
             if name not in self:
                 if not ignore_extra:
                     raise ValueError(f"Parameter '{name[len(restore_prefix):]}' loaded from file "
                                      f"'{os.fspath(filename)}' is not present in ParameterDict, choices are: "
-                                     f"{sorted(k[len(restore_prefix):] for k in self)}. Set ignore_extra to True "
-                                     "to ignore. Please make sure source and target networks have the same prefix.")
+                                     f"{sorted(k[len(restore_prefix):] for k in self)}. Set "
+                                     "ignore_extra to True "
+                                     "to ignore. Please make sure source and target networks have the "
+                                     "same prefix.")
                 continue
             p = self[name]
             if isinstance(p, Parameter):

@@ -22,7 +22,16 @@ from cellonnx.gluon import init as initializer
 from cellonnx.mxnet import base, device, name, util
 from cellonnx.mxnet._alias import alias, alias_package
 from cellonnx.mxnet.base import MXNetError
-from cellonnx.mxnet.device import Context, Device, cpu, cpu_pinned, current_context, current_device, gpu, num_gpus
+from cellonnx.mxnet.device import (
+    Context,
+    Device,
+    cpu,
+    cpu_pinned,
+    current_context,
+    current_device,
+    gpu,
+    num_gpus,
+)
 
 alias_package(__name__ + ".gluon", gluon)
 alias(__name__ + ".autograd", autograd)
@@ -33,6 +42,7 @@ from cellonnx.mxnet import (  # noqa: E402 - after the aliases, which these modu
     context,
     io,
     lr_scheduler,
+    metric,
     ndarray,
     numpy,
     numpy_extension,
@@ -40,7 +50,6 @@ from cellonnx.mxnet import (  # noqa: E402 - after the aliases, which these modu
     random,
     symbol,
 )
-from cellonnx.mxnet import metric  # noqa: E402
 from cellonnx.mxnet.ndarray import NDArray  # noqa: E402
 
 init = initializer

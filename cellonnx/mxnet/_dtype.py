@@ -45,7 +45,25 @@ class _MXDType(DType):
 
     @property
     def kind(self) -> str:
+        """NumPy's kind character ('f', 'i' ...), as MXNet code reads it."""
         return self.np_dtype.kind
+
+    @kind.setter
+    def kind(self, value: str) -> None:
+        # DType.__init__ sets cellonnx's kind ('Float' ...); the type tests below read it from the base
+        object.__setattr__(self, "_cellonnx_kind", value)
+
+    @property
+    def is_floating_point(self) -> bool:
+        return self._base.is_floating_point
+
+    @property
+    def is_complex(self) -> bool:
+        return self._base.is_complex
+
+    @property
+    def is_signed(self) -> bool:
+        return self._base.is_signed
 
     @property
     def char(self) -> str:

@@ -7,7 +7,7 @@ mx.gpu(0):`` sets the current device. Arrays report ``cpu(0)``.
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import Any, ClassVar
 
 __all__ = ["Context", "Device", "cpu", "cpu_pinned", "current_context", "current_device", "gpu",
            "gpu_memory_info", "num_gpus"]
@@ -21,8 +21,8 @@ class Device:
         device_id: Default: 0.
     """
 
-    devtype2str = {1: "cpu", 2: "gpu", 3: "cpu_pinned", 5: "cpu_shared"}
-    devstr2type = {v: k for k, v in devtype2str.items()}
+    devtype2str: ClassVar[dict[int, str]] = {1: "cpu", 2: "gpu", 3: "cpu_pinned", 5: "cpu_shared"}
+    devstr2type: ClassVar[dict[str, int]] = {v: k for k, v in devtype2str.items()}
     _default = threading.local()
 
     def __init__(self, device_type: Any, device_id: int = 0) -> None:
@@ -93,7 +93,8 @@ def num_gpus() -> int:
 
 
 def gpu_memory_info(device_id: int = 0) -> tuple[int, int]:
-    raise RuntimeError(f"gpu_memory_info({device_id}): cellonnx does not manage GPU memory (onnxruntime does)")
+    raise RuntimeError(f"gpu_memory_info({device_id}): cellonnx does not manage GPU memory (onnxruntime "
+                       "does)")
 
 
 def current_device() -> Device:

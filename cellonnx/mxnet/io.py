@@ -130,7 +130,8 @@ class NDArrayIter(DataIter):
 
     def reset(self) -> None:
         self._shuffle()
-        if self.last_batch_handle == "roll_over" and self.num_data - self.batch_size < self.cursor < self.num_data:
+        rolling = self.num_data - self.batch_size < self.cursor < self.num_data
+        if self.last_batch_handle == "roll_over" and rolling:
             self.cursor = self.cursor - self.num_data - self.batch_size
         else:
             self.cursor = -self.batch_size
@@ -165,7 +166,8 @@ class NDArrayIter(DataIter):
             out = []
             for _, v in source:
                 rest = v[start:]
-                fill = np.concatenate([v] * ((end - self.num_data) // self.num_data + 1))[:end - self.num_data]
+                missing = end - self.num_data
+                fill = np.concatenate([v] * (missing // self.num_data + 1))[:missing]
                 out.append(np.concatenate([rest, fill]))
             return out
         return [v[start:min(end, self.num_data)] for _, v in source]

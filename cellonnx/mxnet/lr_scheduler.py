@@ -17,7 +17,8 @@ class LRScheduler:
         base_lr: the learning rate after warm-up. Default: 0.01.
         warmup_steps: updates of warm-up. Default: 0.
         warmup_begin_lr: the learning rate warm-up starts from. Default: 0.
-        warmup_mode: 'linear' (equal increments) or 'constant' (warmup_begin_lr throughout). Default: 'linear'.
+        warmup_mode: 'linear' (equal increments) or 'constant' (warmup_begin_lr throughout).
+            Default: 'linear'.
     """
 
     def __init__(self, base_lr: float = 0.01, warmup_steps: int = 0, warmup_begin_lr: float = 0,
@@ -38,8 +39,8 @@ class LRScheduler:
 
     def get_warmup_lr(self, num_update: int) -> float:
         if self.warmup_mode == "linear":
-            return self.warmup_begin_lr + (self.warmup_final_lr - self.warmup_begin_lr) * float(num_update) / float(
-                self.warmup_steps)
+            span = self.warmup_final_lr - self.warmup_begin_lr
+            return self.warmup_begin_lr + span * float(num_update) / float(self.warmup_steps)
         return self.warmup_begin_lr
 
     def __call__(self, num_update: int) -> float:
@@ -146,5 +147,6 @@ class CosineScheduler(LRScheduler):
             return self.get_warmup_lr(num_update)
         if num_update <= self.max_update:
             frac = (num_update - self.warmup_steps) / self.max_steps
-            self.base_lr = self.final_lr + (self.base_lr_orig - self.final_lr) * (1 + math.cos(math.pi * frac)) / 2
+            span = self.base_lr_orig - self.final_lr
+            self.base_lr = self.final_lr + span * (1 + math.cos(math.pi * frac)) / 2
         return self.base_lr

@@ -1,5 +1,27 @@
 """mx.metric (MXNet 1.x): gluon.metric's metrics."""
 from __future__ import annotations
 
-from cellonnx.gluon.metric import *
-from cellonnx.gluon.metric import __all__
+from cellonnx.gluon.metric import (
+    F1,
+    MAE,
+    MSE,
+    RMSE,
+    Accuracy,
+    CompositeEvalMetric,
+    CrossEntropy,
+    CustomMetric,
+    EvalMetric,
+    Loss,
+    NegativeLogLikelihood,
+    PearsonCorrelation,
+    Perplexity,
+    TopKAccuracy,
+    check_label_shapes,
+    create,
+    np,
+    register,
+)
+
+__all__ = ["F1", "MAE", "MSE", "RMSE", "Accuracy", "CompositeEvalMetric", "CrossEntropy", "CustomMetric",
+           "EvalMetric", "Loss", "NegativeLogLikelihood", "PearsonCorrelation", "Perplexity", "TopKAccuracy",
+           "check_label_shapes", "create", "np", "register"]

@@ -6,12 +6,10 @@ from typing import Any
 
 import numpy as np
 
-from cellonnx.gluon.optimizer import *
-from cellonnx.gluon.optimizer import _REGISTRY, Optimizer
-from cellonnx.gluon.optimizer import __all__ as _all
+from cellonnx.gluon.optimizer import _REGISTRY, SGD, Adam, Optimizer, create
 from cellonnx.tensor import Tensor
 
-__all__ = [*_all, "Updater", "get_updater", "register"]
+__all__ = ["SGD", "Adam", "Optimizer", "Updater", "create", "get_updater", "register"]
 
 
 def register(klass: type[Optimizer]) -> type[Optimizer]:

@@ -3,11 +3,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from cellonnx.mxnet.ndarray.random import exponential, gamma, multinomial, negative_binomial, normal, \
-    poisson, randint, randn, shuffle, uniform
+from cellonnx.mxnet.ndarray.random import (
+    exponential,
+    gamma,
+    multinomial,
+    negative_binomial,
+    normal,
+    poisson,
+    randint,
+    randn,
+    shuffle,
+    uniform,
+)
 from cellonnx.ops.prims.random import set_seed as _set_seed
 
-__all__ = ["exponential", "gamma", "multinomial", "negative_binomial", "normal", "poisson", "randint", "randn",
+__all__ = ["exponential", "gamma", "multinomial", "negative_binomial", "normal", "poisson", "randint",
+           "randn",
            "seed", "shuffle", "uniform"]
 
 

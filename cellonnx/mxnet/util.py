@@ -93,7 +93,7 @@ def _decorate(func: Any, array: bool | None, shape: bool | None) -> Any:
     """Run ``func`` (or every method of a class) inside the scope."""
     if inspect.isclass(func):
         for name, method in list(vars(func).items()):
-            if inspect.isfunction(method) and not name.startswith("__") or name in ("__init__", "__call__"):
+            if (inspect.isfunction(method) and not name.startswith("__")) or name in ("__init__", "__call__"):
                 if inspect.isfunction(method):
                     setattr(func, name, _decorate(method, array, shape))
         return func

@@ -47,7 +47,8 @@ class Tied(HybridBlock):
 # ---------------------------------------------------------------- deferred shapes and initialization
 def test_deferred_shapes_are_inferred_at_the_first_forward() -> None:
     net = nn.HybridSequential()
-    net.add(nn.Conv2D(4, 3), nn.BatchNorm(), nn.Flatten(), nn.Dense(5), nn.LayerNorm(), nn.Dense(2, flatten=False))
+    net.add(nn.Conv2D(4, 3), nn.BatchNorm(), nn.Flatten(), nn.Dense(5), nn.LayerNorm(), nn.Dense(2,
+                                                                                                 flatten=False))
     assert net[0].weight.shape == (4, 0, 3, 3) and net[3].weight.shape == (5, 0)
     net.initialize()
     with pytest.raises(DeferredInitializationError, match="deferred"):
@@ -128,7 +129,8 @@ class Net(HybridBlock):
 def test_collect_params_names_and_regex() -> None:
     net = Net()
     assert list(net.collect_params()) == [
-        "features.0.weight", "features.0.bias", "features.1.gamma", "features.1.beta", "features.1.running_mean",
+        "features.0.weight", "features.0.bias", "features.1.gamma", "features.1.beta",
+        "features.1.running_mean",
         "features.1.running_var", "output.weight", "output.bias"]
     assert list(net.collect_params(".*weight|.*bias")) == [
         "features.0.weight", "features.0.bias", "output.weight", "output.bias"]
@@ -136,7 +138,8 @@ def test_collect_params_names_and_regex() -> None:
         "features.1.gamma", "features.1.beta", "features.1.running_mean", "features.1.running_var"]
     assert net.collect_params("weight") == {}  # matched from the start of the name, as re.match
     assert list(net.output.params) == ["weight", "bias"]
-    assert list(net.features.collect_params()) == ["0.weight", "0.bias", "1.gamma", "1.beta", "1.running_mean",
+    assert list(net.features.collect_params()) == ["0.weight", "0.bias", "1.gamma", "1.beta",
+                                                   "1.running_mean",
                                                    "1.running_var"]
 
 
@@ -165,9 +168,8 @@ def test_shared_parameters_stay_tied_through_training() -> None:
         with autograd.record():
             value = loss.L2Loss()(block(x), x)
         value.backward()
-    np.testing.assert_allclose(net.encoder.weight.grad().asnumpy(),
-                               untied.encoder.weight.grad().asnumpy() + untied.decoder.weight.grad().asnumpy(),
-                               rtol=1e-5, atol=1e-6)
+    summed = untied.encoder.weight.grad().asnumpy() + untied.decoder.weight.grad().asnumpy()
+    np.testing.assert_allclose(net.encoder.weight.grad().asnumpy(), summed, rtol=1e-5, atol=1e-6)
 
 
 def test_share_parameters_warns_about_unknown_names_and_dedupes_on_save(tmp_path) -> None:
@@ -179,7 +181,8 @@ def test_share_parameters_warns_about_unknown_names_and_dedupes_on_save(tmp_path
     net.initialize()
     net.save_parameters(str(tmp_path / "all.params"))
     net.save_parameters(str(tmp_path / "dedup.params"), deduplicate=True)
-    assert set(mxnet_format.read(tmp_path / "all.params")[0]) == {"encoder.weight", "decoder.weight", "decoder.bias"}
+    assert set(mxnet_format.read(tmp_path / "all.params")[0]) == {"encoder.weight", "decoder.weight",
+                                                                  "decoder.bias"}
     assert set(mxnet_format.read(tmp_path / "dedup.params")[0]) == {"decoder.weight", "decoder.bias"}
     again = Tied()
     again.load_parameters(str(tmp_path / "dedup.params"))  # one name of a shared parameter is enough
@@ -445,7 +448,8 @@ def test_no_warnings_in_a_plain_training_step() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         with autograd.record():
-            value = loss.SoftmaxCrossEntropyLoss()(net(data(4, 5)), Tensor(np.array([0, 1, 2, 1], np.float32)))
+            value = loss.SoftmaxCrossEntropyLoss()(net(data(4, 5)), Tensor(np.array([0, 1, 2, 1],
+                                                                                    np.float32)))
         value.backward()
         trainer.step(4)
 

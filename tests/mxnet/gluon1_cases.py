@@ -94,7 +94,8 @@ def _concurrent(mx: Any) -> Any:
     nn, cnn = mx.gluon.nn, mx.gluon.contrib.nn
     net = cnn.HybridConcurrent(axis=1, prefix="cat_")
     with net.name_scope():
-        net.add(cnn.Identity(), nn.Dense(3, in_units=5), nn.HybridLambda(lambda F, x: F.LeakyReLU(x, slope=0.1)))
+        net.add(cnn.Identity(), nn.Dense(3, in_units=5), nn.HybridLambda(
+            lambda F, x: F.LeakyReLU(x, slope=0.1)))
     return net, "vec"
 
 

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from cellonnx.mxnet.gluon import nn
 
 import cellonnx.mxnet as mx
 from cellonnx.mxnet import gluon, npx
-from cellonnx.mxnet.gluon import nn
 from tests.tolerance import assert_close
 
 PAGE = Path("/work/shared/seeds/003_28ed677aedd976ff.txt")
@@ -59,7 +59,7 @@ def test_class_signature(name: str) -> None:
         if text is None:
             assert default is inspect.Parameter.empty, f"nn.{name}: {pname} has a default, the page none"
         else:
-            assert default == eval(text), f"nn.{name}: {pname}={default!r}, the page says {text}"  # noqa: S307
+            assert default == eval(text), f"nn.{name}: {pname}={default!r}, the page says {text}"
 
 
 @pytest.mark.parametrize("name, args", sorted(method_signatures()))
@@ -84,17 +84,19 @@ def examples() -> list[tuple[list[str], np.ndarray]]:
         call, _, printed = last.partition(" [")
         statements = [p.lstrip(". ") for p in parts[:-1] if not p.startswith("#")]
         statements = [re.sub(r"\s+\.\.\.\s+", " ", s) for s in statements]
-        values = np.array([float(v) for v in re.findall(r"-?\d+\.?\d*(?:e-?\d+)?", "[" + printed)], np.float32)
+        values = np.array([float(v) for v in re.findall(r"-?\d+\.?\d*(?:e-?\d+)?",
+                                                        "[" + printed)], np.float32)
         out.append((statements + [call], values))
     return out
 
 
-@pytest.mark.parametrize("statements, expected", examples(), ids=lambda v: v[2] if isinstance(v, list) else "")
+@pytest.mark.parametrize("statements, expected", examples(),
+                         ids=lambda v: v[2] if isinstance(v, list) else "")
 def test_documented_example(statements: list[str], expected: np.ndarray) -> None:
     namespace = {"mx": mx, "nn": nn, "npx": npx, **{n: getattr(nn, n) for n in nn.__all__}}
     for statement in statements[:-1]:
         exec(statement, namespace)  # noqa: S102 - the page's own example code
-    result = eval(statements[-1], namespace)  # noqa: S307
+    result = eval(statements[-1], namespace)
     assert type(result).__name__ == "ndarray"
     assert_close(result.asnumpy().reshape(-1), expected, rtol=1e-5, scale_rtol=1e-6, what=statements[-1])
 

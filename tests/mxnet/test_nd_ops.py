@@ -30,7 +30,8 @@ NOT_COMPARED = {
     "size_array": "int64 metadata (test_shape_array)", "diag": "test_diag", "cast": "test_cast",
     "moveaxis": "NumPy's moveaxis (test_moveaxis)", "reshape_like": "test_reshape_like",
     "argmax_channel": "test_argmax_channel", "cumsum": "not an MXNet 1.9.1 nd operator",
-    "split_v2": "test_split_v2", "nanprod": "test_nanprod", "SoftmaxOutput": "refused (symbolic executor loss)",
+    "split_v2": "test_split_v2", "nanprod": "test_nanprod",
+    "SoftmaxOutput": "refused (symbolic executor loss)",
 }
 
 
@@ -57,7 +58,7 @@ def run(case_id: str, op: str, args: list[Any], kwargs: dict, flags: dict) -> tu
 
 @pytest.mark.parametrize("case", nd_cases.CASES, ids=[c[0] for c in nd_cases.CASES])
 def test_operator_matches_mxnet(case: tuple) -> None:
-    case_id, op, args, kwargs, flags = case
+    case_id = case[0]
     outs, grads, arrays = run(*case)
     n = len([k for k in WANT if k.startswith(f"{case_id}/out/")])
     assert len(outs) == n, f"{case_id}: {len(outs)} outputs, MXNet gives {n}"
@@ -93,6 +94,14 @@ def test_cast_reshape_like_moveaxis_split_v2() -> None:
     x = nd.array(np.arange(24).reshape(2, 3, 4))
     assert nd.cast(x, "int32").dtype == np.int32
     assert nd.reshape_like(x, nd.zeros((4, 6))).shape == (4, 6)
+    # MXNet 1.9.1 gives these shapes for its documented examples (nd and npx alike)
+    assert nd.reshape_like(nd.zeros((30, 12)), nd.zeros((4, 2, 2, 3)), lhs_begin=-1,
+                           rhs_begin=1).shape == (30, 2, 2, 3)
+    y = mx.npx.reshape_like(mx.np.zeros((30, 7)), mx.np.zeros((15, 2, 4)), lhs_begin=0, lhs_end=1,
+                            rhs_begin=0, rhs_end=2)
+    assert y.shape == (15, 2, 7) and isinstance(y, mx.np.ndarray)
+    with pytest.raises(ValueError, match="reshape_like"):
+        nd.reshape_like(x, nd.zeros((5, 5)))
     assert nd.moveaxis(x, 0, 2).shape == (3, 4, 2)
     parts = nd.split_v2(x, (1, 3), axis=2)
     assert [p.shape for p in parts] == [(2, 3, 1), (2, 3, 2), (2, 3, 1)]
@@ -158,4 +167,5 @@ def test_batch_norm_inference_gradient_is_the_derivative() -> None:
         loss = (nd.BatchNorm(x, gamma, beta, mean, var, fix_gamma=False, eps=1e-3) * nd.array(w)).sum()
     loss.backward()
     scale = gamma.asnumpy() / np.sqrt(var.asnumpy() + 1e-3)
-    assert_close(x.grad.asnumpy(), w * scale[None, :, None, None], rtol=1e-5, what="BatchNorm inference gradient")
+    assert_close(x.grad.asnumpy(), w * scale[None, :, None, None], rtol=1e-5,
+                 what="BatchNorm inference gradient")

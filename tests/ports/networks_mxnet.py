@@ -61,17 +61,20 @@ def _zoo(version: str) -> dict[str, dict[str, Any]]:
     tag = "mx1" if version.startswith("1") else "mx2"
     nets = {
         "resnet18_v1": dict(module=v + "resnet", inputs=[IMG32],
-                            make=lambda m: m.ResNetV1(m.BasicBlockV1, [1, 1, 1, 1], CH, classes=10, thumbnail=True)),
+                            make=lambda m: m.ResNetV1(m.BasicBlockV1, [1, 1, 1, 1], CH, classes=10,
+                                                      thumbnail=True)),
         "resnet50_v1": dict(module=v + "resnet", inputs=[IMG32],
                             make=lambda m: m.ResNetV1(m.BottleneckV1, [1, 1, 1, 1], CH4, classes=10,
                                                       thumbnail=True)),
         "resnet18_v2": dict(module=v + "resnet", inputs=[IMG32],
-                            make=lambda m: m.ResNetV2(m.BasicBlockV2, [1, 1, 1, 1], CH, classes=10, thumbnail=True)),
+                            make=lambda m: m.ResNetV2(m.BasicBlockV2, [1, 1, 1, 1], CH, classes=10,
+                                                      thumbnail=True)),
         "resnet50_v2": dict(module=v + "resnet", inputs=[IMG32],
                             make=lambda m: m.ResNetV2(m.BottleneckV2, [1, 1, 1, 1], CH4, classes=10,
                                                       thumbnail=True)),
         "vgg11_bn": dict(module=v + "vgg", inputs=[WIDE64],
-                         make=lambda m: m.VGG([1, 1, 1, 1, 1], [8, 16, 16, 32, 32], classes=10, batch_norm=True)),
+                         make=lambda m: m.VGG([1, 1, 1, 1, 1], [8, 16, 16, 32, 32], classes=10,
+                                              batch_norm=True)),
         "alexnet": dict(module=v + "alexnet", inputs=[IMG64], slow=True,
                         make=lambda m: m.AlexNet(classes=10)),
         "densenet": dict(module=v + "densenet", inputs=[IMG224],
@@ -105,7 +108,8 @@ def _gcv(module: str, make: Any, inputs: list | None = None, **kw: Any) -> dict[
 GLUONCV: dict[str, dict[str, Any]] = {
     "gcv_cifar_resnet20_v1": _gcv("cifarresnet", lambda m: m.cifar_resnet20_v1(classes=10)),
     "gcv_cifar_resnet20_v2": _gcv("cifarresnet", lambda m: m.cifar_resnet20_v2(classes=10)),
-    "gcv_cifar_resnext": _gcv("cifarresnext", lambda m: m.CIFARResNext([1, 1, 1], 4, 4, classes=10), [WIDE64]),
+    "gcv_cifar_resnext": _gcv("cifarresnext", lambda m: m.CIFARResNext([1, 1, 1], 4, 4, classes=10),
+                              [WIDE64]),
     "gcv_cifar_wideresnet": _gcv("cifarwideresnet", lambda m: m.CIFARWideResNet(
         m.CIFARBasicBlockV2, [1, 1, 1], [16, 16, 32, 64], 0.0, classes=10)),
     "gcv_resnet18_v1b": _gcv("resnetv1b", lambda m: m.ResNetV1b(m.BasicBlockV1b, [1, 1, 1, 1], classes=10),

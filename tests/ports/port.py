@@ -1,9 +1,10 @@
-"""Port MindSpore or MXNet code to cellonnx by rewriting its import statements, and prove nothing else changed.
+"""Port MindSpore or MXNet code to cellonnx by rewriting its import statements, and prove nothing else
+changed.
 
 A ``Rule`` names the framework's package and cellonnx's counterpart: ``MINDSPORE`` (``mindspore`` ->
-``cellonnx``, the default) or ``MXNET`` (``mxnet`` -> ``cellonnx.mxnet``). ``port_source(text, rule)`` rewrites
-the framework's package to cellonnx's in import statements only, wherever they stand (module level, in
-functions, in try blocks; multi-line imports included), keeping every line where it was:
+``cellonnx``, the default) or ``MXNET`` (``mxnet`` -> ``cellonnx.mxnet``). ``port_source(text, rule)``
+rewrites the framework's package to cellonnx's in import statements only, wherever they stand (module level,
+in functions, in try blocks; multi-line imports included), keeping every line where it was:
 
     import mindspore                      ->  import cellonnx as mindspore
     import mindspore as ms                ->  import cellonnx as ms
@@ -25,10 +26,10 @@ relative import reaches a module of the framework that is not among the ported f
 import cpu`` is ``mxnet.context``) gets that module's absolute cellonnx name (``from cellonnx.mxnet.context
 import cpu``): the same module, as the framework resolves it.
 
-``check_port(original, ported)`` then refuses (PortError) unless the token streams of the two files are
-equal outside import statements, each import statement binds the same names from the same modules (up to
-the rule's rewrite, relative imports resolved), and the line count is unchanged. ``port_tree`` ports the files of a package
-into a directory (the porting suite writes them to a temporary directory and imports them from there).
+``check_port(original, ported)`` then refuses (PortError) unless the token streams of the two files are equal
+outside import statements, each import statement binds the same names from the same modules (up to the rule's
+rewrite, relative imports resolved), and the line count is unchanged. ``port_tree`` ports the files of a
+package into a directory (the porting suite writes them to a temporary directory and imports them from there).
 """
 from __future__ import annotations
 

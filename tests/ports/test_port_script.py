@@ -1,8 +1,8 @@
 """port.py: import statements rewritten, nothing else; and sources.json: the wheels the suite reads."""
 from __future__ import annotations
 
+import ast
 import json
-import re
 import zipfile
 
 import pytest
@@ -61,8 +61,10 @@ def test_every_file_of_the_wheels_ports() -> None:
             members = [m for m in zf.namelist() if m.endswith(".py")]
             for member in members:
                 text = zf.read(member).decode("utf-8")
-                ported = port.port_file(text, member, port.rule_for(framework, member, members))
-                assert not re.search(rf"^\s*(from|import)\s+{framework}\b", ported, re.M), member
+                rule = port.rule_for(framework, member, members)
+                ported = port.port_file(text, member, rule)
+                imports = port._imports(ast.parse(ported))
+                assert not any(port._names_old(node, rule) for node in imports), member
                 count += 1
     assert count > 1400
 
@@ -97,3 +99,34 @@ def test_sha256_mismatch_is_refused(tmp_path, monkeypatch) -> None:
     fake.write_bytes(b"not the wheel")
     with pytest.raises(wheels.SourceError, match="sha256"):
         wheels.wheel("mindcv")
+
+
+MXNET_REWRITES = [
+    ("import mxnet as mx\n", "import cellonnx.mxnet as mx\n"),
+    ("import mxnet\n", "import cellonnx.mxnet as mxnet\n"),
+    ("from mxnet import gluon, nd\n", "from cellonnx.mxnet import gluon, nd\n"),
+    ("from mxnet.gluon.nn import BatchNorm\n", "from cellonnx.mxnet.gluon.nn import BatchNorm\n"),
+    ("import mxnet.gluon.nn as nn\n", "import cellonnx.mxnet.gluon.nn as nn\n"),
+    ("import mxnet.ndarray\n", "import cellonnx.mxnet.ndarray, cellonnx.mxnet as mxnet\n"),
+    # a file outside MXNet's tree: its relative imports are its own package's
+    ("from .model_store import get_model_file\n", "from .model_store import get_model_file\n"),
+]
+
+
+@pytest.mark.parametrize("original, expected", MXNET_REWRITES)
+def test_mxnet_rewrites(original: str, expected: str) -> None:
+    assert port.port_file(original, rule=port.MXNET) == expected
+
+
+def test_mxnet_tree_relative_imports_reach_cellonnx() -> None:
+    """A file of MXNet's own tree: relative imports of modules not ported with it become cellonnx.mxnet's;
+    those of ported files stay relative."""
+    files = ["mxnet/gluon/model_zoo/vision/__init__.py", "mxnet/gluon/model_zoo/vision/resnet.py"]
+    rule = port.rule_for("mxnet", files[1], files)
+    text = ("from ....context import cpu\nfrom ...block import HybridBlock\nfrom ... import nn\n"
+            "from .... import base\nfrom . import resnet\n")
+    assert port.port_file(text, rule=rule) == (
+        "from cellonnx.mxnet.context import cpu\nfrom cellonnx.mxnet.gluon.block import HybridBlock\n"
+        "from cellonnx.mxnet.gluon import nn\nfrom cellonnx.mxnet import base\nfrom . import resnet\n")
+    with pytest.raises(port.PortError, match="binds"):
+        port.check_port(text, text.replace("....context", "cellonnx.mxnet.device"), rule=rule)

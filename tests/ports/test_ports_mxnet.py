@@ -143,8 +143,8 @@ def test_train_forward(name: str, importer: Any) -> None:
     moving = checks.ill_conditioned(want, "train")
     if moving:
         pytest.skip(f"ill-conditioned: MXNet's own {moving} move by "
-                    f"{max(float(want['sens/' + k[5:]]) for k in moving):.2g} of their scale under 1e-6 input "
-                    "noise")
+                    f"{max(float(want['sens/' + k[5:]]) for k in moving):.2g} of their scale "
+                    "under 1e-6 input noise")
     compare(out, want, "train", f"{name} train")
     networks_mxnet.flat(out)[0].backward()
     params = structural(net)
@@ -163,8 +163,8 @@ def test_trainer_step(name: str, importer: Any) -> None:
     moving = checks.ill_conditioned(want, "grad")
     if moving:
         pytest.skip(f"ill-conditioned: MXNet's own {moving} move by "
-                    f"{max(float(want['sens/' + k[5:]]) for k in moving):.2g} of their scale under 1e-6 input "
-                    "noise (training-mode batch statistics of a small batch)")
+                    f"{max(float(want['sens/' + k[5:]]) for k in moving):.2g} of their scale "
+                    "under 1e-6 input noise (training-mode batch statistics of a small batch)")
     x = nd_inputs(name)
     loss_fn = gluon.loss.SoftmaxCrossEntropyLoss()
     with autograd.record():
@@ -172,7 +172,8 @@ def test_trainer_step(name: str, importer: Any) -> None:
         make = mx.np.array if "reference" in NETWORKS[name] else mx.nd.array
         loss = loss_fn(out, make(want["label"]))
     loss.backward()
-    assert_close(loss.sum().asnumpy().reshape(-1), want["loss"].reshape(-1), **checks.tol(want, "loss", OUT_TOL),
+    assert_close(loss.sum().asnumpy().reshape(-1), want["loss"].reshape(-1), **checks.tol(want, "loss",
+                                                                                          OUT_TOL),
                  what=f"{name} loss")
     params = structural(net)
     trainable = [(k, p) for k, p in params.items() if p.grad_req != "null"]
@@ -193,8 +194,10 @@ def test_trainer_step(name: str, importer: Any) -> None:
         # the update, as accurate as the gradient it is made of
         assert_close(got - start, want[key] - start, **checks.tol(want, "grad/" + key[5:], GRAD_TOL),
                      what=f"{name} {key[5:]} update of one step")
-    steps = np.array([np.linalg.norm((p.data().asnumpy() - before[k]).astype(np.float64)) for k, p in trainable])
-    assert_close(steps, want["step_norm"], **checks.tol(want, "grad_norm", GRAD_TOL), what=f"{name} step sizes")
+    steps = np.array([np.linalg.norm((p.data().asnumpy() - before[k]).astype(np.float64))
+                      for k, p in trainable])
+    assert_close(steps, want["step_norm"], **checks.tol(want, "grad_norm", GRAD_TOL),
+                 what=f"{name} step sizes")
 
 
 @pytest.mark.parametrize("name", cases("hybridize"))
@@ -203,7 +206,8 @@ def test_hybridized_forward(name: str, importer: Any) -> None:
     want = fixture(name)
     net.hybridize()
     for batch in (2, 1):
-        compare(net(*nd_inputs(name, batch)), want, "eval", f"{name} hybridized at batch {batch}", batch=batch)
+        compare(net(*nd_inputs(name, batch)), want, "eval", f"{name} hybridized at batch {batch}",
+                batch=batch)
     assert net._compiled, f"{name}: the hybridized network ran eagerly"
 
 

@@ -66,7 +66,7 @@ def short_hash(name: str) -> str:
 
 
 def _sha1(path: Path) -> str:
-    digest = hashlib.sha1()  # noqa: S324 - the checksum MXNet's model store publishes
+    digest = hashlib.sha1()
     with open(path, "rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
             digest.update(block)
@@ -90,7 +90,8 @@ def get_model_file(name: str, root: str | os.PathLike[str] | None = None) -> str
             "the ~/.mxnet/models folder of a machine where MXNet downloaded it) and pass root=")
     got = _sha1(path)
     if got != MODEL_SHA1[name]:
-        raise ValueError(f"model_zoo: {path} has sha1 {got}, MXNet's model store lists {MODEL_SHA1[name]} for "
+        raise ValueError(f"model_zoo: {path} has sha1 {got}, MXNet's model store lists "
+                         f"{MODEL_SHA1[name]} for "
                          f"'{name}'; it is not the pretrained file (cellonnx does not download a fresh copy)")
     return str(path)
 

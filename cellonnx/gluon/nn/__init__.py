@@ -1,4 +1,5 @@
-"""gluon.nn: MXNet's neural network layers (2.x signatures) as HybridBlocks; this package hands their names on."""
+"""gluon.nn: MXNet's neural network layers (2.x signatures) as HybridBlocks; this package hands their names
+on."""
 from __future__ import annotations
 
 from cellonnx.gluon.block import Block

@@ -69,7 +69,7 @@ class PReLU(HybridBlock):
     def __init__(self, alpha_initializer: Any = None, in_channels: int = 1, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.alpha = Parameter("alpha", shape=(in_channels,),
-                               init=alpha_initializer if alpha_initializer is not None else _init.Constant(0.25))
+                               init=_init.Constant(0.25) if alpha_initializer is None else alpha_initializer)
 
     def forward(self, x: Tensor) -> Tensor:
         return ops.prelu(x, self.alpha)

@@ -90,7 +90,8 @@ class Sequential(_Stack, Block):
 
     def hybridize(self, active: bool = True, **kwargs: Any) -> None:
         if self._cells and all(isinstance(c, HybridBlock) for c in self._cells.values()):
-            warnings.warn(f"All children of this Sequential layer '{self!r}'\n are HybridBlocks. Consider using "
+            warnings.warn(f"All children of this Sequential layer '{self!r}'\n are HybridBlocks. "
+                          "Consider using "
                           "HybridSequential for the best performance.", stacklevel=2)
         super().hybridize(active, **kwargs)
 
@@ -108,7 +109,8 @@ class Dense(HybridBlock):
         units: output size.
         activation: an Activation name ('relu', 'sigmoid', 'tanh', 'softrelu', 'softsign') or None.
         use_bias: whether there is a bias. Default: True.
-        flatten: collapse all input axes but the first (True) or apply to the last axis (False). Default: True.
+        flatten: collapse all input axes but the first (True) or apply to the last axis (False).
+            Default: True.
         dtype: parameter dtype. Default: 'float32'.
         weight_initializer, bias_initializer: Default: None (the global initializer), 'zeros'.
         in_units: input size; 0 infers it at the first forward pass. Default: 0.
@@ -182,10 +184,12 @@ class Embedding(HybridBlock):
         (x1, ..., xn) -> (x1, ..., xn, output_dim).
     """
 
-    def __init__(self, input_dim: int, output_dim: int, dtype: Any = "float32", weight_initializer: Any = None,
+    def __init__(self, input_dim: int, output_dim: int, dtype: Any = "float32",
+                 weight_initializer: Any = None,
                  sparse_grad: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._kwargs = {"input_dim": input_dim, "output_dim": output_dim, "dtype": dtype, "sparse_grad": sparse_grad}
+        self._kwargs = {"input_dim": input_dim, "output_dim": output_dim, "dtype": dtype,
+                        "sparse_grad": sparse_grad}
         self.weight = Parameter("weight", shape=(input_dim, output_dim), init=weight_initializer, dtype=dtype,
                                 allow_deferred_init=True)
 
@@ -298,7 +302,8 @@ class Concatenate(Sequential):
 
 
 class HybridConcatenate(HybridSequential):
-    """Feed the input to every HybridBlock child and concatenate their outputs along ``axis`` (Default: -1)."""
+    """Feed the input to every HybridBlock child and concatenate their outputs along ``axis`` (Default:
+    -1)."""
 
     def __init__(self, axis: int = -1, **kwargs: Any) -> None:
         super().__init__(**kwargs)

@@ -35,8 +35,10 @@ def _check_layout(layout: str, owner: str) -> None:
 class _Conv(HybridBlock):
     _transpose = False
 
-    def __init__(self, channels: int, kernel_size: Any, strides: Any, padding: Any, dilation: Any, groups: int,
-                 layout: str, in_channels: int, activation: str | None, use_bias: bool, weight_initializer: Any,
+    def __init__(self, channels: int, kernel_size: Any, strides: Any, padding: Any, dilation: Any,
+                 groups: int,
+                 layout: str, in_channels: int, activation: str | None, use_bias: bool,
+                 weight_initializer: Any,
                  bias_initializer: Any, output_padding: Any = 0, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         owner = type(self).__name__
@@ -67,7 +69,8 @@ class _Conv(HybridBlock):
         self.weight.shape = self._weight_shape(int(x.shape[1]))
 
     def _conv(self, x: Tensor) -> Tensor:
-        return ops.conv2d(x, self.weight, self.bias, stride=self._strides, pad_mode="pad", padding=self._padding,
+        return ops.conv2d(x, self.weight, self.bias, stride=self._strides, pad_mode="pad",
+                          padding=self._padding,
                           dilation=self._dilation, groups=self._groups)
 
     def forward(self, x: Tensor) -> Tensor:
@@ -117,7 +120,8 @@ class Conv2D(_Conv):
                  dilation: Any = (1, 1), groups: int = 1, layout: str = "NCHW", activation: str | None = None,
                  use_bias: bool = True, weight_initializer: Any = None, bias_initializer: Any = "zeros",
                  in_channels: int = 0, **kwargs: Any) -> None:
-        super().__init__(channels, kernel_size, strides, padding, dilation, groups, layout, in_channels, activation,
+        super().__init__(channels, kernel_size, strides, padding, dilation, groups, layout, in_channels,
+                         activation,
                          use_bias, weight_initializer, bias_initializer, **kwargs)
 
 
@@ -139,7 +143,8 @@ class Conv2DTranspose(_Conv):
                  output_padding: Any = (0, 0), dilation: Any = (1, 1), groups: int = 1, layout: str = "NCHW",
                  activation: str | None = None, use_bias: bool = True, weight_initializer: Any = None,
                  bias_initializer: Any = "zeros", in_channels: int = 0, **kwargs: Any) -> None:
-        super().__init__(channels, kernel_size, strides, padding, dilation, groups, layout, in_channels, activation,
+        super().__init__(channels, kernel_size, strides, padding, dilation, groups, layout, in_channels,
+                         activation,
                          use_bias, weight_initializer, bias_initializer, output_padding, **kwargs)
         self.outpad = self._output_padding
 
@@ -150,7 +155,8 @@ class Conv2DTranspose(_Conv):
 
 
 class _Pooling(HybridBlock):
-    def __init__(self, pool_size: Any, strides: Any, padding: Any, ceil_mode: bool, layout: str, **kwargs: Any) -> None:
+    def __init__(self, pool_size: Any, strides: Any, padding: Any, ceil_mode: bool, layout: str,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         owner = type(self).__name__
         _check_layout(layout, owner)
@@ -163,7 +169,8 @@ class _Pooling(HybridBlock):
         return "pool"
 
     def __repr__(self) -> str:
-        return (f"{type(self).__name__}(size={self._kernel}, stride={self._strides}, padding={self._padding}, "
+        return (f"{type(self).__name__}(size={self._kernel}, stride={self._strides}, "
+                f"padding={self._padding}, "
                 f"ceil_mode={self._ceil_mode})")
 
 
@@ -194,7 +201,8 @@ class AvgPool2D(_Pooling):
         count_include_pad: count the zero padding in the divisor. Default: True.
     """
 
-    def __init__(self, pool_size: Any = (2, 2), strides: Any = None, padding: Any = 0, ceil_mode: bool = False,
+    def __init__(self, pool_size: Any = (2, 2), strides: Any = None, padding: Any = 0,
+                 ceil_mode: bool = False,
                  layout: str = "NCHW", count_include_pad: bool = True, **kwargs: Any) -> None:
         super().__init__(pool_size, strides, padding, ceil_mode, layout, **kwargs)
         self._count_include_pad = bool(count_include_pad)

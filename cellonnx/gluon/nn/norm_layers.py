@@ -3,9 +3,10 @@ GroupNorm.
 
 MXNet facts kept here: BatchNorm's running statistics follow ``running = momentum * running + (1 - momentum) *
 batch`` with the *biased* batch variance; ``scale=False`` fixes gamma at 1 (MXNet's fix_gamma) and a training
-pass stores 1 in it (MXNet 1.9 CPU writes the running statistics and the fixed gamma in the backward pass, after
-a training forward; here the training forward writes them, so they agree once backward has run); InstanceNorm's
-default is ``scale=False``; MXNet 1.x stored GroupNorm gamma/beta per group (shape (num_groups,)), 2.x per channel
+pass stores 1 in it (MXNet 1.9 CPU writes the running statistics and the fixed gamma in the backward pass,
+after a training forward; here the training forward writes them, so they agree once backward has run);
+InstanceNorm's default is ``scale=False``; MXNet 1.x stored GroupNorm gamma/beta per group (shape
+(num_groups,)), 2.x per channel
 - per-group values loaded from a 1.x file are expanded to per-channel.
 """
 from __future__ import annotations
@@ -67,9 +68,11 @@ def batch_norm(x: Tensor, gamma: Tensor, beta: Tensor, running_mean: Tensor, run
 
 def _channel_params(owner: HybridBlock, scale: bool, center: bool, in_channels: int, gamma_init: Any,
                     beta_init: Any) -> None:
-    owner.gamma = Parameter("gamma", grad_req="write" if scale else "null", shape=(in_channels,), init=gamma_init,
+    owner.gamma = Parameter("gamma", grad_req="write" if scale else "null", shape=(in_channels,),
+                            init=gamma_init,
                             allow_deferred_init=True, differentiable=scale)
-    owner.beta = Parameter("beta", grad_req="write" if center else "null", shape=(in_channels,), init=beta_init,
+    owner.beta = Parameter("beta", grad_req="write" if center else "null", shape=(in_channels,),
+                           init=beta_init,
                            allow_deferred_init=True, differentiable=center)
 
 
@@ -101,9 +104,11 @@ class BatchNorm(HybridBlock):
         self._axis = axis
         _channel_params(self, scale, center, in_channels, gamma_initializer, beta_initializer)
         self.running_mean = Parameter("running_mean", grad_req="null", shape=(in_channels,),
-                                      init=running_mean_initializer, allow_deferred_init=True, differentiable=False)
+                                      init=running_mean_initializer, allow_deferred_init=True,
+                                      differentiable=False)
         self.running_var = Parameter("running_var", grad_req="null", shape=(in_channels,),
-                                     init=running_variance_initializer, allow_deferred_init=True, differentiable=False)
+                                     init=running_variance_initializer, allow_deferred_init=True,
+                                     differentiable=False)
 
     def cast(self, dtype: Any) -> BatchNorm:
         # as MXNet: batch norm statistics stay in float32 when the network goes to float16
@@ -129,8 +134,8 @@ class BatchNorm(HybridBlock):
 
 class SyncBatchNorm(BatchNorm):
     """Batch normalization with statistics synchronized across devices. In one process it is BatchNorm over
-    the channel axis 1; across processes it needs cellonnx's distributed training support, which does not exist
-    yet (``num_devices`` > 1 is refused).
+    the channel axis 1; across processes it needs cellonnx's distributed training support, which does not
+    exist yet (``num_devices`` > 1 is refused).
 
     Args:
         in_channels, momentum, epsilon, center, scale, use_global_stats, *_initializer: as BatchNorm.
@@ -138,14 +143,19 @@ class SyncBatchNorm(BatchNorm):
     """
 
     def __init__(self, in_channels: int = 0, num_devices: int | None = None, momentum: float = 0.9,
-                 epsilon: float = 1e-5, center: bool = True, scale: bool = True, use_global_stats: bool = False,
+                 epsilon: float = 1e-5, center: bool = True, scale: bool = True,
+                 use_global_stats: bool = False,
                  beta_initializer: Any = "zeros", gamma_initializer: Any = "ones",
-                 running_mean_initializer: Any = "zeros", running_variance_initializer: Any = "ones", **kwargs: Any) -> None:
+                 running_mean_initializer: Any = "zeros", running_variance_initializer: Any = "ones",
+                 **kwargs: Any) -> None:
         if num_devices not in (None, 1):
-            raise NotImplementedError(f"SyncBatchNorm(num_devices={num_devices}): synchronizing batch statistics "
-                                      "across devices needs distributed training, which cellonnx does not support "
+            raise NotImplementedError(f"SyncBatchNorm(num_devices={num_devices}): synchronizing "
+                                      "batch statistics "
+                                      "across devices needs distributed training, which cellonnx does "
+                                      "not support "
                                       "yet; in one process use num_devices=1 (it is then BatchNorm)")
-        super().__init__(1, momentum, epsilon, center, scale, use_global_stats, beta_initializer, gamma_initializer,
+        super().__init__(1, momentum, epsilon, center, scale, use_global_stats, beta_initializer,
+                         gamma_initializer,
                          running_mean_initializer, running_variance_initializer, in_channels, **kwargs)
         self._kwargs["ndev"] = 1
 
@@ -182,8 +192,10 @@ class InstanceNorm(_OneAxisNorm):
     """
 
     def __init__(self, axis: int = 1, epsilon: float = 1e-5, center: bool = True, scale: bool = False,
-                 beta_initializer: Any = "zeros", gamma_initializer: Any = "ones", in_channels: int = 0, **kwargs: Any) -> None:
-        super().__init__(axis, epsilon, center, scale, beta_initializer, gamma_initializer, in_channels, **kwargs)
+                 beta_initializer: Any = "zeros", gamma_initializer: Any = "ones", in_channels: int = 0,
+                 **kwargs: Any) -> None:
+        super().__init__(axis, epsilon, center, scale, beta_initializer, gamma_initializer, in_channels,
+                         **kwargs)
 
     def forward(self, x: Tensor) -> Tensor:
         x, back = _to_axis(x, self._axis, 1)
@@ -203,8 +215,10 @@ class LayerNorm(_OneAxisNorm):
     """
 
     def __init__(self, axis: int = -1, epsilon: float = 1e-5, center: bool = True, scale: bool = True,
-                 beta_initializer: Any = "zeros", gamma_initializer: Any = "ones", in_channels: int = 0, **kwargs: Any) -> None:
-        super().__init__(axis, epsilon, center, scale, beta_initializer, gamma_initializer, in_channels, **kwargs)
+                 beta_initializer: Any = "zeros", gamma_initializer: Any = "ones", in_channels: int = 0,
+                 **kwargs: Any) -> None:
+        super().__init__(axis, epsilon, center, scale, beta_initializer, gamma_initializer, in_channels,
+                         **kwargs)
 
     def forward(self, x: Tensor) -> Tensor:
         x, back = _to_axis(x, self._axis, -1)
@@ -223,15 +237,17 @@ class GroupNorm(HybridBlock):
         beta_initializer, gamma_initializer: Default: 'zeros', 'ones'.
         in_channels: channel count; 0 infers it at the first forward pass. Default: 0.
 
-    MXNet 1.x files hold per-group gamma/beta (shape (num_groups,)); loading them expands each group's value to
-    its channels.
+    MXNet 1.x files hold per-group gamma/beta (shape (num_groups,)); loading them expands each group's value
+    to its channels.
     """
 
     def __init__(self, num_groups: int = 1, epsilon: float = 1e-5, center: bool = True, scale: bool = True,
-                 beta_initializer: Any = "zeros", gamma_initializer: Any = "ones", in_channels: int = 0, **kwargs: Any) -> None:
+                 beta_initializer: Any = "zeros", gamma_initializer: Any = "ones", in_channels: int = 0,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         if in_channels % num_groups:
-            raise ValueError(f"GroupNorm: in_channels {in_channels} is not divisible by num_groups {num_groups}")
+            raise ValueError(f"GroupNorm: in_channels {in_channels} is not divisible by num_groups "
+                             f"{num_groups}")
         self._kwargs = {"eps": epsilon, "num_groups": num_groups, "center": center, "scale": scale}
         self._num_groups = num_groups
         self._epsilon = epsilon

@@ -18,14 +18,16 @@ from cellonnx.tensor import Parameter, Tensor
 __all__ = ["CONTRIB", "LEGACY_COMPARE", "NUMPY_COMPARE", "TABLE", "retype", "wrap"]
 
 # the legacy (mx.nd / mx.sym) namespace: every operator under its MXNet names
-TABLE: dict[str, Callable[..., Any]] = {**UNARY, **BINARY, **LEGACY_COMPARE, **SHAPE, **REDUCE, **NN, **CREATION}
+TABLE: dict[str, Callable[..., Any]] = {**UNARY, **BINARY, **LEGACY_COMPARE, **SHAPE, **REDUCE, **NN,
+                                        **CREATION}
 TABLE["logical_not"] = lambda data, **_: TABLE["equal"](data, 0)
 
 # mx.nd.contrib / mx.sym.contrib
 CONTRIB: dict[str, Callable[..., Any]] = {
     "BilinearResize2D": NN["BilinearResize2D"], "AdaptiveAvgPooling2D": NN["AdaptiveAvgPooling2D"],
     "arange_like": lambda data, start=0.0, step=1.0, repeat=1, axis=None, **_: CREATION["arange"](
-        start, start + step * (data.size if axis is None else data.shape[axis]), step, dtype=data._data.dtype),
+        start, start + step * (data.size if axis is None else data.shape[axis]), step,
+        dtype=data._data.dtype),
     "div_sqrt_dim": lambda data, **_: BINARY["div"](data, float(data.shape[-1]) ** 0.5),
 }
 

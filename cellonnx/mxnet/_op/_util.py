@@ -19,7 +19,7 @@ def as_tensor(x: Any, like: Tensor | None = None) -> Tensor:
     if isinstance(x, (bool, int, float, np.generic)) and like is not None:
         return Tensor(np.asarray(x, dtype=like._data.dtype))
     arr = np.asarray(x)
-    if arr.dtype == np.float64 or arr.dtype.kind in "iub" and not isinstance(x, np.ndarray):
+    if arr.dtype == np.float64 or (arr.dtype.kind in "iub" and not isinstance(x, np.ndarray)):
         arr = arr.astype(np.float32)
     return Tensor(arr)
 

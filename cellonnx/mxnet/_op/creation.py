@@ -32,7 +32,8 @@ def empty(shape: Any, ctx: Any = None, dtype: Any = None, **_: Any) -> Tensor:
     return zeros(shape, ctx, dtype)
 
 
-def arange(start: float, stop: float | None = None, step: float = 1.0, repeat: int = 1, infer_range: bool = False,
+def arange(start: float, stop: float | None = None, step: float = 1.0, repeat: int = 1,
+           infer_range: bool = False,
            ctx: Any = None, dtype: Any = None, **_: Any) -> Tensor:
     """[start, stop) by ``step``, each value ``repeat`` times (float32 by default, as MXNet)."""
     if stop is None:
@@ -58,6 +59,7 @@ def _like(fn: Any) -> Any:
     return op
 
 
-CREATION = {"zeros": zeros, "ones": ones, "full": full, "empty": empty, "arange": arange, "linspace": linspace,
+CREATION = {"zeros": zeros, "ones": ones, "full": full, "empty": empty, "arange": arange,
+            "linspace": linspace,
             "eye": eye, "_zeros": zeros, "_ones": ones, "_full": full, "_arange": arange,
             "zeros_like": _like(ops.zeros_like), "ones_like": _like(ops.ones_like)}

@@ -59,7 +59,8 @@ _UNARY_FNS: dict[str, Callable[[Tensor], Tensor]] = {
     "arctanh": lambda x: ops.mul(ops.log(ops.div(ops.add(x, 1.0), ops.sub(1.0, x))), 0.5),
     "arcsin": _numpy_fn("arcsin"), "arccos": _numpy_fn("arccos"), "arctan": _numpy_fn("arctan"),
     "expm1": lambda x: ops.sub(ops.exp(x), 1.0), "log1p": lambda x: ops.log(ops.add(x, 1.0)),
-    "log2": lambda x: ops.div(ops.log(x), math.log(2.0)), "log10": lambda x: ops.div(ops.log(x), math.log(10.0)),
+    "log2": lambda x: ops.div(ops.log(x), math.log(2.0)),
+    "log10": lambda x: ops.div(ops.log(x), math.log(10.0)),
     "cbrt": _cbrt, "rcbrt": lambda x: ops.reciprocal(_cbrt(x)),
     "degrees": lambda x: ops.mul(x, 180.0 / math.pi), "radians": lambda x: ops.mul(x, math.pi / 180.0),
     "relu": ops.relu, "sigmoid": ops.sigmoid, "softsign": ops.softsign, "erf": ops.erf,
@@ -114,7 +115,8 @@ BINARY.update({"plus": BINARY["add"], "minus": BINARY["sub"], "broadcast_plus": 
                "_minimum": BINARY["minimum"], "_hypot": BINARY["hypot"]})
 
 _COMPARE_FNS: dict[str, Callable[[Tensor, Tensor], Tensor]] = {
-    "equal": ops.equal, "not_equal": ops.not_equal, "greater": ops.greater, "greater_equal": ops.greater_equal,
+    "equal": ops.equal, "not_equal": ops.not_equal, "greater": ops.greater,
+    "greater_equal": ops.greater_equal,
     "lesser": ops.less, "lesser_equal": ops.less_equal,
     "logical_and": lambda a, b: ops.logical_and(ops.not_equal(a, 0), ops.not_equal(b, 0)),
     "logical_or": lambda a, b: ops.logical_or(ops.not_equal(a, 0), ops.not_equal(b, 0)),

@@ -37,7 +37,8 @@ def _spatial(data: Tensor, op: str, layout: Any) -> int:
     return nd
 
 
-def convolution(data: Tensor, weight: Tensor, bias: Tensor | None = None, kernel: Any = None, stride: Any = (),
+def convolution(data: Tensor, weight: Tensor, bias: Tensor | None = None, kernel: Any = None,
+                stride: Any = (),
                 dilate: Any = (), pad: Any = (), num_filter: int | None = None, num_group: int = 1,
                 workspace: int = 1024, no_bias: bool = False, cudnn_tune: Any = None, cudnn_off: bool = False,
                 layout: Any = None, **_: Any) -> Tensor:
@@ -53,22 +54,22 @@ def convolution(data: Tensor, weight: Tensor, bias: Tensor | None = None, kernel
 
 def deconvolution(data: Tensor, weight: Tensor, bias: Tensor | None = None, kernel: Any = None,
                   stride: Any = (), dilate: Any = (), pad: Any = (), adj: Any = (), target_shape: Any = (),
-                  num_filter: int | None = None, num_group: int = 1, workspace: int = 512, no_bias: bool = True,
+                  num_filter: int | None = None, num_group: int = 1, workspace: int = 512,
+                  no_bias: bool = True,
                   cudnn_tune: Any = None, cudnn_off: bool = False, layout: Any = None, **_: Any) -> Tensor:
     """Transposed 2-d convolution, weight (C, num_filter / num_group, kH, kW)."""
     nd = _spatial(data, "Deconvolution", layout)
     x, w = data, weight
     if nd == 1:
         x, w = ops.expand_dims(x, 2), ops.expand_dims(w, 2)
-    n = 2
-    s = int_tuple(stride or 1, n, "stride", "Deconvolution") if nd == 2 else (1, *int_tuple(stride or 1, 1,
-                                                                                          "stride", "Deconvolution"))
-    d = int_tuple(dilate or 1, n, "dilate", "Deconvolution") if nd == 2 else (1, *int_tuple(dilate or 1, 1,
-                                                                                          "dilate", "Deconvolution"))
-    p = int_tuple(pad or 0, n, "pad", "Deconvolution") if nd == 2 else (0, *int_tuple(pad or 0, 1, "pad",
-                                                                                     "Deconvolution"))
-    a = int_tuple(adj or 0, n, "adj", "Deconvolution") if nd == 2 else (0, *int_tuple(adj or 0, 1, "adj",
-                                                                                     "Deconvolution"))
+    def geometry(value: Any, name: str, default: int, fill: int) -> tuple[int, int]:
+        # 1-d deconvolutions run as 2-d ones over a height of 1
+        if nd == 2:
+            return int_tuple(value or default, 2, name, "Deconvolution")  # type: ignore[return-value]
+        return (fill, *int_tuple(value or default, 1, name, "Deconvolution"))  # type: ignore[return-value]
+
+    s, d = geometry(stride, "stride", 1, 1), geometry(dilate, "dilate", 1, 1)
+    p, a = geometry(pad, "pad", 0, 0), geometry(adj, "adj", 0, 0)
     if target_shape:
         tgt = int_tuple(target_shape, nd, "target_shape", "Deconvolution")
         tgt = tgt if nd == 2 else (1, *tgt)
@@ -103,7 +104,8 @@ def pooling(data: Tensor, kernel: Any = (), pool_type: str = "max", global_pool:
     s = int_tuple(stride or 1, nd, "stride", "Pooling")
     p = int_tuple(pad or 0, nd, "pad", "Pooling")
     if pooling_convention == "same":
-        raise NotImplementedError("Pooling: pooling_convention='same' is not supported ('valid' and 'full' are)")
+        raise NotImplementedError("Pooling: pooling_convention='same' is not supported ('valid' "
+                                  "and 'full' are)")
     ceil = pooling_convention == "full"
     x = data if nd == 2 else ops.expand_dims(data, 2)
     k2, s2, p2 = (k, s, p) if nd == 2 else ((1, *k), (1, *s), (0, *p))
@@ -124,13 +126,15 @@ def pooling(data: Tensor, kernel: Any = (), pool_type: str = "max", global_pool:
 
 
 def batch_norm(data: Tensor, gamma: Tensor, beta: Tensor, moving_mean: Tensor, moving_var: Tensor,
-               eps: float = 1e-3, momentum: float = 0.9, fix_gamma: bool = True, use_global_stats: bool = False,
+               eps: float = 1e-3, momentum: float = 0.9, fix_gamma: bool = True,
+               use_global_stats: bool = False,
                output_mean_var: bool = False, axis: int = 1, cudnn_off: bool = False, **_: Any) -> Any:
     """MXNet's BatchNorm (defaults eps 1e-3 and fix_gamma True, as the operator has them): batch statistics
     while training (they also move ``moving_mean`` / ``moving_var``), the moving ones otherwise."""
     if output_mean_var:
         raise NotImplementedError("BatchNorm: output_mean_var=True is not supported")
-    return _batch_norm(data, gamma, beta, moving_mean, moving_var, float(eps), float(momentum), bool(fix_gamma),
+    return _batch_norm(data, gamma, beta, moving_mean, moving_var, float(eps), float(momentum),
+                       bool(fix_gamma),
                        bool(use_global_stats), int(axis), autograd.is_training())
 
 
@@ -287,7 +291,8 @@ def _interp_matrix(n_in: int, n_out: int, align_corners: bool, dtype: Any) -> np
 def bilinear_resize2d(data: Tensor, like: Tensor | None = None, height: int = 1, width: int = 1,
                       scale_height: float | None = None, scale_width: float | None = None, mode: str = "size",
                       align_corners: bool = True, **_: Any) -> Tensor:
-    """Bilinear resize of (N, C, H, W) to (height, width) (or scaled), as two interpolation matrix products."""
+    """Bilinear resize of (N, C, H, W) to (height, width) (or scaled), as two interpolation matrix
+    products."""
     h, w = int(data.shape[2]), int(data.shape[3])
     if like is not None and mode == "like":
         oh, ow = int(like.shape[2]), int(like.shape[3])
@@ -330,7 +335,8 @@ def hard_sigmoid(data: Tensor, alpha: float = 0.2, beta: float = 0.5, **_: Any) 
 
 
 def _softmax_output(*_: Any, **__: Any) -> Tensor:
-    raise NotImplementedError("SoftmaxOutput: the symbolic-executor loss layer (its gradient ignores the head "
+    raise NotImplementedError("SoftmaxOutput: the symbolic-executor loss layer (its gradient "
+                              "ignores the head "
                               "gradient) is not supported; use gluon.loss.SoftmaxCrossEntropyLoss")
 
 
@@ -340,7 +346,8 @@ NN = {
     "GroupNorm": group_norm, "L2Normalization": l2_normalization, "LRN": lrn, "Activation": activation,
     "LeakyReLU": leaky_relu, "softmax": softmax, "log_softmax": log_softmax, "softmin": softmin,
     "SoftmaxActivation": softmax_activation, "Dropout": dropout, "Embedding": embedding,
-    "UpSampling": upsampling, "BilinearResize2D": bilinear_resize2d, "AdaptiveAvgPooling2D": adaptive_avg_pooling2d,
+    "UpSampling": upsampling, "BilinearResize2D": bilinear_resize2d,
+    "AdaptiveAvgPooling2D": adaptive_avg_pooling2d,
     "smooth_l1": smooth_l1, "softmax_cross_entropy": softmax_cross_entropy, "MakeLoss": make_loss,
     "make_loss": make_loss, "hard_sigmoid": hard_sigmoid, "SoftmaxOutput": _softmax_output,
     "Softmax": _softmax_output,

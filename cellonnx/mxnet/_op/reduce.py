@@ -108,7 +108,8 @@ def dot(lhs: Any, rhs: Any, transpose_a: bool = False, transpose_b: bool = False
     return ops.reshape(out, lead + tail)
 
 
-def batch_dot(lhs: Tensor, rhs: Tensor, transpose_a: bool = False, transpose_b: bool = False, **_: Any) -> Tensor:
+def batch_dot(lhs: Tensor, rhs: Tensor, transpose_a: bool = False, transpose_b: bool = False,
+              **_: Any) -> Tensor:
     a = ops.swapaxes(lhs, -1, -2) if transpose_a else lhs
     b = ops.swapaxes(rhs, -1, -2) if transpose_b else rhs
     return ops.matmul(a, b)
@@ -131,5 +132,6 @@ def cumsum(a: Tensor, axis: int | None = None, dtype: Any = None, **_: Any) -> T
 REDUCE = {name: _reducer(name) for name in ("sum", "mean", "prod", "max", "min", "nansum", "nanprod")}
 REDUCE.update({"sum_axis": REDUCE["sum"], "max_axis": REDUCE["max"], "min_axis": REDUCE["min"],
                "argmax": _arg(ops.argmax), "argmin": _arg(ops.argmin), "argmax_channel": argmax_channel,
-               "norm": norm, "topk": topk, "sort": sort, "argsort": argsort, "dot": dot, "batch_dot": batch_dot,
+               "norm": norm, "topk": topk, "sort": sort, "argsort": argsort, "dot": dot,
+               "batch_dot": batch_dot,
                "add_n": add_n, "ElementWiseSum": add_n, "cumsum": cumsum})

@@ -3,6 +3,8 @@ Flatten to two dims, concat along ``dim``, SliceChannel, slice_axis, broadcast_t
 take, one_hot, gather_nd with the index axis first, pad with a flat ``pad_width``, sequence masks ..."""
 from __future__ import annotations
 
+import itertools
+import math
 from typing import Any
 
 import numpy as np
@@ -71,8 +73,19 @@ def flatten(data: Tensor, **_: Any) -> Tensor:
     return ops.reshape(data, (data.shape[0], -1)) if data.ndim != 2 else data
 
 
-def reshape_like(lhs: Tensor, rhs: Tensor, **_: Any) -> Tensor:
-    return ops.reshape(lhs, tuple(rhs.shape))
+def reshape_like(lhs: Tensor, rhs: Tensor, lhs_begin: int | None = None, lhs_end: int | None = None,
+                 rhs_begin: int | None = None, rhs_end: int | None = None, **_: Any) -> Tensor:
+    """``lhs`` with its axes [lhs_begin, lhs_end) replaced by ``rhs``'s axes [rhs_begin, rhs_end) (all axes
+    by default; negative positions count from the end)."""
+    ls, rs = tuple(lhs.shape), tuple(rhs.shape)
+    lb, le, _ = slice(lhs_begin, lhs_end).indices(len(ls))
+    rb, re, _ = slice(rhs_begin, rhs_end).indices(len(rs))
+    shape = ls[:lb] + rs[rb:re] + ls[le:]
+    if all(isinstance(d, int) for d in (*ls[lb:le], *rs[rb:re])) and \
+            math.prod(ls[lb:le]) != math.prod(rs[rb:re]):
+        raise ValueError(f"reshape_like: lhs axes [{lb}, {le}) of {ls} and rhs axes [{rb}, {re}) of {rs} "
+                         "do not hold the same number of elements")
+    return ops.reshape(lhs, shape)
 
 
 def transpose(data: Tensor, axes: Any = (), **_: Any) -> Tensor:
@@ -123,7 +136,7 @@ def split_v2(data: Tensor, indices_or_sections: Any, axis: int = 0, squeeze_axis
         sizes = [n // int(indices_or_sections)] * int(indices_or_sections)
     else:
         edges = [0, *[int(i) for i in indices_or_sections], n]
-        sizes = [b - a for a, b in zip(edges[:-1], edges[1:])]
+        sizes = [b - a for a, b in itertools.pairwise(edges)]
     parts = list(ops.split(data, sizes, axis=int(axis)))
     if squeeze_axis:
         parts = [ops.squeeze(p, int(axis)) for p in parts]
@@ -353,7 +366,8 @@ def moveaxis(data: Tensor, source: int, destination: int, **_: Any) -> Tensor:
 
 
 SHAPE = {
-    "Reshape": reshape, "reshape": reshape, "Flatten": flatten, "flatten": flatten, "reshape_like": reshape_like,
+    "Reshape": reshape, "reshape": reshape, "Flatten": flatten, "flatten": flatten,
+    "reshape_like": reshape_like,
     "transpose": transpose, "SwapAxis": swapaxes, "swapaxes": swapaxes, "expand_dims": expand_dims,
     "squeeze": squeeze, "Concat": concat, "concat": concat, "stack": stack, "SliceChannel": split,
     "split": split, "split_v2": split_v2, "slice": slice_op, "crop": slice_op, "slice_axis": slice_axis,

@@ -17,7 +17,8 @@ for _name, _impl in _op.TABLE.items():
     if _name not in ("empty", "zeros"):
         setattr(_module, _name, _op.wrap(_name, _impl, NDArray))
 
-__all__ = ["NDArray", "array", "concatenate", "contrib", "empty", "linalg", "load", "moveaxis", "random", "save",
+__all__ = ["NDArray", "array", "concatenate", "contrib", "empty", "linalg", "load", "moveaxis", "random",
+           "save",
            "waitall", "zeros", *(n for n in _op.TABLE if not n.startswith("_"))]
 
 

@@ -94,7 +94,7 @@ class NDArray(Tensor):
         return "default"
 
     @property
-    def T(self) -> NDArray:  # noqa: N802 - MXNet's name
+    def T(self) -> NDArray:
         return _as(_op.TABLE["transpose"](self))
 
     @property
@@ -198,9 +198,11 @@ class NDArray(Tensor):
 
 
 _BINARY = {"__add__": "add", "__sub__": "sub", "__mul__": "mul", "__truediv__": "div", "__div__": "div",
-           "__mod__": "mod", "__pow__": "power", "__eq__": "equal", "__ne__": "not_equal", "__gt__": "greater",
+           "__mod__": "mod", "__pow__": "power", "__eq__": "equal", "__ne__": "not_equal",
+           "__gt__": "greater",
            "__ge__": "greater_equal", "__lt__": "lesser", "__le__": "lesser_equal"}
-_REFLECTED = {"__radd__": "add", "__rsub__": "sub", "__rmul__": "mul", "__rtruediv__": "div", "__rdiv__": "div",
+_REFLECTED = {"__radd__": "add", "__rsub__": "sub", "__rmul__": "mul", "__rtruediv__": "div",
+              "__rdiv__": "div",
               "__rmod__": "mod", "__rpow__": "power"}
 _INPLACE = {"__iadd__": "add", "__isub__": "sub", "__imul__": "mul", "__itruediv__": "div", "__imod__": "mod"}
 # NDArray methods that are the mx.nd operator of the same name with the array first

@@ -12,7 +12,8 @@ from cellonnx.mxnet.ndarray.ndarray import NDArray
 from cellonnx.ops.prims.random import generator
 from cellonnx.tensor import Tensor
 
-__all__ = ["exponential", "gamma", "multinomial", "negative_binomial", "normal", "poisson", "randint", "randn",
+__all__ = ["exponential", "gamma", "multinomial", "negative_binomial", "normal", "poisson", "randint",
+           "randn",
            "shuffle", "uniform"]
 
 
@@ -62,7 +63,8 @@ def randn(*shape: int, loc: float = 0.0, scale: float = 1.0, dtype: Any = None, 
     return normal(loc, scale, shape or None, dtype)
 
 
-def randint(low: int, high: int, shape: Any = None, dtype: Any = "int32", ctx: Any = None, **_: Any) -> NDArray:
+def randint(low: int, high: int, shape: Any = None, dtype: Any = "int32", ctx: Any = None,
+            **_: Any) -> NDArray:
     """Integers in [low, high)."""
     return _make(generator("randint").integers(int(low), int(high), _shape(shape)), dtype)
 
@@ -80,8 +82,8 @@ def poisson(lam: Any = 1.0, shape: Any = None, dtype: Any = None, **_: Any) -> N
 
 
 def negative_binomial(k: Any = 1, p: Any = 1.0, shape: Any = None, dtype: Any = None, **_: Any) -> NDArray:
-    return _make(generator("negative_binomial").negative_binomial(_param(k), _param(p), _sample_shape(k, shape)),
-                 dtype)
+    draws = generator("negative_binomial").negative_binomial(_param(k), _param(p), _sample_shape(k, shape))
+    return _make(draws, dtype)
 
 
 def multinomial(data: Tensor, shape: Any = None, get_prob: bool = False, dtype: Any = "int32",

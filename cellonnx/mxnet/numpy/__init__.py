@@ -27,7 +27,7 @@ def _dt(value: Any, default: Any = _onp.float32) -> _onp.dtype:
     return _dtypes.to_numpy(value) if value is not None else _onp.dtype(default)
 
 
-def array(object: Any, dtype: Any = None, device: Any = None, ctx: Any = None) -> ndarray:  # noqa: A002
+def array(object: Any, dtype: Any = None, device: Any = None, ctx: Any = None) -> ndarray:
     """An ndarray: float32 for Python data unless ``dtype`` is given; arrays keep their dtype."""
     if isinstance(object, Tensor):
         arr = object._data.astype(_dt(dtype, object._data.dtype), copy=True)
@@ -90,7 +90,7 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retste
     return (out, (stop - start) / max(num - (1 if endpoint else 0), 1)) if retstep else out
 
 
-def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, **_: Any) -> ndarray:  # noqa: N803
+def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, **_: Any) -> ndarray:
     return to_np(Tensor(_onp.eye(N, M, k, dtype=_dt(dtype))))
 
 
@@ -101,8 +101,8 @@ def _t(x: Any) -> Tensor:
 
 def _pair(a: Any, b: Any) -> tuple[Tensor, Tensor]:
     if isinstance(a, Tensor) and not isinstance(b, Tensor):
-        return a, Tensor(_onp.asarray(b, a._data.dtype if not isinstance(b, float) or a._data.dtype.kind == "f"
-                                      else _onp.float32))
+        keep = not isinstance(b, float) or a._data.dtype.kind == "f"
+        return a, Tensor(_onp.asarray(b, a._data.dtype if keep else _onp.float32))
     if isinstance(b, Tensor) and not isinstance(a, Tensor):
         return _pair(b, a)[::-1]  # type: ignore[return-value]
     return _t(a), _t(b)
@@ -180,10 +180,10 @@ def _reduce(fn: Any) -> Any:
     return op
 
 
-sum = _reduce(lambda a, axis, keep: _ops.sum(a, axis, keep))  # noqa: A001
+sum = _reduce(lambda a, axis, keep: _ops.sum(a, axis, keep))
 mean = _reduce(_ops.mean)
-max = _reduce(_ops.amax)  # noqa: A001
-min = _reduce(_ops.amin)  # noqa: A001
+max = _reduce(_ops.amax)
+min = _reduce(_ops.amin)
 amax, amin = max, min
 prod = _reduce(_ops.prod)
 
@@ -208,7 +208,7 @@ def where(condition: Any, x: Any = None, y: Any = None) -> ndarray:
     return to_np(_ops.where(c, a, b))
 
 
-def tile(A: Tensor, reps: Any) -> ndarray:  # noqa: N803
+def tile(A: Tensor, reps: Any) -> ndarray:
     return to_np(_op.TABLE["tile"](_t(A), (reps,) if isinstance(reps, int) else reps))
 
 
@@ -235,7 +235,8 @@ def ndim(a: Tensor) -> int:
 
 __all__ = ["abs", "absolute", "add", "amax", "amin", "arange", "argmax", "argmin", "array", "asarray", "ceil",
            "clip", "concatenate", "cos", "divide", "dot", "e", "empty", "equal", "exp", "expand_dims", "eye",
-           "flip", "floor", "floor_divide", "full", "full_like", "greater", "greater_equal", "inf", "isfinite",
+           "flip", "floor", "floor_divide", "full", "full_like", "greater", "greater_equal", "inf",
+           "isfinite",
            "isinf", "isnan", "less", "less_equal", "linalg", "linspace", "log", "logical_and", "logical_not",
            "logical_or", "matmul", "max", "maximum", "mean", "min", "minimum", "mod", "multiply", "nan",
            "ndarray", "ndim", "negative", "newaxis", "not_equal", "ones", "ones_like", "pi", "power", "prod",

@@ -10,7 +10,7 @@ from cellonnx.tensor import Tensor
 __all__ = ["norm"]
 
 
-def norm(x: Tensor, ord: Any = None, axis: Any = None, keepdims: bool = False) -> ndarray:  # noqa: A002
+def norm(x: Tensor, ord: Any = None, axis: Any = None, keepdims: bool = False) -> ndarray:
     """The Frobenius / L2 norm (``ord`` None or 2 over vectors, 'fro' over matrices) or the L1 norm."""
     if ord in (None, 2, "fro"):
         return to_np(ops.sqrt(ops.sum(ops.square(x), axis, keepdims)))

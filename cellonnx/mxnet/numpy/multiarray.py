@@ -51,7 +51,7 @@ def _axis(axis: Any) -> Any:
     return tuple(axis) if isinstance(axis, list) else axis
 
 
-class ndarray(Tensor):  # noqa: N801 - NumPy's name
+class ndarray(Tensor):
     """MXNet 2.x's ``mx.np.ndarray`` (see the module docstring). Make one with ``mx.np.array``."""
 
     __slots__ = ()
@@ -69,7 +69,7 @@ class ndarray(Tensor):  # noqa: N801 - NumPy's name
     context = device
 
     @property
-    def T(self) -> ndarray:  # noqa: N802
+    def T(self) -> ndarray:
         return to_np(ops.transpose(self, tuple(range(self.ndim))[::-1]))
 
     @property
@@ -161,7 +161,7 @@ class ndarray(Tensor):  # noqa: N801 - NumPy's name
         x = self if axis is not None else ops.reshape(self, (-1,))
         return to_np(ops.argmin(x, axis=axis if axis is not None else 0))
 
-    def clip(self, min: Any = None, max: Any = None, out: Any = None) -> ndarray:  # noqa: A002
+    def clip(self, min: Any = None, max: Any = None, out: Any = None) -> ndarray:
         return to_np(ops.clamp(self, min, max))
 
     def repeat(self, repeats: int, axis: int | None = None) -> ndarray:

@@ -13,7 +13,8 @@ from cellonnx.tensor import Tensor
 # npx name -> (operator of the table, 2.x keyword -> table keyword, 2.x defaults that differ)
 _SPEC: dict[str, tuple[str, dict[str, str], dict[str, Any]]] = {
     "activation": ("Activation", {}, {}),
-    "batch_norm": ("BatchNorm", {"x": "data", "running_mean": "moving_mean", "running_var": "moving_var"}, {}),
+    "batch_norm": ("BatchNorm", {"x": "data", "running_mean": "moving_mean", "running_var": "moving_var"},
+                   {}),
     "convolution": ("Convolution", {}, {}),
     "deconvolution": ("Deconvolution", {}, {}),
     "pooling": ("Pooling", {}, {}),
@@ -30,6 +31,7 @@ _SPEC: dict[str, tuple[str, dict[str, str], dict[str, Any]]] = {
     "sequence_mask": ("SequenceMask", {}, {}),
     "batch_dot": ("batch_dot", {"a": "lhs", "b": "rhs"}, {}),
     "broadcast_like": ("broadcast_like", {}, {}),
+    "reshape_like": ("reshape_like", {}, {}),
     "gather_nd": ("gather_nd", {}, {}),
     "batch_flatten": ("Flatten", {}, {}),
     "l2_normalization": ("L2Normalization", {}, {}),

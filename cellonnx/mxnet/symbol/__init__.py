@@ -27,7 +27,7 @@ for _name, _impl in _op.TABLE.items():
     setattr(_module, _name, _op.wrap(_name, _impl, Symbol))
 
 
-def Group(symbols: list[Any]) -> list[Any]:  # noqa: N802 - MXNet's name
+def Group(symbols: list[Any]) -> list[Any]:
     """Several outputs: returned as a list (a traced block may return a tuple or list)."""
     return list(symbols)
 
@@ -36,7 +36,8 @@ def var(name: str, **_: Any) -> Any:
     """Placeholders of hand-built symbolic graphs are not supported: cellonnx traces Python code instead
     (hybridize a HybridBlock and call it, or export it to ONNX)."""
     raise NotImplementedError(f"mx.sym.var({name!r}): building graphs from symbolic placeholders is not "
-                              "supported; hybridize a HybridBlock (its hybrid_forward is traced to ONNX) instead")
+                              "supported; hybridize a HybridBlock (its hybrid_forward is traced to "
+                              "ONNX) instead")
 
 
 Variable = var

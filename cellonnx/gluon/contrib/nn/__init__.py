@@ -2,5 +2,7 @@
 Concatenate), Identity, SyncBatchNorm (one device), PixelShuffle1D / 2D / 3D."""
 from __future__ import annotations
 
+from cellonnx.gluon.contrib.nn import basic_layers
 from cellonnx.gluon.contrib.nn.basic_layers import *
-from cellonnx.gluon.contrib.nn.basic_layers import __all__
+
+__all__ = basic_layers.__all__

@@ -14,8 +14,10 @@ __all__ = ["DenseNet", "densenet121", "densenet161", "densenet169", "densenet201
 
 def _dense_layer(growth_rate: int, bn_size: int, dropout: float) -> HybridConcurrent:
     new = nn.HybridSequential(prefix="")
-    new.add(nn.BatchNorm(), nn.Activation("relu"), nn.Conv2D(bn_size * growth_rate, kernel_size=1, use_bias=False),
-            nn.BatchNorm(), nn.Activation("relu"), nn.Conv2D(growth_rate, kernel_size=3, padding=1, use_bias=False))
+    new.add(nn.BatchNorm(), nn.Activation("relu"), nn.Conv2D(bn_size * growth_rate, kernel_size=1,
+                                                             use_bias=False),
+            nn.BatchNorm(), nn.Activation("relu"), nn.Conv2D(growth_rate, kernel_size=3, padding=1,
+                                                             use_bias=False))
     if dropout:
         new.add(nn.Dropout(dropout))
     out = HybridConcurrent(axis=1, prefix="")
@@ -23,7 +25,8 @@ def _dense_layer(growth_rate: int, bn_size: int, dropout: float) -> HybridConcur
     return out
 
 
-def _dense_block(count: int, bn_size: int, growth_rate: int, dropout: float, index: int) -> nn.HybridSequential:
+def _dense_block(count: int, bn_size: int, growth_rate: int, dropout: float,
+                 index: int) -> nn.HybridSequential:
     out = nn.HybridSequential(prefix=f"stage{index}_")
     with out.name_scope():
         for _ in range(count):
@@ -55,8 +58,10 @@ class DenseNet(HybridBlock):
         super().__init__(**kwargs)
         with self.name_scope():
             self.features = nn.HybridSequential(prefix="")
-            self.features.add(nn.Conv2D(num_init_features, kernel_size=7, strides=2, padding=3, use_bias=False),
-                              nn.BatchNorm(), nn.Activation("relu"), nn.MaxPool2D(pool_size=3, strides=2, padding=1))
+            self.features.add(nn.Conv2D(num_init_features, kernel_size=7, strides=2, padding=3,
+                                        use_bias=False),
+                              nn.BatchNorm(), nn.Activation("relu"), nn.MaxPool2D(pool_size=3, strides=2,
+                                                                                  padding=1))
             channels = num_init_features
             for i, count in enumerate(block_config):
                 self.features.add(_dense_block(count, bn_size, growth_rate, dropout, i + 1))

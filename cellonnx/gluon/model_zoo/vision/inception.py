@@ -97,7 +97,8 @@ class Inception3(HybridBlock):
         with self.name_scope():
             self.features = nn.HybridSequential(prefix="")
             self.features.add(_conv(channels=32, kernel_size=3, strides=2), _conv(channels=32, kernel_size=3),
-                              _conv(channels=64, kernel_size=3, padding=1), nn.MaxPool2D(pool_size=3, strides=2),
+                              _conv(channels=64, kernel_size=3, padding=1), nn.MaxPool2D(pool_size=3,
+                                                                                         strides=2),
                               _conv(channels=80, kernel_size=1), _conv(channels=192, kernel_size=3),
                               nn.MaxPool2D(pool_size=3, strides=2))
             self.features.add(_a(32, "A1_"), _a(64, "A2_"), _a(64, "A3_"), _b("B_"), _c(128, "C1_"),

@@ -9,9 +9,22 @@ from cellonnx.gluon.hybrid import HybridBlock
 from cellonnx.gluon.model_zoo.vision._common import finish
 from cellonnx.tensor import Tensor
 
-__all__ = ["LinearBottleneck", "MobileNet", "MobileNetV2", "RELU6", "get_mobilenet", "get_mobilenet_v2",
-           "mobilenet0_25", "mobilenet0_5", "mobilenet0_75", "mobilenet1_0", "mobilenet_v2_0_25",
-           "mobilenet_v2_0_5", "mobilenet_v2_0_75", "mobilenet_v2_1_0"]
+__all__ = [
+    "RELU6",
+    "LinearBottleneck",
+    "MobileNet",
+    "MobileNetV2",
+    "get_mobilenet",
+    "get_mobilenet_v2",
+    "mobilenet0_5",
+    "mobilenet0_25",
+    "mobilenet0_75",
+    "mobilenet1_0",
+    "mobilenet_v2_0_5",
+    "mobilenet_v2_0_25",
+    "mobilenet_v2_0_75",
+    "mobilenet_v2_1_0",
+]
 
 
 class RELU6(HybridBlock):
@@ -23,7 +36,8 @@ class RELU6(HybridBlock):
 
 def _add_conv(out: nn.HybridSequential, channels: int = 1, kernel: int = 1, stride: int = 1, pad: int = 0,
               num_group: int = 1, active: bool = True, relu6: bool = False) -> None:
-    out.add(nn.Conv2D(channels, kernel, stride, pad, groups=num_group, use_bias=False), nn.BatchNorm(scale=True))
+    out.add(nn.Conv2D(channels, kernel, stride, pad, groups=num_group, use_bias=False),
+            nn.BatchNorm(scale=True))
     if active:
         out.add(RELU6() if relu6 else nn.Activation("relu"))
 
@@ -74,8 +88,9 @@ class MobileNetV2(HybridBlock):
 
     def __init__(self, multiplier: float = 1.0, classes: int = 1000, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        ins = [int(c * multiplier) for c in [32] + [16] + [24] * 2 + [32] * 3 + [64] * 4 + [96] * 3 + [160] * 3]
-        outs = [int(c * multiplier) for c in [16] + [24] * 2 + [32] * 3 + [64] * 4 + [96] * 3 + [160] * 3 + [320]]
+        widths = [16] + [24] * 2 + [32] * 3 + [64] * 4 + [96] * 3 + [160] * 3
+        ins = [int(c * multiplier) for c in [32] + widths]
+        outs = [int(c * multiplier) for c in widths + [320]]
         ts = [1] + [6] * 16
         strides = [1, 2] * 2 + [1, 1, 2] + [1] * 6 + [2] + [1] * 3
         with self.name_scope():

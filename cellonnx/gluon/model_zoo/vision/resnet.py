@@ -11,13 +11,15 @@ from cellonnx.gluon.hybrid import HybridBlock
 from cellonnx.gluon.model_zoo.vision._common import finish
 from cellonnx.tensor import Tensor
 
-__all__ = ["BasicBlockV1", "BasicBlockV2", "BottleneckV1", "BottleneckV2", "ResNetV1", "ResNetV2", "get_resnet",
+__all__ = ["BasicBlockV1", "BasicBlockV2", "BottleneckV1", "BottleneckV2", "ResNetV1", "ResNetV2",
+           "get_resnet",
            "resnet18_v1", "resnet18_v2", "resnet34_v1", "resnet34_v2", "resnet50_v1", "resnet50_v2",
            "resnet101_v1", "resnet101_v2", "resnet152_v1", "resnet152_v2"]
 
 
 def _conv3x3(channels: int, stride: int, in_channels: int) -> nn.Conv2D:
-    return nn.Conv2D(channels, kernel_size=3, strides=stride, padding=1, use_bias=False, in_channels=in_channels)
+    return nn.Conv2D(channels, kernel_size=3, strides=stride, padding=1, use_bias=False,
+                     in_channels=in_channels)
 
 
 def _stack(*blocks: HybridBlock) -> nn.HybridSequential:
@@ -61,7 +63,8 @@ class BottleneckV1(HybridBlock):
                  **kwargs: Any) -> None:
         super().__init__(**kwargs)
         mid = channels // 4
-        self.body = _stack(nn.Conv2D(mid, kernel_size=1, strides=stride), nn.BatchNorm(), nn.Activation("relu"),
+        self.body = _stack(nn.Conv2D(mid, kernel_size=1, strides=stride), nn.BatchNorm(),
+                           nn.Activation("relu"),
                            _conv3x3(mid, 1, mid), nn.BatchNorm(), nn.Activation("relu"),
                            nn.Conv2D(channels, kernel_size=1, strides=1), nn.BatchNorm())
         self.downsample = _shortcut(channels, stride, in_channels) if downsample else None
@@ -130,7 +133,8 @@ class _ResNet(HybridBlock):
                  thumbnail: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         if len(layers) != len(channels) - 1:
-            raise ValueError(f"{type(self).__name__}: {len(layers)} layers need {len(layers) + 1} channels, got "
+            raise ValueError(f"{type(self).__name__}: {len(layers)} layers need {len(layers) + 1} "
+                             "channels, got "
                              f"{len(channels)}")
         with self.name_scope():
             self.features = nn.HybridSequential(prefix="")
@@ -185,7 +189,8 @@ class ResNetV2(_ResNet):
     _v2 = True
 
 
-_SPEC = {18: ("basic", [2, 2, 2, 2], [64, 64, 128, 256, 512]), 34: ("basic", [3, 4, 6, 3], [64, 64, 128, 256, 512]),
+_SPEC = {18: ("basic", [2, 2, 2, 2], [64, 64, 128, 256, 512]),
+         34: ("basic", [3, 4, 6, 3], [64, 64, 128, 256, 512]),
          50: ("bottleneck", [3, 4, 6, 3], [64, 256, 512, 1024, 2048]),
          101: ("bottleneck", [3, 4, 23, 3], [64, 256, 512, 1024, 2048]),
          152: ("bottleneck", [3, 8, 36, 3], [64, 256, 512, 1024, 2048])}
@@ -219,5 +224,7 @@ def _make(version: int, layers: int) -> Any:
     return build
 
 
-resnet18_v1, resnet34_v1, resnet50_v1, resnet101_v1, resnet152_v1 = (_make(1, n) for n in (18, 34, 50, 101, 152))
-resnet18_v2, resnet34_v2, resnet50_v2, resnet101_v2, resnet152_v2 = (_make(2, n) for n in (18, 34, 50, 101, 152))
+resnet18_v1, resnet34_v1, resnet50_v1, resnet101_v1, resnet152_v1 = (
+    _make(1, n) for n in (18, 34, 50, 101, 152))
+resnet18_v2, resnet34_v2, resnet50_v2, resnet101_v2, resnet152_v2 = (
+    _make(2, n) for n in (18, 34, 50, 101, 152))

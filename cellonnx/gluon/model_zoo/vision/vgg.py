@@ -9,7 +9,8 @@ from cellonnx.gluon.init import Xavier
 from cellonnx.gluon.model_zoo.vision._common import finish
 from cellonnx.tensor import Tensor
 
-__all__ = ["VGG", "get_vgg", "vgg11", "vgg11_bn", "vgg13", "vgg13_bn", "vgg16", "vgg16_bn", "vgg19", "vgg19_bn"]
+__all__ = ["VGG", "get_vgg", "vgg11", "vgg11_bn", "vgg13", "vgg13_bn", "vgg16", "vgg16_bn", "vgg19",
+           "vgg19_bn"]
 
 
 class VGG(HybridBlock):
