@@ -28,10 +28,20 @@ def register(subparsers: Any) -> None:
                                                     f"{', '.join(sorted(LAYER_KINDS))}")
     p.add_argument("--mxnet-export", action="store_true", help="with --map ...:mxnet, add arg:/aux: prefixes")
     p.add_argument("--crc", action="store_true", help="write a CRC (MindSpore .ckpt, safetensors)")
+    p.add_argument("--params", help="an MXNet name-symbol.json SRC converted to ONNX: its .params file "
+                                     "(default: name-0000.params beside it)")
+    p.add_argument("--input-shape", action="append", default=[], metavar="NAME=D0,D1,...",
+                   help="an MXNet symbol SRC: an input and its example shape (repeat for each input; default: "
+                        "the variables not in the .params, with their declared shapes)")
+    p.add_argument("--static-batch", action="store_true", help="an MXNet symbol SRC: fix the batch axis")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from cellonnx.gluon.symbol.convert import is_symbol_file
+
+    if is_symbol_file(args.src):
+        return _symbol_to_onnx(args)
     layers: dict[str, Any] = {}
     if args.map:  # the arguments first, then the (maybe large) file
         src, _, dst = args.map.partition(":")
@@ -54,6 +64,19 @@ def run(args: argparse.Namespace) -> int:
     write(args.dst, tensors, fmt, metadata=_portable(metadata), crc_check=args.crc)
     total = sum(a.nbytes for a in tensors.values())
     print(f"wrote {args.dst}: {len(tensors)} tensors, {total} bytes")
+    return 0
+
+
+def _symbol_to_onnx(args: argparse.Namespace) -> int:
+    """An MXNet export (name-symbol.json + .params) to ONNX, weights as named initializers."""
+    from cellonnx.gluon.symbol.convert import convert_symbol, parse_input_shapes
+
+    if (args.dst_format or Path(args.dst).suffix.lower().lstrip(".")) != "onnx":
+        raise CommandError(f"{args.src} is an MXNet symbol graph: it converts to .onnx, got {args.dst}")
+    model = convert_symbol(args.src, args.dst, args.params, parse_input_shapes(args.input_shape) or None,
+                           dynamic_batch=not args.static_batch)
+    print(f"wrote {args.dst}: {len(model.graph.node)} nodes, {len(model.graph.initializer)} initializers, "
+          f"inputs {', '.join(i.name for i in model.graph.input)}")
     return 0
 
 

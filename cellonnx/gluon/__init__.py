@@ -12,10 +12,11 @@ from cellonnx.gluon.block import Block
 from cellonnx.gluon.hybrid import HybridBlock
 from cellonnx.gluon.parameter import Constant, DeferredInitializationError, Parameter
 from cellonnx.gluon.parameter_dict import ParameterDict
+from cellonnx.gluon.symbol import SymbolBlock
 from cellonnx.gluon.trainer import Trainer
 
 initializer = init
 
 __all__ = ["Block", "Constant", "DeferredInitializationError", "HybridBlock", "Parameter", "ParameterDict",
-           "Trainer", "autograd", "contrib", "init", "initializer", "loss", "metric", "model_zoo", "nn",
-           "optimizer"]
+           "SymbolBlock", "Trainer", "autograd", "contrib", "init", "initializer", "loss", "metric", "model_zoo",
+           "nn", "optimizer"]
