@@ -17,6 +17,7 @@ import cellonnx as ms
 from cellonnx import Tensor, nn, ops
 from tests.nn.test_layers import flat
 from tests.nn.test_mindspore_parity import Checker as _Checker
+from tests.nn.test_mindspore_parity import check_gradients
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "mindspore"
 LAYERS = FIXTURES / "layers2"
@@ -118,37 +119,7 @@ def test_gradients(name: str) -> None:
     data = _fixture(name)
     net = _build(name, data)
     net.set_train(SPECS[name]["train"])
-    arrays = _inputs(data)
-    tensors = [Tensor(a) for a in arrays]
-    ws = [Tensor(data[f"grad_w/{i}"]) for i in range(sum(k.startswith("grad_w/") for k in data))]
-    positions = tuple(i for i, a in enumerate(arrays) if a.dtype.kind == "f")
-
-    def objective(*xs: Tensor) -> Tensor:
-        full = list(tensors)
-        for pos, x in zip(positions, xs):
-            full[pos] = x
-        total = None
-        for o, w in zip(flat(net(*full)), ws):
-            term = (o * w).sum()
-            total = term if total is None else total + term
-        return total
-
-    params = net.trainable_params()
-    if positions:
-        loss, (g_in, g_w) = ms.value_and_grad(objective, tuple(range(len(positions))), params)(
-            *[tensors[i] for i in positions])
-        if isinstance(g_in, Tensor):
-            g_in = (g_in,)
-    else:
-        g_in = ()
-        loss, g_w = ms.value_and_grad(objective, None, params)()
-    check = Checker(name)
-    check("loss", loss.asnumpy(), data["loss"])
-    for pos, g in zip(positions, g_in):
-        check(f"grad_input/{pos}", g.asnumpy(), data[f"grad_input/{pos}"])
-    for p, g in zip(params, g_w):
-        check(f"grad_param/{p.name}", g.asnumpy(), data[f"grad_param/{p.name}"])
-    check.done()
+    check_gradients(Checker(name), net, _inputs(data), data)
 
 
 def test_checkpoints_hold_the_same_parameters() -> None:
