@@ -255,7 +255,35 @@ class AvgPool1dExt(Cell):
         return _rebatch(out, added)
 
 
-class AvgPool2dExt(Cell):
+class _AvgPoolExt(Cell):
+    """2D / 3D average pooling with PyTorch's arguments (stride defaults to kernel_size); ``_rank`` is the
+    batched input's rank."""
+
+    _rank = 4
+
+    def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False,
+                 count_include_pad: bool = True, divisor_override: int | None = None) -> None:
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride
+        self.padding = padding
+        self.ceil_mode = ceil_mode
+        self.count_include_pad = count_include_pad
+        self.divisor_override = divisor_override
+
+    def construct(self, input: Tensor) -> Tensor:
+        x, added = _unbatched(input, self._rank)
+        stride = self.kernel_size if self.stride is None else self.stride
+        if self._rank == 4:
+            out = ops.avg_pool2d(x, self.kernel_size, stride, self.padding, self.ceil_mode,
+                                 self.count_include_pad, self.divisor_override)
+        else:
+            out = ops.avg_pool3d(x, self.kernel_size, stride, self.padding, self.ceil_mode,
+                                 self.count_include_pad, self.divisor_override or 0)
+        return _rebatch(out, added)
+
+
+class AvgPool2dExt(_AvgPoolExt):
     """2D average pooling with PyTorch's arguments (stride defaults to kernel_size).
 
     Args:
@@ -263,26 +291,10 @@ class AvgPool2dExt(Cell):
         ceil_mode (bool), count_include_pad (bool), divisor_override (int, optional): as ops.avg_pool2d.
     """
 
-    def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False,
-                 count_include_pad: bool = True, divisor_override: int | None = None) -> None:
-        super().__init__()
-        self.kernel_size = kernel_size
-        self.stride = stride
-        self.padding = padding
-        self.ceil_mode = ceil_mode
-        self.count_include_pad = count_include_pad
-        self.divisor_override = divisor_override
-
-    def construct(self, input: Tensor) -> Tensor:
-        x, added = _unbatched(input, 4)
-        stride = self.kernel_size if self.stride is None else self.stride
-        out = ops.avg_pool2d(x, self.kernel_size, stride, self.padding, self.ceil_mode,
-                             self.count_include_pad,
-                             self.divisor_override)
-        return _rebatch(out, added)
+    _rank = 4
 
 
-class AvgPool3dExt(Cell):
+class AvgPool3dExt(_AvgPoolExt):
     """3D average pooling with PyTorch's arguments (stride defaults to kernel_size).
 
     Args:
@@ -290,23 +302,7 @@ class AvgPool3dExt(Cell):
         ceil_mode (bool), count_include_pad (bool), divisor_override (int, optional): as ops.avg_pool3d.
     """
 
-    def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False,
-                 count_include_pad: bool = True, divisor_override: int | None = None) -> None:
-        super().__init__()
-        self.kernel_size = kernel_size
-        self.stride = stride
-        self.padding = padding
-        self.ceil_mode = ceil_mode
-        self.count_include_pad = count_include_pad
-        self.divisor_override = divisor_override
-
-    def construct(self, input: Tensor) -> Tensor:
-        x, added = _unbatched(input, 5)
-        stride = self.kernel_size if self.stride is None else self.stride
-        out = ops.avg_pool3d(x, self.kernel_size, stride, self.padding, self.ceil_mode,
-                             self.count_include_pad,
-                             self.divisor_override or 0)
-        return _rebatch(out, added)
+    _rank = 5
 
 
 def _adaptive_1d_check(x: Tensor, output_size: int, owner: str) -> None:
