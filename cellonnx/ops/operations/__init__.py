@@ -21,8 +21,10 @@ from cellonnx.ops.operations import (
     other_ops,
     random_ops,
     resize_ops,
+    rnn_ops,
     scatter_ops,
     special_ops,
+    spectral_ops,
 )
 from cellonnx.ops.operations.array_ops import *
 from cellonnx.ops.operations.comm_ops import *
@@ -39,12 +41,15 @@ from cellonnx.ops.operations.optim_ops import *
 from cellonnx.ops.operations.other_ops import *
 from cellonnx.ops.operations.random_ops import *
 from cellonnx.ops.operations.resize_ops import *
+from cellonnx.ops.operations.rnn_ops import *
 from cellonnx.ops.operations.scatter_ops import *
 from cellonnx.ops.operations.special_ops import *
+from cellonnx.ops.operations.spectral_ops import *
 from cellonnx.ops.prims.control import ForiLoop, Scan, WhileLoop
 
 FAMILIES = (math_ops, array_ops, nn_ops, random_ops, optim_ops, debug_ops, other_ops, special_ops, linalg_ops,
-            scatter_ops, image_ops, loss_ops, compat_ops, extra_ops, nn3d_ops, resize_ops)
+            scatter_ops, image_ops, loss_ops, compat_ops, extra_ops, nn3d_ops, resize_ops, rnn_ops,
+            spectral_ops)
 ROWS = [row for family in FAMILIES for row in family.ROWS]
 
 __all__ = ["ForiLoop", "Scan", "WhileLoop"]

@@ -1,6 +1,7 @@
-"""MindSpore's 3-D and unpooling operator classes (``ops.Conv3D``, ``ops.Conv3DTranspose``, ``ops.MaxPool3D``,
-``ops.AvgPool3D``, ``ops.MaxPool3DWithArgmax``, the adaptive 3-D poolings, ``ops.MaxUnpool2D`` /
-``ops.MaxUnpool3D``): table rows over the functional ops (see table.py).
+"""MindSpore's 3-D, fractional and unpooling operator classes (``ops.Conv3D``, ``ops.Conv3DTranspose``,
+``ops.MaxPool3D``, ``ops.AvgPool3D``, ``ops.MaxPool3DWithArgmax``, the adaptive 3-D poolings,
+``ops.FractionalMaxPoolWithFixedKsize`` / ``3DWithFixedKsize``, ``ops.MaxUnpool2D`` / ``ops.MaxUnpool3D``):
+table rows over the functional ops (see table.py).
 
 Their attributes follow MindSpore's constructors: kernel sizes, strides and dilations as an int, a triple or
 an NCDHW 5-tuple (stored as the 5-tuple ``(1, 1, d, h, w)``, as ``prim.kernel_size`` reads in MindSpore),
@@ -229,6 +230,28 @@ def _max_unpool(x: Tensor, argmax: Tensor, prim: Any) -> Tensor:
     return fn(x, argmax, prim.ksize, prim.strides, prim.pads, size)
 
 
+def _setup_fractional(prim: Any) -> None:
+    nd = 3 if "3D" in prim.name else 2
+    want = "NCDHW" if nd == 3 else "NCHW"
+    if prim.data_format != want:
+        raise ValueError(f"For '{prim.name}', the 'data_format' must be '{want}', but got "
+                         f"{prim.data_format!r}.")
+    for attr in ("ksize", "output_shape"):
+        value = getattr(prim, attr)
+        value = (value,) * nd if isinstance(value, int) and not isinstance(value, bool) else tuple(value)
+        if len(value) != nd or min(value) < 1:
+            raise ValueError(f"For '{prim.name}', the '{attr}' must be a positive int or {nd} positive ints, "
+                             f"but got {getattr(prim, attr)!r}.")
+        prim.add_prim_attr(attr, tuple(int(v) for v in value))
+
+
+def _fractional_max_pool(x: Tensor, random_samples: Tensor, prim: Any) -> tuple[Tensor, Tensor]:
+    from cellonnx.ops import fractional_max_pool2d, fractional_max_pool3d
+    fn = fractional_max_pool3d if "3D" in prim.name else fractional_max_pool2d
+    y, idx = fn(x, prim.ksize, prim.output_shape, None, True, random_samples)
+    return y, cast(idx, dtypes.int64)
+
+
 ROWS = [
     Row("Conv3D", "out_channel, kernel_size, mode=1, pad_mode='valid', pad=0, stride=1, dilation=1, group=1, "
         "data_format='NCDHW'", "x, w, bias=None", "_conv3d(x, w, bias, self)", _setup_conv3d),
@@ -245,6 +268,11 @@ ROWS = [
         _setup_pool3d_argmax),
     Row("AdaptiveAvgPool3D", "output_size", "x", "adaptive_avg_pool3d(x, _adaptive_size3(x, output_size))"),
     Row("AdaptiveMaxPool3D", "", "x, output_size", "_adaptive_max_pool3d(x, output_size)"),
+    Row("FractionalMaxPoolWithFixedKsize", "ksize, output_shape, data_format='NCHW'",
+        "input_x, random_samples",
+        "_fractional_max_pool(input_x, random_samples, self)", _setup_fractional),
+    Row("FractionalMaxPool3DWithFixedKsize", "ksize, output_shape, data_format='NCDHW'", "x, random_samples",
+        "_fractional_max_pool(x, random_samples, self)", _setup_fractional),
     Row("MaxUnpool2D", "ksize, strides=0, pads=0, output_shape=(), data_format='NCHW'", "x, argmax",
         "_max_unpool(x, argmax, self)", _setup_unpool),
     Row("MaxUnpool3D", "ksize, strides=0, pads=0, output_shape=(), data_format='NCDHW'", "x, argmax",
