@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from cellonnx.ops.operations import (
     array_ops,
+    color_ops,
     comm_ops,
     compat_ops,
     debug_ops,
@@ -27,6 +28,7 @@ from cellonnx.ops.operations import (
     spectral_ops,
 )
 from cellonnx.ops.operations.array_ops import *
+from cellonnx.ops.operations.color_ops import *
 from cellonnx.ops.operations.comm_ops import *
 from cellonnx.ops.operations.compat_ops import *
 from cellonnx.ops.operations.debug_ops import *
@@ -49,7 +51,7 @@ from cellonnx.ops.prims.control import ForiLoop, Scan, WhileLoop
 
 FAMILIES = (math_ops, array_ops, nn_ops, random_ops, optim_ops, debug_ops, other_ops, special_ops, linalg_ops,
             scatter_ops, image_ops, loss_ops, compat_ops, extra_ops, nn3d_ops, resize_ops, rnn_ops,
-            spectral_ops)
+            spectral_ops, color_ops)
 ROWS = [row for family in FAMILIES for row in family.ROWS]
 
 __all__ = ["ForiLoop", "Scan", "WhileLoop"]
