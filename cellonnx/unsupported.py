@@ -100,6 +100,13 @@ UNSUPPORTED: dict[str, dict[str, str]] = {
         "merge_pipeline_strategys": AUTO_PARALLEL,
         "sync_pipeline_shared_parameters": AUTO_PARALLEL,
         "build_searched_strategy": AUTO_PARALLEL,
+        "get_ckpt_path_with_strategy": AUTO_PARALLEL,
+        "load_distributed_checkpoint": AUTO_PARALLEL,
+        "rank_list_for_transform": AUTO_PARALLEL,
+        "restore_group_info_list": AUTO_PARALLEL,
+        "transform_checkpoint_by_rank": AUTO_PARALLEL,
+        "transform_checkpoints": AUTO_PARALLEL,
+        "unified_safetensors": AUTO_PARALLEL,
         "get_ps_context": PARAMETER_SERVER,
         "set_ps_context": PARAMETER_SERVER,
     },
@@ -198,6 +205,9 @@ UNSUPPORTED: dict[str, dict[str, str]] = {
         "TrainFaultTolerance": FAULT_TOLERANCE,
         "export_split_mindir": MINDIR,
         "build_searched_strategy": AUTO_PARALLEL,
+        "get_ckpt_path_with_strategy": AUTO_PARALLEL,
+        "load_distributed_checkpoint": AUTO_PARALLEL,
+        "restore_group_info_list": AUTO_PARALLEL,
     },
 }
 
