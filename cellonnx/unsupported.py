@@ -51,9 +51,9 @@ MINDIR = ("MINDIR is the protobuf of MindSpore's own compiled graph IR (its func
           "and attributes, as MindSpore's compiler emits and loads them); cellonnx's graphs are ONNX, so it "
           "can neither write a MINDIR that MindSpore's loader accepts faithfully nor run one "
           "(export(..., file_format='ONNX') and load_checkpoint cover the portable parts)")
-FUSED_ASCEND = ("it is a fused Ascend NPU kernel of large-model inference (MoE routing and dispatch, grouped "
-                "top-k, rotary embedding in the NPU's cos / sin layouts) with the NPU's own data layouts; the "
-                "underlying math is cellonnx.ops' (topk, rotary_position_embedding, ...)")
+FUSED_ASCEND = ("it is a fused Ascend NPU kernel of large-model inference (MoE routing and dispatch, "
+                "grouped top-k, rotary embedding in the NPU's cos / sin layouts) with the NPU's own data "
+                "layouts; the underlying math is cellonnx.ops' (topk, rotary_position_embedding, ...)")
 
 UNSUPPORTED: dict[str, dict[str, str]] = {
     "mindspore": {

@@ -26,8 +26,8 @@ def merge_sliced_parameter(sliced_parameters: list[Parameter], strategy: dict | 
 
     Args:
         sliced_parameters (list[Parameter]): the slices: one name, one rank, the same shape after axis 0.
-        strategy (dict, optional): a semi-auto parallel sharding strategy; only None (concatenate along axis 0)
-            is supported. Default: None.
+        strategy (dict, optional): a semi-auto parallel sharding strategy; only None (concatenate along
+            axis 0) is supported. Default: None.
 
     Returns:
         Parameter: the whole parameter, with the slices' name, ``requires_grad`` and ``layerwise_parallel``
@@ -57,17 +57,17 @@ def merge_sliced_parameter(sliced_parameters: list[Parameter], strategy: dict | 
                             f"{type(parameter)} at index {index}.")
         got = tuple(parameter.shape)
         if parameter.name != name or len(got) != len(shape) or got[1:] != shape[1:]:
-            raise ValueError(f"For '{op}', please make sure that the elements in 'slice_parameters' have the "
-                             f"same name, dimension length and shape except 0 axis. The name, dimension length, "
-                             f"shape except 0 axis should be {name}, {len(shape)}, {shape[1:]}, but got name: "
-                             f"{parameter.name}, dimension length: {len(got)}, shape except 0 axis: {got[1:]} "
-                             f"at index {index}.")
+            raise ValueError(f"For '{op}', please make sure that the elements in 'slice_parameters' have "
+                             "the same name, dimension length and shape except 0 axis. The name, dimension "
+                             f"length, shape except 0 axis should be {name}, {len(shape)}, {shape[1:]}, but "
+                             f"got name: {parameter.name}, dimension length: {len(got)}, shape except 0 axis: "
+                             f"{got[1:]} at index {index}.")
         data = parameter.asnumpy()
         arrays.append(data.astype(np.float32) if data.dtype.name == "bfloat16" else data)
     if strategy:
-        raise ValueError(f"For '{op}', merging by a sharding strategy needs MindSpore's semi-auto parallel "
-                         "layouts, which cellonnx does not have; pass strategy=None to concatenate the slices "
-                         "along axis 0.")
+        raise ValueError(f"For '{op}', merging by a sharding strategy needs MindSpore's semi-auto "
+                         "parallel layouts, which cellonnx does not have; pass strategy=None to concatenate the "
+                         "slices along axis 0.")
     return Parameter(Tensor(np.concatenate(arrays)), name, first.requires_grad,
                      getattr(first, "layerwise_parallel", False))
 
