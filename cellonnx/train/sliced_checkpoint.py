@@ -60,14 +60,14 @@ def merge_sliced_parameter(sliced_parameters: list[Parameter], strategy: dict | 
             raise ValueError(f"For '{op}', please make sure that the elements in 'slice_parameters' have "
                              "the same name, dimension length and shape except 0 axis. The name, dimension "
                              f"length, shape except 0 axis should be {name}, {len(shape)}, {shape[1:]}, but "
-                             f"got name: {parameter.name}, dimension length: {len(got)}, shape except 0 axis: "
-                             f"{got[1:]} at index {index}.")
+                             f"got name: {parameter.name}, dimension length: {len(got)}, shape except 0 "
+                             f"axis: {got[1:]} at index {index}.")
         data = parameter.asnumpy()
         arrays.append(data.astype(np.float32) if data.dtype.name == "bfloat16" else data)
     if strategy:
         raise ValueError(f"For '{op}', merging by a sharding strategy needs MindSpore's semi-auto "
-                         "parallel layouts, which cellonnx does not have; pass strategy=None to concatenate the "
-                         "slices along axis 0.")
+                         "parallel layouts, which cellonnx does not have; pass strategy=None to concatenate "
+                         "the slices along axis 0.")
     return Parameter(Tensor(np.concatenate(arrays)), name, first.requires_grad,
                      getattr(first, "layerwise_parallel", False))
 
