@@ -17,6 +17,7 @@ from cellonnx.ops.operations import (
     loss_ops,
     math_ops,
     matrix_ops,
+    nms_ops,
     nn3d_ops,
     nn_ops,
     optim_ops,
@@ -39,6 +40,7 @@ from cellonnx.ops.operations.linalg_ops import *
 from cellonnx.ops.operations.loss_ops import *
 from cellonnx.ops.operations.math_ops import *
 from cellonnx.ops.operations.matrix_ops import *
+from cellonnx.ops.operations.nms_ops import *
 from cellonnx.ops.operations.nn3d_ops import *
 from cellonnx.ops.operations.nn_ops import *
 from cellonnx.ops.operations.optim_ops import *
@@ -53,7 +55,7 @@ from cellonnx.ops.prims.control import ForiLoop, Scan, WhileLoop
 
 FAMILIES = (math_ops, array_ops, nn_ops, random_ops, optim_ops, debug_ops, other_ops, special_ops, linalg_ops,
             scatter_ops, image_ops, loss_ops, compat_ops, extra_ops, nn3d_ops, resize_ops, rnn_ops,
-            spectral_ops, color_ops, matrix_ops)
+            spectral_ops, color_ops, matrix_ops, nms_ops)
 ROWS = [row for family in FAMILIES for row in family.ROWS]
 
 __all__ = ["ForiLoop", "Scan", "WhileLoop"]

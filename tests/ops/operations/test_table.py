@@ -120,6 +120,8 @@ EXTRA: dict[str, dict[str, Any]] = {
                               lambda p, x: p(x > 0)),
     "LogNormalReverse": c(lambda: ops.LogNormalReverse(), [f32(2, 3)]),
     "Cauchy": c(lambda: ops.Cauchy((2, 3), 1.0, 0.5), [], lambda p: p()),
+    "NonMaxSuppressionV3": c(lambda: ops.NonMaxSuppressionV3(), [f32(6, 4), f32(6)],
+                             lambda p, b, s: p(b, s, T(4, ms.int32), T(0.4), T(-1.0))),
     "Custom": c(lambda: ops.Custom(lambda a, b: a * b + 1, out_shape=lambda a, b: a, out_dtype=ms.float32),
                 [f32(2, 2), f32(2, 2)]),
 }
