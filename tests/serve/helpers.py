@@ -31,6 +31,7 @@ def _save(graph: onnx.GraphProto, path: Path, opset: int = 17) -> Path:
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
     model.ir_version = 8
     onnx.checker.check_model(model)
+    path.parent.mkdir(parents=True, exist_ok=True)
     onnx.save(model, str(path))
     return path
 
