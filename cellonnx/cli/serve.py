@@ -1,5 +1,5 @@
-"""`cellonnx serve MODEL.onnx [MORE.onnx ...]` or `cellonnx serve MODEL_REPOSITORY/`: serve ONNX files or a Triton
-model repository over the KServe v2 HTTP protocol, and over its gRPC form with --grpc-port."""
+"""`cellonnx serve MODEL.onnx [MORE.onnx ...]` or `cellonnx serve MODEL_REPOSITORY/`: serve ONNX files or a
+Triton model repository over the KServe v2 HTTP protocol, and over its gRPC form with --grpc-port."""
 from __future__ import annotations
 
 import argparse
@@ -15,9 +15,9 @@ from cellonnx.cli import CommandError, add_device_argument
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "serve", help="serve ONNX models over the KServe v2 / Triton HTTP and gRPC protocols",
-        description="Serve ONNX files, or a Triton model repository, with onnxruntime over the KServe v2 (Open "
-                    "Inference) REST protocol, with Triton's binary tensor extension and dynamic batching, and "
-                    "over its gRPC form with --grpc-port. Stops cleanly on SIGINT/SIGTERM.")
+        description="Serve ONNX files, or a Triton model repository, with onnxruntime over the KServe v2 "
+                    "(Open Inference) REST protocol, with Triton's binary tensor extension and dynamic "
+                    "batching, and over its gRPC form with --grpc-port. Stops cleanly on SIGINT/SIGTERM.")
     p.add_argument("models", nargs="+", metavar="MODEL.onnx|REPOSITORY",
                    help="ONNX files to serve, or one Triton model repository folder (NAME/config.pbtxt, "
                    "NAME/<version>/model.onnx)")
@@ -26,18 +26,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--port", type=int, default=8000, help="port to listen on, 0 for any free one "
                    "(default: %(default)s)")
     p.add_argument("--grpc-port", type=int, default=None, metavar="P",
-                   help="also serve the KServe v2 gRPC protocol on this port (Triton's is 8001; 0: any free port) "
-                   "(default: no gRPC)")
+                   help="also serve the KServe v2 gRPC protocol on this port (Triton's is 8001; 0: any free "
+                   "port) (default: no gRPC)")
     p.add_argument("--model-control-mode", choices=("none", "poll", "explicit"), default="none",
-                   help="for a repository, as tritonserver's: none loads every model at start, poll also picks up "
-                   "changes to the repository, explicit loads only --load-model models and lets the repository "
-                   "API load and unload (default: %(default)s)")
+                   help="for a repository, as tritonserver's: none loads every model at start, poll also "
+                   "picks up changes to the repository, explicit loads only --load-model models and lets the "
+                   "repository API load and unload (default: %(default)s)")
     p.add_argument("--repository-poll-secs", type=float, default=15.0, metavar="S",
                    help="seconds between two reads of the repository in poll mode (default: %(default)s)")
     p.add_argument("--load-model", action="append", default=[], metavar="NAME",
                    help="in explicit mode, a model to load at start ('*': every one); repeat for more")
-    add_device_argument(p, "where onnxruntime runs the models (a repository model's instance_group kind, when "
-                           "KIND_CPU or KIND_GPU, takes precedence)")
+    add_device_argument(p, "where onnxruntime runs the models (a repository model's instance_group kind, "
+                           "when KIND_CPU or KIND_GPU, takes precedence)")
     p.add_argument("--max-batch", type=int, default=32, metavar="N",
                    help="most rows merged into one run when a model's first axis is dynamic; 0 turns batching "
                    "off (default: %(default)s)")
@@ -71,13 +71,16 @@ def _stop(signum: int, frame: FrameType | None) -> None:
 def _check(args: argparse.Namespace) -> None:
     repository = [m for m in args.models if Path(m).is_dir()]
     if repository and len(args.models) > 1:
-        raise CommandError(f"{repository[0]} is a model repository folder: serve it alone, or serve ONNX files")
+        raise CommandError(f"{repository[0]} is a model repository folder: serve it alone, or serve ONNX "
+                           "files")
     if repository and args.name:
-        raise CommandError("--name names an ONNX file's model; a repository's models are named by their folders")
+        raise CommandError("--name names an ONNX file's model; a repository's models are named by their "
+                           "folders")
     if not repository and (args.model_control_mode != "none" or args.load_model):
         raise CommandError("--model-control-mode and --load-model apply to a model repository folder")
     if args.load_model and args.model_control_mode != "explicit":
-        raise CommandError("--load-model needs --model-control-mode explicit (the other modes load every model)")
+        raise CommandError("--load-model needs --model-control-mode explicit (the other modes load every "
+                           "model)")
     if args.repository_poll_secs <= 0:
         raise CommandError(f"--repository-poll-secs must be > 0, got {args.repository_poll_secs}")
     if args.grpc_port is not None and not 0 <= args.grpc_port <= 65535:

@@ -11,5 +11,6 @@ from cellonnx.serve.registry import CONTROL_MODES, Registry
 from cellonnx.serve.server import Server, make_server
 from cellonnx.serve.triton import export_model_repository, model_config, to_pbtxt
 
-__all__ = ["CONTROL_MODES", "ModelLoadError", "Registry", "ServedModel", "Server", "ServerConfig", "TensorSpec",
-           "create_app", "export_model_repository", "load_signature", "make_server", "model_config", "to_pbtxt"]
+__all__ = ["CONTROL_MODES", "ModelLoadError", "Registry", "ServedModel", "Server", "ServerConfig",
+           "TensorSpec", "create_app", "export_model_repository", "load_signature", "make_server",
+           "model_config", "to_pbtxt"]

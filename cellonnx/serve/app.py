@@ -166,8 +166,8 @@ def create_app(models: Sequence[ServedModel] | Registry, config: ServerConfig | 
             response, rows = await _infer(request, served)
         except ServeError as exc:
             status = exc.status
-            response = _error(exc.status, str(exc),
-                              {"connection": "close"} if isinstance(exc, (PayloadTooLarge, ClientGone)) else None)
+            close = isinstance(exc, (PayloadTooLarge, ClientGone))
+            response = _error(exc.status, str(exc), {"connection": "close"} if close else None)
         except Exception as exc:  # noqa: BLE001 - an onnxruntime failure or a bug: logged, answered, counted
             _log.exception("inference on %s failed", request.url.path)
             status = 500

@@ -6,8 +6,8 @@ grows, as in Triton's dynamic batcher with no queue delay), then adds queued req
 match until the batch reaches `max_batch` rows. While more requests to the model are still being received
 (body read and decoded: see `receiving`) and their bytes keep arriving, it waits for them too, until the
 oldest request has waited `delay` seconds; with none on the way it sends the batch at once, so a lone request
-never waits, and an upload that has stalled (no bytes for a quarter of the delay, or 100 ms) holds up nobody; a
-batch that has reached one of the model's preferred sizes (Triton's preferred_batch_size) leaves without
+never waits, and an upload that has stalled (no bytes for a quarter of the delay, or 100 ms) holds up nobody;
+a batch that has reached one of the model's preferred sizes (Triton's preferred_batch_size) leaves without
 waiting either. Requests that are not batched take a run slot too, so `slots` bounds a model's runs in flight
 (Triton's instance count). The run happens
 on a thread executor, so the event loop keeps accepting requests. Requests that do not fit are kept, in

@@ -52,15 +52,15 @@ def _from_typed(tensor: Any, datatype: Datatype, shape: list[int]) -> np.ndarray
     name = tensor.name
     field = TYPED_FIELDS.get(datatype.name)
     if field is None:
-        raise BadRequest(f"input '{name}': {datatype.name} has no typed contents field in the v2 gRPC protocol; "
-                         "send it in raw_input_contents")
+        raise BadRequest(f"input '{name}': {datatype.name} has no typed contents field in the v2 gRPC "
+                         "protocol; send it in raw_input_contents")
     values = getattr(tensor.contents, field)
     count = math.prod(shape)
     if len(values) != count:
         others = [f for f in set(TYPED_FIELDS.values()) - {field} if len(getattr(tensor.contents, f))]
         hint = f" (the request fills contents.{sorted(others)[0]} instead)" if others else ""
-        raise BadRequest(f"input '{name}': contents.{field} holds {len(values)} elements but shape {shape} of "
-                         f"{datatype.name} needs {count}{hint}")
+        raise BadRequest(f"input '{name}': contents.{field} holds {len(values)} elements but shape "
+                         f"{shape} of {datatype.name} needs {count}{hint}")
     if datatype.name == "BYTES":
         array = np.empty(count, dtype=object)
         array[:] = list(values)
@@ -70,7 +70,8 @@ def _from_typed(tensor: Any, datatype: Datatype, shape: list[int]) -> np.ndarray
     if count and datatype.kind in "iu":
         info = np.iinfo(datatype.numpy)
         if wide.min() < info.min or wide.max() > info.max:
-            raise BadRequest(f"input '{name}': values out of range for {datatype.name} [{info.min}, {info.max}]")
+            raise BadRequest(f"input '{name}': values out of range for {datatype.name} "
+                             f"[{info.min}, {info.max}]")
     return wide.astype(datatype.numpy).reshape(shape)
 
 
@@ -110,7 +111,8 @@ def decode_request(request: Any) -> tuple[list[RequestTensor], list[str] | None]
 def encode_response(model_name: str, model_version: str, request_id: str,
                     outputs: Sequence[tuple[str, Datatype, np.ndarray]]) -> Any:
     """A ModelInferResponse with every output in raw_output_contents."""
-    response = service_pb2.ModelInferResponse(model_name=model_name, model_version=model_version, id=request_id)
+    response = service_pb2.ModelInferResponse(model_name=model_name, model_version=model_version,
+                                              id=request_id)
     for name, datatype, array in outputs:
         response.outputs.add(name=name, datatype=datatype.name, shape=list(array.shape))
         response.raw_output_contents.append(codec.to_binary(array, datatype))

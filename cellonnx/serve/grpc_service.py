@@ -3,9 +3,9 @@ grpc_service.proto, with the messages and stubs tritonclient ships) over the sam
 the same models, schedulers (batching), limits, metrics and statistics, on the same event loop (grpc.aio).
 
 Calls: ServerLive, ServerReady, ModelReady, ServerMetadata, ModelMetadata, ModelConfig, ModelStatistics,
-ModelInfer, ModelStreamInfer (responses in request order; a failed request answers with `error_message` and the
-stream goes on), RepositoryIndex, RepositoryModelLoad, RepositoryModelUnload. The shared-memory, trace and log
-calls answer UNIMPLEMENTED.
+ModelInfer, ModelStreamInfer (responses in request order; a failed request answers with `error_message`
+and the stream goes on), RepositoryIndex, RepositoryModelLoad, RepositoryModelUnload. The shared-memory,
+trace and log calls answer UNIMPLEMENTED.
 
 A refused request is answered with the gRPC status of its error (INVALID_ARGUMENT, NOT_FOUND, UNAVAILABLE,
 FAILED_PRECONDITION ...) and the same message the HTTP endpoint gives; messages over the body limit get
@@ -49,63 +49,63 @@ class InferenceService(service_pb2_grpc.GRPCInferenceServiceServicer):
         self.registry = registry
 
     # ---------------------------------------------------------------- health and metadata
-    async def ServerLive(self, request: Any, context: grpc.aio.ServicerContext) -> Any:  # noqa: N802
+    async def ServerLive(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
         return service_pb2.ServerLiveResponse(live=True)
 
-    async def ServerReady(self, request: Any, context: grpc.aio.ServicerContext) -> Any:  # noqa: N802
+    async def ServerReady(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
         return service_pb2.ServerReadyResponse(ready=True)
 
-    async def ModelReady(self, request: Any, context: grpc.aio.ServicerContext) -> Any:  # noqa: N802
+    async def ModelReady(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
         return service_pb2.ModelReadyResponse(ready=self.registry.is_ready(request.name, request.version))
 
-    async def ServerMetadata(self, request: Any, context: grpc.aio.ServicerContext) -> Any:  # noqa: N802
+    async def ServerMetadata(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
         from cellonnx.serve.app import EXTENSIONS, SERVER_NAME
 
         return service_pb2.ServerMetadataResponse(name=SERVER_NAME, version=__version__,
                                                   extensions=list(EXTENSIONS))
 
-    async def ModelMetadata(self, request: Any, context: grpc.aio.ServicerContext) -> Any:  # noqa: N802
+    async def ModelMetadata(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
         meta = await self._call(context, self.registry.metadata, request.name, request.version)
         return json_format.ParseDict(meta, service_pb2.ModelMetadataResponse())
 
-    async def ModelConfig(self, request: Any, context: grpc.aio.ServicerContext) -> Any:  # noqa: N802
+    async def ModelConfig(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
         def config() -> Any:
             self.registry.get(request.name, request.version)
             return self.registry.entry(request.name).config
 
         return service_pb2.ModelConfigResponse(config=await self._call(context, config))
 
-    async def ModelStatistics(self, request: Any, context: grpc.aio.ServicerContext) -> Any:  # noqa: N802
+    async def ModelStatistics(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
         rows = await self._call(context, self.registry.statistics, request.name, request.version)
         return json_format.ParseDict({"model_stats": rows}, service_pb2.ModelStatisticsResponse())
 
     # ---------------------------------------------------------------- repository
-    async def RepositoryIndex(self, request: Any, context: grpc.aio.ServicerContext) -> Any:  # noqa: N802
+    async def RepositoryIndex(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
         response = service_pb2.RepositoryIndexResponse()
         for row in self.registry.index(request.ready):
             response.models.add(**row)
         return response
 
-    async def RepositoryModelLoad(self, request: Any, context: grpc.aio.ServicerContext) -> Any:  # noqa: N802
+    async def RepositoryModelLoad(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
         if request.parameters:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
-                                f"load parameters {sorted(request.parameters)} are not supported by this server; "
-                                "edit the model's folder instead")
+                                f"load parameters {sorted(request.parameters)} are not supported by this "
+                                "server; edit the model's folder instead")
         await self._call_async(context, self.registry.load(request.model_name))
         return service_pb2.RepositoryModelLoadResponse()
 
-    async def RepositoryModelUnload(self, request: Any, context: grpc.aio.ServicerContext) -> Any:  # noqa: N802
+    async def RepositoryModelUnload(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
         await self._call_async(context, self.registry.unload(request.model_name))
         return service_pb2.RepositoryModelUnloadResponse()
 
     # ---------------------------------------------------------------- inference
-    async def ModelInfer(self, request: Any, context: grpc.aio.ServicerContext) -> Any:  # noqa: N802
+    async def ModelInfer(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
         try:
             return await self._infer(request)
         except _Refused as exc:
             await context.abort(exc.code, str(exc))
 
-    async def ModelStreamInfer(self, request_iterator: AsyncIterator[Any],  # noqa: N802
+    async def ModelStreamInfer(self, request_iterator: AsyncIterator[Any],
                                context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
         pending: asyncio.Queue[asyncio.Task[Any] | None] = asyncio.Queue(STREAM_WINDOW)
 

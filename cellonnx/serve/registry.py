@@ -77,8 +77,8 @@ class Version:
             for name, array in feeds.items():
                 if array.ndim == 0 or array.shape[0] > self.max_batch_size:
                     rows = "no batch axis" if array.ndim == 0 else f"batch size {array.shape[0]}"
-                    raise BadRequest(f"input '{name}' of model '{self.model.name}' has {rows}; the model takes "
-                                     f"at most {self.max_batch_size} rows (max_batch_size)")
+                    raise BadRequest(f"input '{name}' of model '{self.model.name}' has {rows}; the model "
+                                     f"takes at most {self.max_batch_size} rows (max_batch_size)")
         names = list(self.model.output_names if outputs is None else outputs)
         self.model.check_outputs(names)
         return feeds, names
@@ -133,7 +133,8 @@ class Registry:
         self.poll_s = poll_s
         self.device = device
         self.metrics = Metrics()
-        self.executor = ThreadPoolExecutor(max_workers=self.config.workers, thread_name_prefix="cellonnx-infer")
+        self.executor = ThreadPoolExecutor(max_workers=self.config.workers,
+                                           thread_name_prefix="cellonnx-infer")
         self._entries: dict[str, Entry] = {}
         self._lock: asyncio.Lock | None = None
         self._poller: asyncio.Task[None] | None = None
@@ -147,8 +148,8 @@ class Registry:
             if control == "explicit" and "*" not in load:
                 unknown = sorted(set(load) - set(names))
                 if unknown:
-                    raise ModelLoadError(f"model repository {self.repository} has no model folder(s) {unknown}; "
-                                         f"it holds {names}")
+                    raise ModelLoadError(f"model repository {self.repository} has no model folder(s) "
+                                         f"{unknown}; it holds {names}")
                 names = [n for n in names if n in load]
             for name in names:
                 if name in self._entries:
@@ -170,23 +171,28 @@ class Registry:
         config = json_format.ParseDict(
             model_config(model.signature, model.name, max_batch, 1, model.device,
                          int(self.config.batch_delay_ms * 1000)), ModelConfig())
-        return Entry(model.name, READY, versions={model.version: Version(model, scheduler, stats)}, config=config)
+        return Entry(model.name, READY, versions={model.version: Version(model, scheduler, stats)},
+                     config=config)
 
     def _build(self, name: str, previous: Entry | None) -> Entry:
-        """The entry for repository model `name` (blocking: opens onnxruntime sessions); `previous` itself when
-        nothing changed, an UNAVAILABLE entry when the folder cannot be served."""
+        """The entry for repository model `name` (blocking: opens onnxruntime sessions); `previous` itself
+        when its files did not change, an UNAVAILABLE entry when the folder cannot be served."""
         assert self.repository is not None
+        fingerprint: Hashable = None
         try:
             source = read_model(self.repository, name)
-            if previous is not None and previous.state == READY and previous.fingerprint == source.fingerprint:
+            fingerprint = source.fingerprint
+            if previous is not None and previous.fingerprint == fingerprint:
                 return previous
             groups = source.config.instance_group
             kind_names = {model_config_pb2.ModelInstanceGroup.Kind.Name(g.kind) for g in groups}
-            device = next((DEVICE_OF_KIND[k] for k in ("KIND_GPU", "KIND_CPU") if k in kind_names), self.device)
+            device = next((DEVICE_OF_KIND[k] for k in ("KIND_GPU", "KIND_CPU") if k in kind_names),
+                          self.device)
             count = sum(g.count or 1 for g in groups)
             config_hash, stamps = source.fingerprint
-            reusable = (previous.versions if previous is not None and previous.state == READY
-                        and previous.fingerprint is not None and previous.fingerprint[0] == config_hash else {})
+            same_config = (previous is not None and previous.state == READY
+                           and previous.fingerprint is not None and previous.fingerprint[0] == config_hash)
+            reusable = previous.versions if same_config and previous is not None else {}
             stamp_of = dict(stamps)
             models: dict[str, ServedModel] = {}
             for version, path in source.versions.items():
@@ -198,11 +204,11 @@ class Registry:
                 config = configs[-1]
             else:
                 signature = models[max(models, key=int)].signature
-                config = json_format.ParseDict(
-                    model_config(signature, name, self.config.max_batch if signature.batchable else 0, 1, device),
-                    ModelConfig())
+                max_batch = self.config.max_batch if signature.batchable else 0
+                config = json_format.ParseDict(model_config(signature, name, max_batch, 1, device),
+                                               ModelConfig())
         except (ModelLoadError, OSError) as exc:
-            return Entry(name, UNAVAILABLE, str(exc))
+            return Entry(name, UNAVAILABLE, str(exc), fingerprint=fingerprint)
         batching = config.HasField("dynamic_batching") and config.max_batch_size > 1
         delay = config.dynamic_batching.max_queue_delay_microseconds / 1e6
         preferred = list(config.dynamic_batching.preferred_batch_size)
@@ -214,8 +220,8 @@ class Registry:
                 continue
             stats = Statistics()
             scheduler = Scheduler(model, self.executor, count or self.config.workers,
-                                  config.max_batch_size if batching else 0, delay, self._observer(name, stats),
-                                  preferred)
+                                  config.max_batch_size if batching else 0, delay,
+                                  self._observer(name, stats), preferred)
             versions[version] = Version(model, scheduler, stats, config.max_batch_size, stamp_of[version])
         return Entry(name, READY, versions=versions, config=config, fingerprint=source.fingerprint)
 
@@ -261,10 +267,13 @@ class Registry:
         previous = self._entries.get(name)
         loop = asyncio.get_running_loop()
         entry = await loop.run_in_executor(None, self._build, name, previous)
-        if entry.state != READY and keep_serving and previous is not None and previous.state == READY:
-            _log.warning("model '%s' could not be reloaded, the loaded versions keep serving: %s", name,
-                         entry.reason)
-            return entry
+        if entry.state != READY and previous is not None:
+            if keep_serving and previous.state == READY:
+                _log.warning("model '%s' could not be reloaded, the loaded versions keep serving: %s", name,
+                             entry.reason)
+                return entry
+            if (previous.state, previous.reason) == (entry.state, entry.reason):
+                return previous  # the same failure again: nothing to tell
         await self._install(entry)
         return entry
 

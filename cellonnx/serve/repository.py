@@ -1,6 +1,7 @@
 """Reading a Triton model repository as tritonserver does: REPO/NAME/config.pbtxt (Triton's ModelConfig in
-protobuf text format, parsed against model_config.proto) and numbered version folders REPO/NAME/<v>/model.onnx,
-of which the config's version_policy picks the ones to serve (latest {num_versions}, all, specific).
+protobuf text format, parsed against model_config.proto) and numbered version folders
+REPO/NAME/<v>/model.onnx, of which the config's version_policy picks the ones to serve (latest
+{num_versions}, all, specific).
 
 Only ONNX models are served (platform onnxruntime_onnx or backend onnxruntime). A model folder without
 config.pbtxt is configured from its ONNX file as `cellonnx export-triton` would write it.
@@ -82,8 +83,8 @@ def select_versions(config: Any, available: list[int], where: str) -> list[int]:
         wanted = sorted(set(policy.specific.versions))
         missing = [v for v in wanted if v not in available]
         if missing:
-            raise ModelLoadError(f"{where}: version_policy specific names version(s) {missing} but the folder "
-                                 f"holds {sorted(available)}")
+            raise ModelLoadError(f"{where}: version_policy specific names version(s) {missing} but the "
+                                 f"folder holds {sorted(available)}")
         return wanted
     count = policy.latest.num_versions if which == "latest" else 1
     if count < 1:
@@ -104,8 +105,9 @@ def read_model(root: str | os.PathLike[str], name: str) -> ModelSource:
         raise ModelLoadError(f"{config_path}: name '{config.name}' does not match its folder '{name}'")
     config.name = name
     if config.platform not in _PLATFORMS or config.backend not in _BACKENDS:
-        raise ModelLoadError(f"{config_path}: platform '{config.platform}' backend '{config.backend}': this "
-                             "server serves ONNX models only (platform onnxruntime_onnx, backend onnxruntime)")
+        raise ModelLoadError(f"{config_path}: platform '{config.platform}' backend '{config.backend}': "
+                             "this server serves ONNX models only (platform onnxruntime_onnx, backend "
+                             "onnxruntime)")
     if not config.platform and not config.backend:
         config.platform = "onnxruntime_onnx"
     if config.max_batch_size < 0:
@@ -153,8 +155,8 @@ def _check_tensors(where: str, kind: str, declared: Any, actual: Any) -> None:
     for tensor in declared:
         found = model.get(tensor.name)
         if found is None:
-            raise ModelLoadError(f"{where}: config {kind} '{tensor.name}' is not an {kind} of the ONNX model; "
-                                 f"its {kind}s are {list(model)}")
+            raise ModelLoadError(f"{where}: config {kind} '{tensor.name}' is not an {kind} of the ONNX "
+                                 f"model; its {kind}s are {list(model)}")
         if tensor.data_type != found.data_type:
             name = model_config_pb2.DataType.Name
             raise ModelLoadError(f"{where}: config {kind} '{tensor.name}' has data_type "
@@ -162,5 +164,5 @@ def _check_tensors(where: str, kind: str, declared: Any, actual: Any) -> None:
         if not tensor.HasField("reshape") and not found.HasField("reshape"):
             dims, real = list(tensor.dims), list(found.dims)
             if len(dims) != len(real) or any(r not in (-1, d) and d != -1 for d, r in zip(dims, real)):
-                raise ModelLoadError(f"{where}: config {kind} '{tensor.name}' has dims {dims}; the ONNX model "
-                                     f"gives {real} (without the batch axis when max_batch_size > 0)")
+                raise ModelLoadError(f"{where}: config {kind} '{tensor.name}' has dims {dims}; the ONNX "
+                                     f"model gives {real} (without the batch axis when max_batch_size > 0)")

@@ -165,8 +165,9 @@ def export_model_repository(onnx_path: str | os.PathLike[str], repo_dir: str | o
 
 
 def config_json(message: Any) -> dict[str, Any]:
-    """A ModelConfig message as JSON for the HTTP endpoint: field names as in the .proto, the fields that are
-    set (max_batch_size always), 64-bit integers as numbers (protobuf's JSON mapping writes them as strings)."""
+    """A ModelConfig message as JSON for the HTTP endpoint: field names as in the .proto, the fields that
+    are set (max_batch_size always), 64-bit integers as numbers (protobuf's JSON mapping writes them as
+    strings)."""
     from google.protobuf import json_format
 
     doc = json_format.MessageToDict(message, preserving_proto_field_name=True)

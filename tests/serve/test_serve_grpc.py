@@ -1,6 +1,6 @@
-"""The real tritonclient.grpc (and the generated stub, for typed contents) against the server that also answers
-tritonclient.http: every call of GRPCInferenceService, raw and typed contents, streaming, refusals with their
-gRPC status, and the same metadata, statistics and metrics on both protocols."""
+"""The real tritonclient.grpc (and the generated stub, for typed contents) against the server that also
+answers tritonclient.http: every call of GRPCInferenceService, raw and typed contents, streaming, refusals
+with their gRPC status, and the same metadata, statistics and metrics on both protocols."""
 from __future__ import annotations
 
 import queue
@@ -78,7 +78,8 @@ def test_model_metadata_and_config_match_http(client: grpcclient.InferenceServer
     config = client.get_model_config(model).config
     http_config = http.get_model_config(model)
     assert config.max_batch_size == http_config["max_batch_size"]
-    assert [(t.name, list(t.dims)) for t in config.input] == [(t["name"], t["dims"]) for t in http_config["input"]]
+    assert ([(t.name, list(t.dims)) for t in config.input]
+            == [(t["name"], t["dims"]) for t in http_config["input"]])
 
 
 def test_metadata_errors(client: grpcclient.InferenceServerClient) -> None:
@@ -89,7 +90,8 @@ def test_metadata_errors(client: grpcclient.InferenceServerClient) -> None:
 
 def test_multi_output_model_raw(client: grpcclient.InferenceServerClient, model_dir: Path) -> None:
     a, b = sample("FP32", (3, 4), 1), sample("FP32", (3, 4), 2)
-    result = client.infer("multi", [grpc_input("a", a, "FP32"), grpc_input("b", b, "FP32")], request_id="req-7")
+    result = client.infer("multi", [grpc_input("a", a, "FP32"), grpc_input("b", b, "FP32")],
+                          request_id="req-7")
     response = result.get_response()
     assert (response.id, response.model_name, response.model_version) == ("req-7", "multi", "1")
     for name, want in direct(model_dir, "multi", {"a": a, "b": b}).items():
@@ -102,7 +104,8 @@ def test_requested_outputs_subset(client: grpcclient.InferenceServerClient, mode
     result = client.infer("multi", [grpc_input("a", a, "FP32"), grpc_input("b", b, "FP32")],
                           outputs=[grpcclient.InferRequestedOutput("argmax")])
     assert [o.name for o in result.get_response().outputs] == ["argmax"]
-    np.testing.assert_array_equal(result.as_numpy("argmax"), direct(model_dir, "multi", {"a": a, "b": b})["argmax"])
+    want = direct(model_dir, "multi", {"a": a, "b": b})["argmax"]
+    np.testing.assert_array_equal(result.as_numpy("argmax"), want)
 
 
 @pytest.mark.parametrize("datatype", [d.name for d in TABLE])
@@ -182,7 +185,8 @@ def test_refusals_name_what_was_wrong(client: grpcclient.InferenceServerClient,
     refused(lambda: client.infer("nope", [grpc_input("x", x, "FP32")]), grpc.StatusCode.NOT_FOUND,
             "unknown model 'nope'")
     refused(lambda: client.infer("mlp", [grpc_input("x", sample("FP32", (2, 5), 0), "FP32")]),
-            grpc.StatusCode.INVALID_ARGUMENT, "input 'x' of model 'mlp' has shape [2, 5]; the model expects [-1, 4]")
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "input 'x' of model 'mlp' has shape [2, 5]; the model expects [-1, 4]")
     refused(lambda: client.infer("mlp", [grpc_input("x", x.astype(np.float64), "FP64")]),
             grpc.StatusCode.INVALID_ARGUMENT, "has datatype FP64; the model expects FP32")
     refused(lambda: client.infer("mlp", [grpc_input("z", x, "FP32")]), grpc.StatusCode.INVALID_ARGUMENT,
@@ -277,7 +281,8 @@ def test_statistics_count_both_protocols(client: grpcclient.InferenceServerClien
     refused(lambda: client.get_inference_statistics("nope"), grpc.StatusCode.NOT_FOUND, "unknown model")
 
 
-def test_grpc_failures_reach_the_metrics(client: grpcclient.InferenceServerClient, live_server: LiveServer) -> None:
+def test_grpc_failures_reach_the_metrics(client: grpcclient.InferenceServerClient,
+                                         live_server: LiveServer) -> None:
     def failures() -> float:
         text = httpx.get(f"{live_server.base}/metrics", timeout=30).text
         line = [x for x in text.splitlines()
