@@ -233,6 +233,32 @@ def test_repository_calls_on_a_files_server(client: grpcclient.InferenceServerCl
     refused(lambda: client.unload_model("mlp"), grpc.StatusCode.FAILED_PRECONDITION, "not a model repository")
 
 
+def test_an_idle_stream_and_a_deadline_hold_up_nobody(live_server: LiveServer,
+                                                       client: grpcclient.InferenceServerClient) -> None:
+    """A stream that sends nothing, and a call whose deadline passes, leave the server answering others."""
+    import threading
+
+    with grpc.insecure_channel(live_server.grpc_url) as channel:
+        stub = service_pb2_grpc.GRPCInferenceServiceStub(channel)
+        never = threading.Event()
+
+        def silent() -> Iterator[service_pb2.ModelInferRequest]:
+            never.wait(30)
+            return
+            yield  # a generator that sends nothing until released
+
+        stream = stub.ModelStreamInfer(silent())
+        try:
+            x = np.ones((2, 4), np.float32)
+            assert client.infer("mlp", [grpc_input("x", x, "FP32")]).as_numpy("y").shape == (2, 3)
+            refused(lambda: client.infer("mlp", [grpc_input("x", x, "FP32")], client_timeout=1e-6),
+                    grpc.StatusCode.DEADLINE_EXCEEDED, "Deadline")
+            assert client.infer("mlp", [grpc_input("x", x, "FP32")]).as_numpy("y").shape == (2, 3)
+        finally:
+            never.set()
+            stream.cancel()
+
+
 def test_stream_answers_in_order_and_survives_a_bad_request(client: grpcclient.InferenceServerClient,
                                                              model_dir: Path) -> None:
     answers: queue.Queue = queue.Queue()

@@ -235,3 +235,30 @@ def test_explicit_mode_loads_and_unloads_through_the_repository_api(model_dir: P
             assert not client.is_model_ready("mlp", "2")
             client.load_model("mlp")
             assert client.is_model_ready("mlp", "2")
+
+
+def test_config_sets_batching_instances_and_device(tmp_path: Path) -> None:
+    mlp_model(tmp_path / "mlp" / "1" / "model.onnx")
+    (tmp_path / "mlp" / "config.pbtxt").write_text(
+        'platform: "onnxruntime_onnx"\nmax_batch_size: 8\n'
+        "dynamic_batching { preferred_batch_size: [4, 8] max_queue_delay_microseconds: 300 }\n"
+        "instance_group [{ count: 3, kind: KIND_CPU }]\n")
+    mlp_model(tmp_path / "plain" / "1" / "model.onnx")
+    (tmp_path / "plain" / "config.pbtxt").write_text("max_batch_size: 8\n")  # no dynamic_batching: no merging
+    registry = Registry(ServerConfig(workers=2), repository=tmp_path)
+    scheduler = registry.get("mlp").scheduler
+    assert scheduler.batching and scheduler._max_batch == 8 and scheduler._slots_count == 3
+    assert scheduler._preferred == {4, 8} and scheduler._delay == pytest.approx(300e-6)
+    assert registry.get("mlp").model.device == "cpu"
+    assert not registry.get("plain").scheduler.batching and registry.get("plain").max_batch_size == 8
+
+
+@pytest.mark.skipif("CUDAExecutionProvider" in __import__("onnxruntime").get_available_providers(),
+                    reason="CUDA is available here")
+def test_kind_gpu_without_cuda_is_unavailable_with_the_reason(model_dir: Path, tmp_path: Path) -> None:
+    export_model_repository(model_dir / "mlp.onnx", tmp_path, device="gpu")
+    export_model_repository(model_dir / "fixed.onnx", tmp_path)
+    registry = Registry(ServerConfig(workers=1), repository=tmp_path)
+    assert registry.entries["mlp"].state == "UNAVAILABLE"
+    assert "CUDAExecutionProvider" in registry.entries["mlp"].reason
+    assert registry.is_ready("fixed")  # the others serve
