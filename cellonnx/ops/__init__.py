@@ -47,6 +47,8 @@ from cellonnx.ops.prims.scatter_reduce import *
 from cellonnx.ops.prims.unique import *
 from cellonnx.ops.prims.comm import *
 from cellonnx.ops.prims.comm_v import *
+from cellonnx.ops.prims.comm_neighbor import *
+from cellonnx.ops.prims.comm_p2p import *
 from cellonnx.ops.composite.math_extra import *
 from cellonnx.ops.composite.loss import *
 from cellonnx.ops.composite.loss_margin import *
