@@ -186,7 +186,7 @@ def create_app(models: Sequence[ServedModel] | Registry, config: ServerConfig | 
             wanted = parsed.outputs or tuple(codec.RequestedOutput(n, parsed.binary_output)
                                              for n in model.output_names)
             feeds, names = served.prepare(parsed.inputs, [o.name for o in wanted])
-        results = await scheduler.infer(feeds, names)
+        results = served.finish(await scheduler.infer(feeds, names))
         outputs = [codec.OutputTensor(o.name, model.output_spec(o.name).datatype, results[o.name], o.binary)
                    for o in wanted]
         payload, headers = codec.encode_response(model.name, model.version, parsed.id, outputs)

@@ -150,7 +150,7 @@ class InferenceService(service_pb2_grpc.GRPCInferenceServiceServicer):
             served = self.registry.get(request.model_name, request.model_version)
             inputs, wanted = grpc_codec.decode_request(request)
             feeds, names = served.prepare(inputs, wanted)
-            results = await served.scheduler.infer(feeds, names)
+            results = served.finish(await served.scheduler.infer(feeds, names))
             model = served.model
             response = grpc_codec.encode_response(
                 model.name, model.version, request.id,

@@ -49,6 +49,15 @@ CONTROL_MODES = ("none", "poll", "explicit")
 READY, UNAVAILABLE = "READY", "UNAVAILABLE"
 
 
+@dataclass(frozen=True)
+class Reshape:
+    """A config tensor's `reshape`: the shape clients see (`outer`, its dims) and the one the ONNX model has
+    (`inner`), both without the batch axis when max_batch_size > 0."""
+
+    outer: tuple[int, ...]
+    inner: tuple[int, ...]
+
+
 @dataclass(eq=False)
 class Version:
     """One served version of a model.
@@ -61,6 +70,8 @@ class Version:
             checked, as for ONNX files served directly).
         stamp: what its files looked like when loaded (a repository version is kept across reloads while
             its stamp and the config stay the same).
+        input_reshapes, output_reshapes: the config's `reshape` of inputs and outputs, by name: requests
+            and responses carry the config's dims, the model its own shapes, as in Triton.
     """
 
     model: ServedModel
@@ -68,11 +79,45 @@ class Version:
     stats: Statistics
     max_batch_size: int = 0
     stamp: Hashable = None
+    input_reshapes: Mapping[str, Reshape] = field(default_factory=dict)
+    output_reshapes: Mapping[str, Reshape] = field(default_factory=dict)
+
+    def _outer(self, reshape: Reshape) -> list[int]:
+        return ([-1] if self.max_batch_size > 0 else []) + list(reshape.outer)
+
+    def _to_model(self, tensor: RequestTensor) -> RequestTensor:
+        reshape = self.input_reshapes.get(tensor.name)
+        if reshape is None:
+            return tensor
+        lead = 1 if self.max_batch_size > 0 else 0
+        shape = tensor.array.shape
+        outer = self._outer(reshape)
+        if len(shape) != len(outer) or any(o not in (-1, d) for o, d in zip(outer, shape)):
+            raise BadRequest(f"input '{tensor.name}' of model '{self.model.name}' has shape {list(shape)}; "
+                             f"the model expects {outer} (-1: any size)")
+        return RequestTensor(tensor.name, tensor.datatype, tensor.array.reshape(shape[:lead] + reshape.inner))
+
+    def finish(self, results: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """A run's outputs in the shapes clients see (the config's dims where it reshapes them)."""
+        lead = 1 if self.max_batch_size > 0 else 0
+        for name, reshape in self.output_reshapes.items():
+            if name in results:
+                array = results[name]
+                results[name] = array.reshape(array.shape[:lead] + reshape.outer)
+        return results
+
+    def metadata(self) -> dict[str, Any]:
+        meta = self.model.metadata()
+        for key, reshapes in (("inputs", self.input_reshapes), ("outputs", self.output_reshapes)):
+            for tensor in meta[key]:
+                if tensor["name"] in reshapes:
+                    tensor["shape"] = self._outer(reshapes[tensor["name"]])
+        return meta
 
     def prepare(self, inputs: Sequence[RequestTensor], outputs: Iterable[str] | None) -> tuple[
             dict[str, np.ndarray], list[str]]:
         """The checked feeds and the output names to compute (all of them when `outputs` is None)."""
-        feeds = self.model.check_inputs(inputs)
+        feeds = self.model.check_inputs([self._to_model(t) for t in inputs])
         if self.max_batch_size > 0:
             for name, array in feeds.items():
                 if array.ndim == 0 or array.shape[0] > self.max_batch_size:
@@ -212,6 +257,8 @@ class Registry:
         batching = config.HasField("dynamic_batching") and config.max_batch_size > 1
         delay = config.dynamic_batching.max_queue_delay_microseconds / 1e6
         preferred = list(config.dynamic_batching.preferred_batch_size)
+        reshapes = [{t.name: Reshape(tuple(t.dims), tuple(t.reshape.shape)) for t in tensors
+                     if t.HasField("reshape")} for tensors in (config.input, config.output)]
         versions: dict[str, Version] = {}
         for version, model in models.items():
             kept = reusable.get(version)
@@ -222,7 +269,8 @@ class Registry:
             scheduler = Scheduler(model, self.executor, count or self.config.workers,
                                   config.max_batch_size if batching else 0, delay,
                                   self._observer(name, stats), preferred)
-            versions[version] = Version(model, scheduler, stats, config.max_batch_size, stamp_of[version])
+            versions[version] = Version(model, scheduler, stats, config.max_batch_size, stamp_of[version],
+                                        *reshapes)
         return Entry(name, READY, versions=versions, config=config, fingerprint=source.fingerprint)
 
     # ---------------------------------------------------------------- lifecycle
@@ -376,7 +424,7 @@ class Registry:
     def metadata(self, name: str, version: str | None = None) -> dict[str, Any]:
         entry = self.entry(name)
         served = entry.version(version)
-        return {**served.model.metadata(), "versions": sorted(entry.versions, key=int)}
+        return {**served.metadata(), "versions": sorted(entry.versions, key=int)}
 
     def statistics(self, name: str = "", version: str = "") -> list[dict[str, Any]]:
         """`model_stats` rows: every loaded version, one model's versions, or one version."""

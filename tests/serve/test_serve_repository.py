@@ -3,6 +3,7 @@ version policies, max_batch_size, model-control modes none/poll/explicit through
 tritonclient.http, and a version 2 added while serving picked up without a restart."""
 from __future__ import annotations
 
+import functools
 import re
 import shutil
 import time
@@ -67,9 +68,17 @@ def test_exported_repository_serves_back_identically(repo_server: LiveServer, li
             httpclient.InferenceServerClient(live_server.url) as files, \
             httpclient.InferenceServerClient(repo_server.url) as ours_http:
         assert ours.is_model_ready(model, "1")
-        assert ours_http.get_model_metadata(model) == files.get_model_metadata(model)
         written = text_format.Parse((exported / model / "config.pbtxt").read_text(),
                                     model_config_pb2.ModelConfig())
+        # as Triton: a tensor the config reshapes shows the config's dims (a rank-1 output [N] of a batching
+        # model is written dims [1] reshape [], so clients see [N, 1])
+        reshaped = {t.name: [-1] * (written.max_batch_size > 0) + list(t.dims)
+                    for t in list(written.input) + list(written.output) if t.HasField("reshape")}
+        expected = files.get_model_metadata(model)
+        for tensor in expected["inputs"] + expected["outputs"]:
+            tensor["shape"] = reshaped.get(tensor["name"], tensor["shape"])
+        assert ours_http.get_model_metadata(model) == expected
+        assert (model == "multi") == bool(reshaped)
         assert ours.get_model_config(model).config == written
         assert ours_http.get_model_config(model)["max_batch_size"] == written.max_batch_size
         names = {"mlp": ["x"], "multi": ["a", "b"], "fixed": ["x"], "types": [f"in_{n}" for n in TYPES_MODEL],
@@ -88,6 +97,9 @@ def test_exported_repository_serves_back_identically(repo_server: LiveServer, li
         want = files.infer(model, inputs)
         for out in files.get_model_metadata(model)["outputs"]:
             a, b = got.as_numpy(out["name"]), want.as_numpy(out["name"])
+            if out["name"] in reshaped:
+                assert a.shape == b.shape + (1,)
+                b = b.reshape(a.shape)
             assert a.dtype == b.dtype and a.shape == b.shape
             if model == "mlp":
                 assert_close(a, b, rtol=1e-6, scale_rtol=MLP_RTOL)
@@ -262,3 +274,22 @@ def test_kind_gpu_without_cuda_is_unavailable_with_the_reason(model_dir: Path, t
     assert registry.entries["mlp"].state == "UNAVAILABLE"
     assert "CUDAExecutionProvider" in registry.entries["mlp"].reason
     assert registry.is_ready("fixed")  # the others serve
+
+
+def test_reshaped_input_takes_the_config_dims(tmp_path: Path, model_dir: Path) -> None:
+    """An input the config reshapes: clients send the config's dims, the model gets its own shape."""
+    mlp_model(tmp_path / "flat" / "1" / "model.onnx")
+    (tmp_path / "flat" / "config.pbtxt").write_text(
+        'max_batch_size: 4\n'
+        'input [{ name: "x", data_type: TYPE_FP32, dims: [2, 2], reshape: { shape: [4] } }]\n')
+    for server in serve(tmp_path):
+        with grpcclient.InferenceServerClient(server.grpc_url) as client:
+            meta = client.get_model_metadata("flat", as_json=True)
+            assert [int(d) for d in meta["inputs"][0]["shape"]] == [-1, 2, 2]
+            x = sample("FP32", (3, 2, 2), 4)
+            got = client.infer("flat", [grpc_input("x", x, "FP32")]).as_numpy("y")
+            want = direct(tmp_path / "flat" / "1", "model", {"x": x.reshape(3, 4)})["y"]
+            assert_close(got, want, rtol=1e-6, scale_rtol=MLP_RTOL)
+            flat = [grpc_input("x", x.reshape(3, 4), "FP32")]
+            refused(functools.partial(client.infer, "flat", flat),
+                    grpc.StatusCode.INVALID_ARGUMENT, "has shape [3, 4]; the model expects [-1, 2, 2]")
