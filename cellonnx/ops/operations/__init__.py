@@ -10,6 +10,7 @@ from cellonnx.ops.operations import (
     color_ops,
     comm_ops,
     compat_ops,
+    ctc_ops,
     debug_ops,
     extra_ops,
     image_ops,
@@ -33,6 +34,7 @@ from cellonnx.ops.operations.array_ops import *
 from cellonnx.ops.operations.color_ops import *
 from cellonnx.ops.operations.comm_ops import *
 from cellonnx.ops.operations.compat_ops import *
+from cellonnx.ops.operations.ctc_ops import *
 from cellonnx.ops.operations.debug_ops import *
 from cellonnx.ops.operations.extra_ops import *
 from cellonnx.ops.operations.image_ops import *
@@ -55,7 +57,7 @@ from cellonnx.ops.prims.control import ForiLoop, Scan, WhileLoop
 
 FAMILIES = (math_ops, array_ops, nn_ops, random_ops, optim_ops, debug_ops, other_ops, special_ops, linalg_ops,
             scatter_ops, image_ops, loss_ops, compat_ops, extra_ops, nn3d_ops, resize_ops, rnn_ops,
-            spectral_ops, color_ops, matrix_ops, nms_ops)
+            spectral_ops, color_ops, matrix_ops, nms_ops, ctc_ops)
 ROWS = [row for family in FAMILIES for row in family.ROWS]
 
 __all__ = ["ForiLoop", "Scan", "WhileLoop"]
