@@ -53,8 +53,8 @@ def _ctc(x: Tensor, labels_indices: Tensor, labels_values: Tensor, sequence_leng
     too_long = target_lengths > lengths
     if too_long.any() and not prim.ignore_longer_outputs_than_inputs:
         raise ValueError(f"For 'CTCLoss', the labels of samples {np.flatnonzero(too_long).tolist()} are "
-                         "longer than their sequences (set ignore_longer_outputs_than_inputs=True to give them "
-                         "loss 0).")
+                         "longer than their sequences (set ignore_longer_outputs_than_inputs=True to give "
+                         "them loss 0).")
     # samples whose labels do not fit get loss 0 and no gradient, as MindSpore's kernel with the flag
     fit_target_lengths = np.where(too_long, 0, target_lengths)
     keep = Tensor((~too_long).astype(x._data.dtype))
