@@ -9,6 +9,7 @@ import cellonnx as ms
 import cellonnx.dataset as ds
 from cellonnx import nn, ops
 from cellonnx.nn import optim
+from cellonnx.ops.operations import debug_ops
 
 pytest.importorskip("tensorboardX")
 event_accumulator = pytest.importorskip("tensorboard.backend.event_processing.event_accumulator")
@@ -64,15 +65,17 @@ def trained(tmp_path_factory):
     opt = optim.Momentum(net.trainable_params(), learning_rate=lr, momentum=0.9)
     model = ms.Model(net, loss_fn, opt, metrics={"accuracy", "loss"})
     losses: list[float] = []
+    activation_means: list[float] = []
 
-    class Losses(ms.Callback):
+    class Losses(ms.Callback):  # runs before the collector: sees the operators' values of each step
         def on_train_step_end(self, run_context):
             losses.append(float(run_context.original_args().net_outputs.asnumpy()))
+            activation_means.append(float(debug_ops.SUMMARY_DATA["scalar"]["activation_mean"].asnumpy()))
 
     collector = ms.SummaryCollector(str(folder), collect_freq=2, collect_specified_data={
         "histogram_regular": "^(conv|fc)\\.weight$"})
-    model.fit(EPOCHS, _data(32, 0), _data(16, 1), callbacks=[collector, Losses()])
-    return folder, _load(folder), losses, lr, net
+    model.fit(EPOCHS, _data(32, 0), _data(16, 1), callbacks=[Losses(), collector])
+    return folder, _load(folder), losses, lr, net, activation_means
 
 
 def test_one_event_file_named_as_mindspore(trained) -> None:
@@ -84,7 +87,7 @@ def test_one_event_file_named_as_mindspore(trained) -> None:
 
 
 def test_loss_and_learning_rate_at_the_collected_steps(trained) -> None:
-    _, acc, losses, lr, _ = trained
+    _, acc, losses, lr, *_ = trained
     steps = [1, 2, 4, 6, 8]  # the first step, then every collect_freq
     loss = acc.Scalars("loss/auto")
     assert [e.step for e in loss] == steps
@@ -103,7 +106,7 @@ def test_evaluation_metrics_after_each_epoch(trained) -> None:
 
 
 def test_weight_and_gradient_histograms(trained) -> None:
-    _, acc, _, _, net = trained
+    _, acc, _, _, net, _ = trained
     tags = acc.Tags()["histograms"]
     assert {"conv.weight/auto", "fc.weight/auto", "conv.weight/gradient/auto", "fc.weight/gradient/auto",
             "activation"} <= set(tags)
@@ -121,10 +124,14 @@ def test_weight_and_gradient_histograms(trained) -> None:
 
 
 def test_summary_operators_and_input_images(trained) -> None:
-    _, acc, *_ = trained
+    _, acc, *_, activation_means = trained
     tags = acc.Tags()
     assert "activation_mean" in tags["scalars"] and "activation" in tags["histograms"]
-    assert [e.step for e in acc.Scalars("activation_mean")] == [1, 2, 4, 6, 8]
+    steps = [1, 2, 4, 6, 8]
+    assert [e.step for e in acc.Scalars("activation_mean")] == steps
+    # the training steps' values (not those of the run that traced the graph after step 1)
+    np.testing.assert_allclose([e.value for e in acc.Scalars("activation_mean")],
+                               [activation_means[s - 1] for s in steps], rtol=1e-6)
     image = acc.Images("first_channel")[0]
     assert (image.width, image.height) == (8 * 8, 8)  # 8 images side by side
     inputs = acc.Images("input_data/auto")
@@ -217,3 +224,17 @@ def test_tensor_export_as_npy(tmp_path) -> None:
     (saved,) = list(tmp_path.glob("export_*/tensor/*.npy"))
     assert saved.name == "w%2Fx_3.npy"
     np.testing.assert_array_equal(np.load(saved), np.arange(4))
+
+
+def test_network_graph_from_its_declared_inputs(tmp_path) -> None:
+    net = SmallNet()
+    net.set_inputs(ms.Tensor(shape=(None, 1, 8, 8), dtype=ms.float32))
+    with ms.SummaryRecord(str(tmp_path), network=net) as record:
+        record.add_value("scalar", "x", ms.Tensor(np.float32(1)))
+        record.record(1)
+        record.record(2)  # the graph is written once
+    acc = _load(tmp_path)
+    nodes = {n.name: n.op for n in acc.Graph().node}
+    assert nodes["conv/Conv"] == "Conv" and nodes["fc/weight"] == "Parameter"
+    assert [e.step for e in acc.Scalars("x")] == [1]
+    assert "activation_mean" not in acc.Tags()["scalars"]  # the tracing run's values are not recorded

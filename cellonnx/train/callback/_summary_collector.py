@@ -10,7 +10,12 @@ from cellonnx import log as logger
 from cellonnx.tensor import Tensor
 from cellonnx.train.callback._callback import Callback, RunContext
 from cellonnx.train.summary._events import make_dir
-from cellonnx.train.summary.summary_record import SummaryRecord, _check_type, process_export_options
+from cellonnx.train.summary.summary_record import (
+    SummaryRecord,
+    _check_type,
+    keep_operator_values,
+    process_export_options,
+)
 
 _DEFAULT_TENSOR_LIMIT = 20
 _DEFAULT_HISTOGRAM_COUNT = 5
@@ -309,7 +314,8 @@ class SummaryCollector(Callback):
         from cellonnx.graph.compile import export_model
 
         try:
-            model = export_model(network, *inputs)
+            with keep_operator_values():
+                model = export_model(network, *inputs)
         except Exception as exc:  # noqa: BLE001 - a network that cannot be traced keeps training
             logger.warning(f"SummaryCollector: the graph of {type(network).__name__} was not collected: "
                            f"{exc}")

@@ -12,7 +12,8 @@ import re
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -85,6 +86,21 @@ def _operator_values() -> dict[tuple[str, str], Tensor]:
             taken[(plugin, tag)] = value
         values.clear()
     return taken
+
+
+@contextmanager
+def keep_operator_values() -> Iterator[None]:
+    """Leave what the summary operators recorded as it was: tracing a network for its graph runs them on the
+    example inputs, and those values are not the training's."""
+    from cellonnx.ops.operations import debug_ops
+
+    saved = {plugin: dict(values) for plugin, values in debug_ops.SUMMARY_DATA.items()}
+    try:
+        yield
+    finally:
+        for plugin, values in debug_ops.SUMMARY_DATA.items():
+            values.clear()
+            values.update(saved.get(plugin, {}))
 
 
 class SummaryRecord:
@@ -267,7 +283,8 @@ class SummaryRecord:
         from cellonnx.graph.compile import export_model
 
         try:
-            return export_model(network)
+            with keep_operator_values():
+                return export_model(network)
         except Exception as exc:  # noqa: BLE001 - a graph that cannot be traced is reported, not fatal
             logger.warning(f"SummaryRecord: the graph of {type(network).__name__} was not recorded: {exc}")
             return None
