@@ -238,3 +238,14 @@ def test_network_graph_from_its_declared_inputs(tmp_path) -> None:
     assert nodes["conv/Conv"] == "Conv" and nodes["fc/weight"] == "Parameter"
     assert [e.step for e in acc.Scalars("x")] == [1]
     assert "activation_mean" not in acc.Tags()["scalars"]  # the tracing run's values are not recorded
+
+
+def test_collector_in_model_eval_records_the_metrics(tmp_path) -> None:
+    ms.set_seed(2)
+    net = SmallNet()
+    model = ms.Model(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"),
+                     optim.Momentum(net.trainable_params(), 0.1, 0.9), metrics={"accuracy"})
+    result = model.eval(_data(16, 1), callbacks=[ms.SummaryCollector(str(tmp_path))])
+    events = _load(tmp_path).Scalars("eval/accuracy/auto")
+    assert [(e.step, e.value) for e in events] == [(0, pytest.approx(result["accuracy"]))]
+    assert "activation_mean" not in _load(tmp_path).Tags()["scalars"]  # operators are not recorded in eval
