@@ -1,0 +1,78 @@
+"""An ONNX model's weights as structural-matching entries, in graph order, with layer kinds from the nodes.
+
+Each node that reads float initializers is a layer; the input position gives the role:
+
+| op                          | inputs read                                   | kind       |
+|-----------------------------|-----------------------------------------------|------------|
+| Conv, ConvTranspose          | W (weight), B (bias)                          | Conv       |
+| Gemm                         | B (weight; stored (in, out) when transB=0), C | Dense      |
+| MatMul [+ Add]               | the initializer operand (stored (in, out)), the Add's initializer (bias) | Dense |
+| BatchNormalization           | scale, B, input_mean, input_var               | BatchNorm  |
+| LayerNormalization, InstanceNormalization, GroupNormalization | scale, B     | Norm       |
+| Gather (initializer data)    | data                                          | Embedding  |
+| PRelu                        | slope                                         | PReLU      |
+
+Initializers read only by other ops (scalars of arithmetic, shapes, ...) are graph constants, not weights, and
+are left out. A model without nodes (a weights-only file) gives its initializers in file order.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from cellonnx.converters.structure import Entry
+
+_ROLES = {
+    "Conv": ("Conv", {1: "weight", 2: "bias"}),
+    "ConvTranspose": ("ConvTranspose", {1: "weight", 2: "bias"}),
+    "Gemm": ("Dense", {1: "weight", 2: "bias"}),
+    "BatchNormalization": ("BatchNorm", {1: "gamma", 2: "beta", 3: "mean", 4: "var"}),
+    "LayerNormalization": ("LayerNorm", {1: "gamma", 2: "beta"}),
+    "InstanceNormalization": ("InstanceNorm", {1: "gamma", 2: "beta"}),
+    "GroupNormalization": ("GroupNorm", {1: "gamma", 2: "beta"}),
+    "PRelu": ("PReLU", {1: "slope"}),
+}
+
+
+def onnx_entries(model: Any) -> list[Entry] | None:
+    """The model's weights as Entry objects in the order the graph uses them; None when it has no nodes."""
+    from onnx import numpy_helper
+
+    graph = model.graph
+    if not graph.node:
+        return None
+    inits = {i.name: i for i in graph.initializer}
+    shapes = {name: tuple(int(d) for d in init.dims) for name, init in inits.items()}
+    floats = {name for name, init in inits.items()
+              if np.issubdtype(numpy_helper.to_array(init).dtype, np.floating) and shapes[name]}
+    out: list[Entry] = []
+    seen: set[str] = set()
+    matmul_layer: dict[str, str] = {}  # MatMul output -> its layer name, for the bias Add after it
+
+    def take(name: str, layer: str, kind: str, role: str, transposed: bool = False) -> None:
+        if name in seen or name not in floats:
+            return
+        seen.add(name)
+        out.append(Entry(name, shapes[name], kind=kind, role=role, layer=layer, transposed=transposed))
+
+    for index, node in enumerate(graph.node):
+        layer = node.name or f"{node.op_type}_{index}"
+        if node.op_type in _ROLES:
+            kind, roles = _ROLES[node.op_type]
+            trans = node.op_type == "Gemm" and not any(a.name == "transB" and a.i for a in node.attribute)
+            for pos, role in roles.items():
+                if pos < len(node.input) and node.input[pos]:
+                    take(node.input[pos], layer, kind, role, trans and role == "weight")
+        elif node.op_type == "MatMul":
+            weight = next((x for x in node.input[1:] if x in floats), None)
+            if weight is not None and len(shapes[weight]) == 2:
+                take(weight, layer, "Dense", "weight", True)
+                matmul_layer[node.output[0]] = layer
+        elif node.op_type == "Add" and any(x in matmul_layer for x in node.input):
+            owner = matmul_layer[next(x for x in node.input if x in matmul_layer)]
+            bias = next((x for x in node.input if x in floats), None)
+            if bias is not None and len(shapes[bias]) == 1:
+                take(bias, owner, "Dense", "bias")
+        elif node.op_type == "Gather" and node.input and node.input[0] in floats:
+            take(node.input[0], layer, "Embedding", "weight")
+    return out
