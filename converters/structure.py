@@ -26,8 +26,8 @@ only if the kinds agree, the roles are the same and every shape fits directly or
 transposed Dense weight, MXNet 1.x per-group GroupNorm values, q/k/v rows of a fused in-projection); name
 similarity only breaks ties between alignments with as many pairs. The result is a table of ``MappingEntry``.
 Nothing is guessed: a target layer without a source layer (missing), a source layer without a target layer
-(extra), or two alignments that are equally good (same kinds and shapes, names not deciding: ambiguous, which is
-also how a reordered block of same-shaped layers shows) raise ``StructureError`` naming the layers.
+(extra), two alignments that are equally good (same kinds and shapes, names not deciding: ambiguous), or layers
+that fit each other only out of order (reordered) raise ``StructureError`` naming the layers.
 """
 from __future__ import annotations
 
@@ -54,14 +54,17 @@ _ROLE_KIND = {"Conv": "Conv", "ConvTranspose": "Conv", "Dense": "Dense", "Embedd
 
 
 class StructureError(ValueError):
-    """The two architectures do not line up: ``missing`` target layers, ``extra`` source layers and
-    ``ambiguous`` target layers (with their candidates), each a list of layer names."""
+    """The two architectures do not line up: ``missing`` target layers and ``extra`` source layers (lists of
+    layer names), ``ambiguous`` target layers with their candidate source layers, and ``reordered`` target
+    layers with the source layer they fit, out of order."""
 
     def __init__(self, message: str, missing: Sequence[str] = (), extra: Sequence[str] = (),
-                 ambiguous: Mapping[str, Sequence[str]] | None = None) -> None:
+                 ambiguous: Mapping[str, Sequence[str]] | None = None,
+                 reordered: Mapping[str, str] | None = None) -> None:
         super().__init__(message)
         self.missing, self.extra = list(missing), list(extra)
         self.ambiguous = {k: list(v) for k, v in (ambiguous or {}).items()}
+        self.reordered = dict(reordered or {})
 
 
 @dataclass(frozen=True)
@@ -392,11 +395,13 @@ def align(tgt: list[Layer], src: list[Layer], *, source_label: str = "source", t
     for i, j in feasible:
         if len(by_t[i]) > 1 or len(by_s[j]) > 1:
             conflict.add((i, j))
+    crossing: set[tuple[int, int]] = set()
     for a, (i, j) in enumerate(feasible):
         for i2, j2 in feasible[a + 1:]:
-            if (i2 - i) * (j2 - j) < 0:  # crossing pairs: layers that swapped places
-                conflict |= {(i, j), (i2, j2)}
-    chosen = [p for p in feasible if p not in conflict]
+            if (i2 - i) * (j2 - j) < 0:  # pairs that cross: layers that swapped places
+                crossing |= {(i, j), (i2, j2)}
+    crossing -= conflict
+    chosen = [p for p in feasible if p not in conflict and p not in crossing]
     problems: list[str] = []
     ambiguous: dict[str, list[str]] = {}
     for i, j in sorted(conflict):
@@ -405,13 +410,20 @@ def align(tgt: list[Layer], src: list[Layer], *, source_label: str = "source", t
         t = next(x for x in tgt if x.name == name)
         problems.append(f"ambiguous: {target_label} layer {t.describe()} fits {source_label} layer(s) "
                         f"{', '.join(cands)} (same kind and shapes) in alignments that are equally good; "
-                        "order and names do not decide (a reordered block, or a duplicated layer)")
+                        "order and names do not decide (a duplicated or a reordered layer)")
+    reordered = {tgt[i].name: src[j].name for i, j in sorted(crossing)}
+    for i, j in sorted(crossing):
+        problems.append(f"reordered: {target_label} layer {tgt[i].describe()} fits {source_label} layer "
+                        f"{src[j].describe()}, but the two sit in another order among their neighbours "
+                        "(a reordered block)")
     matched_t = {i for i, _ in chosen}
     matched_s = {j for _, j in chosen}
     ambiguous_t = set(ambiguous)
     ambiguous_s = {c for cands in ambiguous.values() for c in cands}
-    missing = [t for i, t in enumerate(tgt) if i not in matched_t and t.name not in ambiguous_t]
-    extra = [s for j, s in enumerate(src) if j not in matched_s and s.name not in ambiguous_s]
+    missing = [t for i, t in enumerate(tgt) if i not in matched_t and t.name not in ambiguous_t
+               and t.name not in reordered]
+    extra = [s for j, s in enumerate(src) if j not in matched_s and s.name not in ambiguous_s
+             and s.name not in reordered.values()]
     for t in missing:
         near = [s.describe() for s in extra if _kinds_fit(t.kind, s.kind)][:3]
         problems.append(f"missing: {target_label} layer {t.describe()} has no counterpart in {source_label}"
@@ -424,7 +436,7 @@ def align(tgt: list[Layer], src: list[Layer], *, source_label: str = "source", t
             + "\n  ".join(problems)
             + "\nWrite the mapping that is wanted (save one with --save-mapping / save_mapping, edit it) and pass it "
               "with --mapping (mapping= in Python); 'ignore_source' / 'ignore_target' in it leave layers out.",
-            [t.name for t in missing], [s.name for s in extra], ambiguous)
+            [t.name for t in missing], [s.name for s in extra], ambiguous, reordered)
     return [(tgt[i], src[j]) for i, j in chosen]
 
 
@@ -483,10 +495,12 @@ def save_mapping(path: Any, table: Sequence[MappingEntry], *, source: str = "", 
     for e in table:
         row = {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(e).items() if v is not None}
         rows.append(row)
-    data = {"format": MAPPING_FORMAT, "version": 1, "source": str(source), "target": str(target),
-            "entries": rows, "dropped": list(dropped), "ignore_source": list(ignore_source),
-            "ignore_target": list(ignore_target)}
-    Path(path).write_text(json.dumps(data, indent=1) + "\n")
+    head = {"format": MAPPING_FORMAT, "version": 1, "source": str(source), "target": str(target)}
+    tail = {"dropped": list(dropped), "ignore_source": list(ignore_source), "ignore_target": list(ignore_target)}
+    lines = [json.dumps(head)[:-1] + ","]  # one entry a line: easy to review, edit and diff
+    lines.append(' "entries": [' + ",\n  ".join(json.dumps(r) for r in rows) + "],")
+    lines.append(" " + json.dumps(tail)[1:])
+    Path(path).write_text("\n".join(lines) + "\n")
 
 
 def load_mapping(path_or_data: Any) -> dict[str, Any]:
