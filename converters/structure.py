@@ -48,6 +48,7 @@ _GATES = {4: "LSTM", 3: "GRU", 1: "RNN"}
 _SUFFIXES = ("running_mean", "running_var", "moving_mean", "moving_variance", "num_batches_tracked",
              "embedding_table", "in_proj_weight", "in_proj_bias", "gamma", "beta", "weight", "bias", "alpha")
 _MX_FLAT_RNN = re.compile(r"^(.*?)_?([lr]\d+_(?:i2h|h2h)_(?:weight|bias))$")
+_TARGET_GATES = {"LSTM": "ifgo", "GRU": "rzn"}  # PyTorch's, MindSpore's and MXNet's (c is g) state dicts
 _ROLE_KIND = {"Conv": "Conv", "ConvTranspose": "Conv", "Dense": "Dense", "Embedding": "Embedding",
               "BatchNorm": "BatchNorm", "LayerNorm": "Norm", "GroupNorm": "Norm", "InstanceNorm": "Norm",
               "PReLU": "PReLU", "LSTM": "LSTM", "GRU": "GRU", "RNN": "RNN"}
@@ -78,6 +79,9 @@ class Entry:
     role: str | None = None
     layer: str | None = None
     transposed: bool = False
+    index: int | None = None             # the part of axis 0 this tensor is (an ONNX LSTM's direction)
+    rows: tuple[int, int] | None = None  # then rows of that part (an ONNX LSTM's B: input and hidden biases)
+    gates: str | None = None             # stacked gate blocks in this order (ONNX: LSTM "iofc", GRU "zrn")
 
 
 @dataclass
@@ -86,6 +90,8 @@ class Tensor:
     shape: tuple[int, ...]
     rows: tuple[int, int] | None = None  # a slice of a fused tensor
     transposed: bool = False
+    index: int | None = None
+    gates: str | None = None
 
 
 @dataclass
@@ -106,7 +112,9 @@ class Layer:
 class MappingEntry:
     """One row of the mapping table: target tensor <- source tensor, their shapes, and the rule applied.
 
-    ``op`` is what is done to the source value: "copy", "transpose", "expand_groups" (one value per group to
+    ``source_index`` picks one part of the source's first axis (an ONNX LSTM's direction) before
+    ``source_rows``; ``gates`` reorders stacked gate blocks ("iofc->ifgo"). ``op`` is what is done to the
+    source value then: "copy", "transpose", "expand_groups" (one value per group to
     one per channel), "reduce_groups" (the reverse) or "fill" (a target-only bookkeeping tensor kept as the
     target has it). ``source_rows`` / ``target_rows`` select rows of a fused tensor (q, k, v of an
     in-projection)."""
@@ -119,10 +127,13 @@ class MappingEntry:
     op: str = "copy"
     source_rows: tuple[int, int] | None = None
     target_rows: tuple[int, int] | None = None
+    source_index: int | None = None
+    gates: str | None = None  # "iofc->ifgo": the source's gate blocks reordered to the target's
 
     def line(self) -> str:
         tr = f"[{self.target_rows[0]}:{self.target_rows[1]}]" if self.target_rows else ""
-        sr = f"[{self.source_rows[0]}:{self.source_rows[1]}]" if self.source_rows else ""
+        sr = f"[{self.source_index}]" if self.source_index is not None else ""
+        sr += f"[{self.source_rows[0]}:{self.source_rows[1]}]" if self.source_rows else ""
         return (f"{self.target}{tr} {self.target_shape} <- {self.source}{sr} {self.source_shape}  "
                 f"[{self.rule}]")
 
@@ -192,7 +203,7 @@ def _layers_of(prefix: str, leaves: list[tuple[str, Entry]], dropped: list[str])
             spec["group_norm"] = True
         if kind == "Dense" and "bias" not in {leaf for leaf, _ in leaves}:
             kind = "Matrix"
-        return [Layer(prefix, kind, {leaf: Tensor(e.name, e.shape, transposed=e.transposed)
+        return [Layer(prefix, kind, {leaf: Tensor(e.name, e.shape, e.rows, e.transposed, e.index, e.gates)
                                      for leaf, e in leaves}, spec)]
     by_leaf = {leaf: e for leaf, e in leaves}
     names = set(by_leaf)
@@ -348,8 +359,12 @@ def match(source: Sequence[Entry], target: Sequence[Entry], *, source_label: str
             part = t.spec.get("fused") or s.spec.get("fused")
             if part:
                 rule += f", {part} rows of the fused in-projection"
+            gates = None
+            if st.gates and st.gates != _TARGET_GATES.get(t.kind, st.gates):
+                gates = f"{st.gates}->{_TARGET_GATES[t.kind]}"
+                rule += f", gates {','.join(st.gates)} -> {','.join(_TARGET_GATES[t.kind])}"
             table.append(MappingEntry(tt.name, st.name, tuple(full_t or tt.shape), tuple(full_s or st.shape),
-                                      rule, op, st.rows, tt.rows))
+                                      rule, op, st.rows, tt.rows, st.index, gates))
     return table, dropped
 
 
@@ -453,8 +468,12 @@ def apply_mapping(table: Sequence[MappingEntry], source: Mapping[str, Any],
         if e.source not in source:
             raise ValueError(f"mapping: {e.target} <- {e.source}: {e.source!r} is not in the source checkpoint")
         value = np.asarray(source[e.source])
+        if e.source_index is not None:
+            value = value[e.source_index]
         if e.source_rows:
             value = value[e.source_rows[0]:e.source_rows[1]]
+        if e.gates:
+            value = _reorder(value, *e.gates.split("->"))
         if e.op == "transpose":
             value = value.T
         elif e.op == "expand_groups":
@@ -482,6 +501,16 @@ def apply_mapping(table: Sequence[MappingEntry], source: Mapping[str, Any],
             raise ValueError(f"mapping: {e.target} <- {e.source} ({e.op}): shape {value.shape}, expected {shape}")
         out[e.target] = np.ascontiguousarray(value)
     return out
+
+
+def _reorder(value: np.ndarray, src: str, dst: str) -> np.ndarray:
+    """Stacked gate blocks along axis 0 from order ``src`` to ``dst`` (the cell gate spelled g, c, n or h)."""
+    same = str.maketrans("gch", "nnn")
+    src, dst = src.translate(same), dst.translate(same)
+    if sorted(src) != sorted(dst) or value.shape[0] % len(src):
+        raise ValueError(f"mapping: cannot reorder gates {src!r} -> {dst!r} of a tensor of shape {value.shape}")
+    blocks = dict(zip(src, np.split(value, len(src), axis=0)))
+    return np.concatenate([blocks[g] for g in dst], axis=0)
 
 
 def save_mapping(path: Any, table: Sequence[MappingEntry], *, source: str = "", target: str = "",
@@ -532,7 +561,8 @@ def load_mapping(path_or_data: Any) -> dict[str, Any]:
             row["target"], row["source"], tuple(row.get("target_shape", ())), tuple(row.get("source_shape", ())),
             row.get("rule", "from the mapping file"), row.get("op", "copy"),
             tuple(row["source_rows"]) if row.get("source_rows") else None,
-            tuple(row["target_rows"]) if row.get("target_rows") else None))
+            tuple(row["target_rows"]) if row.get("target_rows") else None,
+            row.get("source_index"), row.get("gates")))
     return {"entries": entries, "ignore_source": list(data.get("ignore_source", [])),
             "ignore_target": list(data.get("ignore_target", [])), "dropped": list(data.get("dropped", []))}
 
@@ -571,7 +601,7 @@ def match_with(source: Sequence[Entry], target: Sequence[Entry], mapping: Mappin
     rest_t, rest_s = left(target, pin_t, ign_t), left(source, pin_s, ign_s)
     table, dropped = match(rest_s, rest_t, source_label=source_label, target_label=target_label) \
         if rest_t or rest_s else ([], [])
-    fixed = [MappingEntry(e.target, e.source, tuple(shapes_t[e.target]), tuple(shapes_s[e.source]), e.rule, e.op,
-                          e.source_rows, e.target_rows) for e in pinned]
+    fixed = [MappingEntry(e.target, e.source, tuple(shapes_t[e.target]), tuple(shapes_s[e.source]), e.rule,
+                          e.op, e.source_rows, e.target_rows, e.source_index, e.gates) for e in pinned]
     order = {e.name: i for i, e in enumerate(target)}
     return sorted(fixed + table, key=lambda e: (order.get(e.target, 0), e.target_rows or (0, 0))), dropped

@@ -11,6 +11,7 @@ Each node that reads float initializers is a layer; the input position gives the
 | LayerNormalization, InstanceNormalization, GroupNormalization | scale, B     | Norm       |
 | Gather (initializer data)    | data                                          | Embedding  |
 | PRelu                        | slope                                         | PReLU      |
+| LSTM, GRU, RNN               | W, R, B per direction: weight_ih_l0[_reverse], weight_hh_l0, bias_ih_l0 (B's first half), bias_hh_l0; gates in ONNX's order (LSTM i,o,f,c; GRU z,r,n), reordered to PyTorch's | LSTM, GRU, RNN |
 
 Initializers read only by other ops (scalars of arithmetic, shapes, ...) are graph constants, not weights, and
 are left out. A model without nodes (a weights-only file) gives its initializers in file order.
@@ -63,6 +64,8 @@ def onnx_entries(model: Any) -> list[Entry] | None:
             for pos, role in roles.items():
                 if pos < len(node.input) and node.input[pos]:
                     take(node.input[pos], layer, kind, role, trans and role == "weight")
+        elif node.op_type in _RECURRENT:
+            _recurrent(node, layer, floats, shapes, seen, out)
         elif node.op_type == "MatMul":
             weight = next((x for x in node.input[1:] if x in floats), None)
             if weight is not None and len(shapes[weight]) == 2:
@@ -76,3 +79,31 @@ def onnx_entries(model: Any) -> list[Entry] | None:
         elif node.op_type == "Gather" and node.input and node.input[0] in floats:
             take(node.input[0], layer, "Embedding", "weight")
     return out
+
+
+_RECURRENT = {"LSTM": ("LSTM", "iofc"), "GRU": ("GRU", "zrn"), "RNN": ("RNN", None)}
+
+
+def _recurrent(node: Any, layer: str, floats: set[str], shapes: dict[str, tuple[int, ...]], seen: set[str],
+               out: list[Entry]) -> None:
+    """An ONNX LSTM / GRU / RNN node's W [dirs, G*H, in], R [dirs, G*H, H] and B [dirs, 2*G*H] as each
+    direction's weight_ih_l0[_reverse], weight_hh_l0, bias_ih_l0 and bias_hh_l0, gates in ONNX's order."""
+    kind, gates = _RECURRENT[node.op_type]
+    attrs = {a.name: a for a in node.attribute}
+    if node.op_type == "GRU" and not (attrs.get("linear_before_reset") and attrs["linear_before_reset"].i):
+        kind = "GRU (linear_before_reset=0)"  # not the arithmetic of PyTorch's / MindSpore's GRU: fits nothing
+    names = [node.input[i] if i < len(node.input) else "" for i in (1, 2, 3)]
+    if not names[0] in floats or names[0] in seen:
+        return
+    w, r, b = names
+    dirs, size = shapes[w][0], shapes[w][1]
+    for d in range(dirs):
+        suffix = "_reverse" if d == 1 else ""
+        for name, role, rows in ((w, "weight_ih_l0", None), (r, "weight_hh_l0", None),
+                                 (b, "bias_ih_l0", (0, size)), (b, "bias_hh_l0", (size, 2 * size))):
+            if not name or name not in floats:
+                continue
+            shape = (size,) if rows else tuple(shapes[name][1:])
+            out.append(Entry(name, shape, kind=kind, role=role + suffix, layer=layer, index=d, rows=rows,
+                             gates=gates))
+    seen.update(n for n in names if n)

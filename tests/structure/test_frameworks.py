@@ -59,16 +59,24 @@ def test_torchvision_names_into_model_zoo_cnn(name: str) -> None:
     assert_close(got, outputs("torch")[name], **TOL, what=f"{name}: PyTorch's output")
 
 
-@pytest.mark.parametrize("framework", ["torch", "mxnet", "mindspore"])
+@pytest.mark.parametrize("framework", ["torch", "mxnet", "mindspore", "onnx"])
 @pytest.mark.parametrize("kind", ["lstm", "gru"])
 def test_recurrent_layers(framework: str, kind: str) -> None:
     """PyTorch, MindSpore (weight_ih_l0 ...) and MXNet 1.x (_unfused.0.l_cell.i2h_weight ...) into nn.LSTM /
-    nn.GRU; the gate orders (i,f,g,o / i,f,c,o, r,z,n) are the same block for block."""
+    nn.GRU (their gate orders i,f,g,o / i,f,c,o and r,z,n are the same block for block), and PyTorch's ONNX
+    export: LSTM / GRU nodes whose W, R, B initializers stack both directions with ONNX's gate orders
+    (i,o,f,c; z,r,n), split per direction and reordered."""
     net = nn.LSTM(4, 8, bidirectional=True) if kind == "lstm" else nn.GRU(4, 8)
-    report = ms.load_checkpoint_into(net, HERE / framework / f"{kind}.{EXT[framework]}", match="structure")
+    path = HERE / "torch" / f"{kind}.onnx" if framework == "onnx" else HERE / framework / f"{kind}.{EXT[framework]}"
+    report = ms.load_checkpoint_into(net, path, match="structure")
     assert len(report.mapping) == len(list(net.get_parameters()))
+    if framework == "onnx":
+        order = "i,o,f,c -> i,f,g,o" if kind == "lstm" else "z,r,n -> r,z,n"
+        assert all(e.rule.endswith(f"gates {order}") for e in report.mapping)
+        assert {e.source_index for e in report.mapping} == ({0, 1} if kind == "lstm" else {0})
     got = net(ms.Tensor(common.sequence()))[0].asnumpy()
-    assert_close(got, outputs(framework)[kind], **TOL, what=f"{framework} {kind}")
+    assert_close(got, outputs("torch" if framework == "onnx" else framework)[kind], **TOL,
+                 what=f"{framework} {kind}")
 
 
 @pytest.mark.parametrize("framework", ["torch", "mindspore"])
