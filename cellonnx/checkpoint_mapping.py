@@ -97,12 +97,13 @@ def load_checkpoint_into(net: Any, path: str | os.PathLike[str], source: str = "
         format: the file's format when its extension does not say.
         match: "name" (the default: names and layouts from the net's layer types, as described above) or
             "structure": pair tensors by architecture instead of by name, for a checkpoint of the same network
-            written in another code base (``downsample`` / ``down_sample``, ``fc`` / ``classifier``). The net is
-            walked in execution order (run once on ``inputs`` when given, else in the order its parameters were
-            defined) and the file in its own order (an ONNX model in graph order, layer kinds from its nodes);
-            layers pair up by kind, role and shape (cellonnx.converters.structure), names only breaking ties.
-            A missing, extra or ambiguous layer raises StructureError (a ValueError) naming the layers; nothing
-            is loaded then. ``source`` and ``strict`` are not used.
+            written in another code base (``downsample`` / ``down_sample``, ``fc`` / ``classifier``). The net
+            is walked in execution order (run once on ``inputs`` when given) and in the order its parameters
+            were defined, and the file in its own order (an ONNX model in graph order, layer kinds from its
+            nodes); layers pair up by kind, role and shape (cellonnx.converters.structure), names only
+            breaking ties (docs/structural-matching.md).
+            A missing, extra, reordered or ambiguous layer raises StructureError (a ValueError) naming the
+            layers; nothing is loaded then. ``source`` and ``strict`` are not used.
         mapping: with match="structure", a mapping to reuse or to override parts of the match: a file written
             by ``report.save_mapping`` / ``cellonnx convert --save-mapping``, or its parsed dict.
         inputs: with match="structure", example inputs (a Tensor or a tuple of them) to walk the net in
@@ -112,7 +113,8 @@ def load_checkpoint_into(net: Any, path: str | os.PathLike[str], source: str = "
         LoadReport: loaded, missing (parameters without a value), unexpected (file tensors without a parameter),
         mismatched (shape, or float vs int dtype) with the nearest names for the missing and unexpected ones,
         dropped (num_batches_tracked ...), notes (the source chosen, a common prefix removed) and mapping (the
-        table target name <- source name, shapes and the rule applied; ``report.save_mapping(path)`` writes it).
+        table target name <- source name, shapes and the rule applied; ``report.save_mapping(path)`` writes
+        it).
 
     Examples:
         >>> report = load_checkpoint_into(net, "resnet18.pth", source="torch")
@@ -307,8 +309,8 @@ def _load_by_structure(net: Any, path: str | os.PathLike[str], format: str | Non
     ignored = set((loaded_mapping or {}).get("ignore_target", []))
     missing = [n for n in params if n not in values and n not in ignored]
     if missing:
-        raise ValueError(f"load_checkpoint_into({os.fspath(path)!r}, match='structure'): the mapping gives no value "
-                         f"to {', '.join(missing)}")
+        raise ValueError(f"load_checkpoint_into({os.fspath(path)!r}, match='structure'): the mapping gives "
+                         f"no value to {', '.join(missing)}")
     for name, value in values.items():
         param = params[name]
         param.set_data(value.astype(dtypes.to_numpy(param.dtype), copy=False))

@@ -16,18 +16,20 @@ read off its leaf and the layer's other leaves:
 | running_mean/moving_mean, running_var/moving_variance   | mean / var       | BatchNorm            |
 | gamma/beta or 1-d weight/bias without running stats     | gamma / beta     | Norm (Layer/Group/Instance) |
 | alpha (MXNet), w (MindSpore), 1-d weight alone          | slope            | PReLU                |
-| weight_ih_l0[_reverse], l0_i2h_weight, _unfused ...     | weight_ih_l0 ... | LSTM / GRU / RNN (4, 3 or 1 gates) |
-| in_proj_weight / in_proj_bias (fused attention)         | weight / bias    | three Dense layers q, k, v (row slices) |
+| weight_ih_l0[_reverse], l0_i2h_weight, _unfused ...     | weight_ih_l0 ... | LSTM / GRU / RNN     |
+| in_proj_weight / in_proj_bias (fused attention)         | weight / bias    | Dense q, k, v (rows) |
 | num_batches_tracked                                     | (dropped)        |                      |
-| anything else                                           | value            | Tensor (a layer of one tensor) |
+| anything else                                           | value            | Tensor (one tensor)  |
+
+(LSTM, GRU and RNN are told apart by the 4, 3 or 1 gate blocks of weight_hh.)
 
 ``match`` aligns the two layer lists in order (a longest alignment by dynamic programming) where a pair counts
 only if the kinds agree, the roles are the same and every shape fits directly or through a layout rule (a
 transposed Dense weight, MXNet 1.x per-group GroupNorm values, q/k/v rows of a fused in-projection); name
 similarity only breaks ties between alignments with as many pairs. The result is a table of ``MappingEntry``.
 Nothing is guessed: a target layer without a source layer (missing), a source layer without a target layer
-(extra), two alignments that are equally good (same kinds and shapes, names not deciding: ambiguous), or layers
-that fit each other only out of order (reordered) raise ``StructureError`` naming the layers.
+(extra), two alignments that are equally good (same kinds and shapes, names not deciding: ambiguous), or
+layers that fit each other only out of order (reordered) raise ``StructureError`` naming the layers.
 """
 from __future__ import annotations
 
@@ -270,7 +272,7 @@ def _layers_of(prefix: str, leaves: list[tuple[str, Entry]], dropped: list[str])
         else:
             kind = "Tensor"
         out.append(Layer(prefix, kind, tensors, spec))
-    for leaf, e in rest.items():  # parameters of no known layer: one layer each
+    for e in rest.values():  # parameters of no known layer: one layer each
         out.append(Layer(e.name, "Tensor", {"value": _t(e)}, {}))
     return out
 
@@ -307,7 +309,8 @@ def fit(t: Layer, s: Layer) -> list[tuple[str, str, str]] | None:
             out.append((role, "transpose", rule + ", transposed"))
         elif st.shape == tt.shape:
             out.append((role, "copy", rule))
-        elif kind == "Dense" and role == "weight" and len(st.shape) == 2 and tuple(reversed(st.shape)) == tt.shape:
+        elif kind == "Dense" and role == "weight" and len(st.shape) == 2 \
+                and tuple(reversed(st.shape)) == tt.shape:
             out.append((role, "transpose", rule + ", transposed"))
         elif kind == "Norm" and len(st.shape) == 1 and len(tt.shape) == 1 and _groups_fit(t, s, st, tt):
             op = "expand_groups" if st.shape[0] < tt.shape[0] else "reduce_groups"
@@ -328,7 +331,7 @@ def _groups_fit(t: Layer, s: Layer, st: Tensor, tt: Tensor) -> bool:
 
 def _similarity(a: str, b: str) -> int:
     norm = [re.sub(r"[^a-z0-9]+", ".", x.lower()).strip(".") for x in (a, b)]
-    return int(round(difflib.SequenceMatcher(None, *norm).ratio() * 1_000_000))
+    return round(difflib.SequenceMatcher(None, *norm).ratio() * 1_000_000)
 
 
 def match(source: Sequence[Entry], target: Sequence[Entry], *, source_label: str = "source",
@@ -449,8 +452,9 @@ def align(tgt: list[Layer], src: list[Layer], *, source_label: str = "source", t
         raise StructureError(
             f"structural match of {source_label} ({m} layers) to {target_label} ({n} layers) failed:\n  "
             + "\n  ".join(problems)
-            + "\nWrite the mapping that is wanted (save one with --save-mapping / save_mapping, edit it) and pass it "
-              "with --mapping (mapping= in Python); 'ignore_source' / 'ignore_target' in it leave layers out.",
+            + "\nWrite the mapping that is wanted (save one with --save-mapping / save_mapping, edit it) and "
+              "pass it with --mapping (mapping= in Python); 'ignore_source' / 'ignore_target' in it leave "
+              "layers out.",
             [t.name for t in missing], [s.name for s in extra], ambiguous, reordered)
     return [(tgt[i], src[j]) for i, j in chosen]
 
@@ -466,7 +470,8 @@ def apply_mapping(table: Sequence[MappingEntry], source: Mapping[str, Any],
     out: dict[str, np.ndarray] = {}
     for e in table:
         if e.source not in source:
-            raise ValueError(f"mapping: {e.target} <- {e.source}: {e.source!r} is not in the source checkpoint")
+            raise ValueError(f"mapping: {e.target} <- {e.source}: {e.source!r} is not in the source "
+                             "checkpoint")
         value = np.asarray(source[e.source])
         if e.source_index is not None:
             value = value[e.source_index]
@@ -483,8 +488,8 @@ def apply_mapping(table: Sequence[MappingEntry], source: Mapping[str, Any],
             groups = target_shapes[e.target][0]
             grouped = value.reshape(groups, -1)
             if not (grouped == grouped[:, :1]).all():
-                raise ValueError(f"mapping: {e.target} <- {e.source}: channels within a group differ; one value "
-                                 "per group cannot hold them")
+                raise ValueError(f"mapping: {e.target} <- {e.source}: channels within a group differ; one "
+                                 "value per group cannot hold them")
             value = grouped[:, 0]
         elif e.op not in ("copy", "fill"):
             raise ValueError(f"mapping: {e.target} <- {e.source}: unknown op {e.op!r}")
@@ -498,7 +503,8 @@ def apply_mapping(table: Sequence[MappingEntry], source: Mapping[str, Any],
             buf[e.target_rows[0]:e.target_rows[1]] = value
             continue
         if value.shape != shape:
-            raise ValueError(f"mapping: {e.target} <- {e.source} ({e.op}): shape {value.shape}, expected {shape}")
+            raise ValueError(f"mapping: {e.target} <- {e.source} ({e.op}): shape {value.shape}, "
+                             f"expected {shape}")
         out[e.target] = np.ascontiguousarray(value)
     return out
 
@@ -508,7 +514,8 @@ def _reorder(value: np.ndarray, src: str, dst: str) -> np.ndarray:
     same = str.maketrans("gch", "nnn")
     src, dst = src.translate(same), dst.translate(same)
     if sorted(src) != sorted(dst) or value.shape[0] % len(src):
-        raise ValueError(f"mapping: cannot reorder gates {src!r} -> {dst!r} of a tensor of shape {value.shape}")
+        raise ValueError(f"mapping: cannot reorder gates {src!r} -> {dst!r} of a tensor of shape "
+                         f"{value.shape}")
     blocks = dict(zip(src, np.split(value, len(src), axis=0)))
     return np.concatenate([blocks[g] for g in dst], axis=0)
 
@@ -525,7 +532,8 @@ def save_mapping(path: Any, table: Sequence[MappingEntry], *, source: str = "", 
         row = {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(e).items() if v is not None}
         rows.append(row)
     head = {"format": MAPPING_FORMAT, "version": 1, "source": str(source), "target": str(target)}
-    tail = {"dropped": list(dropped), "ignore_source": list(ignore_source), "ignore_target": list(ignore_target)}
+    tail = {"dropped": list(dropped), "ignore_source": list(ignore_source),
+            "ignore_target": list(ignore_target)}
     lines = [json.dumps(head)[:-1] + ","]  # one entry a line: easy to review, edit and diff
     lines.append(' "entries": [' + ",\n  ".join(json.dumps(r) for r in rows) + "],")
     lines.append(" " + json.dumps(tail)[1:])
@@ -558,7 +566,8 @@ def load_mapping(path_or_data: Any) -> dict[str, Any]:
         if not isinstance(row, dict) or "target" not in row or "source" not in row:
             raise ValueError(f"{where}: each entry needs 'target' and 'source', got {row!r}")
         entries.append(MappingEntry(
-            row["target"], row["source"], tuple(row.get("target_shape", ())), tuple(row.get("source_shape", ())),
+            row["target"], row["source"], tuple(row.get("target_shape", ())),
+            tuple(row.get("source_shape", ())),
             row.get("rule", "from the mapping file"), row.get("op", "copy"),
             tuple(row["source_rows"]) if row.get("source_rows") else None,
             tuple(row["target_rows"]) if row.get("target_rows") else None,
@@ -595,9 +604,11 @@ def match_with(source: Sequence[Entry], target: Sequence[Entry], mapping: Mappin
     shapes_s = {e.name: e.shape for e in source}
     for e in pinned:
         if e.target not in shapes_t:
-            raise ValueError(f"mapping: {e.target} <- {e.source}: the {target_label} has no tensor {e.target!r}")
+            raise ValueError(f"mapping: {e.target} <- {e.source}: the {target_label} has no tensor "
+                             f"{e.target!r}")
         if e.source not in shapes_s:
-            raise ValueError(f"mapping: {e.target} <- {e.source}: the {source_label} has no tensor {e.source!r}")
+            raise ValueError(f"mapping: {e.target} <- {e.source}: the {source_label} has no tensor "
+                             f"{e.source!r}")
     rest_t, rest_s = left(target, pin_t, ign_t), left(source, pin_s, ign_s)
     table, dropped = match(rest_s, rest_t, source_label=source_label, target_label=target_label) \
         if rest_t or rest_s else ([], [])

@@ -6,12 +6,15 @@ Each node that reads float initializers is a layer; the input position gives the
 |-----------------------------|-----------------------------------------------|------------|
 | Conv, ConvTranspose          | W (weight), B (bias)                          | Conv       |
 | Gemm                         | B (weight; stored (in, out) when transB=0), C | Dense      |
-| MatMul [+ Add]               | the initializer operand (stored (in, out)), the Add's initializer (bias) | Dense |
+| MatMul [+ Add]               | the initializer (stored (in, out)); the Add's initializer (bias) | Dense |
 | BatchNormalization           | scale, B, input_mean, input_var               | BatchNorm  |
 | LayerNormalization, InstanceNormalization, GroupNormalization | scale, B     | Norm       |
 | Gather (initializer data)    | data                                          | Embedding  |
 | PRelu                        | slope                                         | PReLU      |
-| LSTM, GRU, RNN               | W, R, B per direction: weight_ih_l0[_reverse], weight_hh_l0, bias_ih_l0 (B's first half), bias_hh_l0; gates in ONNX's order (LSTM i,o,f,c; GRU z,r,n), reordered to PyTorch's | LSTM, GRU, RNN |
+| LSTM, GRU, RNN               | W, R, B per direction (below)                 | LSTM, GRU, RNN |
+
+A recurrent node's W[d], R[d] and the halves of B[d] are direction d's weight_ih_l0[_reverse], weight_hh_l0,
+bias_ih_l0 and bias_hh_l0, with the gates in ONNX's order (LSTM i,o,f,c; GRU z,r,n), reordered to PyTorch's.
 
 Initializers read only by other ops (scalars of arithmetic, shapes, ...) are graph constants, not weights, and
 are left out. A model without nodes (a weights-only file) gives its initializers in file order.
@@ -91,9 +94,10 @@ def _recurrent(node: Any, layer: str, floats: set[str], shapes: dict[str, tuple[
     kind, gates = _RECURRENT[node.op_type]
     attrs = {a.name: a for a in node.attribute}
     if node.op_type == "GRU" and not (attrs.get("linear_before_reset") and attrs["linear_before_reset"].i):
-        kind = "GRU (linear_before_reset=0)"  # not the arithmetic of PyTorch's / MindSpore's GRU: fits nothing
+        # not the arithmetic of PyTorch's and MindSpore's GRU: a kind that fits nothing
+        kind = "GRU (linear_before_reset=0)"
     names = [node.input[i] if i < len(node.input) else "" for i in (1, 2, 3)]
-    if not names[0] in floats or names[0] in seen:
+    if names[0] not in floats or names[0] in seen:
         return
     w, r, b = names
     dirs, size = shapes[w][0], shapes[w][1]

@@ -15,8 +15,9 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser("convert", help="convert a checkpoint between formats",
                               description="Convert a checkpoint between ONNX, MindSpore .ckpt, MXNet .params, "
                                           "PyTorch .pt/.pth, safetensors and .npz (format from the extension "
-                                          "unless --from/--to say otherwise); with --to-model or --like, into "
-                                          "another code base's names and layouts, matched by structure.")
+                                          "unless --from/--to say otherwise); with --to-model or --like, "
+                                          "into another code base's names and layouts, matched by "
+                                          "structure.")
     p.add_argument("src", help="checkpoint to read")
     p.add_argument("dst", help="file to write (written atomically)")
     p.add_argument("--from", dest="src_format", choices=sorted(FORMATS), help="format of SRC")

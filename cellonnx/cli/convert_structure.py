@@ -20,20 +20,22 @@ VERIFY_RTOL = 1e-4  # of the outputs' scale (at least 1): float32 networks compu
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--to-model", metavar="MODULE:FACTORY",
-                   help="match by structure into this network (a Cell or Gluon block; FACTORY is called with no "
-                        "arguments) and write DST in its names and layouts")
+                   help="match by structure into this network (a Cell or Gluon block; FACTORY is called "
+                        "with no arguments) and write DST in its names and layouts")
     p.add_argument("--like", metavar="TARGET",
-                   help="match by structure into the tensors of TARGET (a checkpoint, or an ONNX model: graph "
-                        "order and node kinds) and write DST in its names, layouts and order")
+                   help="match by structure into the tensors of TARGET (a checkpoint, or an ONNX model: "
+                        "graph order and node kinds) and write DST in its names, layouts and order")
     p.add_argument("--from-model", metavar="MODULE:FACTORY",
                    help="the network SRC was saved from (its names), so that --to-model / --like TARGET.onnx "
                         "can be checked against it on one input")
-    p.add_argument("--mapping", metavar="JSON", help="a mapping file (from --save-mapping, maybe edited) to reuse; "
-                                                     "the layers it names are taken from it, the rest matched")
-    p.add_argument("--save-mapping", metavar="JSON", help="write the mapping table (target <- source, shapes, rule)")
+    p.add_argument("--mapping", metavar="JSON",
+                   help="a mapping file (from --save-mapping, maybe edited) to reuse; the layers it names "
+                        "are taken from it, the rest matched")
+    p.add_argument("--save-mapping", metavar="JSON",
+                   help="write the mapping table (target <- source, shapes, rule)")
     p.add_argument("--example-shape", action="append", default=[], metavar="D0,D1,...",
-                   help="an input shape of the networks (repeat per input): walks --to-model in execution order "
-                        "and feeds the check (default: the ONNX model's input shapes, batch 2)")
+                   help="an input shape of the networks (repeat per input): walks --to-model in execution "
+                        "order and feeds the check (default: the ONNX model's input shapes, batch 2)")
     p.add_argument("--no-verify", action="store_true", help="skip running the two networks")
 
 
@@ -65,7 +67,8 @@ def run(args: argparse.Namespace) -> int:
     table, dropped, how = match_orders(entries, orders, mapping, source_label=args.src, target_label=label)
     values = apply_mapping(table, tensors, target_shapes)
     if net is not None:
-        missing = [n for n in params if n not in values and n not in set((mapping or {}).get("ignore_target", []))]
+        ignored = set((mapping or {}).get("ignore_target", []))
+        missing = [n for n in params if n not in values and n not in ignored]
         if missing:
             raise CommandError(f"the mapping gives no value to {', '.join(missing)}")
         out = {}
@@ -98,8 +101,9 @@ def _verify(args: argparse.Namespace, net: Any, out: dict[str, Any], shapes: lis
     source = _source_runner(args)
     target = _target_runner(args, net, out)
     if source is None or target is None:
-        why = "no runnable source network (SRC is not an ONNX model; --from-model names one)" if source is None \
-            else "no runnable target network (--like names a checkpoint, not an ONNX model)"
+        why = ("no runnable source network (SRC is not an ONNX model; --from-model names one)"
+               if source is None else
+               "no runnable target network (--like names a checkpoint, not an ONNX model)")
         print(f"verify: skipped, {why}")
         return
     if not shapes:
@@ -114,14 +118,17 @@ def _verify(args: argparse.Namespace, net: Any, out: dict[str, Any], shapes: lis
     for i, (w, g) in enumerate(zip(want, got)):
         w, g = np.asarray(w, np.float64), np.asarray(g, np.float64)
         if w.shape != g.shape:
-            raise CommandError(f"verify: output {i} has shape {g.shape} in the target, {w.shape} in the source")
+            raise CommandError(f"verify: output {i} has shape {g.shape} in the target, {w.shape} in the "
+                               "source")
         scale = max(1.0, float(np.abs(w).max(initial=0.0)))
         diff = float(np.abs(w - g).max(initial=0.0))
         status = "ok" if diff <= VERIFY_RTOL * scale else "DIFFERENT"
-        print(f"verify: output {i} {tuple(w.shape)}: max |difference| {diff:.3g} (scale {scale:.3g}): {status}")
+        print(f"verify: output {i} {tuple(w.shape)}: max |difference| {diff:.3g} (scale {scale:.3g}): "
+              f"{status}")
         if status != "ok":
-            raise CommandError(f"verify: output {i} differs by {diff:.3g} (more than {VERIFY_RTOL:g} of its scale "
-                               f"{scale:.3g}); the mapping pairs layers that do not compute the same thing")
+            raise CommandError(f"verify: output {i} differs by {diff:.3g} (more than {VERIFY_RTOL:g} of its "
+                               f"scale {scale:.3g}); the mapping pairs layers that do not compute the same "
+                               "thing")
 
 
 def _source_runner(args: argparse.Namespace) -> Any:
@@ -209,7 +216,8 @@ def _factory(spec: str) -> Any:
     """The network `module:factory` names (a callable called with no arguments, or an object)."""
     module_name, _, attr = spec.partition(":")
     if not module_name or not attr:
-        raise CommandError(f"--to-model / --from-model want MODULE:FACTORY (e.g. mypkg.nets:resnet18), got {spec!r}")
+        raise CommandError(f"--to-model / --from-model want MODULE:FACTORY (e.g. mypkg.nets:resnet18), "
+                           f"got {spec!r}")
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:

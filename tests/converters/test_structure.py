@@ -22,14 +22,16 @@ def entries(*items: tuple[str, tuple[int, ...]]) -> list[Entry]:
     return [Entry(name, shape) for name, shape in items]
 
 
-def conv_bn(prefix: str, bn: str, out: int, inp: int, torch: bool = True) -> list[tuple[str, tuple[int, ...]]]:
+def conv_bn(prefix: str, bn: str, out: int, inp: int, torch: bool = True
+            ) -> list[tuple[str, tuple[int, ...]]]:
     leaves = ("weight", "bias", "running_mean", "running_var") if torch else \
         ("gamma", "beta", "moving_mean", "moving_variance")
     return [(f"{prefix}.weight", (out, inp, 3, 3))] + [(f"{bn}.{leaf}", (out,)) for leaf in leaves]
 
 
 SOURCE = entries(*conv_bn("conv1", "bn1", 8, 3), ("bn1.num_batches_tracked", ()),
-                 *conv_bn("layer1.0.conv1", "layer1.0.bn1", 8, 8), ("layer1.0.downsample.0.weight", (8, 8, 1, 1)),
+                 *conv_bn("layer1.0.conv1", "layer1.0.bn1", 8, 8),
+                 ("layer1.0.downsample.0.weight", (8, 8, 1, 1)),
                  ("fc.weight", (10, 8)), ("fc.bias", (10,)))
 TARGET = entries(*conv_bn("conv1", "bn1", 8, 3, torch=False),
                  *conv_bn("layer1.0.conv1", "layer1.0.bn1d", 8, 8, torch=False),
@@ -47,13 +49,14 @@ def test_groups_layers_and_roles() -> None:
 
 
 def test_mxnet_prefix_names_group_by_suffix() -> None:
-    layers, _ = group(entries(("arg:densenet0_conv0_weight", (4, 3, 3, 3)), ("arg:densenet0_batchnorm0_gamma", (4,)),
+    layers, _ = group(entries(("arg:densenet0_conv0_weight", (4, 3, 3, 3)),
+                              ("arg:densenet0_batchnorm0_gamma", (4,)),
                               ("arg:densenet0_batchnorm0_beta", (4,)),
                               ("aux:densenet0_batchnorm0_running_mean", (4,)),
-                              ("aux:densenet0_batchnorm0_running_var", (4,)), ("lstm0_l0_i2h_weight", (32, 4)),
-                              ("lstm0_l0_h2h_weight", (32, 8))))
-    assert [(x.name, x.kind) for x in layers] == [("densenet0_conv0", "Conv"), ("densenet0_batchnorm0", "BatchNorm"),
-                                                   ("lstm0", "LSTM")]
+                              ("aux:densenet0_batchnorm0_running_var", (4,)),
+                              ("lstm0_l0_i2h_weight", (32, 4)), ("lstm0_l0_h2h_weight", (32, 8))))
+    assert [(x.name, x.kind) for x in layers] == [("densenet0_conv0", "Conv"),
+                                                   ("densenet0_batchnorm0", "BatchNorm"), ("lstm0", "LSTM")]
     assert set(layers[2].tensors) == {"weight_ih_l0", "weight_hh_l0"}
 
 
@@ -70,7 +73,8 @@ def test_matches_across_names_in_order() -> None:
 
 def test_missing_layer_is_named() -> None:
     source = [e for e in SOURCE if not e.name.startswith("layer1.0.downsample")]
-    with pytest.raises(StructureError, match=r"missing: target layer layer1\.0\.down_sample_layer\.0 \(Conv") as err:
+    with pytest.raises(StructureError,
+                       match=r"missing: target layer layer1\.0\.down_sample_layer\.0 \(Conv") as err:
         match(source, TARGET)
     assert err.value.missing == ["layer1.0.down_sample_layer.0"] and not err.value.extra
 
@@ -86,7 +90,8 @@ def test_two_same_shaped_candidates_without_tie_breaker() -> None:
     """One target conv, two same-shaped source convs whose names say nothing: ambiguous, both listed."""
     source = entries(("0.weight", (8, 8, 3, 3)), ("1.weight", (8, 8, 3, 3)))
     target = entries(("a.weight", (8, 8, 3, 3)))
-    with pytest.raises(StructureError, match=r"ambiguous: target layer a \(Conv.*fits source layer\(s\) 0, 1") as err:
+    with pytest.raises(StructureError,
+                       match=r"ambiguous: target layer a \(Conv.*fits source layer\(s\) 0, 1") as err:
         match(source, target)
     assert err.value.ambiguous == {"a": ["0", "1"]}
 
@@ -110,10 +115,12 @@ def test_reordered_block_of_same_shapes_is_ambiguous() -> None:
 
 
 def test_reordered_block_of_other_shapes_is_missing_and_extra() -> None:
-    target = entries(("stage1.weight", (8, 3, 3, 3)), ("stage2.weight", (16, 8, 3, 3)), ("head.weight", (10, 16)))
-    source = entries(("stage2.weight", (16, 8, 3, 3)), ("stage1.weight", (8, 3, 3, 3)), ("head.weight", (10, 16)))
-    with pytest.raises(StructureError, match=r"reordered: target layer stage1 \(Conv.*fits source layer stage1") \
-            as err:
+    target = entries(("stage1.weight", (8, 3, 3, 3)), ("stage2.weight", (16, 8, 3, 3)),
+                     ("head.weight", (10, 16)))
+    source = entries(("stage2.weight", (16, 8, 3, 3)), ("stage1.weight", (8, 3, 3, 3)),
+                     ("head.weight", (10, 16)))
+    with pytest.raises(StructureError,
+                       match=r"reordered: target layer stage1 \(Conv.*fits source layer stage1") as err:
         match(source, target)
     assert err.value.reordered == {"stage1": "stage1", "stage2": "stage2"}
     assert not err.value.missing and not err.value.extra
@@ -149,7 +156,8 @@ def test_transposed_dense_and_per_group_norm() -> None:
     ops = {e.target: e.op for e in table}
     assert ops == {"dense.weight": "transpose", "dense.bias": "copy", "norm.gamma": "expand_groups",
                    "norm.beta": "expand_groups"}
-    values = {"fc.weight": np.arange(80, dtype=np.float32).reshape(8, 10), "fc.bias": np.zeros(10, np.float32),
+    values = {"fc.weight": np.arange(80, dtype=np.float32).reshape(8, 10),
+              "fc.bias": np.zeros(10, np.float32),
               "gn.gamma": np.array([1.0, 2.0], np.float32), "gn.beta": np.array([0.0, 3.0], np.float32)}
     out = apply_mapping(table, values, {e.name: e.shape for e in target})
     np.testing.assert_array_equal(out["dense.weight"], values["fc.weight"].T)

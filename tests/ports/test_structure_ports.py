@@ -45,7 +45,8 @@ def outputs(framework: str) -> np.ndarray:
 
 def mindcv_densenet(importer: Any) -> Any:
     m = importer("mindcv.models.densenet")
-    net = m.DenseNet(growth_rate=8, block_config=(2, 2, 2, 2), num_init_features=16, bn_size=2, num_classes=10)
+    net = m.DenseNet(growth_rate=8, block_config=(2, 2, 2, 2), num_init_features=16, bn_size=2,
+                     num_classes=10)
     net.set_train(False)
     return net
 
@@ -66,8 +67,8 @@ def run(net: Any) -> np.ndarray:
     return net(Tensor(_common().image())).asnumpy()
 
 
-@pytest.mark.parametrize("source", ["torch/densenet.pth", "mxnet/densenet.params", "mxnet/densenet-0000.params",
-                                    "mindspore/densenet.onnx"])
+@pytest.mark.parametrize("source", ["torch/densenet.pth", "mxnet/densenet.params",
+                                    "mxnet/densenet-0000.params", "mindspore/densenet.onnx"])
 def test_into_mindcv(importer: Any, source: str) -> None:
     """features.denseblock1.denselayer1.norm1.weight / features.4.0.body.0.gamma /
     aux:densenet0_batchnorm1_running_var ... -> features.denseblock1.cell_list.0.norm1.gamma ..."""
@@ -89,7 +90,8 @@ def test_pytorch_into_gluon(importer: Any, root: str) -> None:
     assert_close(run(net), outputs("torch"), **TOL, what=f"PyTorch -> {root} DenseNet")
 
 
-def test_onnx_into_gluon_cell_by_cli(importer: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_onnx_into_gluon_cell_by_cli(importer: Any, tmp_path: Path,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
     """MindSpore's ONNX export (initializers in graph order, kinds from its Conv / BatchNormalization / Gemm
     nodes) -> the Gluon DenseNet; the command runs the ONNX model and the Cell on one input and compares."""
     from cellonnx.cli import main
@@ -99,8 +101,8 @@ def test_onnx_into_gluon_cell_by_cli(importer: Any, tmp_path: Path, capsys: pyte
     assert main(["convert", str(FIXTURES / "mindspore" / "densenet.onnx"), str(out), "--to-model",
                  "tests.structure.models:gluon_densenet", "--save-mapping", str(table)]) == 0
     printed = capsys.readouterr().out
-    assert re.search(r"densenet\d+_batchnorm0_gamma \(16,\) <- features\.norm0\.gamma \(16,\)  \[BatchNorm gamma\]",
-                     printed)
+    assert re.search(r"densenet\d+_batchnorm0_gamma \(16,\) <- features\.norm0\.gamma \(16,\)  "
+                     r"\[BatchNorm gamma\]", printed)
     assert "verify: output 0 (2, 10)" in printed and ": ok" in printed
     import cellonnx as ms
 

@@ -1,11 +1,12 @@
-"""load_checkpoint_into(match="structure") and `cellonnx convert --to-model / --like` on checkpoints written by
-real PyTorch 2.13, MXNet 1.9.1 and MindSpore 2.10 (tests/fixtures/structure/gen_*.py): the target, written in
-another code base's names, reproduces the source framework's recorded outputs on the same input.
+"""load_checkpoint_into(match="structure") and `cellonnx convert --to-model / --like` on checkpoints
+written by real PyTorch 2.13, MXNet 1.9.1 and MindSpore 2.10 (tests/fixtures/structure/gen_*.py): the
+target, written in another code base's names, reproduces the source framework's recorded outputs on the same
+input.
 
-Targets here are cellonnx's own model zoo (models/: ResNet-18, MobileNetV2 and VGG as MindSpore's model zoo lays
-them out), MindSpore-API layers (nn.LSTM, nn.GRU, nn.TransformerEncoderLayer) and a BERT-style encoder layer
-with separate q / k / v projections (tests/structure/nets.py). The public-model-code pairs (mindcv, MXNet's
-model zoo) are in tests/ports/test_structure_ports.py.
+Targets here are cellonnx's own model zoo (models/: ResNet-18, MobileNetV2 and VGG as MindSpore's model zoo
+lays them out), MindSpore-API layers (nn.LSTM, nn.GRU, nn.TransformerEncoderLayer) and a BERT-style encoder
+layer with separate q / k / v projections (tests/structure/nets.py). The public-model-code pairs (mindcv,
+MXNet's model zoo) are in tests/ports/test_structure_ports.py.
 """
 from __future__ import annotations
 
@@ -17,11 +18,11 @@ import numpy as np
 import pytest
 from cellonnx.converters import read, write
 from cellonnx.converters.structure import StructureError
+from cellonnx.models import mobilenetv2, resnet, vgg
 
 import cellonnx as ms
 from cellonnx import nn
 from cellonnx.cli import main
-from cellonnx.models import mobilenetv2, resnet, vgg
 from tests.structure.nets import SeparateQKVEncoderLayer
 from tests.tolerance import assert_close
 
@@ -49,8 +50,9 @@ def cnn(name: str) -> Any:
 
 @pytest.mark.parametrize("name", ["resnet18", "mobilenet_v2", "vgg11_bn"])
 def test_torchvision_names_into_model_zoo_cnn(name: str) -> None:
-    """downsample.0 -> down_sample_layer.0, bn1 -> bn1d, fc -> end_point, features.N.M -> features.N.features.M,
-    classifier.1 -> head.dense; BatchNorm weight/bias/running_* -> gamma/beta/moving_*."""
+    """downsample.0 -> down_sample_layer.0, bn1 -> bn1d, fc -> end_point, features.N.M ->
+    features.N.features.M, classifier.1 -> head.dense; BatchNorm weight/bias/running_* ->
+    gamma/beta/moving_*."""
     net = cnn(name)
     report = ms.load_checkpoint_into(net, HERE / "torch" / f"{name}.pth", match="structure")
     assert report.ok and report.mapping and all(e.target in report.loaded for e in report.mapping)
@@ -67,7 +69,8 @@ def test_recurrent_layers(framework: str, kind: str) -> None:
     export: LSTM / GRU nodes whose W, R, B initializers stack both directions with ONNX's gate orders
     (i,o,f,c; z,r,n), split per direction and reordered."""
     net = nn.LSTM(4, 8, bidirectional=True) if kind == "lstm" else nn.GRU(4, 8)
-    path = HERE / "torch" / f"{kind}.onnx" if framework == "onnx" else HERE / framework / f"{kind}.{EXT[framework]}"
+    path = HERE / "torch" / f"{kind}.onnx" if framework == "onnx" else \
+        HERE / framework / f"{kind}.{EXT[framework]}"
     report = ms.load_checkpoint_into(net, path, match="structure")
     assert len(report.mapping) == len(list(net.get_parameters()))
     if framework == "onnx":
@@ -114,7 +117,8 @@ def test_fused_in_projection_into_separate_qkv(framework: str) -> None:
     report = ms.load_checkpoint_into(net, path, match="structure", inputs=x, mapping=pins)
     rules = {e.target: e.rule for e in report.mapping}
     assert rules["key.weight"] == "Dense weight, k rows of the fused in-projection"
-    assert_close(net(x).asnumpy(), outputs(framework)["encoder"], **TOL, what=f"{framework} encoder, separate")
+    assert_close(net(x).asnumpy(), outputs(framework)["encoder"], **TOL,
+                 what=f"{framework} encoder, separate")
 
 
 def test_separate_qkv_into_fused_in_projection(tmp_path: Path) -> None:
@@ -148,7 +152,8 @@ def test_missing_layer_names_it(tmp_path: Path) -> None:
         return {k: v for k, v in t.items() if not k.startswith("layer3.0.downsample.0.")}
     net = cnn("resnet18")
     before = [p.asnumpy().copy() for p in net.get_parameters()]
-    with pytest.raises(StructureError, match=r"missing: ResNet .* layer layer3\.0\.down_sample_layer\.0 \(Conv"):
+    with pytest.raises(StructureError,
+                       match=r"missing: ResNet .* layer layer3\.0\.down_sample_layer\.0 \(Conv"):
         ms.load_checkpoint_into(net, _edited(tmp_path, drop), match="structure")
     assert all(np.array_equal(a, p.asnumpy()) for a, p in zip(before, net.get_parameters()))  # nothing loaded
 
@@ -239,8 +244,8 @@ def test_cli_mindspore_to_pytorch_names(tmp_path: Path, capsys: pytest.CaptureFi
     ms.load_checkpoint_into(net, HERE / "torch" / "resnet18.pth", match="structure")
     ms.save_checkpoint(net, str(tmp_path / "zoo.ckpt"))
     out = tmp_path / "torch_named.pth"
-    assert main(["convert", str(tmp_path / "zoo.ckpt"), str(out), "--like", str(HERE / "torch" / "resnet18.pth")]) \
-        == 0
+    assert main(["convert", str(tmp_path / "zoo.ckpt"), str(out), "--like",
+                 str(HERE / "torch" / "resnet18.pth")]) == 0
     assert "layer2.0.downsample.1.running_var (8,) <- layer2.0.down_sample_layer.1.moving_variance (8,)" \
         in capsys.readouterr().out
     got, _ = read(out)
