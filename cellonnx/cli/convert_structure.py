@@ -90,7 +90,11 @@ def run(args: argparse.Namespace) -> int:
         save_mapping(args.save_mapping, table, source=args.src, target=label, dropped=dropped)
         print(f"wrote mapping {args.save_mapping}")
     Path(args.dst).parent.mkdir(parents=True, exist_ok=True)
-    write(args.dst, out, args.dst_format or None)
+    if args.like and _is_onnx(args.like) and _has_graph(args.like) and \
+            (args.dst_format or Path(args.dst).suffix.lower().lstrip(".")) == "onnx":
+        _write_model_like(args.like, out, args.dst)  # the target's graph with the new weights: a model to run
+    else:
+        write(args.dst, out, args.dst_format or None)
     print(f"wrote {args.dst}: {len(out)} tensors, {sum(np.asarray(a).nbytes for a in out.values())} bytes")
     if not args.no_verify:
         _verify(args, net, out, shapes)
@@ -107,7 +111,7 @@ def _verify(args: argparse.Namespace, net: Any, out: dict[str, Any], shapes: lis
         print(f"verify: skipped, {why}")
         return
     if not shapes:
-        shapes = _onnx_shapes(args.src if str(args.src).endswith(".onnx") else args.like)
+        shapes = _onnx_shapes(args.src if _is_onnx(args.src) else args.like)
     if not shapes:
         print("verify: skipped, no input shape (--example-shape)")
         return
@@ -138,7 +142,7 @@ def _source_runner(args: argparse.Namespace) -> Any:
         net = _factory(args.from_model)
         load_checkpoint_into(net, args.src, strict=True, format=args.src_format)
         return _cell_runner(net)
-    if str(args.src).endswith(".onnx") and _has_graph(args.src):
+    if _is_onnx(args.src) and _has_graph(args.src):
         return _onnx_runner(args.src, None)
     return None
 
@@ -146,7 +150,7 @@ def _source_runner(args: argparse.Namespace) -> Any:
 def _target_runner(args: argparse.Namespace, net: Any, out: dict[str, Any]) -> Any:
     if net is not None:
         return _cell_runner(net)
-    if str(args.like).endswith(".onnx") and _has_graph(args.like):
+    if _is_onnx(args.like) and _has_graph(args.like):
         return _onnx_runner(args.like, out)
     return None
 
@@ -179,6 +183,19 @@ def _onnx_runner(path: str, weights: dict[str, Any] | None) -> Any:
     return run
 
 
+def _write_model_like(like: str, weights: dict[str, Any], dst: str) -> None:
+    from cellonnx.converters import replace_initializers
+    from cellonnx.converters.onnx_format import load_model, save_model
+
+    model = load_model(like)
+    replace_initializers(model, weights, strict=False)
+    save_model(model, dst)
+
+
+def _is_onnx(path: str | None) -> bool:
+    return bool(path) and str(path).lower().endswith(".onnx")
+
+
 def _has_graph(path: str) -> bool:
     from cellonnx.converters.onnx_format import load_model
 
@@ -186,7 +203,7 @@ def _has_graph(path: str) -> bool:
 
 
 def _onnx_shapes(path: str | None) -> list[tuple[int, ...]]:
-    if not path or not str(path).endswith(".onnx"):
+    if not _is_onnx(path):
         return []
     from cellonnx.converters.onnx_format import load_model
 

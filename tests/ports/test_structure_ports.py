@@ -130,3 +130,16 @@ def test_mindspore_to_pytorch_names(importer: Any, tmp_path: Path) -> None:
     net = mindcv_densenet(importer)
     ms.load_checkpoint_into(net, out, match="structure")
     assert_close(run(net), outputs("mindspore"), **TOL, what="MindSpore -> PyTorch names -> mindcv")
+
+
+def test_cli_runs_both_cells(importer: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """MindSpore's mindcv checkpoint into the Gluon DenseNet, with --from-model naming the source network:
+    both Cells run on one input and agree."""
+    from cellonnx.cli import main
+
+    mindcv_densenet(importer), gluon_densenet(importer, "mxnet_1_9_1")  # the ported packages import
+    assert main(["convert", str(FIXTURES / "mindspore" / "densenet.ckpt"), str(tmp_path / "gluon.params"),
+                 "--to-model", "tests.structure.models:gluon_densenet", "--from-model",
+                 "tests.structure.models:mindcv_densenet", "--example-shape", "2,3,224,224"]) == 0
+    assert re.search(r"verify: output 0 \(2, 10\): max \|difference\| \S+ \(scale \S+\): ok",
+                     capsys.readouterr().out)

@@ -25,3 +25,12 @@ def gluon_densenet() -> Any:
     net.initialize()
     net(Tensor(np.zeros((1, 3, 224, 224), np.float32)))
     return net
+
+
+def mindcv_densenet() -> Any:
+    """mindcv 0.3.0's DenseNet (ported: the porting suite's mindcv package must be importable) at the size of
+    the structure fixtures."""
+    import importlib
+
+    m = importlib.import_module("mindcv.models.densenet")
+    return m.DenseNet(growth_rate=8, block_config=(2, 2, 2, 2), num_init_features=16, bn_size=2, num_classes=10)
