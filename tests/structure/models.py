@@ -33,4 +33,5 @@ def mindcv_densenet() -> Any:
     import importlib
 
     m = importlib.import_module("mindcv.models.densenet")
-    return m.DenseNet(growth_rate=8, block_config=(2, 2, 2, 2), num_init_features=16, bn_size=2, num_classes=10)
+    return m.DenseNet(growth_rate=8, block_config=(2, 2, 2, 2), num_init_features=16, bn_size=2,
+                      num_classes=10)
