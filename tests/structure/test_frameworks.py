@@ -269,8 +269,8 @@ def test_cli_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_cli_into_an_onnx_model(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """PyTorch's torchvision-named DenseNet into the ONNX model MindSpore exported of mindcv's DenseNet
-    (--like TARGET.onnx, DST .onnx): the target's graph with PyTorch's weights, which onnxruntime runs to PyTorch's
-    numbers."""
+    (--like TARGET.onnx, DST .onnx): the target's graph with PyTorch's weights, which onnxruntime runs to
+    PyTorch's numbers."""
     import onnxruntime as ort
 
     out = tmp_path / "densenet.onnx"
