@@ -27,6 +27,7 @@ read off its leaf and the layer's other leaves:
 only if the kinds agree, the roles are the same and every shape fits directly or through a layout rule (a
 transposed Dense weight, MXNet 1.x per-group GroupNorm values, q/k/v rows of a fused in-projection); name
 similarity only breaks ties between alignments with as many pairs. The result is a table of ``MappingEntry``.
+A file that lists its tensors sorted by name (safetensors does) has no order to read, which is an error too.
 Nothing is guessed: a target layer without a source layer (missing), a source layer without a target layer
 (extra), two alignments that are equally good (same kinds and shapes, names not deciding: ambiguous), or
 layers that fit each other only out of order (reordered) raise ``StructureError`` naming the layers.
@@ -352,6 +353,14 @@ def match(source: Sequence[Entry], target: Sequence[Entry], *, source_label: str
     """
     src_layers, dropped = group(source)
     tgt_layers, _ = group(target)
+    for label, entries, layers in ((source_label, source, src_layers), (target_label, target, tgt_layers)):
+        if len(layers) > 2 and _sorted_by_name(entries):
+            raise StructureError(
+                f"structural match of {source_label} to {target_label}: {label} holds its tensors sorted by "
+                "name (safetensors files are written so), not in the order of the network, so its structure "
+                "cannot be read from the order. Match a checkpoint of the same network that keeps the order "
+                "(.pth, .ckpt, .params, .npz, an ONNX model) and pass the mapping it saves (--mapping / "
+                "mapping=), or load by name.")
     pairs = align(tgt_layers, src_layers, source_label=source_label, target_label=target_label)
     table: list[MappingEntry] = []
     for t, s in pairs:
@@ -369,6 +378,12 @@ def match(source: Sequence[Entry], target: Sequence[Entry], *, source_label: str
             table.append(MappingEntry(tt.name, st.name, tuple(full_t or tt.shape), tuple(full_s or st.shape),
                                       rule, op, st.rows, tt.rows, st.index, gates))
     return table, dropped
+
+
+def _sorted_by_name(entries: Sequence[Entry]) -> bool:
+    """Whether a file lists its tensors by name rather than in the network's order (a graph's are ordered)."""
+    names = [e.name for e in entries if e.layer is None and not e.name.endswith("num_batches_tracked")]
+    return len(names) > 2 and names == sorted(names)
 
 
 def align(tgt: list[Layer], src: list[Layer], *, source_label: str = "source", target_label: str = "target"

@@ -290,3 +290,21 @@ def test_name_matching_reports_its_table_too() -> None:
     report = ms.load_checkpoint_into(net, HERE / "torch" / "lstm.pth", source="torch")
     assert [e.rule for e in report.mapping] == ["by name"] * 8
     assert report.mapping[0].line() == "weight_ih_l0 (32, 4) <- weight_ih_l0 (32, 4)  [by name]"
+
+
+def test_a_file_sorted_by_name_has_no_order_to_read(tmp_path: Path) -> None:
+    """safetensors files list their tensors sorted by name (bn1 before conv1, layer10 before layer2): the
+    order says nothing about the network, which is said; a mapping saved from an ordered file of the same
+    network loads it."""
+    tensors, _ = read(HERE / "torch" / "resnet18.pth")
+    write(tmp_path / "resnet18.safetensors", tensors)
+    net = cnn("resnet18")
+    with pytest.raises(StructureError, match="sorted by name"):
+        ms.load_checkpoint_into(net, tmp_path / "resnet18.safetensors", match="structure")
+    report = ms.load_checkpoint_into(net, HERE / "torch" / "resnet18.pth", match="structure")
+    report.save_mapping(tmp_path / "map.json")
+    net = cnn("resnet18")
+    ms.load_checkpoint_into(net, tmp_path / "resnet18.safetensors", match="structure",
+                            mapping=tmp_path / "map.json")
+    assert_close(net(ms.Tensor(common.small_image())).asnumpy(), outputs("torch")["resnet18"], **TOL,
+                 what="safetensors with a saved mapping")
