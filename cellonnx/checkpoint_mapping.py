@@ -23,6 +23,7 @@ from cellonnx.converters.structure import (
     MappingEntry,
     StructureError,
     apply_mapping,
+    is_ignored,
     load_mapping,
     match_with,
 )
@@ -306,8 +307,8 @@ def _load_by_structure(net: Any, path: str | os.PathLike[str], format: str | Non
                                        source_label=os.fspath(path), target_label=type(net).__name__)
     params = {p.name: p for _, p in net.parameters_and_names()}
     values = apply_mapping(table, tensors, {n: tuple(p.shape) for n, p in params.items()})
-    ignored = set((loaded_mapping or {}).get("ignore_target", []))
-    missing = [n for n in params if n not in values and n not in ignored]
+    ignored = (loaded_mapping or {}).get("ignore_target", [])
+    missing = [n for n in params if n not in values and not is_ignored(n, ignored)]
     if missing:
         raise ValueError(f"load_checkpoint_into({os.fspath(path)!r}, match='structure'): the mapping gives "
                          f"no value to {', '.join(missing)}")

@@ -43,8 +43,8 @@ from typing import Any
 import numpy as np
 from cellonnx.converters.mapping import _MXNET1_UNFUSED, _MXNET_RNN_LEAF, _RNN_LEAF
 
-__all__ = ["Entry", "Layer", "MappingEntry", "StructureError", "apply_mapping", "group", "load_mapping",
-           "match", "save_mapping"]
+__all__ = ["Entry", "Layer", "MappingEntry", "StructureError", "apply_mapping", "group", "is_ignored",
+           "load_mapping", "match", "match_with", "save_mapping"]
 
 MAPPING_FORMAT = "cellonnx-mapping"
 _GATES = {4: "LSTM", 3: "GRU", 1: "RNN"}
@@ -380,6 +380,11 @@ def match(source: Sequence[Entry], target: Sequence[Entry], *, source_label: str
     return table, dropped
 
 
+def is_ignored(name: str, ignore: Iterable[str]) -> bool:
+    """Whether tensor ``name`` is one of ``ignore`` or belongs to a layer named there."""
+    return any(name == x or name.startswith(x + ".") for x in ignore)
+
+
 def _sorted_by_name(entries: Sequence[Entry]) -> bool:
     """Whether a file lists its tensors by name rather than in the network's order (a graph's are ordered)."""
     names = [e.name for e in entries if e.layer is None and not e.name.endswith("num_batches_tracked")]
@@ -611,7 +616,7 @@ def match_with(source: Sequence[Entry], target: Sequence[Entry], mapping: Mappin
         drop = set()
         for layer in layers:
             names = {t.name for t in layer.tensors.values()}
-            if names & pins or names & ignored or layer.name in ignored:
+            if names & pins or is_ignored(layer.name, ignored) or any(is_ignored(n, ignored) for n in names):
                 drop |= names
         return [e for e in entries if e.name not in drop]
 

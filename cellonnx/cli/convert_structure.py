@@ -13,7 +13,7 @@ import numpy as np
 
 from cellonnx.cli import CommandError
 from cellonnx.converters import write
-from cellonnx.converters.structure import apply_mapping, load_mapping, save_mapping
+from cellonnx.converters.structure import apply_mapping, is_ignored, load_mapping, save_mapping
 
 VERIFY_RTOL = 1e-4  # of the outputs' scale (at least 1): float32 networks computing the same thing
 
@@ -67,8 +67,8 @@ def run(args: argparse.Namespace) -> int:
     table, dropped, how = match_orders(entries, orders, mapping, source_label=args.src, target_label=label)
     values = apply_mapping(table, tensors, target_shapes)
     if net is not None:
-        ignored = set((mapping or {}).get("ignore_target", []))
-        missing = [n for n in params if n not in values and n not in ignored]
+        ignored = (mapping or {}).get("ignore_target", [])
+        missing = [n for n in params if n not in values and not is_ignored(n, ignored)]
         if missing:
             raise CommandError(f"the mapping gives no value to {', '.join(missing)}")
         out = {}
