@@ -200,6 +200,8 @@ def _layers_of(prefix: str, leaves: list[tuple[str, Entry]], dropped: list[str])
     hint = next((e.kind for _, e in leaves if e.kind is not None), None)
     spec = dict(hint) if isinstance(hint, Mapping) else ({"kind": hint} if hint else {})
     kind_hint = spec.pop("kind", None)
+    if kind_hint in ("LayerNorm", "GroupNorm", "InstanceNorm"):
+        spec["name"] = kind_hint  # the rule then names the layer the way the network does
     if all(e.role is not None and e.layer is not None for _, e in leaves):  # given by an ONNX graph
         kind = _ROLE_KIND.get(kind_hint, kind_hint or "Tensor")
         if kind_hint == "GroupNorm":
@@ -299,7 +301,7 @@ def fit(t: Layer, s: Layer) -> list[tuple[str, str, str]] | None:
     """How source layer ``s`` fills target layer ``t``: [(role, op, rule)], or None when it cannot."""
     if not _kinds_fit(t.kind, s.kind) or set(t.tensors) != set(s.tensors):
         return None
-    kind = t.kind if t.kind != "Matrix" else s.kind
+    kind = t.spec.get("name") or s.spec.get("name") or (t.kind if t.kind != "Matrix" else s.kind)
     out = []
     for role, tt in t.tensors.items():
         st = s.tensors[role]
@@ -310,10 +312,10 @@ def fit(t: Layer, s: Layer) -> list[tuple[str, str, str]] | None:
             out.append((role, "transpose", rule + ", transposed"))
         elif st.shape == tt.shape:
             out.append((role, "copy", rule))
-        elif kind == "Dense" and role == "weight" and len(st.shape) == 2 \
+        elif "Dense" in (t.kind, s.kind) and role == "weight" and len(st.shape) == 2 \
                 and tuple(reversed(st.shape)) == tt.shape:
             out.append((role, "transpose", rule + ", transposed"))
-        elif kind == "Norm" and len(st.shape) == 1 and len(tt.shape) == 1 and _groups_fit(t, s, st, tt):
+        elif t.kind == "Norm" and len(st.shape) == 1 and len(tt.shape) == 1 and _groups_fit(t, s, st, tt):
             op = "expand_groups" if st.shape[0] < tt.shape[0] else "reduce_groups"
             out.append((role, op, rule + (", per group -> per channel" if op == "expand_groups"
                                           else ", per channel -> per group")))

@@ -313,3 +313,23 @@ def test_a_file_sorted_by_name_has_no_order_to_read(tmp_path: Path) -> None:
                             mapping=tmp_path / "map.json")
     assert_close(net(ms.Tensor(common.small_image())).asnumpy(), outputs("torch")["resnet18"], **TOL,
                  what="safetensors with a saved mapping")
+
+
+@pytest.mark.parametrize("path", ["torch/checkpoint_net/net.pth", "mxnet/checkpoint_net/net.params",
+                                  "mxnet/checkpoint_net/net_export-0000.params",
+                                  "mindspore/checkpoint_net/net.ckpt"])
+def test_checkpoint_net_of_every_framework(path: str) -> None:
+    """tests/checkpoint's network (Embedding, LSTM, LayerNorm, Conv, BatchNorm, GroupNorm, Dense) from the
+    files the three frameworks wrote: MXNet 1.x's per-group GroupNorm gamma / beta are expanded per channel."""
+    from tests.checkpoint.conftest import FIXTURES, fixture_outputs, make_net, run
+
+    net = make_net(seed=99)
+    report = ms.load_checkpoint_into(net, FIXTURES / path, match="structure")
+    rules = {e.target: e.rule for e in report.mapping}
+    if path.startswith("mxnet"):
+        assert rules["gn.gamma"] == "GroupNorm gamma, per group -> per channel"
+    assert rules["ln.beta"] == "LayerNorm beta"
+    want = fixture_outputs(path.split("/")[0])
+    seq, img = run(net, want["ids"], want["image"])
+    assert_close(seq, want["seq"], **TOL, min_scale=1.0, what=f"{path}: sequence output")
+    assert_close(img, want["img"], **TOL, min_scale=1.0, what=f"{path}: image output")
