@@ -320,7 +320,8 @@ def test_a_file_sorted_by_name_has_no_order_to_read(tmp_path: Path) -> None:
                                   "mindspore/checkpoint_net/net.ckpt"])
 def test_checkpoint_net_of_every_framework(path: str) -> None:
     """tests/checkpoint's network (Embedding, LSTM, LayerNorm, Conv, BatchNorm, GroupNorm, Dense) from the
-    files the three frameworks wrote: MXNet 1.x's per-group GroupNorm gamma / beta are expanded per channel."""
+    files the three frameworks wrote: MXNet 1.x's per-group GroupNorm gamma / beta are expanded per
+    channel."""
     from tests.checkpoint.conftest import FIXTURES, fixture_outputs, make_net, run
 
     net = make_net(seed=99)
