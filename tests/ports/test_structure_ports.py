@@ -1,7 +1,8 @@
 """Checkpoints of one code base loaded by structure into public model code of another, ported by import
 rewriting (sources.json): the target reproduces the source framework's recorded outputs on the same input.
 
-The network: DenseNet (growth 8, blocks 2-2-2-2, 16 initial features, bn_size 2, 10 classes) in
+The networks: MobileNet v1 at width 0.125 (MXNet's Gluon model zoo -> mindcv), and DenseNet (growth 8,
+blocks 2-2-2-2, 16 initial features, bn_size 2, 10 classes) in
 
 - mindcv 0.3.0 (MindSpore): features.conv0, features.denseblock1.cell_list.0.norm1 ..., classifier;
 - MXNet 1.9.1's and 2.0.0b1's Gluon model zoo: features.0, features.4.0.body.0 ... (save_parameters, the
@@ -143,3 +144,20 @@ def test_cli_runs_both_cells(importer: Any, tmp_path: Path, capsys: pytest.Captu
                  "tests.structure.models:mindcv_densenet", "--example-shape", "2,3,224,224"]) == 0
     assert re.search(r"verify: output 0 \(2, 10\): max \|difference\| \S+ \(scale \S+\): ok",
                      capsys.readouterr().out)
+
+
+def test_gluon_mobilenet_into_mindcv(importer: Any) -> None:
+    """MXNet 1.9.1's model-zoo MobileNet(0.125) (features.N.weight, depthwise and pointwise convolutions) into
+    mindcv's MobileNetV1(alpha=0.125) (features.N.0 ... depthwise-separable blocks, classifier)."""
+    import cellonnx as ms
+    from cellonnx import Tensor
+
+    m = importer("mindcv.models.mobilenetv1")
+    net = m.MobileNetV1(alpha=0.125, num_classes=10)
+    net.set_train(False)
+    report = ms.load_checkpoint_into(net, FIXTURES / "mxnet" / "mobilenet.params", match="structure")
+    assert len(report.mapping) == len(list(net.get_parameters()))
+    with np.load(FIXTURES / "mxnet" / "outputs.npz") as z:
+        want = z["mobilenet"]
+    assert_close(net(Tensor(_common().small_image())).asnumpy(), want, **TOL,
+                 what="Gluon MobileNet -> mindcv")
