@@ -248,7 +248,6 @@ def source_entries(path: str | os.PathLike[str], format: str | None = None
     the nodes' layer kinds) and the tensors themselves."""
     fmt, real = load_target(path, format)
     tensors, _ = read(real, fmt.name)
-    tensors = {k: v for k, v in tensors.items() if np.ndim(v) > 0 or k.endswith("num_batches_tracked")}
     entries = None
     if fmt.name == "onnx":
         from cellonnx.converters.onnx_format import load_model
@@ -257,7 +256,8 @@ def source_entries(path: str | os.PathLike[str], format: str | None = None
         entries = onnx_entries(load_model(real))
     if entries is None:
         entries = [Entry(k, tuple(np.shape(v))) for k, v in tensors.items()
-                   if np.issubdtype(np.asarray(v).dtype, np.floating) or k.endswith("num_batches_tracked")]
+                   if (np.ndim(v) > 0 and np.issubdtype(np.asarray(v).dtype, np.floating))
+                   or k.endswith("num_batches_tracked")]
     return entries, tensors
 
 
@@ -317,4 +317,9 @@ def _load_by_structure(net: Any, path: str | os.PathLike[str], format: str | Non
         param.set_data(value.astype(dtypes.to_numpy(param.dtype), copy=False))
     report = LoadReport(loaded=list(values), dropped=list(dropped), mapping=table)
     report.notes = [f"matched by structure ({how}): {len(table)} tensors"]
+    used = {e.source for e in table} | set(dropped)
+    ignored_src = (loaded_mapping or {}).get("ignore_source", [])
+    left = [k for k in tensors if k not in used and not is_ignored(k, ignored_src)]
+    if left:  # scalars and integer entries of the file (append_dict values, step counters): not weights
+        report.notes.append(f"left out {len(left)} entries that are not weights: {', '.join(left)}")
     return report
