@@ -17,7 +17,6 @@ Fixtures: tests/fixtures/structure/gen_{torch,mxnet,mindspore}.py.
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -32,11 +31,9 @@ TOL = {"rtol": 1e-4, "scale_rtol": 1e-5}
 
 
 def _common() -> Any:
-    if str(FIXTURES) not in sys.path:
-        sys.path.insert(0, str(FIXTURES))
-    import common
+    from tests.structure.nets import fixture_common
 
-    return common
+    return fixture_common()
 
 
 def outputs(framework: str) -> np.ndarray:

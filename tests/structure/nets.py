@@ -1,11 +1,23 @@
-"""Small networks written the other way round from the frameworks' own: a Transformer encoder layer with
-separate q / k / v projections (as BERT-style code bases write it) and the recurrent layers."""
+"""The structure fixtures' shared inputs, and a Transformer encoder layer with separate q / k / v projections
+(as BERT-style code bases write it)."""
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
 from typing import Any
 
 import cellonnx as ms
 from cellonnx import nn, ops
+
+
+def fixture_common() -> Any:
+    """tests/fixtures/structure/common.py (the generators' seeds and inputs), imported under its own name."""
+    path = Path(__file__).resolve().parents[1] / "fixtures" / "structure" / "common.py"
+    spec = importlib.util.spec_from_file_location("tests_structure_fixture_common", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 class SeparateQKVEncoderLayer(nn.Cell):

@@ -10,7 +10,6 @@ MXNet's model zoo) are in tests/ports/test_structure_ports.py.
 """
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -23,12 +22,11 @@ from cellonnx.models import mobilenetv2, resnet, vgg
 import cellonnx as ms
 from cellonnx import nn
 from cellonnx.cli import main
-from tests.structure.nets import SeparateQKVEncoderLayer
+from tests.structure.nets import SeparateQKVEncoderLayer, fixture_common
 from tests.tolerance import assert_close
 
 HERE = Path(__file__).resolve().parents[1] / "fixtures" / "structure"
-sys.path.insert(0, str(HERE))
-import common  # noqa: E402
+common = fixture_common()
 
 TOL = {"rtol": 1e-4, "scale_rtol": 1e-5}
 EXT = {"torch": "pth", "mxnet": "params", "mindspore": "ckpt"}
