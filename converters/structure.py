@@ -210,8 +210,7 @@ def _layers_of(prefix: str, leaves: list[tuple[str, Entry]], dropped: list[str])
             kind = "Matrix"
         return [Layer(prefix, kind, {leaf: Tensor(e.name, e.shape, e.rows, e.transposed, e.index, e.gates)
                                      for leaf, e in leaves}, spec)]
-    by_leaf = {leaf: e for leaf, e in leaves}
-    names = set(by_leaf)
+    names = {leaf for leaf, _ in leaves}
     out: list[Layer] = []
     rest: dict[str, Entry] = {}
     for leaf, e in leaves:
@@ -250,7 +249,7 @@ def _layers_of(prefix: str, leaves: list[tuple[str, Entry]], dropped: list[str])
         for leaf in list(rest):
             role = table.get(leaf) or {"weight": "gamma", "bias": "beta"}.get(leaf)
             if role is not None:
-                tensors[role] = Tensor(rest.pop(leaf).name, rest_shape(by_leaf[leaf]))
+                tensors[role] = _t(rest.pop(leaf))
         kind = "BatchNorm" if stats else "Norm"
         if kind_hint == "GroupNorm":
             spec.setdefault("group_norm", True)
@@ -280,21 +279,14 @@ def _layers_of(prefix: str, leaves: list[tuple[str, Entry]], dropped: list[str])
     return out
 
 
-def rest_shape(e: Entry) -> tuple[int, ...]:
-    return tuple(e.shape)
-
-
 def _t(e: Entry) -> Tensor:
     return Tensor(e.name, tuple(e.shape), transposed=e.transposed)
 
 
 # ---------------------------------------------------------------- matching
 def _kinds_fit(t: str, s: str) -> bool:
-    if t == s:
-        return True
-    pair = {t, s}
-    return pair in ({"Matrix", "Dense"}, {"Matrix", "Embedding"}) and "Matrix" in pair and \
-        (t == "Matrix" or s == "Matrix")
+    """Same kind, or a lone 2-d weight (Matrix: a Dense without bias or an Embedding) against either."""
+    return t == s or ("Matrix" in (t, s) and {t, s} <= {"Matrix", "Dense", "Embedding"})
 
 
 def fit(t: Layer, s: Layer) -> list[tuple[str, str, str]] | None:
