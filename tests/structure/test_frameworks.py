@@ -264,6 +264,9 @@ def test_cli_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     src = str(HERE / "torch" / "resnet18.pth")
     assert main(["convert", src, str(tmp_path / "x.ckpt"), "--to-model", "nope"]) == 2
     assert "MODULE:FACTORY" in capsys.readouterr().err
+    assert main(["convert", src, str(tmp_path / "x.ckpt"), "--to-model", "tests.structure.models:resnet18",
+                 "--map", "torch:mindspore"]) == 2
+    assert "the names come from the target" in capsys.readouterr().err
     assert main(["convert", str(HERE / "torch" / "vgg11_bn.pth"), str(tmp_path / "x.ckpt"), "--to-model",
                  "tests.structure.models:resnet18"]) == 2
     err = capsys.readouterr().err
