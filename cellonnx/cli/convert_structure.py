@@ -49,8 +49,8 @@ def run(args: argparse.Namespace) -> int:
     if args.to_model and args.like:
         raise CommandError("give one of --to-model and --like")
     if args.map or args.layers or args.mxnet_export:
-        raise CommandError("--map, --layers and --mxnet-export rename by name; with --to-model / --like the names "
-                           "come from the target")
+        raise CommandError("--map, --layers and --mxnet-export rename by name; with --to-model / --like the "
+                           "names come from the target")
     mapping = load_mapping(args.mapping) if args.mapping else None
     entries, tensors = source_entries(args.src, args.src_format)
     shapes = [_shape(s) for s in args.example_shape]
