@@ -275,7 +275,7 @@ def load_checkpoint(ckpt_file_name: str | os.PathLike[str], net: Any = None, str
         TypeError: a prefix argument of the wrong type.
 
     Examples:
-        >>> param_dict = cellonnx.load_checkpoint("./lenet.ckpt", choice_func=lambda x: x.startswith("conv2"))
+        >>> param_dict = ms.load_checkpoint("./lenet.ckpt", choice_func=lambda x: x.startswith("conv2"))
         >>> param_dict["conv2.weight"]
         Parameter (name=conv2.weight, shape=(16, 6, 5, 5), dtype=Float32, requires_grad=True)
     """
@@ -434,8 +434,8 @@ def load_param_into_net(net: Any, parameter_dict: dict[str, Any], strict_load: b
             dtype differs beyond the casts above; the message names the parameter and both shapes / dtypes.
 
     Examples:
-        >>> param_dict = cellonnx.load_checkpoint("./lenet.ckpt", filter_prefix="conv1")
-        >>> param_not_load, _ = cellonnx.load_param_into_net(net, param_dict)
+        >>> param_dict = ms.load_checkpoint("./lenet.ckpt", filter_prefix="conv1")
+        >>> param_not_load, _ = ms.load_param_into_net(net, param_dict)
         >>> param_not_load
         ['conv1.weight']
     """

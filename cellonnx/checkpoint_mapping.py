@@ -93,7 +93,7 @@ def load_checkpoint_into(net: Any, path: str | os.PathLike[str], source: str = "
         dropped (num_batches_tracked ...) and notes (the source chosen, a common prefix removed).
 
     Examples:
-        >>> report = load_checkpoint_into(net, "resnet18.pth", source="torch")
+        >>> report = ms.load_checkpoint_into(net, "resnet18.pth", source="torch")
         >>> print(report)
         loaded 62 tensors
         dropped 20 by the mapping: bn1.num_batches_tracked, ...

@@ -54,8 +54,65 @@ def _cli_help_nodes() -> list:
     return out
 
 
+def _first_line(obj: object) -> str:
+    """The docstring's summary line as plain text (inline markup kept as typed, never parsed)."""
+    import inspect
+
+    doc = inspect.getdoc(obj) or ""
+    return doc.strip().split("\n\n", 1)[0].replace("\n", " ").replace("``", "")
+
+
+def _signature(obj: object) -> str:
+    import inspect
+
+    if not callable(obj):
+        return ""
+    try:
+        return str(inspect.signature(obj))
+    except (TypeError, ValueError):
+        return "(...)"
+
+
+def _names_table(module_name: str, skip: tuple[str, ...] = ()) -> list:
+    """A table of a namespace's public names: name and signature, and the docstring's first line.
+
+    The MindSpore and MXNet namespaces hold thousands of names that mirror those frameworks' own references;
+    a table keeps the build fast (full autodoc of every name takes minutes) while listing everything."""
+    import importlib
+
+    from docutils import nodes
+
+    module = importlib.import_module(module_name)
+    names = getattr(module, "__all__", None) or [n for n in dir(module) if not n.startswith("_")]
+    table = nodes.table(classes=["cellonnx-names"])
+    group = nodes.tgroup(cols=2)
+    table += group
+    group += nodes.colspec(colwidth=40)
+    group += nodes.colspec(colwidth=60)
+    body = nodes.tbody()
+    group += body
+    for name in sorted(set(names) - set(skip), key=str.lower):
+        obj = getattr(module, name, None)
+        if obj is None or isinstance(obj, type(importlib)):
+            continue
+        row = nodes.row()
+        row += nodes.entry("", nodes.paragraph("", "", nodes.literal(text=f"{name}{_signature(obj)}")))
+        row += nodes.entry("", nodes.paragraph(text=_first_line(obj)))
+        body += row
+    return [table]
+
+
 def setup(app):  # noqa: ANN001, ANN201 (Sphinx's hook)
-    from docutils.parsers.rst import Directive
+    from docutils.parsers.rst import Directive, directives
+
+    class NamesTable(Directive):
+        required_arguments = 1
+        option_spec = {"skip": directives.unchanged}
+
+        def run(self) -> list:
+            return _names_table(self.arguments[0], tuple(self.options.get("skip", "").split()))
+
+    app.add_directive("cellonnx-names", NamesTable)
 
     class CliHelp(Directive):
         def run(self) -> list:

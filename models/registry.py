@@ -30,7 +30,7 @@ class ModelSpec:
         name: registry name.
         factory: builds the Cell from keyword options.
         summary: one line.
-        input: 'image' (float32 (N, C, H, W) or (N, *) for the MLP) or 'tokens' (int32 (N, L) ids).
+        input: 'image' (float32 (N, C, H, W) or ``(N, *)`` for the MLP) or 'tokens' (int32 (N, L) ids).
         sample_shape: one sample's default shape (C, H, W) / (L,).
     """
 

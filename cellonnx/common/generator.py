@@ -33,7 +33,7 @@ class Generator:
     """A random number generator: a seed and an offset (how far the stream has been drawn).
 
     Examples:
-        >>> generator = Generator()
+        >>> generator = ms.Generator()
         >>> generator.manual_seed(5)
         >>> generator.initial_seed()
         5

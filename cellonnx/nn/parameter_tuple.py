@@ -17,7 +17,7 @@ class ParameterTuple(tuple):
         iterable: Parameters, or an iterable of them (a Cell's ``get_parameters()``).
 
     Examples:
-        >>> params = ParameterTuple(net.trainable_params())
+        >>> params = ms.ParameterTuple(net.trainable_params())
         >>> moments = params.clone(prefix="moments", init="zeros")
         >>> moments[0].name
         'moments.fc1.weight'

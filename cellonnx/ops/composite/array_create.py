@@ -47,7 +47,7 @@ def fill(type: Any, shape: Any, value: Any) -> Tensor:
     """A tensor of ``shape`` and dtype ``type`` filled with ``value``.
 
     Examples:
-        >>> ops.fill(cellonnx.int32, (2, 2), 3)
+        >>> ops.fill(ms.int32, (2, 2), 3)
         Tensor(shape=[2, 2], dtype=Int32, value= [[3, 3], [3, 3]])
     """
     return Fill.apply(shape=_shape(shape, "fill"), value=_number(value, "fill", "value"),
