@@ -5,7 +5,7 @@ import cellonnx
 
 project = "cellonnx"
 author = "the cellonnx authors"
-copyright = "2026, the cellonnx authors"  # noqa: A001 (Sphinx's name)
+copyright = "2026, the cellonnx authors"
 version = release = cellonnx.__version__
 
 extensions = [
@@ -102,12 +102,12 @@ def _names_table(module_name: str, skip: tuple[str, ...] = ()) -> list:
     return [table]
 
 
-def setup(app):  # noqa: ANN001, ANN201 (Sphinx's hook)
+def setup(app: object) -> dict:
     from docutils.parsers.rst import Directive, directives
 
     class NamesTable(Directive):
         required_arguments = 1
-        option_spec = {"skip": directives.unchanged}
+        option_spec = {"skip": directives.unchanged}  # noqa: RUF012 (docutils reads a class dict)
 
         def run(self) -> list:
             return _names_table(self.arguments[0], tuple(self.options.get("skip", "").split()))

@@ -41,6 +41,7 @@ class ModelSpec:
     sample_shape: tuple[int, ...]
 
     def options(self) -> list[str]:
+        """The keyword arguments the model's factory accepts."""
         return list(inspect.signature(self.factory).parameters)
 
 

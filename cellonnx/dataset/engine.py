@@ -349,7 +349,8 @@ class NumpySlicesDataset(GeneratorDataset):
         sampler, num_shards, shard_id: as in :class:`GeneratorDataset`.
 
     Examples:
-        >>> ds = ms.dataset.NumpySlicesDataset({"x": np.random.rand(100, 3), "y": np.arange(100)}, shuffle=False).batch(10)
+        >>> data = {"x": np.random.rand(100, 3), "y": np.arange(100)}
+        >>> ds = ms.dataset.NumpySlicesDataset(data, shuffle=False).batch(10)
     """
 
     def __init__(self, data: Any, column_names: Any = None, num_samples: int | None = None,
