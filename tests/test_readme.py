@@ -324,3 +324,21 @@ def test_guide_runs_as_written(page: Path, tmp_path: Path, monkeypatch: pytest.M
         cellonnx.reset_auto_parallel_context()
         for server in servers:
             assert server.stop() == 0
+
+
+def test_distributed_training_script_runs_under_mpirun(tmp_path: Path) -> None:
+    """docs/distributed.md's training script, as train.py, under `mpirun -n 2 python train.py`."""
+    import os
+
+    from tests.communication._launch import find_mpirun, have_mpi
+
+    if not have_mpi():
+        pytest.skip("needs mpi4py and mpirun (pip install -e '.[dist]')")
+    script = guide_blocks(ROOT / "docs" / "distributed.md")[0]
+    assert script[0] == "python" and "init()" in script[1]
+    (tmp_path / "train.py").write_text(script[1])
+    env = {**_on_path(), "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+    done = subprocess.run([find_mpirun() or "mpirun", "-n", "2", sys.executable, "train.py"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300, env={**os.environ, **env})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (tmp_path / "lenet.ckpt").exists()
