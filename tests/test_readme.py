@@ -280,10 +280,10 @@ def test_serving_export_triton(serving_folder: Path) -> None:
 
 
 # ---------------------------------------------------------------- the guides of the documentation site
-# Every ```python and ```bash block of a guide runs, in the page's order, in one scope and one scratch folder
-# per page. A `cellonnx serve ...` line starts the server on a free port (stopped at the end of the page) and
-# `localhost:8000` in later blocks is its address. Blocks written ```shell (installs, mpirun over hosts, docker)
-# are shown and not run. docs/serving.md has its own tests above.
+# Every ```python and ```bash block of a guide runs, in the page's order, in one scope and one scratch
+# folder per page. A `cellonnx serve ...` line starts the server on a free port (stopped at the end of the
+# page) and `localhost:8000` in later blocks is its address. Blocks written ```shell (installs, mpirun over
+# hosts, docker) are shown and not run. docs/serving.md has its own tests above.
 GUIDES = sorted((ROOT / "docs" / "guides").glob("*.md")) + [ROOT / "docs" / "distributed.md"]
 
 
