@@ -33,6 +33,7 @@ def describe_layers(net: Any) -> dict[str, Any]:
     names in every framework.
 
     Examples:
+        >>> from cellonnx.checkpoint_mapping import describe_layers
         >>> describe_layers(nn.SequentialCell([nn.Dense(2, 3), nn.BatchNorm1d(3)]))
         {'0.weight': 'Dense', '0.bias': 'Dense', '1.moving_mean': 'BatchNorm', ...}
     """
@@ -93,10 +94,17 @@ def load_checkpoint_into(net: Any, path: str | os.PathLike[str], source: str = "
         dropped (num_batches_tracked ...) and notes (the source chosen, a common prefix removed).
 
     Examples:
-        >>> report = ms.load_checkpoint_into(net, "resnet18.pth", source="torch")
+        >>> from cellonnx.converters import write
+        >>> net = nn.SequentialCell([nn.Dense(2, 3), nn.BatchNorm1d(3)])
+        >>> write("net.pth", {"0.weight": np.ones((3, 2), np.float32), "0.bias": np.zeros(3, np.float32),
+        ...                    "1.weight": np.ones(3, np.float32), "1.bias": np.zeros(3, np.float32),
+        ...                    "1.running_mean": np.zeros(3, np.float32), "1.running_var": np.ones(3, np.float32),
+        ...                    "1.num_batches_tracked": np.array(7, np.int64)})
+        >>> report = ms.load_checkpoint_into(net, "net.pth", source="torch")
         >>> print(report)
-        loaded 62 tensors
-        dropped 20 by the mapping: bn1.num_batches_tracked, ...
+        loaded 6 tensors
+        dropped 1 by the mapping: 1.num_batches_tracked
+        source: torch
     """
     if source not in SOURCES:
         raise ValueError(f"load_checkpoint_into: unknown source {source!r}; expected one of {list(SOURCES)}")

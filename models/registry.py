@@ -71,6 +71,7 @@ def list_models() -> list[str]:
     """The registry names, sorted.
 
     Examples:
+        >>> from cellonnx.models import list_models
         >>> "resnet18" in list_models()
         True
     """
@@ -100,6 +101,7 @@ def get_model(name: str, **kwargs: Any) -> nn.Cell:
         The Cell, freshly initialised.
 
     Examples:
+        >>> from cellonnx.models import get_model
         >>> net = get_model("resnet18", num_classes=10, width_mult=0.25)
     """
     spec = model_spec(name)

@@ -141,8 +141,15 @@ class ServedModel:
         intra_threads: onnxruntime threads per run.
 
     Examples:
+        >>> from cellonnx.serve import ServedModel
+        >>> net = nn.Dense(4, 3)
+        >>> net.set_inputs(Tensor(shape=(None, 4), dtype=ms.float32))
+        >>> path = ms.export(net, Tensor(np.ones((1, 4), np.float32)), file_name="mlp")  # mlp.onnx
         >>> model = ServedModel("mlp.onnx")
-        >>> model.run({"x": np.ones((2, 4), np.float32)}, ["y"])["y"].shape
+        >>> [spec.name for spec in model.inputs], [spec.name for spec in model.outputs]
+        (['x'], ['output'])
+        >>> model.run({"x": np.ones((2, 4), np.float32)}, ["output"])["output"].shape
+        (2, 3)
     """
 
     version = "1"
