@@ -17,6 +17,11 @@ class ParameterTuple(tuple):
         iterable: Parameters, or an iterable of them (a Cell's ``get_parameters()``).
 
     Examples:
+        >>> class Net(nn.Cell):
+        ...     def __init__(self):
+        ...         super().__init__()
+        ...         self.fc1 = nn.Dense(3, 2)
+        >>> net = Net()
         >>> params = ms.ParameterTuple(net.trainable_params())
         >>> moments = params.clone(prefix="moments", init="zeros")
         >>> moments[0].name

@@ -3,6 +3,7 @@ takes. The listing methods follow MXNet's: ``list_arguments`` (variables that ar
 ``list_auxiliary_states``, ``list_inputs``, ``list_outputs`` and ``get_internals()`` with its output names
 (``conv0_output``, ``bn0_mean``, ``split0_output1``), so feature extraction by name works as in MXNet:
 
+    >>> from cellonnx.gluon import symbol
     >>> sym = symbol.load('resnet-symbol.json')
     >>> feat = sym.get_internals()['resnetv10_pool1_fwd_output']
     >>> net = SymbolBlock(feat, symbol.var('data'))

@@ -133,8 +133,8 @@ def auc(x: np.ndarray, y: np.ndarray, reorder: bool = False) -> float:
 
     Examples:
         >>> fpr, tpr, _ = nn.ROC(pos_label=2)(np.array([3, 1, 4, 2]), np.array([0, 1, 2, 3]))
-        >>> nn.auc(fpr, tpr)
-        0.6666666666666666
+        >>> print(nn.auc(fpr, tpr))  # the one positive (label 2) has the highest score
+        1.0
     """
     if not isinstance(x, np.ndarray) or not isinstance(y, np.ndarray):
         raise TypeError(f"For 'auc', the argument 'x' and 'y' must all be np.ndarray, but got {type(x)}, "
