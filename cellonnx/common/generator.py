@@ -35,10 +35,11 @@ class Generator:
     Examples:
         >>> generator = ms.Generator()
         >>> generator.manual_seed(5)
+        Generator(seed=5, offset=0)
         >>> generator.initial_seed()
         5
         >>> state = generator.get_state()
-        >>> generator.seed()
+        >>> new_seed = generator.seed()  # a fresh, non-deterministic seed
         >>> generator.set_state(state)
         >>> generator.initial_seed()
         5
