@@ -12,12 +12,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-# Examples not yet runnable (sketches that need a file or a trained network they do not build). The list
-# only shrinks: an example listed here that passes fails the test, so that it is taken off.
-KNOWN_FAILING: frozenset[str] = frozenset(
-    line.strip() for line in (Path(__file__).with_name("known_failing_examples.txt")).read_text().splitlines()
-    if line.strip() and not line.startswith("#"))
-
 
 def _modules() -> list[str]:
     import cellonnx.converters
@@ -57,14 +51,10 @@ def test_examples_are_found() -> None:
 @pytest.mark.parametrize("module_name", MODULES_WITH_EXAMPLES)
 def test_docstring_examples_run(module_name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    failures, now_passing = [], []
+    failures = []
     for test in _tests(module_name):
         out = io.StringIO()
         runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-        result = runner.run(test, out=out.write)
-        if result.failed and test.name not in KNOWN_FAILING:
+        if runner.run(test, out=out.write).failed:
             failures.append(out.getvalue())
-        elif not result.failed and test.name in KNOWN_FAILING:
-            now_passing.append(test.name)
     assert not failures, "\n".join(failures)
-    assert not now_passing, f"these examples run now: take them off known_failing_examples.txt: {now_passing}"
