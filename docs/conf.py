@@ -32,7 +32,8 @@ autodoc_preserve_defaults = True
 
 html_theme = "furo"
 html_title = f"cellonnx {release}"
-html_static_path: list[str] = []
+html_static_path = ["_static"]
+html_css_files = ["cellonnx.css"]
 
 
 def _cli_help_nodes() -> list:
@@ -55,11 +56,13 @@ def _cli_help_nodes() -> list:
 
 
 def _first_line(obj: object) -> str:
-    """The docstring's summary line as plain text (inline markup kept as typed, never parsed)."""
+    """The docstring's summary line as plain text (reST roles and literals unwrapped, never parsed)."""
     import inspect
+    import re
 
     doc = inspect.getdoc(obj) or ""
-    return doc.strip().split("\n\n", 1)[0].replace("\n", " ").replace("``", "")
+    line = doc.strip().split("\n\n", 1)[0].replace("\n", " ").replace("``", "")
+    return re.sub(r":\w+:`~?([^`]*)`", r"\1", line)  # :func:`addn` -> addn
 
 
 def _signature(obj: object) -> str:
@@ -68,9 +71,12 @@ def _signature(obj: object) -> str:
     if not callable(obj):
         return ""
     try:
-        return str(inspect.signature(obj))
+        signature = inspect.signature(obj)
     except (TypeError, ValueError):
         return "(...)"
+    # annotations make the table unreadable; the names and defaults are what a porting user looks for
+    plain = [p.replace(annotation=inspect.Parameter.empty) for p in signature.parameters.values()]
+    return str(signature.replace(parameters=plain, return_annotation=inspect.Signature.empty))
 
 
 def _names_table(module_name: str, skip: tuple[str, ...] = ()) -> list:
@@ -91,7 +97,7 @@ def _names_table(module_name: str, skip: tuple[str, ...] = ()) -> list:
     group += nodes.colspec(colwidth=60)
     body = nodes.tbody()
     group += body
-    for name in sorted(set(names) - set(skip), key=str.lower):
+    for name in sorted({n for n in names if not n.startswith("_")} - set(skip), key=str.lower):
         obj = getattr(module, name, None)
         if obj is None or isinstance(obj, type(importlib)):
             continue
