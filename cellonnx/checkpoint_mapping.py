@@ -121,9 +121,9 @@ def load_checkpoint_into(net: Any, path: str | os.PathLike[str], source: str = "
     Examples:
         >>> from cellonnx.converters import write
         >>> net = nn.SequentialCell([nn.Dense(2, 3), nn.BatchNorm1d(3)])
-        >>> write("net.pth", {"0.weight": np.ones((3, 2), np.float32), "0.bias": np.zeros(3, np.float32),
-        ...                    "1.weight": np.ones(3, np.float32), "1.bias": np.zeros(3, np.float32),
-        ...                    "1.running_mean": np.zeros(3, np.float32), "1.running_var": np.ones(3, np.float32),
+        >>> ones, zeros = np.ones(3, np.float32), np.zeros(3, np.float32)
+        >>> write("net.pth", {"0.weight": np.ones((3, 2), np.float32), "0.bias": zeros,
+        ...                    "1.weight": ones, "1.bias": zeros, "1.running_mean": zeros, "1.running_var": ones,
         ...                    "1.num_batches_tracked": np.array(7, np.int64)})
         >>> report = ms.load_checkpoint_into(net, "net.pth", source="torch")
         >>> print(report)

@@ -13,9 +13,9 @@ class CheckpointError(ValueError):
 
     Examples:
         >>> from cellonnx.converters import CheckpointError
-        >>> raise CheckpointError("net.ckpt", "tensor 'fc.weight': 12 bytes of data, expected 24")
+        >>> raise CheckpointError("net.ckpt", "tensor 'fc.weight': 12 bytes, expected 24")
         Traceback (most recent call last):
-        cellonnx.converters.errors.CheckpointError: net.ckpt: tensor 'fc.weight': 12 bytes of data, expected 24
+        cellonnx.converters.errors.CheckpointError: net.ckpt: tensor 'fc.weight': 12 bytes, expected 24
     """
 
     def __init__(self, path: str | os.PathLike[str], message: str) -> None:
