@@ -66,8 +66,11 @@ def run(args: argparse.Namespace) -> int:
             print(f"dropped {len(mapped.dropped)}: {', '.join(mapped.dropped)}")
     fmt = args.dst_format or None
     Path(args.dst).parent.mkdir(parents=True, exist_ok=True)  # as export does: the output's folder is made
-    write(args.dst, tensors, fmt, metadata=_portable(metadata), crc_check=args.crc)
+    from cellonnx.progress import write_progress
+
     total = sum(a.nbytes for a in tensors.values())
+    with write_progress(total, f"writing {Path(args.dst).name}"):
+        write(args.dst, tensors, fmt, metadata=_portable(metadata), crc_check=args.crc)
     print(f"wrote {args.dst}: {len(tensors)} tensors, {total} bytes")
     return 0
 
@@ -78,8 +81,11 @@ def _symbol_to_onnx(args: argparse.Namespace) -> int:
 
     if (args.dst_format or Path(args.dst).suffix.lower().lstrip(".")) != "onnx":
         raise CommandError(f"{args.src} is an MXNet symbol graph: it converts to .onnx, got {args.dst}")
-    model = convert_symbol(args.src, args.dst, args.params, parse_input_shapes(args.input_shape) or None,
-                           dynamic_batch=not args.static_batch)
+    from cellonnx.progress import stage
+
+    with stage(f"converting {Path(args.src).name}"):
+        model = convert_symbol(args.src, args.dst, args.params, parse_input_shapes(args.input_shape) or None,
+                               dynamic_batch=not args.static_batch)
     print(f"wrote {args.dst}: {len(model.graph.node)} nodes, {len(model.graph.initializer)} initializers, "
           f"inputs {', '.join(i.name for i in model.graph.input)}")
     return 0
