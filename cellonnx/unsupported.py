@@ -47,6 +47,13 @@ NATIVE_KERNEL = ("it compiles or loads native kernels for MindSpore's runtime (h
                  "write the operator with cellonnx ops, or as ops.Custom(func_type='pyfunc')")
 PARAMETER_SERVER = ("it belongs to MindSpore's parameter-server training (embedding caches, push / pull to "
                     "servers), which cellonnx does not have")
+MINDIR = ("MINDIR is the protobuf of MindSpore's own compiled graph IR (its func-graphs, primitive names "
+          "and attributes, as MindSpore's compiler emits and loads them); cellonnx's graphs are ONNX, so it "
+          "can neither write a MINDIR that MindSpore's loader accepts faithfully nor run one "
+          "(export(..., file_format='ONNX') and load_checkpoint cover the portable parts)")
+FUSED_ASCEND = ("it is a fused Ascend NPU kernel of large-model inference (MoE routing and dispatch, "
+                "grouped top-k, rotary embedding in the NPU's cos / sin layouts) with the NPU's own data "
+                "layouts; the underlying math is cellonnx.ops' (topk, rotary_position_embedding, ...)")
 
 UNSUPPORTED: dict[str, dict[str, str]] = {
     "mindspore": {
@@ -82,6 +89,26 @@ UNSUPPORTED: dict[str, dict[str, str]] = {
         "set_mindio_server_info": MINDIO,
         "set_dump": DUMP,
         "flops_collection": FLOPS,
+        "save_mindir": MINDIR,
+        "load_mindir": MINDIR,
+        "export_split_mindir": MINDIR,
+        "Layout": AUTO_PARALLEL,
+        "shard": AUTO_PARALLEL,
+        "set_algo_parameters": AUTO_PARALLEL,
+        "get_algo_parameters": AUTO_PARALLEL,
+        "reset_algo_parameters": AUTO_PARALLEL,
+        "merge_pipeline_strategys": AUTO_PARALLEL,
+        "sync_pipeline_shared_parameters": AUTO_PARALLEL,
+        "build_searched_strategy": AUTO_PARALLEL,
+        "get_ckpt_path_with_strategy": AUTO_PARALLEL,
+        "load_distributed_checkpoint": AUTO_PARALLEL,
+        "rank_list_for_transform": AUTO_PARALLEL,
+        "restore_group_info_list": AUTO_PARALLEL,
+        "transform_checkpoint_by_rank": AUTO_PARALLEL,
+        "transform_checkpoints": AUTO_PARALLEL,
+        "unified_safetensors": AUTO_PARALLEL,
+        "get_ps_context": PARAMETER_SERVER,
+        "set_ps_context": PARAMETER_SERVER,
     },
     "mindspore.nn": {
         "AdaSumByDeltaWeightWrapCell": ADASUM,
@@ -156,10 +183,31 @@ UNSUPPORTED: dict[str, dict[str, str]] = {
         "incre_flash_attention": FLASH_ATTENTION,
         "prompt_flash_attention": FLASH_ATTENTION,
         "speed_fusion_attention": FLASH_ATTENTION,
+        "flash_attention_score": FLASH_ATTENTION,
+        "fused_infer_attention_score": FLASH_ATTENTION,
+        "sparse_flash_attention": FLASH_ATTENTION,
+        "nsa_compress": FLASH_ATTENTION,
+        "nsa_compress_attention": FLASH_ATTENTION,
+        "nsa_select_attention": FLASH_ATTENTION,
+        "lightning_indexer": FLASH_ATTENTION,
+        "PagedAttention": FLASH_ATTENTION,
+        "PagedAttentionMask": FLASH_ATTENTION,
+        "ReshapeAndCache": FLASH_ATTENTION,
+        "reshard": AUTO_PARALLEL,
+        "moe_distribute_combine": FUSED_ASCEND,
+        "moe_distribute_dispatch": FUSED_ASCEND,
+        "moe_init_routing_v2": FUSED_ASCEND,
+        "GroupTopk": FUSED_ASCEND,
+        "ApplyRotaryPosEmb": FUSED_ASCEND,
     },
     "mindspore.numpy": {},
     "mindspore.train": {
         "TrainFaultTolerance": FAULT_TOLERANCE,
+        "export_split_mindir": MINDIR,
+        "build_searched_strategy": AUTO_PARALLEL,
+        "get_ckpt_path_with_strategy": AUTO_PARALLEL,
+        "load_distributed_checkpoint": AUTO_PARALLEL,
+        "restore_group_info_list": AUTO_PARALLEL,
     },
 }
 

@@ -93,8 +93,22 @@ def _pack(inputs: tuple, weights: tuple, positions_given: bool, single_position:
     return ig
 
 
+def _split_sens(args: tuple, kwargs: dict, sens_param: bool) -> tuple[tuple, dict, Any]:
+    """With ``sens_param``, the sensitivity: the keyword ``sens`` if given, else the last positional
+    argument (MindSpore's rule)."""
+    if not sens_param:
+        return args, kwargs, None
+    if "sens" in kwargs:
+        kwargs = dict(kwargs)
+        return args, kwargs, kwargs.pop("sens")
+    if not args:
+        raise ValueError("grad(sens_param=True): the sensitivity must be given as the last positional "
+                         "argument or as the keyword 'sens', but the call has no arguments")
+    return args[:-1], kwargs, args[-1]
+
+
 def value_and_grad(fn: Callable, grad_position: Any = 0, weights: Any = None, has_aux: bool = False,
-                   return_ids: bool = False) -> Callable[..., tuple[Any, Any]]:
+                   return_ids: bool = False, sens_param: bool = False) -> Callable[..., tuple[Any, Any]]:
     """Wrap ``fn`` to return ``(fn(*args), gradients)``, as ``mindspore.value_and_grad``.
 
     Args:
@@ -103,6 +117,8 @@ def value_and_grad(fn: Callable, grad_position: Any = 0, weights: Any = None, ha
         weights: Parameters (a list, a ParameterTuple, or a Cell's trainable_params()).
         has_aux: fn returns (loss, aux...); only loss is differentiated, aux is returned as is.
         return_ids: pair each gradient with its position or its parameter's name, for ``ops.get_grad``.
+        sens_param: the call passes the sensitivity (the gradient with respect to the output) as its last
+            positional argument, or as the keyword ``sens``; otherwise it is ones like the output.
 
     Returns:
         A function giving (value, grads): grads is the input gradient (a tuple for several positions),
@@ -114,9 +130,10 @@ def value_and_grad(fn: Callable, grad_position: Any = 0, weights: Any = None, ha
 
     def wrapper(*args: Any, **kwargs: Any) -> tuple[Any, Any]:
         from cellonnx.autograd.tape import is_grad_enabled
+        args, kwargs, sens = _split_sens(args, kwargs, sens_param)
         positions = _positions(grad_position, len(args))
         ws = _weights(weights)
-        value, ig, wg = _compute(fn, args, kwargs, positions, ws, has_aux, None,
+        value, ig, wg = _compute(fn, args, kwargs, positions, ws, has_aux, sens,
                                  create_graph and is_grad_enabled() and _nested[0] > 1)
         if return_ids:
             ig, wg = _with_ids(ig, wg, positions, ws)
@@ -127,9 +144,9 @@ def value_and_grad(fn: Callable, grad_position: Any = 0, weights: Any = None, ha
 
 
 def grad(fn: Callable, grad_position: Any = 0, weights: Any = None, has_aux: bool = False,
-         return_ids: bool = False) -> Callable[..., Any]:
+         return_ids: bool = False, sens_param: bool = False) -> Callable[..., Any]:
     """``mindspore.grad``: like value_and_grad but returns only the gradients (and aux with has_aux)."""
-    vg = value_and_grad(fn, grad_position, weights, has_aux, return_ids)
+    vg = value_and_grad(fn, grad_position, weights, has_aux, return_ids, sens_param)
 
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         value, grads = vg(*args, **kwargs)

@@ -121,6 +121,7 @@ del _tensor_methods
 # a name a family above defines stays the family's
 from cellonnx.ops import operations as P  # noqa: E402, I001 (order: the operations read the functional ops)
 from cellonnx.ops.operations import array_ops, other_ops  # noqa: E402, F401 (as mindspore.ops.array_ops ...)
+from cellonnx.ops.operations import linalg_ops  # noqa: E402, F401
 from cellonnx.ops import helpers as _helpers, primitive as _primitive  # noqa: E402
 from cellonnx.ops.composite import base as _composite_base, vmap as _vmap  # noqa: E402
 from cellonnx.autograd import functional as _transforms  # noqa: E402

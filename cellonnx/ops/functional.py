@@ -15,7 +15,8 @@ __all__ = sorted(name for name in _ops.__all__ if not isinstance(getattr(_ops, n
 globals().update({name: getattr(_ops, name) for name in __all__})
 
 # the operator classes and modules MindSpore's functional module also carries
-_ALSO = ("AdaptiveMaxPool2D", "Roll", "TensorToTuple", "P", "array_ops", "other_ops")
+_ALSO = ("AdaptiveMaxPool2D", "Roll", "TensorToTuple", "P", "array_ops", "other_ops", "linalg_ops", "Median",
+         "UniqueConsecutive")
 globals().update({name: getattr(_ops, name) for name in _ALSO})
 __all__ += list(_ALSO)
 

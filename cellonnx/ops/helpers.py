@@ -359,6 +359,88 @@ reshape_ = P.Reshape()
 reduce_max = P.ReduceMax()
 reduce_min = P.ReduceMin()
 reduce_mean = P.ReduceMean()
+tensor_expm1 = P.Expm1()
+
+
+def tensor_lt(input: Any, other: Any) -> Tensor:
+    """``input < other`` element-wise (MindSpore's functional alias of ``ops.less``)."""
+    from cellonnx.ops.prims.math import less
+    return less(input, other)
+
+
+def print_(*input_x: Any) -> None:
+    """Print the inputs (Tensors, strings, numbers, tuples of them) to stdout, as ``ops.Print()``."""
+    P.Print()(*input_x)
+
+
+def move_to(input: Tensor, to: str = "CPU", blocking: bool = True) -> Tensor:
+    """A copy of ``input`` on device ``to`` ('CPU', 'Ascend' or 'GPU'): here every tensor lives in host
+    memory, so this is ``ops.MoveTo()``."""
+    return P.MoveTo()(input, to, blocking)
+
+
+def tensordump(file_name: str, tensor: Tensor, mode: str = "out") -> None:
+    """Save ``tensor`` as a .npy file named after ``file_name`` (``ops.TensorDump(mode)``'s naming)."""
+    P.TensorDump(mode)(file_name, tensor)
+
+
+# ---------------------------------------------------------------- sparse tensors' parts
+def make_coo_tensor(indices: Tensor, values: Tensor, dense_shape: Any) -> Any:
+    """``COOTensor(indices, values, dense_shape)``."""
+    from cellonnx.sparse import COOTensor
+    return COOTensor(indices, values, dense_shape)
+
+
+def make_csr_tensor(indptr: Tensor, indices: Tensor, values: Tensor, dense_shape: Any) -> Any:
+    """``CSRTensor(indptr, indices, values, dense_shape)``."""
+    from cellonnx.sparse import CSRTensor
+    return CSRTensor(indptr, indices, values, dense_shape)
+
+
+def make_row_tensor_inner(indices: Tensor, values: Tensor, dense_shape: Any) -> Any:
+    """``RowTensor(indices, values, dense_shape)``."""
+    from cellonnx.sparse import RowTensor
+    return RowTensor(indices, values, dense_shape)
+
+
+def coo_tensor_get_indices(coo_tensor: Any) -> Tensor:
+    return coo_tensor.indices
+
+
+def coo_tensor_get_values(coo_tensor: Any) -> Tensor:
+    return coo_tensor.values
+
+
+def coo_tensor_get_dense_shape(coo_tensor: Any) -> tuple:
+    return coo_tensor.shape
+
+
+def csr_tensor_get_indptr(csr_tensor: Any) -> Tensor:
+    return csr_tensor.indptr
+
+
+def csr_tensor_get_indices(csr_tensor: Any) -> Tensor:
+    return csr_tensor.indices
+
+
+def csr_tensor_get_values(csr_tensor: Any) -> Tensor:
+    return csr_tensor.values
+
+
+def csr_tensor_get_dense_shape(csr_tensor: Any) -> tuple:
+    return csr_tensor.shape
+
+
+def row_tensor_get_indices(row_tensor: Any) -> Tensor:
+    return row_tensor.indices
+
+
+def row_tensor_get_values(row_tensor: Any) -> Tensor:
+    return row_tensor.values
+
+
+def row_tensor_get_dense_shape(row_tensor: Any) -> tuple:
+    return row_tensor.dense_shape
 
 __all__ = [
     "SliceGetItem",
@@ -369,6 +451,13 @@ __all__ = [
     "bool_not",
     "bool_or",
     "broadcast_gradient_args",
+    "coo_tensor_get_dense_shape",
+    "coo_tensor_get_indices",
+    "coo_tensor_get_values",
+    "csr_tensor_get_dense_shape",
+    "csr_tensor_get_indices",
+    "csr_tensor_get_indptr",
+    "csr_tensor_get_values",
     "depend",
     "dict_getitem",
     "dict_setitem",
@@ -384,21 +473,29 @@ __all__ = [
     "list_getitem",
     "list_len",
     "list_setitem",
+    "make_coo_tensor",
+    "make_csr_tensor",
     "make_dict",
     "make_list",
     "make_range",
+    "make_row_tensor_inner",
     "make_slice",
     "make_tuple",
     "mixed_precision_cast",
+    "move_to",
     "not_in_dict",
     "partial",
     "pows",
+    "print_",
     "rank",
     "reduce_max",
     "reduce_mean",
     "reduce_min",
     "reduced_shape",
     "reshape_",
+    "row_tensor_get_dense_shape",
+    "row_tensor_get_indices",
+    "row_tensor_get_values",
     "scalar_add",
     "scalar_cast",
     "scalar_div",
@@ -427,15 +524,18 @@ __all__ = [
     "tensor_add",
     "tensor_div",
     "tensor_exp",
+    "tensor_expm1",
     "tensor_floordiv",
     "tensor_ge",
     "tensor_le",
+    "tensor_lt",
     "tensor_mod",
     "tensor_mul",
     "tensor_pow",
     "tensor_range",
     "tensor_slice",
     "tensor_sub",
+    "tensordump",
     "tuple_div",
     "tuple_equal",
     "tuple_getitem",

@@ -28,6 +28,10 @@ def _taps(kind, n_in, n_out, ac, factor):
     out = []
     for d in range(n_out):
         s = n_in / n_out if factor is None else 1 / factor
+        if kind == "nearest" and ac:  # TensorFlow's align_corners nearest: round half up
+            src = d * (n_in - 1) / (n_out - 1) if n_out > 1 else 0.0
+            out.append([(min(math.floor(src + 0.5), n_in - 1), 1.0)])
+            continue
         if kind == "nearest":
             out.append([(min(math.floor(d * s), n_in - 1), 1.0)])
             continue
@@ -35,7 +39,10 @@ def _taps(kind, n_in, n_out, ac, factor):
             out.append([(min(math.floor((d + 0.5) * s), n_in - 1), 1.0)])
             continue
         src = d * (n_in - 1) / (n_out - 1) if ac and n_out > 1 else (0.0 if ac else (d + 0.5) * s - 0.5)
-        if kind == "linear":
+        base, clamp = kind, ac
+        if kind.endswith("-asymmetric"):  # TensorFlow's default mapping: src = dst * in / out
+            base, src, clamp = kind.split("-")[0], d * s, kind.startswith("cubic")
+        if base == "linear":
             src = max(src, 0.0)
             i0 = min(math.floor(src), n_in - 1)
             lam = src - i0
@@ -43,9 +50,9 @@ def _taps(kind, n_in, n_out, ac, factor):
             continue
         f = math.floor(src)
         t = round((src - f) * 1024) / 1024
-        a = -0.75 if ac else -0.5
+        a = -0.75 if clamp else -0.5
         taps = [(f + k, _cubic(t - k, a)) for k in (-1, 0, 1, 2)]
-        if ac:
+        if clamp:
             out.append([(min(max(i, 0), n_in - 1), w) for i, w in taps])
         else:
             inside = [(i, w) for i, w in taps if 0 <= i < n_in]
@@ -78,6 +85,17 @@ X4 = rand(2, 2, 5, 7, seed=602)
 X5 = rand(1, 2, 3, 4, 5, seed=603)
 
 CASES = [
+    # the TensorFlow-style operator classes (cellonnx/ops/operations/resize_ops.py)
+    OpCase("resize_bilinear_v2_asymmetric", lambda x: ops.ResizeBilinearV2()(x, (8, 4)), [X4],
+           lambda x: ref_resize(x, (8, 4), "linear-asymmetric"), second_order=True),
+    OpCase("resize_bicubic_asymmetric", lambda x: ops.ResizeBicubic()(x, (8, 4)), [X4],
+           lambda x: ref_resize(x, (8, 4), "cubic-asymmetric"), rtol=1e-5, atol=1e-5),
+    OpCase("resize_nearest_neighbor_align_corners", lambda x: ops.ResizeNearestNeighbor((8, 4), True)(x),
+           [X4],
+           lambda x: ref_resize(x, (8, 4), "nearest", True)),
+    OpCase("resize_linear1d_asymmetric_mode",
+           lambda x: ops.ResizeBilinearV2()(ops.expand_dims(x, 2), (1, 9))[:, :, 0], [X3],
+           lambda x: ref_resize(x, (9,), "linear-asymmetric")),
     OpCase("interpolate_nearest_3d", lambda x: ops.interpolate(x, 11), [X3],
            lambda x: ref_resize(x, (11,), "nearest")),
     OpCase("interpolate_nearest_4d_down", lambda x: ops.interpolate(x, (3, 4)), [X4],

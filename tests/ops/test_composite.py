@@ -19,7 +19,9 @@ def test_namespaces_share_their_objects() -> None:
     assert F.relu is ops.relu and F.make_tuple is ops.make_tuple and F.jvp is ops.jvp
     assert isinstance(F.tensor_add, P.Add) and isinstance(F.reduce_mean, P.ReduceMean)
     assert C.GradOperation is ops.GradOperation and C.HyperMap is ops.HyperMap
-    assert C.matmul is ops.matmul and C.normal is ops.normal
+    assert C.mm is ops.mm and C.normal is ops.normal
+    # C.matmul is MindSpore's composite matmul(x1, x2, dtype=None), not ops.matmul(input, other)
+    assert C.matmul is not ops.matmul
     assert ops.P is P and F.P is P
     with pytest.raises(AttributeError):
         _ = C.not_a_name

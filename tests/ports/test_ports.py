@@ -4,7 +4,8 @@ For each network of networks.py (built from the ported files of sources.json): c
 MindSpore's parameter names and shapes (the checkpoint keys), the eager forward in evaluation and training
 mode, the loss, gradients (three in full, every norm) and one nn.Momentum step against the fixtures that
 tests/fixtures/mindspore/gen_ports.py wrote with MindSpore from the original files; export with a dynamic
-batch (from a batch-1 example) run by onnxruntime at batch 1 and 2; and a checkpoint round-trip.
+batch (from a batch-1 example) run by onnxruntime at batch 1, 2 and 5 (batch 5 cycles the fixture's two
+samples, checks.take_batch); and a checkpoint round-trip.
 
 Where cellonnx still lacks a MindSpore name or behaviour a network needs, the case carries a strict xfail
 naming it (xfails.py): when the name lands the case passes, strict turns that into a failure, and the mark
@@ -170,7 +171,7 @@ def test_export_dynamic_batch(name: str, importer: Any, tmp_path: Path) -> None:
     path = ms.export(net, *example, file_name=str(tmp_path / name), file_format="ONNX")
     session = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
     names = [i.name for i in session.get_inputs()]
-    for batch in (1, 2):
+    for batch in (1, 2, 5):
         feed = dict(zip(names, (numpy(x) for x in inputs(want, batch))))
         got = session.run(None, feed)
         compare(got, want, "eval", f"{name} onnxruntime at batch {batch}", batch=batch)

@@ -17,8 +17,25 @@ __all__ = ["GradOperation", "_Vmap", *_base_all]
 # MindSpore's composite namespace re-exports these functional ops; they are cellonnx.ops's, looked up when
 # asked for (this package is imported while cellonnx.ops is still being built)
 _FROM_OPS = ("batch_dot", "clip_by_global_norm", "clip_by_value", "count_nonzero", "cummin", "dot", "gamma",
-             "laplace", "matmul", "mm", "multinomial", "normal", "ones_like", "poisson", "repeat_elements",
-             "repeat_interleave", "sequence_mask", "tensor_dot", "uniform", "vecdot", "zeros_like")
+             "laplace", "mm", "multinomial", "normal", "ones_like", "poisson", "repeat_elements",
+             "repeat_interleave", "sequence_mask", "tensor_dot", "uniform", "vecdot")
+
+
+def matmul(x1: Any, x2: Any, dtype: Any = None) -> Any:
+    """``C.matmul(x1, x2, dtype=None)``: ``ops.matmul``, the result cast to ``dtype`` when it is given (the
+    NumPy-style matmul MindSpore's composite namespace carries)."""
+    import cellonnx.ops as ops
+    out = ops.matmul(x1, x2)
+    return out if dtype is None else ops.cast(out, dtype)
+
+
+def zeros_like(x: Any) -> Any:
+    """``C.zeros_like(x)``: zeros of ``x``'s shape and dtype (MindSpore's composite takes no dtype)."""
+    import cellonnx.ops as ops
+    return ops.zeros_like(x)
+
+
+__all__ += ["matmul", "zeros_like"]
 
 
 def __getattr__(name: str) -> Any:

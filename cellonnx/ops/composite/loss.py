@@ -249,16 +249,16 @@ def binary_cross_entropy(logits: Tensor, labels: Tensor, weight: Tensor | None =
     return _reduce(loss, reduction)
 
 
-def binary_cross_entropy_with_logits(logits: Tensor, label: Tensor, weight: Tensor | None = None,
+def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tensor | None = None,
                                      pos_weight: Tensor | None = None, reduction: str = "mean") -> Tensor:
-    r"""Binary cross entropy of ``sigmoid(logits)`` against ``label``, computed stably from the logits.
+    r"""Binary cross entropy of ``sigmoid(input)`` against ``target``, computed stably from the logits.
 
     .. math::
         l_n = -w_n \left[ p_n y_n \log \sigma(x_n) + (1 - y_n) \log(1 - \sigma(x_n)) \right]
 
     Args:
-        logits (Tensor): any shape.
-        label (Tensor): targets of the same shape.
+        input (Tensor): the logits, any shape.
+        target (Tensor): targets of the same shape.
         weight (Tensor, optional): rescaling weight broadcast to the logits' shape. Default: None.
         pos_weight (Tensor, optional): weight of the positive term per class (broadcast along the last axis).
             Default: None.
@@ -273,11 +273,11 @@ def binary_cross_entropy_with_logits(logits: Tensor, label: Tensor, weight: Tens
         ()
     """
     _check_reduction(reduction, "binary_cross_entropy_with_logits")
-    logits = _float(logits, "binary_cross_entropy_with_logits", "logits")
-    label = _float(label, "binary_cross_entropy_with_logits", "label")
+    logits = _float(input, "binary_cross_entropy_with_logits", "input")
+    label = _float(target, "binary_cross_entropy_with_logits", "target")
     if _shape(label) != _shape(logits):
-        raise ValueError(f"ops.binary_cross_entropy_with_logits: label has shape {_shape(label)}, "
-                         f"expected the logits' shape {_shape(logits)}")
+        raise ValueError(f"ops.binary_cross_entropy_with_logits: target has shape {_shape(label)}, "
+                         f"expected the input's shape {_shape(logits)}")
     # -log sigmoid(x) = softplus(-x); -log(1 - sigmoid(x)) = softplus(x)
     pos = mul(label, softplus(neg(logits)))
     if pos_weight is not None:

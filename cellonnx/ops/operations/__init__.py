@@ -7,40 +7,59 @@ from __future__ import annotations
 
 from cellonnx.ops.operations import (
     array_ops,
+    color_ops,
     comm_ops,
     compat_ops,
+    ctc_ops,
     debug_ops,
     extra_ops,
     image_ops,
     linalg_ops,
     loss_ops,
     math_ops,
+    matrix_ops,
+    nms_ops,
+    nn3d_ops,
     nn_ops,
     optim_ops,
     other_ops,
     random_ops,
+    resize_ops,
+    rnn_ops,
+    sampling_ops,
     scatter_ops,
     special_ops,
+    spectral_ops,
 )
 from cellonnx.ops.operations.array_ops import *
+from cellonnx.ops.operations.color_ops import *
 from cellonnx.ops.operations.comm_ops import *
 from cellonnx.ops.operations.compat_ops import *
+from cellonnx.ops.operations.ctc_ops import *
 from cellonnx.ops.operations.debug_ops import *
 from cellonnx.ops.operations.extra_ops import *
 from cellonnx.ops.operations.image_ops import *
 from cellonnx.ops.operations.linalg_ops import *
 from cellonnx.ops.operations.loss_ops import *
 from cellonnx.ops.operations.math_ops import *
+from cellonnx.ops.operations.matrix_ops import *
+from cellonnx.ops.operations.nms_ops import *
+from cellonnx.ops.operations.nn3d_ops import *
 from cellonnx.ops.operations.nn_ops import *
 from cellonnx.ops.operations.optim_ops import *
 from cellonnx.ops.operations.other_ops import *
 from cellonnx.ops.operations.random_ops import *
+from cellonnx.ops.operations.resize_ops import *
+from cellonnx.ops.operations.rnn_ops import *
+from cellonnx.ops.operations.sampling_ops import *
 from cellonnx.ops.operations.scatter_ops import *
 from cellonnx.ops.operations.special_ops import *
+from cellonnx.ops.operations.spectral_ops import *
 from cellonnx.ops.prims.control import ForiLoop, Scan, WhileLoop
 
 FAMILIES = (math_ops, array_ops, nn_ops, random_ops, optim_ops, debug_ops, other_ops, special_ops, linalg_ops,
-            scatter_ops, image_ops, loss_ops, compat_ops, extra_ops)
+            scatter_ops, image_ops, loss_ops, compat_ops, extra_ops, nn3d_ops, resize_ops, rnn_ops,
+            spectral_ops, color_ops, matrix_ops, nms_ops, ctc_ops, sampling_ops)
 ROWS = [row for family in FAMILIES for row in family.ROWS]
 
 __all__ = ["ForiLoop", "Scan", "WhileLoop"]

@@ -122,6 +122,7 @@ ROWS = [
     Row("Igamma", "", "a, x", "igamma(a, x)"),
     Row("Igammac", "", "a, x", "igammac(a, x)"),
     Row("Zeta", "", "x, q", "zeta(x, q)"),
+    Row("Betainc", "", "a, b, x", "betainc(a, b, x)"),
     Row("BesselI0", "", "x", "bessel_i0(x)"),
     Row("BesselI0e", "", "x", "bessel_i0e(x)"),
     Row("BesselI1", "", "x", "bessel_i1(x)"),

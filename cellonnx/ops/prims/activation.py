@@ -411,14 +411,14 @@ def leaky_relu(input: Tensor, alpha: float = 0.2) -> Tensor:
     return LeakyRelu.apply(_float(input), alpha=float(alpha))
 
 
-def prelu(x: Tensor, weight: Tensor) -> Tensor:
+def prelu(input: Tensor, weight: Tensor) -> Tensor:
     """Parametric ReLU: ``max(0, x) + weight * min(0, x)`` with one slope per channel (axis 1).
 
     Args:
-        x (Tensor): (N, C, *), or any shape with a single slope.
+        input (Tensor): (N, C, *), or any shape with a single slope.
         weight (Tensor): (C,) or (1,).
     """
-    x, w = _float(x), to_tensor(weight)
+    x, w = _float(input), to_tensor(weight)
     n = int(w._data.size)
     c = int(x._data.shape[1]) if x.ndim >= 2 else 1
     if w.ndim > 1 or n not in (1, c):
@@ -451,9 +451,9 @@ def hardsigmoid(input: Tensor) -> Tensor:
     return HardSigmoid.apply(_float(input))
 
 
-def hardswish(x: Tensor) -> Tensor:
+def hardswish(input: Tensor) -> Tensor:
     """``x * relu6(x + 3) / 6``."""
-    return HardSwish.apply(_float(x))
+    return HardSwish.apply(_float(input))
 
 
 def softplus(input: Tensor, beta: float = 1, threshold: float = 20) -> Tensor:
@@ -473,7 +473,7 @@ def mish(x: Tensor) -> Tensor:
     return Mish.apply(_float(x))
 
 
-def gelu(input_x: Tensor, approximate: str = "none") -> Tensor:
+def gelu(input: Tensor, approximate: str = "none") -> Tensor:
     """Gaussian error linear unit.
 
     ``approximate='none'``: ``x * Phi(x) = 0.5 * x * (1 + erf(x / sqrt(2)))``;
@@ -482,7 +482,7 @@ def gelu(input_x: Tensor, approximate: str = "none") -> Tensor:
     """
     if approximate not in ("none", "tanh"):
         raise ValueError(f"gelu: approximate must be 'none' or 'tanh', got {approximate!r}")
-    return Gelu.apply(_float(input_x), approximate=approximate)
+    return Gelu.apply(_float(input), approximate=approximate)
 
 
 def relu6(x: Tensor) -> Tensor:

@@ -97,6 +97,14 @@ def bmm(input_x: Tensor, mat2: Tensor) -> Tensor:
     return matmul(input_x, mat2)
 
 
+def mm(input: Tensor, mat2: Tensor) -> Tensor:
+    """The product of an (n, m) and an (m, p) matrix, (n, p) (MindSpore's ``ops.mm``: 2-D inputs only)."""
+    if input.ndim != 2 or mat2.ndim != 2 or input.shape[1] != mat2.shape[0]:
+        raise ValueError(f"mm: expected matrices of shapes (n, m) and (m, p), got {tuple(input.shape)} and "
+                         f"{tuple(mat2.shape)}")
+    return matmul(input, mat2)
+
+
 def dense(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """``input @ weight.T + bias`` (weight is (out_channels, in_channels), as in MindSpore)."""
     from cellonnx.ops.prims.math import add
@@ -106,4 +114,4 @@ def dense(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     out = matmul(input, transpose(weight, (1, 0)))
     return add(out, bias) if bias is not None else out
 
-__all__ = ["bmm", "dense", "matmul"]
+__all__ = ["bmm", "dense", "matmul", "mm"]

@@ -783,7 +783,11 @@ def round(input: Tensor, *, decimals: int = 0) -> Tensor:
     return div(Round.apply(mul(x, scale)), scale)
 
 
-def relu(input: Tensor) -> Tensor:
+def relu(input: Tensor, inplace: bool = False) -> Tensor:
+    """``max(input, 0)``; with ``inplace`` the result is written into ``input``, which is returned."""
+    if inplace:
+        from cellonnx.ops.composite.clip import _inplace
+        return _inplace(input, Relu.apply, "relu")
     return Relu.apply(input)
 
 

@@ -161,7 +161,7 @@ def _avg_pool(op: str, nd: int, x: Any, kernel_size: Any, stride: Any, padding: 
 
 
 def avg_pool2d(input_x: Tensor, kernel_size: Any = 1, stride: Any = 1, padding: Any = 0, ceil_mode: bool = False,
-               count_include_pad: bool = True, divisor_override: int | None = None, *,
+               count_include_pad: bool = True, divisor_override: int = 0, *,
                pad_mode: str = "pad") -> Tensor:
     """2D average pooling over an NCHW input, as MindSpore's ``ops.avg_pool2d``.
 
@@ -172,7 +172,7 @@ def avg_pool2d(input_x: Tensor, kernel_size: Any = 1, stride: Any = 1, padding: 
         padding: int, (pad_h, pad_w) or (top, bottom, left, right) of zero padding (at most half the kernel).
         ceil_mode: round the output size up (windows past the end are averaged over what they cover).
         count_include_pad: count the zero padding in the divisor.
-        divisor_override: if set (non-zero), the divisor of every window.
+        divisor_override: if non-zero, the divisor of every window (0 or None: not set).
         pad_mode: keyword-only, for nn.AvgPool2d: 'pad' (default), 'same' (output ceil(in / stride), averages
             over the real pixels of each window) or 'valid'.
 

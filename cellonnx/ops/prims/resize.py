@@ -5,6 +5,9 @@ functional interpolate / upsample, following MindSpore 2.10's kernels:
   nearest-exact: floor((dst + 0.5) * in / out);
 - linear / bilinear / trilinear: half-pixel centres, source (dst + 0.5) * in / out - 0.5 clamped at 0, or
   align_corners dst * (in - 1) / (out - 1);
+- the TensorFlow-style operator classes (ResizeBilinearV2, ResizeBicubic, ResizeNearestNeighbor) also reach
+  the asymmetric mapping dst * in / out ('linear-asymmetric', 'cubic-asymmetric': cubic taps clamped with
+  a = -0.75, as with align_corners) and nearest with align_corners: round(dst * (in - 1) / (out - 1));
 - bicubic (TensorFlow's kernel): half-pixel centres with a = -0.5 and the taps outside the input left out
   (the rest renormalized), or align_corners with a = -0.75 and clamped taps; the tap weights come from a
   1024-entry table, so the fractional offset is rounded to a multiple of 1/1024.
@@ -31,6 +34,8 @@ def _source(mode: str, n_in: int, n_out: int, align_corners: bool, scale: float 
     """Source coordinate of every output position along one axis (``scale``: in / out, or 1 /
     scale_factor)."""
     dst = np.arange(n_out, dtype=np.float64)
+    if mode.endswith("-asymmetric"):
+        return dst * (n_in / n_out if scale is None else scale)
     if align_corners:
         return dst * ((n_in - 1) / (n_out - 1) if n_out > 1 else 0.0)
     s = n_in / n_out if scale is None else scale
@@ -41,7 +46,10 @@ def _source(mode: str, n_in: int, n_out: int, align_corners: bool, scale: float 
     return (dst + 0.5) * s - 0.5
 
 
-def nearest_index(mode: str, n_in: int, n_out: int, scale: float | None) -> np.ndarray:
+def nearest_index(mode: str, n_in: int, n_out: int, scale: float | None,
+                  align_corners: bool = False) -> np.ndarray:
+    if align_corners:  # round half up of dst * (in - 1) / (out - 1)
+        return np.minimum(np.floor(_source(mode, n_in, n_out, True, scale) + 0.5), n_in - 1).astype(np.int64)
     return np.minimum(np.floor(_source(mode, n_in, n_out, False, scale)), n_in - 1).astype(np.int64)
 
 
@@ -57,10 +65,10 @@ def axis_matrix(mode: str, n_in: int, n_out: int, align_corners: bool, scale: fl
     m = np.zeros((n_out, n_in))
     rows = np.arange(n_out)
     if mode in ("nearest", "nearest-exact"):
-        m[rows, nearest_index(mode, n_in, n_out, scale)] = 1.0
+        m[rows, nearest_index(mode, n_in, n_out, scale, align_corners)] = 1.0
         return m
     src = _source(mode, n_in, n_out, align_corners, scale)
-    if mode == "linear":
+    if mode in ("linear", "linear-asymmetric"):
         src = np.maximum(src, 0.0)
         i0 = np.minimum(np.floor(src), n_in - 1).astype(np.int64)
         lam = src - i0
@@ -70,9 +78,10 @@ def axis_matrix(mode: str, n_in: int, n_out: int, align_corners: bool, scale: fl
     base = np.floor(src)
     t = np.round((src - base) * 1024) / 1024  # the kernel's 1024-entry weight table
     taps = base[:, None].astype(np.int64) + np.arange(-1, 3)[None, :]
-    a = -0.75 if align_corners else -0.5
+    clamped = align_corners or mode == "cubic-asymmetric"
+    a = -0.75 if clamped else -0.5
     w = _cubic_weight(t[:, None] - np.arange(-1, 3)[None, :], a)
-    if align_corners:
+    if clamped:
         np.add.at(m, (np.repeat(rows, 4), np.clip(taps, 0, n_in - 1).reshape(-1)), w.reshape(-1))
     else:
         inside = (taps >= 0) & (taps < n_in)
@@ -105,7 +114,8 @@ class Resize(Op):
         if mode in ("nearest", "nearest-exact"):
             for i in range(nd):
                 n_in = x.shape[x.ndim - nd + i]
-                idx = nearest_index(mode, n_in, sizes[i], None if scales is None else 1.0 / scales[i])
+                idx = nearest_index(mode, n_in, sizes[i], None if scales is None else 1.0 / scales[i],
+                                    align_corners)
                 x = np.take(x, idx, axis=x.ndim - nd + i)
             return np.ascontiguousarray(x)
         ct = compute_dtype(x.dtype)
@@ -128,7 +138,7 @@ class Resize(Op):
     def lower(self, g, x, *, mode, sizes, align_corners, scales):
         xt = g.in_tensors[0]
         nd = len(sizes)
-        if mode == "cubic":
+        if mode.startswith("cubic"):
             require_static(xt, "bicubic interpolation")
             dt = xt._data.dtype
             rank = len(xt._data.shape)
@@ -141,8 +151,12 @@ class Resize(Op):
                                            g.const(np.ascontiguousarray(m.T))), perm=back)
             return y
         attrs: dict[str, Any] = {"mode": "nearest" if mode.startswith("nearest") else "linear"}
-        if mode == "nearest":
+        if mode == "nearest" and align_corners:
+            attrs.update(coordinate_transformation_mode="align_corners", nearest_mode="round_prefer_ceil")
+        elif mode == "nearest":
             attrs.update(coordinate_transformation_mode="asymmetric", nearest_mode="floor")
+        elif mode == "linear-asymmetric":
+            attrs["coordinate_transformation_mode"] = "asymmetric"
         elif mode == "nearest-exact":  # floor((dst + 0.5) * scale) = round-half-up of the half-pixel source
             attrs.update(coordinate_transformation_mode="half_pixel", nearest_mode="round_prefer_ceil")
         else:

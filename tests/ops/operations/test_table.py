@@ -120,6 +120,14 @@ EXTRA: dict[str, dict[str, Any]] = {
                               lambda p, x: p(x > 0)),
     "LogNormalReverse": c(lambda: ops.LogNormalReverse(), [f32(2, 3)]),
     "Cauchy": c(lambda: ops.Cauchy((2, 3), 1.0, 0.5), [], lambda p: p()),
+    "TruncatedNormal": c(lambda: ops.TruncatedNormal(seed=2), [], lambda p: p((2, 3))),
+    "ParameterizedTruncatedNormal": c(lambda: ops.ParameterizedTruncatedNormal(seed=2), [],
+                                      lambda p: p((2, 3), T([0.0, 1.0]), T([1.0, 0.5]), T([-1.0, 0.0]),
+                                                  T([2.0, 1.5]))),
+    # unseeded by design: an empty draw compares the class with its twin
+    "NonDeterministicInts": c(lambda: ops.NonDeterministicInts(ms.int32), [], lambda p: p((0, 3))),
+    "NonMaxSuppressionV3": c(lambda: ops.NonMaxSuppressionV3(), [f32(6, 4), f32(6)],
+                             lambda p, b, s: p(b, s, T(4, ms.int32), T(0.4), T(-1.0))),
     "Custom": c(lambda: ops.Custom(lambda a, b: a * b + 1, out_shape=lambda a, b: a, out_dtype=ms.float32),
                 [f32(2, 2), f32(2, 2)]),
 }

@@ -1,0 +1,124 @@
+"""MindSpore's non-maximum suppression operator classes (``ops.NMSWithMask``, ``ops.NonMaxSuppressionV3``,
+``ops.NonMaxSuppressionWithOverlaps``): table rows over greedy suppression computed in NumPy (see table.py).
+
+The selection depends on the values (how many boxes survive), so these run eagerly only: inside a traced
+(exported) function they raise, naming the op; select the boxes before or after the exported part.
+The greedy rule is TensorFlow's, which MindSpore follows: boxes in descending order of score (ties keep
+their input order), a box is dropped when its overlap with a kept one is greater than the threshold.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from cellonnx.ops import registry
+from cellonnx.ops.operations.table import Row, build
+from cellonnx.tensor import Tensor
+
+
+def _eager(op: str) -> None:
+    if registry.TRACE_HOOK is not None:
+        raise NotImplementedError(f"ops.{op} cannot be exported to ONNX: which boxes it keeps depends on "
+                                  "their values; it runs eagerly only (select the boxes outside the "
+                                  "exported function)")
+
+
+def _array(value: Any) -> np.ndarray:
+    return value.asnumpy() if isinstance(value, Tensor) else np.asarray(value)
+
+
+def _iou(box: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """IoU of one (x1, y1, x2, y2) box with each of ``others`` (corners in either order), in float64."""
+    lo, hi = np.minimum(box[:2], box[2:]), np.maximum(box[:2], box[2:])
+    olo, ohi = np.minimum(others[:, :2], others[:, 2:]), np.maximum(others[:, :2], others[:, 2:])
+    inter = np.prod(np.clip(np.minimum(hi, ohi) - np.maximum(lo, olo), 0, None), axis=1)
+    union = np.prod(hi - lo) + np.prod(ohi - olo, axis=1) - inter
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(union > 0, inter / np.where(union > 0, union, 1.0), 0.0)
+
+
+def _greedy(order: np.ndarray, overlap: Any, threshold: float, limit: int) -> list[int]:
+    """The kept indices, in ``order``: each box is dropped when ``overlap(kept, box) > threshold`` for one
+    of the kept (``kept`` an index array; NonMaxSuppressionWithOverlaps reads ``overlaps[box, kept]``)."""
+    kept: list[int] = []
+    for i in order:
+        if len(kept) >= limit:
+            break
+        if not kept or not np.any(overlap(np.asarray(kept), i) > threshold):
+            kept.append(int(i))
+    return kept
+
+
+def _nms_with_mask(bboxes: Tensor, iou_threshold: float) -> tuple[Tensor, Tensor, Tensor]:
+    """(boxes sorted by descending score, the indices of that sorted list (0 .. N - 1, int32, as MindSpore's
+    CPU and GPU kernels give), the mask of the kept ones)."""
+    _eager("NMSWithMask")
+    boxes = _array(bboxes)
+    if boxes.ndim != 2 or boxes.shape[1] != 5:
+        raise ValueError(f"For 'NMSWithMask', the bboxes must be (N, 5) (x1, y1, x2, y2, score), but got "
+                         f"shape {boxes.shape}.")
+    order = np.argsort(-boxes[:, 4].astype(np.float64), kind="stable")
+    ordered = boxes[order].astype(np.float64)
+    kept = _greedy(np.arange(len(order)), lambda k, i: _iou(ordered[i, :4], ordered[k, :4]),
+                   float(iou_threshold), len(order))
+    mask = np.zeros(len(order), bool)
+    mask[kept] = True
+    return Tensor(boxes[order]), Tensor(np.arange(len(order), dtype=np.int32)), Tensor(mask)
+
+
+def _select(scores: Any, max_output_size: Any, score_threshold: Any, op: str) -> tuple[np.ndarray, int]:
+    s = _array(scores).astype(np.float64)
+    if s.ndim != 1:
+        raise ValueError(f"For '{op}', the scores must be 1-D, but got shape {s.shape}.")
+    limit = int(_array(max_output_size).reshape(-1)[0])
+    if limit < 0:
+        raise ValueError(f"For '{op}', the max_output_size must be non-negative, but got {limit}.")
+    order = np.argsort(-s, kind="stable")
+    order = order[s[order] > float(_array(score_threshold).reshape(-1)[0])]
+    return order, limit
+
+
+def _nms_v3(boxes: Tensor, scores: Tensor, max_output_size: Any, iou_threshold: Any,
+            score_threshold: Any) -> Tensor:
+    _eager("NonMaxSuppressionV3")
+    b = _array(boxes).astype(np.float64)
+    if b.ndim != 2 or b.shape[1] != 4 or b.shape[0] != _array(scores).shape[0]:
+        raise ValueError(f"For 'NonMaxSuppressionV3', the boxes must be (N, 4) with one score each, but got "
+                         f"shapes {b.shape} and {_array(scores).shape}.")
+    order, limit = _select(scores, max_output_size, score_threshold, "NonMaxSuppressionV3")
+    kept = _greedy(order, lambda k, i: _iou(b[i], b[k]), float(_array(iou_threshold).reshape(-1)[0]), limit)
+    return Tensor(np.asarray(kept, np.int32))
+
+
+def _nms_overlaps(overlaps: Tensor, scores: Tensor, max_output_size: Any, overlap_threshold: Any,
+                  score_threshold: Any) -> Tensor:
+    _eager("NonMaxSuppressionWithOverlaps")
+    o = _array(overlaps).astype(np.float64)
+    n = _array(scores).shape[0]
+    if o.shape != (n, n):
+        raise ValueError(f"For 'NonMaxSuppressionWithOverlaps', the overlaps must be (N, N) for N = {n} "
+                         f"scores, but got shape {o.shape}.")
+    order, limit = _select(scores, max_output_size, score_threshold, "NonMaxSuppressionWithOverlaps")
+    kept = _greedy(order, lambda k, i: o[i, k], float(_array(overlap_threshold).reshape(-1)[0]), limit)
+    return Tensor(np.asarray(kept, np.int32))
+
+
+def _setup_nms(prim: Any) -> None:
+    if not isinstance(prim.iou_threshold, float):
+        raise TypeError(f"For 'NMSWithMask', the 'iou_threshold' must be a float, but got "
+                        f"{type(prim.iou_threshold).__name__}.")
+
+
+ROWS = [
+    Row("NMSWithMask", "iou_threshold=0.5", "bboxes", "_nms_with_mask(bboxes, iou_threshold)", _setup_nms),
+    Row("NonMaxSuppressionV3", "", "boxes, scores, max_output_size, iou_threshold, score_threshold",
+        "_nms_v3(boxes, scores, max_output_size, iou_threshold, score_threshold)"),
+    Row("NonMaxSuppressionWithOverlaps", "", "overlaps, scores, max_output_size, overlap_threshold, "
+        "score_threshold",
+        "_nms_overlaps(overlaps, scores, max_output_size, overlap_threshold, score_threshold)"),
+]
+
+CLASSES = build(ROWS, globals())
+globals().update(CLASSES)
+__all__ = list(CLASSES)
