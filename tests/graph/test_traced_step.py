@@ -40,12 +40,29 @@ class _Norms(nn.Cell):
         return self.out(ms.ops.gelu(self.norm(self.dense(x.reshape(x.shape[0], -1)))))
 
 
-# name -> (network factory, input shape)
-NETS: dict[str, tuple[Callable[[], nn.Cell], tuple[int, ...]]] = {
-    "conv_bn_pools": (_convnet, (4, 2, 8, 8)),
-    "overlapping_pools": (_overlapping_pools, (3, 2, 9, 9)),
-    "dense_layer_norm": (_Norms, (5, 2, 4)),
+class _Embedded(nn.Cell):
+    def __init__(self) -> None:
+        super().__init__()
+        self.embedding = nn.Embedding(7, 4)
+        self.out = nn.Dense(12, 3)
+
+    def construct(self, ids):
+        return self.out(self.embedding(ids).reshape(ids.shape[0], -1))
+
+
+# name -> (network factory, input shape, int32 ids below this vocabulary or 0 for float inputs)
+NETS: dict[str, tuple[Callable[[], nn.Cell], tuple[int, ...], int]] = {
+    "conv_bn_pools": (_convnet, (4, 2, 8, 8), 0),
+    "overlapping_pools": (_overlapping_pools, (3, 2, 9, 9), 0),
+    "dense_layer_norm": (_Norms, (5, 2, 4), 0),
+    "embedding_int32_ids": (_Embedded, (4, 3), 7),
 }
+
+
+def _batch(seed: int, shape: tuple[int, ...], vocab: int) -> tuple[np.ndarray, np.ndarray]:
+    r = np.random.default_rng(seed)
+    x = r.integers(0, vocab, shape).astype(np.int32) if vocab else r.standard_normal(shape).astype(np.float32)
+    return x, r.integers(0, 3, shape[0]).astype(np.int32)
 
 
 def _eager(net: nn.Cell, loss: nn.Cell, x: np.ndarray, y: np.ndarray) -> list[np.ndarray]:
@@ -56,7 +73,7 @@ def _eager(net: nn.Cell, loss: nn.Cell, x: np.ndarray, y: np.ndarray) -> list[np
 
 @pytest.mark.parametrize("name", sorted(NETS))
 def test_traced_step_follows_the_batch(name: str) -> None:
-    factory, shape = NETS[name]
+    factory, shape, vocab = NETS[name]
     ms.set_seed(0)
     net = factory()
     net.set_train()
@@ -69,17 +86,13 @@ def test_traced_step_follows_the_batch(name: str) -> None:
         value, grads = vg(a, b)
         return (value, *grads)
 
-    rng = np.random.default_rng(0)
-    example = rng.standard_normal(shape).astype(np.float32)
-    labels = rng.integers(0, 3, shape[0]).astype(np.int32)
+    example, labels = _batch(0, shape, vocab)
     g, _ = trace(step, [("x", Tensor(example), list(shape)), ("y", Tensor(labels), [shape[0]])], params)
     model = optimize(g.model(), keep_initializers=[n for n, _ in params])
     onnx.checker.check_model(model, full_check=True)
     sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
     for seed in (1, 2):
-        r = np.random.default_rng(seed)
-        x = r.standard_normal(shape).astype(np.float32)
-        y = r.integers(0, 3, shape[0]).astype(np.int32)
+        x, y = _batch(seed, shape, vocab)
         got = sess.run(None, {"x": x, "y": y})
         want = _eager(net, loss, x, y)
         for k, (a, b) in enumerate(zip(got, want)):
