@@ -30,7 +30,7 @@ class WithLoss(nn.Cell):
 
 
 def build(name: str) -> tuple[nn.Cell, nn.Cell, list[np.ndarray]]:
-    """(network, loss cell, [inputs..., labels])."""
+    """(network in training mode, loss cell, [inputs..., labels])."""
     ms.set_seed(0)
     rng = np.random.default_rng(0)
     loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
@@ -40,8 +40,10 @@ def build(name: str) -> tuple[nn.Cell, nn.Cell, list[np.ndarray]]:
         ids = rng.integers(0, net.token_embedding.embedding_table.shape[0], (batch, seq)).astype(np.int32)
         mask = np.ones((batch, seq), np.int32)
         mask[:, seq - seq // 8:] = 0
+        net.set_train()
         return net, loss, [ids, mask, rng.integers(0, 2, batch).astype(np.int32)]
     batch, shape = {"lenet5": (64, (1, 32, 32)), "resnet18": (32, (3, 32, 32))}[name]
     net = get_model(name, num_classes=10)
+    net.set_train()
     x = rng.standard_normal((batch, *shape)).astype(np.float32)
     return net, loss, [x, rng.integers(0, 10, batch).astype(np.int32)]
