@@ -70,20 +70,19 @@ def weight_grad_by_gemm(g: Any, x: str, gy: str, kernel: tuple, stride: tuple, p
     pointwise = all(kd == 1 for kd in kernel)
     if not (pointwise or pixels == 1):
         return None
-    if pixels == 1:  # the one window, cut to the taps that reach the input; the others get zeros
-        h, wd = int(xs[2]), int(xs[3])
-        (a0, a1), (b0, b1) = _live_taps(h, kernel[0], pads[0], dilation[0]), \
-            _live_taps(wd, kernel[1], pads[1], dilation[1])
-        ka, kb = a1 - a0 + 1, b1 - b0 + 1
-        win = g.op("Slice", x, g.i64([a0 * dilation[0] - pads[0], b0 * dilation[1] - pads[1]]),
-                   g.i64([a1 * dilation[0] - pads[0] + 1, b1 * dilation[1] - pads[1] + 1]), g.i64([2, 3]),
-                   g.i64(list(dilation)))
-        dw = g.op("Gemm", g.op("Reshape", gy, g.i64([n, o])), g.op("Reshape", win, g.i64([n, c * ka * kb])),
+    if pixels == 1:
+        # the one window, cut out of the padded input (small: a one-pixel output has a small input), is
+        # already (N, C, k...): the gradient comes out whole, with no weight-sized Pad after it (onnxruntime's
+        # Pad of a (512, 512, 1, 1) block to 3 x 3 took 10 ms)
+        padded = x
+        if any(pads):
+            padded = g.op("Pad", x, g.i64([0, 0, pads[0], pads[1], 0, 0, pads[2], pads[3]]))
+        end = [dilation[0] * (kernel[0] - 1) + 1, dilation[1] * (kernel[1] - 1) + 1]
+        win = g.op("Slice", padded, g.i64([0, 0]), g.i64(end), g.i64([2, 3]), g.i64(list(dilation)))
+        kk = kernel[0] * kernel[1]
+        dw = g.op("Gemm", g.op("Reshape", gy, g.i64([n, o])), g.op("Reshape", win, g.i64([n, c * kk])),
                   transA=1)
-        dw = g.op("Reshape", dw, g.i64([o, c, ka, kb]))
-        if (ka, kb) == tuple(kernel):
-            return dw
-        return g.op("Pad", dw, g.i64([0, 0, a0, b0, 0, 0, kernel[0] - 1 - a1, kernel[1] - 1 - b1]))
+        return g.op("Reshape", dw, g.i64([o, c, *kernel]))
     # a 1 x 1 kernel: the strided input is the only window
     padded = x
     if any(pads):
