@@ -156,7 +156,9 @@ def main() -> None:
         print("compiled: cellonnx.graph.train is not in this checkout yet; not run")
     load0 = os.getloadavg()[0]
     rows = []
-    for model in args.models:
+    from cellonnx.progress import track
+
+    for model in track(args.models, "models"):
         for threads in args.threads:
             print(f"{model}, {threads} thread(s)", flush=True)
             rows.append((model, threads, measure(model, threads, sides, args.rounds, args.torch_python,

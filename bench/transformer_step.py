@@ -36,6 +36,7 @@ from torch import nn as tnn  # noqa: E402
 
 import cellonnx as ms  # noqa: E402
 from cellonnx import nn  # noqa: E402
+from cellonnx.progress import track  # noqa: E402
 from cellonnx.tensor import Tensor  # noqa: E402
 
 HIDDEN, LAYERS, HEADS, FFN, CLASSES, EPS = 128, 2, 2, 512, 2, 1e-12
@@ -169,7 +170,7 @@ def main() -> None:
     steps = {"cellonnx": ours, **({"PyTorch": theirs} if theirs else {})}
     times: dict[str, list[float]] = {k: [] for k in steps}
     faults = 0
-    for r in range(args.rounds):
+    for r in track(range(args.rounds), "rounds"):
         order = list(steps.items())
         for lib, fn in order if r % 2 == 0 else order[::-1]:
             time.sleep(PAUSE_S)  # the other library's idle pool stops spinning (bench/blocks.py)
