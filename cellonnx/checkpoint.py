@@ -73,9 +73,12 @@ def save_checkpoint(save_obj: Any, ckpt_file_name: str | os.PathLike[str], integ
         IsADirectoryError: ckpt_file_name is a directory.
 
     Examples:
+        >>> from cellonnx.models import LeNet5
         >>> net = LeNet5()
-        >>> cellonnx.save_checkpoint(net, "./lenet.ckpt", choice_func=lambda x: x.startswith("conv"))
-        >>> cellonnx.save_checkpoint(net, "./lenet.safetensors")
+        >>> ms.save_checkpoint(net, "./lenet_conv.ckpt", choice_func=lambda x: x.startswith("conv"))
+        >>> ms.save_checkpoint(net, "./lenet.safetensors")
+        >>> sorted(ms.load_checkpoint("./lenet_conv.ckpt"))
+        ['conv1.weight', 'conv2.weight']
     """
     fmt, path = _save_target(save_obj, ckpt_file_name, format)
     _check_type("save_checkpoint", "integrated_save", integrated_save, bool)
@@ -275,7 +278,9 @@ def load_checkpoint(ckpt_file_name: str | os.PathLike[str], net: Any = None, str
         TypeError: a prefix argument of the wrong type.
 
     Examples:
-        >>> param_dict = cellonnx.load_checkpoint("./lenet.ckpt", choice_func=lambda x: x.startswith("conv2"))
+        >>> from cellonnx.models import LeNet5
+        >>> ms.save_checkpoint(LeNet5(), "./lenet.ckpt")
+        >>> param_dict = ms.load_checkpoint("./lenet.ckpt", choice_func=lambda x: x.startswith("conv2"))
         >>> param_dict["conv2.weight"]
         Parameter (name=conv2.weight, shape=(16, 6, 5, 5), dtype=Float32, requires_grad=True)
     """
@@ -434,8 +439,11 @@ def load_param_into_net(net: Any, parameter_dict: dict[str, Any], strict_load: b
             dtype differs beyond the casts above; the message names the parameter and both shapes / dtypes.
 
     Examples:
-        >>> param_dict = cellonnx.load_checkpoint("./lenet.ckpt", filter_prefix="conv1")
-        >>> param_not_load, _ = cellonnx.load_param_into_net(net, param_dict)
+        >>> from cellonnx.models import LeNet5
+        >>> net = LeNet5()
+        >>> ms.save_checkpoint(net, "./lenet.ckpt")
+        >>> param_dict = ms.load_checkpoint("./lenet.ckpt", filter_prefix="conv1")
+        >>> param_not_load, _ = ms.load_param_into_net(net, param_dict)
         >>> param_not_load
         ['conv1.weight']
     """

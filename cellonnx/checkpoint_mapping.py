@@ -42,6 +42,7 @@ def describe_layers(net: Any) -> dict[str, Any]:
     names in every framework.
 
     Examples:
+        >>> from cellonnx.checkpoint_mapping import describe_layers
         >>> describe_layers(nn.SequentialCell([nn.Dense(2, 3), nn.BatchNorm1d(3)]))
         {'0.weight': 'Dense', '0.bias': 'Dense', '1.moving_mean': 'BatchNorm', ...}
     """
@@ -118,10 +119,17 @@ def load_checkpoint_into(net: Any, path: str | os.PathLike[str], source: str = "
         it).
 
     Examples:
-        >>> report = load_checkpoint_into(net, "resnet18.pth", source="torch")
+        >>> from cellonnx.converters import write
+        >>> net = nn.SequentialCell([nn.Dense(2, 3), nn.BatchNorm1d(3)])
+        >>> ones, zeros = np.ones(3, np.float32), np.zeros(3, np.float32)
+        >>> write("net.pth", {"0.weight": np.ones((3, 2), np.float32), "0.bias": zeros,
+        ...                    "1.weight": ones, "1.bias": zeros, "1.running_mean": zeros, "1.running_var": ones,
+        ...                    "1.num_batches_tracked": np.array(7, np.int64)})
+        >>> report = ms.load_checkpoint_into(net, "net.pth", source="torch")
         >>> print(report)
-        loaded 62 tensors
-        dropped 20 by the mapping: bn1.num_batches_tracked, ...
+        loaded 6 tensors
+        dropped 1 by the mapping: 1.num_batches_tracked
+        source: torch
     """
     if match not in ("name", "structure"):
         raise ValueError(f"load_checkpoint_into: match must be 'name' or 'structure', got {match!r}")

@@ -103,7 +103,7 @@ def _check(key: str, value: Any) -> Any:
 def set_auto_parallel_context(**kwargs: Any) -> None:
     """Set the parallel configuration.
 
-    Args (keywords):
+    Args:
         parallel_mode (str): ``"stand_alone"`` (default), ``"data_parallel"`` or ``"hybrid_parallel"``;
             ``"semi_auto_parallel"`` / ``"auto_parallel"`` raise NotImplementedError.
         gradients_mean (bool): divide the all-reduced gradients by the number of ranks. Default: ``False``.
@@ -114,8 +114,8 @@ def set_auto_parallel_context(**kwargs: Any) -> None:
         all_reduce_fusion_config (list[int]): parameter indices where the gradient buckets split.
         comm_fusion (dict): ``{"allreduce": {"mode": "auto" | "size" | "index", "config": ...}}``: "size"
             gives the bucket size in MB (default 64), "index" the split indices.
-        Other MindSpore keys are kept and change nothing; pipeline_stages > 1 and
-        enable_parallel_optimizer=True raise NotImplementedError.
+        kwargs: other MindSpore keys are kept and change nothing; ``pipeline_stages > 1`` and
+            ``enable_parallel_optimizer=True`` raise NotImplementedError.
 
     Raises:
         ValueError / TypeError: an unknown key or a bad value.

@@ -85,8 +85,8 @@ class Tensor:
 
     Examples:
         >>> x = Tensor([[1.0, 2.0], [3.0, 4.0]])
-        >>> x.dtype, x.shape
-        (Float32, (2, 2))
+        >>> print(x.dtype, x.shape)
+        Float32 (2, 2)
     """
 
     __slots__ = (
@@ -397,7 +397,7 @@ class Parameter(Tensor):
             parameters too, as MindSpore keeps it; their gradient is cast to their dtype).
 
     Examples:
-        >>> p = Parameter(Tensor(np.ones((2, 3)), cellonnx.float32), name="w")
+        >>> p = Parameter(Tensor(np.ones((2, 3)), ms.float32), name="w")
         >>> p
         Parameter (name=w, shape=(2, 3), dtype=Float32, requires_grad=True)
     """

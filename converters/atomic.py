@@ -82,8 +82,9 @@ def atomic_write(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
     """Open a binary file that appears under `path` only once the `with` block finished without error.
 
     Examples:
-        >>> with atomic_write("weights.params") as f:
-        ...     f.write(b"...")
+        >>> from cellonnx.converters.atomic import atomic_write
+        >>> with atomic_write("weights.bin") as f:
+        ...     _ = f.write(b"...")
     """
     with atomic_path(path) as tmp, open(tmp, "wb") as f:
         yield f

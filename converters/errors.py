@@ -12,9 +12,10 @@ class CheckpointError(ValueError):
         message: what was found and what was expected (key, offset, sizes ...).
 
     Examples:
-        >>> raise CheckpointError("net.ckpt", "tensor 'fc.weight': 12 bytes of data, expected 24")
+        >>> from cellonnx.converters import CheckpointError
+        >>> raise CheckpointError("net.ckpt", "tensor 'fc.weight': 12 bytes, expected 24")
         Traceback (most recent call last):
-        converters.errors.CheckpointError: net.ckpt: tensor 'fc.weight': 12 bytes of data, expected 24
+        cellonnx.converters.errors.CheckpointError: net.ckpt: tensor 'fc.weight': 12 bytes, expected 24
     """
 
     def __init__(self, path: str | os.PathLike[str], message: str) -> None:

@@ -80,6 +80,8 @@ def convert_names(tensors: Mapping[str, Any], description: Mapping[str, Any], sr
         MappedTensors; names not in the description pass through unchanged.
 
     Examples:
+        >>> from cellonnx.converters import convert_names
+        >>> w, n = np.ones(4, np.float32), np.array(3, np.int64)
         >>> out = convert_names({"bn.weight": w, "bn.num_batches_tracked": n}, {"bn.gamma": "BatchNorm"},
         ...                     "torch", "mindspore")
         >>> list(out.tensors), out.dropped
@@ -126,6 +128,7 @@ def source_names(description: Mapping[str, Any], profile: str) -> dict[str, str]
     """The name each described parameter has in `profile`'s checkpoints (without MXNet's arg:/aux: prefixes).
 
     Examples:
+        >>> from cellonnx.converters.mapping import source_names
         >>> source_names({"bn.gamma": "BatchNorm", "fc.weight": "Dense"}, "torch")
         {'bn.gamma': 'bn.weight', 'fc.weight': 'fc.weight'}
     """
@@ -234,6 +237,7 @@ def find_prefix(names: Iterable[str], expected: Iterable[str]) -> str:
     provided that is more than the names already expected as they are; else "".
 
     Examples:
+        >>> from cellonnx.converters.mapping import find_prefix
         >>> find_prefix(["model.fc.weight", "model.fc.bias", "epoch"], ["fc.weight", "fc.bias"])
         'model.'
     """

@@ -86,9 +86,11 @@ def read(path: str | os.PathLike[str], format: str | None = None, crc_check: boo
         CheckpointError: the file is damaged or not of that format (names the file and the problem).
 
     Examples:
-        >>> tensors, meta = read("resnet.pth")
+        >>> from cellonnx.converters import read, write
+        >>> write("fc.pth", {"fc.weight": np.ones((10, 512), np.float32)})
+        >>> tensors, meta = read("fc.pth")
         >>> tensors["fc.weight"].shape
-        (1000, 512)
+        (10, 512)
     """
     fmt = get_format(path, format)
     if Path(path).is_dir():

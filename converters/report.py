@@ -47,6 +47,7 @@ class LoadReport:
         return not (self.missing or self.unexpected or self.mismatched)
 
     def lines(self) -> list[str]:
+        """The report as lines of text: counts, then missing, unexpected and mismatched keys."""
         out = [f"loaded {len(self.loaded)} tensors"]
         if self.missing:
             out.append(f"missing {len(self.missing)} (expected, not in checkpoint): " + self._with_nearest(self.missing))

@@ -23,6 +23,7 @@ class LeNet5(nn.Cell):
         (N, num_channel, 32, 32) -> (N, num_classes).
 
     Examples:
+        >>> from cellonnx.models import LeNet5
         >>> net = LeNet5(10)
         >>> net(ops.ones((2, 1, 32, 32))).shape
         (2, 10)

@@ -28,6 +28,7 @@ class LSTMClassifier(nn.Cell):
         (and stay dynamic in export).
 
     Examples:
+        >>> from cellonnx.models import LSTMClassifier
         >>> net = LSTMClassifier(100, 16, 32, 3)
         >>> net(Tensor(np.zeros((2, 7), np.int32))).shape
         (2, 3)

@@ -26,6 +26,7 @@ class MLP(nn.Cell):
         (N, *) with prod(*) = in_features -> (N, num_classes).
 
     Examples:
+        >>> from cellonnx.models import MLP
         >>> MLP(64, (32,), 10)(ops.ones((4, 8, 8))).shape
         (4, 10)
     """

@@ -176,6 +176,7 @@ def mobilenet_v2(num_classes: int = 1000, width_mult: float = 1.0, last_channel:
     """MobileNetV2 (backbone + head).
 
     Examples:
+        >>> from cellonnx.models import mobilenet_v2
         >>> net = mobilenet_v2(10, width_mult=0.5)
         >>> net(ops.ones((1, 3, 32, 32))).shape
         (1, 10)

@@ -30,7 +30,7 @@ class ModelSpec:
         name: registry name.
         factory: builds the Cell from keyword options.
         summary: one line.
-        input: 'image' (float32 (N, C, H, W) or (N, *) for the MLP) or 'tokens' (int32 (N, L) ids).
+        input: 'image' (float32 (N, C, H, W) or ``(N, *)`` for the MLP) or 'tokens' (int32 (N, L) ids).
         sample_shape: one sample's default shape (C, H, W) / (L,).
     """
 
@@ -41,6 +41,7 @@ class ModelSpec:
     sample_shape: tuple[int, ...]
 
     def options(self) -> list[str]:
+        """The keyword arguments the model's factory accepts."""
         return list(inspect.signature(self.factory).parameters)
 
 
@@ -70,6 +71,7 @@ def list_models() -> list[str]:
     """The registry names, sorted.
 
     Examples:
+        >>> from cellonnx.models import list_models
         >>> "resnet18" in list_models()
         True
     """
@@ -99,6 +101,7 @@ def get_model(name: str, **kwargs: Any) -> nn.Cell:
         The Cell, freshly initialised.
 
     Examples:
+        >>> from cellonnx.models import get_model
         >>> net = get_model("resnet18", num_classes=10, width_mult=0.25)
     """
     spec = model_spec(name)

@@ -176,6 +176,7 @@ def resnet18(num_classes: int = 10, width_mult: float = 1.0, image_channels: int
     """ResNet-18 (MindSpore model zoo's ``resnet18``; ``width_mult`` scales the channels).
 
     Examples:
+        >>> from cellonnx.models import resnet18
         >>> net = resnet18(10)
         >>> net(ops.ones((1, 3, 32, 32))).shape
         (1, 10)

@@ -117,6 +117,7 @@ class TransformerClassifier(nn.Cell):
         (N, num_classes) logits.
 
     Examples:
+        >>> from cellonnx.models import TransformerClassifier
         >>> net = TransformerClassifier(vocab_size=100, hidden_size=32, num_layers=1, num_heads=4,
         ...                             intermediate_size=64, max_position=16, num_classes=3)
         >>> net(Tensor(np.zeros((2, 9), np.int32))).shape

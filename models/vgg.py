@@ -92,6 +92,7 @@ def vgg16_bn(num_classes: int = 1000, image_size: Sequence[int] = (224, 224), wi
     """VGG-16 with batch normalization.
 
     Examples:
+        >>> from cellonnx.models import vgg16_bn
         >>> net = vgg16_bn(10, image_size=(32, 32), width_mult=0.125)
         >>> net(ops.ones((2, 3, 32, 32))).shape
         (2, 10)

@@ -52,6 +52,7 @@ def layer_description(net: nn.Cell) -> dict[str, Any]:
     (Dense, Conv, BatchNorm, LayerNorm, GroupNorm, InstanceNorm, Embedding, LSTM, PReLU).
 
     Examples:
+        >>> from cellonnx.models import LeNet5, layer_description
         >>> layer_description(LeNet5())["fc1.weight"]
         'Dense'
     """
@@ -94,6 +95,9 @@ def load_weights(net: nn.Cell, path: str | os.PathLike[str], *, format: str | No
         ValueError: strict and the checkpoint does not fit (the message lists what and the nearest names).
 
     Examples:
+        >>> from cellonnx.models import LeNet5, load_weights
+        >>> ms.save_checkpoint(LeNet5(), "lenet.ckpt")
+        >>> net = LeNet5()
         >>> report = load_weights(net, "lenet.ckpt")
         >>> print(report)
         loaded 8 tensors

@@ -329,3 +329,68 @@ def test_serving_export_triton(serving_folder: Path) -> None:
     config = (serving_folder / "models" / "mlp" / "config.pbtxt").read_text()
     assert "max_batch_size: 32" in config and "KIND_GPU" in config and "count: 2" in config, config
     assert (serving_folder / "models" / "mlp" / "1" / "model.onnx").exists()
+
+
+# ---------------------------------------------------------------- the guides of the documentation site
+# Every ```python and ```bash block of a guide runs, in the page's order, in one scope and one scratch
+# folder per page. A `cellonnx serve ...` line starts the server on a free port (stopped at the end of the
+# page) and `localhost:8000` in later blocks is its address. Blocks written ```shell (installs, mpirun over
+# hosts, docker) are shown and not run. docs/serving.md has its own tests above.
+GUIDES = sorted((ROOT / "docs" / "guides").glob("*.md")) + [ROOT / "docs" / "distributed.md"]
+
+
+def guide_blocks(page: Path) -> list[tuple[str, str]]:
+    return re.findall(r"```(python|bash)\n(.*?)```", page.read_text(), re.S)
+
+
+def test_every_guide_has_code() -> None:
+    assert len(GUIDES) >= 6
+    for page in GUIDES:
+        assert guide_blocks(page), f"{page.name} has no code block that runs"
+
+
+@pytest.mark.parametrize("page", GUIDES, ids=lambda p: p.stem)
+def test_guide_runs_as_written(page: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import cellonnx
+
+    monkeypatch.chdir(tmp_path)
+    scope: dict = {"__name__": "__guide__"}
+    servers: list[_Server] = []
+
+    def here(text: str) -> str:
+        return text.replace("localhost:8000", servers[-1].address) if servers else text
+
+    try:
+        for lang, block in guide_blocks(page):
+            if lang == "python":
+                exec(compile(here(block), str(page), "exec"), scope)  # noqa: S102
+                continue
+            for command in _lines(block):
+                if command.startswith("cellonnx serve "):
+                    servers.append(_Server(command, tmp_path))
+                    assert servers[-1].wait_listening(), "".join(servers[-1].stderr)
+                else:
+                    _bash(here(command), "localhost:8000", tmp_path)
+    finally:
+        cellonnx.set_context(mode=cellonnx.PYNATIVE_MODE)
+        cellonnx.reset_auto_parallel_context()
+        for server in servers:
+            assert server.stop() == 0
+
+
+def test_distributed_training_script_runs_under_mpirun(tmp_path: Path) -> None:
+    """docs/distributed.md's training script, as train.py, under `mpirun -n 2 python train.py`."""
+    import os
+
+    from tests.communication._launch import find_mpirun, have_mpi
+
+    if not have_mpi():
+        pytest.skip("needs mpi4py and mpirun (pip install -e '.[dist]')")
+    script = guide_blocks(ROOT / "docs" / "distributed.md")[0]
+    assert script[0] == "python" and "init()" in script[1]
+    (tmp_path / "train.py").write_text(script[1])
+    env = {**_on_path(), "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+    done = subprocess.run([find_mpirun() or "mpirun", "-n", "2", sys.executable, "train.py"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300, env={**os.environ, **env})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (tmp_path / "lenet.ckpt").exists()

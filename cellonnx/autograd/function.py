@@ -22,6 +22,7 @@ class _Function:
     """Base of custom autograd functions.
 
     Examples:
+        >>> from cellonnx.autograd.function import _Function
         >>> class Scale(_Function):
         ...     @staticmethod
         ...     def forward(ctx, x, k):
@@ -30,7 +31,10 @@ class _Function:
         ...     @staticmethod
         ...     def backward(ctx, g):
         ...         return g * ctx.k, None
+        >>> x = Tensor(np.array([1.0, 2.0], np.float32))
         >>> y = Scale.apply(x, 3.0)
+        >>> print(y, ms.grad(lambda t: Scale.apply(t, 3.0).sum())(x))
+        [3. 6.] [3. 3.]
     """
 
     saved_tensors: tuple = ()

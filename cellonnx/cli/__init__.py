@@ -50,6 +50,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> _Parser:
+    """The ``cellonnx`` parser with every subcommand this installation has."""
     from cellonnx import __version__
 
     parser = _Parser(prog="cellonnx", description="Train in NumPy, export to ONNX, serve with onnxruntime, "
@@ -69,6 +70,7 @@ def build_parser() -> _Parser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``cellonnx`` command on ``argv`` (default: ``sys.argv[1:]``); the exit status."""
     parser = build_parser()
     try:
         args, extra = parser.parse_known_args(argv)

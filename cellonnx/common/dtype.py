@@ -178,7 +178,7 @@ class QuantDtype(enum.Enum):
     """Quantization data types, ``INT1`` ... ``INT16`` and ``UINT1`` ... ``UINT16`` (as MindSpore's).
 
     Examples:
-        >>> QuantDtype.INT8.value()
+        >>> ms.QuantDtype.INT8.value()
         7
     """
 

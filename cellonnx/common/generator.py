@@ -33,12 +33,13 @@ class Generator:
     """A random number generator: a seed and an offset (how far the stream has been drawn).
 
     Examples:
-        >>> generator = Generator()
+        >>> generator = ms.Generator()
         >>> generator.manual_seed(5)
+        Generator(seed=5, offset=0)
         >>> generator.initial_seed()
         5
         >>> state = generator.get_state()
-        >>> generator.seed()
+        >>> new_seed = generator.seed()  # a fresh, non-deterministic seed
         >>> generator.set_state(state)
         >>> generator.initial_seed()
         5

@@ -407,9 +407,10 @@ def initializer(init: Any, shape: Any = None, dtype: Any = dtypes.float32) -> Te
         Tensor.
 
     Examples:
-        >>> initializer('ones', [1, 2, 3], cellonnx.float32).shape
+        >>> from cellonnx.common.initializer import HeUniform, initializer
+        >>> initializer("ones", [1, 2, 3], ms.float32).shape
         (1, 2, 3)
-        >>> initializer(HeUniform(), (4, 3)).dtype
+        >>> print(initializer(HeUniform(), (4, 3)).dtype)
         Float32
     """
     if isinstance(init, (Tensor, np.ndarray)):

@@ -56,7 +56,8 @@ def init(backend_name: str | None = None) -> None:
     Examples:
         >>> from cellonnx.communication import init, get_rank, get_group_size
         >>> init()            # run as: mpirun -n 2 python train.py
-        >>> get_rank(), get_group_size()
+        >>> get_rank(), get_group_size()  # without mpirun: a job of one rank
+        (0, 1)
     """
     if backend_name is not None and not isinstance(backend_name, str):
         raise TypeError(f"For 'init', the argument 'backend_name' must be a string, but got the type : "

@@ -102,7 +102,7 @@ class Dataset:
             batch_size (int): rows per batch.
             drop_remainder (bool): drop a last, smaller batch. Default: ``False``.
             num_parallel_workers (int): accepted for compatibility.
-            kwargs: ``per_batch_map`` (callable(*column lists, BatchInfo) -> tuple of columns),
+            kwargs: ``per_batch_map`` (``callable(*column_lists, batch_info) -> tuple of columns``),
                 ``input_columns``, ``output_columns``.
         """
         return BatchDataset(self, batch_size, drop_remainder, num_parallel_workers, **kwargs)
@@ -256,7 +256,7 @@ class GeneratorDataset(Dataset):
         >>> def gen():
         ...     for i in range(8):
         ...         yield np.array([i], np.float32), np.array(i % 2)
-        >>> ds = GeneratorDataset(gen, ["data", "label"]).batch(4)
+        >>> ds = ms.dataset.GeneratorDataset(gen, ["data", "label"]).batch(4)
     """
 
     def __init__(self, source: Any, column_names: Any = None, column_types: Any = None, schema: Any = None,
@@ -349,7 +349,8 @@ class NumpySlicesDataset(GeneratorDataset):
         sampler, num_shards, shard_id: as in :class:`GeneratorDataset`.
 
     Examples:
-        >>> ds = NumpySlicesDataset({"x": np.random.rand(100, 3), "y": np.arange(100)}, shuffle=False).batch(10)
+        >>> data = {"x": np.random.rand(100, 3), "y": np.arange(100)}
+        >>> ds = ms.dataset.NumpySlicesDataset(data, shuffle=False).batch(10)
     """
 
     def __init__(self, data: Any, column_names: Any = None, num_samples: int | None = None,

@@ -23,9 +23,14 @@ class DistributedSampler:
         ValueError: a shard id outside [0, num_shards), or an offset other than -1.
 
     Examples:
-        >>> from cellonnx.communication import get_rank, get_group_size
+        >>> import cellonnx.dataset as ds
+        >>> from cellonnx.communication import init, get_rank, get_group_size
+        >>> init()
+        >>> x, y = np.random.rand(64, 3).astype(np.float32), np.arange(64, dtype=np.int32)
         >>> sampler = ds.DistributedSampler(get_group_size(), get_rank())
         >>> data = ds.NumpySlicesDataset((x, y), ["x", "y"], sampler=sampler).batch(32)
+        >>> data.get_dataset_size()  # 64 rows over the job's ranks
+        2
     """
 
     def __init__(self, num_shards: int, shard_id: int, shuffle: bool = True, num_samples: int | None = None,

@@ -21,7 +21,12 @@ class TypeCast:
     """Cast a column to ``data_type`` (a cellonnx dtype or a NumPy dtype).
 
     Examples:
-        >>> ds = ds.map(TypeCast(cellonnx.int32), input_columns="label")
+        >>> from cellonnx.dataset import NumpySlicesDataset
+        >>> from cellonnx.dataset.transforms import TypeCast
+        >>> ds = NumpySlicesDataset({"label": np.arange(4, dtype=np.int64)}, shuffle=False)
+        >>> ds = ds.map(TypeCast(ms.int32), input_columns="label")
+        >>> next(ds.create_tuple_iterator())[0].dtype
+        mindspore.int32
     """
 
     def __init__(self, data_type: Any) -> None:

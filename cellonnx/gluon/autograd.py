@@ -7,6 +7,12 @@ Outside both scopes grad mode is left as it is (on by default, as in cellonnx), 
 there; it simply is not needed.
 
 Examples:
+    >>> from cellonnx import gluon
+    >>> from cellonnx.gluon import autograd, nn
+    >>> net = nn.Dense(2, in_units=3)
+    >>> net.initialize()
+    >>> loss_fn = gluon.loss.L2Loss()
+    >>> x, y = Tensor(np.ones((4, 3), np.float32)), Tensor(np.zeros((4, 2), np.float32))
     >>> with autograd.record():
     ...     loss = loss_fn(net(x), y)
     >>> loss.backward()

@@ -67,6 +67,8 @@ class Block(BlockIO, Cell):
     and compute in ``forward``.
 
     Examples:
+        >>> from cellonnx import gluon
+        >>> from cellonnx.gluon import nn
         >>> class Model(gluon.Block):
         ...     def __init__(self):
         ...         super().__init__()
@@ -76,7 +78,7 @@ class Block(BlockIO, Cell):
         ...         return self.dense1(ops.relu(self.dense0(x)))
         >>> model = Model()
         >>> model.initialize()
-        >>> model(ops.zeros((10, 10))).shape
+        >>> print(model(ops.zeros((10, 10))).shape)
         (10, 20)
     """
 
@@ -194,8 +196,15 @@ class Block(BlockIO, Cell):
         """Gluon 1.x's naming scope: blocks created inside are named under this block's prefix.
 
         Examples:
-            >>> with self.name_scope():
-            ...     self.dense = nn.Dense(20)    # parameters <prefix>dense0_weight, <prefix>dense0_bias
+            >>> from cellonnx import gluon
+            >>> from cellonnx.gluon import nn
+            >>> class Head(gluon.HybridBlock):
+            ...     def __init__(self, **kwargs):
+            ...         super().__init__(**kwargs)
+            ...         with self.name_scope():
+            ...             self.dense = nn.Dense(20, in_units=4)
+            >>> sorted(Head(prefix="head_").collect_params())
+            ['head_dense0_bias', 'head_dense0_weight']
         """
         self.__dict__["_legacy"] = True
         return self._name_scope
@@ -410,7 +419,12 @@ class Block(BlockIO, Cell):
         place of this block's parameters with the same names; they stay tied through training.
 
         Examples:
-            >>> dense1.share_parameters(dense0.collect_params())
+            >>> from cellonnx.gluon import nn
+            >>> dense0, dense1 = nn.Dense(3, in_units=2), nn.Dense(3, in_units=2)
+            >>> dense1 = dense1.share_parameters(dense0.collect_params())
+            >>> dense0.initialize()
+            >>> dense1.weight is dense0.weight
+            True
         """
         if shared is None:
             return self

@@ -68,12 +68,15 @@ class HybridBlock(Block):
     """A Block whose ``forward`` uses only tensor operations, so that ``hybridize()`` can compile it.
 
     Examples:
+        >>> from cellonnx.gluon import nn
+        >>> x = Tensor(np.ones((4, 8), np.float32))
         >>> net = nn.HybridSequential()
         >>> net.add(nn.Dense(10, activation='relu'), nn.Dense(2))
         >>> net.initialize()
         >>> net.hybridize()
         >>> y = net(x)            # traced once, then run by onnxruntime
         >>> net.export('model')   # model.onnx
+        'model.onnx'
     """
 
     def __init__(self, **kwargs: Any) -> None:

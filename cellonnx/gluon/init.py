@@ -7,7 +7,11 @@ initializer of the parameter's own, it picks by the name's suffix (``weight`` ->
 Random draws come from the global generator that ``cellonnx.set_seed`` seeds.
 
 Examples:
+    >>> from cellonnx.gluon import init, nn
+    >>> net = nn.Dense(4, in_units=3)
     >>> net.initialize(init.Xavier(magnitude=2.24))
+    >>> net.weight.data().shape
+    (4, 3)
 """
 from __future__ import annotations
 

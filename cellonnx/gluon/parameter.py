@@ -61,6 +61,7 @@ class Parameter(_CoreParameter):
         stype, grad_stype: only 'default' (dense) storage is supported.
 
     Examples:
+        >>> from cellonnx.gluon import Parameter, init
         >>> w = Parameter('weight', shape=(3, 4), init=init.Xavier())
         >>> w.initialize()
         >>> w.data().shape

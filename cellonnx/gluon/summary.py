@@ -76,6 +76,18 @@ class SummaryWriter:
         verbose (bool): accepted for mxboard's signature. Default: ``True``.
 
     Examples:
+        >>> from cellonnx.gluon import nn
+        >>> from cellonnx.gluon.summary import SummaryWriter
+        >>> class Net(nn.HybridBlock):
+        ...     def __init__(self):
+        ...         super().__init__()
+        ...         self.fc1 = nn.Dense(3, in_units=4)
+        ...     def forward(self, x):
+        ...         return self.fc1(x)
+        >>> net = Net()
+        >>> net.initialize()
+        >>> net.hybridize()
+        >>> _ = net(Tensor(np.ones((2, 4), np.float32)))
         >>> with SummaryWriter(logdir='./logs') as sw:
         ...     sw.add_scalar(tag='cross_entropy', value=0.5, global_step=1)
         ...     sw.add_histogram(tag='fc1.weight', values=net.fc1.weight.data(), global_step=1)

@@ -6,6 +6,12 @@ gradient was not written by a backward pass since the last step is refused unles
 (then it is skipped).
 
 Examples:
+    >>> from cellonnx import gluon
+    >>> from cellonnx.gluon import autograd, nn
+    >>> net = nn.Dense(2, in_units=3)
+    >>> net.initialize()
+    >>> loss_fn = gluon.loss.L2Loss()
+    >>> x, y = Tensor(np.ones((4, 3), np.float32)), Tensor(np.zeros((4, 2), np.float32))
     >>> trainer = gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': 0.1, 'momentum': 0.9})
     >>> with autograd.record():
     ...     loss = loss_fn(net(x), y)

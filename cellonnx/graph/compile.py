@@ -72,6 +72,7 @@ def input_specs(cell: Any, args: Sequence[Any]) -> list[tuple[int, Tensor, list]
 
 
 def signature_key(cell: Any, args: Sequence[Any]) -> tuple:
+    """The cache key of a compiled graph: each tensor input's position, dtype and (symbolic) shape."""
     key = []
     for pos, t, shape in input_specs(cell, args):
         key.append((pos, t._data.dtype.str, tuple(shape)))
@@ -83,6 +84,7 @@ def signature_key(cell: Any, args: Sequence[Any]) -> tuple:
 
 # ---------------------------------------------------------------- tracing a cell
 def cell_parameters(cell: Any) -> list[tuple[str, Tensor]]:
+    """A cell's parameters as (name, Parameter) pairs, each once, in ``parameters_and_names`` order."""
     params: list[tuple[str, Tensor]] = []
     seen: set[int] = set()
     if hasattr(cell, "parameters_and_names"):
@@ -168,6 +170,7 @@ def _name_dynamic_dims(g: Any, graph_inputs: list) -> None:
 
 # ---------------------------------------------------------------- the compiled cell
 def serialize(model: onnx.ModelProto) -> bytes:
+    """The model's protobuf bytes, written chunk by chunk (no 2 GiB limit of one SerializeToString)."""
     from cellonnx.converters.proto_chunks import message_chunks
 
     chunks = message_chunks(model)
@@ -235,6 +238,7 @@ class CompiledCell:
         return self._session
 
     def feeds(self, args: Sequence[Any]) -> dict[str, np.ndarray]:
+        """The onnxruntime feeds for these call arguments: graph input name -> C-contiguous array."""
         return {name: np.require(args[pos]._data, requirements='C')
                 for name, pos in zip(self.traced.input_names, self.traced.input_positions)}
 
@@ -271,6 +275,7 @@ def compile_cell(cell: Any, *args: Any, opset: int | None = None) -> CompiledCel
 
 
 def compile_and_run(cell: Any, *args: Any) -> Any:
+    """Compile ``cell`` for these arguments (or reuse the cached graph) and run it in onnxruntime."""
     return compile_cell(cell, *args)(*args)
 
 
@@ -290,6 +295,7 @@ def run_graph_mode(cell: Any, *args: Any) -> Any:
 
 
 def graph_mode_active() -> bool:
+    """Whether calls run compiled now: GRAPH_MODE is set and no compiled call is under way."""
     return context.mode == context.GRAPH_MODE and not _in_graph_call[0]
 
 

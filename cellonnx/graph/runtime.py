@@ -40,6 +40,7 @@ def providers_for(device_target: str, device_id: int = 0) -> list[Any]:
 
 
 def default_threads() -> int:
+    """The CPUs this process may run on (its affinity mask), at least 1."""
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
 
 
@@ -102,6 +103,7 @@ class Session:
         return self._sess
 
     def run(self, feeds: Mapping[str, np.ndarray], output_names: Sequence[str] | None = None) -> list[np.ndarray]:
+        """Run the graph on NumPy feeds; the named outputs (all by default) as NumPy arrays."""
         names = list(output_names) if output_names else None
         if not self._bf16:
             return self._sess.run(names, dict(feeds))

@@ -31,7 +31,7 @@ def piecewise_constant_lr(milestone: list[int] | tuple[int, ...],
     entries.
 
     Examples:
-        >>> piecewise_constant_lr([2, 5, 10], [0.1, 0.05, 0.01])
+        >>> nn.piecewise_constant_lr([2, 5, 10], [0.1, 0.05, 0.01])
         [0.1, 0.1, 0.05, 0.05, 0.05, 0.01, 0.01, 0.01, 0.01, 0.01]
     """
     if not isinstance(milestone, (tuple, list)):

@@ -31,7 +31,12 @@ class Jvp(Cell):
 
     Examples:
         >>> jvp = nn.Jvp(lambda x, y: x ** 3 + y)
+        >>> x = Tensor(np.array([1.0, 2.0], np.float32))
+        >>> y = Tensor(np.array([3.0, 4.0], np.float32))
+        >>> v = Tensor(np.ones(2, np.float32))
         >>> out, jv = jvp(x, y, (v, v))
+        >>> print(jv)  # 3 x**2 + 1
+        [ 4. 13.]
     """
 
     def __init__(self, fn: Callable) -> None:
@@ -62,7 +67,12 @@ class Vjp(Cell):
 
     Examples:
         >>> vjp = nn.Vjp(lambda x, y: x ** 3 + y)
+        >>> x = Tensor(np.array([1.0, 2.0], np.float32))
+        >>> y = Tensor(np.array([3.0, 4.0], np.float32))
+        >>> v = Tensor(np.ones(2, np.float32))
         >>> out, (gx, gy) = vjp(x, y, v)
+        >>> print(gx, gy)
+        [ 3. 12.] [1. 1.]
     """
 
     def __init__(self, fn: Callable) -> None:

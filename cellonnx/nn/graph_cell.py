@@ -44,9 +44,12 @@ class GraphCell(Cell):
         Tensor, or a tuple of Tensors for several graph outputs.
 
     Examples:
-        >>> path = export(net, Tensor(np.ones((1, 3), np.float32)), file_name="net", file_format="ONNX")
+        >>> net = nn.Dense(3, 2)
+        >>> path = ms.export(net, Tensor(np.ones((1, 3), np.float32)), file_name="net", file_format="ONNX")
         >>> graph_net = nn.GraphCell(path)
         >>> out = graph_net(Tensor(np.ones((1, 3), np.float32)))
+        >>> print(out.shape)
+        (1, 2)
     """
 
     def __init__(self, graph: Any, params_init: dict | None = None,

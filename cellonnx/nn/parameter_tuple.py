@@ -17,7 +17,12 @@ class ParameterTuple(tuple):
         iterable: Parameters, or an iterable of them (a Cell's ``get_parameters()``).
 
     Examples:
-        >>> params = ParameterTuple(net.trainable_params())
+        >>> class Net(nn.Cell):
+        ...     def __init__(self):
+        ...         super().__init__()
+        ...         self.fc1 = nn.Dense(3, 2)
+        >>> net = Net()
+        >>> params = ms.ParameterTuple(net.trainable_params())
         >>> moments = params.clone(prefix="moments", init="zeros")
         >>> moments[0].name
         'moments.fc1.weight'

@@ -42,7 +42,10 @@ class SparseToDense(Cell):
           ``shape`` (MindSpore's COOTensor / SparseTensor).
 
     Examples:
-        >>> dense = nn.SparseToDense()(sparse)
+        >>> sparse = ms.COOTensor(Tensor(np.array([[0, 1], [1, 2]], np.int32)), Tensor([1.0, 2.0]), (2, 3))
+        >>> print(nn.SparseToDense()(sparse))
+        [[0. 1. 0.]
+         [0. 0. 2.]]
     """
 
     def construct(self, sparse_tensor: Any) -> Tensor:
@@ -68,7 +71,14 @@ class SparseTensorDenseMatmul(Cell):
         - **dense** (Tensor) - a 2-D Tensor.
 
     Examples:
+        >>> indices = Tensor(np.array([[0, 1], [1, 2]], np.int32))
+        >>> values = Tensor(np.array([1.0, 2.0], np.float32))
+        >>> dense = Tensor(np.ones((4, 2), np.float32))
         >>> out = nn.SparseTensorDenseMatmul()(indices, values, (3, 4), dense)
+        >>> print(out)
+        [[1. 1.]
+         [2. 2.]
+         [0. 0.]]
     """
 
     def __init__(self, adjoint_st: bool = False, adjoint_dt: bool = False) -> None:

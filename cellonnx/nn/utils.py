@@ -18,8 +18,9 @@ def no_init_parameters() -> Iterator[None]:
     values.
 
     Examples:
-        >>> with no_init_parameters():
-        ...     net = Net()
-        >>> load_checkpoint("net.ckpt", net)
+        >>> ms.save_checkpoint(nn.Dense(3, 2), "net.ckpt")
+        >>> with nn.no_init_parameters():
+        ...     net = nn.Dense(3, 2)
+        >>> _ = ms.load_checkpoint("net.ckpt", net)
     """
     yield

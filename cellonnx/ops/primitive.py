@@ -5,6 +5,7 @@ An operator class is instantiated with its attributes and called with its inputs
 mode: ``ops.ReduceMean(keep_dims=True)(x, 1)``. cellonnx's own operator classes (cellonnx/ops/operations/) are
 built from one table over the functional ops; a user-defined primitive works the MindSpore way too:
 
+    >>> from cellonnx.ops import PrimitiveWithInfer, prim_attr_register
     >>> class Scale(PrimitiveWithInfer):
     ...     @prim_attr_register
     ...     def __init__(self, factor=2.0):
@@ -13,8 +14,8 @@ built from one table over the functional ops; a user-defined primitive works the
     ...         return x_shape
     ...     def __call__(self, x):
     ...         return x * self.factor
-    >>> Scale(3.0)(Tensor([1.0, 2.0]))
-    Tensor(shape=[2], dtype=Float32, value= [ 3.00000000e+00,  6.00000000e+00])
+    >>> print(Scale(3.0)(Tensor([1.0, 2.0])))
+    [3. 6.]
 
 Parallel, placement and recompute settings (``shard``, ``set_stage``, ``place``, ``recompute``,
 ``set_device``) are recorded as attributes, as MindSpore does; eager execution has nothing else to do with
@@ -264,6 +265,7 @@ def prim_attr_register(fn: Callable) -> Callable:
     every argument of ``__init__`` (defaults included) as an attribute.
 
     Examples:
+        >>> from cellonnx.ops import PrimitiveWithCheck, prim_attr_register
         >>> class MatMul(PrimitiveWithCheck):
         ...     @prim_attr_register
         ...     def __init__(self, transpose_a=False, transpose_b=False):

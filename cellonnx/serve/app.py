@@ -98,8 +98,15 @@ def create_app(models: Sequence[ServedModel] | Registry, config: ServerConfig | 
     then ``app.state.grpc_port`` once the app has started).
 
     Examples:
+        >>> from cellonnx.serve import ServedModel, ServerConfig, create_app
+        >>> net = nn.Dense(4, 3)
+        >>> net.set_inputs(Tensor(shape=(None, 4), dtype=ms.float32))
+        >>> path = ms.export(net, Tensor(np.ones((1, 4), np.float32)), file_name="mlp")  # mlp.onnx
         >>> app = create_app([ServedModel("mlp.onnx")], ServerConfig(max_batch=16, batch_delay_ms=2))
-        >>> uvicorn.run(app, port=8000)
+        >>> from starlette.testclient import TestClient  # or: uvicorn.run(app, port=8000)
+        >>> with TestClient(app) as client:
+        ...     print(client.get("/v2/models/mlp").json()["inputs"])
+        [{'name': 'x', 'datatype': 'FP32', 'shape': [-1, 4]}]
     """
     if isinstance(models, Registry):
         if config is not None and config is not models.config:

@@ -33,6 +33,7 @@ class TensorSpec:
     shape: tuple[int, ...]
 
     def metadata(self) -> dict[str, Any]:
+        """The tensor's KServe v2 metadata: name, datatype and shape (-1 for a dynamic dim)."""
         return {"name": self.name, "datatype": self.datatype.name, "shape": list(self.shape)}
 
 
@@ -142,8 +143,15 @@ class ServedModel:
             repository).
 
     Examples:
+        >>> from cellonnx.serve import ServedModel
+        >>> net = nn.Dense(4, 3)
+        >>> net.set_inputs(Tensor(shape=(None, 4), dtype=ms.float32))
+        >>> path = ms.export(net, Tensor(np.ones((1, 4), np.float32)), file_name="mlp")  # mlp.onnx
         >>> model = ServedModel("mlp.onnx")
-        >>> model.run({"x": np.ones((2, 4), np.float32)}, ["y"])["y"].shape
+        >>> [spec.name for spec in model.inputs], [spec.name for spec in model.outputs]
+        (['x'], ['output'])
+        >>> model.run({"x": np.ones((2, 4), np.float32)}, ["output"])["output"].shape
+        (2, 3)
     """
 
     platform = "onnxruntime_onnx"
@@ -181,10 +189,12 @@ class ServedModel:
         return self.signature.batchable
 
     def metadata(self) -> dict[str, Any]:
+        """The model's KServe v2 metadata: name, versions, platform, inputs and outputs."""
         return {"name": self.name, "versions": [self.version], "platform": self.platform,
                 "inputs": [t.metadata() for t in self.inputs], "outputs": [t.metadata() for t in self.outputs]}
 
     def output_spec(self, name: str) -> TensorSpec:
+        """The TensorSpec of output ``name``."""
         return self._outputs[name]
 
     def check_inputs(self, tensors: Sequence[RequestTensor]) -> dict[str, np.ndarray]:
@@ -211,6 +221,7 @@ class ServedModel:
         return feeds
 
     def check_outputs(self, names: Iterable[str]) -> None:
+        """Raise BadRequest (400) naming the model's outputs when a requested output is not one."""
         for name in names:
             if name not in self._outputs:
                 raise BadRequest(f"model '{self.name}' has no output '{name}'; its outputs are "

@@ -285,6 +285,7 @@ class Registry:
             self._poller = asyncio.create_task(self._poll(), name="cellonnx-repository-poll")
 
     async def stop(self) -> None:
+        """Stop polling the repository, stop every version's scheduler and the runner threads."""
         if self._poller is not None:
             self._poller.cancel()
             await asyncio.gather(self._poller, return_exceptions=True)
@@ -369,6 +370,7 @@ class Registry:
             raise BadRequest(f"failed to load model '{name}': {entry.reason}")
 
     async def unload(self, name: str) -> None:
+        """Explicit model control: stop serving ``name`` (its requests in flight finish)."""
         self._check_control(f"unload model '{name}'")
         if name not in self._entries:
             self._check_folder(name)
@@ -402,12 +404,14 @@ class Registry:
         return self._entries
 
     def entry(self, name: str) -> Entry:
+        """The model called ``name``; NotFound (404) naming the models served otherwise."""
         entry = self._entries.get(name)
         if entry is None:
             raise NotFound(f"unknown model '{name}'; this server serves {sorted(self.ready_names())}")
         return entry
 
     def ready_names(self) -> list[str]:
+        """The names of the models that are loaded and ready."""
         return [n for n, e in self._entries.items() if e.state == READY]
 
     def get(self, name: str, version: str | None = None) -> Version:
@@ -415,6 +419,7 @@ class Registry:
         return self.entry(name).version(version)
 
     def is_ready(self, name: str, version: str | None = None) -> bool:
+        """Whether that model (and version, the highest loaded by default) answers requests."""
         try:
             self.get(name, version)
         except (BadRequest, NotFound, Unavailable):
@@ -422,6 +427,7 @@ class Registry:
         return True
 
     def metadata(self, name: str, version: str | None = None) -> dict[str, Any]:
+        """The KServe v2 metadata of a model's version, with every version the model has."""
         entry = self.entry(name)
         served = entry.version(version)
         return {**served.metadata(), "versions": sorted(entry.versions, key=int)}

@@ -19,6 +19,7 @@ class Server(uvicorn.Server):
         self._on_listening = on_listening
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        """Start listening, then report the bound addresses to the ``on_listening`` callback."""
         await super().startup(sockets)
         if self._on_listening is not None and self.started:
             self._on_listening(self.addresses())

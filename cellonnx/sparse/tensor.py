@@ -107,6 +107,7 @@ class COOTensor(_Sparse):
     Repeated coordinates are kept (``coalesce()`` sums them); ``to_dense()`` adds them up.
 
     Examples:
+        >>> from cellonnx import COOTensor
         >>> x = COOTensor(Tensor(np.array([[0, 1], [1, 2]], np.int32)), Tensor([1.0, 2.0]), (3, 4))
         >>> x.to_dense().shape
         (3, 4)
@@ -216,6 +217,7 @@ class CSRTensor(_Sparse):
         csr_tensor (CSRTensor): build from another CSRTensor instead.
 
     Examples:
+        >>> from cellonnx import CSRTensor
         >>> x = CSRTensor(Tensor(np.array([0, 1, 2], np.int32)), Tensor(np.array([0, 1], np.int32)),
         ...               Tensor([1.0, 2.0]), (2, 4))
         >>> x.to_dense().shape

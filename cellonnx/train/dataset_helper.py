@@ -54,6 +54,12 @@ class DatasetHelper:
         epoch_num (int): epochs to feed. Default: ``1``.
 
     Examples:
+        >>> from cellonnx.train import DatasetHelper, connect_network_with_dataset
+        >>> net = nn.Dense(4, 2)
+        >>> data = {"x": np.random.rand(64, 4).astype(np.float32), "y": np.arange(64, dtype=np.int32) % 2}
+        >>> dataset = ms.dataset.NumpySlicesDataset(data, shuffle=False).batch(16)
+        >>> loss_fn = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+        >>> train_net = nn.TrainOneStepCell(nn.WithLossCell(net, loss_fn), nn.SGD(net.trainable_params()))
         >>> helper = DatasetHelper(dataset, dataset_sink_mode=True)
         >>> net = connect_network_with_dataset(train_net, helper)
         >>> for inputs in helper:
@@ -168,6 +174,11 @@ def data_sink(fn: Callable, dataset: Any, sink_size: int = 1, jit_config: Any = 
         Callable, the sunk function.
 
     Examples:
+        >>> net = nn.Dense(4, 2)
+        >>> data = {"x": np.random.rand(64, 4).astype(np.float32), "y": np.arange(64, dtype=np.int32) % 2}
+        >>> dataset = ms.dataset.NumpySlicesDataset(data, shuffle=False).batch(16)
+        >>> loss_fn = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+        >>> train_step = nn.TrainOneStepCell(nn.WithLossCell(net, loss_fn), nn.SGD(net.trainable_params()))
         >>> sink_step = ms.data_sink(train_step, dataset, sink_size=4)
         >>> for _ in range(dataset.get_dataset_size() // 4):
         ...     loss = sink_step()

@@ -44,8 +44,11 @@ def load_checkpoint_async(ckpt_file_name: str, net: Any = None, strict_load: boo
     parameters are loaded into it by then). The format comes from the extension (.safetensors or .ckpt).
 
     Examples:
-        >>> future = cellonnx.load_checkpoint_async("./lenet.ckpt")
+        >>> ms.save_checkpoint(nn.Dense(4, 2), "./dense.ckpt")
+        >>> future = ms.load_checkpoint_async("./dense.ckpt")
         >>> param_dict = future.result()
+        >>> sorted(param_dict)
+        ['bias', 'weight']
     """
     fmt = "safetensors" if str(ckpt_file_name).endswith(".safetensors") else "ckpt"
     executor = ThreadPoolExecutor(max_workers=2)

@@ -82,8 +82,12 @@ class Sequential(_Stack, Block):
     """Stacks Blocks sequentially: each one's output is the next one's input.
 
     Examples:
+        >>> from cellonnx.gluon import nn
         >>> net = nn.Sequential()
         >>> net.add(nn.Dense(10, activation='relu'), nn.Dense(20))
+        >>> net.initialize()
+        >>> print(net(Tensor(np.ones((2, 5), np.float32))).shape)
+        (2, 20)
     """
 
     forward = _Stack.forward
@@ -245,6 +249,8 @@ class Lambda(Block):
     """Wrap a function (or an operator name: ``Lambda('tanh')``) as a Block.
 
     Examples:
+        >>> from cellonnx.mxnet import npx
+        >>> from cellonnx.gluon.nn import Lambda
         >>> block = Lambda('tanh')
         >>> block = Lambda(lambda x: npx.leaky_relu(x, slope=0.1))
     """
@@ -265,6 +271,7 @@ class HybridLambda(HybridBlock):
     receives the operator namespace (mx.nd, or mx.sym while traced).
 
     Examples:
+        >>> from cellonnx.gluon.nn import HybridLambda
         >>> block = HybridLambda('tanh')
         >>> block = HybridLambda(lambda F, x: F.LeakyReLU(x, slope=0.1))
         >>> block = HybridLambda(lambda x: ops.leaky_relu(x, 0.1))

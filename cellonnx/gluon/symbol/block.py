@@ -135,8 +135,23 @@ class SymbolBlock(HybridBlock):
             variables become new parameters (initialized by ``initialize()`` or loaded).
 
     Examples:
-        >>> net = gluon.SymbolBlock.imports('resnet-symbol.json', ['data'], 'resnet-0000.params')
-        >>> out = net(x)
+        >>> import json
+        >>> import cellonnx.mxnet as mx
+        >>> from cellonnx import gluon
+        >>> nodes = [{"op": "null", "name": "data", "inputs": []},
+        ...          {"op": "null", "name": "fc1_weight", "inputs": []},
+        ...          {"op": "null", "name": "fc1_bias", "inputs": []},
+        ...          {"op": "FullyConnected", "name": "fc1", "attrs": {"num_hidden": "4"},
+        ...           "inputs": [[0, 0, 0], [1, 0, 0], [2, 0, 0]]},
+        ...          {"op": "Activation", "name": "relu1", "attrs": {"act_type": "relu"},
+        ...           "inputs": [[3, 0, 0]]}]
+        >>> with open("tiny-symbol.json", "w") as f:  # as MXNet's HybridBlock.export writes it
+        ...     json.dump({"nodes": nodes, "arg_nodes": [0, 1, 2], "heads": [[4, 0, 0]]}, f)
+        >>> mx.nd.save("tiny-0000.params", {"arg:fc1_weight": mx.nd.ones((4, 3)),
+        ...                                 "arg:fc1_bias": mx.nd.zeros((4,))})
+        >>> net = gluon.SymbolBlock.imports("tiny-symbol.json", ["data"], "tiny-0000.params")
+        >>> print(net(mx.nd.ones((2, 3))).shape)
+        (2, 4)
     """
 
     def __init__(self, outputs: Any, inputs: Any, params: dict[str, Any] | None = None) -> None:

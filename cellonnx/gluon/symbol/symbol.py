@@ -3,9 +3,26 @@ takes. The listing methods follow MXNet's: ``list_arguments`` (variables that ar
 ``list_auxiliary_states``, ``list_inputs``, ``list_outputs`` and ``get_internals()`` with its output names
 (``conv0_output``, ``bn0_mean``, ``split0_output1``), so feature extraction by name works as in MXNet:
 
-    >>> sym = symbol.load('resnet-symbol.json')
-    >>> feat = sym.get_internals()['resnetv10_pool1_fwd_output']
-    >>> net = SymbolBlock(feat, symbol.var('data'))
+    >>> import json
+    >>> import cellonnx.mxnet as mx
+    >>> from cellonnx import gluon
+    >>> nodes = [{"op": "null", "name": "data", "inputs": []},
+    ...          {"op": "null", "name": "fc1_weight", "inputs": []},
+    ...          {"op": "null", "name": "fc1_bias", "inputs": []},
+    ...          {"op": "FullyConnected", "name": "fc1", "attrs": {"num_hidden": "4"},
+    ...           "inputs": [[0, 0, 0], [1, 0, 0], [2, 0, 0]]},
+    ...          {"op": "Activation", "name": "relu1", "attrs": {"act_type": "relu"},
+    ...           "inputs": [[3, 0, 0]]}]
+    >>> with open("tiny-symbol.json", "w") as f:  # as MXNet's HybridBlock.export writes it
+    ...     json.dump({"nodes": nodes, "arg_nodes": [0, 1, 2], "heads": [[4, 0, 0]]}, f)
+    >>> mx.nd.save("tiny-0000.params", {"arg:fc1_weight": mx.nd.ones((4, 3)),
+    ...                                 "arg:fc1_bias": mx.nd.zeros((4,))})
+    >>> from cellonnx.gluon import SymbolBlock, symbol
+    >>> sym = symbol.load("tiny-symbol.json")
+    >>> sym.get_internals().list_outputs()
+    ['data', 'fc1_weight', 'fc1_bias', 'fc1_output', 'relu1_output']
+    >>> feat = sym.get_internals()["fc1_output"]
+    >>> net = SymbolBlock(feat, symbol.var("data"))
 """
 
 from __future__ import annotations

@@ -27,7 +27,8 @@ class L1LossExt(LossBase):
 
     Examples:
         >>> x, y = Tensor(np.array([1., 2., 3.], np.float32)), Tensor(np.array([1., 2., 2.], np.float32))
-        >>> nn.L1LossExt()(x, y)  # 0.33333334
+        >>> print(nn.L1LossExt()(x, y))
+        0.3333...
     """
 
     def __init__(self, reduction: str = "mean") -> None:

@@ -21,7 +21,7 @@ class Accuracy(EvaluationBase):
     Examples:
         >>> m = nn.Accuracy()
         >>> m.update(Tensor([[0.2, 0.5], [0.3, 0.1]]), Tensor([1, 0]))
-        >>> m.eval()
+        >>> print(m.eval())
         1.0
     """
 

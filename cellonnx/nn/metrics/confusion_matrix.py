@@ -26,7 +26,7 @@ class ConfusionMatrix(Metric):
         threshold (float): Default: ``0.5``.
 
     Examples:
-        >>> m = ConfusionMatrix(num_classes=2)
+        >>> m = nn.ConfusionMatrix(num_classes=2)
         >>> m.update(np.array([1, 0, 1, 0]), np.array([1, 0, 0, 1]))
         >>> m.eval()
         array([[1., 1.],
@@ -210,7 +210,7 @@ class ConfusionMatrixMetric(Metric):
             ``'mean_channel'`` or ``'sum_channel'``. Default: ``'mean'``.
 
     Examples:
-        >>> m = ConfusionMatrixMetric(metric_name="tpr", calculation_method=True)
+        >>> m = nn.ConfusionMatrixMetric(metric_name="tpr", calculation_method=True)
         >>> m.update(np.array([[[0], [1]], [[1], [0]]]), np.array([[[0], [1]], [[0], [1]]]))
     """
 

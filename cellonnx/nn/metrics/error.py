@@ -45,7 +45,7 @@ class MAE(_SampleError):
     Examples:
         >>> m = nn.MAE()
         >>> m.update(Tensor([0.1, 0.2, 0.6, 0.9]), Tensor([0.1, 0.25, 0.7, 0.9]))
-        >>> m.eval()
+        >>> print(round(m.eval(), 6))
         0.0375
     """
 

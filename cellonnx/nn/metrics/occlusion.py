@@ -51,7 +51,8 @@ class OcclusionSensitivity(Metric):
             restrict the positions. Default: ``None`` (all).
 
     Examples:
-        >>> m = OcclusionSensitivity()
+        >>> m = nn.OcclusionSensitivity()
+        >>> net = nn.SequentialCell([nn.Flatten(), nn.Dense(3 * 8 * 8, 2)])
         >>> m.update(net, np.random.rand(1, 3, 8, 8).astype(np.float32), np.array([1]))
         >>> m.eval().shape
         (3, 8, 8)

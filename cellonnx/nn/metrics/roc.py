@@ -51,7 +51,7 @@ class ROC(Metric):
         tuple: ``fpr``, ``tpr`` and ``thresholds`` (the first threshold is the largest score plus 1).
 
     Examples:
-        >>> m = ROC(pos_label=2)
+        >>> m = nn.ROC(pos_label=2)
         >>> m.update(np.array([3, 1, 4, 2]), np.array([0, 1, 2, 3]))
         >>> fpr, tpr, thresholds = m.eval()
     """
@@ -132,9 +132,9 @@ def auc(x: np.ndarray, y: np.ndarray, reorder: bool = False) -> float:
         float, the area.
 
     Examples:
-        >>> fpr, tpr, _ = ROC(pos_label=2)(np.array([3, 1, 4, 2]), np.array([0, 1, 2, 3]))
-        >>> auc(fpr, tpr)
-        0.6666666666666666
+        >>> fpr, tpr, _ = nn.ROC(pos_label=2)(np.array([3, 1, 4, 2]), np.array([0, 1, 2, 3]))
+        >>> print(nn.auc(fpr, tpr))  # the one positive (label 2) has the highest score
+        1.0
     """
     if not isinstance(x, np.ndarray) or not isinstance(y, np.ndarray):
         raise TypeError(f"For 'auc', the argument 'x' and 'y' must all be np.ndarray, but got {type(x)}, "

@@ -29,7 +29,7 @@ class CosineSimilarity(Metric):
         zero_diagonal (bool): set the self-similarities to 0. Default: ``True``.
 
     Examples:
-        >>> m = CosineSimilarity()
+        >>> m = nn.CosineSimilarity()
         >>> m.update(np.array([[1, 3, 4, 7], [2, 4, 2, 5], [3, 1, 5, 8]]))
         >>> m.eval().shape
         (3, 3)
@@ -80,7 +80,7 @@ class Dice(Metric):
         smooth (float): > 0. Default: ``1e-5``.
 
     Examples:
-        >>> m = Dice(smooth=1e-5)
+        >>> m = nn.Dice(smooth=1e-5)
         >>> m.update(np.array([[0.2, 0.5], [0.3, 0.1], [0.9, 0.6]]), np.array([[0, 1], [1, 0], [0, 1]]))
     """
 

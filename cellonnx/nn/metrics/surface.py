@@ -86,7 +86,7 @@ class HausdorffDistance(_SurfaceMetric):
         crop (bool): crop both masks to the bounding box of their union first. Default: ``True``.
 
     Examples:
-        >>> m = HausdorffDistance()
+        >>> m = nn.HausdorffDistance()
         >>> pred = np.array([[3, 0, 1], [1, 1, 0], [0, 1, 1]])
         >>> m.update(pred, np.array([[1, 1, 0], [3, 1, 0], [0, 1, 1]]), 0)
     """
@@ -194,7 +194,7 @@ class MeanSurfaceDistance(_MeanDistance):
         distance_metric (str): ``'euclidean'``, ``'chessboard'`` or ``'taxicab'``. Default: ``'euclidean'``.
 
     Examples:
-        >>> m = MeanSurfaceDistance(symmetric=False, distance_metric="euclidean")
+        >>> m = nn.MeanSurfaceDistance(symmetric=False, distance_metric="euclidean")
     """
 
     _name = "MeanSurfaceDistance"
@@ -222,7 +222,7 @@ class RootMeanSquareDistance(_MeanDistance):
         distance_metric (str): ``'euclidean'``, ``'chessboard'`` or ``'taxicab'``. Default: ``'euclidean'``.
 
     Examples:
-        >>> m = RootMeanSquareDistance(symmetric=True)
+        >>> m = nn.RootMeanSquareDistance(symmetric=True)
     """
 
     _name = "RootMeanSquareDistance"

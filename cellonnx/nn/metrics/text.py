@@ -32,7 +32,7 @@ class BleuScore(Metric):
         smooth (bool): add one to every n-gram count and total. Default: ``False``.
 
     Examples:
-        >>> m = BleuScore()
+        >>> m = nn.BleuScore()
         >>> m.update([["cat", "is", "on", "the", "mat"]], [[["there", "is", "a", "cat", "on", "the", "mat"]]])
     """
 
@@ -105,7 +105,7 @@ class Perplexity(Metric):
         ignore_label (int, optional): a label whose positions are left out. Default: ``None``.
 
     Examples:
-        >>> m = Perplexity(ignore_label=None)
+        >>> m = nn.Perplexity(ignore_label=None)
         >>> m.update(np.array([[0.6, 0.5, 0.1], [0.3, 0.6, 0.05]]), np.array([2, 1]))
     """
 

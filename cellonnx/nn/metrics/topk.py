@@ -19,7 +19,7 @@ class TopKCategoricalAccuracy(Metric):
     Examples:
         >>> m = nn.TopKCategoricalAccuracy(2)
         >>> m.update(Tensor([[0.2, 0.5, 0.3], [0.6, 0.1, 0.3]]), Tensor([2, 1]))
-        >>> m.eval()
+        >>> print(m.eval())
         0.5
     """
 

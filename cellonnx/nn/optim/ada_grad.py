@@ -33,7 +33,12 @@ class Adagrad(Optimizer):
         - **grads** (tuple[Tensor]) - aligned with ``optimizer.parameters``.
 
     Examples:
+        >>> net = nn.Dense(3, 2)
         >>> opt = nn.Adagrad(net.trainable_params(), accum=0.1, learning_rate=0.01)
+        >>> loss_fn = nn.MSELoss()
+        >>> grad_fn = ms.value_and_grad(lambda x, y: loss_fn(net(x), y), None, opt.parameters)
+        >>> loss, grads = grad_fn(Tensor(np.ones((4, 3), np.float32)), Tensor(np.zeros((4, 2), np.float32)))
+        >>> _ = opt(grads)  # one update of net.weight and net.bias
     """
 
     @opt_init_args_register
@@ -84,7 +89,12 @@ class ProximalAdagrad(Optimizer):
         - **grads** (tuple[Tensor]) - aligned with ``optimizer.parameters``.
 
     Examples:
+        >>> net = nn.Dense(3, 2)
         >>> opt = nn.ProximalAdagrad(net.trainable_params(), l1=0.01, l2=0.001)
+        >>> loss_fn = nn.MSELoss()
+        >>> grad_fn = ms.value_and_grad(lambda x, y: loss_fn(net(x), y), None, opt.parameters)
+        >>> loss, grads = grad_fn(Tensor(np.ones((4, 3), np.float32)), Tensor(np.zeros((4, 2), np.float32)))
+        >>> _ = opt(grads)  # one update of net.weight and net.bias
     """
 
     @opt_init_args_register

@@ -61,7 +61,12 @@ class AdaFactor(Optimizer):
         - **gradients** (tuple[Tensor]) - aligned with ``optimizer.parameters``.
 
     Examples:
+        >>> net = nn.Dense(3, 2)
         >>> opt = nn.AdaFactor(net.trainable_params(), learning_rate=None, relative_step=True)
+        >>> loss_fn = nn.MSELoss()
+        >>> grad_fn = ms.value_and_grad(lambda x, y: loss_fn(net(x), y), None, opt.parameters)
+        >>> loss, grads = grad_fn(Tensor(np.ones((4, 3), np.float32)), Tensor(np.zeros((4, 2), np.float32)))
+        >>> _ = opt(grads)  # one update of net.weight and net.bias
     """
 
     _support_parallel_optimizer = True

@@ -55,7 +55,12 @@ class Adam(Optimizer):
             gradients both compute plain Adam, which is what runs here.
 
     Examples:
+        >>> net = nn.Dense(3, 2)
         >>> opt = nn.Adam(net.trainable_params(), learning_rate=1e-3)
+        >>> loss_fn = nn.MSELoss()
+        >>> grad_fn = ms.value_and_grad(lambda x, y: loss_fn(net(x), y), None, opt.parameters)
+        >>> loss, grads = grad_fn(Tensor(np.ones((4, 3), np.float32)), Tensor(np.zeros((4, 2), np.float32)))
+        >>> _ = opt(grads)  # one update of net.weight and net.bias
     """
 
     @opt_init_args_register
@@ -153,7 +158,12 @@ class AdamWeightDecay(Optimizer):
         weight_decay (Union[float, int, Cell]): Default: ``0.0``.
 
     Examples:
+        >>> net = nn.Dense(3, 2)
         >>> opt = nn.AdamWeightDecay(net.trainable_params(), learning_rate=1e-3, weight_decay=0.01)
+        >>> loss_fn = nn.MSELoss()
+        >>> grad_fn = ms.value_and_grad(lambda x, y: loss_fn(net(x), y), None, opt.parameters)
+        >>> loss, grads = grad_fn(Tensor(np.ones((4, 3), np.float32)), Tensor(np.zeros((4, 2), np.float32)))
+        >>> _ = opt(grads)  # one update of net.weight and net.bias
     """
 
     _support_parallel_optimizer = True

@@ -70,7 +70,12 @@ class LazyAdam(Optimizer):
         - **gradients** (tuple[Tensor]) - aligned with ``optimizer.parameters``.
 
     Examples:
+        >>> net = nn.Dense(3, 2)
         >>> opt = nn.LazyAdam(net.trainable_params(), learning_rate=1e-3)
+        >>> loss_fn = nn.MSELoss()
+        >>> grad_fn = ms.value_and_grad(lambda x, y: loss_fn(net(x), y), None, opt.parameters)
+        >>> loss, grads = grad_fn(Tensor(np.ones((4, 3), np.float32)), Tensor(np.zeros((4, 2), np.float32)))
+        >>> _ = opt(grads)  # one update of net.weight and net.bias
     """
 
     @opt_init_args_register
@@ -112,7 +117,12 @@ class AdamOffload(Optimizer):
         - **gradients** (tuple[Tensor]) - aligned with ``optimizer.parameters``.
 
     Examples:
+        >>> net = nn.Dense(3, 2)
         >>> opt = nn.AdamOffload(net.trainable_params(), learning_rate=1e-3)
+        >>> loss_fn = nn.MSELoss()
+        >>> grad_fn = ms.value_and_grad(lambda x, y: loss_fn(net(x), y), None, opt.parameters)
+        >>> loss, grads = grad_fn(Tensor(np.ones((4, 3), np.float32)), Tensor(np.zeros((4, 2), np.float32)))
+        >>> _ = opt(grads)  # one update of net.weight and net.bias
     """
 
     def __init__(self, params: Any, learning_rate: Any = 1e-3, beta1: float = 0.9, beta2: float = 0.999,

@@ -42,7 +42,12 @@ class ASGD(Optimizer):
         - **gradients** (tuple[Tensor]) - aligned with ``optimizer.parameters``.
 
     Examples:
+        >>> net = nn.Dense(3, 2)
         >>> opt = nn.ASGD(net.trainable_params(), learning_rate=0.1, t0=100.0)
+        >>> loss_fn = nn.MSELoss()
+        >>> grad_fn = ms.value_and_grad(lambda x, y: loss_fn(net(x), y), None, opt.parameters)
+        >>> loss, grads = grad_fn(Tensor(np.ones((4, 3), np.float32)), Tensor(np.zeros((4, 2), np.float32)))
+        >>> _ = opt(grads)  # one update of net.weight and net.bias
     """
 
     @opt_init_args_register

@@ -43,7 +43,12 @@ class Lamb(Optimizer):
             (default 0.0001) over ``decay_steps`` with ``power`` (default 1.0).
 
     Examples:
+        >>> net = nn.Dense(3, 2)
         >>> opt = nn.Lamb(net.trainable_params(), learning_rate=0.01, weight_decay=0.01)
+        >>> loss_fn = nn.MSELoss()
+        >>> grad_fn = ms.value_and_grad(lambda x, y: loss_fn(net(x), y), None, opt.parameters)
+        >>> loss, grads = grad_fn(Tensor(np.ones((4, 3), np.float32)), Tensor(np.zeros((4, 2), np.float32)))
+        >>> _ = opt(grads)  # one update of net.weight and net.bias
     """
 
     _support_parallel_optimizer = True

@@ -43,7 +43,12 @@ class LARS(Optimizer):
         hyperpara (float): MindSpore 0.x's name of ``coefficient`` (it wins when given).
 
     Examples:
+        >>> net = nn.Dense(3, 2)
         >>> opt = nn.LARS(nn.Momentum(net.trainable_params(), 0.1, 0.9), coefficient=0.02)
+        >>> loss_fn = nn.MSELoss()
+        >>> grad_fn = ms.value_and_grad(lambda x, y: loss_fn(net(x), y), None, opt.parameters)
+        >>> loss, grads = grad_fn(Tensor(np.ones((4, 3), np.float32)), Tensor(np.zeros((4, 2), np.float32)))
+        >>> _ = opt(grads)  # one update of net.weight and net.bias
     """
 
     @opt_init_args_register

@@ -58,7 +58,12 @@ class AdamWeightDecayDynamicLR(AdamWeightDecay):
         weight_decay (float): Default: ``0.0``.
 
     Examples:
+        >>> net = nn.Dense(3, 2)
         >>> optim = nn.AdamWeightDecayDynamicLR(params=net.trainable_params(), decay_steps=10)
+        >>> loss_fn = nn.MSELoss()
+        >>> grad_fn = ms.value_and_grad(lambda x, y: loss_fn(net(x), y), None, optim.parameters)
+        >>> loss, grads = grad_fn(Tensor(np.ones((4, 3), np.float32)), Tensor(np.zeros((4, 2), np.float32)))
+        >>> _ = optim(grads)  # one update of net.weight and net.bias
     """
 
     def __init__(self, params: Any, decay_steps: int, learning_rate: float = 0.001,

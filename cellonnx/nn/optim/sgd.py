@@ -35,8 +35,13 @@ class SGD(Optimizer):
         - **gradients** (tuple[Tensor]) - aligned with ``optimizer.parameters``.
 
     Examples:
+        >>> net = nn.Dense(3, 2)
         >>> opt = nn.SGD(net.trainable_params(), learning_rate=0.1, momentum=0.9)
-        >>> opt(grads)
+        >>> loss_fn = nn.MSELoss()
+        >>> grad_fn = ms.value_and_grad(lambda x, y: loss_fn(net(x), y), None, opt.parameters)
+        >>> loss, grads = grad_fn(Tensor(np.ones((4, 3), np.float32)), Tensor(np.zeros((4, 2), np.float32)))
+        >>> opt(grads)  # one update of net.weight and net.bias
+        True
     """
 
     @opt_init_args_register

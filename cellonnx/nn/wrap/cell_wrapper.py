@@ -32,7 +32,11 @@ class WithLossCell(Cell):
         Tensor, the loss.
 
     Examples:
+        >>> net = nn.Dense(3, 2)
+        >>> data, label = Tensor(np.ones((4, 3), np.float32)), Tensor(np.zeros((4, 2), np.float32))
         >>> net_with_loss = nn.WithLossCell(net, nn.MSELoss())
+        >>> print(net_with_loss(data, label).shape)
+        ()
     """
 
     def __init__(self, backbone: Cell, loss_fn: Any) -> None:
@@ -151,7 +155,10 @@ class TrainOneStepCell(Cell):
         Tensor, the loss (the value before the update); with ``return_grad``, (loss, gradients dict).
 
     Examples:
-        >>> train_net = nn.TrainOneStepCell(nn.WithLossCell(net, loss_fn), optim)
+        >>> net = nn.Dense(3, 2)
+        >>> data, label = Tensor(np.ones((4, 3), np.float32)), Tensor(np.zeros((4, 2), np.float32))
+        >>> optim = nn.Momentum(net.trainable_params(), learning_rate=0.1, momentum=0.9)
+        >>> train_net = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), optim)
         >>> loss = train_net(data, label)
     """
 
@@ -225,8 +232,11 @@ class ParameterUpdate(Cell):
         param (Parameter): the parameter to overwrite.
 
     Examples:
+        >>> net = nn.Dense(3, 2)
         >>> update = nn.ParameterUpdate(net.weight)
-        >>> update(Tensor(np.zeros((3, 2), np.float32)))
+        >>> _ = update(Tensor(np.zeros((2, 3), np.float32)))
+        >>> print(net.weight.asnumpy().sum())
+        0.0
     """
 
     def __init__(self, param: Parameter) -> None:

@@ -232,10 +232,14 @@ class DistributedGradReducer(Cell):
         >>> from cellonnx.communication import init
         >>> init()
         >>> ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True)
-        >>> grad_fn = ms.value_and_grad(forward, None, optimizer.parameters)
+        >>> net = nn.Dense(3, 2)
+        >>> loss_fn = nn.MSELoss()
+        >>> optimizer = nn.SGD(net.trainable_params(), learning_rate=0.1)
+        >>> grad_fn = ms.value_and_grad(lambda x, y: loss_fn(net(x), y), None, optimizer.parameters)
         >>> grad_reducer = nn.DistributedGradReducer(optimizer.parameters)
-        >>> loss, grads = grad_fn(x, y)
-        >>> optimizer(grad_reducer(grads))
+        >>> loss, grads = grad_fn(Tensor(np.ones((4, 3), np.float32)), Tensor(np.zeros((4, 2), np.float32)))
+        >>> _ = optimizer(grad_reducer(grads))  # the gradients averaged over every rank
+        >>> ms.reset_auto_parallel_context()
     """
 
     def __init__(self, parameters: Any, mean: bool | None = None, degree: int | None = None,

@@ -39,6 +39,10 @@ class DynamicLossScaleUpdateCell(Cell):
         bool, the overflow flag passed through.
 
     Examples:
+        >>> net = nn.Dense(3, 2)
+        >>> data, label = Tensor(np.ones((4, 3), np.float32)), Tensor(np.zeros((4, 2), np.float32))
+        >>> net_with_loss = nn.WithLossCell(net, nn.MSELoss())
+        >>> optimizer = nn.Momentum(net.trainable_params(), learning_rate=0.1, momentum=0.9)
         >>> manager = nn.DynamicLossScaleUpdateCell(loss_scale_value=2**12, scale_factor=2, scale_window=1000)
         >>> train_net = nn.TrainOneStepWithLossScaleCell(net_with_loss, optimizer, scale_sense=manager)
     """
@@ -117,6 +121,10 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         this step's update).
 
     Examples:
+        >>> net = nn.Dense(3, 2)
+        >>> data, label = Tensor(np.ones((4, 3), np.float32)), Tensor(np.zeros((4, 2), np.float32))
+        >>> net_with_loss = nn.WithLossCell(net, nn.MSELoss())
+        >>> optimizer = nn.Momentum(net.trainable_params(), learning_rate=0.1, momentum=0.9)
         >>> manager = nn.DynamicLossScaleUpdateCell(loss_scale_value=2**12, scale_factor=2, scale_window=1000)
         >>> train_net = nn.TrainOneStepWithLossScaleCell(net_with_loss, optimizer, scale_sense=manager)
         >>> loss, overflow, scale = train_net(data, label)

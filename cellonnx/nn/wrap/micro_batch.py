@@ -46,7 +46,10 @@ class GradAccumulationCell(Cell):
         micro_size (int): the number of slices; each input's first dimension must be divisible by it.
 
     Examples:
-        >>> net = nn.GradAccumulationCell(nn.WithLossCell(backbone, loss_fn), micro_size=4)
+        >>> backbone = nn.Dense(3, 2)
+        >>> data, label = Tensor(np.ones((8, 3), np.float32)), Tensor(np.zeros((8, 2), np.float32))
+        >>> optimizer = nn.SGD(backbone.trainable_params(), learning_rate=0.1)
+        >>> net = nn.GradAccumulationCell(nn.WithLossCell(backbone, nn.MSELoss()), micro_size=4)
         >>> loss = nn.TrainOneStepCell(net, optimizer)(data, label)
     """
 
@@ -76,7 +79,9 @@ class MicroBatchInterleaved(Cell):
         interleave_num (int): the number of slices. Default: ``2``.
 
     Examples:
-        >>> net = nn.MicroBatchInterleaved(nn.WithLossCell(backbone, loss_fn), interleave_num=2)
+        >>> backbone = nn.Dense(3, 2)
+        >>> net = nn.MicroBatchInterleaved(nn.WithLossCell(backbone, nn.MSELoss()), interleave_num=2)
+        >>> loss = net(Tensor(np.ones((4, 3), np.float32)), Tensor(np.zeros((4, 2), np.float32)))
     """
 
     def __init__(self, network: Cell, interleave_num: int = 2) -> None:

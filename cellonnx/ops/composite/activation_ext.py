@@ -66,8 +66,8 @@ def threshold(input: Tensor, thr: float, value: float) -> Tensor:
         Tensor of the input's shape and dtype.
 
     Examples:
-        >>> ops.threshold(Tensor([1., 2., 3.]), 1.5, 20.)
-        Tensor(shape=[3], dtype=Float32, value= [2.00000000e+01, 2.00000000e+00, 3.00000000e+00])
+        >>> print(ops.threshold(Tensor([1., 2., 3.]), 1.5, 20.))
+        [20.  2.  3.]
     """
     x = _tensor(input, "threshold")
     _number(thr, "thr", "threshold")

@@ -47,7 +47,7 @@ def fill(type: Any, shape: Any, value: Any) -> Tensor:
     """A tensor of ``shape`` and dtype ``type`` filled with ``value``.
 
     Examples:
-        >>> ops.fill(cellonnx.int32, (2, 2), 3)
+        >>> ops.fill(ms.int32, (2, 2), 3)
         Tensor(shape=[2, 2], dtype=Int32, value= [[3, 3], [3, 3]])
     """
     return Fill.apply(shape=_shape(shape, "fill"), value=_number(value, "fill", "value"),
@@ -263,8 +263,8 @@ def aminmax(input: Tensor, *, axis: int | None = 0, keepdims: bool = False) -> t
 
     Examples:
         >>> lo, hi = ops.aminmax(Tensor([[1.0, 3.0], [5.0, -2.0]]), axis=1)
-        >>> lo, hi
-        (Tensor(shape=[2], dtype=Float32, value= [ 1.0, -2.0]), Tensor(shape=[2], ... value= [ 3.0, 5.0]))
+        >>> print(lo, hi)
+        [ 1. -2.] [3. 5.]
     """
     x = to_tensor(input)
     axes = norm_axes(axis, x.ndim, "aminmax") if x.ndim else None

@@ -76,7 +76,7 @@ class MultitypeFuncGraph:
         ValueError: no registered function matches the arguments' types.
 
     Examples:
-        >>> add = MultitypeFuncGraph('add')
+        >>> add = ops.MultitypeFuncGraph('add')
         >>> @add.register("Number", "Number")
         ... def add_scalar(x, y):
         ...     return x + y

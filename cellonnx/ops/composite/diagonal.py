@@ -97,8 +97,9 @@ def diag(input: Tensor) -> Tensor:
     ``out[i..., i...] = input[i...]``, zeros elsewhere (a 1-D input gives a diagonal matrix).
 
     Examples:
-        >>> ops.diag(Tensor([1.0, 2.0]))
-        Tensor(shape=[2, 2], dtype=Float32, value= [[1, 0], [0, 2]])
+        >>> print(ops.diag(Tensor([1.0, 2.0])))
+        [[1. 0.]
+         [0. 2.]]
     """
     x = to_tensor(input)
     if x.ndim < 1:
@@ -136,8 +137,8 @@ def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Te
     those axes are removed and the diagonal becomes the last axis.
 
     Examples:
-        >>> ops.diagonal(Tensor(np.arange(12.0).reshape(3, 4)), 1)
-        Tensor(shape=[3], dtype=Float32, value= [ 1,  6, 11])
+        >>> print(ops.diagonal(Tensor(np.arange(12, dtype=np.float32).reshape(3, 4)), 1))
+        [ 1.  6. 11.]
     """
     x = to_tensor(input)
     d1, d2 = _check_dims(x, dim1, dim2, "diagonal")

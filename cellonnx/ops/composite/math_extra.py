@@ -128,7 +128,8 @@ def norm(A: Tensor, ord: Any = None, dim: Any = None, keepdim: bool = False, *, 
 
     ``dim`` an int: a vector norm over it; a pair: a matrix norm over those two axes; None: the 2-norm of
     the flattened input when ``ord`` is None, else a vector norm (1-D input) or matrix norm (2-D input).
-    Vector ords: None/2, inf, -inf, 0 (count of non-zeros), 1 and any other number p (sum |x|^p)^(1/p).
+    Vector ords: None/2, inf, -inf, 0 (count of non-zeros), 1 and any other number p
+    (``sum(abs(x)**p)**(1/p)``).
     Matrix ords: None/'fro', 'nuc', 1, -1, 2, -2, inf, -inf.
     """
     x = _floatify(A)

@@ -56,8 +56,8 @@ def mirror_pad(input_x: Tensor, paddings: Any, mode: str) -> Tensor:
         Tensor of input_x's dtype, each axis grown by before + after.
 
     Examples:
-        >>> ops.mirror_pad(Tensor([[1., 2., 3.]]), Tensor([[0, 0], [1, 1]]), "SYMMETRIC")
-        Tensor(shape=[1, 5], dtype=Float32, value= [[1., 1., 2., 3., 3.]])
+        >>> print(ops.mirror_pad(Tensor([[1., 2., 3.]]), Tensor([[0, 0], [1, 1]]), "SYMMETRIC"))
+        [[1. 1. 2. 3. 3.]]
     """
     x = to_tensor(input_x)
     if mode not in ("REFLECT", "SYMMETRIC"):

@@ -72,8 +72,8 @@ def unsorted_segment_sum(input_x: Tensor, segment_ids: Any, num_segments: Any) -
         Tensor of shape ``(num_segments,) + rest``; empty segments are 0.
 
     Examples:
-        >>> ops.unsorted_segment_sum(Tensor([1.0, 2.0, 3.0]), Tensor(np.array([0, 0, 2])), 3)
-        Tensor(shape=[3], dtype=Float32, value= [3, 0, 3])
+        >>> print(ops.unsorted_segment_sum(Tensor([1.0, 2.0, 3.0]), Tensor(np.array([0, 0, 2])), 3))
+        [3. 0. 3.]
     """
     return _segment(input_x, segment_ids, num_segments, "add", "unsorted_segment_sum")
 

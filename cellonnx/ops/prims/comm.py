@@ -198,7 +198,9 @@ class AllReduce(_Collective):
     Examples:
         >>> from cellonnx.communication import init
         >>> init()
-        >>> ops.AllReduce(ops.ReduceOp.SUM)(ms.Tensor(np.ones((2, 2), np.float32)))   # 2 ranks: all 2.0
+        >>> print(ops.AllReduce(ops.ReduceOp.SUM)(ms.Tensor(np.ones((2, 2), np.float32))))
+        [[1. 1.]
+         [1. 1.]]
     """
 
     def __init__(self, op: str = ReduceOp.SUM, group: str = WORLD) -> None:

@@ -513,8 +513,8 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
         (N, C_out, H_out, W_out), H_out = (H + top + bottom - dH * (kH - 1) - 1) // sH + 1.
 
     Examples:
-        >>> x = Tensor(np.ones([10, 32, 32, 32]), mindspore.float32)
-        >>> ops.conv2d(x, Tensor(np.ones([32, 32, 3, 3]), mindspore.float32)).shape
+        >>> x = Tensor(np.ones([10, 32, 32, 32]), ms.float32)
+        >>> ops.conv2d(x, Tensor(np.ones([32, 32, 3, 3]), ms.float32)).shape
         (10, 32, 30, 30)
     """
     return _conv("conv2d", 2, input, weight, bias, stride, pad_mode, padding, dilation, groups)

@@ -385,8 +385,10 @@ def layer_norm(input: Tensor, normalized_shape: Any, weight: Tensor | None = Non
         ReduceMean/Sub/Mul/Sqrt/Div decomposition before.
 
     Examples:
-        >>> x = Tensor(np.array([[1, 2, 3], [1, 2, 3]]), mindspore.float32)
-        >>> ops.layer_norm(x, (3,))
+        >>> x = Tensor(np.array([[1, 2, 3], [1, 2, 3]]), ms.float32)
+        >>> print(ops.layer_norm(x, (3,)))
+        [[-1.2247...  0.  1.2247...]
+         [-1.2247...  0.  1.2247...]]
     """
     x = to_tensor(input)
     shape = (int(normalized_shape),) if isinstance(normalized_shape, (int, np.integer)) else \

@@ -164,8 +164,8 @@ def scatter_nd(indices: Any, updates: Tensor, shape: Any) -> Tensor:
         shape (tuple[int]): the output shape.
 
     Examples:
-        >>> ops.scatter_nd(Tensor(np.array([[0], [2], [0]])), Tensor([1.0, 2.0, 3.0]), (4,))
-        Tensor(shape=[4], dtype=Float32, value= [4, 0, 2, 0])
+        >>> print(ops.scatter_nd(Tensor(np.array([[0], [2], [0]])), Tensor([1.0, 2.0, 3.0]), (4,)))
+        [4. 0. 2. 0.]
     """
     from cellonnx.ops.prims.creation import Fill
     upd = to_tensor(updates)

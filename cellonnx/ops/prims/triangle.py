@@ -66,8 +66,10 @@ def triu(input: Tensor, diagonal: int = 0) -> Tensor:
         diagonal (int): 0 is the main diagonal, positive above it, negative below. Default: 0.
 
     Examples:
-        >>> ops.triu(ops.ones((3, 3)), 1)
-        Tensor(shape=[3, 3], dtype=Float32, value= [[0, 1, 1], [0, 0, 1], [0, 0, 0]])
+        >>> print(ops.triu(ops.ones((3, 3)), 1))
+        [[0. 1. 1.]
+         [0. 0. 1.]
+         [0. 0. 0.]]
     """
     return _trilu(input, diagonal, True, "triu")
 

@@ -27,7 +27,13 @@ class BackupAndRestore(Callback):
         delete_checkpoint (bool): delete the backup when training ends normally. Default: ``True``.
 
     Examples:
-        >>> model.train(10, dataset, callbacks=[BackupAndRestore("./backup", save_freq=2)])
+        >>> from cellonnx.train import BackupAndRestore, Model
+        >>> net = nn.Dense(4, 2)
+        >>> data = {"x": np.random.rand(64, 4).astype(np.float32), "y": np.arange(64, dtype=np.int32) % 2}
+        >>> dataset = ms.dataset.NumpySlicesDataset(data, shuffle=False).batch(16)
+        >>> loss_fn = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+        >>> model = Model(net, loss_fn, nn.Momentum(net.trainable_params(), 0.01, 0.9))
+        >>> model.train(4, dataset, callbacks=[BackupAndRestore("./backup", save_freq=2)])
     """
 
     def __init__(self, backup_dir: str, save_freq: Any = "epoch", delete_checkpoint: bool = True) -> None:
@@ -84,7 +90,13 @@ class OnRequestExit(Callback):
         sig (int): the signal; not SIGKILL. Default: ``signal.SIGTERM``.
 
     Examples:
-        >>> model.train(10, dataset, callbacks=[OnRequestExit(file_name="LeNet", directory="./exit")])
+        >>> from cellonnx.train import Model, OnRequestExit
+        >>> net = nn.Dense(4, 2)
+        >>> data = {"x": np.random.rand(64, 4).astype(np.float32), "y": np.arange(64, dtype=np.int32) % 2}
+        >>> dataset = ms.dataset.NumpySlicesDataset(data, shuffle=False).batch(16)
+        >>> loss_fn = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+        >>> model = Model(net, loss_fn, nn.Momentum(net.trainable_params(), 0.01, 0.9))
+        >>> model.train(2, dataset, callbacks=[OnRequestExit(file_name="LeNet", directory="./exit")])
     """
 
     def __init__(self, save_ckpt: bool = True, save_mindir: bool = True, file_name: str = "Net",

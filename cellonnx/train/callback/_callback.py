@@ -25,6 +25,7 @@ class Callback:
     train_network, optimizer, loss_fn, mode ...
 
     Examples:
+        >>> from cellonnx.train import Callback
         >>> class StopAtLoss(Callback):
         ...     def on_train_step_end(self, run_context):
         ...         if float(run_context.original_args().net_outputs.asnumpy()) < 0.01:

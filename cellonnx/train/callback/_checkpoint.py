@@ -143,9 +143,15 @@ class CheckpointConfig:
         kwargs: ``incremental`` (MapParameter increments; True raises when saving), ``enable_redundance``.
 
     Examples:
-        >>> config = CheckpointConfig(save_checkpoint_steps=32, keep_checkpoint_max=10,
+        >>> from cellonnx.train import CheckpointConfig, Model, ModelCheckpoint
+        >>> net = nn.Dense(4, 2)
+        >>> data = {"x": np.random.rand(64, 4).astype(np.float32), "y": np.arange(64, dtype=np.int32) % 2}
+        >>> dataset = ms.dataset.NumpySlicesDataset(data, shuffle=False).batch(16)
+        >>> loss_fn = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+        >>> model = Model(net, loss_fn, nn.Momentum(net.trainable_params(), 0.01, 0.9))
+        >>> config = CheckpointConfig(save_checkpoint_steps=2, keep_checkpoint_max=10,
         ...                           append_info=["epoch_num", "step_num"])
-        >>> model.train(2, dataset, callbacks=ModelCheckpoint(prefix="lenet", directory="./ckpt", config=config))
+        >>> model.train(2, dataset, callbacks=ModelCheckpoint(prefix="net", directory="ckpt", config=config))
     """
 
     def __init__(self, save_checkpoint_steps: int | None = 1, save_checkpoint_seconds: int | None = 0,
@@ -319,11 +325,17 @@ class ModelCheckpoint(Callback):
         TypeError: ``config`` is not a CheckpointConfig.
 
     Examples:
+        >>> from cellonnx.train import CheckpointConfig, Model, ModelCheckpoint
+        >>> net = nn.Dense(4, 2)
+        >>> data = {"x": np.random.rand(64, 4).astype(np.float32), "y": np.arange(64, dtype=np.int32) % 2}
+        >>> dataset = ms.dataset.NumpySlicesDataset(data, shuffle=False).batch(16)
+        >>> loss_fn = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+        >>> model = Model(net, loss_fn, nn.Momentum(net.trainable_params(), 0.01, 0.9))
         >>> ckpt = ModelCheckpoint(prefix="lenet", directory="./ckpt",
-        ...                        config=CheckpointConfig(save_checkpoint_steps=100, keep_checkpoint_max=3))
-        >>> model.train(2, dataset, callbacks=[ckpt, LossMonitor()])
+        ...                        config=CheckpointConfig(save_checkpoint_steps=4, keep_checkpoint_max=3))
+        >>> model.train(2, dataset, callbacks=[ckpt])
         >>> ckpt.latest_ckpt_file_name
-        '/abs/path/ckpt/lenet-2_250.ckpt'
+        '.../ckpt/lenet-2_4.ckpt'
     """
 
     def __init__(self, prefix: str | Callable = "CKP", directory: str | Callable | None = None,

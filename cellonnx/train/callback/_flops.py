@@ -77,8 +77,17 @@ class FlopsUtilizationCollector(Callback):
             ``$MA_LOG_DIR`` (default ``./``). Default: ``False``.
 
     Examples:
+        >>> from cellonnx.train import FlopsUtilizationCollector, Model
+        >>> net = nn.Dense(4, 2)
+        >>> data = {"x": np.random.rand(64, 4).astype(np.float32), "y": np.arange(64, dtype=np.int32) % 2}
+        >>> dataset = ms.dataset.NumpySlicesDataset(data, shuffle=False).batch(16)
+        >>> loss_fn = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+        >>> model = Model(net, loss_fn, nn.Momentum(net.trainable_params(), 0.01, 0.9))
         >>> model.train(2, dataset, callbacks=[FlopsUtilizationCollector(dataset.get_dataset_size(),
         ...                                                              computility=10e6)])
+        Full model flops is 512, Full hardware flops is 512, ... Shard hardware flops is 512.
+        Train per step time: ... ms mfu:...% hfu:...%
+        ...
     """
 
     def __init__(self, data_size: int, computility: Any = 1, full_flops: bool = True,

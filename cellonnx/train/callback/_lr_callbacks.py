@@ -31,6 +31,12 @@ class LearningRateScheduler(Callback):
             to the result when it differs.
 
     Examples:
+        >>> from cellonnx.train import LearningRateScheduler, Model
+        >>> net = nn.Dense(4, 2)
+        >>> data = {"x": np.random.rand(64, 4).astype(np.float32), "y": np.arange(64, dtype=np.int32) % 2}
+        >>> dataset = ms.dataset.NumpySlicesDataset(data, shuffle=False).batch(16)
+        >>> loss_fn = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+        >>> model = Model(net, loss_fn, nn.Momentum(net.trainable_params(), 0.01, 0.9))
         >>> def decay(lr, step):
         ...     return lr * 0.1 if step % 1000 == 0 else lr
         >>> model.train(1, dataset, callbacks=[LearningRateScheduler(decay)])
@@ -65,7 +71,14 @@ class ReduceLROnPlateau(Callback):
         min_lr (float): the rate is never set below it. Default: ``0``.
 
     Examples:
-        >>> model.fit(10, train_dataset, valid_dataset,
+        >>> from cellonnx.train import Model, ReduceLROnPlateau
+        >>> net = nn.Dense(4, 2)
+        >>> data = {"x": np.random.rand(64, 4).astype(np.float32), "y": np.arange(64, dtype=np.int32) % 2}
+        >>> dataset = ms.dataset.NumpySlicesDataset(data, shuffle=False).batch(16)
+        >>> loss_fn = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+        >>> model = Model(net, loss_fn, nn.Momentum(net.trainable_params(), 0.01, 0.9),
+        ...               metrics={'loss'})
+        >>> model.fit(3, dataset, dataset,
         ...           callbacks=[ReduceLROnPlateau(monitor='eval_loss', factor=0.5, patience=2)])
     """
 

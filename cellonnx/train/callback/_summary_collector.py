@@ -57,6 +57,12 @@ class SummaryCollector(Callback):
         TypeError: an argument of the wrong type.
 
     Examples:
+        >>> from cellonnx.train import Model, SummaryCollector
+        >>> net = nn.Dense(4, 2)
+        >>> data = {"x": np.random.rand(32, 4).astype(np.float32), "y": np.arange(32, dtype=np.int32) % 2}
+        >>> ds_train = ms.dataset.NumpySlicesDataset(data, shuffle=False).batch(16)
+        >>> loss_fn = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+        >>> model = Model(net, loss_fn, nn.Momentum(net.trainable_params(), 0.01, 0.9))
         >>> summary_collector = SummaryCollector(summary_dir='./summary_dir', collect_freq=1)
         >>> model.train(1, ds_train, callbacks=[summary_collector])
     """

@@ -137,7 +137,7 @@ class SummaryRecord:
     Examples:
         >>> with ms.SummaryRecord(log_dir="./summary_dir") as summary_record:
         ...     summary_record.add_value('scalar', 'loss', ms.Tensor(0.1))
-        ...     summary_record.record(1)
+        ...     _ = summary_record.record(1)
     """
 
     count = 0
