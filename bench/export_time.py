@@ -26,7 +26,7 @@ import torch
 from cellonnx.models import get_model
 from export_vs_torch import copy_weights
 from inference import THREADS, build
-from train_step import torch_lenet5
+from torch_twins import torch_lenet5
 
 import cellonnx as ms
 from cellonnx.graph.compile import CompiledCell, trace_cell

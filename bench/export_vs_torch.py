@@ -29,13 +29,13 @@ import numpy as np
 import onnx
 import onnxruntime as ort
 import torch
+from blocks import in_blocks, timed
 from cellonnx.models import get_model
 from torch import nn as tnn
 
 import cellonnx as ms
 from cellonnx import Tensor
 from cellonnx import nn as cnn
-from cellonnx.progress import track
 
 
 # ---------------------------------------------------------------- the same ResNet-18 in torch
@@ -125,14 +125,11 @@ def latency(sessions: dict[str, ort.InferenceSession], x: np.ndarray, runs: int)
     for _ in range(5):
         for k, s in sessions.items():
             s.run(None, feeds[k])
-    times: dict[str, list[float]] = {k: [] for k in sessions}
-    order = list(sessions)
-    for r in track(range(runs), "runs"):
-        # alternating, so drift in machine load hits both graphs alike, and which goes first alternates too
-        for k in order if r % 2 == 0 else order[::-1]:
-            t = time.perf_counter()
-            sessions[k].run(None, feeds[k])
-            times[k].append(time.perf_counter() - t)
+    # blocks of runs with a pause between them (bench/blocks.py), not run by run in turn: an idle pool's
+    # spinning would slow whichever graph runs next
+    block = max(1, min(10, runs // 4))
+    sides = {k: (lambda n, k=k: timed(lambda: sessions[k].run(None, feeds[k]), n)) for k in sessions}
+    times = in_blocks(sides, max(2, runs // block), block)
     return {k: statistics.median(v) for k, v in times.items()}
 
 

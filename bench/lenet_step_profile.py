@@ -11,8 +11,9 @@ batch 64 of 1x32x32; ResNet-18 (model zoo's res_base layout) at batch 32 of 3x32
         bench/lenet_step_profile.py [--threads 2] [--model lenet|resnet18|both] [--rounds 15]
     python bench/lenet_step_profile.py --profile      # cellonnx only: time per primitive, then cProfile
 
-Timing: the two libraries alternate in rounds of a few steps each, so load from other processes hits both
-alike; the best step of all rounds is reported, with the ratio. ``--threads`` sets OpenBLAS / OpenMP /
+Timing: the two libraries alternate in blocks of a few steps each with a pause between blocks
+(bench/blocks.py), so load from other processes hits both alike; the best step of all rounds is reported,
+with the ratio. ``--threads`` sets OpenBLAS / OpenMP /
 PyTorch threads (it must be set before NumPy is imported, so it is read from the command line first).
 """
 from __future__ import annotations
@@ -166,19 +167,15 @@ def torch_step(model: str):
 
 # ---------------------------------------------------------------- timing
 def race(steps: dict, rounds: int, per_round: int) -> dict[str, float]:
-    """Best step time (ms) of each callable, alternating them in rounds of ``per_round`` steps."""
-    from cellonnx.progress import track
+    """Best step time (ms) of each callable, in blocks of ``per_round`` steps with a pause before each block,
+    the order alternating from round to round (bench/blocks.py)."""
+    from blocks import in_blocks, timed
 
-    best = {k: float("inf") for k in steps}
     for fn in steps.values():  # warm-up (first-call allocations, caches)
         for _ in range(3):
             fn()
-    for _ in track(range(rounds), "rounds"):
-        for k, fn in steps.items():
-            for _ in range(per_round):
-                t = time.perf_counter()
-                fn()
-                best[k] = min(best[k], time.perf_counter() - t)
+    times = in_blocks({k: (lambda n, fn=fn: timed(fn, n)) for k, fn in steps.items()}, rounds, per_round)
+    best = {k: min(v) for k, v in times.items()}
     return {k: v * 1e3 for k, v in best.items()}
 
 

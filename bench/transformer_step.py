@@ -10,7 +10,8 @@ softmax cross-entropy, backward, optimizer update: ``TrainOneStepCell`` with ``n
 PyTorch's ``CrossEntropyLoss`` + ``Adam(lr=1e-4)`` with ``zero_grad(set_to_none=True)``. Dropout is 0 in both
 by default, so that the two networks compute the same function: both print the same first loss (``--dropout
 0.1``, the zoo's default, times the same step with each library's own random masks). The libraries alternate
-in rounds of ``--steps`` steps; the best and the median step over all rounds are reported, and the minor page
+in blocks of ``--steps`` steps with a pause between blocks
+(bench/blocks.py); the best and the median step over all rounds are reported, and the minor page
 faults per cellonnx step (memory the allocator handed back to the system and the next step touched again).
 """
 from __future__ import annotations
@@ -25,12 +26,13 @@ _pre, THREADS = bench_env.threads_from_argv()
 import os  # noqa: E402
 import resource  # noqa: E402
 import statistics  # noqa: E402
+import time  # noqa: E402
 
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
+from blocks import PAUSE_S, timed  # noqa: E402
 from cellonnx.models import get_model  # noqa: E402
 from torch import nn as tnn  # noqa: E402
-from train_step import timed  # noqa: E402
 
 import cellonnx as ms  # noqa: E402
 from cellonnx import nn  # noqa: E402
@@ -171,6 +173,7 @@ def main() -> None:
     for r in track(range(args.rounds), "rounds"):
         order = list(steps.items())
         for lib, fn in order if r % 2 == 0 else order[::-1]:
+            time.sleep(PAUSE_S)  # the other library's idle pool stops spinning (bench/blocks.py)
             before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
             times[lib] += timed(fn, args.steps)
             if lib == "cellonnx":

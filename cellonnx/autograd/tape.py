@@ -116,7 +116,9 @@ class Node:
         if self.out_arrays is None or self.out_refs is None:
             raise RuntimeError(f"op {self.op.name}: its gradient reads its output, so set save_output = True")
         live = self.out_refs[i]()
-        if live is not None and live._node is self and live._data is self.out_arrays[i]:
+        # an output without history (an argmax, say) has no node of its own but is still this op's output
+        if live is not None and live._data is self.out_arrays[i] and \
+                (live._node is self or (live._node is None and not live.requires_grad)):
             return live if connected or tensor_mod.SHAPE_HOOK is not None else Tensor._make(live._data)
         t = Tensor._make(self.out_arrays[i])
         if connected:

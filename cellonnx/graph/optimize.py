@@ -2,7 +2,8 @@
 
 Tracing already folds whatever is computed from constants alone. What is left for these passes: Shape reads
 of dims that turn out to be static (ONNX shape inference knows them), the constant subgraphs those leave
-behind, duplicated nodes, Identity nodes, and the symbolic output shapes.
+behind, duplicated nodes, Identity nodes, and the symbolic output shapes; and, from cellonnx.graph.passes,
+transpose pairs, unread optional outputs and duplicated constants.
 """
 from __future__ import annotations
 
@@ -14,9 +15,14 @@ from onnx import helper, numpy_helper, shape_inference
 from onnx.reference import ReferenceEvaluator
 
 from cellonnx.graph.builder import tensor_nbytes
+from cellonnx.graph.passes import compose_transposes, dedupe_constants, trim_optional_outputs
 
 _NEVER_FOLD = {"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Dropout", "Multinomial",
                "Bernoulli"}
+# ops that make a large tensor out of small ones: kept as nodes past this many bytes (a zero-filled buffer
+# of a gradient scatter would otherwise be stored in the model)
+_GROWING = {"ConstantOfShape", "Expand", "Tile"}
+_GROWN_LIMIT = 64 * 1024
 
 
 def optimize(model: onnx.ModelProto, keep_initializers: Collection[str] = ()) -> onnx.ModelProto:
@@ -32,6 +38,9 @@ def optimize(model: onnx.ModelProto, keep_initializers: Collection[str] = ()) ->
         changed |= _global_pools(model)
         changed |= _drop_noops(model)
         changed |= _drop_identities(model)
+        changed |= compose_transposes(model)
+        changed |= trim_optional_outputs(model)
+        changed |= dedupe_constants(model, params)
         changed |= _drop_dead(model)
         if not changed:
             break
@@ -118,6 +127,9 @@ def _fold_constants(model: onnx.ModelProto, params: set[str]) -> bool:
             try:
                 values = _evaluate(node, [numpy_helper.to_array(consts[i]) if i else None for i in node.input], opset)
             except Exception:
+                keep.append(node)
+                continue
+            if node.op_type in _GROWING and sum(np.asarray(v).nbytes for v in values) > _GROWN_LIMIT:
                 keep.append(node)
                 continue
             for name, value in zip(node.output, values):

@@ -53,6 +53,14 @@ class Conv(Op):
         return (gx, gw) if len(ctx.inputs) == 2 else (gx, gw, gb)
 
     def lower(self, g, x, w, b=None, *, stride, pads, dilation, groups, auto_pad="NOTSET"):
+        from cellonnx.autograd.tape import is_grad_enabled
+        from cellonnx.ops.prims.conv_gemm import conv_by_gemm
+        # the forward of a differentiated function (a training step): one GEMM at small outputs; inference
+        # graphs keep the one Conv node (onnxruntime folds batch norm and activations into it)
+        training = is_grad_enabled() and auto_pad == "NOTSET"
+        fast = conv_by_gemm(g, x, w, b, stride, pads, dilation, groups) if training else None
+        if fast is not None:
+            return fast
         pad_attrs: dict[str, Any] = {"auto_pad": auto_pad} if auto_pad != "NOTSET" else {"pads": list(pads)}
         return g.op("Conv", *([x, w] if b is None else [x, w, b]),
                     kernel_shape=list(g.in_tensors[1]._data.shape[2:]), strides=list(stride),

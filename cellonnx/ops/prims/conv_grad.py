@@ -35,6 +35,7 @@ from cellonnx.ops.prims.conv import (
     trim_pays,
     windows,
 )
+from cellonnx.ops.prims.conv_gemm import transpose_by_gemm, weight_grad_by_gemm
 from cellonnx.ops.registry import Op
 from cellonnx.tensor import Tensor
 
@@ -60,6 +61,9 @@ class ConvTranspose(Op):
         return gu, gw, (reduce_sum(gz, (0,) + tuple(range(2, gz.ndim))) if ctx.needs_grad(2) else None)
 
     def lower(self, g, u, w, b=None, *, stride, pads, dilation, groups, output_padding):
+        fast = transpose_by_gemm(g, u, w, b, stride, pads, dilation, groups, output_padding)
+        if fast is not None:
+            return fast
         return g.op("ConvTranspose", *([u, w] if b is None else [u, w, b]),
                     kernel_shape=list(g.in_tensors[1]._data.shape[2:]), strides=list(stride),
                     dilations=list(dilation), group=groups, pads=list(pads),
@@ -95,6 +99,9 @@ class ConvGradWeight(Op):
 
     def lower(self, g, x, gy, *, kernel, stride, pads, dilation, groups):
         require_static(g.in_tensors[0], "conv weight gradient")
+        fast = weight_grad_by_gemm(g, x, gy, kernel, stride, pads, dilation, groups)
+        if fast is not None:
+            return fast
         xs, gs = g.in_tensors[0]._data.shape, g.in_tensors[1]._data.shape
         nd = len(kernel)
         spatial = [int(v) for v in xs[2:]]

@@ -97,12 +97,17 @@ def _assign(t: Tensor, value: np.ndarray) -> None:
         t._data = value
 
 
-def _decompose_standardize(g: Any, x: str, axes: Sequence[int], eps: float) -> tuple[str, str, str]:
+def _decompose_standardize(g: Any, x: str, axes: Sequence[int], eps: float,
+                           reciprocal: bool = False) -> tuple[str, str, str]:
     """ONNX nodes for (xhat, mean, biased var) over ``axes``, keepdims."""
     mean = g.axes(list(axes), "ReduceMean", x, keepdims=1)
     xc = g.op("Sub", x, mean)
     var = g.axes(list(axes), "ReduceMean", g.op("Mul", xc, xc), keepdims=1)
     std = g.op("Sqrt", g.op("Add", var, g.like(eps)))
+    if reciprocal:
+        # xc * rsqrt(var + eps), node for node as the gradient's ops form (_standardize) lowers, so that a
+        # traced training step computes xhat once (common-subexpression elimination merges the two)
+        return g.op("Mul", xc, g.op("Reciprocal", std)), mean, var
     return g.op("Div", xc, std), mean, var
 
 
@@ -190,7 +195,7 @@ class BatchNormTrain(Op):
     def lower(self, g, x, w, b, *, eps):
         nd = len(g.in_tensors[0]._data.shape)
         axes = _reduce_axes(nd)
-        xhat, mean, var = _decompose_standardize(g, x, axes, eps)
+        xhat, mean, var = _decompose_standardize(g, x, axes, eps, reciprocal=True)
         unsq = list(range(1, nd - 1))
         wr, br = (g.unsqueeze(w, unsq), g.unsqueeze(b, unsq)) if unsq else (w, b)
         y = g.op("Add", g.op("Mul", xhat, wr), br)

@@ -1,0 +1,146 @@
+"""One-GEMM ONNX lowerings of the convolution gradients where the spatial size is small.
+
+onnxruntime's ConvTranspose runs one GEMM per image whose column count is the image's pixel count, so at
+ResNet's last stages (2 x 2 or 1 x 1 pixels, 256-512 channels) every image re-reads the whole weight: a
+matrix-vector product per image. Folding the batch into the GEMM (pixels of all images as its columns) and
+scattering the columns back with Col2Im (opset 18) is 2-6x faster there (bench/RESULTS.md, "Training
+step"). The weight gradient of a 1 x 1 kernel, or of an output of one pixel, is likewise one GEMM over the
+strided input windows rather than a Conv whose kernel is the output gradient. Both give the same numbers as
+the ConvTranspose / Conv forms up to float rounding.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+# ConvTranspose inputs (conv outputs) with fewer pixels than this go through one GEMM + Col2Im
+GEMM_BELOW_PIXELS = 64
+
+
+def _static(t: Any) -> bool:
+    return not any(hasattr(d, "onnx_name") for d in t.shape)
+
+
+def transpose_by_gemm(g: Any, u: str, w: str, b: str | None, stride: tuple, pads: tuple, dilation: tuple,
+                      groups: int, output_padding: tuple) -> str | None:
+    """ConvTranspose as ``Col2Im(W^T @ U)`` with the batch folded into the GEMM, or None where ConvTranspose
+    itself is the better (or the only) lowering."""
+    ut, wt = g.in_tensors[0], g.in_tensors[1]
+    shape = ut._data.shape
+    if g.opset < 18 or groups != 1 or len(shape) != 4 or not _static(ut):
+        return None
+    n, c_in, hi, wi = (int(d) for d in shape)
+    pixels = hi * wi
+    if pixels >= GEMM_BELOW_PIXELS or n == 1:
+        return None
+    k = [int(d) for d in wt._data.shape[2:]]
+    c_out = int(wt._data.shape[1])
+    out = [(hi - 1) * stride[0] - pads[0] - pads[2] + dilation[0] * (k[0] - 1) + 1 + output_padding[0],
+           (wi - 1) * stride[1] - pads[1] - pads[3] + dilation[1] * (k[1] - 1) + 1 + output_padding[1]]
+    if pixels == 1 and tuple(dilation) == (1, 1):  # the taps that reach the output, zeros around them
+        (a0, a1), (b0, b1) = _live_taps(out[0], k[0], pads[0], 1), _live_taps(out[1], k[1], pads[1], 1)
+        ka, kb = a1 - a0 + 1, b1 - b0 + 1
+        wl = w if (ka, kb) == tuple(k) else \
+            g.op("Slice", w, g.i64([a0, b0]), g.i64([a1 + 1, b1 + 1]), g.i64([2, 3]))
+        wm = g.op("Reshape", wl, g.i64([c_in, c_out * ka * kb]))
+        y = g.op("Gemm", g.op("Reshape", u, g.i64([n, c_in])), wm)
+        y = g.op("Reshape", y, g.i64([n, c_out, ka, kb]))
+        around = [a0 - pads[0], b0 - pads[1], out[0] - 1 - (a1 - pads[0]), out[1] - 1 - (b1 - pads[1])]
+        if any(around):
+            y = g.op("Pad", y, g.i64([0, 0, around[0], around[1], 0, 0, around[2], around[3]]))
+        return y if b is None else g.op("Add", y, g.op("Reshape", b, g.i64([1, c_out, 1, 1])))
+    kk = k[0] * k[1]
+    um = g.op("Reshape", g.op("Transpose", u, perm=[1, 0, 2, 3]), g.i64([c_in, n * pixels]))
+    cols = g.op("Gemm", g.op("Reshape", w, g.i64([c_in, c_out * kk])), um, transA=1)  # (C_out * kk, N * L)
+    cols = g.op("Transpose", g.op("Reshape", cols, g.i64([c_out * kk, n, pixels])), perm=[1, 0, 2])
+    y = g.op("Col2Im", cols, g.i64(out), g.i64(k), dilations=list(dilation), pads=list(pads),
+             strides=list(stride))
+    return y if b is None else g.op("Add", y, g.op("Reshape", b, g.i64([1, c_out, 1, 1])))
+
+
+def weight_grad_by_gemm(g: Any, x: str, gy: str, kernel: tuple, stride: tuple, pads: tuple, dilation: tuple,
+                        groups: int) -> str | None:
+    """The conv weight gradient as ``gy^T @ windows(x)`` for a 1 x 1 kernel or a one-pixel output, or None
+    where the Conv over swapped axes is the better lowering."""
+    xs, gs = g.in_tensors[0]._data.shape, g.in_tensors[1]._data.shape
+    if groups != 1 or len(xs) != 4 or not (_static(g.in_tensors[0]) and _static(g.in_tensors[1])):
+        return None
+    n, c = int(xs[0]), int(xs[1])
+    o, ho, wo = int(gs[1]), int(gs[2]), int(gs[3])
+    pixels = ho * wo
+    pointwise = all(kd == 1 for kd in kernel)
+    if not (pointwise or pixels == 1):
+        return None
+    if pixels == 1:
+        # the one window, cut out of the padded input (small: a one-pixel output has a small input), is
+        # already (N, C, k...): the gradient comes out whole, with no weight-sized Pad after it (onnxruntime's
+        # Pad of a (512, 512, 1, 1) block to 3 x 3 took 10 ms)
+        padded = x
+        if any(pads):
+            padded = g.op("Pad", x, g.i64([0, 0, pads[0], pads[1], 0, 0, pads[2], pads[3]]))
+        end = [dilation[0] * (kernel[0] - 1) + 1, dilation[1] * (kernel[1] - 1) + 1]
+        win = g.op("Slice", padded, g.i64([0, 0]), g.i64(end), g.i64([2, 3]), g.i64(list(dilation)))
+        kk = kernel[0] * kernel[1]
+        dw = g.op("Gemm", g.op("Reshape", gy, g.i64([n, o])), g.op("Reshape", win, g.i64([n, c * kk])),
+                  transA=1)
+        return g.op("Reshape", dw, g.i64([o, c, *kernel]))
+    # a 1 x 1 kernel: the strided input is the only window
+    padded = x
+    if any(pads):
+        padded = g.op("Pad", x, g.i64([0, 0, pads[0], pads[1], 0, 0, pads[2], pads[3]]))
+    end = [stride[0] * (ho - 1) + 1, stride[1] * (wo - 1) + 1]
+    cols = g.op("Slice", padded, g.i64([0, 0]), g.i64(end), g.i64([2, 3]), g.i64(list(stride)))
+    cols = g.op("Reshape", g.op("Transpose", cols, perm=[0, 2, 3, 1]), g.i64([n * pixels, c]))
+    gm = g.op("Reshape", g.op("Transpose", gy, perm=[1, 0, 2, 3]), g.i64([o, n * pixels]))
+    return g.op("Reshape", g.op("MatMul", gm, cols), g.i64([o, c, *kernel]))
+
+
+# conv outputs with at most this many pixels: the forward Conv as one GEMM over the batch too
+FORWARD_GEMM_PIXELS = 4
+
+
+def _live_taps(size: int, k: int, pad: int, dilation: int) -> tuple[int, int]:
+    """First and last kernel tap of a one-pixel output that reads the input rather than its padding."""
+    live = [a for a in range(k) if 0 <= a * dilation - pad < size]
+    return live[0], live[-1]
+
+
+def conv_by_gemm(g: Any, x: str, w: str, b: str | None, stride: tuple, pads: tuple, dilation: tuple,
+                 groups: int) -> str | None:
+    """Conv as one GEMM of the input windows of the whole batch by the weight, for outputs of at most
+    FORWARD_GEMM_PIXELS pixels (onnxruntime's Conv is a matrix-vector product per image there), or None."""
+    xt, wt = g.in_tensors[0], g.in_tensors[1]
+    if groups != 1 or len(xt._data.shape) != 4 or not _static(xt):
+        return None
+    n, c, h, wd = (int(d) for d in xt._data.shape)
+    o, _, kh, kw = (int(d) for d in wt._data.shape)
+    ho = (h + pads[0] + pads[2] - dilation[0] * (kh - 1) - 1) // stride[0] + 1
+    wo = (wd + pads[1] + pads[3] - dilation[1] * (kw - 1) - 1) // stride[1] + 1
+    pixels = ho * wo
+    if n == 1 or pixels > FORWARD_GEMM_PIXELS:
+        return None
+    if pixels == 1:  # only the taps that reach the input: no padding, no zero columns
+        (a0, a1), (b0, b1) = _live_taps(h, kh, pads[0], dilation[0]), _live_taps(wd, kw, pads[1], dilation[1])
+        ka, kb = a1 - a0 + 1, b1 - b0 + 1
+        win = g.op("Slice", x, g.i64([a0 * dilation[0] - pads[0], b0 * dilation[1] - pads[1]]),
+                   g.i64([a1 * dilation[0] - pads[0] + 1, b1 * dilation[1] - pads[1] + 1]), g.i64([2, 3]),
+                   g.i64(list(dilation)))
+        wl = w if (ka, kb) == (kh, kw) else \
+            g.op("Slice", w, g.i64([a0, b0]), g.i64([a1 + 1, b1 + 1]), g.i64([2, 3]))
+        y = g.op("Gemm", g.op("Reshape", win, g.i64([n, c * ka * kb])),
+                 g.op("Reshape", wl, g.i64([o, c * ka * kb])), *([b] if b is not None else []), transB=1)
+        return g.op("Reshape", y, g.i64([n, o, 1, 1]))
+    padded = x
+    if any(pads):
+        padded = g.op("Pad", x, g.i64([0, 0, pads[0], pads[1], 0, 0, pads[2], pads[3]]))
+    windows = []
+    for a in range(kh):
+        for bb in range(kw):
+            start = [a * dilation[0], bb * dilation[1]]
+            end = [start[0] + stride[0] * (ho - 1) + 1, start[1] + stride[1] * (wo - 1) + 1]
+            win = g.op("Slice", padded, g.i64(start), g.i64(end), g.i64([2, 3]), g.i64(list(stride)))
+            windows.append(g.unsqueeze(win, [2]))
+    cols = windows[0] if len(windows) == 1 else g.op("Concat", *windows, axis=2)  # (N, C, kk, Ho, Wo)
+    cols = g.op("Reshape", g.op("Transpose", cols, perm=[0, 3, 4, 1, 2]), g.i64([n * pixels, c * kh * kw]))
+    y = g.op("Gemm", cols, g.op("Reshape", w, g.i64([o, c * kh * kw])), *([b] if b is not None else []),
+             transB=1)
+    return g.op("Transpose", g.op("Reshape", y, g.i64([n, ho, wo, o])), perm=[0, 3, 1, 2])
