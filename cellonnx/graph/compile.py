@@ -278,12 +278,16 @@ _in_graph_call = [False]
 
 
 def run_graph_mode(cell: Any, *args: Any) -> Any:
-    """GRAPH_MODE: a top-level call of a cell in inference mode runs its compiled graph. Training-mode calls
-    run eagerly (training graphs are not compiled yet)."""
-    if _in_graph_call[0] or getattr(cell, "training", False):
+    """GRAPH_MODE: a top-level call of a cell runs its compiled graph: the inference graph, or in training
+    mode the compiled training step (cellonnx/graph/train.py: parameter, optimizer-state and moving-statistic
+    updates included)."""
+    if _in_graph_call[0]:
         return None
     _in_graph_call[0] = True
     try:
+        if getattr(cell, "training", False):
+            from cellonnx.graph.train import run_step
+            return run_step(cell, *args)
         return compile_cell(cell, *args)(*args)
     finally:
         _in_graph_call[0] = False

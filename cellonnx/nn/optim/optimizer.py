@@ -16,6 +16,7 @@ import numpy as np
 
 from cellonnx import ops
 from cellonnx.autograd.tape import no_grad
+from cellonnx.graph.trace import tracing_step
 from cellonnx.nn.cell import Cell
 from cellonnx.nn.learning_rate_schedule import LearningRateSchedule, _eager
 from cellonnx.nn.parameter_tuple import ParameterTuple
@@ -505,7 +506,16 @@ class Optimizer(Cell):
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         with no_grad():
+            if tracing_step():
+                return self._construct_traced(*args, **kwargs)
             return _eager(self, args, kwargs, traceable=False)
+
+    def _construct_traced(self, *args: Any, **kwargs: Any) -> Any:
+        """The update while a training step is compiled: ``construct`` itself, written in ops (as every
+        user optimizer is); the built-in optimizers with a NumPy fast path override this with its ops form."""
+        if not self._checked:
+            self._self_check()
+        return self.run_construct(args, kwargs)
 
     # ------------------------------------------------------------------ NumPy fast path for built-in optimizers
     def _check_gradients(self, gradients: Any) -> list[np.ndarray]:
@@ -587,6 +597,9 @@ class Optimizer(Cell):
 
     def _advance(self) -> None:
         """global_step += 1 (after the learning rate of this step was read)."""
+        if tracing_step():
+            assign(self.global_step, ops.add(self.global_step, 1))
+            return
         gs = self.global_step.asnumpy()
         gs += 1
         self.global_step.mark_updated()
@@ -634,15 +647,11 @@ class _LrList(Cell):
 
 def assign(p: Parameter, value: Any) -> None:
     """Write ``value`` (a Tensor computed with ops, cast to ``p``'s dtype) into the optimizer state or
-    parameter ``p``, as MindSpore's Assign: the one place an ops-written update mutates state."""
-    arr = value._data if isinstance(value, Tensor) else np.asarray(value)
-    if arr.shape != p.shape:
-        arr = np.broadcast_to(arr, p.shape)
-    if arr.dtype != p._data.dtype:
-        arr = arr.astype(p._data.dtype)
-    elif not arr.flags.owndata or not arr.flags.writeable:
-        arr = arr.copy()
-    p._assign_array(arr)
+    parameter ``p``, as MindSpore's Assign: the one place an ops-written update mutates state (while a
+    training step is traced, the graph's value of ``p`` from then on)."""
+    from cellonnx.ops.operations._util import assign_to
+
+    assign_to(p, value, "assign")
 
 
 def _arr(t: Any) -> np.ndarray:

@@ -8,6 +8,9 @@ import numpy as np
 
 from cellonnx.autograd.grad import GradOperation
 from cellonnx.autograd.tape import run_backward, set_grad_enabled
+from cellonnx import context as _ctx
+from cellonnx.graph.trace import tracing_step
+from cellonnx.nn import cell as _cell
 from cellonnx.nn.cell import Cell
 from cellonnx.nn.learning_rate_schedule import _eager
 from cellonnx.nn.parameter_tuple import ParameterTuple
@@ -180,6 +183,10 @@ class TrainOneStepCell(Cell):
             self.grad_reducer = DistributedGradReducer(self.weights, _get_gradients_mean(), _get_device_num())
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if tracing_step():  # inside a compiled step (a jit function): part of its graph
+            return self.run_construct(args, kwargs)
+        if not _ctx.mode and not _cell._graph_depth[0] and not _cell._TRACING:
+            return self._call(args, kwargs)  # GRAPH_MODE: one compiled step (cellonnx/graph/train.py)
         return _eager(self, args, kwargs, traceable=False)
 
     def construct(self, *inputs: Any) -> Any:

@@ -305,6 +305,13 @@ def batch_norm(input_x: Tensor, running_mean: Tensor, running_var: Tensor, weigh
         for stat, batch in ((running_mean, bmean), (running_var, bvar)):
             if isinstance(stat, Tensor):
                 _assign(stat, (1.0 - momentum) * stat._data + momentum * batch._data)
+    elif registry.ACTIVE_TRACER is not None and registry.ACTIVE_TRACER.root().stateful:
+        # a compiled training step: the update is part of the graph (an output paired with the statistic)
+        from cellonnx.ops.operations._util import assign_to
+
+        for stat, batch in ((running_mean, bmean), (running_var, bvar)):
+            if isinstance(stat, Parameter):
+                assign_to(stat, add(mul(stat, 1.0 - momentum), mul(batch, momentum)), "batch_norm")
     return y
 
 
