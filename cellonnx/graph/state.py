@@ -34,6 +34,7 @@ class StateHolder:
         self.device_id = device_id
         self._values: dict[int, ort.OrtValue] = {}
         self._seen: dict[int, int] = {}   # the parameter version the held value stands for
+        self._shapes: dict[int, tuple] = {}
         self.host_reads = 0
         self.uploads = 0
 
@@ -49,14 +50,17 @@ class StateHolder:
         value = ort.OrtValue.ortvalue_from_numpy(arr, self.device, self.device_id if self.device == "cuda" else 0)
         self._values[key] = value
         self._seen[key] = p._version
+        self._shapes[key] = arr.shape
         self.uploads += 1
         return value
 
-    def update(self, pairs: Iterable[tuple[Parameter, ort.OrtValue]]) -> None:
-        """Take the step's outputs as the new values; the parameters read them lazily."""
-        for p, value in pairs:
+    def update(self, pairs: Iterable[tuple[Parameter, ort.OrtValue, tuple]]) -> None:
+        """Take the step's outputs (parameter, value, shape) as the new values; the parameters read them
+        lazily."""
+        for p, value, shape in pairs:
             key = id(p)
             self._values[key] = value
+            self._shapes[key] = shape
             p._version += 1
             self._seen[key] = p._version
             if "_data" in _slots_set(p):
@@ -66,7 +70,8 @@ class StateHolder:
     def fetch(self, p: Parameter) -> np.ndarray:
         """Copy ``p``'s held value to the host (called once per read-after-step)."""
         self.host_reads += 1
-        return np.array(self._values[id(p)].numpy(), copy=True)
+        # (a 0-d value comes back from IOBinding as shape (1,): the traced shape is the parameter's)
+        return np.array(self._values[id(p)].numpy(), copy=True).reshape(self._shapes[id(p)])
 
     def sync(self, params: Iterable[Parameter]) -> None:
         """Bring every parameter in ``params`` back to the host now."""

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import onnx
 
 import cellonnx
@@ -112,7 +113,7 @@ def trace_step(fn: Callable[..., Any], args: Sequence[Any], name: str = "train_s
         data_inputs.append((iname, pos))
     returned: dict[int, Parameter] = {}
     try:
-        with tracing(tracer):
+        with tracing(tracer), np.errstate(all="ignore"):  # the trace's eager values do not count
             result = fn(*call)
             structure = _structure(result, returned, [0])
             flat = _tensor_outputs(result)

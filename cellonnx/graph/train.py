@@ -41,6 +41,8 @@ class CompiledStep:
         self.device_id = dev_id
         self.state = StateHolder(self.device, dev_id)
         self._out_names = list(self.session.output_names)
+        self._update_shapes = [tuple(p._data.shape) for _, p in step.updates]
+        self._out_shapes = [_static_shape(step.model, name) for name in step.outputs]
         self.steps = 0
 
     @property
@@ -61,13 +63,27 @@ class CompiledStep:
             binding.bind_output(name, self.device, self.device_id if self.device == "cuda" else 0)
         sess.run_with_iobinding(binding)
         values = dict(zip(self._out_names, binding.get_outputs()))
-        self.state.update((p, values[name]) for name, p in self.step.updates)
+        self.state.update((p, values[name], shape)
+                          for (name, p), shape in zip(self.step.updates, self._update_shapes))
         self.steps += 1
         flat: list[Any] = []
         for i, name in enumerate(self.step.outputs):
             p = self.step.returned_params.get(i)
-            flat.append(p if p is not None else Tensor._make(np.array(values[name].numpy(), copy=True)))
+            if p is None:
+                arr = np.array(values[name].numpy(), copy=True)
+                shape = self._out_shapes[i]
+                p = Tensor._make(arr.reshape(shape) if shape is not None and arr.size == 1 else arr)
+            flat.append(p)
         return rebuild(self.step.structure, flat)
+
+
+def _static_shape(model: Any, name: str) -> tuple | None:
+    for o in model.graph.output:
+        if o.name == name:
+            dims = o.type.tensor_type.shape.dim
+            if all(d.HasField("dim_value") for d in dims):
+                return tuple(d.dim_value for d in dims)
+    return None
 
 
 # ---------------------------------------------------------------- cache

@@ -73,7 +73,7 @@ class _ConvertToCell(LearningRateSchedule):
         self.learning_rate = learning_rate
 
     def construct(self, global_step: Any) -> Tensor:
-        return Tensor._make(self.learning_rate.asnumpy().copy())
+        return ops.reshape(ops.cast(self.learning_rate, _F32), ())
 
 
 class _IteratorLearningRate(LearningRateSchedule):
@@ -86,6 +86,9 @@ class _IteratorLearningRate(LearningRateSchedule):
         self.learning_rate = Parameter(learning_rate.asnumpy().astype(_F32), name=name, requires_grad=False)
 
     def construct(self, global_step: Any) -> Tensor:
+        if tracing_step():  # the step is a graph value: gather the entry in the graph
+            index = ops.cast(ops.reshape(global_step, ()), np.int64)
+            return ops.gather(self.learning_rate, index, 0)
         table = self.learning_rate.asnumpy()
         step = int(np.asarray(global_step.asnumpy() if isinstance(global_step, Tensor) else global_step)
                    .reshape(-1)[0])
@@ -105,7 +108,13 @@ class _WrappedWeightDecay(Cell):
         self.loss_scale = loss_scale
 
     def construct(self, global_step: Any) -> Tensor:
-        return Tensor._make(np.asarray(_scalar(self.weight_decay(global_step)) * _F32(self.loss_scale)))
+        wd = self.weight_decay(global_step)
+        if isinstance(wd, Tensor):
+            if wd.size != 1:
+                raise ValueError(f"Optimizer: a weight decay schedule returned shape {tuple(wd.shape)}, "
+                                 "expected a scalar")
+            return ops.mul(ops.reshape(ops.cast(wd, _F32), ()), _F32(self.loss_scale))
+        return Tensor._make(np.asarray(_scalar(wd) * _F32(self.loss_scale)))
 
 
 def _is_number(x: Any) -> bool:
