@@ -361,6 +361,35 @@ def tracing(tracer: Tracer) -> Iterator[Tracer]:
 
 
 @contextmanager
+def updates_unless(skip: Tensor) -> Iterator[None]:
+    """In a training step being traced: the parameter assignments made inside take effect only where the
+    boolean scalar ``skip`` is False (each assigned value becomes ``where(skip, old, new)``), as a step that
+    skips its update on a gradient overflow. Outside a trace the block simply runs."""
+    tracer = current()
+    if tracer is None or not tracer.root().stateful:
+        yield
+        return
+    from cellonnx.ops.prims.math import where
+
+    root = tracer.root()
+    before = {pid: root._lookup(p) for pid, p in root.written.items()}
+    yield
+    for pid, p in list(root.written.items()):
+        new = root._lookup(p)
+        old = before.get(pid)
+        if old == new:
+            continue
+        if old is None:  # first assignment in the block: the old value is the step's input
+            entry = root.state_inputs.get(pid)
+            old = entry[0] if entry is not None else root.g.initializer(root.g.fresh(p.name + ".initial"),
+                                                                       root.snapshots[pid][1])
+        old_t, new_t = Tensor._make(p._data), Tensor._make(p._data)
+        root.bind(old_t, old)
+        root.bind(new_t, new)
+        root.bind(p, root.name_of(where(skip, old_t, new_t)))
+
+
+@contextmanager
 def scope(name: str) -> Iterator[None]:
     """Name the nodes emitted inside (``layer1.0.conv1/Conv``); free when not tracing."""
     tracer = current()
