@@ -35,6 +35,27 @@ class TraceError(RuntimeError):
     """The traced function did something a static ONNX graph cannot express."""
 
 
+class LoweringError(TraceError, NotImplementedError):
+    """An op met while tracing has no ONNX lowering (for these arguments)."""
+
+
+def _where() -> str:
+    """The user's line, and the innermost library line below it when that is where it happened."""
+    import sys
+
+    user = _caller_location()
+    frame = sys._getframe(1)
+    while frame is not None:
+        mod = frame.f_globals.get("__name__", "")
+        if mod.startswith("cellonnx.") and not mod.startswith(("cellonnx.graph.", "cellonnx.tensor",
+                                                               "cellonnx.ops.registry")):
+            return f"{user} (in {frame.f_code.co_filename}:{frame.f_lineno})"
+        if not mod.startswith("cellonnx"):
+            break
+        frame = frame.f_back
+    return user
+
+
 class Tracer:
     """Binds the Tensors of a traced function to graph values.
 
@@ -127,7 +148,13 @@ class Tracer:
             result = self._lower_in_float32(op, inputs, attrs, outs, names)
         else:
             g.in_tensors, g.out_tensors = inputs, outs
-            result = op.lower(g, *names, **attrs)
+            try:
+                result = op.lower(g, *names, **attrs)
+            except NotImplementedError as exc:
+                if isinstance(exc, TraceError):
+                    raise
+                raise LoweringError(f"{_where()}: op {op.name} cannot be written as ONNX ({exc}); compute it "
+                                    "with ops that have a lowering, or run this code in PYNATIVE_MODE") from exc
         if isinstance(result, str):
             result = (result,)
         if len(result) != len(outs):
@@ -149,7 +176,7 @@ class Tracer:
         """VALUE_HOOK of a stateful trace: Python may not read graph state or what is computed from it."""
         if isinstance(t, Parameter) or self.is_traced(t):
             what = f"parameter {t.name!r}" if isinstance(t, Parameter) else "a tensor computed in the graph"
-            raise TraceError(f"{_caller_location()}: the value of {what} is read into Python (asnumpy / item / "
+            raise TraceError(f"{_where()}: the value of {what} is read into Python (asnumpy / item / "
                              "float / NumPy) while a training step is compiled; the graph would freeze it. "
                              "Compute it with cellonnx ops (ops.where for a choice), or run the step in "
                              "PYNATIVE_MODE")
@@ -285,7 +312,7 @@ class Tracer:
 
     def on_bool(self, t: Tensor) -> None:
         if self.is_traced(t):
-            raise TraceError(f"{_caller_location()}: Python control flow on a tensor's value cannot be "
+            raise TraceError(f"{_where()}: Python control flow on a tensor's value cannot be "
                              "traced into an ONNX graph; use ops.where (elementwise) or ops.cond / "
                              "ops.while_loop")
 
