@@ -49,6 +49,13 @@ class StepGraph:
     outputs: list[str]
     structure: Any
     returned_params: dict[int, Parameter] = field(default_factory=dict)
+    cells: list[Any] = field(default_factory=list)
+
+    def guard(self) -> tuple:
+        """What the graph assumed of Python state it does not read: the training flag of every cell the
+        step called and the requires_grad of every parameter it holds."""
+        return (tuple(bool(getattr(c, "training", False)) for c in self.cells),
+                tuple(bool(p.requires_grad) for _, p in self.state))
 
 
 def _structure(out: Any, params: dict[int, Parameter], counter: list[int]) -> Any:
@@ -139,7 +146,8 @@ def trace_step(fn: Callable[..., Any], args: Sequence[Any], name: str = "train_s
     model = g.model(producer_version=cellonnx.__version__, metadata=meta)
     model = optimize(model)
     _check_no_dropped_inputs(model, state)
-    return StepGraph(model, data_inputs, state, updates, outputs, structure, returned)
+    return StepGraph(model, data_inputs, state, updates, outputs, structure, returned,
+                     list(tracer.cells_seen.values()))
 
 
 def _check_no_dropped_inputs(model: onnx.ModelProto, state: list[tuple[str, Parameter]]) -> None:

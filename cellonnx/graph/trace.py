@@ -74,6 +74,7 @@ class Tracer:
         self.written: dict[int, Parameter] = {}                    # parameters assigned, in order
         self.snapshots: dict[int, tuple[Parameter, np.ndarray, int]] = {}
         self.static_inputs: set[str] = set()
+        self.cells_seen: dict[int, Any] = {}   # cells called while tracing (their training flags matter)
         self.names: dict[int, str] = {}
         self.consts: set[int] = set()
         self._keep: list[Tensor] = []   # keeps ids stable while tracing

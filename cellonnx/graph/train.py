@@ -44,6 +44,7 @@ class CompiledStep:
         self._update_shapes = [tuple(p._data.shape) for _, p in step.updates]
         self._out_shapes = [_static_shape(step.model, name) for name in step.outputs]
         self.steps = 0
+        self.guard: tuple = ()
 
     @property
     def parameters(self) -> list[Parameter]:
@@ -119,23 +120,38 @@ def _why(old: tuple | None, new: tuple) -> str:
 def compiled_step(owner: Any, fn: Callable[..., Any], args: Sequence[Any], name: str = "train_step",
                   arg_names: Sequence[str] | None = None, extra_key: Any = None) -> CompiledStep:
     """The compiled step of ``fn`` for ``owner`` (a cell, or the function itself), traced once per
-    structure (see :func:`step_key`); the reason for each (re)compilation is logged at debug level."""
+    structure (see :func:`step_key`; for a function, the training flags of the cells it called and the
+    requires_grad of the parameters it read); the reason for each (re)compilation is logged at debug level."""
     key = (step_key(owner, args), extra_key)
     per_owner = _CACHE.setdefault(owner, {})
-    compiled = per_owner.get(key)
+    entries = per_owner.setdefault(key, [])
+    compiled = next((c for c in entries if c.step.guard() == c.guard), None)
+    last = _LAST_KEY.get(owner)
     if compiled is None:
-        log.debug("cellonnx: compiling the training step of %s (%s)", name, _why(_LAST_KEY.get(owner), key[0]))
-        for other in per_owner.values():   # the state held by a previous structure goes back to the host
-            other.state.sync(other.parameters)
-        compiled = CompiledStep(trace_step(fn, args, name, arg_names=arg_names))
-        per_owner[key] = compiled
-    elif _LAST_KEY.get(owner) is not None and _LAST_KEY[owner] != key[0]:
-        log.debug("cellonnx: reusing the compiled training step of %s (%s)", name, _why(_LAST_KEY[owner], key[0]))
-        for other in per_owner.values():
-            if other is not compiled:
+        why = _why(last, key[0]) if not entries else "training flags (set_train) or requires_grad changed"
+        log.debug("cellonnx: compiling the training step of %s (%s)", name, why)
+        for others in per_owner.values():   # the state held by another structure goes back to the host
+            for other in others:
                 other.state.sync(other.parameters)
+        compiled = CompiledStep(trace_step(fn, args, name, arg_names=arg_names))
+        compiled.guard = compiled.step.guard()
+        entries.append(compiled)
+    elif last is not None and last != key[0]:
+        log.debug("cellonnx: reusing the compiled training step of %s (%s)", name, _why(last, key[0]))
     _LAST_KEY[owner] = key[0]
     return compiled
+
+
+def compiled_steps(owner: Any) -> list[CompiledStep]:
+    """Every compiled step held for ``owner``."""
+    return [c for entries in _CACHE.get(owner, {}).values() for c in entries]
+
+
+def run_function(owner: Any, fn: Callable[..., Any], args: Sequence[Any]) -> Any:
+    """Run ``fn(*args)`` (a ``jit`` function: forward, value_and_grad, ``optimizer(grads)`` ...) as one
+    compiled step."""
+    compiled = compiled_step(owner, fn, args, getattr(fn, "__name__", "step"), arg_names_of(fn, len(args)))
+    return compiled(*args)
 
 
 def arg_names_of(cell: Any, n: int) -> list[str]:

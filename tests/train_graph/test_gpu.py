@@ -68,7 +68,7 @@ def test_state_stays_on_the_gpu() -> None:
         batches = classification_batches((4, 6), 3)
         for x, y in batches:
             step(x, y)
-        (compiled,) = graph_train._CACHE[step].values()
+        (compiled,) = graph_train.compiled_steps(step)
         assert compiled.device == "cuda"
         uploads = compiled.state.uploads
         for x, y in batches:

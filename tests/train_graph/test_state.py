@@ -36,7 +36,7 @@ def _build() -> Any:
 
 
 def _compiled(step: Any) -> graph_train.CompiledStep:
-    (compiled,) = graph_train._CACHE[step].values()
+    (compiled,) = graph_train.compiled_steps(step)
     return compiled
 
 
@@ -124,12 +124,12 @@ def test_recompiles_only_on_structural_change(caplog: pytest.LogCaptureFixture) 
         with caplog.at_level(logging.DEBUG, logger="cellonnx"):
             for x, y in classification_batches((4, 6), 3, sizes=(4, 9, 2)):
                 step(x, y)
-            assert len(graph_train._CACHE[step]) == 1  # one graph for every batch size
+            assert len(graph_train.compiled_steps(step)) == 1  # one graph for every batch size
             step.network.backbone_network.bn.set_train(False)
             step(*classification_batches((4, 6), 3, steps=1)[0])
             step.network.backbone_network.fc2.bias.requires_grad = False
             step(*classification_batches((4, 6), 3, steps=1)[0])
-        assert len(graph_train._CACHE[step]) == 3
+        assert len(graph_train.compiled_steps(step)) == 3
         text = caplog.text
         assert "first call" in text
         assert "training flags (set_train) changed" in text

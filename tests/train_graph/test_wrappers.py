@@ -88,6 +88,13 @@ def _overflowing_first() -> list[tuple]:
     return [(x * 1e36, y)] + batches[1:]
 
 
+def _bn_step() -> Any:
+    net = nn.SequentialCell(nn.Dense(6, 8, has_bias=False), nn.BatchNorm1d(8), nn.ReLU(), nn.Dense(8, 3))
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, _loss()), nn.Momentum(net.trainable_params(), 0.1, 0.9))
+    step.set_train()
+    return step
+
+
 CASES: dict[str, tuple[Callable[[], Any], Callable[[], list]]] = {
     "loss_scale_overflow": (_loss_scale_step(lambda: nn.DynamicLossScaleUpdateCell(2.0 ** 20, 2, 2)),
                             lambda: _overflowing_first()),
@@ -102,6 +109,7 @@ CASES: dict[str, tuple[Callable[[], Any], Callable[[], list]]] = {
     "WithGradCell": (_with_grad, lambda: classification_batches((4, 6), 3)),
     "ForwardValueAndGrad": (_forward_value_and_grad, lambda: classification_batches((4, 6), 3)),
     "changing_batch_size": (_plain_sgd, lambda: classification_batches((4, 6), 3, sizes=(4, 7, 1, 5, 2))),
+    "changing_batch_size_batch_norm": (_bn_step, lambda: classification_batches((4, 6), 3, sizes=(4, 7, 3, 5, 2))),
 }
 
 
