@@ -86,7 +86,8 @@ def _compiles() -> bool:
     from cellonnx.graph import trace
     from cellonnx.nn import cell
 
-    return context.get_context("mode") == context.GRAPH_MODE and not trace._current and not cell._graph_depth[0]
+    graph_mode = context.get_context("mode") == context.GRAPH_MODE
+    return graph_mode and not trace._current and not cell._graph_depth[0]
 
 
 def jit_class(cls: type) -> type:

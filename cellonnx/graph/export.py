@@ -18,8 +18,8 @@ def export(net: Any, *inputs: Any, file_name: str, file_format: str = "ONNX", op
         opset: ONNX opset, 13..21 (default 18).
         external_data: keep tensors in ``<file>.data`` beside the model; by default only past ~2 GB.
         training: write the training step instead of the inference graph: ``net`` is a training cell
-            (``TrainOneStepCell`` ...), ``inputs`` its data and labels. The state (parameters, optimizer slots,
-            counters, moving statistics) becomes inputs with their current values as defaults and outputs
+            (``TrainOneStepCell`` ...), ``inputs`` its data and labels. The state (parameters, optimizer
+            slots, counters, moving statistics) becomes inputs with their current values as defaults and outputs
             with the updated values; the metadata ``cellonnx.state_updates`` maps each updated output to its
             input (see docs/compiled_training.md).
 

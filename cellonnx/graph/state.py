@@ -47,7 +47,8 @@ class StateHolder:
         if held is not None and ("_device_state" in p.__dict__ or self._seen.get(key) == p._version):
             return held
         arr = np.ascontiguousarray(p._data)
-        value = ort.OrtValue.ortvalue_from_numpy(arr, self.device, self.device_id if self.device == "cuda" else 0)
+        device_id = self.device_id if self.device == "cuda" else 0
+        value = ort.OrtValue.ortvalue_from_numpy(arr, self.device, device_id)
         self._values[key] = value
         self._seen[key] = p._version
         self._shapes[key] = arr.shape

@@ -21,7 +21,7 @@ import cellonnx
 from cellonnx import context
 from cellonnx.graph.builder import DEFAULT_OPSET, GraphBuilder
 from cellonnx.graph.optimize import optimize
-from cellonnx.graph.trace import TraceError, Tracer, flatten_outputs, tracing
+from cellonnx.graph.trace import TraceError, Tracer, tracing
 from cellonnx.tensor import Parameter, Tensor
 
 UPDATES_KEY = "cellonnx.state_updates"

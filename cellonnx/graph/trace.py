@@ -154,8 +154,9 @@ class Tracer:
             except NotImplementedError as exc:
                 if isinstance(exc, TraceError):
                     raise
-                raise LoweringError(f"{_where()}: op {op.name} cannot be written as ONNX ({exc}); compute it "
-                                    "with ops that have a lowering, or run this code in PYNATIVE_MODE") from exc
+                raise LoweringError(f"{_where()}: op {op.name} cannot be written as ONNX ({exc}); compute "
+                                    "it with ops that have a lowering, or run this code in PYNATIVE_MODE"
+                                    ) from exc
         if isinstance(result, str):
             result = (result,)
         if len(result) != len(outs):
@@ -290,7 +291,8 @@ class Tracer:
         cached = self._shapes.get(id(t))
         if cached is None:
             name = self._lookup(t)
-            if name in self.g.initializers or name in self.root().static_inputs:  # a weight (or a folded constant): its shape is part of the model
+            # a weight, a folded constant or a state input: its shape is part of the model
+            if name in self.g.initializers or name in self.root().static_inputs:
                 return shape
             full: dict[int, str] = {}
             known = self._static_dims(name) or [None] * len(shape)

@@ -40,7 +40,8 @@ def _step(global_step: Any) -> Tensor:
 
     t = global_step if isinstance(global_step, Tensor) else Tensor(np.asarray(global_step))
     if t.size != 1:
-        raise ValueError(f"learning rate schedule: global_step must hold one value, got shape {tuple(t.shape)}")
+        raise ValueError("learning rate schedule: global_step must hold one value, got shape "
+                         f"{tuple(t.shape)}")
     return ops.cast(ops.reshape(t, ()), _F32)
 
 
@@ -235,5 +236,6 @@ class WarmUpLR(LearningRateSchedule):
     def construct(self, global_step: Any) -> Tensor:
         from cellonnx import ops
 
-        pct = ops.div(ops.minimum(_step(global_step), Tensor(_F32(self.warmup_steps))), _F32(self.warmup_steps))
+        steps = _F32(self.warmup_steps)
+        pct = ops.div(ops.minimum(_step(global_step), Tensor(steps)), steps)
         return _out(ops.mul(_F32(self.learning_rate), pct))

@@ -51,7 +51,8 @@ def check_trajectory(build: Callable[[], Any], batches: Sequence[tuple], rtol: f
     assert sorted(eager_state) == sorted(graph_state), what
     for i, (e, g) in enumerate(zip(eager_outs, graph_outs)):
         for a, b in zip(e, g):
-            assert_close(b, a, rtol=rtol, scale_rtol=rtol, min_scale=MIN_SCALE, what=f"{what}: output of step {i}")
+            assert_close(b, a, rtol=rtol, scale_rtol=rtol, min_scale=MIN_SCALE,
+                         what=f"{what}: output of step {i}")
     for name in eager_state:
         assert_close(graph_state[name], eager_state[name], rtol=rtol, scale_rtol=rtol, min_scale=MIN_SCALE,
                      what=f"{what}: {name} after {len(batches)} steps")

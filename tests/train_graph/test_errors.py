@@ -61,10 +61,11 @@ def _step(net: nn.Cell) -> nn.Cell:
     return step
 
 
+HERE = r"test_errors\.py:\d+: "
 CASES = {
-    "branch_on_value": (BranchOnValue, TraceError, r"test_errors\.py:\d+: Python control flow .* ops\.where"),
-    "reads_parameter": (ReadsParameter, TraceError, r"test_errors\.py:\d+: the value of parameter 'fc\.weight'"),
-    "no_lowering": (UsesUnlowered, LoweringError, r"test_errors\.py:\d+: op _NoLowering cannot be written as ONNX"),
+    "branch_on_value": (BranchOnValue, TraceError, HERE + r"Python control flow .* ops\.where"),
+    "reads_parameter": (ReadsParameter, TraceError, HERE + r"the value of parameter 'fc\.weight'"),
+    "no_lowering": (UsesUnlowered, LoweringError, HERE + r"op _NoLowering cannot be written as ONNX"),
 }
 
 

@@ -10,11 +10,11 @@ from typing import Any
 import numpy as np
 import onnxruntime as ort
 import pytest
+from cellonnx.models import lenet
 
 import cellonnx as ms
 from cellonnx import nn
 from cellonnx.graph import train as graph_train
-from cellonnx.models import lenet
 from tests.train_graph.harness import check_trajectory, classification_batches
 
 pytestmark = [
@@ -50,7 +50,8 @@ def _step(make_net: Callable[[], nn.Cell], make_opt: Callable[[list], Any]) -> C
 CASES = {
     "mlp_bn_momentum": (_step(_mlp_bn, lambda ps: nn.Momentum(ps, 0.1, 0.9)), (4, 6), 3),
     "mlp_bn_adam_schedule": (_step(_mlp_bn, lambda ps: nn.Adam(ps, nn.WarmUpLR(0.01, 3))), (4, 6), 3),
-    "lenet_sgd": (_step(lambda: lenet.lenet5(10), lambda ps: nn.SGD(ps, 0.05, momentum=0.9)), (2, 1, 32, 32), 10),
+    "lenet_sgd": (_step(lambda: lenet.lenet5(10), lambda ps: nn.SGD(ps, 0.05, momentum=0.9)),
+                  (2, 1, 32, 32), 10),
 }
 
 

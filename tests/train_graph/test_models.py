@@ -7,10 +7,10 @@ from typing import Any
 
 import numpy as np
 import pytest
+from cellonnx.models import lenet, lstm_classifier, mobilenetv2, resnet, transformer
 
 import cellonnx as ms
 from cellonnx import nn
-from cellonnx.models import lenet, lstm_classifier, mobilenetv2, resnet, transformer
 from tests.train_graph.harness import STEPS, check_trajectory, classification_batches
 
 
@@ -26,11 +26,12 @@ MODELS: dict[str, tuple[Callable[[], nn.Cell], Callable[[], list]]] = {
                  lambda: classification_batches((4, 3, 32, 32), 4)),
     "MobileNetV2": (lambda: mobilenetv2.mobilenet_v2(4, width_mult=0.25, last_channel=32),
                     lambda: classification_batches((2, 3, 16, 16), 4)),
-    "LSTMClassifier": (lambda: lstm_classifier.lstm_classifier(3, vocab_size=20, embedding_size=8, hidden_size=8),
+    "LSTMClassifier": (lambda: lstm_classifier.lstm_classifier(3, vocab_size=20, embedding_size=8,
+                                                               hidden_size=8),
                        lambda: _ids(3, 5, 20, 3)),
     "Transformer": (lambda: transformer.transformer_classifier(3, vocab_size=20, hidden_size=16, num_layers=1,
-                                                               num_heads=2, intermediate_size=32, max_position=8,
-                                                               dropout=0.0),
+                                                               num_heads=2, intermediate_size=32,
+                                                               max_position=8, dropout=0.0),
                     lambda: _ids(3, 6, 20, 3)),
 }
 
@@ -53,8 +54,8 @@ def _train_step(make_net: Callable[[], nn.Cell]) -> Callable[[], Any]:
 _BN_ROUNDING = pytest.mark.xfail(strict=False, reason="batch-norm rounding amplified over 5 steps")
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=_BN_ROUNDING) if n in ("ResNet18", "MobileNetV2") else n
-                                  for n in sorted(MODELS)])
+@pytest.mark.parametrize("name", [pytest.param(n, marks=_BN_ROUNDING) if n in ("ResNet18", "MobileNetV2")
+                                  else n for n in sorted(MODELS)])
 def test_model_trajectory(name: str) -> None:
     make_net, batches = MODELS[name]
     state = check_trajectory(_train_step(make_net), batches(), what=name)

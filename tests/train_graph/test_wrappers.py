@@ -109,7 +109,8 @@ CASES: dict[str, tuple[Callable[[], Any], Callable[[], list]]] = {
     "WithGradCell": (_with_grad, lambda: classification_batches((4, 6), 3)),
     "ForwardValueAndGrad": (_forward_value_and_grad, lambda: classification_batches((4, 6), 3)),
     "changing_batch_size": (_plain_sgd, lambda: classification_batches((4, 6), 3, sizes=(4, 7, 1, 5, 2))),
-    "changing_batch_size_batch_norm": (_bn_step, lambda: classification_batches((4, 6), 3, sizes=(4, 7, 3, 5, 2))),
+    "changing_batch_size_batch_norm": (_bn_step,
+                                       lambda: classification_batches((4, 6), 3, sizes=(4, 7, 3, 5, 2))),
 }
 
 

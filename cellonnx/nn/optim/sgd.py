@@ -98,7 +98,8 @@ class SGD(Optimizer):
         return True
 
     def _construct_traced(self, gradients: Any) -> bool:
-        """The update above in ops, for a compiled training step (the momentum's sign is fixed by the trace)."""
+        """The update above in ops, for a compiled training step (whether momentum is used is fixed by the
+        trace)."""
         grads, lrs = self._prepared_tensors(gradients)
         u = self.momentum
         keep = np.float32(1.0) - np.float32(self.dampening)

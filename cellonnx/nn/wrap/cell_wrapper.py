@@ -6,9 +6,9 @@ from typing import Any
 
 import numpy as np
 
+from cellonnx import context as _ctx
 from cellonnx.autograd.grad import GradOperation
 from cellonnx.autograd.tape import run_backward, set_grad_enabled
-from cellonnx import context as _ctx
 from cellonnx.graph.trace import tracing_step
 from cellonnx.nn import cell as _cell
 from cellonnx.nn.cell import Cell

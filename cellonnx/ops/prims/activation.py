@@ -12,7 +12,15 @@ from typing import Any
 
 import numpy as np
 
-from cellonnx.ops.prims._util import clip_scalars, count_of, is_float_dtype, norm_axis, select, sum_axes, to_tensor
+from cellonnx.ops.prims._util import (
+    clip_scalars,
+    count_of,
+    is_float_dtype,
+    norm_axis,
+    select,
+    sum_axes,
+    to_tensor,
+)
 from cellonnx.ops.prims.math import (
     ERF_A,
     ERF_P,

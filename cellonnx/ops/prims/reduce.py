@@ -5,7 +5,15 @@ from typing import Any
 
 import numpy as np
 
-from cellonnx.ops.prims._util import count_of, is_float_dtype, norm_axes, norm_axis, row_sums, sum_axes, to_tensor
+from cellonnx.ops.prims._util import (
+    count_of,
+    is_float_dtype,
+    norm_axes,
+    norm_axis,
+    row_sums,
+    sum_axes,
+    to_tensor,
+)
 from cellonnx.ops.registry import Op
 from cellonnx.tensor import Tensor
 
