@@ -658,9 +658,18 @@ def assign(p: Parameter, value: Any) -> None:
     """Write ``value`` (a Tensor computed with ops, cast to ``p``'s dtype) into the optimizer state or
     parameter ``p``, as MindSpore's Assign: the one place an ops-written update mutates state (while a
     training step is traced, the graph's value of ``p`` from then on)."""
-    from cellonnx.ops.operations._util import assign_to
+    from cellonnx.ops.prims.getitem import _rebind_in_trace
 
-    assign_to(p, value, "assign")
+    new = value if isinstance(value, Tensor) else Tensor(np.asarray(value))
+    if new._data.dtype != p._data.dtype:
+        new = ops.cast(new, p._data.dtype)
+    if new._data.shape != p._data.shape:
+        new = ops.broadcast_to(new, p._data.shape)
+    _rebind_in_trace(new, p)  # while tracing, the graph reads the new value wherever it reads p
+    arr = new._data
+    if arr is getattr(value, "_data", None) or not arr.flags.owndata or not arr.flags.writeable:
+        arr = arr.copy()
+    p._assign_array(arr)
 
 
 def _arr(t: Any) -> np.ndarray:
