@@ -485,7 +485,7 @@ class Optimizer(Cell):
         out = []
         for p, g in zip(self.parameters, gradients):
             g = g if isinstance(g, Tensor) else Tensor(np.asarray(g))
-            if g.shape != p.shape:
+            if g._data.shape != p._data.shape:  # (the concrete shapes: a traced one may hold symbolic dims)
                 raise ValueError(f"For '{type(self).__name__}', gradient of shape {g.shape} for parameter "
                                  f"{p.name} of shape {p.shape}")
             out.append(g)
