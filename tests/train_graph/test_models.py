@@ -47,11 +47,12 @@ def _train_step(make_net: Callable[[], nn.Cell]) -> Callable[[], Any]:
     return build
 
 
-# Batch norm over a few samples amplifies the float32 rounding difference between the eager and the ONNX
-# batch-norm training pass: after one step ResNet-18's gradients agree to 1.4e-4 of their scale, and the
-# small, chaotic trajectories part by step 3. Kept running (non-strict) until the batch-norm training
-# lowering computes its statistics as the eager kernel does.
-_BN_ROUNDING = pytest.mark.xfail(strict=False, reason="batch-norm rounding amplified over 5 steps")
+# Batch norm over a few values per channel (layer 4 sees 1x1 planes here) is ill-conditioned: the float32
+# rounding differences between the eager and the ONNX pass (1e-7) grow to 1.4e-4 of the gradients after one
+# step and part these small trajectories by step 3. At 8 x 3 x 64 x 64 ResNet-18 agrees to 8e-6 after 5
+# steps, but takes a minute to trace; these rows stay small, non-strict, and marked slow.
+_BN_ROUNDING = [pytest.mark.xfail(strict=False, reason="batch norm over 1x1 planes amplifies rounding"),
+                pytest.mark.slow]
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=_BN_ROUNDING) if n in ("ResNet18", "MobileNetV2")
