@@ -275,11 +275,12 @@ class Tracer:
             self.bind(t, n)
 
     def _static_dims(self, name: str) -> list | None:
-        """What ONNX shape inference knows of ``name``'s dims in the graph traced so far (re-run only when
-        nodes were added): ints for static dims, None for dynamic ones."""
+        """What ONNX shape inference knows of ``name``'s dims in the graph traced so far: ints for static
+        dims, None for dynamic ones. Re-run only for a value made since the last run (appending nodes never
+        changes what was inferred of the values already there)."""
         if self.parent is not None:
             return None
-        if self._inferred_at != len(self.g.nodes):
+        if name not in self._inferred and self._inferred_at != len(self.g.nodes):
             self._inferred = _infer_dims(self.g)
             self._inferred_at = len(self.g.nodes)
         return self._inferred.get(name)
