@@ -152,7 +152,7 @@ class Tracer:
             try:
                 result = op.lower(g, *names, **attrs)
             except NotImplementedError as exc:
-                if isinstance(exc, TraceError):
+                if type(exc) is not NotImplementedError:  # its own kind (NotExportable ...) already says it
                     raise
                 raise LoweringError(f"{_where()}: op {op.name} cannot be written as ONNX ({exc}); compute "
                                     "it with ops that have a lowering, or run this code in PYNATIVE_MODE"
