@@ -1,10 +1,11 @@
 """MindSpore's compilation decorators and markers: ``jit``, ``jit_class``, ``JitConfig``, ``lazy_inline``,
 ``no_inline``, ``mutable``, ``enable_dynamic``, ``Symbol``, ``set_recursion_limit``.
 
-In cellonnx a function decorated with ``jit`` runs eagerly, op by op in NumPy, with autograd: that is the
-only place training runs. What compiles to a graph is a Cell called in GRAPH_MODE for inference (see
-cellonnx/graph/compile.py), ``cellonnx.compile_graph`` and ``export``. So these decorators check their
-arguments as MindSpore does and hand back what they decorate; the markers (``lazy_inline``, ``no_inline``,
+In GRAPH_MODE a top-level call of a function decorated with ``jit`` runs as one compiled ONNX graph, like a
+training cell (cellonnx/graph/train.py): forward, a ``value_and_grad`` function, ``optimizer(grads)`` and
+every parameter update in one onnxruntime run, the state held in onnxruntime between calls. In
+PYNATIVE_MODE it runs eagerly, op by op in NumPy, with autograd (so gradients can be taken through it).
+The decorators check their arguments as MindSpore does; the markers (``lazy_inline``, ``no_inline``,
 ``mutable``) only concern how MindSpore's compiler inlines and specializes graphs.
 """
 from __future__ import annotations
@@ -32,8 +33,9 @@ def jit(function: Callable | None = None, *, capture_mode: str = "ast", jit_leve
         dynamic: int = 0, fullgraph: bool = False, backend: str = "", **options: Any) -> Any:
     """MindSpore's ``jit``: as ``@jit``, ``@jit(...)`` or ``jit(fn)``.
 
-    The function (or Cell) runs eagerly in cellonnx, with autograd, so a training step decorated with it works
-    unchanged; GRAPH_MODE compiles Cells for inference. The options are checked as MindSpore checks them.
+    In GRAPH_MODE a top-level call compiles the function (a whole training step included) into one ONNX
+    graph run by onnxruntime; in PYNATIVE_MODE it runs eagerly with autograd. The options are checked as
+    MindSpore checks them.
 
     Args:
         function: the function or Cell; None when used as ``@jit(...)``.
@@ -66,12 +68,26 @@ def jit(function: Callable | None = None, *, capture_mode: str = "ast", jit_leve
 
         @functools.wraps(fn)
         def run(*args: Any, **kwargs: Any) -> Any:
-            return fn(*args, **kwargs)
+            if kwargs or not _compiles():
+                return fn(*args, **kwargs)
+            from cellonnx.graph.train import run_function
+            return run_function(run, fn, args)
 
         run.__dict__["_jit_config_dict"] = config
         return run
 
     return wrap(function) if function is not None else wrap
+
+
+def _compiles() -> bool:
+    """A top-level call in GRAPH_MODE compiles (inside a graph being traced the function is traced inline;
+    in PYNATIVE_MODE it runs eagerly, so gradients can be taken through it)."""
+    from cellonnx import context
+    from cellonnx.graph import trace
+    from cellonnx.nn import cell
+
+    graph_mode = context.get_context("mode") == context.GRAPH_MODE
+    return graph_mode and not trace._current and not cell._graph_depth[0]
 
 
 def jit_class(cls: type) -> type:

@@ -26,6 +26,11 @@ ALIAS_HOOK: Callable[[Tensor, Tensor], None] | None = None
 # Set while tracing: symbolic(t, value) binds a tensor made from a symbolic dim (or a list holding one) to
 # the graph value computing it, so Tensor(x.shape[0]) or x / x.shape[0] reads the size at run time.
 SYMBOLIC_HOOK: Callable[[Tensor, Any], None] | None = None
+# Set while a training step is traced: value(t) raises when Python reads the value of graph state or of a
+# value computed from it (asnumpy, item, float ...), which the graph would otherwise freeze.
+VALUE_HOOK: Callable[[Tensor], None] | None = None
+# Set while a training step is traced: assign(parameter, value) records Parameter.set_data as a graph update.
+ASSIGN_HOOK: Callable[[Any, Any], bool] | None = None
 
 
 def is_symbolic(value: Any) -> bool:
@@ -160,6 +165,10 @@ class Tensor:
         if name == "_data" and "_lazy" in self.__dict__:
             self.init_data()
             return self._data
+        if name == "_data" and "_device_state" in self.__dict__:
+            # the value lives in a compiled training step's state (cellonnx/graph/state.py): copy it back
+            self._data = self.__dict__.pop("_device_state").fetch(self)
+            return self._data
         if name == "init":  # the initializer a lazy tensor waits for (set in its __dict__), else None
             return None
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
@@ -255,15 +264,23 @@ class Tensor:
     # ---- conversion ----
     def asnumpy(self) -> np.ndarray:
         """The data as a NumPy array (shared, not copied)."""
+        if VALUE_HOOK is not None:
+            VALUE_HOOK(self)
         return self._data
 
     def numpy(self) -> np.ndarray:
+        if VALUE_HOOK is not None:
+            VALUE_HOOK(self)
         return self._data
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        if VALUE_HOOK is not None:
+            VALUE_HOOK(self)
         return self._data if dtype is None else self._data.astype(dtype)
 
     def item(self, index: Any = None) -> Any:
+        if VALUE_HOOK is not None:
+            VALUE_HOOK(self)
         if index is None:
             if self._data.size != 1:
                 raise ValueError(f"item(): tensor of shape {self._data.shape} has {self._data.size} "
@@ -272,6 +289,8 @@ class Tensor:
         return self._data.item(index)
 
     def tolist(self) -> Any:
+        if VALUE_HOOK is not None:
+            VALUE_HOOK(self)
         return self._data.tolist()
 
     def __bool__(self) -> bool:
@@ -280,9 +299,13 @@ class Tensor:
         return bool(self._data)
 
     def __int__(self) -> int:
+        if VALUE_HOOK is not None:
+            VALUE_HOOK(self)
         return int(self._data)
 
     def __float__(self) -> float:
+        if VALUE_HOOK is not None:
+            VALUE_HOOK(self)
         return float(self._data)
 
     def __index__(self) -> int:
@@ -499,6 +522,8 @@ class Parameter(Tensor):
     def set_data(self, data: Any, slice_shape: bool = False) -> Parameter:
         """Replace the value. The shape must match unless ``slice_shape`` is True or the shape was deferred;
         the dtype is cast to this parameter's dtype (as MindSpore does for a Tensor of another float type)."""
+        if ASSIGN_HOOK is not None and self._deferred is None and ASSIGN_HOOK(self, data):
+            return self
         arr = _infer_array(data, None)
         if self._deferred is not None:
             dt = self._deferred[1]

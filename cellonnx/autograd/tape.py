@@ -116,10 +116,11 @@ class Node:
         if self.out_arrays is None or self.out_refs is None:
             raise RuntimeError(f"op {self.op.name}: its gradient reads its output, so set save_output = True")
         live = self.out_refs[i]()
-        # an output without history (an argmax, say) has no node of its own but is still this op's output
-        if live is not None and live._data is self.out_arrays[i] and \
-                (live._node is self or (live._node is None and not live.requires_grad)):
-            return live if connected or tensor_mod.SHAPE_HOOK is not None else Tensor._make(live._data)
+        tracing = tensor_mod.SHAPE_HOOK is not None
+        # while tracing, the live output is the one bound to the graph value (also an output with no history
+        # of its own, such as an argmax): a fresh tensor would be folded into a constant of the example
+        if live is not None and (live._node is self or tracing) and live._data is self.out_arrays[i]:
+            return live if connected or tracing else Tensor._make(live._data)
         t = Tensor._make(self.out_arrays[i])
         if connected:
             t._node = self

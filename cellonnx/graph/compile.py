@@ -282,13 +282,24 @@ def compile_and_run(cell: Any, *args: Any) -> Any:
 _in_graph_call = [False]
 
 
-def run_graph_mode(cell: Any, *args: Any) -> Any:
-    """GRAPH_MODE: a top-level call of a cell in inference mode runs its compiled graph. Training-mode calls
-    run eagerly (training graphs are not compiled yet)."""
-    if _in_graph_call[0] or getattr(cell, "training", False):
+def _any_training(cell: Any) -> bool:
+    cells = getattr(cell, "cells_and_names", None)
+    if callable(cells):
+        return any(getattr(c, "training", False) for _, c in cells())
+    return bool(getattr(cell, "training", False))
+
+
+def run_graph_mode(cell: Any, *args: Any, step: bool = False) -> Any:
+    """GRAPH_MODE: a top-level call of a cell runs its compiled graph: the inference graph, or in training
+    mode (the cell or one of its sub-cells training, or ``step``: a training wrapper) the compiled training
+    step (cellonnx/graph/train.py: parameter, optimizer-state and moving-statistic updates included)."""
+    if _in_graph_call[0]:
         return None
     _in_graph_call[0] = True
     try:
+        if step or _any_training(cell):
+            from cellonnx.graph.train import run_step
+            return run_step(cell, *args)
         return compile_cell(cell, *args)(*args)
     finally:
         _in_graph_call[0] = False

@@ -8,7 +8,7 @@ from cellonnx.graph.compile import export_model
 
 
 def export(net: Any, *inputs: Any, file_name: str, file_format: str = "ONNX", opset: int | None = None,
-           external_data: bool | None = None, **kwargs: Any) -> str:
+           external_data: bool | None = None, training: bool = False, **kwargs: Any) -> str:
     """Export ``net`` as an ONNX model, as ``mindspore.export(net, *inputs, file_name, file_format)``.
 
     Args:
@@ -17,6 +17,11 @@ def export(net: Any, *inputs: Any, file_name: str, file_format: str = "ONNX", op
         file_name: ".onnx" is appended when missing.
         opset: ONNX opset, 13..21 (default 18).
         external_data: keep tensors in ``<file>.data`` beside the model; by default only past ~2 GB.
+        training: write the training step instead of the inference graph: ``net`` is a training cell
+            (``TrainOneStepCell`` ...), ``inputs`` its data and labels. The state (parameters, optimizer
+            slots, counters, moving statistics) becomes inputs with their current values as defaults and outputs
+            with the updated values; the metadata ``cellonnx.state_updates`` maps each updated output to its
+            input (see docs/compiled_training.md).
 
     Returns:
         The path written.
@@ -30,7 +35,11 @@ def export(net: Any, *inputs: Any, file_name: str, file_format: str = "ONNX", op
     from cellonnx.converters.onnx_format import save_model
 
     path = file_name if file_name.endswith(".onnx") else file_name + ".onnx"
-    model = export_model(net, *inputs, opset=opset)
+    if training:
+        from cellonnx.graph.export_step import export_step_model
+        model = export_step_model(net, *inputs, opset=opset)
+    else:
+        model = export_model(net, *inputs, opset=opset)
     folder = os.path.dirname(os.path.abspath(path))
     os.makedirs(folder, exist_ok=True)
     save_model(model, path, external_data=external_data)

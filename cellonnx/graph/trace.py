@@ -35,11 +35,46 @@ class TraceError(RuntimeError):
     """The traced function did something a static ONNX graph cannot express."""
 
 
+class LoweringError(TraceError, NotImplementedError):
+    """An op met while tracing has no ONNX lowering (for these arguments)."""
+
+
+def _where() -> str:
+    """The user's line, and the innermost library line below it when that is where it happened."""
+    import sys
+
+    user = _caller_location()
+    frame = sys._getframe(1)
+    while frame is not None:
+        mod = frame.f_globals.get("__name__", "")
+        if mod.startswith("cellonnx.") and not mod.startswith(("cellonnx.graph.", "cellonnx.tensor",
+                                                               "cellonnx.ops.registry")):
+            return f"{user} (in {frame.f_code.co_filename}:{frame.f_lineno})"
+        if not mod.startswith("cellonnx"):
+            break
+        frame = frame.f_back
+    return user
+
+
 class Tracer:
-    def __init__(self, g: GraphBuilder, dynamic: bool, parent: Tracer | None = None) -> None:
+    """Binds the Tensors of a traced function to graph values.
+
+    A ``stateful`` tracer (a training step) makes every Parameter it meets a graph input instead of an
+    initializer, records which Parameters the function assigns (their last binding becomes a graph output
+    paired with the input) and forbids reading state values into Python (VALUE_HOOK).
+    """
+
+    def __init__(self, g: GraphBuilder, dynamic: bool, parent: Tracer | None = None,
+                 stateful: bool = False) -> None:
         self.g = g
         self.dynamic = dynamic
         self.parent = parent
+        self.stateful = stateful
+        self.state_inputs: dict[int, tuple[str, Parameter]] = {}   # id -> (graph input name, parameter)
+        self.written: dict[int, Parameter] = {}                    # parameters assigned, in order
+        self.snapshots: dict[int, tuple[Parameter, np.ndarray, int]] = {}
+        self.static_inputs: set[str] = set()
+        self.cells_seen: dict[int, Any] = {}   # cells called while tracing (their training flags matter)
         self.names: dict[int, str] = {}
         self.consts: set[int] = set()
         self._keep: list[Tensor] = []   # keeps ids stable while tracing
@@ -69,9 +104,32 @@ class Tracer:
             return self.parent._lookup(t)  # an outer-scope value, referenced by name from the subgraph
         return name
 
+    def root(self) -> Tracer:
+        return self if self.parent is None else self.parent.root()
+
+    def snapshot(self, p: Parameter) -> None:
+        """Remember ``p``'s value before the trace touched it (the trace's eager side effects are undone)."""
+        if id(p) not in self.snapshots:
+            self.snapshots[id(p)] = (p, p._data, p._version)
+
+    def state_input(self, p: Parameter) -> str:
+        """The graph input holding ``p`` (made on first use)."""
+        entry = self.state_inputs.get(id(p))
+        if entry is None:
+            self.snapshot(p)
+            name = self.g.fresh(p.name)
+            self.g.inputs.append(value_info_of(name, p._data))
+            self.state_inputs[id(p)] = entry = (name, p)
+            self.static_inputs.add(name)
+            self.bind(p, name)
+        return entry[0]
+
     def name_of(self, t: Tensor) -> str:
         name = self._lookup(t)
         if name is None:
+            root = self.root()
+            if isinstance(t, Parameter) and root.stateful:
+                return root.state_input(t)
             if isinstance(t, Parameter):
                 pname = t.name if t.name not in self.g._used else self.g.fresh(t.name)
                 name = self.g.initializer(pname, t._data)
@@ -91,13 +149,51 @@ class Tracer:
             result = self._lower_in_float32(op, inputs, attrs, outs, names)
         else:
             g.in_tensors, g.out_tensors = inputs, outs
-            result = op.lower(g, *names, **attrs)
+            try:
+                result = op.lower(g, *names, **attrs)
+            except NotImplementedError as exc:
+                if type(exc) is not NotImplementedError:  # its own kind (NotExportable ...) already says it
+                    raise
+                raise LoweringError(f"{_where()}: op {op.name} cannot be written as ONNX ({exc}); compute "
+                                    "it with ops that have a lowering, or run this code in PYNATIVE_MODE"
+                                    ) from exc
         if isinstance(result, str):
             result = (result,)
         if len(result) != len(outs):
             raise TraceError(f"op {op.name}: lowering gave {len(result)} outputs for {len(outs)}")
         for t, n in zip(outs, result):
             self.bind(t, n)
+        root = self.root()
+        if root.stateful:
+            for t in outs:
+                if isinstance(t, Parameter):
+                    if self is not root:
+                        raise TraceError(f"{_caller_location()}: a parameter ({t.name}) is assigned inside a "
+                                         "control-flow body of a compiled training step; assign it after the "
+                                         "loop / branch (ops.where selects the value)")
+                    root.snapshot(t)
+                    root.written.setdefault(id(t), t)
+
+    def on_value(self, t: Tensor) -> None:
+        """VALUE_HOOK of a stateful trace: Python may not read graph state or what is computed from it."""
+        if isinstance(t, Parameter) or self.is_traced(t):
+            what = f"parameter {t.name!r}" if isinstance(t, Parameter) else "a tensor computed in the graph"
+            raise TraceError(f"{_where()}: the value of {what} is read into Python (asnumpy / item / "
+                             "float / NumPy) while a training step is compiled; the graph would freeze it. "
+                             "Compute it with cellonnx ops (ops.where for a choice), or run the step in "
+                             "PYNATIVE_MODE")
+
+    def on_assign(self, p: Parameter, value: Any) -> bool:
+        """ASSIGN_HOOK of a stateful trace: ``p.set_data(value)`` becomes a graph assignment."""
+        from cellonnx.ops.operations._util import assign_to
+
+        assign_to(p, value, "Parameter.set_data")
+        return True
+
+    def restore_state(self) -> None:
+        """Undo what tracing did to the parameters' eager values."""
+        for p, data, version in self.snapshots.values():
+            p._data, p._version = data, version
 
     def _lower_in_float32(self, op: Any, inputs: tuple[Tensor, ...], attrs: dict, outs: tuple[Tensor, ...],
                           names: list[str]) -> tuple[str, ...]:
@@ -179,11 +275,12 @@ class Tracer:
             self.bind(t, n)
 
     def _static_dims(self, name: str) -> list | None:
-        """What ONNX shape inference knows of ``name``'s dims in the graph traced so far (re-run only when
-        nodes were added): ints for static dims, None for dynamic ones."""
+        """What ONNX shape inference knows of ``name``'s dims in the graph traced so far: ints for static
+        dims, None for dynamic ones. Re-run only for a value made since the last run (appending nodes never
+        changes what was inferred of the values already there)."""
         if self.parent is not None:
             return None
-        if self._inferred_at != len(self.g.nodes):
+        if name not in self._inferred and self._inferred_at != len(self.g.nodes):
             self._inferred = _infer_dims(self.g)
             self._inferred_at = len(self.g.nodes)
         return self._inferred.get(name)
@@ -195,7 +292,8 @@ class Tracer:
         cached = self._shapes.get(id(t))
         if cached is None:
             name = self._lookup(t)
-            if name in self.g.initializers:  # a weight (or a folded constant): its shape is part of the model
+            # a weight, a folded constant or a state input: its shape is part of the model
+            if name in self.g.initializers or name in self.root().static_inputs:
                 return shape
             full: dict[int, str] = {}
             known = self._static_dims(name) or [None] * len(shape)
@@ -218,7 +316,7 @@ class Tracer:
 
     def on_bool(self, t: Tensor) -> None:
         if self.is_traced(t):
-            raise TraceError(f"{_caller_location()}: Python control flow on a tensor's value cannot be "
+            raise TraceError(f"{_where()}: Python control flow on a tensor's value cannot be "
                              "traced into an ONNX graph; use ops.where (elementwise) or ops.cond / "
                              "ops.while_loop")
 
@@ -249,20 +347,24 @@ def _infer_dims(g: GraphBuilder) -> dict[str, list]:
 def _install(tracer: Tracer | None) -> tuple:
     """Point the tensor and op-registry hooks at ``tracer`` (None: no tracing); returns what was there."""
     saved = (registry.TRACE_HOOK, registry.ACTIVE_TRACER, tensor_mod.SHAPE_HOOK, tensor_mod.BOOL_HOOK,
-             tensor_mod.ALIAS_HOOK, tensor_mod.SYMBOLIC_HOOK)
+             tensor_mod.ALIAS_HOOK, tensor_mod.SYMBOLIC_HOOK, tensor_mod.VALUE_HOOK, tensor_mod.ASSIGN_HOOK)
     if tracer is None:
         registry.TRACE_HOOK = registry.ACTIVE_TRACER = None
         tensor_mod.SHAPE_HOOK = tensor_mod.BOOL_HOOK = tensor_mod.ALIAS_HOOK = tensor_mod.SYMBOLIC_HOOK = None
+        tensor_mod.VALUE_HOOK = tensor_mod.ASSIGN_HOOK = None
     else:
         registry.TRACE_HOOK, registry.ACTIVE_TRACER = tracer.record, tracer
         tensor_mod.SHAPE_HOOK, tensor_mod.BOOL_HOOK = tracer.shape_of, tracer.on_bool
         tensor_mod.ALIAS_HOOK, tensor_mod.SYMBOLIC_HOOK = tracer.alias, tracer.bind_symbolic
+        stateful = tracer.root().stateful
+        tensor_mod.VALUE_HOOK = tracer.root().on_value if stateful else None
+        tensor_mod.ASSIGN_HOOK = tracer.root().on_assign if stateful else None
     return saved
 
 
 def _restore(saved: tuple) -> None:
     (registry.TRACE_HOOK, registry.ACTIVE_TRACER, tensor_mod.SHAPE_HOOK, tensor_mod.BOOL_HOOK,
-     tensor_mod.ALIAS_HOOK, tensor_mod.SYMBOLIC_HOOK) = saved
+     tensor_mod.ALIAS_HOOK, tensor_mod.SYMBOLIC_HOOK, tensor_mod.VALUE_HOOK, tensor_mod.ASSIGN_HOOK) = saved
 
 
 _current: list[Tracer] = []
@@ -270,6 +372,11 @@ _current: list[Tracer] = []
 
 def current() -> Tracer | None:
     return _current[-1] if _current else None
+
+
+def tracing_step() -> bool:
+    """True while a training step (a stateful trace) is being traced."""
+    return bool(_current) and _current[-1].root().stateful
 
 
 @contextmanager
@@ -282,6 +389,35 @@ def tracing(tracer: Tracer) -> Iterator[Tracer]:
     finally:
         _current.pop()
         _restore(saved)
+
+
+@contextmanager
+def updates_unless(skip: Tensor) -> Iterator[None]:
+    """In a training step being traced: the parameter assignments made inside take effect only where the
+    boolean scalar ``skip`` is False (each assigned value becomes ``where(skip, old, new)``), as a step that
+    skips its update on a gradient overflow. Outside a trace the block simply runs."""
+    tracer = current()
+    if tracer is None or not tracer.root().stateful:
+        yield
+        return
+    from cellonnx.ops.prims.math import where
+
+    root = tracer.root()
+    before = {pid: root._lookup(p) for pid, p in root.written.items()}
+    yield
+    for pid, p in list(root.written.items()):
+        new = root._lookup(p)
+        old = before.get(pid)
+        if old == new:
+            continue
+        if old is None:  # first assignment in the block: the old value is the step's input
+            entry = root.state_inputs.get(pid)
+            old = entry[0] if entry is not None else root.g.initializer(root.g.fresh(p.name + ".initial"),
+                                                                       root.snapshots[pid][1])
+        old_t, new_t = Tensor._make(p._data), Tensor._make(p._data)
+        root.bind(old_t, old)
+        root.bind(new_t, new)
+        root.bind(p, root.name_of(where(skip, old_t, new_t)))
 
 
 @contextmanager

@@ -144,6 +144,7 @@ class Cell(StateMixin, GraphMethodsMixin):
         if not _ctx.mode and not _graph_depth[0] and not _TRACING and not _gradient_wanted(args):
             return self._graph_mode_call(args, kwargs)
         if _TRACING:
+            _TRACING[-1].root().cells_seen.setdefault(id(self), self)
             with _trace.scope(self._trace_scope_name()):
                 return self._run(args, kwargs)
         return self._run(args, kwargs)

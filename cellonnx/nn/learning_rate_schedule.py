@@ -33,15 +33,22 @@ def _eager(cell: Cell, args: tuple, kwargs: dict, traceable: bool = True) -> Any
         depth[0] -= 1
 
 
-def _step(global_step: Any) -> np.float32:
-    arr = global_step.asnumpy() if isinstance(global_step, Tensor) else np.asarray(global_step)
-    if arr.size != 1:
-        raise ValueError(f"learning rate schedule: global_step must hold one value, got shape {arr.shape}")
-    return _F32(arr.reshape(()))
+def _step(global_step: Any) -> Tensor:
+    """The step as a float32 scalar Tensor (schedules compute in ops, so a compiled training step reads the
+    step count as a graph value and a schedule never recompiles)."""
+    from cellonnx import ops
+
+    t = global_step if isinstance(global_step, Tensor) else Tensor(np.asarray(global_step))
+    if t.size != 1:
+        raise ValueError("learning rate schedule: global_step must hold one value, got shape "
+                         f"{tuple(t.shape)}")
+    return ops.cast(ops.reshape(t, ()), _F32)
 
 
 def _out(v: Any) -> Tensor:
-    return Tensor._make(np.asarray(v, _F32))
+    from cellonnx import ops
+
+    return ops.cast(v, _F32) if isinstance(v, Tensor) else Tensor._make(np.asarray(v, _F32))
 
 
 def _positive_int(v: Any, name: str, cls: str = "") -> None:
@@ -93,10 +100,12 @@ class _DecayLR(LearningRateSchedule):
         self.learning_rate, self.decay_rate, self.decay_steps, self.is_stair = (learning_rate, decay_rate,
                                                                                  decay_steps, is_stair)
 
-    def _periods(self, global_step: Any) -> np.float32:
+    def _periods(self, global_step: Any) -> Tensor:
         """step / decay_steps, floored when ``is_stair``."""
-        p = _step(global_step) / _F32(self.decay_steps)
-        return np.floor(p) if self.is_stair else p
+        from cellonnx import ops
+
+        p = ops.div(_step(global_step), _F32(self.decay_steps))
+        return ops.floor(p) if self.is_stair else p
 
 
 class ExponentialDecayLR(_DecayLR):
@@ -116,7 +125,10 @@ class ExponentialDecayLR(_DecayLR):
     """
 
     def construct(self, global_step: Any) -> Tensor:
-        return _out(_F32(self.learning_rate) * np.power(_F32(self.decay_rate), self._periods(global_step)))
+        from cellonnx import ops
+
+        return _out(ops.mul(_F32(self.learning_rate), ops.pow(Tensor(_F32(self.decay_rate)),
+                                                              self._periods(global_step))))
 
 
 class NaturalExpDecayLR(_DecayLR):
@@ -124,10 +136,13 @@ class NaturalExpDecayLR(_DecayLR):
     ``decay_steps`` when ``is_stair``)."""
 
     def construct(self, global_step: Any) -> Tensor:
+        from cellonnx import ops
+
         p = _step(global_step)
         if self.is_stair:
-            p = np.floor(p / _F32(self.decay_steps)) * _F32(self.decay_steps)
-        return _out(_F32(self.learning_rate) * np.power(_F32(math.e), -_F32(self.decay_rate) * p))
+            p = ops.mul(ops.floor(ops.div(p, _F32(self.decay_steps))), _F32(self.decay_steps))
+        return _out(ops.mul(_F32(self.learning_rate),
+                            ops.pow(Tensor(_F32(math.e)), ops.mul(-_F32(self.decay_rate), p))))
 
 
 class InverseDecayLR(_DecayLR):
@@ -135,8 +150,10 @@ class InverseDecayLR(_DecayLR):
     ``is_stair``)."""
 
     def construct(self, global_step: Any) -> Tensor:
+        from cellonnx import ops
+
         p = self._periods(global_step)
-        return _out(_F32(self.learning_rate) / (_F32(1.0) + _F32(self.decay_rate) * p))
+        return _out(ops.div(_F32(self.learning_rate), ops.add(_F32(1.0), ops.mul(_F32(self.decay_rate), p))))
 
 
 class CosineDecayLR(LearningRateSchedule):
@@ -161,10 +178,12 @@ class CosineDecayLR(LearningRateSchedule):
         self.delta = 0.5 * (max_lr - min_lr)
 
     def construct(self, global_step: Any) -> Tensor:
-        p = np.minimum(_step(global_step), _F32(self.decay_steps))
+        from cellonnx import ops
+
+        p = ops.minimum(_step(global_step), Tensor(_F32(self.decay_steps)))
         # MindSpore writes cos(x) as sin(x + pi/2); kept for identical float32 rounding
-        s = np.sin(_F32(math.pi) * (p / _F32(self.decay_steps) + _F32(0.5)))
-        return _out(_F32(self.min_lr) + _F32(self.delta) * (_F32(1.0) + s))
+        s = ops.sin(ops.mul(_F32(math.pi), ops.add(ops.div(p, _F32(self.decay_steps)), _F32(0.5))))
+        return _out(ops.add(_F32(self.min_lr), ops.mul(_F32(self.delta), ops.add(_F32(1.0), s))))
 
 
 class PolynomialDecayLR(LearningRateSchedule):
@@ -190,15 +209,18 @@ class PolynomialDecayLR(LearningRateSchedule):
         self.update_decay_steps = update_decay_steps
 
     def construct(self, global_step: Any) -> Tensor:
+        from cellonnx import ops
+
         step = _step(global_step)
-        decay = _F32(self.decay_steps)
+        decay: Any = Tensor(_F32(self.decay_steps))
         if self.update_decay_steps:
-            decay = decay * np.maximum(np.ceil(step / decay), _F32(1.0))
+            decay = ops.mul(decay, ops.maximum(ops.ceil(ops.div(step, decay)), Tensor(_F32(1.0))))
         else:
-            step = np.minimum(step, decay)
-        p = step / decay
-        return _out(_F32(self.diff_learning_rate) * np.power(_F32(1.0) - p, _F32(self.power)) +
-                    _F32(self.end_learning_rate))
+            step = ops.minimum(step, decay)
+        p = ops.div(step, decay)
+        return _out(ops.add(ops.mul(_F32(self.diff_learning_rate),
+                                    ops.pow(ops.sub(_F32(1.0), p), Tensor(_F32(self.power)))),
+                            _F32(self.end_learning_rate)))
 
 
 class WarmUpLR(LearningRateSchedule):
@@ -212,5 +234,8 @@ class WarmUpLR(LearningRateSchedule):
         self.learning_rate, self.warmup_steps = learning_rate, warmup_steps
 
     def construct(self, global_step: Any) -> Tensor:
-        pct = np.minimum(_step(global_step), _F32(self.warmup_steps)) / _F32(self.warmup_steps)
-        return _out(_F32(self.learning_rate) * pct)
+        from cellonnx import ops
+
+        steps = _F32(self.warmup_steps)
+        pct = ops.div(ops.minimum(_step(global_step), Tensor(steps)), steps)
+        return _out(ops.mul(_F32(self.learning_rate), pct))

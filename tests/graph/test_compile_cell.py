@@ -154,9 +154,9 @@ def test_graph_mode_training_step_matches_pynative(counter: Counter) -> None:
             ms.set_context(mode=ms.PYNATIVE_MODE)
 
     pynative = losses(ms.PYNATIVE_MODE)
-    graph = losses(ms.GRAPH_MODE)
+    graph = losses(ms.GRAPH_MODE)  # one compiled step (cellonnx/graph/train.py), not an inference trace
     assert counter.traces == 0
-    np.testing.assert_allclose(graph, pynative, rtol=1e-6)
+    np.testing.assert_allclose(graph, pynative, rtol=1e-5)
     assert graph[-1] < graph[0]
 
 
@@ -253,7 +253,7 @@ def test_graph_mode_call_after_training_sees_new_weights(counter: Counter, graph
     optimizer = nn.Momentum(net.trainable_params(), 0.1, 0.9)
     step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), optimizer)
     for _ in range(2):
-        step(x, Tensor(np.zeros((2, 5), np.float32)))  # training mode: eager
+        step(x, Tensor(np.zeros((2, 5), np.float32)))  # the compiled training step
     net.set_train(False)
     after = net(x)
     assert counter.traces == 1

@@ -5,7 +5,8 @@ from typing import Any
 
 import numpy as np
 
-from cellonnx.nn.optim.optimizer import Optimizer, opt_init_args_register, update_param, writable
+from cellonnx import ops
+from cellonnx.nn.optim.optimizer import Optimizer, assign, opt_init_args_register, update_param, writable
 from cellonnx.tensor import Parameter
 
 __all__ = ["Adam", "AdamWeightDecay"]
@@ -22,6 +23,17 @@ def _check_param_value(beta1: Any, beta2: Any, eps: Any, name: str) -> None:
             raise ValueError(f"For '{name}', '{key}' must be in (0.0, 1.0), got {v}")
     if eps <= 0.0:
         raise ValueError(f"For '{name}', 'eps' must be > 0, got {eps}")
+
+
+def _moments(p: Parameter, g: Any, m1: Parameter, m2: Parameter, c1: Any, c2: Any) -> tuple:
+    """Adam's moments in ops, in the kernel's order: m += (g - m)(1 - b1), v += (g*g - v)(1 - b2); both
+    assigned. Returns (m, v, g in p's dtype)."""
+    g = ops.cast(g, p.dtype)
+    m = ops.add(m1, ops.mul(ops.sub(g, m1), ops.cast(c1, p.dtype)))
+    v = ops.add(m2, ops.mul(ops.sub(ops.mul(g, g), m2), ops.cast(c2, p.dtype)))
+    assign(m1, m)
+    assign(m2, v)
+    return m, v, g
 
 
 class Adam(Optimizer):
@@ -135,6 +147,32 @@ class Adam(Optimizer):
                 q.mark_updated()
         return True
 
+    def _construct_traced(self, gradients: Any) -> bool:
+        """The update above in ops, for a compiled training step."""
+        grads, lrs = self._prepared_tensors(gradients)
+        b1p = ops.mul(self.beta1_power, self.beta1)
+        b2p = ops.mul(self.beta2_power, self.beta2)
+        assign(self.beta1_power, b1p)
+        assign(self.beta2_power, b2p)
+        one = _F32(1.0)
+        c1, c2 = one - self.beta1, one - self.beta2
+        corr = ops.div(ops.sqrt(ops.sub(one, b2p)), ops.sub(one, b1p))
+        vhats = self.vhat if self.use_amsgrad else [None] * self.param_length
+        for p, g, lr, m1, m2, vh in zip(self.parameters, grads, lrs, self.moment1, self.moment2, vhats):
+            m, v, t = _moments(p, g, m1, m2, c1, c2)
+            if vh is not None:
+                v = ops.maximum(vh, v)
+                assign(vh, v)
+            t = ops.add(ops.sqrt(v), ops.cast(self.eps, p.dtype))
+            if self.use_nesterov:
+                num = ops.add(ops.mul(m, ops.cast(self.beta1, p.dtype)), ops.mul(ops.cast(c1, p.dtype), g))
+                t = ops.div(num, t)
+            else:
+                t = ops.div(m, t)
+            t = ops.mul(t, ops.cast(ops.mul(lr, corr), p.dtype))
+            assign(p, ops.sub(p, t))
+        return True
+
 
 class AdamWeightDecay(Optimizer):
     r"""Adam with decoupled weight decay and no bias correction (MindSpore's AdamWeightDecay kernel).
@@ -206,4 +244,21 @@ class AdamWeightDecay(Optimizer):
             w -= t
             for q in (p, m1, m2):
                 q.mark_updated()
+        return True
+
+    def _construct_traced(self, gradients: Any) -> bool:
+        """The update above in ops, for a compiled training step."""
+        grads = self._gradient_tensors(gradients)
+        wds = self._weight_decay_tensors()
+        lrs = self._lr_tensors()
+        self._advance()
+        one = _F32(1.0)
+        c1, c2 = one - self.beta1, one - self.beta2
+        for p, g, lr, wd, m1, m2 in zip(self.parameters, grads, lrs, wds, self.moments1, self.moments2):
+            m, v, _ = _moments(p, g, m1, m2, c1, c2)
+            t = ops.div(m, ops.add(ops.sqrt(v), ops.cast(self.eps, p.dtype)))
+            if wd is not None:
+                t = ops.add(t, ops.mul(ops.cast(wd, p.dtype), p))
+            t = ops.mul(t, ops.cast(lr, p.dtype))
+            assign(p, ops.sub(p, t))
         return True

@@ -6,8 +6,10 @@ from typing import Any
 
 import numpy as np
 
+from cellonnx import ops
 from cellonnx.nn.optim.adam import _check_param_value
-from cellonnx.nn.optim.optimizer import Optimizer, opt_init_args_register, update_param
+from cellonnx.nn.optim.optimizer import Optimizer, assign, opt_init_args_register, update_param
+from cellonnx.tensor import Tensor
 
 __all__ = ["Lamb"]
 
@@ -101,4 +103,31 @@ class Lamb(Optimizer):
             u_norm = np.sqrt(np.sum(upd * upd, dtype=_F32))
             ratio = w_norm / u_norm if w_norm > 0 and u_norm > 0 else one
             update_param(p, (wf - ratio * lr * upd).astype(dt))
+        return True
+
+    def _construct_traced(self, gradients: Any) -> bool:
+        """The update above in ops, for a compiled training step."""
+        grads = self._gradient_tensors(gradients)
+        wds = self._weight_decay_tensors()
+        lrs = self._lr_tensors()
+        self._advance()
+        grads = self.gradients_centralization(grads)
+        t = ops.cast(ops.reshape(self.global_step, ()), _F32)
+        one = _F32(1.0)
+        bc1 = ops.sub(one, ops.pow(Tensor(self.beta1), t))
+        bc2 = ops.sub(one, ops.pow(Tensor(self.beta2), t))
+        for p, g, lr, wd, m1, m2 in zip(self.parameters, grads, lrs, wds, self.moments1, self.moments2):
+            wf, gf = ops.cast(p, _F32), ops.cast(g, _F32)
+            m = ops.add(ops.mul(self.beta1, ops.cast(m1, _F32)), ops.mul(one - self.beta1, gf))
+            v = ops.add(ops.mul(self.beta2, ops.cast(m2, _F32)), ops.mul(ops.mul(one - self.beta2, gf), gf))
+            upd = ops.div(ops.div(m, bc1), ops.add(ops.sqrt(ops.div(v, bc2)), self.eps))
+            if wd is not None:
+                upd = ops.add(upd, ops.mul(wd, wf))
+            assign(m1, m)
+            assign(m2, v)
+            w_norm = ops.sqrt(ops.sum(ops.mul(wf, wf)))
+            u_norm = ops.sqrt(ops.sum(ops.mul(upd, upd)))
+            ok = ops.logical_and(ops.gt(w_norm, 0.0), ops.gt(u_norm, 0.0))
+            ratio = ops.where(ok, ops.div(w_norm, ops.where(ok, u_norm, one)), Tensor(one))
+            assign(p, ops.sub(wf, ops.mul(ops.mul(ratio, lr), upd)))
         return True

@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from cellonnx import ops
 from cellonnx.nn.optim.optimizer import Optimizer, opt_init_args_register
 from cellonnx.tensor import Parameter, Tensor
 
@@ -110,4 +111,29 @@ class LARS(Optimizer):
             if self.use_clip:
                 coeff = np.clip(coeff / lr, _F32(0.0), _F32(1.0))
             out.append(Tensor._make(((g + decay.astype(w.dtype) * w) * coeff.astype(w.dtype)).astype(w.dtype)))
+        return self.opt(tuple(out))
+
+    def _construct_traced(self, gradients: Any) -> Any:
+        """The scaling above in ops, for a compiled training step; the wrapped optimizer's own ops form
+        follows."""
+        grads = self._gradient_tensors(gradients)
+        wds = self._weight_decay_tensors()
+        if self.need_scale:
+            grads = tuple(ops.mul(g, ops.cast(self.reciprocal_scale, g.dtype)) for g in grads)
+        lrs = self.opt._lr_tensors() if self.use_clip else [None] * self.param_length
+        scale = _F32(self.loss_scale)
+        out = []
+        for p, g, wd, lr, lars in zip(self.parameters, grads, wds, lrs, self.lars_flag):
+            if not lars:
+                out.append(g)
+                continue
+            decay = Tensor(_F32(0.0)) if wd is None else ops.div(wd, scale)
+            w_norm = ops.sqrt(ops.sum(ops.pow(ops.cast(p, _F32), 2.0)))
+            g_norm = ops.sqrt(ops.sum(ops.pow(ops.cast(g, _F32), 2.0)))
+            coeff = ops.div(ops.mul(self.coefficient, w_norm),
+                            ops.add(ops.add(g_norm, ops.mul(decay, w_norm)), self.epsilon))
+            if self.use_clip:
+                coeff = ops.clip_by_value(ops.div(coeff, lr), Tensor(_F32(0.0)), Tensor(_F32(1.0)))
+            upd = ops.mul(ops.add(g, ops.mul(ops.cast(decay, p.dtype), p)), ops.cast(coeff, p.dtype))
+            out.append(upd)
         return self.opt(tuple(out))

@@ -5,7 +5,8 @@ from typing import Any
 
 import numpy as np
 
-from cellonnx.nn.optim.optimizer import Optimizer, opt_init_args_register, writable
+from cellonnx import ops
+from cellonnx.nn.optim.optimizer import Optimizer, assign, opt_init_args_register, writable
 from cellonnx.tensor import Parameter
 
 __all__ = ["Momentum"]
@@ -91,4 +92,18 @@ class Momentum(Optimizer):
                 self._update(w, v, g, uu, lr, np.empty(w.shape, w.dtype))
             p.mark_updated()
             mom.mark_updated()
+        return True
+
+    def _construct_traced(self, gradients: Any) -> bool:
+        """The update above in ops, for a compiled training step."""
+        grads, lrs = self._prepared_tensors(gradients)
+        for p, g, lr, mom in zip(self.parameters, grads, lrs, self.moments):
+            uu, lr = ops.cast(self.momentum, p.dtype), ops.cast(lr, p.dtype)
+            v = ops.add(ops.mul(mom, uu), g)
+            if self.use_nesterov:
+                t = ops.add(ops.mul(g, lr), ops.mul(ops.mul(v, uu), lr))
+            else:
+                t = ops.mul(v, lr)
+            assign(mom, v)
+            assign(p, ops.sub(p, t))
         return True

@@ -16,6 +16,7 @@ import numpy as np
 
 from cellonnx import ops
 from cellonnx.autograd.tape import no_grad
+from cellonnx.graph.trace import tracing_step
 from cellonnx.nn.cell import Cell
 from cellonnx.nn.learning_rate_schedule import LearningRateSchedule, _eager
 from cellonnx.nn.parameter_tuple import ParameterTuple
@@ -72,7 +73,7 @@ class _ConvertToCell(LearningRateSchedule):
         self.learning_rate = learning_rate
 
     def construct(self, global_step: Any) -> Tensor:
-        return Tensor._make(self.learning_rate.asnumpy().copy())
+        return ops.reshape(ops.cast(self.learning_rate, _F32), ())
 
 
 class _IteratorLearningRate(LearningRateSchedule):
@@ -85,6 +86,9 @@ class _IteratorLearningRate(LearningRateSchedule):
         self.learning_rate = Parameter(learning_rate.asnumpy().astype(_F32), name=name, requires_grad=False)
 
     def construct(self, global_step: Any) -> Tensor:
+        if tracing_step():  # the step is a graph value: gather the entry in the graph
+            index = ops.cast(ops.reshape(global_step, ()), np.int64)
+            return ops.gather(self.learning_rate, index, 0)
         table = self.learning_rate.asnumpy()
         step = int(np.asarray(global_step.asnumpy() if isinstance(global_step, Tensor) else global_step)
                    .reshape(-1)[0])
@@ -104,7 +108,13 @@ class _WrappedWeightDecay(Cell):
         self.loss_scale = loss_scale
 
     def construct(self, global_step: Any) -> Tensor:
-        return Tensor._make(np.asarray(_scalar(self.weight_decay(global_step)) * _F32(self.loss_scale)))
+        wd = self.weight_decay(global_step)
+        if isinstance(wd, Tensor):
+            if wd.size != 1:
+                raise ValueError(f"Optimizer: a weight decay schedule returned shape {tuple(wd.shape)}, "
+                                 "expected a scalar")
+            return ops.mul(ops.reshape(ops.cast(wd, _F32), ()), _F32(self.loss_scale))
+        return Tensor._make(np.asarray(_scalar(wd) * _F32(self.loss_scale)))
 
 
 def _is_number(x: Any) -> bool:
@@ -475,7 +485,7 @@ class Optimizer(Cell):
         out = []
         for p, g in zip(self.parameters, gradients):
             g = g if isinstance(g, Tensor) else Tensor(np.asarray(g))
-            if g.shape != p.shape:
+            if g._data.shape != p._data.shape:  # (the concrete shapes: a traced one may hold symbolic dims)
                 raise ValueError(f"For '{type(self).__name__}', gradient of shape {g.shape} for parameter "
                                  f"{p.name} of shape {p.shape}")
             out.append(g)
@@ -505,7 +515,16 @@ class Optimizer(Cell):
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         with no_grad():
+            if tracing_step():
+                return self._construct_traced(*args, **kwargs)
             return _eager(self, args, kwargs, traceable=False)
+
+    def _construct_traced(self, *args: Any, **kwargs: Any) -> Any:
+        """The update while a training step is compiled: ``construct`` itself, written in ops (as every
+        user optimizer is); the built-in optimizers with a NumPy fast path override this with its ops form."""
+        if not self._checked:
+            self._self_check()
+        return self.run_construct(args, kwargs)
 
     # ------------------------------------------------------------------ NumPy fast path for built-in optimizers
     def _check_gradients(self, gradients: Any) -> list[np.ndarray]:
@@ -587,6 +606,9 @@ class Optimizer(Cell):
 
     def _advance(self) -> None:
         """global_step += 1 (after the learning rate of this step was read)."""
+        if tracing_step():
+            assign(self.global_step, ops.add(self.global_step, 1))
+            return
         gs = self.global_step.asnumpy()
         gs += 1
         self.global_step.mark_updated()
@@ -634,13 +656,18 @@ class _LrList(Cell):
 
 def assign(p: Parameter, value: Any) -> None:
     """Write ``value`` (a Tensor computed with ops, cast to ``p``'s dtype) into the optimizer state or
-    parameter ``p``, as MindSpore's Assign: the one place an ops-written update mutates state."""
-    arr = value._data if isinstance(value, Tensor) else np.asarray(value)
-    if arr.shape != p.shape:
-        arr = np.broadcast_to(arr, p.shape)
-    if arr.dtype != p._data.dtype:
-        arr = arr.astype(p._data.dtype)
-    elif not arr.flags.owndata or not arr.flags.writeable:
+    parameter ``p``, as MindSpore's Assign: the one place an ops-written update mutates state (while a
+    training step is traced, the graph's value of ``p`` from then on)."""
+    from cellonnx.ops.prims.getitem import _rebind_in_trace
+
+    new = value if isinstance(value, Tensor) else Tensor(np.asarray(value))
+    if new._data.dtype != p._data.dtype:
+        new = ops.cast(new, p._data.dtype)
+    if new._data.shape != p._data.shape:
+        new = ops.broadcast_to(new, p._data.shape)
+    _rebind_in_trace(new, p)  # while tracing, the graph reads the new value wherever it reads p
+    arr = new._data
+    if arr is getattr(value, "_data", None) or not arr.flags.owndata or not arr.flags.writeable:
         arr = arr.copy()
     p._assign_array(arr)
 

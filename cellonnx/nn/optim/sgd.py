@@ -5,7 +5,8 @@ from typing import Any
 
 import numpy as np
 
-from cellonnx.nn.optim.optimizer import Optimizer, opt_init_args_register, writable
+from cellonnx import ops
+from cellonnx.nn.optim.optimizer import Optimizer, assign, opt_init_args_register, writable
 from cellonnx.tensor import Parameter
 
 __all__ = ["SGD"]
@@ -99,4 +100,24 @@ class SGD(Optimizer):
                 step = g
             w -= lr * step
             p.mark_updated()
+        return True
+
+    def _construct_traced(self, gradients: Any) -> bool:
+        """The update above in ops, for a compiled training step (whether momentum is used is fixed by the
+        trace)."""
+        grads, lrs = self._prepared_tensors(gradients)
+        u = self.momentum
+        keep = np.float32(1.0) - np.float32(self.dampening)
+        use_momentum = float(self.momentum._data) > 0
+        for p, g, lr, acc, st in zip(self.parameters, grads, lrs, self.accum, self.stat):
+            lr = ops.cast(lr, p.dtype)
+            step = g
+            if use_momentum:
+                uu = ops.cast(u, p.dtype)
+                first = ops.gt(st, 0)
+                a = ops.where(first, g, ops.add(ops.mul(acc, uu), ops.mul(ops.cast(keep, p.dtype), g)))
+                assign(acc, a)
+                assign(st, ops.where(first, ops.zeros_like(st), st))
+                step = ops.add(g, ops.mul(a, uu)) if self.nesterov else a
+            assign(p, ops.sub(p, ops.mul(lr, step)))
         return True

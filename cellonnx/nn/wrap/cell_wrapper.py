@@ -6,8 +6,11 @@ from typing import Any
 
 import numpy as np
 
+from cellonnx import context as _ctx
 from cellonnx.autograd.grad import GradOperation
 from cellonnx.autograd.tape import run_backward, set_grad_enabled
+from cellonnx.graph.trace import tracing_step
+from cellonnx.nn import cell as _cell
 from cellonnx.nn.cell import Cell
 from cellonnx.nn.learning_rate_schedule import _eager
 from cellonnx.nn.parameter_tuple import ParameterTuple
@@ -62,14 +65,17 @@ def _loss_and_grads(network: Any, inputs: tuple, weights: Sequence[Parameter], s
     heads = [o for o in out if isinstance(o, Tensor)] if isinstance(out, tuple) else [out]
     heads = [h for h in heads if h.requires_grad]
     if not heads:
-        return out, tuple(Tensor._make(np.zeros_like(w.asnumpy())) for w in weights)
+        return out, tuple(Tensor._make(np.zeros_like(w._data)) for w in weights)
     if sens is None:
         seeds: list[Any] = [None] * len(heads)
+    elif isinstance(sens, Tensor) and tracing_step():  # a graph value (a loss scale held in the state)
+        from cellonnx import ops
+        seeds = [ops.broadcast_to(ops.cast(ops.reshape(sens, ()), h.dtype), h.shape) for h in heads]
     else:
         seeds = [np.full(h.shape, sens, dtype=h.asnumpy().dtype) if not isinstance(sens, Tensor) else
                  np.broadcast_to(sens.asnumpy().astype(h.asnumpy().dtype), h.shape) for h in heads]
     grads = run_backward(heads, seeds, wrt=list(weights))
-    return out, tuple(g.detach() if g is not None else Tensor._make(np.zeros_like(w.asnumpy()))
+    return out, tuple(g.detach() if g is not None else Tensor._make(np.zeros_like(w._data))
                       for g, w in zip(grads, weights))
 
 
@@ -187,6 +193,14 @@ class TrainOneStepCell(Cell):
             self.grad_reducer = DistributedGradReducer(self.weights, _get_gradients_mean(), _get_device_num())
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if tracing_step():  # inside a compiled step (a jit function): part of its graph
+            return self.run_construct(args, kwargs)
+        if not _ctx.mode and not _cell._graph_depth[0] and not _cell._TRACING and not kwargs:
+            from cellonnx.graph.compile import run_graph_mode  # GRAPH_MODE: one compiled step
+
+            if not self._checked:
+                self._self_check()
+            return run_graph_mode(self, *args, step=True)
         return _eager(self, args, kwargs, traceable=False)
 
     def construct(self, *inputs: Any) -> Any:

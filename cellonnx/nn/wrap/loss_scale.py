@@ -6,7 +6,11 @@ from typing import Any
 
 import numpy as np
 
+from cellonnx import ops
+from cellonnx.dtypes import bool_ as ms_bool
+from cellonnx.graph.trace import tracing_step, updates_unless
 from cellonnx.nn.cell import Cell
+from cellonnx.nn.optim.optimizer import assign
 from cellonnx.nn.wrap.cell_wrapper import TrainOneStepCell, _loss_and_grads
 from cellonnx.tensor import Parameter, Tensor
 
@@ -69,6 +73,8 @@ class DynamicLossScaleUpdateCell(Cell):
         return self.loss_scale_value
 
     def construct(self, loss_scale: Parameter, overflow: Any) -> Any:
+        if tracing_step():
+            return self._construct_traced(loss_scale, overflow)
         of = _flag(overflow)
         scale = loss_scale.asnumpy().astype(_F32)
         cur, last = int(self.cur_iter.asnumpy()), int(self.last_overflow_iter.asnumpy())
@@ -81,6 +87,21 @@ class DynamicLossScaleUpdateCell(Cell):
             scale = scale * self.scale_factor
         loss_scale.set_data(scale.astype(loss_scale.asnumpy().dtype))
         self.cur_iter.set_data(np.asarray(cur + 1, np.int32))
+        return overflow
+
+    def _construct_traced(self, loss_scale: Parameter, overflow: Any) -> Any:
+        """The update above in ops, for a compiled training step."""
+        of = ops.reshape(ops.cast(overflow, ms_bool), ())
+        scale = ops.cast(loss_scale, _F32)
+        cur, last = self.cur_iter, self.last_overflow_iter
+        shrunk = ops.maximum(ops.mul(scale, _F32(1.0) / self.scale_factor), Tensor(self.minimum_loss_scale))
+        scale = ops.where(of, shrunk, scale)
+        should_inc = ops.ge(ops.sub(cur, last), self.scale_window)
+        assign(last, ops.where(ops.logical_or(of, should_inc), cur, last))
+        scale = ops.where(ops.logical_and(should_inc, ops.logical_not(of)), ops.mul(scale, self.scale_factor),
+                          scale)
+        assign(loss_scale, scale)
+        assign(cur, ops.add(cur, 1))
         return overflow
 
 
@@ -150,6 +171,8 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
                             f"{type(scale_sense).__name__}")
 
     def construct(self, *inputs: Any) -> tuple:
+        if tracing_step():
+            return self._construct_traced(*inputs)
         scaling_sens = self.scale_sense
         scale = scaling_sens.asnumpy().reshape(-1)[0]
         loss, grads = _loss_and_grads(self.network, inputs, self.weights, scale)
@@ -163,6 +186,26 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         cond = self.get_overflow_status(status, grads)
         overflow = self.process_loss_scale(cond)
         if not _flag(overflow):
+            self.optimizer(grads)
+        return loss, cond, scaling_sens
+
+    def _construct_traced(self, *inputs: Any) -> tuple:
+        """The step above in ops, for a compiled training step: the overflow check is a graph value and the
+        update is skipped by selecting the old state where it is set."""
+        scaling_sens = self.scale_sense
+        scale = ops.cast(ops.reshape(scaling_sens, ()), _F32)
+        loss, grads = _loss_and_grads(self.network, inputs, self.weights, scale)
+        if self.reducer_flag:
+            grads = self.grad_reducer(grads)
+        inv = ops.div(_F32(1.0), scale)
+        grads = tuple(ops.mul(g, ops.cast(inv, g.dtype)) for g in grads)
+        finite = [ops.all(ops.isfinite(g)) for g in grads]
+        ok = finite[0]
+        for f in finite[1:]:
+            ok = ops.logical_and(ok, f)
+        cond = ops.logical_not(ok)
+        overflow = self.process_loss_scale(cond)
+        with updates_unless(ops.reshape(ops.cast(overflow, ms_bool), ())):
             self.optimizer(grads)
         return loss, cond, scaling_sens
 

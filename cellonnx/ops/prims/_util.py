@@ -156,6 +156,21 @@ def sum_to(g: Tensor, shape: tuple) -> Tensor:
     return reshape(out, shape) if lead or tuple(out.shape) != tuple(shape) else out
 
 
+def count_of(shape: Any, axes: Any, dtype: np.dtype) -> Any:
+    """The number of elements over ``axes`` of ``shape`` (all when None) as a divisor: a float, or a
+    ``dtype`` scalar Tensor computed at run time when a dim is symbolic (a graph with a dynamic batch), so a
+    mean's gradient never bakes in the batch size it was traced at."""
+    from cellonnx.tensor import is_symbolic
+
+    n: Any = 1
+    for d in (shape if axes is None else [shape[a] for a in axes]):
+        n = n * d
+    if not is_symbolic(n):
+        return float(n)
+    from cellonnx.ops.prims.math import cast
+    return cast(Tensor(n), dtype)
+
+
 def as_dim(value: Any) -> int:
     """A size or count given to an op (a shape entry, tile multiples, a repeat count) as an int, keeping a
     symbolic dim symbolic: while a graph with dynamic dims is traced, ``x.shape[0]`` is an int that also

@@ -12,7 +12,15 @@ from typing import Any
 
 import numpy as np
 
-from cellonnx.ops.prims._util import clip_scalars, is_float_dtype, norm_axis, select, sum_axes, to_tensor
+from cellonnx.ops.prims._util import (
+    clip_scalars,
+    count_of,
+    is_float_dtype,
+    norm_axis,
+    select,
+    sum_axes,
+    to_tensor,
+)
 from cellonnx.ops.prims.math import (
     ERF_A,
     ERF_P,
@@ -106,12 +114,13 @@ class SparseSoftmaxCrossEntropy(Op):
         x, t = ctx.inputs
         if not ctx.needs_grad(0):
             return None, None
-        n, c = x._data.shape
+        c = x._data.shape[1]
         dt = x._data.dtype
         hot = one_hot(t, c, Tensor(np.asarray(1, dt)), Tensor(np.asarray(0, dt)))
         diff = sub(Softmax.apply(x, axis=1), hot)
-        if reduction == "mean":
-            return mul(diff, div(g, float(n))), None
+        if reduction == "mean":  # N read at run time when the batch is dynamic
+            return mul(diff, div(g, count_of(x.shape, (0,), dt))), None
+        n = x.shape[0]
         if reduction == "sum":
             return mul(diff, g), None
         return mul(diff, reshape(g, (n, 1))), None

@@ -12,7 +12,7 @@ import numpy as np
 
 from cellonnx.autograd.tape import is_grad_enabled
 from cellonnx.ops import registry
-from cellonnx.ops.prims._util import is_float_dtype, norm_axis, sum_axes, to_tensor
+from cellonnx.ops.prims._util import count_of, is_float_dtype, norm_axis, sum_axes, to_tensor
 from cellonnx.ops.prims.creation import ones, zeros
 from cellonnx.ops.prims.math import abs as fabs
 from cellonnx.ops.prims.math import add, div, maximum, mul, neg, pow, rsqrt, sqrt, sub
@@ -176,6 +176,8 @@ class BatchNormTrain(Op):
         m = _count(x._data.shape, axes)
         if not is_grad_enabled() and not _tracing() and x._data.dtype in (np.float32, np.float64):
             return _batch_norm_grad_np(ctx, g, gmean, gvar, eps, shape, axes, m)
+        if _tracing():  # N (and so m) read at run time when the batch is dynamic
+            m = count_of(x.shape, axes, x._data.dtype)
         xhat, xc, inv = _standardize(x, axes, eps)
         gb = reduce_sum(g, axes)
         gw = reduce_sum(mul(g, xhat), axes)
@@ -188,8 +190,9 @@ class BatchNormTrain(Op):
             # differentiated code; the placeholders the tape fills in for unused outputs are zero
             if np.any(gmean._data):
                 gx = add(gx, reshape(div(gmean, m), shape))
-            if m > 1 and np.any(gvar._data):
-                gx = add(gx, mul(xc, reshape(mul(gvar, 2.0 / (m - 1)), shape)))
+            m_now = _count(x._data.shape, axes)
+            if m_now > 1 and np.any(gvar._data):
+                gx = add(gx, mul(xc, reshape(mul(gvar, 2.0 / (m_now - 1)), shape)))
         return (gx, gw if ctx.needs_grad(1) else None, gb if ctx.needs_grad(2) else None)
 
     def lower(self, g, x, w, b, *, eps):
@@ -310,6 +313,13 @@ def batch_norm(input_x: Tensor, running_mean: Tensor, running_var: Tensor, weigh
         for stat, batch in ((running_mean, bmean), (running_var, bvar)):
             if isinstance(stat, Tensor):
                 _assign(stat, (1.0 - momentum) * stat._data + momentum * batch._data)
+    elif registry.ACTIVE_TRACER is not None and registry.ACTIVE_TRACER.root().stateful:
+        # a compiled training step: the update is part of the graph (an output paired with the statistic)
+        from cellonnx.ops.operations._util import assign_to
+
+        for stat, batch in ((running_mean, bmean), (running_var, bvar)):
+            if isinstance(stat, Parameter):
+                assign_to(stat, add(mul(stat, 1.0 - momentum), mul(batch, momentum)), "batch_norm")
     return y
 
 

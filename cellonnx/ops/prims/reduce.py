@@ -5,7 +5,15 @@ from typing import Any
 
 import numpy as np
 
-from cellonnx.ops.prims._util import is_float_dtype, norm_axes, norm_axis, row_sums, sum_axes, to_tensor
+from cellonnx.ops.prims._util import (
+    count_of,
+    is_float_dtype,
+    norm_axes,
+    norm_axis,
+    row_sums,
+    sum_axes,
+    to_tensor,
+)
 from cellonnx.ops.registry import Op
 from cellonnx.tensor import Tensor
 
@@ -48,8 +56,8 @@ class ReduceMean(Op):
         from cellonnx.ops.prims.math import div
         from cellonnx.ops.prims.shape import broadcast_to
         x = ctx.inputs[0]
-        n = x.size if axes is None else int(np.prod([x._data.shape[a] for a in axes]))
-        return (broadcast_to(div(_expand_grad(g, x, axes, keep_dims), float(n)), x.shape),)
+        divisor = count_of(x.shape, axes, g._data.dtype)  # read at run time when the batch is dynamic
+        return (broadcast_to(div(_expand_grad(g, x, axes, keep_dims), divisor), x.shape),)
 
     def lower(self, g, x, *, axes, keep_dims):
         return g.axes(axes, "ReduceMean", x, keepdims=int(keep_dims))

@@ -154,9 +154,10 @@ class IndexAdd(Op):
     def lower(self, g, x, idx, src, *, axis):
         nd = g.in_tensors[0].ndim
         xt, st = _to_front(g, x, axis, nd), _to_front(g, src, axis, nd)
-        if g.opset >= 16:  # ScatterND takes int64 indices only (the clean-up drops the Cast where they are)
-            idx64 = g.op("Cast", idx, to=onnx.TensorProto.INT64)
-            out = g.op("ScatterND", xt, g.unsqueeze(idx64, [1]), st, reduction="add")
+        if g.opset >= 16:
+            if g.in_tensors[1]._data.dtype != np.int64:  # ScatterND takes int64 indices only
+                idx = g.op("Cast", idx, to=onnx.TensorProto.INT64)
+            out = g.op("ScatterND", xt, g.unsqueeze(idx, [1]), st, reduction="add")
         else:
             out = _onehot_add(g, xt, idx, st, g.in_tensors[0]._data.dtype)
         return _to_front(g, out, axis, nd, inverse=True)

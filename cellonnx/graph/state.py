@@ -1,0 +1,93 @@
+"""Where a compiled training step keeps its state: one onnxruntime OrtValue per Parameter (weights, optimizer
+slots, moving statistics, step counters), on the session's device.
+
+After a step the updated outputs replace the held values (no copy: the OrtValues the step wrote are kept)
+and each updated Parameter drops its NumPy array; reading it later (``asnumpy``, a checkpoint, an eval call)
+copies the value back once (``Tensor.__getattr__`` calls :meth:`StateHolder.fetch`). A Parameter written by
+user code (``set_data``, ``load_param_into_net``: its version moves) is uploaded again before the next step.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+import onnxruntime as ort
+
+from cellonnx.tensor import Parameter
+
+
+class StateHolder:
+    """The OrtValues of a step's state, keyed by parameter identity.
+
+    Args:
+        device: "cpu" or "cuda".
+        device_id: the CUDA device.
+
+    Attributes:
+        host_reads: how many values were copied back to NumPy (a parameter read by user code).
+        uploads: how many values were copied from NumPy into the state (first use, ``set_data``).
+    """
+
+    def __init__(self, device: str = "cpu", device_id: int = 0) -> None:
+        self.device = device
+        self.device_id = device_id
+        self._values: dict[int, ort.OrtValue] = {}
+        self._seen: dict[int, int] = {}   # the parameter version the held value stands for
+        self._shapes: dict[int, tuple] = {}
+        self.host_reads = 0
+        self.uploads = 0
+
+    def value(self, p: Parameter) -> ort.OrtValue:
+        """The current value of ``p`` as an OrtValue on the device (uploaded when user code changed it)."""
+        key = id(p)
+        held = self._values.get(key)
+        if "_device_state" in p.__dict__ and p.__dict__["_device_state"] is not self:
+            p._data  # noqa: B018 - another step holds it: bring it to the host first
+        if held is not None and ("_device_state" in p.__dict__ or self._seen.get(key) == p._version):
+            return held
+        arr = np.ascontiguousarray(p._data)
+        device_id = self.device_id if self.device == "cuda" else 0
+        value = ort.OrtValue.ortvalue_from_numpy(arr, self.device, device_id)
+        self._values[key] = value
+        self._seen[key] = p._version
+        self._shapes[key] = arr.shape
+        self.uploads += 1
+        return value
+
+    def update(self, pairs: Iterable[tuple[Parameter, ort.OrtValue, tuple]]) -> None:
+        """Take the step's outputs (parameter, value, shape) as the new values; the parameters read them
+        lazily."""
+        for p, value, shape in pairs:
+            key = id(p)
+            self._values[key] = value
+            self._shapes[key] = shape
+            p._version += 1
+            self._seen[key] = p._version
+            if "_data" in _slots_set(p):
+                del p._data
+            p.__dict__["_device_state"] = self
+
+    def fetch(self, p: Parameter) -> np.ndarray:
+        """Copy ``p``'s held value to the host (called once per read-after-step)."""
+        self.host_reads += 1
+        # (a 0-d value comes back from IOBinding as shape (1,): the traced shape is the parameter's)
+        return np.array(self._values[id(p)].numpy(), copy=True).reshape(self._shapes[id(p)])
+
+    def sync(self, params: Iterable[Parameter]) -> None:
+        """Bring every parameter in ``params`` back to the host now."""
+        for p in params:
+            if p.__dict__.get("_device_state") is self:
+                p._data  # noqa: B018 - the read copies it back
+
+
+def _slots_set(p: Any) -> set[str]:
+    try:
+        object.__getattribute__(p, "_data")
+        return {"_data"}
+    except AttributeError:
+        return set()
+
+
+def on_device(value: Any) -> bool:
+    return isinstance(value, ort.OrtValue) and value.device_name().lower() != "cpu"

@@ -1,0 +1,166 @@
+"""Tracing a training step: a function that reads and assigns Parameters (forward, value_and_grad, optimizer
+update, moving statistics) becomes one ONNX graph whose state is explicit.
+
+Every Parameter the step reads is a graph input named after it; every Parameter it assigns (``assign``,
+``Parameter.set_data``, ``x[i] = v``, a batch norm's moving statistics) gets a graph output holding its new
+value, and the model's metadata pairs the two (``cellonnx.state_updates``: output name -> input name). The
+batch dim (axis 0) of every Tensor argument is dynamic, so one graph serves every batch size. Tracing leaves
+the parameters as they were.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import onnx
+
+import cellonnx
+from cellonnx import context
+from cellonnx.graph.builder import DEFAULT_OPSET, GraphBuilder
+from cellonnx.graph.optimize import optimize
+from cellonnx.graph.trace import TraceError, Tracer, tracing
+from cellonnx.tensor import Parameter, Tensor
+
+UPDATES_KEY = "cellonnx.state_updates"
+INPUTS_KEY = "cellonnx.step_inputs"
+OUTPUTS_KEY = "cellonnx.step_outputs"
+
+
+@dataclass
+class StepGraph:
+    """A traced training step.
+
+    Attributes:
+        model: the ONNX model.
+        data_inputs: graph input names of the step's Tensor arguments, with their positions.
+        state: (graph input name, Parameter) for every Parameter read.
+        updates: (graph output name, Parameter) for every Parameter assigned.
+        outputs: the graph output names of the step's own results.
+        structure: how to rebuild the step's result from those outputs (Parameters returned as themselves).
+    """
+
+    model: onnx.ModelProto
+    data_inputs: list[tuple[str, int]]
+    state: list[tuple[str, Parameter]]
+    updates: list[tuple[str, Parameter]]
+    outputs: list[str]
+    structure: Any
+    returned_params: dict[int, Parameter] = field(default_factory=dict)
+    cells: list[Any] = field(default_factory=list)
+
+    def guard(self) -> tuple:
+        """What the graph assumed of Python state it does not read: the training flag of every cell the
+        step called and the requires_grad of every parameter it holds."""
+        return (tuple(bool(getattr(c, "training", False)) for c in self.cells),
+                tuple(bool(p.requires_grad) for _, p in self.state))
+
+
+def _structure(out: Any, params: dict[int, Parameter], counter: list[int]) -> Any:
+    if isinstance(out, Tensor):
+        i = counter[0]
+        counter[0] += 1
+        if isinstance(out, Parameter):
+            params[i] = out
+        return i
+    if isinstance(out, (tuple, list)):
+        return type(out), [_structure(o, params, counter) for o in out]
+    if out is None or isinstance(out, (bool, int, float)):
+        return ("const", out)
+    raise TraceError(f"a compiled training step returned {type(out).__name__}; expected Tensors, numbers or "
+                     "tuples of them")
+
+
+def _tensor_outputs(out: Any) -> list[Tensor]:
+    if isinstance(out, Tensor):
+        return [out]
+    if isinstance(out, (tuple, list)):
+        return [t for o in out for t in _tensor_outputs(o)]
+    return []
+
+
+def data_specs(args: Sequence[Any]) -> list[tuple[int, Tensor, list]]:
+    """(position, example, shape with a dynamic batch dim) of every Tensor argument."""
+    specs = []
+    for i, a in enumerate(args):
+        if isinstance(a, Tensor) and not isinstance(a, Parameter):
+            shape: list = list(a._data.shape)
+            if shape:
+                shape[0] = None
+            specs.append((i, a, shape))
+    return specs
+
+
+def trace_step(fn: Callable[..., Any], args: Sequence[Any], name: str = "train_step",
+               opset: int | None = None, arg_names: Sequence[str] | None = None) -> StepGraph:
+    """Trace ``fn(*args)`` (a training step) into a StepGraph.
+
+    Args:
+        fn: the step; it may assign Parameters and return Tensors (or tuples of them).
+        args: example arguments; Tensors become graph inputs with a dynamic batch dim.
+        arg_names: graph input names per position (default ``input_<i>``).
+
+    Raises:
+        TraceError: the step reads a state value into Python, branches on a tensor's value or returns
+            something that is not a Tensor.
+    """
+    opset = opset or context.get_context("opset") or DEFAULT_OPSET
+    g = GraphBuilder(opset, name)
+    tracer = Tracer(g, dynamic=True, stateful=True)
+    specs = data_specs(args)
+    call = list(args)
+    data_inputs = []
+    for pos, example, shape in specs:
+        iname = arg_names[pos] if arg_names and pos < len(arg_names) else f"input_{pos}"
+        t = Tensor._make(example._data)
+        tracer.bind(t, g.add_input(iname, example.dtype, shape))
+        call[pos] = t
+        data_inputs.append((iname, pos))
+    returned: dict[int, Parameter] = {}
+    try:
+        with tracing(tracer), np.errstate(all="ignore"):  # the trace's eager values do not count
+            result = fn(*call)
+            structure = _structure(result, returned, [0])
+            flat = _tensor_outputs(result)
+            outputs = []
+            for i, t in enumerate(flat):
+                oname = "output" if len(flat) == 1 else f"output_{i}"
+                dynamic = tracer.is_traced(t) and not isinstance(t, Parameter)
+                shape = [None] * t._data.ndim if dynamic else list(t._data.shape)
+                outputs.append(g.add_output(tracer.name_of(t), oname, t.dtype, shape))
+            updates = []
+            for p in tracer.written.values():
+                value = tracer.name_of(p)
+                entry = tracer.state_inputs.get(id(p))
+                if entry is not None and entry[0] == value:
+                    continue
+                updates.append((g.add_output(value, f"{p.name}.new", p.dtype, list(p._data.shape)), p))
+    finally:
+        tracer.restore_state()
+    state = list(tracer.state_inputs.values())
+    pairs = {o: tracer.state_inputs[id(p)][0] for o, p in updates if id(p) in tracer.state_inputs}
+    meta = {UPDATES_KEY: json.dumps(pairs), INPUTS_KEY: json.dumps([n for n, _ in data_inputs]),
+            OUTPUTS_KEY: json.dumps(outputs)}
+    model = g.model(producer_version=cellonnx.__version__, metadata=meta)
+    model = optimize(model)
+    _check_no_dropped_inputs(model, state)
+    return StepGraph(model, data_inputs, state, updates, outputs, structure, returned,
+                     list(tracer.cells_seen.values()))
+
+
+def _check_no_dropped_inputs(model: onnx.ModelProto, state: list[tuple[str, Parameter]]) -> None:
+    kept = {i.name for i in model.graph.input}
+    missing = [n for n, _ in state if n not in kept]
+    if missing:  # the optimizer may drop unused inputs: keep the list of state what the session expects
+        state[:] = [(n, p) for n, p in state if n in kept]
+
+
+def rebuild(structure: Any, flat: list[Any]) -> Any:
+    if isinstance(structure, int):
+        return flat[structure]
+    kind, items = structure
+    if kind == "const":
+        return items
+    return kind(rebuild(s, flat) for s in items)

@@ -1,0 +1,180 @@
+"""Compiled training: a traced step function (cellonnx/graph/step_trace.py) run by onnxruntime with its state
+in OrtValues (cellonnx/graph/state.py) bound through IOBinding, so parameters, optimizer slots and moving
+statistics stay in onnxruntime (on the GPU under CUDA) from one step to the next.
+
+graph/ never imports nn/: a "cell" here is anything callable with ``parameters_and_names()`` and
+(optionally) ``cells_and_names()`` and ``training``.
+"""
+from __future__ import annotations
+
+import inspect
+import weakref
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from cellonnx import context, log
+from cellonnx.graph.compile import serialize
+from cellonnx.graph.runtime import Session
+from cellonnx.graph.state import StateHolder
+from cellonnx.graph.step_trace import StepGraph, data_specs, rebuild, trace_step
+from cellonnx.tensor import Parameter, Tensor
+
+
+class CompiledStep:
+    """A StepGraph bound to an onnxruntime session; calling it runs one step on the Tensor arguments.
+
+    Args:
+        step: the traced step.
+        device_target: "CPU" or "GPU" (default: the context's).
+    """
+
+    def __init__(self, step: StepGraph, device_target: str | None = None, device_id: int | None = None,
+                 intra_op_num_threads: int = 0) -> None:
+        self.step = step
+        target = device_target or context.get_context("device_target")
+        dev_id = context.get_context("device_id") if device_id is None else device_id
+        threads = intra_op_num_threads or context.get_context("intra_op_num_threads") or 0
+        self.session = Session(serialize(step.model), target, dev_id, intra_op_num_threads=threads)
+        self.device = "cuda" if self.session.on_gpu else "cpu"
+        self.device_id = dev_id
+        self.state = StateHolder(self.device, dev_id)
+        self._out_names = list(self.session.output_names)
+        self._update_shapes = [tuple(p._data.shape) for _, p in step.updates]
+        self._out_shapes = [_static_shape(step.model, name) for name in step.outputs]
+        self.steps = 0
+        self.guard: tuple = ()
+
+    @property
+    def parameters(self) -> list[Parameter]:
+        seen: dict[int, Parameter] = {}
+        for _, p in (*self.step.state, *self.step.updates):
+            seen.setdefault(id(p), p)
+        return list(seen.values())
+
+    def __call__(self, *args: Any) -> Any:
+        sess = self.session.inner
+        binding = sess.io_binding()
+        for name, pos in self.step.data_inputs:
+            binding.bind_cpu_input(name, np.ascontiguousarray(args[pos]._data))
+        for name, p in self.step.state:
+            binding.bind_ortvalue_input(name, self.state.value(p))
+        for name in self._out_names:
+            binding.bind_output(name, self.device, self.device_id if self.device == "cuda" else 0)
+        sess.run_with_iobinding(binding)
+        values = dict(zip(self._out_names, binding.get_outputs()))
+        self.state.update((p, values[name], shape)
+                          for (name, p), shape in zip(self.step.updates, self._update_shapes))
+        self.steps += 1
+        flat: list[Any] = []
+        for i, name in enumerate(self.step.outputs):
+            p = self.step.returned_params.get(i)
+            if p is None:
+                arr = np.array(values[name].numpy(), copy=True)
+                shape = self._out_shapes[i]
+                p = Tensor._make(arr.reshape(shape) if shape is not None and arr.size == 1 else arr)
+            flat.append(p)
+        return rebuild(self.step.structure, flat)
+
+
+def _static_shape(model: Any, name: str) -> tuple | None:
+    for o in model.graph.output:
+        if o.name == name:
+            dims = o.type.tensor_type.shape.dim
+            if all(d.HasField("dim_value") for d in dims):
+                return tuple(d.dim_value for d in dims)
+    return None
+
+
+# ---------------------------------------------------------------- cache
+_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_LAST_KEY: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_KEY_PARTS = ("argument signature", "training flags (set_train)", "requires_grad of the parameters", "opset",
+              "device_target")
+
+
+def step_key(owner: Any, args: Sequence[Any]) -> tuple:
+    """What a compiled step depends on beyond the state's values: argument dtypes, ranks and non-batch
+    dims, every sub-cell's training flag and every parameter's requires_grad."""
+    sig = []
+    for pos, t, shape in data_specs(args):
+        sig.append((pos, t._data.dtype.str, tuple(shape)))
+    for i, a in enumerate(args):
+        if not isinstance(a, Tensor):
+            sig.append((i, "const", repr(a)))
+    cells = getattr(owner, "cells_and_names", None)
+    training = tuple((n, bool(getattr(c, "training", False))) for n, c in cells()) if callable(cells) else ()
+    params = getattr(owner, "parameters_and_names", None)
+    grads = tuple((n, bool(p.requires_grad)) for n, p in params()) if callable(params) else ()
+    return (tuple(sig), training, grads, context.get_context("opset"), context.get_context("device_target"))
+
+
+def _why(old: tuple | None, new: tuple) -> str:
+    if old is None:
+        return "first call"
+    changed = [part for part, a, b in zip(_KEY_PARTS, old, new) if a != b]
+    return ", ".join(changed) + " changed"
+
+
+def compiled_step(owner: Any, fn: Callable[..., Any], args: Sequence[Any], name: str = "train_step",
+                  arg_names: Sequence[str] | None = None, extra_key: Any = None) -> CompiledStep:
+    """The compiled step of ``fn`` for ``owner`` (a cell, or the function itself), traced once per
+    structure (see :func:`step_key`; for a function, the training flags of the cells it called and the
+    requires_grad of the parameters it read); the reason for each (re)compilation is logged at debug level."""
+    key = (step_key(owner, args), extra_key)
+    per_owner = _CACHE.setdefault(owner, {})
+    entries = per_owner.setdefault(key, [])
+    compiled = next((c for c in entries if c.step.guard() == c.guard), None)
+    last = _LAST_KEY.get(owner)
+    if compiled is None:
+        why = _why(last, key[0]) if not entries else "training flags (set_train) or requires_grad changed"
+        log.debug("cellonnx: compiling the training step of %s (%s)", name, why)
+        for others in per_owner.values():   # the state held by another structure goes back to the host
+            for other in others:
+                other.state.sync(other.parameters)
+        compiled = CompiledStep(trace_step(fn, args, name, arg_names=arg_names))
+        compiled.guard = compiled.step.guard()
+        entries.append(compiled)
+    elif last is not None and last != key[0]:
+        log.debug("cellonnx: reusing the compiled training step of %s (%s)", name, _why(last, key[0]))
+    _LAST_KEY[owner] = key[0]
+    return compiled
+
+
+def compiled_steps(owner: Any) -> list[CompiledStep]:
+    """Every compiled step held for ``owner``."""
+    return [c for entries in _CACHE.get(owner, {}).values() for c in entries]
+
+
+def run_function(owner: Any, fn: Callable[..., Any], args: Sequence[Any]) -> Any:
+    """Run ``fn(*args)`` (a ``jit`` function: forward, value_and_grad, ``optimizer(grads)`` ...) as one
+    compiled step."""
+    compiled = compiled_step(owner, fn, args, getattr(fn, "__name__", "step"), arg_names_of(fn, len(args)))
+    return compiled(*args)
+
+
+def arg_names_of(cell: Any, n: int) -> list[str]:
+    fn = getattr(cell, "construct", None) or cell
+    try:
+        names = [p.name for p in inspect.signature(fn).parameters.values()
+                 if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    except (TypeError, ValueError):
+        names = []
+    return names[:n] + [f"input_{i}" for i in range(len(names), n)]
+
+
+_in_step = [False]
+
+
+def run_step(cell: Any, *args: Any) -> Any:
+    """GRAPH_MODE: a top-level training-mode call of ``cell`` runs as one compiled step."""
+    def fn(*xs: Any) -> Any:
+        return cell.run_construct(xs, {}) if hasattr(cell, "run_construct") else cell(*xs)
+
+    compiled = compiled_step(cell, fn, args, type(cell).__name__, arg_names_of(cell, len(args)))
+    _in_step[0] = True
+    try:
+        return compiled(*args)
+    finally:
+        _in_step[0] = False

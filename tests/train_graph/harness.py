@@ -1,0 +1,71 @@
+"""Run the same training for a few steps eagerly (PYNATIVE_MODE) and compiled (GRAPH_MODE) and compare the
+trajectories: losses, and every parameter, optimizer state and moving statistic after the last step."""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+import cellonnx as ms
+from tests.tolerance import assert_close
+
+STEPS = 5
+# Values below this are rounding noise of quantities that are zero in exact arithmetic (a Transformer's key
+# bias gets a gradient of exactly 0: softmax ignores a shift shared by every key), compared on this floor.
+MIN_SCALE = 1e-6
+
+
+def state_of(cell: Any) -> dict[str, np.ndarray]:
+    """Every parameter reachable from the training cell (network, optimizer slots, counters, statistics)."""
+    out: dict[str, np.ndarray] = {}
+    for name, p in cell.parameters_and_names():
+        out.setdefault(name, np.array(p.asnumpy(), copy=True))
+    return out
+
+
+def flat_losses(out: Any) -> list[np.ndarray]:
+    if isinstance(out, ms.Tensor):
+        return [np.array(out.asnumpy(), copy=True)]
+    if isinstance(out, (tuple, list)):
+        return [a for o in out for a in flat_losses(o)]
+    return []
+
+
+def run(build: Callable[[], Any], batches: Sequence[tuple], mode: int) -> tuple[list, dict[str, np.ndarray]]:
+    ms.set_context(mode=mode)
+    try:
+        ms.set_seed(0)
+        step = build()
+        outs = [flat_losses(step(*batch)) for batch in batches]
+        return outs, state_of(step)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+def check_trajectory(build: Callable[[], Any], batches: Sequence[tuple], rtol: float = 1e-4,
+                     what: str = "") -> dict[str, np.ndarray]:
+    """The compiled trajectory equals the eager one; returns the compiled final state."""
+    eager_outs, eager_state = run(build, batches, ms.PYNATIVE_MODE)
+    graph_outs, graph_state = run(build, batches, ms.GRAPH_MODE)
+    assert sorted(eager_state) == sorted(graph_state), what
+    for i, (e, g) in enumerate(zip(eager_outs, graph_outs)):
+        for a, b in zip(e, g):
+            assert_close(b, a, rtol=rtol, scale_rtol=rtol, min_scale=MIN_SCALE,
+                         what=f"{what}: output of step {i}")
+    for name in eager_state:
+        assert_close(graph_state[name], eager_state[name], rtol=rtol, scale_rtol=rtol, min_scale=MIN_SCALE,
+                     what=f"{what}: {name} after {len(batches)} steps")
+    return graph_state
+
+
+def classification_batches(shape: Sequence[int], classes: int, steps: int = STEPS, seed: int = 0,
+                           sizes: Sequence[int] | None = None) -> list[tuple]:
+    rng = np.random.default_rng(seed)
+    out = []
+    for i in range(steps):
+        n = sizes[i % len(sizes)] if sizes else shape[0]
+        x = rng.standard_normal((n, *shape[1:])).astype(np.float32)
+        y = rng.integers(0, classes, (n,)).astype(np.int32)
+        out.append((ms.Tensor(x), ms.Tensor(y)))
+    return out
