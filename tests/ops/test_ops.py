@@ -60,5 +60,7 @@ def test_every_primitive_has_a_row() -> None:
                     *[Tensor(np.asarray(case.inputs[i], dtype=np.float64)) for i in idx])
     finally:
         registry.TRACE_HOOK = saved
-    missing = sorted(set(registry.REGISTRY) - seen - set(COVERED_ELSEWHERE))
+    # cellonnx's own primitives (a test may define an op of its own, such as one without a lowering)
+    ours = {name for name, op in registry.REGISTRY.items() if type(op).__module__.startswith("cellonnx.")}
+    missing = sorted(ours - seen - set(COVERED_ELSEWHERE))
     assert not missing, f"registered primitives with no row in tests/ops/cases_*.py: {missing}"
