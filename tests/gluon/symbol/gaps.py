@@ -7,18 +7,9 @@ from typing import Any
 
 import pytest
 
-THREE_D = "3-d Convolution / Deconvolution / Pooling: cellonnx has no 3-d kernels yet (1-d and 2-d run)"
-NHWC = "channel-last Pooling (layout NHWC) is not supported"
-NUMPY = "arctan and other unary operators of mx.nd need cellonnx.numpy, which this branch does not have yet"
-
 # test -> case -> reason
 GAPS: dict[str, dict[str, str]] = {
     "inference": {
-        "convolution_1d_3d": THREE_D,
-        "deconvolution_1d_3d": THREE_D,
-        "pooling_1d_3d": THREE_D,
-        "pooling_nhwc": NHWC,
-        "unary_math": NUMPY,
         "attention": "_contrib_interleaved_matmul_encdec_qk / _valatt are not in the op table yet",
         "box_ops": "_contrib_box_iou is not in the op table yet",
         "multibox": "_contrib_MultiBoxPrior / MultiBoxTarget / MultiBoxDetection are not in the op table yet",
@@ -27,11 +18,6 @@ GAPS: dict[str, dict[str, str]] = {
         "rrelu": "LeakyReLU rrelu's second output (its mask) is not computed",
     },
     "training": {
-        "convolution_1d_3d": THREE_D,
-        "deconvolution_1d_3d": THREE_D,
-        "pooling_1d_3d": THREE_D,
-        "pooling_nhwc": NHWC,
-        "unary_math": NUMPY,
         "attention": "_contrib_interleaved_matmul_encdec_qk / _valatt are not in the op table yet",
         "box_ops": "_contrib_box_iou is not in the op table yet",
         "gcv_detection": "the gradient through _contrib_box_nms differs from MXNet's (the forward matches)",
@@ -40,11 +26,6 @@ GAPS: dict[str, dict[str, str]] = {
     },
     "step": {"misc_contrib": "IdentityAttachKLSparseReg is not in the op table yet"},
     "onnx": {
-        "convolution_1d_3d": THREE_D,
-        "deconvolution_1d_3d": THREE_D,
-        "pooling_1d_3d": THREE_D,
-        "pooling_nhwc": NHWC,
-        "unary_math": NUMPY,
         "attention": "_contrib_interleaved_matmul_encdec_qk / _valatt are not in the op table yet",
         "box_ops": "_contrib_box_iou is not in the op table yet",
         "multibox": "_contrib_MultiBoxPrior / MultiBoxTarget / MultiBoxDetection are not in the op table yet",
