@@ -10,30 +10,21 @@ import pytest
 # test -> case -> reason
 GAPS: dict[str, dict[str, str]] = {
     "inference": {
-        "attention": "_contrib_interleaved_matmul_encdec_qk / _valatt are not in the op table yet",
-        "box_ops": "_contrib_box_iou is not in the op table yet",
         "multibox": "_contrib_MultiBoxPrior / MultiBoxTarget / MultiBoxDetection are not in the op table yet",
         "roi_ops": "ROIPooling and _contrib_ROIAlign are not in the op table yet",
         "misc_contrib": "IdentityAttachKLSparseReg is not in the op table yet",
         "rrelu": "LeakyReLU rrelu's second output (its mask) is not computed",
     },
     "training": {
-        "attention": "_contrib_interleaved_matmul_encdec_qk / _valatt are not in the op table yet",
-        "box_ops": "_contrib_box_iou is not in the op table yet",
-        "gcv_detection": "the gradient through _contrib_box_nms differs from MXNet's (the forward matches)",
         "gcv_norms": "PReLU's alpha (shape (1,)) gets another gradient than MXNet's symbolic executor gives "
         "(MXNet's imperative LeakyReLU agrees with cellonnx); not yet explained",
     },
     "step": {"misc_contrib": "IdentityAttachKLSparseReg is not in the op table yet"},
     "onnx": {
-        "attention": "_contrib_interleaved_matmul_encdec_qk / _valatt are not in the op table yet",
-        "box_ops": "_contrib_box_iou is not in the op table yet",
         "multibox": "_contrib_MultiBoxPrior / MultiBoxTarget / MultiBoxDetection are not in the op table yet",
         "roi_ops": "ROIPooling and _contrib_ROIAlign are not in the op table yet",
         "misc_contrib": "IdentityAttachKLSparseReg is not in the op table yet",
         "rrelu": "LeakyReLU rrelu's second output (its mask) is not computed",
-        "gcv_detection": "_contrib_box_nms is not exported: ONNX's NonMaxSuppression returns indices, not "
-        "MXNet's sorted, -1-padded records",
         "shape_ops": "shape_array / size_array are traced as constants (at batch 1 the graph says 2)",
         "transpose": "squeeze without an axis is traced with the example's unit axes",
         "one_hot_gather": "onnxruntime has no OneHot kernel for one_hot(dtype='int32')",
