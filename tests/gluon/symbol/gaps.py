@@ -25,10 +25,6 @@ GAPS: dict[str, dict[str, str]] = {
         "roi_ops": "ROIPooling and _contrib_ROIAlign are not in the op table yet",
         "misc_contrib": "IdentityAttachKLSparseReg is not in the op table yet",
         "rrelu": "LeakyReLU rrelu's second output (its mask) is not computed",
-        "shape_ops": "shape_array / size_array are traced as constants (at batch 1 the graph says 2)",
-        "transpose": "squeeze without an axis is traced with the example's unit axes",
-        "one_hot_gather": "onnxruntime has no OneHot kernel for one_hot(dtype='int32')",
-        "softmax_output": "the traced SoftmaxOutput graph disagrees with its eager forward",
     },
     "listings": {
         "misc_contrib": "IdentityAttachKLSparseReg's moving_avg is listed as an argument, MXNet lists it as "
