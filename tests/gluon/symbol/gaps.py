@@ -16,8 +16,6 @@ GAPS: dict[str, dict[str, str]] = {
         "rrelu": "LeakyReLU rrelu's second output (its mask) is not computed",
     },
     "training": {
-        "gcv_norms": "PReLU's alpha (shape (1,)) gets another gradient than MXNet's symbolic executor gives "
-        "(MXNet's imperative LeakyReLU agrees with cellonnx); not yet explained",
     },
     "step": {"misc_contrib": "IdentityAttachKLSparseReg is not in the op table yet"},
     "onnx": {
