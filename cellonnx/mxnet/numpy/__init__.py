@@ -13,13 +13,17 @@ import numpy as _onp
 from cellonnx import dtypes as _dtypes
 from cellonnx import ops as _ops
 from cellonnx.mxnet import _op
+from cellonnx.mxnet._dtype import mx_dtype
 from cellonnx.mxnet.numpy import linalg, random
 from cellonnx.mxnet.numpy.multiarray import ndarray, to_np
 from cellonnx.tensor import Tensor
 
 pi, e, inf, nan, newaxis = math.pi, math.e, _onp.inf, _onp.nan, None
-float16, float32, float64 = _onp.float16, _onp.float32, _onp.float64
-int8, int32, int64, uint8, bool_ = _onp.int8, _onp.int32, _onp.int64, _onp.uint8, _onp.bool_
+# NumPy's types as mx_dtype objects: NumPy takes them (np.dtype, dtype=, scalar construction, isinstance) and
+# so does cellonnx (isinstance(mx.np.float32, cellonnx.dtype.Float), ops.cast(x, mx.np.int32))
+float16, float32, float64 = (mx_dtype(n, numpy_style=True) for n in ("float16", "float32", "float64"))
+int8, int32, int64, uint8, bool_ = (mx_dtype(n, numpy_style=True) for n in ("int8", "int32", "int64", "uint8",
+                                                                           "bool"))
 dtype = _onp.dtype
 
 
