@@ -11,7 +11,6 @@ import pytest
 GAPS: dict[str, dict[str, str]] = {
     "inference": {
         "multibox": "_contrib_MultiBoxPrior / MultiBoxTarget / MultiBoxDetection are not in the op table yet",
-        "roi_ops": "ROIPooling and _contrib_ROIAlign are not in the op table yet",
         "misc_contrib": "IdentityAttachKLSparseReg is not in the op table yet",
         "rrelu": "LeakyReLU rrelu's second output (its mask) is not computed",
     },
@@ -20,7 +19,6 @@ GAPS: dict[str, dict[str, str]] = {
     "step": {"misc_contrib": "IdentityAttachKLSparseReg is not in the op table yet"},
     "onnx": {
         "multibox": "_contrib_MultiBoxPrior / MultiBoxTarget / MultiBoxDetection are not in the op table yet",
-        "roi_ops": "ROIPooling and _contrib_ROIAlign are not in the op table yet",
         "misc_contrib": "IdentityAttachKLSparseReg is not in the op table yet",
         "rrelu": "LeakyReLU rrelu's second output (its mask) is not computed",
     },
