@@ -152,29 +152,40 @@ def serving_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 class _Server:
-    """`cellonnx serve ...` as written but on a free port (it says which at start); SIGTERM at exit."""
+    """`cellonnx serve ...` as written but on free ports (it says which at start); SIGTERM at exit."""
 
     def __init__(self, command: str, folder: Path) -> None:
         words = _cellonnx(command)
         if "--port" in words:
             at = words.index("--port")
             words = [*words[:at], *words[at + 2:]]
+        self.grpc = "--grpc-port" in words
+        if self.grpc:
+            words[words.index("--grpc-port") + 1] = "0"
         self.process = subprocess.Popen([*words, "--port", "0"], cwd=folder, stderr=subprocess.PIPE,
                                         text=True)
         self.address: str | None = None
+        self.grpc_address: str | None = None
         self.stderr: list[str] = []
 
     def wait_listening(self) -> str | None:
-        """The address, or None when the server exited first (its stderr in ``self.stderr``)."""
+        """The HTTP address (and the gRPC one in ``grpc_address`` when the command asks for gRPC), or None
+        when the server exited first (its stderr in ``self.stderr``)."""
         deadline = time.monotonic() + 120
-        while self.address is None and time.monotonic() < deadline:
+        def waiting() -> bool:
+            return self.address is None or (self.grpc and self.grpc_address is None)
+
+        while waiting() and time.monotonic() < deadline:
             line = self.process.stderr.readline()
             if not line:
                 return None
             self.stderr.append(line)
+            found = re.search(r"gRPC listening on (\S+)", line)
+            self.grpc_address = found.group(1) if found else self.grpc_address
             found = re.search(r"listening on http://(\S+)", line)
-            self.address = found.group(1) if found else None
+            self.address = found.group(1) if found else self.address
         assert self.address, "the server never said where it listens"
+        assert self.grpc_address or not self.grpc, "the server never said where gRPC listens"
         return self.address
 
     def stop(self) -> int:
@@ -216,7 +227,7 @@ def mlp_server(serving_folder: Path):
     server = _Server(_lines(serving_blocks("bash")[0])[0], serving_folder)
     try:
         assert server.wait_listening(), "".join(server.stderr)
-        yield server.address
+        yield server
     finally:
         assert server.stop() == 0
 
@@ -235,8 +246,8 @@ def _bash(block: str, address: str, folder: Path) -> str:
     return done.stdout
 
 
-def test_serving_curl_json(serving_folder: Path, mlp_server: str) -> None:
-    out = _bash(serving_blocks("bash")[1], mlp_server, serving_folder)
+def test_serving_curl_json(serving_folder: Path, mlp_server: _Server) -> None:
+    out = _bash(serving_blocks("bash")[1], mlp_server.address, serving_folder)
     decoder = json.JSONDecoder()
     metadata, end = decoder.raw_decode(out)
     answer, _ = decoder.raw_decode(out[end:].lstrip())
@@ -248,8 +259,8 @@ def test_serving_curl_json(serving_folder: Path, mlp_server: str) -> None:
     assert_close(np.reshape(y["data"], (2, 3)), want, rtol=1e-6, scale_rtol=MLP_RTOL, what="curl JSON")
 
 
-def test_serving_curl_binary(serving_folder: Path, mlp_server: str) -> None:
-    head = _bash(serving_blocks("bash")[2], mlp_server, serving_folder)  # -D -: the response headers
+def test_serving_curl_binary(serving_folder: Path, mlp_server: _Server) -> None:
+    head = _bash(serving_blocks("bash")[2], mlp_server.address, serving_folder)  # -D -: the response headers
     body = (serving_folder / "y.out").read_bytes()
     length = int(re.search(r"inference-header-content-length: (\d+)", head, re.I).group(1))
     header = json.loads(body[:length])
@@ -259,13 +270,53 @@ def test_serving_curl_binary(serving_folder: Path, mlp_server: str) -> None:
     assert_close(y, want, rtol=1e-6, scale_rtol=MLP_RTOL, what="curl binary")
 
 
-def test_serving_tritonclient(serving_folder: Path, mlp_server: str, capsys: pytest.CaptureFixture) -> None:
-    (block,) = serving_blocks("python")
+def test_serving_tritonclient(serving_folder: Path, mlp_server: _Server,
+                              capsys: pytest.CaptureFixture) -> None:
+    block, _ = serving_blocks("python")
     scope: dict = {}
-    exec(compile(block.replace("localhost:8000", mlp_server), "docs/serving.md", "exec"), scope)  # noqa: S102
+    code = compile(block.replace("localhost:8000", mlp_server.address), "docs/serving.md", "exec")
+    exec(code, scope)  # noqa: S102
     assert "mlp" in capsys.readouterr().out
     want = _mlp(np.ones((2, 4), np.float32), serving_folder)
     assert_close(scope["result"].as_numpy("y"), want, rtol=1e-6, scale_rtol=MLP_RTOL, what="tritonclient")
+
+
+def test_serving_tritonclient_grpc(serving_folder: Path, mlp_server: _Server,
+                                   capsys: pytest.CaptureFixture) -> None:
+    _, block = serving_blocks("python")
+    scope: dict = {}
+    code = compile(block.replace("localhost:8001", mlp_server.grpc_address), "docs/serving.md", "exec")
+    exec(code, scope)  # noqa: S102
+    out = capsys.readouterr().out
+    assert "mlp" in out and out.strip().splitlines()[-1].startswith("3 ")
+    assert len(scope["answers"]) == 3 and all(isinstance(a, np.ndarray) for a in scope["answers"])
+    want = _mlp(np.ones((2, 4), np.float32), serving_folder)
+    assert_close(scope["grpc_result"].as_numpy("y"), want, rtol=1e-6, scale_rtol=MLP_RTOL,
+                 what="tritonclient.grpc")
+
+
+def test_serving_model_repository(serving_folder: Path) -> None:
+    """The repository block in order: export, then each `cellonnx serve model_repository/ ...` serving mlp
+    (over gRPC too where the command asks for it)."""
+    import tritonclient.grpc as grpcclient
+
+    for command in _lines(serving_blocks("bash")[4]):
+        if command.startswith("cellonnx export-triton"):
+            done = subprocess.run(_cellonnx(command), cwd=serving_folder, capture_output=True, text=True,
+                                  timeout=300)
+            assert done.returncode == 0, f"{command}: {done.stderr}"
+            continue
+        server = _Server(command, serving_folder)
+        try:
+            address = server.wait_listening()
+            assert address, "".join(server.stderr)
+            ready = urllib.request.urlopen(f"http://{address}/v2/models/mlp/versions/1/ready", timeout=30)
+            assert ready.status == 200, command
+            if server.grpc_address:
+                with grpcclient.InferenceServerClient(server.grpc_address) as client:
+                    assert client.is_model_ready("mlp", "1"), command
+        finally:
+            assert server.stop() == 0, command
 
 
 def test_serving_export_triton(serving_folder: Path) -> None:

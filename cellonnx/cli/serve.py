@@ -1,4 +1,5 @@
-"""`cellonnx serve MODEL.onnx [MORE.onnx ...]`: serve ONNX files over the KServe v2 HTTP protocol."""
+"""`cellonnx serve MODEL.onnx [MORE.onnx ...]` or `cellonnx serve MODEL_REPOSITORY/`: serve ONNX files or a
+Triton model repository over the KServe v2 HTTP protocol, and over its gRPC form with --grpc-port."""
 from __future__ import annotations
 
 import argparse
@@ -13,15 +14,30 @@ from cellonnx.cli import CommandError, add_device_argument
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
-        "serve", help="serve ONNX models over the KServe v2 / Triton HTTP protocol",
-        description="Serve ONNX files with onnxruntime over the KServe v2 (Open Inference) REST protocol, with "
-                    "Triton's binary tensor extension and dynamic batching. Stops cleanly on SIGINT/SIGTERM.")
-    p.add_argument("models", nargs="+", metavar="MODEL.onnx", help="ONNX files to serve")
+        "serve", help="serve ONNX models over the KServe v2 / Triton HTTP and gRPC protocols",
+        description="Serve ONNX files, or a Triton model repository, with onnxruntime over the KServe v2 "
+                    "(Open Inference) REST protocol, with Triton's binary tensor extension and dynamic "
+                    "batching, and over its gRPC form with --grpc-port. Stops cleanly on SIGINT/SIGTERM.")
+    p.add_argument("models", nargs="+", metavar="MODEL.onnx|REPOSITORY",
+                   help="ONNX files to serve, or one Triton model repository folder (NAME/config.pbtxt, "
+                   "NAME/<version>/model.onnx)")
     p.add_argument("--name", help="model name in URLs (one model only; default: the file stem)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: %(default)s)")
     p.add_argument("--port", type=int, default=8000, help="port to listen on, 0 for any free one "
                    "(default: %(default)s)")
-    add_device_argument(p, "where onnxruntime runs the models")
+    p.add_argument("--grpc-port", type=int, default=None, metavar="P",
+                   help="also serve the KServe v2 gRPC protocol on this port (Triton's is 8001; 0: any free "
+                   "port) (default: no gRPC)")
+    p.add_argument("--model-control-mode", choices=("none", "poll", "explicit"), default="none",
+                   help="for a repository, as tritonserver's: none loads every model at start, poll also "
+                   "picks up changes to the repository, explicit loads only --load-model models and lets the "
+                   "repository API load and unload (default: %(default)s)")
+    p.add_argument("--repository-poll-secs", type=float, default=15.0, metavar="S",
+                   help="seconds between two reads of the repository in poll mode (default: %(default)s)")
+    p.add_argument("--load-model", action="append", default=[], metavar="NAME",
+                   help="in explicit mode, a model to load at start ('*': every one); repeat for more")
+    add_device_argument(p, "where onnxruntime runs the models (a repository model's instance_group kind, "
+                           "when KIND_CPU or KIND_GPU, takes precedence)")
     p.add_argument("--max-batch", type=int, default=32, metavar="N",
                    help="most rows merged into one run when a model's first axis is dynamic; 0 turns batching "
                    "off (default: %(default)s)")
@@ -53,6 +69,24 @@ def _stop(signum: int, frame: FrameType | None) -> None:
 
 
 def _check(args: argparse.Namespace) -> None:
+    repository = [m for m in args.models if Path(m).is_dir()]
+    if repository and len(args.models) > 1:
+        raise CommandError(f"{repository[0]} is a model repository folder: serve it alone, or serve ONNX "
+                           "files")
+    if repository and args.name:
+        raise CommandError("--name names an ONNX file's model; a repository's models are named by their "
+                           "folders")
+    if not repository and (args.model_control_mode != "none" or args.load_model):
+        raise CommandError("--model-control-mode and --load-model apply to a model repository folder")
+    if args.load_model and args.model_control_mode != "explicit":
+        raise CommandError("--load-model needs --model-control-mode explicit (the other modes load every "
+                           "model)")
+    if args.repository_poll_secs <= 0:
+        raise CommandError(f"--repository-poll-secs must be > 0, got {args.repository_poll_secs}")
+    if args.grpc_port is not None and not 0 <= args.grpc_port <= 65535:
+        raise CommandError(f"--grpc-port must be in 0..65535, got {args.grpc_port}")
+    if args.grpc_port is not None and args.grpc_port and args.grpc_port == args.port:
+        raise CommandError(f"--grpc-port and --port are both {args.port}; give them different ports")
     if args.name and len(args.models) > 1:
         raise CommandError("--name names a single model; with several files each is named by its file stem")
     if not 0 <= args.port <= 65535:
@@ -75,6 +109,8 @@ def _check(args: argparse.Namespace) -> None:
     if twice:
         raise CommandError(f"several files would be served as {twice}; rename them or serve them apart")
     _check_address(args.host, args.port)
+    if args.grpc_port:
+        _check_address(args.host, args.grpc_port)
 
 
 def _check_address(host: str, port: int) -> None:
@@ -99,30 +135,45 @@ def _resolve(device: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     _check(args)
-    from cellonnx.serve import ModelLoadError, ServedModel, ServerConfig, create_app, make_server
+    from cellonnx.serve import ModelLoadError, Registry, ServedModel, ServerConfig, create_app, make_server
 
-    try:
-        models = [ServedModel(path, args.name, _resolve(args.device)) for path in args.models]
-    except ModelLoadError as exc:
-        raise CommandError(str(exc)) from None
     options = {"max_batch": args.max_batch, "batch_delay_ms": args.batch_delay_ms,
                "max_body_bytes": int(args.max_body_mb * 2**20), "header_timeout_s": args.header_timeout,
-               "body_timeout_s": args.body_timeout}
+               "body_timeout_s": args.body_timeout, "grpc_port": args.grpc_port, "grpc_host": args.host}
     if args.workers:
         options["workers"] = args.workers
     if args.max_connections:
         options["max_connections"] = args.max_connections
     config = ServerConfig(**options)
-    app = create_app(models, config)
-    for model in models:
-        batching = (f"batching up to {config.max_batch}" if app.state.serving.schedulers[model.name].batching
-                    else "no batching")
-        signature = ", ".join(f"{t.name} {t.datatype.name} {list(t.shape)}" for t in model.inputs)
-        print(f"cellonnx serve: model '{model.name}' from {model.path} on {model.device} ({signature}; "
-              f"{batching})", file=sys.stderr, flush=True)
+    device = _resolve(args.device)
+    try:
+        if Path(args.models[0]).is_dir():
+            registry = Registry(config, repository=args.models[0], control=args.model_control_mode,
+                                load=args.load_model, poll_s=args.repository_poll_secs, device=device)
+        else:
+            registry = Registry(config, [ServedModel(path, args.name, device) for path in args.models])
+    except ModelLoadError as exc:
+        raise CommandError(str(exc)) from None
+    app = create_app(registry)
+    for entry in registry.entries.values():
+        if entry.state != "READY":
+            print(f"cellonnx serve: model '{entry.name}' is unavailable: {entry.reason}", file=sys.stderr,
+                  flush=True)
+            continue
+        for version in entry.versions.values():
+            model = version.model
+            batching = (f"batching up to {entry.config.max_batch_size}" if version.scheduler.batching
+                        else "no batching")
+            signature = ", ".join(f"{t.name} {t.datatype.name} {list(t.shape)}" for t in model.inputs)
+            print(f"cellonnx serve: model '{model.name}' version {model.version} from {model.path} on "
+                  f"{model.device} ({signature}; {batching})", file=sys.stderr, flush=True)
+
     def listening(addresses: list[str]) -> None:
         print(f"cellonnx serve: listening on {', '.join('http://' + a for a in addresses)}", file=sys.stderr,
               flush=True)
+        if app.state.grpc_port is not None:
+            print(f"cellonnx serve: gRPC listening on {args.host}:{app.state.grpc_port}", file=sys.stderr,
+                  flush=True)
 
     server = make_server(app, args.host, args.port, args.log_level, listening)
     # uvicorn shuts down gracefully on SIGINT/SIGTERM, then re-raises the signal to the previous handler:

@@ -204,6 +204,14 @@ def reduce_array(a: np.ndarray, root: int, op: str, group: str | None, caller: s
     return from_wire(out, a.dtype) if out is not None else np.array(a, copy=True)
 
 
+def exchange(c: Any, sends: list[tuple[int, np.ndarray, int]],
+             recvs: list[tuple[int, np.ndarray, int]]) -> None:
+    """Post every receive and send (peer, buffer, tag) on communicator ``c`` at once and wait for them all."""
+    reqs = [c.Irecv(buf, source=peer, tag=tag) for peer, buf, tag in recvs]
+    reqs += [c.Isend(buf, dest=peer, tag=tag) for peer, buf, tag in sends]
+    STATE.mpi.Request.Waitall(reqs)
+
+
 def env_rank_size() -> tuple[int | None, int | None]:
     """The rank and size that a launcher exported (MPICH / Intel MPI's PMI_*, Open MPI's OMPI_COMM_WORLD_*,
     MindSpore's RANK_ID / RANK_SIZE), read before MPI starts."""

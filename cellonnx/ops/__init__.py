@@ -46,6 +46,9 @@ from cellonnx.ops.prims.triangle import *
 from cellonnx.ops.prims.scatter_reduce import *
 from cellonnx.ops.prims.unique import *
 from cellonnx.ops.prims.comm import *
+from cellonnx.ops.prims.comm_v import *
+from cellonnx.ops.prims.comm_neighbor import *
+from cellonnx.ops.prims.comm_p2p import *
 from cellonnx.ops.composite.math_extra import *
 from cellonnx.ops.composite.loss import *
 from cellonnx.ops.composite.loss_margin import *
@@ -75,6 +78,8 @@ from cellonnx.ops.composite.sparse import *
 from cellonnx.ops.composite.sparse_unary import *
 from cellonnx.ops.composite.mvlgamma import *
 from cellonnx.ops.composite.comm import *
+from cellonnx.ops.composite.comm_matmul import *
+from cellonnx.communication.store import *
 from cellonnx.ops.prims import MODULES as _PRIM_MODULES
 from cellonnx.ops.composite import loss as _loss, math_extra as _math_extra
 from cellonnx.ops.composite import loss_ctc as _loss_ctc, loss_margin as _loss_margin
@@ -99,6 +104,10 @@ _modules += [_array_shape, _array_create, _diagonal, _scatter_inplace, _segment,
 _modules += [_sparse, _sparse_unary, _mvlgamma]
 from cellonnx.ops.composite import comm as _comm  # noqa: E402
 _modules += [_comm]
+from cellonnx.ops.composite import comm_matmul as _comm_matmul  # noqa: E402
+_modules += [_comm_matmul]
+from cellonnx.communication import store as _store  # noqa: E402
+_modules += [_store]
 
 from cellonnx.ops import tensor_methods as _tensor_methods  # noqa: E402 (attaches Tensor methods; reads _modules)
 from cellonnx.autograd.grad import GradOperation, grad, stop_gradient, value_and_grad  # noqa: E402

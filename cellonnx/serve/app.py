@@ -1,4 +1,5 @@
-"""The ASGI application: KServe v2 REST routes (Starlette) over the served models, plus /metrics.
+"""The ASGI application: KServe v2 REST routes (Starlette) over the served models, plus /metrics; and, when
+the config names a gRPC port, the KServe v2 gRPC service beside it on the same event loop and models.
 
     GET  /v2                                            server metadata
     GET  /v2/health/live, /v2/health/ready              health
@@ -6,6 +7,10 @@
     GET  /v2/models/{name}[/versions/{v}]/ready         model readiness
     GET  /v2/models/{name}[/versions/{v}]/config        Triton-style model config (JSON)
     POST /v2/models/{name}[/versions/{v}]/infer         inference (JSON or binary tensor data)
+    GET  /v2/models[/{name}[/versions/{v}]]/stats       Triton's statistics extension
+    POST /v2/repository/index                           Triton's model repository extension: the index,
+    POST /v2/repository/models/{name}/load              model load
+    POST /v2/repository/models/{name}/unload            and unload (model-control mode explicit)
     GET  /metrics                                       Prometheus text
 
 Every error is answered as `{"error": "..."}` with its status; the server keeps serving.
@@ -13,11 +18,11 @@ Every error is answered as `{"error": "..."}` with its status; the server keeps 
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -27,74 +32,20 @@ from starlette.routing import Route
 
 from cellonnx import __version__
 from cellonnx.serve import codec, compression
-from cellonnx.serve.batcher import RunObserver, Scheduler
-from cellonnx.serve.errors import BadRequest, ClientGone, NotFound, PayloadTooLarge, ServeError
-from cellonnx.serve.metrics import UNKNOWN_MODEL, Metrics
-from cellonnx.serve.model import ServedModel, cpu_count
-from cellonnx.serve.protocol import default_max_connections
-from cellonnx.serve.triton import model_config
+from cellonnx.serve.config import ServerConfig
+from cellonnx.serve.errors import BadRequest, ClientGone, PayloadTooLarge, ServeError
+from cellonnx.serve.model import ServedModel
+from cellonnx.serve.registry import Registry, Version
+from cellonnx.serve.triton import config_json
 
 _log = logging.getLogger("cellonnx.serve")
 SERVER_NAME = "cellonnx"
-EXTENSIONS = ("binary_tensor_data", "model_configuration", "metrics")
+EXTENSIONS = ("binary_tensor_data", "model_configuration", "model_repository", "statistics", "metrics")
 # how much of an oversized body is still read (and dropped) so the client gets to see the 413
 _DRAIN_BYTES = 64 * 2**20
+_REPOSITORY_BODY_BYTES = 1 << 20
 
-
-@dataclass(frozen=True)
-class ServerConfig:
-    """Serving knobs.
-
-    Args:
-        max_batch: most rows one merged run may hold; 0 or 1 turns dynamic batching off.
-        batch_delay_ms: how long the oldest queued request may wait for requests to the same model that are
-            still being received to join its batch (a lone request never waits).
-        max_body_bytes: largest request body accepted (after decompression), else 413.
-        workers: threads running onnxruntime (each run single-threaded), by default one per core.
-        header_timeout_s: a request header must be complete this long after its connection opened or went
-            idle, else 408 and the connection is closed.
-        body_timeout_s: the longest pause allowed between two pieces of a request body, else 408 and close.
-        max_connections: most connections held at once (by default what the open-file limit leaves); at the
-            cap the one waiting longest for a request header is dropped, or the newcomer gets 503.
-    """
-
-    max_batch: int = 32
-    batch_delay_ms: float = 0.0
-    max_body_bytes: int = 64 * 2**20
-    workers: int = field(default_factory=cpu_count)
-    header_timeout_s: float = 10.0
-    body_timeout_s: float = 30.0
-    max_connections: int = field(default_factory=default_max_connections)
-
-
-class _State:
-    def __init__(self, models: Sequence[ServedModel], config: ServerConfig) -> None:
-        self.models = {m.name: m for m in models}
-        if len(self.models) != len(models):
-            names = [m.name for m in models]
-            raise ValueError(f"two models share a name: {sorted({n for n in names if names.count(n) > 1})}")
-        self.config = config
-        self.metrics = Metrics()
-        self.executor = ThreadPoolExecutor(max_workers=config.workers, thread_name_prefix="cellonnx-infer")
-        self.schedulers = {
-            m.name: Scheduler(m, self.executor, config.workers, config.max_batch,
-                              config.batch_delay_ms / 1000.0, self._observer(m.name))
-            for m in models}
-
-    def _observer(self, name: str) -> RunObserver:
-        def observe(rows: int, requests: int, seconds: float) -> None:
-            self.metrics.observe_run(name, rows, requests, seconds)
-        return observe
-
-    def model(self, request: Request) -> ServedModel:
-        name = request.path_params["name"]
-        model = self.models.get(name)
-        if model is None:
-            raise NotFound(f"unknown model '{name}'; this server serves {sorted(self.models)}")
-        version = request.path_params.get("version")
-        if version is not None and version != model.version:
-            raise BadRequest(f"model '{name}' has no version '{version}'; its versions are [{model.version!r}]")
-        return model
+__all__ = ["EXTENSIONS", "SERVER_NAME", "ServerConfig", "create_app"]
 
 
 def _error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
@@ -127,14 +78,39 @@ async def _read_body(request: Request, limit: int, progress: Callable[[], None])
     return b"".join(chunks)
 
 
-def create_app(models: Sequence[ServedModel], config: ServerConfig | None = None) -> Starlette:
-    """The ASGI app serving `models` over the KServe v2 REST protocol.
+async def _small_json(request: Request) -> dict[str, Any]:
+    """The optional JSON object body of a repository request."""
+    body = await _read_body(request, _REPOSITORY_BODY_BYTES, lambda: None)
+    if not body.strip():
+        return {}
+    try:
+        doc = json.loads(body)
+    except ValueError as exc:
+        raise BadRequest(f"malformed JSON in the request body: {exc}") from None
+    if not isinstance(doc, dict):
+        raise BadRequest(f"the request body must be a JSON object, got {type(doc).__name__}")
+    return doc
+
+
+def create_app(models: Sequence[ServedModel] | Registry, config: ServerConfig | None = None) -> Starlette:
+    """The ASGI app serving `models` (ONNX files, or a Registry such as one over a Triton model repository)
+    over the KServe v2 REST protocol, and over gRPC too when `config.grpc_port` is set (the port it bound is
+    then ``app.state.grpc_port`` once the app has started).
 
     Examples:
         >>> app = create_app([ServedModel("mlp.onnx")], ServerConfig(max_batch=16, batch_delay_ms=2))
         >>> uvicorn.run(app, port=8000)
     """
-    state = _State(models, config or ServerConfig())
+    if isinstance(models, Registry):
+        if config is not None and config is not models.config:
+            raise ValueError("a Registry brings its own ServerConfig; pass config=None")
+        registry = models
+    else:
+        registry = Registry(config or ServerConfig(), models)
+    state = registry
+
+    def path_version(request: Request) -> Version:
+        return state.get(request.path_params["name"], request.path_params.get("version"))
 
     async def server_metadata(request: Request) -> Response:
         return JSONResponse({"name": SERVER_NAME, "version": __version__, "extensions": list(EXTENSIONS)})
@@ -146,50 +122,71 @@ def create_app(models: Sequence[ServedModel], config: ServerConfig | None = None
         return JSONResponse({"ready": True})
 
     async def model_metadata(request: Request) -> Response:
-        return JSONResponse(state.model(request).metadata())
+        return JSONResponse(state.metadata(request.path_params["name"], request.path_params.get("version")))
 
     async def model_ready(request: Request) -> Response:
-        model = state.model(request)
-        return JSONResponse({"name": model.name, "ready": True})
+        served = path_version(request)
+        return JSONResponse({"name": served.model.name, "ready": True})
 
     async def config_route(request: Request) -> Response:
-        model = state.model(request)
-        scheduler = state.schedulers[model.name]
-        max_batch = state.config.max_batch if scheduler.batching else 0
-        return JSONResponse(model_config(model.signature, model.name, max_batch, 1, model.device,
-                                         int(state.config.batch_delay_ms * 1000)))
+        name = request.path_params["name"]
+        path_version(request)
+        return JSONResponse(config_json(state.entry(name).config))
+
+    async def stats_route(request: Request) -> Response:
+        rows = state.statistics(request.path_params.get("name", ""), request.path_params.get("version", ""))
+        return JSONResponse({"model_stats": rows})
+
+    async def repository_index(request: Request) -> Response:
+        doc = await _small_json(request)
+        ready_only = doc.get("ready", False)
+        if not isinstance(ready_only, bool):
+            raise BadRequest(f"'ready' must be true or false, got {ready_only!r}")
+        return JSONResponse(state.index(ready_only))
+
+    async def repository_load(request: Request) -> Response:
+        doc = await _small_json(request)
+        if doc.get("parameters"):
+            raise BadRequest(f"load parameters {sorted(doc['parameters'])} are not supported by this server; "
+                             "edit the model's folder instead")
+        await state.load(request.path_params["name"])
+        return JSONResponse({})
+
+    async def repository_unload(request: Request) -> Response:
+        await _small_json(request)
+        await state.unload(request.path_params["name"])
+        return JSONResponse({})
 
     async def infer(request: Request) -> Response:
         start = time.perf_counter()
-        label, version, status = UNKNOWN_MODEL, "", 200
+        served: Version | None = None
+        status, rows = 200, 0
         try:
-            model = state.model(request)
-            label, version = model.name, model.version
-            response = await _infer(request, model)
+            served = path_version(request)
+            response, rows = await _infer(request, served)
         except ServeError as exc:
             status = exc.status
-            response = _error(exc.status, str(exc),
-                              {"connection": "close"} if isinstance(exc, (PayloadTooLarge, ClientGone)) else None)
+            close = isinstance(exc, (PayloadTooLarge, ClientGone))
+            response = _error(exc.status, str(exc), {"connection": "close"} if close else None)
         except Exception as exc:  # noqa: BLE001 - an onnxruntime failure or a bug: logged, answered, counted
             _log.exception("inference on %s failed", request.url.path)
             status = 500
             response = _error(500, f"internal error: {type(exc).__name__}: {exc}")
-        state.metrics.observe_request(label, version, time.perf_counter() - start, status)
+        state.observe(served, time.perf_counter() - start, status, rows)
         return response
 
-    async def _infer(request: Request, model: ServedModel) -> Response:
+    async def _infer(request: Request, served: Version) -> tuple[Response, int]:
         limit = state.config.max_body_bytes
-        scheduler = state.schedulers[model.name]
+        model, scheduler = served.model, served.scheduler
         with scheduler.receiving() as upload:
             body = await _read_body(request, limit, upload.progress)
             body = compression.decompress(body, request.headers.get("content-encoding"), limit)
             header_length = codec.parse_header_length(request.headers.get(codec.HEADER_LENGTH), len(body))
             parsed = codec.decode_request(body, header_length)
-            feeds = model.check_inputs(parsed.inputs)
             wanted = parsed.outputs or tuple(codec.RequestedOutput(n, parsed.binary_output)
                                              for n in model.output_names)
-            model.check_outputs(o.name for o in wanted)
-        results = await scheduler.infer(feeds, [o.name for o in wanted])
+            feeds, names = served.prepare(parsed.inputs, [o.name for o in wanted])
+        results = served.finish(await scheduler.infer(feeds, names))
         outputs = [codec.OutputTensor(o.name, model.output_spec(o.name).datatype, results[o.name], o.binary)
                    for o in wanted]
         payload, headers = codec.encode_response(model.name, model.version, parsed.id, outputs)
@@ -197,7 +194,8 @@ def create_app(models: Sequence[ServedModel], config: ServerConfig | None = None
         if encoding and len(payload) >= compression.MIN_COMPRESS_BYTES:
             payload = compression.compress(payload, encoding)
             headers["content-encoding"] = encoding
-        return Response(payload, headers=headers)
+        first = next(iter(feeds.values()), None)
+        return Response(payload, headers=headers), (first.shape[0] if first is not None and first.ndim else 1)
 
     async def metrics(request: Request) -> Response:
         body, content_type = state.metrics.render()
@@ -218,23 +216,33 @@ def create_app(models: Sequence[ServedModel], config: ServerConfig | None = None
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        for scheduler in state.schedulers.values():
-            await scheduler.start()
+        await state.start()
+        grpc_server = None
         try:
+            if state.config.grpc_port is not None:
+                from cellonnx.serve.grpc_service import start_grpc_server
+
+                grpc_server, app.state.grpc_port = await start_grpc_server(
+                    state, state.config.grpc_host, state.config.grpc_port)
             yield
         finally:
-            for scheduler in state.schedulers.values():
-                await scheduler.stop()
-            state.executor.shutdown(wait=True)
+            if grpc_server is not None:
+                await grpc_server.stop(grace=5)
+            await state.stop()
 
     model_paths = ("/v2/models/{name}", "/v2/models/{name}/versions/{version}")
     routes = [Route("/v2", server_metadata), Route("/v2/health/live", live), Route("/v2/health/ready", ready),
-              Route("/metrics", metrics)]
+              Route("/metrics", metrics), Route("/v2/models/stats", stats_route),
+              Route("/v2/repository/index", repository_index, methods=["POST"]),
+              Route("/v2/repository/models/{name}/load", repository_load, methods=["POST"]),
+              Route("/v2/repository/models/{name}/unload", repository_unload, methods=["POST"])]
     for base in model_paths:
         routes += [Route(base, model_metadata), Route(base + "/ready", model_ready),
-                   Route(base + "/config", config_route), Route(base + "/infer", infer, methods=["POST"])]
+                   Route(base + "/config", config_route), Route(base + "/infer", infer, methods=["POST"]),
+                   Route(base + "/stats", stats_route)]
     app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers={ServeError: serve_error, HTTPException: http_error,
                                         Exception: internal_error})
     app.state.serving = state
+    app.state.grpc_port = None
     return app

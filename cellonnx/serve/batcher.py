@@ -6,7 +6,10 @@ grows, as in Triton's dynamic batcher with no queue delay), then adds queued req
 match until the batch reaches `max_batch` rows. While more requests to the model are still being received
 (body read and decoded: see `receiving`) and their bytes keep arriving, it waits for them too, until the
 oldest request has waited `delay` seconds; with none on the way it sends the batch at once, so a lone request
-never waits, and an upload that has stalled (no bytes for a quarter of the delay, or 100 ms) holds up nobody. The run happens
+never waits, and an upload that has stalled (no bytes for a quarter of the delay, or 100 ms) holds up nobody;
+a batch that has reached one of the model's preferred sizes (Triton's preferred_batch_size) leaves without
+waiting either. Requests that are not batched take a run slot too, so `slots` bounds a model's runs in flight
+(Triton's instance count). The run happens
 on a thread executor, so the event loop keeps accepting requests. Requests that do not fit are kept, in
 order, for the next batch.
 """
@@ -72,10 +75,11 @@ class Scheduler:
         max_batch: most rows per merged run; 0 or 1 switches batching off.
         delay: seconds the oldest request may wait for requests still being received to join its batch.
         observe: called with (rows, requests, seconds) after every run.
+        preferred: batch sizes (rows) at which a batch leaves without waiting for more.
     """
 
     def __init__(self, model: ServedModel, executor: Executor, slots: int, max_batch: int, delay: float,
-                 observe: RunObserver | None = None) -> None:
+                 observe: RunObserver | None = None, preferred: Sequence[int] = ()) -> None:
         self.model = model
         self.batching = model.batchable and max_batch > 1
         self._executor = executor
@@ -83,6 +87,7 @@ class Scheduler:
         self._max_batch = max_batch
         self._delay = max(0.0, delay)
         self._observe = observe or (lambda rows, requests, seconds: None)
+        self._preferred = frozenset(preferred)
         self._queue: asyncio.Queue[_Job] | None = None
         self._slots: asyncio.Semaphore | None = None
         self._collector: asyncio.Task[None] | None = None
@@ -93,9 +98,10 @@ class Scheduler:
         self._stall = min(max(self._delay / 4, 0.001), 0.1)
 
     async def start(self) -> None:
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self._slots_count)
         if self.batching and self._collector is None:
             self._queue = asyncio.Queue()
-            self._slots = asyncio.Semaphore(self._slots_count)
             self._collector = asyncio.create_task(self._collect(), name=f"batcher:{self.model.name}")
             self._collector.add_done_callback(self._collector_done)
 
@@ -138,7 +144,10 @@ class Scheduler:
         if batch is None or self._queue is None or self._collector is None or self._collector.done():
             first = next(iter(feeds.values()), None)
             rows = first.shape[0] if first is not None and first.ndim else 1
-            return await self._run(feeds, tuple(outputs), rows, 1)
+            if self._slots is None:
+                return await self._run(feeds, tuple(outputs), rows, 1)
+            async with self._slots:
+                return await self._run(feeds, tuple(outputs), rows, 1)
         future: asyncio.Future[dict[str, np.ndarray]] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait(_Job(feeds, tuple(outputs), batch[0], batch[1], future))
         return await future
@@ -169,7 +178,7 @@ class Scheduler:
                 job = self._next_ready()
                 if job is None:
                     wait = deadline - time.monotonic()
-                    if wait <= 0 or not self._uploads_moving():
+                    if wait <= 0 or rows in self._preferred or not self._uploads_moving():
                         break
                     try:  # (in steps, to see an upload stall)
                         job = await asyncio.wait_for(self._queue.get(), min(wait, self._stall))

@@ -179,7 +179,7 @@ def _decode_input(item: Any, tail: memoryview) -> tuple[RequestTensor, int]:
     if size > len(tail):
         raise BadRequest(f"input '{name}': binary_data_size is {size} bytes but only {len(tail)} bytes of "
                          "binary data are left in the request body")
-    return RequestTensor(name, datatype, _from_binary(tail[:size], datatype, shape, name)), size
+    return RequestTensor(name, datatype, from_binary(tail[:size], datatype, shape, name)), size
 
 
 def _count_error(name: str, found: int, shape: list[int], what: str) -> BadRequest:
@@ -187,10 +187,12 @@ def _count_error(name: str, found: int, shape: list[int], what: str) -> BadReque
                       f"{math.prod(shape)}")
 
 
-def _from_binary(data: memoryview, datatype: Datatype, shape: list[int], name: str) -> np.ndarray:
+def from_binary(data: memoryview, datatype: Datatype, shape: list[int], name: str,
+                what: str = "binary_data_size") -> np.ndarray:
+    """An input's array from its raw little-endian bytes (`what` names where they came from in errors)."""
     count = math.prod(shape)
     if datatype.name == "BYTES":
-        elements = _split_bytes(data, name)
+        elements = _split_bytes(data, name, what)
         if len(elements) != count:
             raise _count_error(name, len(elements), shape, "binary BYTES data")
         array = np.empty(count, dtype=object)
@@ -198,7 +200,7 @@ def _from_binary(data: memoryview, datatype: Datatype, shape: list[int], name: s
         return array.reshape(shape)
     expected = count * datatype.itemsize
     if len(data) != expected:
-        raise BadRequest(f"input '{name}': binary_data_size is {len(data)} bytes but shape {shape} of "
+        raise BadRequest(f"input '{name}': {what} is {len(data)} bytes but shape {shape} of "
                          f"{datatype.name} needs {expected} bytes")
     if datatype.name == "BOOL":
         return (np.frombuffer(data, dtype=np.uint8) != 0).reshape(shape)
@@ -208,7 +210,7 @@ def _from_binary(data: memoryview, datatype: Datatype, shape: list[int], name: s
     return array.reshape(shape)
 
 
-def _split_bytes(data: memoryview, name: str) -> list[bytes]:
+def _split_bytes(data: memoryview, name: str, what: str) -> list[bytes]:
     elements: list[bytes] = []
     offset = 0
     while offset < len(data):
@@ -314,7 +316,7 @@ def _to_json(array: np.ndarray, datatype: Datatype, name: str) -> list[Any]:
     return flat.tolist()
 
 
-def _to_binary(array: np.ndarray, datatype: Datatype) -> bytes:
+def to_binary(array: np.ndarray, datatype: Datatype) -> bytes:
     if datatype.name == "BYTES":
         parts: list[bytes] = []
         for element in array.reshape(-1):
@@ -341,7 +343,7 @@ def encode_response(model_name: str, model_version: str, request_id: str | None,
         entry: dict[str, Any] = {"name": out.name, "datatype": out.datatype.name,
                                  "shape": list(out.array.shape)}
         if out.binary:
-            raw = _to_binary(out.array, out.datatype)
+            raw = to_binary(out.array, out.datatype)
             entry["parameters"] = {"binary_data_size": len(raw)}
             tails.append(raw)
         else:

@@ -138,18 +138,20 @@ class ServedModel:
         name: the name clients use in URLs; defaults to the file stem.
         device: "cpu" or "gpu" (CUDAExecutionProvider; an error, not a fallback, where it is missing).
         intra_threads: onnxruntime threads per run.
+        version: the version clients see ("1" for a single file; a version folder's number in a Triton
+            repository).
 
     Examples:
         >>> model = ServedModel("mlp.onnx")
         >>> model.run({"x": np.ones((2, 4), np.float32)}, ["y"])["y"].shape
     """
 
-    version = "1"
     platform = "onnxruntime_onnx"
 
     def __init__(self, path: str | os.PathLike[str], name: str | None = None, device: str = "cpu",
-                 intra_threads: int = 1) -> None:
+                 intra_threads: int = 1, version: str = "1") -> None:
         self.path = Path(path)
+        self.version = version
         self.name = name or self.path.stem
         if not self.name or "/" in self.name:
             raise ModelLoadError(f"model name {self.name!r} must be non-empty and hold no '/'")

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import onnx
+from google.protobuf.descriptor import FieldDescriptor
 from onnx.external_data_helper import ExternalDataInfo, uses_external_data
 
 from cellonnx.converters.atomic import atomic_copy, atomic_write
@@ -161,3 +162,39 @@ def export_model_repository(onnx_path: str | os.PathLike[str], repo_dir: str | o
     with atomic_write(model_dir / "config.pbtxt") as f:
         f.write(to_pbtxt(config).encode("utf-8"))
     return model_dir
+
+
+def config_json(message: Any) -> dict[str, Any]:
+    """A ModelConfig message as JSON for the HTTP endpoint: field names as in the .proto, the fields that
+    are set (max_batch_size always), 64-bit integers as numbers (protobuf's JSON mapping writes them as
+    strings)."""
+    from google.protobuf import json_format
+
+    doc = json_format.MessageToDict(message, preserving_proto_field_name=True)
+    doc.setdefault("max_batch_size", 0)
+    return _numbers(message.DESCRIPTOR, doc)
+
+
+_INT64 = (FieldDescriptor.CPPTYPE_INT64, FieldDescriptor.CPPTYPE_UINT64)
+
+
+def _numbers(descriptor: Any, doc: dict[str, Any]) -> dict[str, Any]:
+    for key, value in doc.items():
+        field = descriptor.fields_by_name.get(key)
+        if field is None:
+            continue
+        if field.cpp_type == FieldDescriptor.CPPTYPE_MESSAGE:
+            sub = field.message_type
+            if sub.GetOptions().map_entry:
+                item = sub.fields_by_name["value"]
+                if item.cpp_type == FieldDescriptor.CPPTYPE_MESSAGE:
+                    doc[key] = {k: _numbers(item.message_type, v) for k, v in value.items()}
+                elif item.cpp_type in _INT64:
+                    doc[key] = {k: int(v) for k, v in value.items()}
+            elif isinstance(value, list):
+                doc[key] = [_numbers(sub, v) for v in value]
+            elif isinstance(value, dict):
+                doc[key] = _numbers(sub, value)
+        elif field.cpp_type in _INT64:
+            doc[key] = [int(v) for v in value] if isinstance(value, list) else int(value)
+    return doc

@@ -81,6 +81,8 @@ def mismatches(ours: Any, theirs: str, skip_self: bool) -> list[str]:
 
 def _same_default(ours: Any, theirs: Any) -> bool:
     if isinstance(theirs, str) and not isinstance(ours, str):  # a name such as mstype.float32
+        if repr(ours) == theirs:  # an expression such as datetime.timedelta(seconds=300)
+            return True
         name = theirs.split(".")[-1].lower()
         return name in (str(ours).lower(), str(getattr(ours, "__name__", "")).lower())
     if isinstance(ours, bool) != isinstance(theirs, bool):

@@ -16,7 +16,8 @@ COVERED_ELSEWHERE: dict[str, str] = {}
 # the collectives need several MPI ranks: tests/communication runs them under mpirun against NumPy
 COVERED_ELSEWHERE.update({name: "tests/communication (mpirun)"
                           for name in ("AllReduce", "AllGather", "ReduceScatter", "Broadcast", "Reduce",
-                                       "AlltoAll")})
+                                       "AlltoAll", "AllGatherV", "ReduceScatterV", "AlltoAllV",
+                                       "NeighborExchange", "NeighborExchangeV2", "NeighborExchangeV2Grad")})
 
 
 def test_case_names_unique() -> None:

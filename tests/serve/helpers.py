@@ -20,6 +20,9 @@ ONNX_TYPES = {"BOOL": TensorProto.BOOL, "UINT8": TensorProto.UINT8, "UINT16": Te
               "BF16": TensorProto.BFLOAT16, "BYTES": TensorProto.STRING}
 # onnxruntime's Python API cannot mix string inputs with bfloat16 outputs, so BF16 gets a model of its own
 TYPES_MODEL = [d.name for d in TABLE if d.name != "BF16"]
+# the datatypes with a typed contents field in the v2 gRPC protocol (FP16 and BF16 travel raw only)
+TYPED_MODEL = [n for n in TYPES_MODEL if n != "FP16"]
+SERVED = ("mlp", "multi", "types", "bf16", "fixed", "typed")  # the live server's models
 MAX_BATCH = 16
 BATCH_DELAY_MS = 5.0
 
@@ -28,6 +31,7 @@ def _save(graph: onnx.GraphProto, path: Path, opset: int = 17) -> Path:
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
     model.ir_version = 8
     onnx.checker.check_model(model)
+    path.parent.mkdir(parents=True, exist_ok=True)
     onnx.save(model, str(path))
     return path
 
@@ -100,6 +104,7 @@ class LiveServer:
     url: str  # host:port, as tritonclient wants it
     app: object
     server: uvicorn.Server
+    grpc_url: str | None = None  # host:port of the gRPC service, when it runs
 
     @property
     def base(self) -> str:

@@ -14,6 +14,10 @@ from cellonnx.ops.prims.comm import (
     ReduceOp,
     ReduceScatter,
 )
+from cellonnx.ops.prims.comm_neighbor import NeighborExchange, NeighborExchangeV2
+from cellonnx.ops.prims.comm_p2p import BatchISendIRecv, Receive, Send
+from cellonnx.ops.prims.comm_v import AllGatherV, AlltoAllV, AlltoAllVC, ReduceScatterV
 
-__all__ = ["AllGather", "AllReduce", "AlltoAll", "Barrier", "Broadcast", "CollectiveGather", "CollectiveScatter",
-           "Reduce", "ReduceOp", "ReduceScatter"]
+__all__ = ["AllGather", "AllGatherV", "AllReduce", "AlltoAll", "AlltoAllV", "AlltoAllVC", "Barrier",
+           "BatchISendIRecv", "Broadcast", "CollectiveGather", "CollectiveScatter", "NeighborExchange",
+           "NeighborExchangeV2", "Receive", "Reduce", "ReduceOp", "ReduceScatter", "ReduceScatterV", "Send"]

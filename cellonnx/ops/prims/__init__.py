@@ -10,6 +10,6 @@ FAMILIES = ("math", "reduce", "shape", "linalg", "creation", "index", "scatter",
             "array_misc", "triangle", "scatter_reduce", "unique")
 FAMILIES += ("trig", "special", "elementwise", "bitwise", "cumulative", "einsum", "decomp", "spectral",
              "random_dist", "boxes")
-FAMILIES += ("comm",)
+FAMILIES += ("comm", "comm_v", "comm_neighbor", "comm_p2p")
 
 MODULES = [importlib.import_module(f"cellonnx.ops.prims.{name}") for name in FAMILIES]

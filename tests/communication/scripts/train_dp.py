@@ -168,9 +168,113 @@ def collectives(out: str, rank: int, size: int) -> None:
     ops.reduce_scatter_tensor_uneven(part, ms.Tensor(rows * (rank + 1)), [r + 1 for r in range(size)], "avg")
     start = rank * (rank + 1) // 2
     results["reduce_scatter_uneven_avg"] = (part, rows[start:start + rank + 1] * (size + 1) / 2)
+    results.update(uneven_and_neighbours(rank, size))
     results = {k: (g.asnumpy() if isinstance(g, ms.Tensor) else g, w) for k, (g, w) in results.items()}
     np.savez(f"{out}/rank{rank}_collectives.npz", **{f"got/{k}": g for k, (g, _) in results.items()},
              **{f"want/{k}": v for k, (_, v) in results.items()})
+
+
+def uneven_and_neighbours(rank: int, size: int) -> dict:
+    """AllGatherV, ReduceScatterV, AlltoAllV(C), NeighborExchange(V2), Send / Receive, BatchISendIRecv and
+    the gradients of the differentiable ones, each against NumPy."""
+    res = {}
+    counts = [r + 1 for r in range(size)]                       # rank r holds r + 1 elements
+    mine = np.arange(rank + 1, dtype=np.float64) + 10 * rank
+    every = [np.arange(r + 1, dtype=np.float64) + 10 * r for r in range(size)]
+    res["allgatherv"] = (ops.AllGatherV()(ms.Tensor(mine), counts), np.concatenate(every))
+    w = np.arange(sum(counts), dtype=np.float64) + rank          # a different weighting on every rank
+    g = ops.grad(lambda t: (ops.AllGatherV()(t, counts) * ms.Tensor(w)).sum())(ms.Tensor(mine))
+    start = sum(counts[:rank])
+    all_w = sum(np.arange(sum(counts), dtype=np.float64) + r for r in range(size))
+    res["grad_allgatherv"] = (g, all_w[start:start + rank + 1])
+    full = np.arange(sum(counts), dtype=np.float64) * (rank + 1)
+    total = sum(np.arange(sum(counts), dtype=np.float64) * (r + 1) for r in range(size))
+    res["reducescatterv"] = (ops.ReduceScatterV()(ms.Tensor(full), counts), total[start:start + rank + 1])
+    res["reducescatterv_max"] = (ops.ReduceScatterV(ops.ReduceOp.MAX)(ms.Tensor(full), counts),
+                                 (np.arange(sum(counts), dtype=np.float64) * size)[start:start + rank + 1])
+    wr = np.arange(rank + 1, dtype=np.float64) + 1
+    g = ops.grad(lambda t: (ops.ReduceScatterV()(t, counts) * ms.Tensor(wr)).sum())(ms.Tensor(full))
+    res["grad_reducescatterv"] = (g, np.concatenate([np.arange(r + 1, dtype=np.float64) + 1
+                                                     for r in range(size)]))
+    # all-to-all with uneven parts: rank r sends j + 1 elements (valued 100 r + j) to rank j
+    send = np.concatenate([np.full(j + 1, 100.0 * rank + j) for j in range(size)])
+    want = np.concatenate([np.full(rank + 1, 100.0 * r + rank) for r in range(size)])
+    sends, recvs = [j + 1 for j in range(size)], [rank + 1] * size
+    res["alltoallv"] = (ops.AlltoAllV()(ms.Tensor(send), sends, recvs), want)
+    matrix = [[j + 1 for j in range(size)] for _ in range(size)]     # matrix[i][j]: sent from i to j
+    res["alltoallvc"] = (ops.AlltoAllVC()(ms.Tensor(send), matrix), want)
+    blocks = ops.AlltoAllV(block_size=2)(ms.Tensor(np.repeat(send, 2)), [j + 1 for j in range(size)],
+                                         [rank + 1] * size)
+    res["alltoallv_block2"] = (blocks, np.repeat(want, 2))
+    wv = np.arange(want.size, dtype=np.float64) + 1
+    g = ops.grad(lambda t: (ops.AlltoAllV()(t, [j + 1 for j in range(size)], [rank + 1] * size)
+                            * ms.Tensor(wv)).sum())(ms.Tensor(send))
+    # the element sent to rank j at position k of its block lands at rank j's offset for this rank
+    res["grad_alltoallv"] = (g, np.concatenate([np.arange(j + 1, dtype=np.float64)
+                                                + 1 + rank * (j + 1) for j in range(size)]))
+    # neighbours on a ring: send a 2x2 block to the next rank and a 3-vector to the previous one
+    nxt, prv = (rank + 1) % size, (rank - 1) % size
+    ex = ops.NeighborExchange(send_rank_ids=[nxt, prv], recv_rank_ids=[prv, nxt], recv_shapes=([2, 2], [3]),
+                              send_shapes=([2, 2], [3]), recv_type=ms.float64)
+    a, b = ms.Tensor(np.full((2, 2), float(rank))), ms.Tensor(np.arange(3.0) + 10 * rank)
+    got = ex((a, b))
+    res["neighbor_exchange_0"] = (got[0], np.full((2, 2), float(prv)))
+    res["neighbor_exchange_1"] = (got[1], np.arange(3.0) + 10 * nxt)
+    ga = ops.grad(lambda t: (ex((t, b))[0] * ms.Tensor(np.full((2, 2), rank + 1.0))).sum())(a)
+    res["grad_neighbor_exchange"] = (ga, np.full((2, 2), nxt + 1.0))  # nxt weights what it got by nxt + 1
+    # halo exchange of a column of tiles: rank r sits below r - 1 and above r + 1 (no wrap-around)
+    up = rank - 1 if rank > 0 else -1
+    down = rank + 1 if rank < size - 1 else -1
+    ids = [up, -1, -1, -1, down, -1, -1, -1]
+    lens = [1 if up != -1 else 0, 1 if down != -1 else 0, 0, 0]
+    halo = ops.NeighborExchangeV2(send_rank_ids=ids, send_lens=lens, recv_rank_ids=ids, recv_lens=lens,
+                                  data_format="NCHW")
+    tile = np.arange(6, dtype=np.float64).reshape(1, 1, 3, 2) + 100 * rank
+    above = [np.arange(4, 6, dtype=np.float64).reshape(1, 1, 1, 2) + 100 * up] if up != -1 else []
+    below = [np.arange(0, 2, dtype=np.float64).reshape(1, 1, 1, 2) + 100 * down] if down != -1 else []
+    parts = above + [tile] + below
+    res["neighbor_exchange_v2"] = (halo(ms.Tensor(tile)), np.concatenate(parts, axis=2))
+    framed = np.concatenate(parts, axis=2)
+    wh = np.arange(framed.size, dtype=np.float64).reshape(framed.shape)
+    gh = ops.grad(lambda t: (halo(t) * ms.Tensor(wh + rank)).sum())(ms.Tensor(tile))
+    want_gh = np.zeros_like(tile) + wh[:, :, lens[0]:lens[0] + 3] + rank
+    if up != -1:     # rank up holds our top row as its bottom halo: its last row of weights (+ up)
+        rows_up = 3 + (1 if up > 0 else 0) + 1
+        want_gh[:, :, 0] += np.arange(rows_up * 2, dtype=np.float64).reshape(rows_up, 2)[-1] + up
+    if down != -1:   # rank down holds our bottom row as its top halo: its first row of weights (+ down)
+        want_gh[:, :, -1] += np.arange(2, dtype=np.float64) + down
+    res["grad_neighbor_exchange_v2"] = (gh, want_gh)
+    # point to point on a ring, and a batch of sends and receives
+    if rank % 2 == 0:
+        ops.Send(sr_tag=3, dest_rank=nxt)(ms.Tensor(np.full((2, 3), float(rank))))
+        got = ops.Receive(sr_tag=4, src_rank=prv, shape=[2, 3], dtype=ms.float64)()
+    else:
+        got = ops.Receive(sr_tag=3, src_rank=prv, shape=[2, 3], dtype=ms.float64)()
+        ops.Send(sr_tag=4, dest_rank=nxt)(ms.Tensor(np.full((2, 3), float(rank))))
+    if size % 2 == 0:
+        res["send_receive"] = (got, np.full((2, 3), float(prv)))
+    batch = ops.BatchISendIRecv(("isend", "irecv"), (nxt, prv), ([2],), (ms.float32,))
+    out = batch((ms.Tensor(np.full(2, rank + 1.0, np.float32)),))
+    res["batch_isend_irecv_op"] = (out[1], np.full(2, prv + 1.0, np.float32))
+    res["batch_isend_irecv_fake"] = (out[0], np.zeros((), np.float32))
+    # tensor-parallel matmuls: rank r holds rows [2r, 2r + 2) of A; B is the same everywhere
+    a_all = np.arange(2 * size * 3, dtype=np.float64).reshape(2 * size, 3) / 7
+    b = np.arange(12, dtype=np.float64).reshape(3, 4) - 5
+    out, gathered = ops.all_gather_matmul(ms.Tensor(a_all[2 * rank:2 * rank + 2]), ms.Tensor(b),
+                                          "hccl_world_group", size)
+    res["all_gather_matmul"] = (out, a_all @ b)
+    res["all_gather_matmul_gathered"] = (gathered, a_all)
+    out_t, _ = ops.all_gather_matmul(ms.Tensor(a_all[2 * rank:2 * rank + 2]), ms.Tensor(b.T.copy()),
+                                     "hccl_world_group", size, trans_x2=True, gather_output=False)
+    res["all_gather_matmul_trans_x2"] = (out_t, a_all @ b)
+    # matmul_reduce_scatter: rank r holds columns [r, r + 1) of the k axis of A and the rows of B
+    ak = np.arange(4 * 2 * size, dtype=np.float64).reshape(4, 2 * size) / 3
+    bk = np.arange(2 * size * 3, dtype=np.float64).reshape(2 * size, 3) - 2
+    mine = slice(2 * rank, 2 * rank + 2)
+    part = ops.matmul_reduce_scatter(ms.Tensor(ak[:, mine]), ms.Tensor(bk[mine]), "hccl_world_group", size)
+    rows = 4 // size
+    res["matmul_reduce_scatter"] = (part, (ak @ bk)[rows * rank:rows * (rank + 1)])
+    return res
 
 
 if __name__ == "__main__":
