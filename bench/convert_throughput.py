@@ -51,6 +51,8 @@ def make_tensors(size_mb: int) -> dict[str, np.ndarray]:
 
 
 def main() -> None:
+    from cellonnx.progress import track
+
     parser = argparse.ArgumentParser()
     parser.add_argument("--size-mb", type=int, default=1024)
     parser.add_argument("--dir", default=None)
@@ -67,7 +69,7 @@ def main() -> None:
             write(folder / src, tensors)
     del tensors
     results = []
-    for src, dst in CASES:
+    for src, dst in track(CASES, "formats"):
         size = (folder / src).stat().st_size
         mode = ["no-fsync"] if args.no_fsync else []
         proc = subprocess.run([sys.executable, "-c", CHILD, str(folder / src), str(folder / dst), *mode],

@@ -30,6 +30,7 @@ from train_step import torch_lenet5
 
 import cellonnx as ms
 from cellonnx.graph.compile import CompiledCell, trace_cell
+from cellonnx.progress import track
 from cellonnx.tensor import Tensor
 
 
@@ -114,7 +115,7 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="cellonnx_export_time_"))
     load0 = os.getloadavg()[0]
     rows = []
-    for name in args.models:
+    for name in track(args.models, "models"):
         rows += measure(name, folder, args.opset, args.repeat, has_dynamo)
     load1 = os.getloadavg()[0]
     print()

@@ -35,6 +35,7 @@ from torch import nn as tnn
 import cellonnx as ms
 from cellonnx import Tensor
 from cellonnx import nn as cnn
+from cellonnx.progress import track
 
 
 # ---------------------------------------------------------------- the same ResNet-18 in torch
@@ -126,7 +127,7 @@ def latency(sessions: dict[str, ort.InferenceSession], x: np.ndarray, runs: int)
             s.run(None, feeds[k])
     times: dict[str, list[float]] = {k: [] for k in sessions}
     order = list(sessions)
-    for r in range(runs):
+    for r in track(range(runs), "runs"):
         # alternating, so drift in machine load hits both graphs alike, and which goes first alternates too
         for k in order if r % 2 == 0 else order[::-1]:
             t = time.perf_counter()

@@ -10,8 +10,6 @@ tables for bench/RESULTS.md; any outcome other than a read or a CheckpointError 
 """
 from __future__ import annotations
 
-import bench_env  # noqa: F401  (first: PYTHONPATH's .pth files)
-
 import argparse
 import collections
 import random
@@ -22,11 +20,15 @@ import time
 import tracemalloc
 from pathlib import Path
 
+import bench_env  # noqa: F401  (first: PYTHONPATH's .pth files)
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from cellonnx.converters import FORMATS, read  # noqa: E402
 from cellonnx.converters.errors import CheckpointError  # noqa: E402
+
+from cellonnx.progress import track  # noqa: E402
 from tests.converters.hostile import HOSTILE  # noqa: E402
 from tests.converters.test_fuzz import SEEDS, _mutate, _seeds  # noqa: E402
 
@@ -68,7 +70,7 @@ def fuzz_table(folder: Path, cases: int, seed: int) -> list[str]:
     rng = random.Random(seed)
     rows = ["| format | mutants | read | CheckpointError | anything else | slowest read | largest allocation "
             "(tracemalloc) beyond the file's size |", "|---|---|---|---|---|---|---|"]
-    for fmt in sorted(FORMATS):
+    for fmt in track(sorted(FORMATS), "formats"):
         counts: collections.Counter = collections.Counter()
         slowest, worst = 0.0, 0.0
         path = folder / f"fuzz{Path(SEEDS[fmt]).suffix}"

@@ -46,6 +46,7 @@ from torch import nn as tnn  # noqa: E402
 import cellonnx as ms  # noqa: E402
 from cellonnx import Tensor  # noqa: E402
 from cellonnx.graph.compile import compile_cell  # noqa: E402
+from cellonnx.progress import track  # noqa: E402
 
 
 # ---------------------------------------------------------------- MobileNetV2 in torch, cellonnx's layout
@@ -201,7 +202,7 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="cellonnx_inference_"))
     load0 = os.getloadavg()
     rows = []
-    for name in args.models:
+    for name in track(args.models, "models"):
         net, tnet = build(name, args.size)
         x1 = np.random.default_rng(0).standard_normal((1, 3, args.size, args.size)).astype(np.float32)
         path = str(folder / f"{name}_torch.onnx")

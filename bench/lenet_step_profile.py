@@ -167,11 +167,13 @@ def torch_step(model: str):
 # ---------------------------------------------------------------- timing
 def race(steps: dict, rounds: int, per_round: int) -> dict[str, float]:
     """Best step time (ms) of each callable, alternating them in rounds of ``per_round`` steps."""
+    from cellonnx.progress import track
+
     best = {k: float("inf") for k in steps}
     for fn in steps.values():  # warm-up (first-call allocations, caches)
         for _ in range(3):
             fn()
-    for _ in range(rounds):
+    for _ in track(range(rounds), "rounds"):
         for k, fn in steps.items():
             for _ in range(per_round):
                 t = time.perf_counter()

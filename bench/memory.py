@@ -74,6 +74,8 @@ def child(lib: str, model: str, steps: int) -> None:
 
 
 def main() -> None:
+    from cellonnx.progress import track
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--steps", type=int, default=3, help="steps after the warm-up step")
@@ -83,7 +85,7 @@ def main() -> None:
         child(args.child[0], args.child[1], args.steps)
         return
     results = {}
-    for model in ("lenet", "resnet18"):
+    for model in track(("lenet", "resnet18"), "models"):
         for lib in ("cellonnx", "torch"):
             cmd = [sys.executable, os.path.abspath(__file__), "--threads", str(args.threads), "--steps",
                    str(args.steps), "--child", lib, model]

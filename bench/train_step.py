@@ -43,6 +43,7 @@ from torch import nn as tnn  # noqa: E402
 
 import cellonnx as ms  # noqa: E402
 from cellonnx import nn  # noqa: E402
+from cellonnx.progress import track  # noqa: E402
 from cellonnx.tensor import Tensor  # noqa: E402
 
 # name -> (batch, sample shape, registry options, target ratio)
@@ -149,7 +150,7 @@ def main() -> None:
     load0 = os.getloadavg()[0]
     rows = []
     references: dict[str, tuple[float, float, float]] = {}  # framework -> best, median, first loss
-    for name in args.models:
+    for name in track(args.models, "models"):
         ours, theirs, first, data = steps(name)
         for fn in (ours, theirs):  # warm-up
             timed(fn, 2)

@@ -34,6 +34,7 @@ from train_step import timed  # noqa: E402
 
 import cellonnx as ms  # noqa: E402
 from cellonnx import nn  # noqa: E402
+from cellonnx.progress import track  # noqa: E402
 from cellonnx.tensor import Tensor  # noqa: E402
 
 HIDDEN, LAYERS, HEADS, FFN, CLASSES, EPS = 128, 2, 2, 512, 2, 1e-12
@@ -167,7 +168,7 @@ def main() -> None:
     steps = {"cellonnx": ours, **({"PyTorch": theirs} if theirs else {})}
     times: dict[str, list[float]] = {k: [] for k in steps}
     faults = 0
-    for r in range(args.rounds):
+    for r in track(range(args.rounds), "rounds"):
         order = list(steps.items())
         for lib, fn in order if r % 2 == 0 else order[::-1]:
             before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt

@@ -18,8 +18,17 @@ from cellonnx import dtypes
 from cellonnx.checkpoint import _FLOAT, _INT, load_target
 from cellonnx.converters import LoadReport, Mismatch, compare, convert_names, read
 from cellonnx.converters.mapping import PROFILES, find_prefix, guess_profile, match_mxnet_blocks, source_names
+from cellonnx.converters.structure import (
+    Entry,
+    MappingEntry,
+    StructureError,
+    apply_mapping,
+    is_ignored,
+    load_mapping,
+    match_with,
+)
 
-__all__ = ["describe_layers", "load_checkpoint_into"]
+__all__ = ["describe_layers", "load_checkpoint_into", "source_entries", "target_entries"]
 
 SOURCES = ("auto", "mindspore", "torch", "mxnet", "mxnet1", "cellonnx")
 # what a file format suggests when its names fit several frameworks equally well
@@ -71,7 +80,8 @@ def _kind(cell: Any) -> Any:
 
 
 def load_checkpoint_into(net: Any, path: str | os.PathLike[str], source: str = "auto", strict: bool = False, *,
-                         format: str | None = None) -> LoadReport:
+                         format: str | None = None, match: str = "name", mapping: Any = None,
+                         inputs: Any = None) -> LoadReport:
     """Load a checkpoint written by MindSpore, PyTorch, MXNet or cellonnx into ``net``, renaming and re-laying-out
     tensors according to the net's own layer types.
 
@@ -86,11 +96,26 @@ def load_checkpoint_into(net: Any, path: str | os.PathLike[str], source: str = "
             tensor of the file finds a parameter; nothing is loaded then. Default: False (load what fits, report
             the rest).
         format: the file's format when its extension does not say.
+        match: "name" (the default: names and layouts from the net's layer types, as described above) or
+            "structure": pair tensors by architecture instead of by name, for a checkpoint of the same network
+            written in another code base (``downsample`` / ``down_sample``, ``fc`` / ``classifier``). The net
+            is walked in execution order (run once on ``inputs`` when given) and in the order its parameters
+            were defined, and the file in its own order (an ONNX model in graph order, layer kinds from its
+            nodes); layers pair up by kind, role and shape (cellonnx.converters.structure), names only
+            breaking ties (docs/structural-matching.md).
+            A missing, extra, reordered or ambiguous layer raises StructureError (a ValueError) naming the
+            layers; nothing is loaded then. ``source`` and ``strict`` are not used.
+        mapping: with match="structure", a mapping to reuse or to override parts of the match: a file written
+            by ``report.save_mapping`` / ``cellonnx convert --save-mapping``, or its parsed dict.
+        inputs: with match="structure", example inputs (a Tensor or a tuple of them) to walk the net in
+            execution order.
 
     Returns:
         LoadReport: loaded, missing (parameters without a value), unexpected (file tensors without a parameter),
         mismatched (shape, or float vs int dtype) with the nearest names for the missing and unexpected ones,
-        dropped (num_batches_tracked ...) and notes (the source chosen, a common prefix removed).
+        dropped (num_batches_tracked ...), notes (the source chosen, a common prefix removed) and mapping (the
+        table target name <- source name, shapes and the rule applied; ``report.save_mapping(path)`` writes
+        it).
 
     Examples:
         >>> report = load_checkpoint_into(net, "resnet18.pth", source="torch")
@@ -98,6 +123,10 @@ def load_checkpoint_into(net: Any, path: str | os.PathLike[str], source: str = "
         loaded 62 tensors
         dropped 20 by the mapping: bn1.num_batches_tracked, ...
     """
+    if match not in ("name", "structure"):
+        raise ValueError(f"load_checkpoint_into: match must be 'name' or 'structure', got {match!r}")
+    if match == "structure":
+        return _load_by_structure(net, path, format, mapping, inputs)
     if source not in SOURCES:
         raise ValueError(f"load_checkpoint_into: unknown source {source!r}; expected one of {list(SOURCES)}")
     fmt, real = load_target(path, format)
@@ -132,6 +161,10 @@ def load_checkpoint_into(net: Any, path: str | os.PathLike[str], source: str = "
                          "network:\n" + "\n".join(report.lines()))
     for name in report.loaded:
         params[name].set_data(np.asarray(mapped.tensors[name]))
+    back = {v: k for k, v in mapped.renamed.items()}
+    report.mapping = [MappingEntry(name, back.get(name, name), shapes[name],
+                                   tuple(np.shape(mapped.tensors[name])), "by name")
+                      for name in report.loaded]
     return report
 
 
@@ -154,3 +187,139 @@ def _profile(source: str, tensors: dict[str, np.ndarray], description: dict[str,
     if source == "mxnet":
         return guess_profile(tensors, description, prior="mxnet", candidates=("mxnet",))
     return source
+
+
+# ---------------------------------------------------------------- by structure
+def target_orders(net: Any, inputs: Any = None) -> list[tuple[str, list[Entry]]]:
+    """The net's parameters in the orders structural matching tries: execution order (when ``inputs`` are
+    given) and definition order."""
+    orders = [("definition order", target_entries(net))]
+    if inputs is not None:
+        orders.insert(0, ("execution order", target_entries(net, inputs)))
+    return orders
+
+
+def target_entries(net: Any, inputs: Any = None) -> list[Entry]:
+    """The net's parameters as structural-matching entries with their layer kinds: in execution order when
+    ``inputs`` are given (the net is run once, every cell owning parameters recording its first call), else in
+    the order ``parameters_and_names`` gives. A cell the run never calls (its parameters read by its owner, as
+    a MultiheadAttention reads its out_proj's) follows the cell defined just before it."""
+    description = describe_layers(net)
+    owners: list[Any] = []
+    for _, cell in net.cells_and_names():
+        if any(True for _ in cell.parameters_and_names(expand=False)):
+            owners.append(cell)
+    order = owners
+    if inputs is not None:
+        from cellonnx import Tensor
+
+        called: list[Any] = []
+        handles = []
+        for cell in owners:
+            def hook(c: Any, _args: Any, _seen: list = called) -> None:
+                if not any(c is x for x in _seen):
+                    _seen.append(c)
+            handles.append(cell.register_forward_pre_hook(hook))
+        args = inputs if isinstance(inputs, (tuple, list)) else (inputs,)
+        args = tuple(a if isinstance(a, Tensor) else Tensor(np.asarray(a)) for a in args)
+        training = getattr(net, "training", False)
+        net.set_train(False)
+        try:
+            net(*args)
+        finally:
+            for h in handles:
+                h.remove()
+            net.set_train(training)
+        order = list(called)
+        for at, cell in enumerate(owners):  # cells whose parameters are read without calling them
+            if not any(cell is x for x in order):
+                before = next((k for k, x in enumerate(order) if at and x is owners[at - 1]), -1)
+                order.insert(before + 1, cell)
+    out = []
+    for cell in order:
+        for _, p in cell.parameters_and_names(expand=False):
+            out.append(Entry(p.name, tuple(p.shape), kind=description.get(p.name)))
+    return out
+
+
+def source_entries(path: str | os.PathLike[str], format: str | None = None
+                   ) -> tuple[list[Entry], dict[str, np.ndarray]]:
+    """A checkpoint's tensors as structural-matching entries (file order; an ONNX model's in graph order with
+    the nodes' layer kinds) and the tensors themselves."""
+    fmt, real = load_target(path, format)
+    tensors, _ = read(real, fmt.name)
+    entries = None
+    if fmt.name == "onnx":
+        from cellonnx.converters.onnx_format import load_model
+        from cellonnx.converters.structure_onnx import onnx_entries
+
+        entries = onnx_entries(load_model(real))
+    if entries is None:
+        entries = [Entry(k, tuple(np.shape(v))) for k, v in tensors.items()
+                   if (np.ndim(v) > 0 and np.issubdtype(np.asarray(v).dtype, np.floating))
+                   or k.endswith("num_batches_tracked")]
+    return entries, tensors
+
+
+def match_orders(source: list[Entry], orders: list[tuple[str, list[Entry]]], mapping: Any, *,
+                 source_label: str, target_label: str) -> tuple[list[MappingEntry], list[str], str]:
+    """Match the source against each order of the target (execution, definition); the orders that match
+    must agree. A net may define its layers in another order than it runs them, and a file keeps the order
+    its framework defined them in, so either may be the one that lines up.
+
+    Returns:
+        (table, dropped source names, the order used).
+
+    Raises:
+        StructureError: no order matches (the first order's error), or two orders match differently.
+    """
+    results: list[tuple[str, list[MappingEntry], list[str]]] = []
+    first_error: StructureError | None = None
+    for how, target in orders:
+        try:
+            table, dropped = match_with(source, target, mapping, source_label=source_label,
+                                        target_label=f"{target_label} ({how})")
+        except StructureError as exc:
+            first_error = first_error or exc
+            continue
+        results.append((how, table, dropped))
+    if not results:
+        assert first_error is not None
+        raise first_error
+    how, table, dropped = results[0]
+    for other_how, other, _ in results[1:]:
+        mine = {(e.target, e.target_rows): e.source for e in table}
+        theirs = {(e.target, e.target_rows): e.source for e in other}
+        if mine != theirs:
+            differ = [f"{t[0]} <- {mine[t]} ({how}) or {theirs.get(t)} ({other_how})" for t in mine
+                      if mine[t] != theirs.get(t)][:5]
+            raise StructureError(f"structural match of {source_label} to {target_label}: the {how} and the "
+                                 f"{other_how} of the target both line up with the source, differently: "
+                                 + "; ".join(differ) + "; pass a mapping to choose", ambiguous={})
+    return table, dropped, how
+
+
+def _load_by_structure(net: Any, path: str | os.PathLike[str], format: str | None, mapping: Any, inputs: Any
+                       ) -> LoadReport:
+    entries, tensors = source_entries(path, format)
+    loaded_mapping = load_mapping(mapping) if mapping is not None else None
+    table, dropped, how = match_orders(entries, target_orders(net, inputs), loaded_mapping,
+                                       source_label=os.fspath(path), target_label=type(net).__name__)
+    params = {p.name: p for _, p in net.parameters_and_names()}
+    values = apply_mapping(table, tensors, {n: tuple(p.shape) for n, p in params.items()})
+    ignored = (loaded_mapping or {}).get("ignore_target", [])
+    missing = [n for n in params if n not in values and not is_ignored(n, ignored)]
+    if missing:
+        raise ValueError(f"load_checkpoint_into({os.fspath(path)!r}, match='structure'): the mapping gives "
+                         f"no value to {', '.join(missing)}")
+    for name, value in values.items():
+        param = params[name]
+        param.set_data(value.astype(dtypes.to_numpy(param.dtype), copy=False))
+    report = LoadReport(loaded=list(values), dropped=list(dropped), mapping=table)
+    report.notes = [f"matched by structure ({how}): {len(table)} tensors"]
+    used = {e.source for e in table} | set(dropped)
+    ignored_src = (loaded_mapping or {}).get("ignore_source", [])
+    left = [k for k in tensors if k not in used and not is_ignored(k, ignored_src)]
+    if left:  # scalars and integer entries of the file (append_dict values, step counters): not weights
+        report.notes.append(f"left out {len(left)} entries that are not weights: {', '.join(left)}")
+    return report

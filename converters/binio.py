@@ -8,8 +8,11 @@ from __future__ import annotations
 import math
 import os
 import struct
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 import numpy as np
 from cellonnx.converters.errors import CheckpointError
@@ -108,11 +111,32 @@ def contiguous_le(array: np.ndarray) -> np.ndarray:
     return array if array.flags.c_contiguous else array.copy(order="C")  # keeps 0-d arrays 0-d
 
 
+_on_written: ContextVar[Callable[[int], Any] | None] = ContextVar("on_bytes_written", default=None)
+
+
+@contextmanager
+def on_bytes_written(callback: Callable[[int], Any]) -> Iterator[None]:
+    """Call ``callback(n)`` as the writers put n bytes of tensor data on disk (a progress display's hook)."""
+    token = _on_written.set(callback)
+    try:
+        yield
+    finally:
+        _on_written.reset(token)
+
+
+def report_written(n: int) -> None:
+    """Tell the ``on_bytes_written`` callback, if any, that ``n`` more bytes were written."""
+    callback = _on_written.get()
+    if callback is not None and n:
+        callback(n)
+
+
 def write_array(f: BinaryIO, array: np.ndarray) -> None:
     """Write the raw C-order little-endian bytes of `array` without an extra full copy."""
     array = contiguous_le(array)
     if array.nbytes:
         f.write(memoryview(raw_bytes(array)))
+        report_written(array.nbytes)
 
 
 def raw_bytes(array: np.ndarray) -> np.ndarray:

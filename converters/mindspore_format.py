@@ -37,6 +37,7 @@ from cellonnx.converters.binio import (
     little_endian,
     nbytes_of,
     raw_bytes,
+    report_written,
 )
 from cellonnx.converters.errors import CheckpointError
 from cellonnx.converters.tensors import Metadata, Tensors, checked
@@ -325,6 +326,7 @@ def write_entries(path: str | os.PathLike[str], entries: Mapping[str, Any], *,
                 f.write(header)
                 if content.size:
                     f.write(content.data)
+                    report_written(content.nbytes)
                 if crc_check:
                     crc = zlib.crc32(content.data, zlib.crc32(header, crc))
         if crc_check:

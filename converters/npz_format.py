@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 from cellonnx.converters import zip_members
 from cellonnx.converters.atomic import atomic_write
+from cellonnx.converters.binio import report_written
 from cellonnx.converters.errors import CheckpointError
 from cellonnx.converters.tensors import Metadata, Tensors, checked
 
@@ -109,6 +110,7 @@ def write(path: str | os.PathLike[str], tensors: Mapping[str, Any], *,
         for name, array in out.items():
             with archive.open(name + ".npy", "w", force_zip64=True) as member:
                 np.lib.format.write_array(member, np.asarray(array), allow_pickle=False)
+            report_written(np.asarray(array).nbytes)
 
 
 def _parse_meta(path: Path, entry: np.ndarray | None) -> dict[str, Any]:

@@ -17,7 +17,14 @@ from typing import Any
 import numpy as np
 import onnx
 from cellonnx.converters.atomic import atomic_write, remove_stale_temporaries
-from cellonnx.converters.binio import empty_array, little_endian, map_array, nbytes_of, write_array
+from cellonnx.converters.binio import (
+    empty_array,
+    little_endian,
+    map_array,
+    nbytes_of,
+    report_written,
+    write_array,
+)
 from cellonnx.converters.errors import CheckpointError
 from cellonnx.converters.onnx_weights import parameter_initializers
 from cellonnx.converters.proto_chunks import message_chunks
@@ -168,7 +175,9 @@ def save_model(model: onnx.ModelProto, path: str | os.PathLike[str], external_da
                 init.CopyFrom(_external_tensor(init.name, tensors[init.name], location, offset))
         del tensors
     with atomic_write(path) as f:
-        f.writelines(message_chunks(model))
+        for chunk in message_chunks(model):
+            f.write(chunk)
+            report_written(len(chunk))
     _remove_replaced_data(path, _locations(model))
 
 

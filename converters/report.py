@@ -40,6 +40,7 @@ class LoadReport:
     dropped: list[str] = field(default_factory=list)
     nearest: dict[str, list[str]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    mapping: list[Any] = field(default_factory=list)  # MappingEntry rows: target <- source, shapes, rule
 
     @property
     def ok(self) -> bool:
@@ -57,6 +58,17 @@ class LoadReport:
             out.append(f"dropped {len(self.dropped)} by the mapping: {', '.join(self.dropped)}")
         out.extend(self.notes)
         return out
+
+    def mapping_lines(self) -> list[str]:
+        """The mapping table, one ``target (shape) <- source (shape)  [rule]`` line per tensor."""
+        return [e.line() for e in self.mapping]
+
+    def save_mapping(self, path: Any, **labels: str) -> None:
+        """Write the mapping table as JSON (cellonnx.converters.structure.save_mapping), to review, edit and
+        pass back as ``mapping=`` / ``--mapping``."""
+        from cellonnx.converters.structure import save_mapping
+
+        save_mapping(path, self.mapping, dropped=self.dropped, **labels)
 
     def _with_nearest(self, names: Iterable[str]) -> str:
         parts = []

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import safetensors
 from cellonnx.converters.atomic import atomic_path
-from cellonnx.converters.binio import contiguous_le, little_endian, map_array, raw_bytes
+from cellonnx.converters.binio import contiguous_le, little_endian, map_array, raw_bytes, report_written
 from cellonnx.converters.errors import CheckpointError
 from cellonnx.converters.tensors import Metadata, Tensors, checked, dtype_of
 
@@ -73,6 +73,7 @@ def write(path: str | os.PathLike[str], tensors: Mapping[str, Any], *, metadata:
         meta[CRC_KEY] = str(_crc(arrays))
     with atomic_path(path) as tmp:
         safetensors.serialize_file(_specs(path, arrays), tmp, meta or None)
+    report_written(sum(a.nbytes for a in arrays.values()))  # one call writes the whole file
 
 
 def _specs(path: Path, arrays: dict[str, np.ndarray]) -> dict[str, Any]:

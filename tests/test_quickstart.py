@@ -9,7 +9,7 @@ import onnx
 import onnxruntime as ort
 import pytest
 from cellonnx.models import digits
-from cellonnx.models.png import read_png, write_png
+from PIL import Image
 from safetensors.numpy import load_file
 
 import cellonnx as ms
@@ -58,19 +58,45 @@ def test_quickstart_checkpoints_hold_the_same_weights(quick_out) -> None:
 
 
 def test_training_curves_png(quick_out) -> None:
-    img = read_png(quick_out[0] / "training_curves.png")
-    assert img.ndim == 3 and img.shape[0] > 100 and img.shape[1] > 300
+    """The curves open in Pillow at the size plot_curves draws (1000 x 400), with the plot's colours: lines
+    in matplotlib's first colours, dark text and ticks, and a white page."""
+    with Image.open(quick_out[0] / "training_curves.png") as png:
+        assert png.format == "PNG" and png.size == (1000, 400)
+        img = np.asarray(png.convert("RGB")).astype(int)
+    white = (img == 255).all(-1).mean()
+    assert 0.5 < white < 0.97  # mostly page, but with real content
+    dark = (img.max(-1) < 90).sum()  # text, ticks, axes
+    assert dark > 2000
+    blue = (np.abs(img - (31, 119, 180)).max(-1) < 40).sum()  # the first series (train loss)
+    orange = (np.abs(img - (255, 127, 14)).max(-1) < 40).sum()  # the second (test loss)
+    assert blue > 50 and orange > 50
 
 
 def test_predict_npy_and_png(quick_out, tmp_path, capsys) -> None:
     out, _ = quick_out
     images, _ = digits.load_digits()
     np.save(tmp_path / "x.npy", digits.preprocess(images[:2]))
-    write_png(tmp_path / "d.png", (images[0] * 15).astype(np.uint8)[:, :, None])
+    Image.fromarray((images[0] * 15).astype(np.uint8)).save(tmp_path / "d.png")
+    dark_on_light = Image.fromarray(255 - (images[0] * 15).astype(np.uint8)).convert("RGB")
+    dark_on_light.save(tmp_path / "d.jpg", quality=95)
     assert main(["predict", str(out / "lenet5.onnx"), str(tmp_path / "x.npy")]) == 0
     assert main(["predict", str(out / "lenet5.onnx"), str(tmp_path / "d.png")]) == 0
+    assert main(["predict", str(out / "lenet5.onnx"), str(tmp_path / "d.jpg")]) == 0
     printed = capsys.readouterr().out.splitlines()
-    assert [line.split(":")[0] for line in printed] == ["sample 0", "sample 1", "sample 0"]
+    assert [line.split(":")[0] for line in printed] == ["sample 0", "sample 1", "sample 0", "sample 0"]
+    # the image goes through the same preprocessing as the .npy: the same top class
+    top = [line.split(": ", 1)[1].split(":")[0] for line in printed]
+    assert top[2] == top[0]
+
+
+def test_predict_names_an_input_it_cannot_read(quick_out, tmp_path, capsys) -> None:
+    model = str(quick_out[0] / "lenet5.onnx")
+    (tmp_path / "notes.txt").write_text("seven")
+    (tmp_path / "broken.png").write_bytes(b"\x89PNG\r\n\x1a\n not really")
+    assert main(["predict", model, str(tmp_path / "notes.txt")]) == 2
+    assert "give a .npy array or an image" in capsys.readouterr().err
+    assert main(["predict", model, str(tmp_path / "broken.png")]) == 2
+    assert "broken.png: not an image Pillow can read" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("args, message", [
@@ -86,8 +112,10 @@ def test_bad_input_is_one_line(args, message, capsys, tmp_path, monkeypatch) -> 
 
 
 def test_train_command_exports_a_zoo_model(tmp_path, capsys) -> None:
-    assert main(["train", "mlp", "--epochs", "1", "--limit", "64", "--out", str(tmp_path)]) == 0
+    assert main(["train", "mlp", "--epochs", "2", "--limit", "64", "--out", str(tmp_path)]) == 0
     assert (tmp_path / "mlp.onnx").exists() and (tmp_path / "mlp.ckpt").exists()
+    with Image.open(tmp_path / "mlp_curves.png") as png:
+        assert png.size == (1000, 400)
     assert "test accuracy" in capsys.readouterr().out
 
 

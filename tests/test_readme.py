@@ -67,6 +67,7 @@ def test_tour_code_runs(tmp_path, monkeypatch) -> None:
     finally:
         cellonnx.set_context(mode=cellonnx.PYNATIVE_MODE)
     assert (tmp_path / "net.onnx").exists() and (tmp_path / "model.onnx").exists()
+    assert list((tmp_path / "summary_dir").glob("*.out.tfevents.*"))
     assert scope["logits"].shape == (16, 10)
 
 

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from cellonnx.cli import CommandError
+from cellonnx.cli import CommandError, convert_structure
 from cellonnx.converters import FORMATS, LAYER_KINDS, PROFILES, convert_names, read, write
 from cellonnx.converters.mapping_infer import infer_description
 
@@ -15,7 +15,9 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser("convert", help="convert a checkpoint between formats",
                               description="Convert a checkpoint between ONNX, MindSpore .ckpt, MXNet .params, "
                                           "PyTorch .pt/.pth, safetensors and .npz (format from the extension "
-                                          "unless --from/--to say otherwise).")
+                                          "unless --from/--to say otherwise); with --to-model or --like, "
+                                          "into another code base's names and layouts, matched by "
+                                          "structure.")
     p.add_argument("src", help="checkpoint to read")
     p.add_argument("dst", help="file to write (written atomically)")
     p.add_argument("--from", dest="src_format", choices=sorted(FORMATS), help="format of SRC")
@@ -34,6 +36,7 @@ def register(subparsers: Any) -> None:
                    help="an MXNet symbol SRC: an input and its example shape (repeat for each input; default: "
                         "the variables not in the .params, with their declared shapes)")
     p.add_argument("--static-batch", action="store_true", help="an MXNet symbol SRC: fix the batch axis")
+    convert_structure.add_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -42,6 +45,8 @@ def run(args: argparse.Namespace) -> int:
 
     if is_symbol_file(args.src):
         return _symbol_to_onnx(args)
+    if convert_structure.wanted(args):
+        return convert_structure.run(args)
     layers: dict[str, Any] = {}
     if args.map:  # the arguments first, then the (maybe large) file
         src, _, dst = args.map.partition(":")
@@ -61,8 +66,11 @@ def run(args: argparse.Namespace) -> int:
             print(f"dropped {len(mapped.dropped)}: {', '.join(mapped.dropped)}")
     fmt = args.dst_format or None
     Path(args.dst).parent.mkdir(parents=True, exist_ok=True)  # as export does: the output's folder is made
-    write(args.dst, tensors, fmt, metadata=_portable(metadata), crc_check=args.crc)
+    from cellonnx.progress import write_progress
+
     total = sum(a.nbytes for a in tensors.values())
+    with write_progress(total, f"writing {Path(args.dst).name}"):
+        write(args.dst, tensors, fmt, metadata=_portable(metadata), crc_check=args.crc)
     print(f"wrote {args.dst}: {len(tensors)} tensors, {total} bytes")
     return 0
 
@@ -73,8 +81,11 @@ def _symbol_to_onnx(args: argparse.Namespace) -> int:
 
     if (args.dst_format or Path(args.dst).suffix.lower().lstrip(".")) != "onnx":
         raise CommandError(f"{args.src} is an MXNet symbol graph: it converts to .onnx, got {args.dst}")
-    model = convert_symbol(args.src, args.dst, args.params, parse_input_shapes(args.input_shape) or None,
-                           dynamic_batch=not args.static_batch)
+    from cellonnx.progress import stage
+
+    with stage(f"converting {Path(args.src).name}"):
+        model = convert_symbol(args.src, args.dst, args.params, parse_input_shapes(args.input_shape) or None,
+                               dynamic_batch=not args.static_batch)
     print(f"wrote {args.dst}: {len(model.graph.node)} nodes, {len(model.graph.initializer)} initializers, "
           f"inputs {', '.join(i.name for i in model.graph.input)}")
     return 0

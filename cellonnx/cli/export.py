@@ -54,6 +54,7 @@ def add_network_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from cellonnx.converters.onnx_format import save_model
     from cellonnx.graph.compile import export_model
+    from cellonnx.progress import stage, write_progress
 
     net, label = build_network(args.model, args.model_args)
     if args.checkpoint:
@@ -63,7 +64,8 @@ def run(args: argparse.Namespace) -> int:
     path = args.out or f"{_stem(label)}.onnx"
     path = path if path.endswith(".onnx") else path + ".onnx"
     try:
-        model = export_model(net, *inputs, opset=args.opset)
+        with stage(f"tracing {label}"):
+            model = export_model(net, *inputs, opset=args.opset)
     except Exception as exc:  # tracing runs the user's construct: any failure there is reported in one line
         raise CommandError(f"{label}: export failed: {type(exc).__name__}: {exc}") from None
     # how to build the network again: `cellonnx verify FILE` reads these
@@ -73,7 +75,8 @@ def run(args: argparse.Namespace) -> int:
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     except OSError as exc:
         raise CommandError(f"cannot create the folder for {path}: {exc.strerror}") from None
-    save_model(model, path, external_data=True if args.external_data else None)
+    with write_progress(model.ByteSize(), f"writing {os.path.basename(path)}"):
+        save_model(model, path, external_data=True if args.external_data else None)
     print(describe(path))
     return 0
 

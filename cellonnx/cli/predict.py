@@ -1,6 +1,7 @@
-"""`cellonnx predict MODEL.onnx INPUT`: run an ONNX model in onnxruntime on a .npy array or a .png image and
-print the top classes. A PNG is prepared as the model's metadata says (the digits models written by
-`cellonnx quickstart` / `cellonnx train` store their preprocessing); otherwise it is scaled to [0, 1]."""
+"""`cellonnx predict MODEL.onnx INPUT`: run an ONNX model in onnxruntime on a .npy array or an image
+(.png, .jpg, .bmp ..., read by Pillow) and print the top classes. An image is prepared as the model's metadata
+says (the digits models written by `cellonnx quickstart` / `cellonnx train` store their preprocessing);
+otherwise it is scaled to [0, 1]."""
 from __future__ import annotations
 
 import argparse
@@ -14,9 +15,9 @@ from cellonnx.cli import CommandError, add_device_argument, device_target
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("predict", help="run an ONNX model on a .npy or .png input", description=__doc__)
+    p = sub.add_parser("predict", help="run an ONNX model on a .npy array or an image", description=__doc__)
     p.add_argument("model", help="the .onnx file")
-    p.add_argument("input", help="a .npy array (one sample or a batch) or a .png image")
+    p.add_argument("input", help="a .npy array (one sample or a batch) or an image file (.png, .jpg ...)")
     p.add_argument("--top", type=int, default=3, help="classes to print per sample (default: 3)")
     add_device_argument(p, "where onnxruntime runs the model")
     p.set_defaults(func=run)
@@ -35,17 +36,23 @@ def annotate(path: str, preprocess: dict) -> None:
     save_model(model, path)
 
 
-def _png_input(path: Path, shape: list, meta: dict) -> np.ndarray:
-    from cellonnx.models.png import read_png
+def _image_input(path: Path, shape: list, meta: dict) -> np.ndarray:
+    """An image file read by Pillow as grey levels, resized to the model's input (nearest neighbour for a
+    whole-number upscale, as the digits models were trained, bilinear otherwise) and prepared as the model's
+    metadata says."""
+    from PIL import Image, UnidentifiedImageError
 
-    img = read_png(path).astype(np.float32)
-    grey = img[..., :3].mean(-1) if img.shape[-1] >= 3 else img[..., 0]
+    try:
+        with Image.open(path) as img:
+            img.load()
+            grey_img = img.convert("L")
+    except (UnidentifiedImageError, OSError) as exc:
+        raise CommandError(f"{path}: not an image Pillow can read ({exc})") from None
     h, w = (d if isinstance(d, int) else None for d in shape[-2:])
-    if h and w and grey.shape != (h, w):
-        if h % grey.shape[0] or w % grey.shape[1]:
-            raise CommandError(f"{path}: image is {grey.shape[1]}x{grey.shape[0]}, the model takes {w}x{h}")
-        grey = grey.repeat(h // grey.shape[0], 0).repeat(w // grey.shape[1], 1)
-    x = grey / 255.0
+    if h and w and grey_img.size != (w, h):
+        whole = h % grey_img.height == 0 and w % grey_img.width == 0
+        grey_img = grey_img.resize((w, h), Image.Resampling.NEAREST if whole else Image.Resampling.BILINEAR)
+    x = np.asarray(grey_img, dtype=np.float32) / 255.0
     prep = meta.get("preprocess")
     if prep:
         info = json.loads(prep)
@@ -53,6 +60,12 @@ def _png_input(path: Path, shape: list, meta: dict) -> np.ndarray:
             x = 1.0 - x
         x = (x - info["mean"]) / info["std"]
     return x[None, None].astype(np.float32)
+
+
+def _image_suffixes() -> set[str]:
+    from PIL import Image
+
+    return set(Image.registered_extensions())
 
 
 def run(args: argparse.Namespace) -> int:
@@ -87,10 +100,10 @@ def run(args: argparse.Namespace) -> int:
             raise CommandError(f"{in_path}: not a NumPy .npy array of numbers") from None
         if x.ndim == len(dims) - 1:
             x = x[None]
-    elif in_path.suffix.lower() == ".png":
-        x = _png_input(in_path, dims, meta)
+    elif in_path.suffix.lower() in _image_suffixes():
+        x = _image_input(in_path, dims, meta)
     else:
-        raise CommandError(f"{in_path}: give a .npy or .png input")
+        raise CommandError(f"{in_path}: give a .npy array or an image (.png, .jpg, .bmp ...)")
     if x.ndim != len(dims) or any(d is not None and d != s for d, s in zip(dims[1:], x.shape[1:])):
         raise CommandError(f"{in_path}: input shape {x.shape} does not fit the model's input "
                            f"{graph_in.name} {['?' if d is None else d for d in dims]}")

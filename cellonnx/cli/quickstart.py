@@ -77,8 +77,9 @@ def run(args: argparse.Namespace) -> int:
     from cellonnx import nn
     from cellonnx.graph.compile import compile_cell
     from cellonnx.models import digits
+    from cellonnx.models.curves import plot_curves
     from cellonnx.models.lenet import LeNet5
-    from cellonnx.models.plot import plot_curves
+    from cellonnx.progress import enabled
 
     if args.epochs < 1 or args.batch_size < 1 or args.lr <= 0:
         raise CommandError("--epochs and --batch-size must be positive and --lr above 0")
@@ -98,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
     steps = train.get_dataset_size()
     lr = nn.cosine_decay_lr(args.lr * 0.01, args.lr, steps * epochs, steps, epochs)
     optimizer = nn.Momentum(net.trainable_params(), learning_rate=lr, momentum=0.9, weight_decay=1e-4)
-    model = ms.Model(net, loss_fn, optimizer, metrics={"accuracy", "loss"}, progress_bar=sys.stderr.isatty())
+    model = ms.Model(net, loss_fn, optimizer, metrics={"accuracy", "loss"}, progress_bar=enabled())
     log = _EpochLog(model, test, epochs)
 
     _, train_labels, _, test_labels = digits.split(*digits.load_digits(), seed=args.seed)
@@ -133,7 +134,8 @@ def run(args: argparse.Namespace) -> int:
                      ("checkpoint (safetensors)", "safetensors")):
         ms.save_checkpoint(net, files[key], format=fmt)
     plot_curves(files["training curves"], {"train": log.train_loss, "test": log.test_loss},
-                {"test": log.test_acc})
+                {"test": log.test_acc}, title=f"LeNet-5 on the UCI digits ({epochs} epoch(s), batch "
+                f"{args.batch_size}, peak lr {args.lr:g})")
 
     acc = log.test_acc[-1]
     rows = [("test accuracy", f"{acc:.2%}"), ("training time", f"{train_seconds:.1f} s"),

@@ -1,5 +1,6 @@
-"""`cellonnx train MODEL --data digits`: train a zoo model on the bundled digits with Model.train, then export
-it (with a dynamic batch axis) and save its checkpoint."""
+"""`cellonnx train MODEL --data digits`: train a zoo model on the bundled digits with Model.fit (evaluating
+on the test split after every epoch), then export it (with a dynamic batch axis), save its checkpoint and plot
+its training curves (MODEL_curves.png)."""
 from __future__ import annotations
 
 import argparse
@@ -20,8 +21,33 @@ def register(sub: Any) -> None:
     p.add_argument("--lr", type=float, default=0.01, help="Momentum learning rate (default: 0.01)")
     p.add_argument("--limit", type=int, default=None, help="use only this many training samples")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--out", default="out", help="folder for MODEL.onnx and MODEL.ckpt (default: out)")
+    p.add_argument("--out", default="out",
+                   help="folder for MODEL.onnx, MODEL.ckpt and MODEL_curves.png (default: out)")
     p.set_defaults(func=run)
+
+
+def _curve_log() -> tuple[Any, dict[str, list[float]]]:
+    """A callback keeping, per epoch, the mean training loss and the evaluation results of Model.fit."""
+    import numpy as np
+
+    from cellonnx.train import Callback
+
+    curves: dict[str, list[float]] = {"train loss": [], "test loss": [], "test accuracy": []}
+    steps: list[float] = []
+
+    class CurveLog(Callback):
+        def on_train_step_end(self, run_context: Any) -> None:
+            out = run_context.original_args().net_outputs
+            steps.append(float(np.mean((out[0] if isinstance(out, (tuple, list)) else out).asnumpy())))
+
+        def on_train_epoch_end(self, run_context: Any) -> None:
+            results = run_context.original_args().get("eval_results") or {}
+            curves["train loss"].append(float(np.mean(steps)) if steps else float("nan"))
+            steps.clear()
+            curves["test loss"].append(float(results.get("loss", float("nan"))))
+            curves["test accuracy"].append(float(results.get("accuracy", float("nan"))))
+
+    return CurveLog(), curves
 
 
 def run(args: argparse.Namespace) -> int:
@@ -48,10 +74,13 @@ def run(args: argparse.Namespace) -> int:
     net = get_model(args.model, **setup.options)
     loss_fn = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
     optimizer = nn.Momentum(net.trainable_params(), learning_rate=args.lr, momentum=0.9)
-    model = ms.Model(net, loss_fn, optimizer, metrics={"accuracy", "loss"})
+    from cellonnx.progress import enabled
+
+    model = ms.Model(net, loss_fn, optimizer, metrics={"accuracy", "loss"}, progress_bar=enabled())
     start = time.perf_counter()
     monitor = ms.train.LossMonitor(per_print_times=train.get_dataset_size())
-    model.train(args.epochs, train, callbacks=[monitor])
+    curve_log, curves = _curve_log()
+    model.fit(args.epochs, train, test, callbacks=[monitor, curve_log])
     result = model.eval(test)
     print(f"{args.model}: test accuracy {result['accuracy']:.2%}, test loss {result['loss']:.4f}, "
           f"trained in {time.perf_counter() - start:.1f} s")
@@ -64,5 +93,11 @@ def run(args: argparse.Namespace) -> int:
         from cellonnx.cli.predict import annotate
         annotate(onnx_path, digits.preprocess_info(setup.image_size))
     ms.save_checkpoint(net, str(out / f"{args.model}.ckpt"))
-    print(f"wrote {onnx_path} and {out / (args.model + '.ckpt')}")
+    from cellonnx.models.curves import plot_curves
+
+    plot = plot_curves(out / f"{args.model}_curves.png",
+                       {"train": curves["train loss"], "test": curves["test loss"]},
+                       {"test": curves["test accuracy"]},
+                       title=f"{args.model} on the UCI digits ({args.epochs} epoch(s), lr {args.lr:g})")
+    print(f"wrote {onnx_path}, {out / (args.model + '.ckpt')} and {plot}")
     return 0

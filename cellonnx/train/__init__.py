@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from cellonnx.nn.metrics import *
 from cellonnx.nn.metrics import __all__ as _metrics_all
-from cellonnx.train import amp, callback, serialization
+from cellonnx.train import amp, callback, serialization, summary
 from cellonnx.train.amp import build_train_network
 from cellonnx.train.callback import *
 from cellonnx.train.callback import __all__ as _callback_all
@@ -12,11 +12,13 @@ from cellonnx.train.loss_scale_manager import DynamicLossScaleManager, FixedLoss
 from cellonnx.train.model import Model
 from cellonnx.train.serialization import *
 from cellonnx.train.serialization import __all__ as _serialization_all
+from cellonnx.train.summary import SummaryRecord
 
 __all__ = ["DynamicLossScaleManager", "FixedLossScaleManager", "LossScaleManager", "Model", "amp",
            "build_train_network", "callback", "serialization"]
 __all__ += list(_callback_all) + list(_metrics_all) + list(_serialization_all)
 __all__ += ["DatasetHelper", "connect_network_with_dataset", "data_sink"]
+__all__ += ["SummaryRecord", "summary"]
 
 from cellonnx.unsupported import module_getattr as _module_getattr  # noqa: E402
 

@@ -269,8 +269,10 @@ def rule_for(framework: str, member: str | None = None, members: list[str] | tup
 
 def port_tree(files: dict[str, str], dest: Path, rule: Rule = MINDSPORE) -> list[Path]:
     """Port ``{relative path: text}`` into ``dest``: Python files ported and checked, others copied."""
+    from cellonnx.progress import track
+
     written = []
-    for rel, text in files.items():
+    for rel, text in track(files.items(), f"porting to {dest.name}", total=len(files), unit="file"):
         target = dest / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(port_file(text, rel, rule_for(rule.old, rel, tuple(files)) if rule.old == "mxnet"
@@ -282,8 +284,10 @@ def port_tree(files: dict[str, str], dest: Path, rule: Rule = MINDSPORE) -> list
 def main(argv: list[str]) -> int:
     """``python tests/ports/port.py [--mxnet] FILE...``: print each file's port (checked) to standard output
     (MindSpore's rule unless --mxnet)."""
+    from cellonnx.progress import track
+
     rule = MXNET if argv and argv[0] == "--mxnet" else MINDSPORE
-    for path in argv[1:] if rule is MXNET else argv:
+    for path in track(argv[1:] if rule is MXNET else argv, "porting", unit="file"):
         sys.stdout.write(port_file(Path(path).read_text(), path, rule))
     return 0
 
