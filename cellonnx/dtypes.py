@@ -42,7 +42,7 @@ class _KindMeta(type):
     def __instancecheck__(cls, obj: Any) -> bool:
         if type.__instancecheck__(cls, obj):
             return True
-        return isinstance(obj, DType) and obj.kind == cls.__name__
+        return isinstance(obj, DType) and obj.element_type().kind == cls.__name__
 
 
 class _Kind(Number, metaclass=_KindMeta):
@@ -124,6 +124,11 @@ class DType(Number):
         if key in self.__dict__:
             raise AttributeError(f"dtype {self.name}: {key} cannot be changed")
         object.__setattr__(self, key, value)
+
+    def element_type(self) -> DType:
+        """The cellonnx element type this object stands for (itself; a framework's view of a dtype, such
+        as MXNet's, returns the type it wraps)."""
+        return self
 
     @property
     def is_floating_point(self) -> bool:

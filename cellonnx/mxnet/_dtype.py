@@ -34,6 +34,10 @@ class _MXDType(DType):
     def __hash__(self) -> int:
         return object.__hash__(self._base)
 
+    def element_type(self) -> DType:
+        """cellonnx's DType (so ``isinstance(x.dtype, cellonnx.dtype.Float)`` holds for a float32 array)."""
+        return self._base
+
     @property
     def dtype(self) -> np.dtype:
         """The NumPy dtype (so that ``np.dtype(x.dtype)`` works)."""
@@ -82,11 +86,27 @@ class _NDDType(_MXDType):
 
 
 class _NPDType(_MXDType):
+    """mx.np's dtypes: an array's ``dtype`` and the names ``mx.np.float32`` ..., which NumPy-style code also
+    uses as NumPy's scalar types (``mx.np.float32(1)``, ``isinstance(v, mx.np.float32)``)."""
+
     def __repr__(self) -> str:
         return repr(self.np_dtype)
 
     def __str__(self) -> str:
         return str(self.np_dtype)
+
+    def __call__(self, *args: Any) -> Any:
+        return self.np_dtype.type(*args)
+
+    def __instancecheck__(self, obj: Any) -> bool:
+        return isinstance(obj, self.np_dtype.type)
+
+    def __subclasscheck__(self, cls: Any) -> bool:
+        return isinstance(cls, type) and issubclass(cls, self.np_dtype.type)
+
+    @property
+    def __name__(self) -> str:  # type: ignore[override]
+        return self.np_dtype.type.__name__
 
 
 _CACHE: dict[tuple[Any, bool], _MXDType] = {}

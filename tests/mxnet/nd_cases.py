@@ -237,6 +237,17 @@ CASES: list[tuple[str, str, list[Any], dict[str, Any], dict[str, Any]]] = [
     ("full", "full", [(2, 3), 1.5], {}, NG),
     ("eye", "eye", [3, 4], {"k": 1}, NG),
     ("linspace", "linspace", [0.0, 1.0, 5], {}, NG),
+    # optimizer updates (the states move in place: recorded as arguments after the call)
+    ("sgd_update", "sgd_update", [F(2, 3), F(2, 3)], {"lr": 0.1, "wd": 0.01, "rescale_grad": 0.5,
+                                                      "clip_gradient": 0.6}, {"grad": False, "train": True}),
+    ("sgd_mom_update", "sgd_mom_update", [F(2, 3), F(2, 3), F(2, 3)],
+     {"lr": 0.1, "momentum": 0.9, "wd": 0.01}, {"grad": False, "train": True}),
+    ("nag_mom_update", "nag_mom_update", [F(2, 3), F(2, 3), F(2, 3)],
+     {"lr": 0.1, "momentum": 0.9, "wd": 0.01}, {"grad": False, "train": True}),
+    ("adam_update", "adam_update", [F(2, 3), F(2, 3), F(2, 3), F(2, 3, positive=True)],
+     {"lr": 0.01, "wd": 0.001, "rescale_grad": 2.0}, {"grad": False, "train": True}),
+    ("rmsprop_update", "rmsprop_update", [F(2, 3), F(2, 3), F(2, 3, positive=True)],
+     {"lr": 0.01, "gamma1": 0.9, "clip_weights": 1.5}, {"grad": False, "train": True}),
     # contrib
     ("BilinearResize2D", "BilinearResize2D", [F(2, 3, 4, 5)], {"height": 7, "width": 3}, {"contrib": True}),
     ("AdaptiveAvgPooling2D", "AdaptiveAvgPooling2D", [F(2, 3, 7, 5)], {"output_size": (3, 2)},

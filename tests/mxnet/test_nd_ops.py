@@ -169,3 +169,20 @@ def test_batch_norm_inference_gradient_is_the_derivative() -> None:
     scale = gamma.asnumpy() / np.sqrt(var.asnumpy() + 1e-3)
     assert_close(x.grad.asnumpy(), w * scale[None, :, None, None], rtol=1e-5,
                  what="BatchNorm inference gradient")
+
+
+@pytest.mark.parametrize("name", ["LinearRegressionOutput", "LogisticRegressionOutput", "MAERegressionOutput",
+                                  "RNN", "Crop", "ROIPooling", "amp_cast", "amp_multicast", "linalg_gemm2",
+                                  "random_uniform", "random_normal", "sample_multinomial"])
+def test_graph_operators_are_nd_functions(name: str) -> None:
+    """MXNet 1.9.1's mx.nd operators that only the symbol interpreter's table held are mx.nd functions too."""
+    assert callable(getattr(mx.nd, name))
+
+
+def test_graph_operator_returns_ndarrays() -> None:
+    x = mx.nd.array(np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4))
+    rois = mx.nd.array([[0, 0, 0, 3, 3]])
+    out = mx.nd.ROIPooling(x, rois, pooled_size=(2, 2), spatial_scale=1.0)
+    assert isinstance(out, mx.nd.NDArray)
+    assert out.asnumpy().reshape(-1).tolist() == [5.0, 7.0, 13.0, 15.0]
+    assert isinstance(mx.nd.random_uniform(shape=(2,)), mx.nd.NDArray)

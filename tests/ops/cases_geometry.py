@@ -6,6 +6,7 @@ import numpy as np
 from scipy.spatial.distance import cdist as sp_cdist
 
 from cellonnx import ops
+from cellonnx.ops.prims.boxes import NmsKeep
 from tests.ops.harness import OpCase, positive, rand
 
 A, B = rand(3, 4, seed=101), rand(3, 4, seed=102)
@@ -68,6 +69,11 @@ MSDA_LOC = positive(1, 3, 2, 2, 2, 2, seed=107) / 2.2        # in (0.23, 0.91)
 MSDA_W = rand(1, 3, 2, 2, 2, seed=108)
 
 # (x, y, w, h, angle in degrees)
+# two batches: overlapping pairs, a box with score 0 (no part), reversed corners, a zero-area box
+NMS_BOXES = np.array([[[0, 0, 1, 1], [0, 0, 1, 0.9], [2, 2, 3, 3], [0, 0, 1, 1], [5, 5, 6, 6]],
+                      [[1, 1, 0, 0], [0, 0, 1, 1], [0, 0.5, 1, 1.5], [3, 3, 3, 4], [3, 3, 4, 4]]])
+NMS_SCORES = np.array([[5.0, 4.0, 3.0, 0.0, 1.0], [1.0, 2.0, 3.0, 4.0, 5.0]])
+NMS_KEEP = np.array([[True, False, True, False, True], [False, True, True, True, True]])
 ROT_A = np.array([[[0.0, 0.0, 4.0, 2.0, 0.0], [1.0, 1.0, 2.0, 2.0, 45.0]]])
 ROT_B = np.array([[[0.0, 0.0, 4.0, 2.0, 90.0], [1.0, 1.0, 2.0, 2.0, 45.0], [3.0, 0.0, 4.0, 2.0, 0.0]]])
 
@@ -153,6 +159,9 @@ CASES = [
            [ROT_A, ROT_B], lambda a, b: _rotated_ref(), grad=(), lower=False,
            note="hand-computed overlaps: equal, quarter-turned and shifted rectangles; polygon clipping runs "
                 "eagerly only"),
+    OpCase("nms_keep", lambda b, s: NmsKeep.apply(b, s, iou_threshold=0.5), [NMS_BOXES, NMS_SCORES],
+           lambda b, s: NMS_KEEP, grad=(),
+           note="hand-worked greedy suppression (IoU 0.9 and 1/3 against 0.5); lowered to NonMaxSuppression"),
     # fused kernels
     OpCase("rms_norm", lambda x, g: ops.rms_norm(x, g), [A, positive(4, seed=109)], _rms_ref,
            second_order=True),

@@ -15,12 +15,12 @@ only). Each example runs prompt by prompt (tests/seeds/session.py).
 - optimize_for(x, backend='myPart') needs a partitioning backend built as an MXNet extension library and
   loaded with ``mx.library.load``, which the page does not have either: it raises, naming the backend.
 
-The examples that need ``cellonnx.mxnet`` (MXNet's ``mx`` / ``npx`` namespaces) are expected failures while
-that package is not part of cellonnx.
+The page's class signatures and the Block methods it lists are checked against cellonnx.mxnet.gluon.nn when
+the page itself is at hand (it is read for them).
 """
 from __future__ import annotations
 
-import importlib.util
+import inspect
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,9 +31,7 @@ import pytest
 from tests.seeds import session
 from tests.tolerance import assert_close
 
-HAS_MX = importlib.util.find_spec("cellonnx.mxnet") is not None
-NEEDS_MX = pytest.mark.xfail(not HAS_MX, strict=True,
-                             reason="needs cellonnx.mxnet (mx.np.array, mx.cpu, npx): MXNet's own namespaces")
+PAGE = Path("/work/shared/seeds/003_28ed677aedd976ff.txt")
 
 
 def port(code: str) -> str:
@@ -159,7 +157,6 @@ block.export('partitioned')
 """),
 ]
 BY_NAME = {e.name: e for e in EXAMPLES}
-USES_MX = {e.name for e in EXAMPLES if e.code.startswith(MX)}
 NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
 
 
@@ -168,7 +165,7 @@ def run(name: str, tmp_path: Path) -> session.Session:
 
 
 def params(names: list[str]) -> list[object]:
-    return [pytest.param(n, id=n, marks=[NEEDS_MX] if n in USES_MX else []) for n in names]
+    return [pytest.param(n, id=n) for n in names]
 
 
 def test_port_rewrites_import_lines_only() -> None:
@@ -224,11 +221,9 @@ def test_sequentials(name: str, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("name, want", [
     pytest.param("HybridLambda('tanh')", "tanh", id="HybridLambda('tanh')"),
-    pytest.param("HybridLambda(F.LeakyReLU)", "leaky", id="HybridLambda(F.LeakyReLU)",
-                 marks=pytest.mark.xfail(not HAS_MX, strict=True, reason="the F of a lambda F, x comes with "
-                                         "cellonnx.mxnet's operator namespaces (F.LeakyReLU)")),
+    pytest.param("HybridLambda(F.LeakyReLU)", "leaky", id="HybridLambda(F.LeakyReLU)"),
     pytest.param("Lambda('tanh')", "tanh", id="Lambda('tanh')"),
-    pytest.param("Lambda(npx.leaky_relu)", "leaky", id="Lambda(npx.leaky_relu)", marks=[NEEDS_MX]),
+    pytest.param("Lambda(npx.leaky_relu)", "leaky", id="Lambda(npx.leaky_relu)"),
 ])
 def test_lambdas(name: str, want: str, tmp_path: Path) -> None:
     ran = run(name, tmp_path)
@@ -276,3 +271,62 @@ def test_optimize_for_needs_the_pages_backend_library(name: str, tmp_path: Path)
     lines = [line for line, _ in ran.errors]
     assert lines[0] == "block.optimize_for(x, backend='myPart')"
     assert "'myPart'" in ran.errors[0][1]
+
+
+# ---------------------------------------------------------------- the page's signatures
+NEEDS_PAGE = pytest.mark.skipif(not PAGE.is_file(), reason=f"{PAGE} (the reference page) is not here")
+
+
+def _page_findall(pattern: str) -> list:
+    return re.findall(pattern, PAGE.read_text(encoding="utf-8"), re.M) if PAGE.is_file() else []
+
+
+def _parameters(text: str) -> list[tuple[str, str | None]]:
+    """(name, default as written) of a signature's named parameters (``*args`` / ``**kwargs`` left out)."""
+    out = []
+    for part in re.split(r",\s*(?![^()]*\))", text):
+        part = part.strip()
+        if not part or part.startswith("*"):
+            continue
+        name, _, default = part.partition("=")
+        out.append((name, default or None))
+    return out
+
+
+@NEEDS_PAGE
+@pytest.mark.parametrize("name, written", sorted(
+    _page_findall(r"^- class mxnet\.gluon\.nn\.basic_layers\.(\w+)\((.*)\)\[source\]")))
+def test_class_signature(name: str, written: str) -> None:
+    from cellonnx.mxnet.gluon import nn
+
+    want = _parameters(written)
+    sig = inspect.signature(getattr(nn, name))
+    got = [(p.name, p.default) for p in sig.parameters.values()
+           if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    assert [n for n, _ in got] == [n for n, _ in want], f"nn.{name}{sig}"
+    for (pname, default), (_, text) in zip(got, want):
+        if text is None:
+            assert default is inspect.Parameter.empty, f"nn.{name}: {pname} has a default, the page none"
+        else:
+            assert default == eval(text), f"nn.{name}: {pname}={default!r}, the page says {text}"
+
+
+@NEEDS_PAGE
+@pytest.mark.parametrize("name, args", sorted(set(_page_findall(r"^- (\w+)\((.*)\)¶"))))
+def test_block_method_signature(name: str, args: str) -> None:
+    from cellonnx.mxnet.gluon import nn
+
+    owners = [c for c in (nn.HybridSequential, nn.Sequential, nn.Dense) if hasattr(c, name)]
+    assert owners, f"no Block has {name}"
+    want = [n for n, _ in _parameters(args)]
+    if name == "infer_shape" and want == ["x"]:  # Dense.infer_shape(x, *args)
+        owners = [nn.Dense]
+    params = list(inspect.signature(getattr(owners[0], name)).parameters)
+    assert [p for p in want if p not in params] == [], f"{name}({args}): parameters missing in {params}"
+
+
+def test_mxnet_gluon_is_cellonnx_gluon() -> None:
+    import cellonnx.gluon
+    from cellonnx.mxnet import gluon
+
+    assert gluon is cellonnx.gluon and gluon.nn is cellonnx.gluon.nn

@@ -15,6 +15,12 @@ from cellonnx.tensor import Tensor
 __all__ = ["BOX_OPS"]
 
 
+def _zero_gradient(x: Tensor) -> Tensor:
+    """``x``, still connected to the graph but with a zero gradient (MXNet's MakeZeroGradNodes: parameters
+    that feed only such an operator get zero gradients, not stale ones)."""
+    return ops.stop_gradient(x) + x * 0.0
+
+
 def box_decode(
     data: Tensor,
     anchors: Tensor,
@@ -28,7 +34,9 @@ def box_decode(
 ) -> Tensor:
     """Boxes (x1, y1, x2, y2) from deltas (B, N, 4) and anchors (1, N, 4) in ``format`` ('corner' or
     'center': x, y, w, h): centre moved by delta * std * anchor size, size scaled by exp(delta * std), the
-    exponent clipped at ``clip`` when it is positive."""
+    exponent clipped at ``clip`` when it is positive. As in MXNet, no gradient flows through it (MXNet gives
+    its inputs zero gradients)."""
+    data, anchors = _zero_gradient(data), _zero_gradient(anchors)
     a0, a1, a2, a3 = (anchors[..., i : i + 1] for i in range(4))
     if format == "corner":
         aw, ah = a2 - a0, a3 - a1
@@ -53,7 +61,34 @@ def quadratic(data: Tensor, a: float = 0.0, b: float = 0.0, c: float = 0.0, **_:
     return data * data * float(a) + data * float(b) + float(c)
 
 
-BOX_OPS = {"_contrib_box_decode": box_decode, "_contrib_quadratic": quadratic}
+def _corners(boxes: Tensor, fmt: str) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+    c = [boxes[..., i : i + 1] for i in range(4)]
+    if fmt == "corner":
+        return c[0], c[1], c[2], c[3]
+    if fmt != "center":
+        raise ValueError(f"box_iou: format must be 'corner' or 'center', got {fmt!r}")
+    x, y, w, h = c
+    return x - w * 0.5, y - h * 0.5, x + w * 0.5, y + h * 0.5
+
+
+def box_iou(lhs: Tensor, rhs: Tensor, format: str = "corner", **_: Any) -> Tensor:
+    """Intersection over union of every box of ``lhs`` (..., 4) with every box of ``rhs`` (..., 4): shape
+    lhs.shape[:-1] + rhs.shape[:-1]. As in MXNet, its inputs get zero gradients."""
+    lhs, rhs = _zero_gradient(lhs), _zero_gradient(rhs)
+    lead_l, lead_r = tuple(lhs.shape[:-1]), tuple(rhs.shape[:-1])
+    a = _corners(ops.reshape(lhs, (-1, 1, 4)), format)  # (L, 1, 1) each
+    b = _corners(ops.reshape(rhs, (1, -1, 4)), format)  # (1, R, 1) each
+    iw = ops.relu(ops.minimum(a[2], b[2]) - ops.maximum(a[0], b[0]))
+    ih = ops.relu(ops.minimum(a[3], b[3]) - ops.maximum(a[1], b[1]))
+    inter = iw * ih
+    area_a = ops.relu(a[2] - a[0]) * ops.relu(a[3] - a[1])
+    area_b = ops.relu(b[2] - b[0]) * ops.relu(b[3] - b[1])
+    union = area_a + area_b - inter
+    iou = ops.where(ops.greater(union, 0), inter / ops.maximum(union, 1e-12), ops.zeros_like(inter))
+    return ops.reshape(iou, lead_l + lead_r)
+
+
+BOX_OPS = {"_contrib_box_decode": box_decode, "_contrib_quadratic": quadratic, "_contrib_box_iou": box_iou}
 
 
 def _corner(boxes: np.ndarray, fmt: str) -> np.ndarray:
@@ -148,12 +183,6 @@ def box_nms(
     this layout, so a traced graph with box_nms is not exported)."""
     from cellonnx.ops import registry
 
-    if registry.TRACE_HOOK is not None:
-        raise NotImplementedError(
-            "_contrib_box_nms: not exported to ONNX (ONNX's NonMaxSuppression returns "
-            "indices, not MXNet's sorted, -1-padded records); export the network without "
-            "its box_nms head and run the suppression after it"
-        )
     o = {
         "overlap_thresh": float(overlap_thresh),
         "valid_thresh": float(valid_thresh),
@@ -166,7 +195,64 @@ def box_nms(
         "in_format": in_format,
         "out_format": out_format,
     }
+    if registry.TRACE_HOOK is not None:
+        return _box_nms_graph(data, o)
     return _BoxNMS.apply(data, o)
+
+
+def _take_rows(x: Tensor, order: Tensor) -> Tensor:
+    """``x`` (B, N, ...) with its rows reordered by ``order`` (B, N) per batch."""
+    idx = order
+    for _ in range(x.ndim - 2):
+        idx = ops.expand_dims(idx, -1)
+    idx = ops.broadcast_to(idx, tuple(order.shape) + tuple(x.shape[2:])) if x.ndim > 2 else idx
+    return ops.gather_elements(x, 1, idx)
+
+
+def _box_nms_graph(data: Tensor, o: dict) -> Tensor:
+    """box_nms written with ops (the traced form): the valid records sorted by score, the top ``topk``
+    suppressed greedily (one NonMaxSuppression; classes kept apart by moving each class's boxes out of the
+    others' reach unless ``force_suppress``), then the kept records packed first and the rest set to -1."""
+    from cellonnx.ops.prims.boxes import NmsKeep
+
+    shape = tuple(data.shape)
+    n, k = int(shape[-2]), int(shape[-1])
+    x = ops.reshape(data, (-1, n, k))
+    score = x[:, :, o["score_index"]]
+    valid = ops.greater(score, o["valid_thresh"])
+    if o["id_index"] >= 0 and o["background_id"] >= 0:
+        valid = ops.logical_and(valid, ops.not_equal(x[:, :, o["id_index"]], float(o["background_id"])))
+    masked = ops.where(valid, score, ops.full_like(score, -np.inf))
+    order = ops.topk(masked, n, dim=1)[1]
+    rows = _take_rows(x, order)
+    rank = ops.cast(ops.arange(0, n, 1), np.float32)
+    chosen = ops.gather_elements(valid, 1, order)
+    if o["topk"] > 0:
+        chosen = ops.logical_and(chosen, ops.less(rank, float(o["topk"])))
+    cs = o["coord_start"]
+    corner = rows[:, :, cs : cs + 4]
+    if o["in_format"] == "center":
+        cx, cy, w, h = (corner[:, :, i : i + 1] for i in range(4))
+        corner = ops.concat([cx - w * 0.5, cy - h * 0.5, cx + w * 0.5, cy + h * 0.5], axis=-1)
+    corner = ops.cast(corner, np.float32)
+    if o["id_index"] >= 0 and not o["force_suppress"]:
+        reach = ops.amax(ops.abs(corner)) * 2.0 + 1.0
+        corner = corner + ops.cast(rows[:, :, o["id_index"] : o["id_index"] + 1], np.float32) * reach
+    visit = ops.where(chosen, float(n) - rank, ops.zeros_like(score))  # > 0, in score order
+    keep = NmsKeep.apply(corner, ops.cast(visit, np.float32), iou_threshold=o["overlap_thresh"])
+    pack = ops.topk(ops.where(keep, float(n) - rank, ops.zeros_like(rank)), n, dim=1)[1]
+    out = _take_rows(rows, pack)
+    kept = ops.expand_dims(ops.gather_elements(keep, 1, pack), -1)
+    if o["in_format"] != o["out_format"]:
+        c = out[:, :, cs : cs + 4]
+        a, b, c2, d = (c[:, :, i : i + 1] for i in range(4))
+        if o["out_format"] == "corner":
+            coords = [a - c2 * 0.5, b - d * 0.5, a + c2 * 0.5, b + d * 0.5]
+        else:
+            coords = [(a + c2) * 0.5, (b + d) * 0.5, c2 - a, d - b]
+        out = ops.concat([out[:, :, :cs], *coords, out[:, :, cs + 4 :]], axis=-1)
+    out = ops.where(kept, out, ops.full_like(out, -1))
+    return ops.reshape(out, (-1,) + shape[1:]) if len(shape) > 3 else out
 
 
 BOX_OPS.update({"_contrib_box_nms": box_nms, "_contrib_box_non_maximum_suppression": box_nms})

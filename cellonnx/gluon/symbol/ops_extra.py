@@ -203,31 +203,56 @@ def linalg_gemm2(
     return out * float(alpha) if float(alpha) != 1.0 else out
 
 
-def _heads(qkv: Tensor, heads: int, which: int) -> Tensor:
-    """Part ``which`` (0 q, 1 k, 2 v) of the interleaved (T, N, heads * 3 * D) projections as
-    (N * heads, T, D)."""
-    t, n, width = (int(d) for d in qkv.shape)
-    d = width // (3 * heads)
-    x = ops.reshape(qkv, (t, n, heads, 3, d))[:, :, :, which, :]
-    return ops.reshape(ops.transpose(x, (1, 2, 0, 3)), (n * heads, t, d))
+def _heads(x: Tensor, heads: int, which: int, parts: int = 3) -> Tensor:
+    """Part ``which`` of the interleaved (T, N, heads * parts * D) projections as (N * heads, T, D): parts
+    are (q, k, v) for self-attention, (k, v) for encoder-decoder attention's keys_values, (q,) for its
+    queries."""
+    t, width = int(x.shape[0]), int(x.shape[2])
+    d = width // (parts * heads)
+    x = ops.reshape(x, (t, -1, heads, parts, d))[:, :, :, which, :]  # the batch may be symbolic
+    return ops.reshape(ops.transpose(x, (1, 2, 0, 3)), (-1, t, d))
+
+
+def _scores(q: Tensor, k: Tensor) -> Tensor:
+    q = q / float(np.sqrt(int(q.shape[-1])))
+    return ops.matmul(q, ops.swapaxes(k, 1, 2))
+
+
+def _attend(attention: Tensor, v: Tensor, heads: int) -> Tensor:
+    out = ops.matmul(attention, v)  # (N * heads, T_q, D)
+    t, d = int(out.shape[1]), int(out.shape[-1])
+    out = ops.transpose(ops.reshape(out, (-1, heads, t, d)), (2, 0, 1, 3))
+    return ops.reshape(out, (t, -1, heads * d))
 
 
 def interleaved_qk(queries_keys_values: Tensor, heads: int = 1, **_: Any) -> Tensor:
     """Attention scores (N * heads, T, T) of interleaved projections, queries scaled by 1 / sqrt(D)."""
     q = _heads(queries_keys_values, int(heads), 0)
-    k = _heads(queries_keys_values, int(heads), 1)
-    q = q / float(np.sqrt(int(q.shape[-1])))
-    return ops.matmul(q, ops.swapaxes(k, 1, 2))
+    return _scores(q, _heads(queries_keys_values, int(heads), 1))
 
 
 def interleaved_valatt(queries_keys_values: Tensor, attention: Tensor, heads: int = 1, **_: Any) -> Tensor:
     """The attention-weighted values, (T, N, heads * D)."""
-    t, n = (int(d) for d in queries_keys_values.shape[:2])
     v = _heads(queries_keys_values, int(heads), 2)
-    out = ops.matmul(attention, v)  # (N * heads, T, D)
-    d = int(out.shape[-1])
-    out = ops.transpose(ops.reshape(out, (n, int(heads), t, d)), (2, 0, 1, 3))
-    return ops.reshape(out, (t, n, int(heads) * d))
+    return _attend(attention, v, int(heads))
+
+
+def interleaved_encdec_qk(queries: Tensor, keys_values: Tensor, heads: int = 1, **_: Any) -> Tensor:
+    """Encoder-decoder attention scores (N * heads, T_q, T_k): queries (T_q, N, heads * D), keys_values
+    (T_k, N, heads * 2 * D) interleaved per head as (k, v); queries scaled by 1 / sqrt(D)."""
+    q = _heads(queries, int(heads), 0, parts=1)
+    return _scores(q, _heads(keys_values, int(heads), 0, parts=2))
+
+
+def interleaved_encdec_valatt(keys_values: Tensor, attention: Tensor, heads: int = 1, **_: Any) -> Tensor:
+    """Encoder-decoder attention's weighted values, (T_q, N, heads * D)."""
+    v = _heads(keys_values, int(heads), 1, parts=2)
+    return _attend(attention, v, int(heads))
+
+
+def div_sqrt_dim(data: Tensor, **_: Any) -> Tensor:
+    """``data / sqrt(data.shape[-1])``."""
+    return data / float(np.sqrt(int(data.shape[-1])))
 
 
 def _rng() -> np.random.Generator:
@@ -365,6 +390,9 @@ EXTRA_OPS = {
     "_linalg_gemm2": linalg_gemm2,
     "_contrib_interleaved_matmul_selfatt_qk": interleaved_qk,
     "_contrib_interleaved_matmul_selfatt_valatt": interleaved_valatt,
+    "_contrib_interleaved_matmul_encdec_qk": interleaved_encdec_qk,
+    "_contrib_interleaved_matmul_encdec_valatt": interleaved_encdec_valatt,
+    "_contrib_div_sqrt_dim": div_sqrt_dim,
     "_random_uniform": random_uniform,
     "_random_normal": random_normal,
     "_random_uniform_like": random_uniform_like,

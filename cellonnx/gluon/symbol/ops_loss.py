@@ -76,7 +76,7 @@ def _softmax_forward(data: Tensor, o: dict) -> Tensor:
         return ops.softmax(data, axis=1)
     if o["preserve_shape"]:
         return ops.softmax(data, axis=-1)
-    flat = ops.reshape(data, (int(data.shape[0]), -1))
+    flat = ops.reshape(data, (data.shape[0], -1))  # the batch may be symbolic
     return ops.reshape(ops.softmax(flat, axis=-1), tuple(data.shape))
 
 

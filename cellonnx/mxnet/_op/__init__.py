@@ -13,6 +13,7 @@ from cellonnx.mxnet._op.elemwise import BINARY, LEGACY_COMPARE, NUMPY_COMPARE, U
 from cellonnx.mxnet._op.nn import NN
 from cellonnx.mxnet._op.reduce import REDUCE
 from cellonnx.mxnet._op.shape import SHAPE
+from cellonnx.mxnet._op.update import UPDATE
 from cellonnx.tensor import Parameter, Tensor
 
 __all__ = ["CONTRIB", "LEGACY_COMPARE", "NUMPY_COMPARE", "TABLE", "retype", "wrap"]
@@ -21,6 +22,7 @@ __all__ = ["CONTRIB", "LEGACY_COMPARE", "NUMPY_COMPARE", "TABLE", "retype", "wra
 TABLE: dict[str, Callable[..., Any]] = {**UNARY, **BINARY, **LEGACY_COMPARE, **SHAPE, **REDUCE, **NN,
                                         **CREATION}
 TABLE["logical_not"] = lambda data, **_: TABLE["equal"](data, 0)
+TABLE.update(UPDATE)
 
 # mx.nd.contrib / mx.sym.contrib
 CONTRIB: dict[str, Callable[..., Any]] = {

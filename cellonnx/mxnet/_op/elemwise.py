@@ -19,18 +19,6 @@ from cellonnx.tensor import Tensor
 __all__ = ["BINARY", "LEGACY_COMPARE", "NUMPY_COMPARE", "UNARY"]
 
 
-def _numpy_fn(name: str) -> Callable[[Tensor], Tensor]:
-    """A function of cellonnx.numpy (inverse trigonometric and special functions live there)."""
-    def fn(data: Tensor, **_: Any) -> Tensor:
-        try:
-            import cellonnx.numpy as cnp
-        except ImportError as exc:  # pragma: no cover - cellonnx.numpy is part of the package
-            raise NotImplementedError(f"{name}: needs cellonnx.numpy, which is not available") from exc
-        return getattr(cnp, name)(data)
-    fn.__name__ = name
-    return fn
-
-
 def _unary(f: Callable[[Tensor], Tensor]) -> Callable[..., Tensor]:
     def op(data: Any, **_: Any) -> Tensor:
         return f(as_tensor(data))
@@ -40,6 +28,13 @@ def _unary(f: Callable[[Tensor], Tensor]) -> Callable[..., Tensor]:
 
 def _trunc(x: Tensor) -> Tensor:
     return ops.mul(ops.sign(x), ops.floor(ops.abs(x)))
+
+
+def _gamma(x: Tensor) -> Tensor:
+    """Gamma(x) = sign * exp(lgamma(x)); the sign is -1 on (-1, 0), (-3, -2), ..."""
+    odd = ops.floor_mod(ops.floor(ops.neg(x)), 2.0)  # 0 on (-1, 0), 1 on (-2, -1), ...
+    sign = ops.where(ops.greater(x, 0), ops.ones_like(x), ops.sub(ops.mul(odd, 2.0), 1.0))
+    return ops.mul(sign, ops.exp(ops.lgamma(x)))
 
 
 def _cbrt(x: Tensor) -> Tensor:
@@ -57,14 +52,13 @@ _UNARY_FNS: dict[str, Callable[[Tensor], Tensor]] = {
     "arcsinh": lambda x: ops.log(ops.add(x, ops.sqrt(ops.add(ops.square(x), 1.0)))),
     "arccosh": lambda x: ops.log(ops.add(x, ops.sqrt(ops.sub(ops.square(x), 1.0)))),
     "arctanh": lambda x: ops.mul(ops.log(ops.div(ops.add(x, 1.0), ops.sub(1.0, x))), 0.5),
-    "arcsin": _numpy_fn("arcsin"), "arccos": _numpy_fn("arccos"), "arctan": _numpy_fn("arctan"),
-    "expm1": lambda x: ops.sub(ops.exp(x), 1.0), "log1p": lambda x: ops.log(ops.add(x, 1.0)),
+    "arcsin": ops.asin, "arccos": ops.acos, "arctan": ops.atan, "expm1": ops.expm1, "log1p": ops.log1p,
     "log2": lambda x: ops.div(ops.log(x), math.log(2.0)),
     "log10": lambda x: ops.div(ops.log(x), math.log(10.0)),
     "cbrt": _cbrt, "rcbrt": lambda x: ops.reciprocal(_cbrt(x)),
     "degrees": lambda x: ops.mul(x, 180.0 / math.pi), "radians": lambda x: ops.mul(x, math.pi / 180.0),
     "relu": ops.relu, "sigmoid": ops.sigmoid, "softsign": ops.softsign, "erf": ops.erf,
-    "erfinv": _numpy_fn("erfinv"), "gamma": _numpy_fn("gamma"), "gammaln": _numpy_fn("gammaln"),
+    "erfinv": ops.erfinv, "gamma": _gamma, "gammaln": ops.lgamma,
     "log_sigmoid": ops.logsigmoid, "mish": ops.mish,
     "identity": lambda x: ops.mul(x, 1) if x._data.dtype.kind != "b" else x,
     "stop_gradient": ops.stop_gradient, "zeros_like": ops.zeros_like, "ones_like": ops.ones_like,

@@ -27,14 +27,32 @@ def fully_connected(data: Tensor, weight: Tensor, bias: Tensor | None = None, nu
     return ops.dense(data, weight, None if no_bias else bias)
 
 
-def _spatial(data: Tensor, op: str, layout: Any) -> int:
+_CHANNEL_FIRST = {1: "NCW", 2: "NCHW", 3: "NCDHW"}
+_CHANNEL_LAST = {1: "NWC", 2: "NHWC", 3: "NDHWC"}
+
+
+def _spatial(data: Tensor, op: str, layout: Any, channel_last: bool = False) -> tuple[int, bool]:
+    """The number of spatial axes of ``data`` (1, 2 or 3) and whether ``layout`` puts channels last (only
+    where the operator takes channel-last layouts: ``channel_last``)."""
     nd = data.ndim - 2
-    if nd not in (1, 2):
-        raise NotImplementedError(f"{op}: {nd}-d inputs are not supported (1-d and 2-d are), input shape "
-                                  f"{tuple(data.shape)}")
-    if layout not in (None, "NCW", "NCHW"):
-        raise ValueError(f"{op}: only channel-first layouts (NCW, NCHW) are supported, got {layout!r}")
-    return nd
+    if nd not in (1, 2, 3):
+        raise ValueError(f"{op}: expected a 3-d, 4-d or 5-d input (1 to 3 spatial axes), got shape "
+                         f"{tuple(data.shape)}")
+    if layout in (None, _CHANNEL_FIRST[nd]):
+        return nd, False
+    if channel_last and layout == _CHANNEL_LAST[nd]:
+        return nd, True
+    allowed = [_CHANNEL_FIRST[nd]] + ([_CHANNEL_LAST[nd]] if channel_last else [])
+    raise ValueError(f"{op}: layout {layout!r} does not fit a {nd + 2}-d input {tuple(data.shape)}; "
+                     f"expected one of {allowed}")
+
+
+def _to_channel_first(x: Tensor) -> Tensor:
+    return ops.transpose(x, (0, x.ndim - 1, *range(1, x.ndim - 1)))
+
+
+def _to_channel_last(x: Tensor) -> Tensor:
+    return ops.transpose(x, (0, *range(2, x.ndim), 1))
 
 
 def convolution(data: Tensor, weight: Tensor, bias: Tensor | None = None, kernel: Any = None,
@@ -42,13 +60,13 @@ def convolution(data: Tensor, weight: Tensor, bias: Tensor | None = None, kernel
                 dilate: Any = (), pad: Any = (), num_filter: int | None = None, num_group: int = 1,
                 workspace: int = 1024, no_bias: bool = False, cudnn_tune: Any = None, cudnn_off: bool = False,
                 layout: Any = None, **_: Any) -> Tensor:
-    """N-d convolution (1-d and 2-d), weight (num_filter, C / num_group, *kernel)."""
-    nd = _spatial(data, "Convolution", layout)
+    """N-d convolution (1-d, 2-d and 3-d), weight (num_filter, C / num_group, *kernel)."""
+    nd = _spatial(data, "Convolution", layout)[0]
     s = int_tuple(stride or 1, nd, "stride", "Convolution")
     d = int_tuple(dilate or 1, nd, "dilate", "Convolution")
     p = int_tuple(pad or 0, nd, "pad", "Convolution")
     b = None if no_bias else bias
-    conv = ops.conv1d if nd == 1 else ops.conv2d
+    conv = {1: ops.conv1d, 2: ops.conv2d, 3: ops.conv3d}[nd]
     return conv(data, weight, b, stride=s, pad_mode="pad", padding=p, dilation=d, groups=int(num_group))
 
 
@@ -57,39 +75,36 @@ def deconvolution(data: Tensor, weight: Tensor, bias: Tensor | None = None, kern
                   num_filter: int | None = None, num_group: int = 1, workspace: int = 512,
                   no_bias: bool = True,
                   cudnn_tune: Any = None, cudnn_off: bool = False, layout: Any = None, **_: Any) -> Tensor:
-    """Transposed 2-d convolution, weight (C, num_filter / num_group, kH, kW)."""
-    nd = _spatial(data, "Deconvolution", layout)
-    x, w = data, weight
-    if nd == 1:
-        x, w = ops.expand_dims(x, 2), ops.expand_dims(w, 2)
-    def geometry(value: Any, name: str, default: int, fill: int) -> tuple[int, int]:
-        # 1-d deconvolutions run as 2-d ones over a height of 1
-        if nd == 2:
-            return int_tuple(value or default, 2, name, "Deconvolution")  # type: ignore[return-value]
-        return (fill, *int_tuple(value or default, 1, name, "Deconvolution"))  # type: ignore[return-value]
-
-    s, d = geometry(stride, "stride", 1, 1), geometry(dilate, "dilate", 1, 1)
-    p, a = geometry(pad, "pad", 0, 0), geometry(adj, "adj", 0, 0)
+    """Transposed N-d convolution (1-d, 2-d and 3-d), weight (C, num_filter / num_group, *kernel);
+    ``target_shape`` chooses the padding and ``adj`` that give that output size."""
+    from cellonnx.ops.prims.conv_grad import conv_transpose
+    nd = _spatial(data, "Deconvolution", layout)[0]
+    s = int_tuple(stride or 1, nd, "stride", "Deconvolution")
+    d = int_tuple(dilate or 1, nd, "dilate", "Deconvolution")
+    p = int_tuple(pad or 0, nd, "pad", "Deconvolution")
+    a = int_tuple(adj or 0, nd, "adj", "Deconvolution")
     if target_shape:
         tgt = int_tuple(target_shape, nd, "target_shape", "Deconvolution")
-        tgt = tgt if nd == 2 else (1, *tgt)
-        k = tuple(w.shape[2:])
-        full = [(x.shape[2 + i] - 1) * s[i] + d[i] * (k[i] - 1) + 1 for i in range(2)]
-        total = [full[i] - tgt[i] for i in range(2)]
+        k = tuple(weight.shape[2:])
+        full = [(data.shape[2 + i] - 1) * s[i] + d[i] * (k[i] - 1) + 1 for i in range(nd)]
+        total = [full[i] - tgt[i] for i in range(nd)]
         p = tuple((t + 1) // 2 for t in total)
-        a = tuple(2 * p[i] - total[i] for i in range(2))
-    out = ops.conv_transpose2d(x, w, None if no_bias else bias, stride=s, padding=p, output_padding=a,
-                               groups=int(num_group), dilation=d)
-    return ops.squeeze(out, 2) if nd == 1 else out
+        a = tuple(2 * p[i] - total[i] for i in range(nd))
+    return conv_transpose(data, weight, None if no_bias else bias, stride=s, padding=p, output_padding=a,
+                          groups=int(num_group), dilation=d, op="Deconvolution")
 
 
 def pooling(data: Tensor, kernel: Any = (), pool_type: str = "max", global_pool: bool = False,
             cudnn_off: bool = False, pooling_convention: str = "valid", stride: Any = (), pad: Any = (),
             p_value: int | None = None, count_include_pad: bool | None = None, layout: Any = None,
             **_: Any) -> Tensor:
-    """Max / average / sum / Lp pooling (1-d and 2-d); ``global_pool`` pools the whole map;
-    ``pooling_convention`` 'full' rounds output sizes up."""
-    nd = _spatial(data, "Pooling", layout)
+    """Max / average / sum / Lp pooling (1-d, 2-d and 3-d; channel-first or channel-last layouts);
+    ``global_pool`` pools the whole map; ``pooling_convention`` 'full' rounds output sizes up."""
+    nd, last = _spatial(data, "Pooling", layout, channel_last=True)
+    if last:
+        out = pooling(_to_channel_first(data), kernel, pool_type, global_pool, cudnn_off, pooling_convention,
+                      stride, pad, p_value, count_include_pad)
+        return _to_channel_last(out)
     axes = tuple(range(2, 2 + nd))
     if global_pool:
         if pool_type == "max":
@@ -107,22 +122,25 @@ def pooling(data: Tensor, kernel: Any = (), pool_type: str = "max", global_pool:
         raise NotImplementedError("Pooling: pooling_convention='same' is not supported ('valid' "
                                   "and 'full' are)")
     ceil = pooling_convention == "full"
-    x = data if nd == 2 else ops.expand_dims(data, 2)
-    k2, s2, p2 = (k, s, p) if nd == 2 else ((1, *k), (1, *s), (0, *p))
+    # 1-d pooling runs as 2-d pooling over a height of 1
+    x = ops.expand_dims(data, 2) if nd == 1 else data
+    k2, s2, p2 = ((1, *k), (1, *s), (0, *p)) if nd == 1 else (k, s, p)
+    max_pool = ops.max_pool3d if nd == 3 else ops.max_pool2d
+    avg_pool = ops.avg_pool3d if nd == 3 else ops.avg_pool2d
     if pool_type == "max":
-        out = ops.max_pool2d(x, k2, s2, p2, ceil_mode=ceil)
+        out = max_pool(x, k2, s2, p2, ceil_mode=ceil)
     elif pool_type in ("avg", "sum"):
         include = True if count_include_pad is None else bool(count_include_pad)
-        out = ops.avg_pool2d(x, k2, s2, p2, ceil_mode=ceil, count_include_pad=include)
+        out = avg_pool(x, k2, s2, p2, ceil_mode=ceil, count_include_pad=include)
         if pool_type == "sum":
             out = ops.mul(out, float(np.prod(k)))
     elif pool_type == "lp":
         pv = float(p_value or 2)
-        pooled = ops.avg_pool2d(ops.pow(ops.abs(x), pv), k2, s2, p2, ceil_mode=ceil, count_include_pad=True)
+        pooled = avg_pool(ops.pow(ops.abs(x), pv), k2, s2, p2, ceil_mode=ceil, count_include_pad=True)
         out = ops.pow(ops.mul(pooled, float(np.prod(k))), 1.0 / pv)
     else:
         raise ValueError(f"Pooling: pool_type must be 'max', 'avg', 'sum' or 'lp', got {pool_type!r}")
-    return out if nd == 2 else ops.squeeze(out, 2)
+    return ops.squeeze(out, 2) if nd == 1 else out
 
 
 def batch_norm(data: Tensor, gamma: Tensor, beta: Tensor, moving_mean: Tensor, moving_var: Tensor,

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from cellonnx import ops
+from cellonnx.graph.symint import SymInt
 from cellonnx.mxnet._op._util import as_tensor, dtype_of
 from cellonnx.tensor import Tensor
 
@@ -102,6 +103,11 @@ def expand_dims(data: Tensor, axis: int, **_: Any) -> Tensor:
 
 
 def squeeze(data: Tensor, axis: Any = None, **_: Any) -> Tensor:
+    """Remove axes of size 1 (``axis`` None: all of them; in a graph with symbolic dims, those that are 1
+    at run time, as MXNet decides it per call)."""
+    if axis is None and any(isinstance(d, SymInt) for d in data.shape):
+        from cellonnx.ops.prims.shape import Squeeze
+        return Squeeze.apply(data, axes=None)
     return ops.squeeze(data, axis if axis is None or isinstance(axis, int) else tuple(axis))
 
 
@@ -249,10 +255,15 @@ def pick(data: Tensor, index: Any, axis: int = -1, keepdims: bool = False, mode:
 
 def one_hot(indices: Any, depth: int, on_value: float = 1.0, off_value: float = 0.0, dtype: Any = "float32",
             **_: Any) -> Tensor:
+    """(..., depth): ``on_value`` where the last axis equals the index, ``off_value`` elsewhere."""
     dt = dtype_of(dtype)
     idx = ops.cast(as_tensor(indices), "int64")
-    return ops.one_hot(idx, int(depth), Tensor(np.asarray(on_value, dt.np_dtype)),
-                       Tensor(np.asarray(off_value, dt.np_dtype)))
+    on, off = Tensor(np.asarray(on_value, dt.np_dtype)), Tensor(np.asarray(off_value, dt.np_dtype))
+    if dt.np_dtype != np.float32:
+        # onnxruntime's OneHot has float32 values only: other dtypes compare with the positions instead
+        hit = ops.equal(ops.expand_dims(idx, -1), ops.arange(0, int(depth), 1))
+        return ops.where(hit, on, off)
+    return ops.one_hot(idx, int(depth), on, off)
 
 
 def gather_nd(data: Tensor, indices: Any, **_: Any) -> Tensor:
@@ -293,11 +304,13 @@ def space_to_depth(data: Tensor, block_size: int, **_: Any) -> Tensor:
 
 
 def shape_array(data: Tensor, **_: Any) -> Tensor:
-    return Tensor(np.asarray(data.shape, np.int64))
+    """The shape of ``data`` as an int64 array (read at run time in an exported graph)."""
+    return ops.dyn_shape(data)
 
 
 def size_array(data: Tensor, **_: Any) -> Tensor:
-    return Tensor(np.asarray([data.size], np.int64))
+    """The number of elements of ``data`` as an int64 array of shape (1,)."""
+    return ops.reshape(ops.prod(ops.dyn_shape(data)), (1,))
 
 
 def _length_mask(data: Tensor, sequence_length: Tensor, axis: int) -> Tensor:

@@ -30,4 +30,19 @@ def __getattr__(name: str) -> Any:
     if name == "npx":
         from cellonnx.mxnet import numpy_extension
         return numpy_extension
+    fn = _graph_operator(name)
+    if fn is not None:
+        setattr(_module, name, fn)
+        return fn
     raise AttributeError(f"module 'mxnet.ndarray' has no attribute '{name}'")
+
+
+def _graph_operator(name: str) -> Any:
+    """An operator the symbol interpreter runs beyond the operator table (the loss outputs, RNN, Crop,
+    ROIPooling, amp_cast, the random samplers ...), under any of its MXNet names, returning NDArrays."""
+    from cellonnx.gluon.symbol.spec import canonical
+    from cellonnx.gluon.symbol.table import row_of
+
+    op = canonical(name) if not name.startswith("__") else None
+    row = row_of(op) if op is not None else None
+    return None if row is None else _op.wrap(name, row.fn, NDArray)

@@ -1,7 +1,10 @@
 """mx.np: MXNet 2.x's NumPy interface - ``mx.np.ndarray`` and NumPy's functions, results as mx.np.ndarray.
 
-MXNet's differences from NumPy kept here: ``array`` of Python data is float32 (MXNet's default dtype, also
-for integers) unless a dtype is given; ``device=`` / ``ctx=`` are accepted by constructors.
+The functions are cellonnx.numpy's, called with NumPy's signatures (cellonnx/mxnet/numpy/_shared.py). Only
+where MXNet differs from them are they its own here: ``array`` / ``arange`` / ``zeros`` ... of Python data
+are float32 (MXNet's default dtype, also for integers) unless a dtype is given and accept ``device=`` /
+``ctx=``; ``mean`` of integers is float32; ``argmax`` / ``argmin`` are int64; ``take`` clips as MXNet does;
+``where`` takes any condition dtype; ``prod``, ``sort`` and ``argsort`` (not in cellonnx.numpy).
 """
 from __future__ import annotations
 
@@ -10,16 +13,21 @@ from typing import Any
 
 import numpy as _onp
 
+import cellonnx.numpy as _cnp
 from cellonnx import dtypes as _dtypes
 from cellonnx import ops as _ops
-from cellonnx.mxnet import _op
-from cellonnx.mxnet.numpy import linalg, random
+from cellonnx.mxnet._dtype import mx_dtype
+from cellonnx.mxnet.numpy import linalg, random  # noqa: F401 - mx.np.linalg, mx.np.random
+from cellonnx.mxnet.numpy._shared import shared as _shared
 from cellonnx.mxnet.numpy.multiarray import ndarray, to_np
 from cellonnx.tensor import Tensor
 
 pi, e, inf, nan, newaxis = math.pi, math.e, _onp.inf, _onp.nan, None
-float16, float32, float64 = _onp.float16, _onp.float32, _onp.float64
-int8, int32, int64, uint8, bool_ = _onp.int8, _onp.int32, _onp.int64, _onp.uint8, _onp.bool_
+# NumPy's types as mx_dtype objects: NumPy takes them (np.dtype, dtype=, scalar construction, isinstance) and
+# so does cellonnx (isinstance(mx.np.float32, cellonnx.dtype.Float), ops.cast(x, mx.np.int32))
+float16, float32, float64 = (mx_dtype(n, numpy_style=True) for n in ("float16", "float32", "float64"))
+int8, int32, int64, uint8, bool_ = (mx_dtype(n, numpy_style=True) for n in ("int8", "int32", "int64", "uint8",
+                                                                           "bool"))
 dtype = _onp.dtype
 
 
@@ -108,84 +116,19 @@ def _pair(a: Any, b: Any) -> tuple[Tensor, Tensor]:
     return _t(a), _t(b)
 
 
-def _unary(fn: Any) -> Any:
-    def op(x: Any, out: Any = None, **_: Any) -> ndarray:
-        return to_np(fn(_t(x)))
-    return op
+def mean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False) -> ndarray:
+    """The mean; of an integer or bool array it is float32 (MXNet's default float type), as MXNet gives it."""
+    x = _t(a)
+    if dtype is None and x._data.dtype.kind in "biu":
+        x = _ops.cast(x, _onp.float32)
+    return _shared("mean")(x, axis, dtype, out, keepdims)
 
 
-def _binary(fn: Any) -> Any:
-    def op(x1: Any, x2: Any, out: Any = None, **_: Any) -> ndarray:
-        return to_np(fn(*_pair(x1, x2)))
-    return op
-
-
-for _name, _impl in {"exp": _ops.exp, "log": _ops.log, "sqrt": _ops.sqrt, "square": _ops.square,
-                     "tanh": _ops.tanh, "sin": _ops.sin, "cos": _ops.cos, "abs": _ops.abs,
-                     "absolute": _ops.abs, "negative": _ops.neg, "sign": _ops.sign, "floor": _ops.floor,
-                     "ceil": _ops.ceil, "reciprocal": _ops.reciprocal, "logical_not": _ops.logical_not,
-                     "isnan": _ops.isnan, "isinf": _ops.isinf, "isfinite": _ops.isfinite}.items():
-    globals()[_name] = _unary(_impl)
-for _name, _impl in {"add": _ops.add, "subtract": _ops.sub, "multiply": _ops.mul, "divide": _ops.div,
-                     "true_divide": _ops.div, "power": _ops.pow, "maximum": _ops.maximum,
-                     "minimum": _ops.minimum, "mod": _ops.floor_mod, "remainder": _ops.floor_mod,
-                     "floor_divide": _ops.floor_div, "equal": _ops.equal, "not_equal": _ops.not_equal,
-                     "greater": _ops.greater, "greater_equal": _ops.greater_equal, "less": _ops.less,
-                     "less_equal": _ops.less_equal, "logical_and": _ops.logical_and,
-                     "logical_or": _ops.logical_or, "matmul": _ops.matmul}.items():
-    globals()[_name] = _binary(_impl)
-
-
-def clip(a: Tensor, a_min: Any, a_max: Any, out: Any = None) -> ndarray:
-    return to_np(_ops.clamp(_t(a), a_min, a_max))
-
-
-def concatenate(seq: Any, axis: int = 0, out: Any = None) -> ndarray:
-    return to_np(_ops.concat([_t(x) for x in seq], axis=axis))
-
-
-def stack(arrays: Any, axis: int = 0, out: Any = None) -> ndarray:
-    return to_np(_ops.stack([_t(x) for x in arrays], axis=axis))
-
-
-def reshape(a: Tensor, newshape: Any, order: str = "C") -> ndarray:
-    return to_np(_ops.reshape(a, (newshape,) if isinstance(newshape, int) else tuple(newshape)))
-
-
-def transpose(a: Tensor, axes: Any = None) -> ndarray:
-    return to_np(_ops.transpose(a, tuple(axes) if axes else tuple(range(a.ndim))[::-1]))
-
-
-def swapaxes(a: Tensor, axis1: int, axis2: int) -> ndarray:
-    return to_np(_ops.swapaxes(a, axis1, axis2))
-
-
-def expand_dims(a: Tensor, axis: int) -> ndarray:
-    return to_np(_ops.expand_dims(a, axis))
-
-
-def squeeze(a: Tensor, axis: Any = None) -> ndarray:
-    return to_np(_ops.squeeze(a, axis))
-
-
-def split(ary: Tensor, indices_or_sections: Any, axis: int = 0) -> list[ndarray]:
-    out = _op.TABLE["split_v2"](ary, indices_or_sections, axis)
-    return [to_np(o) for o in (out if isinstance(out, list) else [out])]
-
-
-def _reduce(fn: Any) -> Any:
-    def op(a: Tensor, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False,
-           **_: Any) -> ndarray:
-        return to_np(fn(_t(a), tuple(axis) if isinstance(axis, list) else axis, keepdims))
-    return op
-
-
-sum = _reduce(lambda a, axis, keep: _ops.sum(a, axis, keep))
-mean = _reduce(_ops.mean)
-max = _reduce(_ops.amax)
-min = _reduce(_ops.amin)
-amax, amin = max, min
-prod = _reduce(_ops.prod)
+def prod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False,
+         **_: Any) -> ndarray:
+    """The product over ``axis`` (all axes when None)."""
+    x = _t(a) if dtype is None else _ops.cast(_t(a), _dt(dtype))
+    return to_np(_ops.prod(x, tuple(axis) if isinstance(axis, list) else axis, keepdims))
 
 
 def argmax(a: Tensor, axis: int | None = None, out: Any = None) -> ndarray:
@@ -196,10 +139,6 @@ def argmin(a: Tensor, axis: int | None = None, out: Any = None) -> ndarray:
     return ndarray.argmin(to_np(a), axis)
 
 
-def dot(a: Any, b: Any, out: Any = None) -> ndarray:
-    return to_np(_op.TABLE["dot"](_t(a), _t(b)))
-
-
 def where(condition: Any, x: Any = None, y: Any = None) -> ndarray:
     c = _t(condition)
     if c._data.dtype != _onp.bool_:
@@ -208,21 +147,20 @@ def where(condition: Any, x: Any = None, y: Any = None) -> ndarray:
     return to_np(_ops.where(c, a, b))
 
 
-def tile(A: Tensor, reps: Any) -> ndarray:
-    return to_np(_op.TABLE["tile"](_t(A), (reps,) if isinstance(reps, int) else reps))
-
-
-def repeat(a: Tensor, repeats: int, axis: int | None = None) -> ndarray:
-    return to_np(_op.TABLE["repeat"](_t(a), repeats, axis))
-
-
 def take(a: Tensor, indices: Any, axis: int | None = None, mode: str = "raise", out: Any = None) -> ndarray:
     return ndarray.take(to_np(a), indices, axis, mode)
 
 
-def flip(m: Tensor, axis: Any = None) -> ndarray:
-    return to_np(_ops.flip(m, tuple(range(m.ndim)) if axis is None else (axis,) if isinstance(axis, int)
-                           else tuple(axis)))
+def sort(a: Any, axis: int | None = -1, kind: Any = None, order: Any = None) -> ndarray:
+    """``a`` sorted along ``axis`` (the flattened array when None)."""
+    x = _t(a) if axis is not None else _ops.reshape(_t(a), (-1,))
+    return to_np(_ops.sort(x, -1 if axis is None else int(axis))[0])
+
+
+def argsort(a: Any, axis: int | None = -1, kind: Any = None, order: Any = None) -> ndarray:
+    """The int64 indices that sort ``a`` along ``axis`` (stable)."""
+    x = _t(a) if axis is not None else _ops.reshape(_t(a), (-1,))
+    return to_np(_ops.cast(_ops.argsort(x, -1 if axis is None else int(axis)), _onp.int64))
 
 
 def shape(a: Tensor) -> tuple:
@@ -233,13 +171,21 @@ def ndim(a: Tensor) -> int:
     return a.ndim
 
 
-__all__ = ["abs", "absolute", "add", "amax", "amin", "arange", "argmax", "argmin", "array", "asarray", "ceil",
-           "clip", "concatenate", "cos", "divide", "dot", "e", "empty", "equal", "exp", "expand_dims", "eye",
-           "flip", "floor", "floor_divide", "full", "full_like", "greater", "greater_equal", "inf",
-           "isfinite",
-           "isinf", "isnan", "less", "less_equal", "linalg", "linspace", "log", "logical_and", "logical_not",
-           "logical_or", "matmul", "max", "maximum", "mean", "min", "minimum", "mod", "multiply", "nan",
-           "ndarray", "ndim", "negative", "newaxis", "not_equal", "ones", "ones_like", "pi", "power", "prod",
-           "random", "reciprocal", "remainder", "repeat", "reshape", "shape", "sign", "sin", "split", "sqrt",
-           "square", "squeeze", "stack", "subtract", "sum", "swapaxes", "take", "tanh", "tile", "transpose",
-           "true_divide", "where", "zeros", "zeros_like"]
+# MXNet's own above (creation with float32 defaults and device=, argmax / take / where as MXNet gives them,
+# mean, prod); every other NumPy function of cellonnx.numpy is shared with it
+_OWN = {"array", "asarray", "zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like",
+        "arange", "linspace", "eye", "argmax", "argmin", "take", "where", "shape", "ndim", "mean", "prod",
+        "sort", "argsort", "linalg", "random"}
+# cellonnx.numpy's names that NumPy has elsewhere or not at all (mindspore.numpy extras), and its dtypes
+_NOT_NUMPY = {"rand", "randn", "randint", "numeric_types", "multi_dot", "norm", "matrix_power", "NINF",
+              "PINF", "float_", "int_", "uint", "array_str", "asfarray", "sometrue", "trapz", "in1d", "mgrid",
+              "ogrid"}
+_SHARED = sorted(n for n in _cnp.__all__ if n not in _OWN | _NOT_NUMPY and callable(getattr(_cnp, n))
+                 and not isinstance(getattr(_cnp, n), type) and hasattr(_onp, n)
+                 and not isinstance(getattr(_onp, n), type))
+for _name in _SHARED:
+    globals()[_name] = _shared(_name)
+amax, amin = globals()["max"], globals()["min"]
+
+__all__ = sorted({*_OWN, *_SHARED, "amax", "amin", "e", "inf", "nan", "newaxis", "pi", "ndarray", "dtype",
+                  "float16", "float32", "float64", "int8", "int32", "int64", "uint8", "bool_"})

@@ -1,19 +1,11 @@
-"""mx.np.linalg: norm."""
+"""mx.np.linalg: NumPy's linear algebra, cellonnx.numpy's implementation (norm, multi_dot, matrix_power)."""
 from __future__ import annotations
 
-from typing import Any
+import cellonnx.numpy as _cnp
+from cellonnx.mxnet.numpy._shared import shared
 
-from cellonnx import ops
-from cellonnx.mxnet.numpy.multiarray import ndarray, to_np
-from cellonnx.tensor import Tensor
+__all__ = ["matrix_power", "multi_dot", "norm"]
 
-__all__ = ["norm"]
-
-
-def norm(x: Tensor, ord: Any = None, axis: Any = None, keepdims: bool = False) -> ndarray:
-    """The Frobenius / L2 norm (``ord`` None or 2 over vectors, 'fro' over matrices) or the L1 norm."""
-    if ord in (None, 2, "fro"):
-        return to_np(ops.sqrt(ops.sum(ops.square(x), axis, keepdims)))
-    if ord == 1:
-        return to_np(ops.sum(ops.abs(x), axis, keepdims))
-    raise NotImplementedError(f"np.linalg.norm: ord={ord!r} is not supported (None, 1, 2, 'fro' are)")
+norm = shared("norm", _cnp.norm)
+multi_dot = shared("multi_dot", _cnp.multi_dot)
+matrix_power = shared("matrix_power", _cnp.matrix_power)

@@ -155,11 +155,11 @@ class ndarray(Tensor):
 
     def argmax(self, axis: int | None = None, out: Any = None) -> ndarray:
         x = self if axis is not None else ops.reshape(self, (-1,))
-        return to_np(ops.argmax(x, axis=axis if axis is not None else 0))
+        return to_np(ops.cast(ops.argmax(x, axis=axis if axis is not None else 0), np.int64))
 
     def argmin(self, axis: int | None = None, out: Any = None) -> ndarray:
         x = self if axis is not None else ops.reshape(self, (-1,))
-        return to_np(ops.argmin(x, axis=axis if axis is not None else 0))
+        return to_np(ops.cast(ops.argmin(x, axis=axis if axis is not None else 0), np.int64))
 
     def clip(self, min: Any = None, max: Any = None, out: Any = None) -> ndarray:
         return to_np(ops.clamp(self, min, max))

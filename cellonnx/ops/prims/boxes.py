@@ -83,4 +83,47 @@ class RotatedIou(Op):
                                           "fixed graph of ONNX operators")
 
 
+class NmsKeep(Op):
+    """Greedy non-maximum suppression: which boxes (B, N, 4) (corners, any order of the two corners) survive,
+    visiting them by decreasing ``scores`` (B, N); a box with score <= 0 takes no part; a box is dropped
+    when its IoU with a kept box is above ``iou_threshold``. Returns a bool mask (B, N). One ONNX
+    NonMaxSuppression (whose selected indices are scattered into the mask)."""
+
+    differentiable = False
+
+    def forward(self, boxes, scores, *, iou_threshold):
+        b64 = boxes.astype(np.float64)
+        lo = np.minimum(b64[..., :2], b64[..., 2:])
+        hi = np.maximum(b64[..., :2], b64[..., 2:])
+        area = np.prod(hi - lo, axis=-1)
+        keep = np.zeros(scores.shape, dtype=bool)
+        for b in range(scores.shape[0]):
+            kept: list[int] = []
+            for i in np.argsort(-scores[b], kind="stable"):
+                if scores[b, i] <= 0:
+                    break
+                ok = True
+                for k in kept:
+                    wh = np.clip(np.minimum(hi[b, i], hi[b, k]) - np.maximum(lo[b, i], lo[b, k]), 0, None)
+                    inter = wh[0] * wh[1]
+                    union = area[b, i] + area[b, k] - inter
+                    if area[b, i] > 0 and area[b, k] > 0 and inter / union > iou_threshold:
+                        ok = False
+                        break
+                if ok:
+                    kept.append(int(i))
+            keep[b, kept] = True
+        return keep
+
+    def lower(self, g, boxes, scores, *, iou_threshold):
+        n = g.op("Shape", scores)
+        sel = g.op("NonMaxSuppression", boxes, g.op("Unsqueeze", scores, g.i64([1])),
+                   g.op("Slice", n, g.i64([1]), g.i64([2])), g.const(np.array([iou_threshold], np.float32)),
+                   g.const(np.array([0.0], np.float32)))
+        where = g.op("Gather", sel, g.i64([0, 2]), axis=1)  # (M, 2): batch, box
+        count = g.op("Slice", g.op("Shape", sel), g.i64([0]), g.i64([1]))
+        ones = g.op("Expand", g.const(np.array(True)), count)
+        return g.op("ScatterND", g.op("Expand", g.const(np.array(False)), n), where, ones)
+
+
 __all__: list[str] = []

@@ -57,7 +57,8 @@ class Squeeze(Op):
         return (reshape(g, ctx.inputs[0].shape),)
 
     def lower(self, g, x, *, axes):
-        return g.squeeze(x, axes)
+        # axes None: every axis of size 1 at run time (a graph whose dims are symbolic)
+        return g.op("Squeeze", x) if axes is None else g.squeeze(x, axes)
 
     def check(self, x, *, axes):
         return f"cannot squeeze axes {axes} of shape {x.shape}: only size-1 axes can be squeezed"
