@@ -44,6 +44,8 @@ def run(case_id: str, op: str, args: list[Any], kwargs: dict, flags: dict) -> tu
         for i in floats:
             arrays[i].attach_grad()
     fn = getattr(nd.contrib if flags.get("contrib") else nd, op)
+    if "out" in flags:
+        kwargs = {**kwargs, "out": [arrays[i] for i in flags["out"]]}
     with autograd.record(train_mode=bool(flags.get("train"))):
         out = fn(*arrays, **kwargs)
         outs = list(out) if isinstance(out, (list, tuple)) else [out]

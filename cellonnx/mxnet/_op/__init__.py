@@ -14,6 +14,8 @@ from cellonnx.mxnet._op.nn import NN
 from cellonnx.mxnet._op.reduce import REDUCE
 from cellonnx.mxnet._op.shape import SHAPE
 from cellonnx.mxnet._op.update import UPDATE
+from cellonnx.mxnet._op.update_multi import UPDATE_MULTI
+from cellonnx.mxnet._op.update_rules import UPDATE_RULES
 from cellonnx.tensor import Parameter, Tensor
 
 __all__ = ["CONTRIB", "LEGACY_COMPARE", "NUMPY_COMPARE", "TABLE", "retype", "wrap"]
@@ -23,6 +25,8 @@ TABLE: dict[str, Callable[..., Any]] = {**UNARY, **BINARY, **LEGACY_COMPARE, **S
                                         **CREATION}
 TABLE["logical_not"] = lambda data, **_: TABLE["equal"](data, 0)
 TABLE.update(UPDATE)
+TABLE.update(UPDATE_MULTI)
+TABLE.update(UPDATE_RULES)
 
 # mx.nd.contrib / mx.sym.contrib
 CONTRIB: dict[str, Callable[..., Any]] = {
