@@ -320,6 +320,11 @@ CASES: list[tuple[str, str, list[Any], dict[str, Any], dict[str, Any]]] = [
     ("reset_arrays", "reset_arrays", [F(2, 3), F(4)], {"num_arrays": 2}, UPD),
     # contrib
     ("BilinearResize2D", "BilinearResize2D", [F(2, 3, 4, 5)], {"height": 7, "width": 3}, {"contrib": True}),
+    *[(f"ROIAlign_adaptive{'_aligned' if aligned else ''}", "ROIAlign",
+       [F(2, 3, 8, 8), K([[0, 1.0, 2.0, 14.0, 10.0], [1, 0.5, 0.5, 5.0, 25.0], [0, 3.0, 3.0, 3.5, 3.2]])],
+       {"pooled_size": (2, 3), "spatial_scale": 0.5, "sample_ratio": -1, "aligned": aligned},
+       {"contrib": True})
+      for aligned in (False, True)],
     ("AdaptiveAvgPooling2D", "AdaptiveAvgPooling2D", [F(2, 3, 7, 5)], {"output_size": (3, 2)},
      {"contrib": True}),
 ]
