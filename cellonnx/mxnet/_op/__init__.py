@@ -10,6 +10,7 @@ from typing import Any
 
 from cellonnx.mxnet._op.creation import CREATION
 from cellonnx.mxnet._op.elemwise import BINARY, LEGACY_COMPARE, NUMPY_COMPARE, UNARY
+from cellonnx.mxnet._op.misc import MISC
 from cellonnx.mxnet._op.nn import NN
 from cellonnx.mxnet._op.reduce import REDUCE
 from cellonnx.mxnet._op.shape import SHAPE
@@ -27,6 +28,7 @@ TABLE["logical_not"] = lambda data, **_: TABLE["equal"](data, 0)
 TABLE.update(UPDATE)
 TABLE.update(UPDATE_MULTI)
 TABLE.update(UPDATE_RULES)
+TABLE.update(MISC)
 
 # mx.nd.contrib / mx.sym.contrib
 CONTRIB: dict[str, Callable[..., Any]] = {
