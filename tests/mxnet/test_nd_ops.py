@@ -188,3 +188,28 @@ def test_graph_operator_returns_ndarrays() -> None:
     assert isinstance(out, mx.nd.NDArray)
     assert out.asnumpy().reshape(-1).tolist() == [5.0, 7.0, 13.0, 15.0]
     assert isinstance(mx.nd.random_uniform(shape=(2,)), mx.nd.NDArray)
+
+
+def test_flat_samplers_shapes_dtypes_and_seed() -> None:
+    """random_<dist> / sample_<dist>: shapes and dtypes as MXNet 1.9.1 gives them (sample_normal of two
+    parameters with shape=(3,) is (2, 3); random_randint is int32), reproducible under mx.random.seed."""
+    mu, sigma = nd.array([0.0, 10.0]), nd.array([1.0, 0.1])
+    assert nd.sample_normal(mu, sigma, shape=(3,)).shape == (2, 3)
+    assert nd.sample_poisson(nd.array([1.0, 2.0])).shape == (2,)
+    assert nd.random_exponential(lam=4, shape=(2, 2)).dtype == np.float32
+    assert nd.random_randint(0, 5, shape=(3,)).dtype == np.int32
+    mx.random.seed(3)
+    a = nd.sample_gamma(nd.array([1.0, 2.0]), nd.array([1.0, 0.5]), shape=(50,)).asnumpy()
+    mx.random.seed(3)
+    b = nd.sample_gamma(nd.array([1.0, 2.0]), nd.array([1.0, 0.5]), shape=(50,)).asnumpy()
+    np.testing.assert_array_equal(a, b)
+    assert (a > 0).all() and a.shape == (2, 50)
+    draws = nd.sample_uniform(nd.array([0.0, 5.0]), nd.array([1.0, 6.0]), shape=(100,)).asnumpy()
+    assert (draws[0] >= 0).all() and (draws[0] < 1).all() and (draws[1] >= 5).all() and (draws[1] < 6).all()
+    counts = nd.sample_generalized_negative_binomial(nd.array([2.0]), nd.array([0.0]), shape=(20,)).asnumpy()
+    assert (counts >= 0).all() and (counts == np.round(counts)).all()
+    for name in ("random_gamma", "random_poisson", "random_negative_binomial",
+                 "random_generalized_negative_binomial", "sample_exponential", "sample_negative_binomial"):
+        assert callable(getattr(nd, name)), name
+    assert sorted(nd.shuffle(nd.arange(6)).asnumpy().tolist()) == list(range(6))
+    assert nd.numpy is mx.np and nd.numpy_extension is mx.npx
