@@ -12,6 +12,7 @@ from cellonnx.mxnet._op.creation import CREATION
 from cellonnx.mxnet._op.elemwise import BINARY, LEGACY_COMPARE, NUMPY_COMPARE, UNARY
 from cellonnx.mxnet._op.misc import MISC
 from cellonnx.mxnet._op.nn import NN
+from cellonnx.mxnet._op.pdf import PDF
 from cellonnx.mxnet._op.reduce import REDUCE
 from cellonnx.mxnet._op.shape import SHAPE
 from cellonnx.mxnet._op.update import UPDATE
@@ -29,6 +30,7 @@ TABLE.update(UPDATE)
 TABLE.update(UPDATE_MULTI)
 TABLE.update(UPDATE_RULES)
 TABLE.update(MISC)
+TABLE.update(PDF)
 
 # mx.nd.contrib / mx.sym.contrib
 CONTRIB: dict[str, Callable[..., Any]] = {
