@@ -361,6 +361,9 @@ CASES: list[tuple[str, str, list[Any], dict[str, Any], dict[str, Any]]] = [
      [K([[0, 1, 3], [2, 5, 0]]), F(2, low=1.0, high=3.0), F(2, low=0.3, high=1.0)], {"is_log": True}, {}),
     ("random_pdf_dirichlet", "random_pdf_dirichlet",
      [K([[[0.2, 0.3, 0.5], [0.6, 0.1, 0.3]]]), F(1, 3, low=0.5, high=2.0)], {}, {}),
+    ("Convolution_v1", "Convolution_v1", [F(2, 3, 5, 5), F(4, 3, 3, 3), F(4)],
+     {"kernel": (3, 3), "num_filter": 4, "stride": (2, 2), "pad": (1, 1)}, {}),
+    ("Pooling_v1", "Pooling_v1", [X], {"kernel": (2, 2), "stride": (2, 2), "pool_type": "avg"}, {}),
     # contrib
     ("BilinearResize2D", "BilinearResize2D", [F(2, 3, 4, 5)], {"height": 7, "width": 3}, {"contrib": True}),
     *[(f"ROIAlign_adaptive{'_aligned' if aligned else ''}", "ROIAlign",

@@ -213,3 +213,24 @@ def test_flat_samplers_shapes_dtypes_and_seed() -> None:
         assert callable(getattr(nd, name)), name
     assert sorted(nd.shuffle(nd.arange(6)).asnumpy().tolist()) == list(range(6))
     assert nd.numpy is mx.np and nd.numpy_extension is mx.npx
+
+
+def test_histogram_onehot_encode_from_numpy() -> None:
+    """Values and dtypes as MXNet 1.9.1 gives them for the same calls."""
+    a = nd.array([0.1, 0.5, 0.7, 2.0, 1.2])
+    counts, edges = nd.histogram(a, bins=3)
+    assert counts.dtype == np.float32 and counts.asnumpy().tolist() == [3, 1, 1]
+    assert_close(edges.asnumpy(), np.array([0.1, 0.73333335, 1.3666667, 2.0], np.float32), what="edges")
+    counts, edges = nd.histogram(a, bins=nd.array([0, 1, 1.5, 3]))
+    assert counts.dtype == np.int64 and counts.asnumpy().tolist() == [3, 1, 1]
+    assert edges.asnumpy().tolist() == [0.0, 1.0, 1.5, 3.0]
+    counts, edges = nd.histogram(a, bins=4, range=(0, 1))
+    assert counts.asnumpy().tolist() == [1, 0, 2, 0] and edges.asnumpy().tolist() == [0, 0.25, 0.5, 0.75, 1]
+    out = nd.zeros((3, 4))
+    assert nd.onehot_encode(nd.array([1, 3, 0]), out) is out
+    assert out.asnumpy().tolist() == [[0, 1, 0, 0], [0, 0, 0, 1], [1, 0, 0, 0]]
+    base = np.arange(6, dtype=np.float32).reshape(2, 3)
+    shared = nd.from_numpy(base)
+    base[0, 0] = 9.0
+    assert isinstance(shared, nd.NDArray) and shared.asnumpy()[0, 0] == 9.0
+    assert nd.from_numpy(base, zero_copy=False).asnumpy()[0, 0] == 9.0

@@ -31,6 +31,7 @@ TABLE.update(UPDATE_MULTI)
 TABLE.update(UPDATE_RULES)
 TABLE.update(MISC)
 TABLE.update(PDF)
+TABLE.update({"Convolution_v1": NN["Convolution"], "Pooling_v1": NN["Pooling"]})
 
 # mx.nd.contrib / mx.sym.contrib
 CONTRIB: dict[str, Callable[..., Any]] = {

@@ -9,6 +9,7 @@ from typing import Any
 
 from cellonnx.mxnet import _op
 from cellonnx.mxnet.ndarray import contrib, linalg, random
+from cellonnx.mxnet.ndarray.legacy import from_numpy, histogram, onehot_encode
 from cellonnx.mxnet.ndarray.ndarray import NDArray, array, concatenate, empty, moveaxis, waitall
 from cellonnx.mxnet.ndarray.sample import SAMPLERS
 from cellonnx.mxnet.ndarray.utils import load, save, zeros
@@ -20,8 +21,8 @@ for _name, _impl in _op.TABLE.items():
 for _name, _impl in SAMPLERS.items():
     setattr(_module, _name, _impl)
 
-__all__ = ["NDArray", "array", "concatenate", "contrib", "empty", "linalg", "load", "moveaxis", "random",
-           "save",
+__all__ = ["NDArray", "array", "concatenate", "contrib", "empty", "from_numpy", "histogram", "linalg", "load",
+           "moveaxis", "onehot_encode", "random", "save",
            "waitall", "zeros", *(n for n in _op.TABLE if not n.startswith("_")), *SAMPLERS]
 
 
