@@ -15,6 +15,7 @@ from cellonnx.mxnet._op.nn import NN
 from cellonnx.mxnet._op.pdf import PDF
 from cellonnx.mxnet._op.reduce import REDUCE
 from cellonnx.mxnet._op.shape import SHAPE
+from cellonnx.mxnet._op.spatial import SPATIAL
 from cellonnx.mxnet._op.update import UPDATE
 from cellonnx.mxnet._op.update_multi import UPDATE_MULTI
 from cellonnx.mxnet._op.update_rules import UPDATE_RULES
@@ -31,6 +32,7 @@ TABLE.update(UPDATE_MULTI)
 TABLE.update(UPDATE_RULES)
 TABLE.update(MISC)
 TABLE.update(PDF)
+TABLE.update(SPATIAL)
 TABLE.update({"Convolution_v1": NN["Convolution"], "Pooling_v1": NN["Pooling"]})
 
 # mx.nd.contrib / mx.sym.contrib
