@@ -341,6 +341,10 @@ CASES: list[tuple[str, str, list[Any], dict[str, Any], dict[str, Any]]] = [
     ("linalg_sumlogdiag", "linalg_sumlogdiag", [F(2, 3, 3, positive=True)], {}, {}),
     ("linalg_extractdiag", "linalg_extractdiag", [F(2, 3, 3)], {"offset": 1}, {}),
     ("linalg_makediag", "linalg_makediag", [F(2, 3)], {"offset": -1}, {}),
+    *[(f"linalg_extracttrian_{o}_{lo}", "linalg_extracttrian", [F(2, 4, 4)], {"offset": o, "lower": lo}, {})
+      for o, lo in ((0, True), (0, False), (-1, True), (2, True))],
+    *[(f"linalg_maketrian_{o}_{lo}", "linalg_maketrian", [F(2, 6)], {"offset": o, "lower": lo}, {})
+      for o, lo in ((0, True), (0, False), (-1, True), (1, True))],
     ("linalg_det", "linalg_det", [F(2, 3, 3)], {}, {}),
     ("linalg_inverse", "linalg_inverse", [K([[2.0, 0.3, 0], [0.5, 1.5, 0.1], [-0.3, 0.2, 1.2]])], {}, NG),
     ("linalg_slogdet", "linalg_slogdet", [F(2, 3, 3)], {}, NG),

@@ -135,7 +135,39 @@ def linalg_makediag(A: Tensor, offset: int = 0, **_: Any) -> Tensor:
     return ops.diag_embed(A, int(offset), -2, -1)
 
 
+def _trian(n: int, offset: int, lower: bool) -> np.ndarray:
+    """(m, n * n) 0/1: row i picks the i-th element of the triangle ``offset`` / ``lower`` selects
+    (offset < 0: below that diagonal, > 0: above it, 0: the lower or upper triangle): a lower triangle row
+    by row, an upper one column by column (MXNet's order)."""
+    lower = offset < 0 or (offset == 0 and lower)
+    rows, cols = np.tril_indices(n, offset)
+    if not lower:
+        cols, rows = np.tril_indices(n, -offset)
+    pick = np.zeros((rows.size, n * n), np.float32)
+    pick[np.arange(rows.size), rows * n + cols] = 1.0
+    return pick
+
+
+def linalg_extracttrian(A: Tensor, offset: int = 0, lower: bool = True, **_: Any) -> Tensor:
+    """A's triangle (see ``offset`` / ``lower``) packed row by row into the last axis."""
+    n = int(A.shape[-1])
+    pick = Tensor(_trian(n, int(offset), bool(lower)).T.copy())
+    flat = ops.reshape(A, tuple(A.shape[:-2]) + (n * n,))
+    return ops.matmul(flat, pick)
+
+
+def linalg_maketrian(A: Tensor, offset: int = 0, lower: bool = True, **_: Any) -> Tensor:
+    """Square matrices holding the packed triangle A (the inverse of ``linalg_extracttrian``), zeros
+    elsewhere."""
+    m = int(A.shape[-1])
+    k = round(float(np.sqrt(8 * m + 1) - 1) / 2)
+    n = k + abs(int(offset))
+    pick = Tensor(_trian(n, int(offset), bool(lower)))
+    return ops.reshape(ops.matmul(A, pick), tuple(A.shape[:-1]) + (n, n))
+
+
 MISC: dict[str, Callable[..., Any]] = {
+    "linalg_extracttrian": linalg_extracttrian, "linalg_maketrian": linalg_maketrian,
     "moments": moments, "khatri_rao": khatri_rao, "batch_take": batch_take,
     "fill_element_0index": fill_element_0index, "scatter_nd": scatter_nd,
     "ravel_multi_index": ravel_multi_index, "unravel_index": unravel_index,
