@@ -142,6 +142,9 @@ def test_save_and_load(tmp_path: Path) -> None:
     nd.save(path, {"a": nd.array([1, 2]), "b": nd.zeros((2, 2))})
     loaded = nd.load(path)
     assert sorted(loaded) == ["a", "b"] and loaded["a"].asnumpy().tolist() == [1, 2]
+    with open(path, "rb") as f:
+        from_bytes = nd.load_frombuffer(f.read())
+    assert sorted(from_bytes) == ["a", "b"] and from_bytes["a"].asnumpy().tolist() == [1, 2]
     nd.save(path, [nd.array([3])])
     assert [v.asnumpy().tolist() for v in nd.load(path)] == [[3.0]]
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from cellonnx.mxnet import _op
 from cellonnx.mxnet.ndarray import contrib, linalg, random
-from cellonnx.mxnet.ndarray.legacy import from_numpy, histogram, onehot_encode
+from cellonnx.mxnet.ndarray.legacy import from_numpy, histogram, load_frombuffer, onehot_encode
 from cellonnx.mxnet.ndarray.ndarray import NDArray, array, concatenate, empty, moveaxis, waitall
 from cellonnx.mxnet.ndarray.sample import SAMPLERS
 from cellonnx.mxnet.ndarray.utils import load, save, zeros
@@ -22,7 +22,7 @@ for _name, _impl in SAMPLERS.items():
     setattr(_module, _name, _impl)
 
 __all__ = ["NDArray", "array", "concatenate", "contrib", "empty", "from_numpy", "histogram", "linalg", "load",
-           "moveaxis", "onehot_encode", "random", "save",
+           "load_frombuffer", "moveaxis", "onehot_encode", "random", "save",
            "waitall", "zeros", *(n for n in _op.TABLE if not n.startswith("_")), *SAMPLERS]
 
 

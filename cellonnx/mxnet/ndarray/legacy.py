@@ -1,7 +1,8 @@
 """Small mx.nd functions of MXNet 1.x's Python layer: ``from_numpy`` (an NDArray over a NumPy array's
-memory), ``onehot_encode`` (the legacy one-hot writer into ``out``) and ``histogram``."""
+memory), ``onehot_encode`` (the legacy one-hot writer into ``out``), ``histogram`` and ``load_frombuffer``."""
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numpy as np
@@ -10,7 +11,7 @@ from cellonnx.mxnet._op import retype
 from cellonnx.mxnet.ndarray.ndarray import NDArray
 from cellonnx.tensor import Tensor
 
-__all__ = ["from_numpy", "histogram", "onehot_encode"]
+__all__ = ["from_numpy", "histogram", "load_frombuffer", "onehot_encode"]
 
 
 def from_numpy(ndarray: np.ndarray, zero_copy: bool = True, array_cls: Any = None) -> NDArray:
@@ -48,3 +49,18 @@ def histogram(a: Tensor, bins: Any = 10, range: Any = None, **_: Any) -> tuple[N
     counts, _ = np.histogram(data, bins=edges)
     return (retype(Tensor(counts.astype(np.int64)), NDArray),
             retype(Tensor(edges.astype(np.float32)), NDArray))
+
+
+def load_frombuffer(buf: bytes | bytearray | memoryview) -> Any:
+    """``nd.load`` of the bytes of an MXNet .params / .nd file: a dict of NDArrays or a list."""
+    import tempfile
+
+    from cellonnx.mxnet.ndarray.utils import load
+
+    if not isinstance(buf, (bytes, bytearray, memoryview)):
+        raise TypeError(f"load_frombuffer: buf must be bytes, got {type(buf).__name__}")
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "buffer.params")
+        with open(path, "wb") as f:
+            f.write(bytes(buf))
+        return load(path)
