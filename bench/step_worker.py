@@ -56,7 +56,9 @@ def compiled_step(name: str) -> Callable[[], float]:
     net, loss, batch = build(name)
     train = nn.TrainOneStepCell(WithLoss(net, loss), nn.SGD(net.trainable_params(), learning_rate=LR))
     train.set_train()
-    ms.set_context(mode=ms.GRAPH_MODE)
+    # onnxruntime's intra-op pool gets the side's thread count, as the traced graph's session does (left
+    # at 0, onnxruntime takes every core and its spinning threads contend with the other sides)
+    ms.set_context(mode=ms.GRAPH_MODE, intra_op_num_threads=THREADS)
     args = [Tensor(a) for a in batch]
     return lambda: float(train(*args).asnumpy())
 

@@ -17,7 +17,10 @@ GEMM_BELOW_PIXELS = 64
 
 
 def _static(t: Any) -> bool:
-    return not any(hasattr(d, "onnx_name") for d in t.shape)
+    """Every dim but the batch is known: the batch (dynamic in a compiled training step, whose one graph
+    serves every batch size) is folded into the GEMMs with -1 in the Reshapes, so these forms hold for any
+    batch."""
+    return not any(hasattr(d, "onnx_name") for d in t.shape[1:])
 
 
 def transpose_by_gemm(g: Any, u: str, w: str, b: str | None, stride: tuple, pads: tuple, dilation: tuple,
@@ -42,16 +45,16 @@ def transpose_by_gemm(g: Any, u: str, w: str, b: str | None, stride: tuple, pads
         wl = w if (ka, kb) == tuple(k) else \
             g.op("Slice", w, g.i64([a0, b0]), g.i64([a1 + 1, b1 + 1]), g.i64([2, 3]))
         wm = g.op("Reshape", wl, g.i64([c_in, c_out * ka * kb]))
-        y = g.op("Gemm", g.op("Reshape", u, g.i64([n, c_in])), wm)
-        y = g.op("Reshape", y, g.i64([n, c_out, ka, kb]))
+        y = g.op("Gemm", g.op("Reshape", u, g.i64([-1, c_in])), wm)
+        y = g.op("Reshape", y, g.i64([-1, c_out, ka, kb]))
         around = [a0 - pads[0], b0 - pads[1], out[0] - 1 - (a1 - pads[0]), out[1] - 1 - (b1 - pads[1])]
         if any(around):
             y = g.op("Pad", y, g.i64([0, 0, around[0], around[1], 0, 0, around[2], around[3]]))
         return y if b is None else g.op("Add", y, g.op("Reshape", b, g.i64([1, c_out, 1, 1])))
     kk = k[0] * k[1]
-    um = g.op("Reshape", g.op("Transpose", u, perm=[1, 0, 2, 3]), g.i64([c_in, n * pixels]))
+    um = g.op("Reshape", g.op("Transpose", u, perm=[1, 0, 2, 3]), g.i64([c_in, -1]))
     cols = g.op("Gemm", g.op("Reshape", w, g.i64([c_in, c_out * kk])), um, transA=1)  # (C_out * kk, N * L)
-    cols = g.op("Transpose", g.op("Reshape", cols, g.i64([c_out * kk, n, pixels])), perm=[1, 0, 2])
+    cols = g.op("Transpose", g.op("Reshape", cols, g.i64([c_out * kk, -1, pixels])), perm=[1, 0, 2])
     y = g.op("Col2Im", cols, g.i64(out), g.i64(k), dilations=list(dilation), pads=list(pads),
              strides=list(stride))
     return y if b is None else g.op("Add", y, g.op("Reshape", b, g.i64([1, c_out, 1, 1])))
@@ -64,7 +67,7 @@ def weight_grad_by_gemm(g: Any, x: str, gy: str, kernel: tuple, stride: tuple, p
     xs, gs = g.in_tensors[0]._data.shape, g.in_tensors[1]._data.shape
     if groups != 1 or len(xs) != 4 or not (_static(g.in_tensors[0]) and _static(g.in_tensors[1])):
         return None
-    n, c = int(xs[0]), int(xs[1])
+    c = int(xs[1])
     o, ho, wo = int(gs[1]), int(gs[2]), int(gs[3])
     pixels = ho * wo
     pointwise = all(kd == 1 for kd in kernel)
@@ -80,7 +83,7 @@ def weight_grad_by_gemm(g: Any, x: str, gy: str, kernel: tuple, stride: tuple, p
         end = [dilation[0] * (kernel[0] - 1) + 1, dilation[1] * (kernel[1] - 1) + 1]
         win = g.op("Slice", padded, g.i64([0, 0]), g.i64(end), g.i64([2, 3]), g.i64(list(dilation)))
         kk = kernel[0] * kernel[1]
-        dw = g.op("Gemm", g.op("Reshape", gy, g.i64([n, o])), g.op("Reshape", win, g.i64([n, c * kk])),
+        dw = g.op("Gemm", g.op("Reshape", gy, g.i64([-1, o])), g.op("Reshape", win, g.i64([-1, c * kk])),
                   transA=1)
         return g.op("Reshape", dw, g.i64([o, c, *kernel]))
     # a 1 x 1 kernel: the strided input is the only window
@@ -89,8 +92,8 @@ def weight_grad_by_gemm(g: Any, x: str, gy: str, kernel: tuple, stride: tuple, p
         padded = g.op("Pad", x, g.i64([0, 0, pads[0], pads[1], 0, 0, pads[2], pads[3]]))
     end = [stride[0] * (ho - 1) + 1, stride[1] * (wo - 1) + 1]
     cols = g.op("Slice", padded, g.i64([0, 0]), g.i64(end), g.i64([2, 3]), g.i64(list(stride)))
-    cols = g.op("Reshape", g.op("Transpose", cols, perm=[0, 2, 3, 1]), g.i64([n * pixels, c]))
-    gm = g.op("Reshape", g.op("Transpose", gy, perm=[1, 0, 2, 3]), g.i64([o, n * pixels]))
+    cols = g.op("Reshape", g.op("Transpose", cols, perm=[0, 2, 3, 1]), g.i64([-1, c]))
+    gm = g.op("Reshape", g.op("Transpose", gy, perm=[1, 0, 2, 3]), g.i64([o, -1]))
     return g.op("Reshape", g.op("MatMul", gm, cols), g.i64([o, c, *kernel]))
 
 
@@ -126,9 +129,9 @@ def conv_by_gemm(g: Any, x: str, w: str, b: str | None, stride: tuple, pads: tup
                    g.i64(list(dilation)))
         wl = w if (ka, kb) == (kh, kw) else \
             g.op("Slice", w, g.i64([a0, b0]), g.i64([a1 + 1, b1 + 1]), g.i64([2, 3]))
-        y = g.op("Gemm", g.op("Reshape", win, g.i64([n, c * ka * kb])),
+        y = g.op("Gemm", g.op("Reshape", win, g.i64([-1, c * ka * kb])),
                  g.op("Reshape", wl, g.i64([o, c * ka * kb])), *([b] if b is not None else []), transB=1)
-        return g.op("Reshape", y, g.i64([n, o, 1, 1]))
+        return g.op("Reshape", y, g.i64([-1, o, 1, 1]))
     padded = x
     if any(pads):
         padded = g.op("Pad", x, g.i64([0, 0, pads[0], pads[1], 0, 0, pads[2], pads[3]]))
@@ -140,7 +143,7 @@ def conv_by_gemm(g: Any, x: str, w: str, b: str | None, stride: tuple, pads: tup
             win = g.op("Slice", padded, g.i64(start), g.i64(end), g.i64([2, 3]), g.i64(list(stride)))
             windows.append(g.unsqueeze(win, [2]))
     cols = windows[0] if len(windows) == 1 else g.op("Concat", *windows, axis=2)  # (N, C, kk, Ho, Wo)
-    cols = g.op("Reshape", g.op("Transpose", cols, perm=[0, 3, 4, 1, 2]), g.i64([n * pixels, c * kh * kw]))
+    cols = g.op("Reshape", g.op("Transpose", cols, perm=[0, 3, 4, 1, 2]), g.i64([-1, c * kh * kw]))
     y = g.op("Gemm", cols, g.op("Reshape", w, g.i64([o, c * kh * kw])), *([b] if b is not None else []),
              transB=1)
-    return g.op("Transpose", g.op("Reshape", y, g.i64([n, ho, wo, o])), perm=[0, 3, 1, 2])
+    return g.op("Transpose", g.op("Reshape", y, g.i64([-1, ho, wo, o])), perm=[0, 3, 1, 2])
