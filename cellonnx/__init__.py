@@ -16,6 +16,7 @@ from cellonnx.dtypes import (DType, bfloat16, bool_, double, float16, float32, f
                              int8, int16, int32, int64, int_, single, uint, uint8, uint16, uint32, uint64)
 from cellonnx.tensor import Parameter, Tensor, is_tensor, tensor
 from cellonnx.autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from cellonnx.autograd.saved_hooks import register_saved_tensors_hooks, saved_tensors_hooks
 from cellonnx import ops
 from cellonnx.ops import GradOperation, grad, stop_gradient, value_and_grad
 from cellonnx.ops.prims.random import get_seed, set_seed

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from cellonnx.autograd.function import _Function  # noqa: F401 (MindSpore's name)
+from cellonnx.autograd.saved_hooks import register_saved_tensors_hooks, saved_tensors_hooks  # noqa: F401
 from cellonnx.common import dtype, initializer
 from cellonnx.common.dtype import *
 from cellonnx.common.dtype import __all__ as _dtype_all
