@@ -43,6 +43,7 @@ from cellonnx.common.generator import (Generator, default_generator, get_rng_sta
                                        seed, set_rng_state)
 from cellonnx.common.tensor import from_numpy, frombuffer, swap_tensors
 from cellonnx.common.recompute import recompute
+from cellonnx.common.storage import UntypedStorage
 from cellonnx.jit_api import (JitConfig, Symbol, _no_grad, enable_dynamic, jit, jit_class, lazy_inline,
                               mutable, no_inline, set_recursion_limit)
 from cellonnx.context import COMPATIBLE, LAX, STRICT
