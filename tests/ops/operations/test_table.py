@@ -45,6 +45,8 @@ def _hook(g: Any) -> Any:
 
 
 EXTRA: dict[str, dict[str, Any]] = {
+    "ROIAlign": c(lambda: ops.ROIAlign(2, 2, 0.5), [f32(1, 2, 5, 5)],
+                  lambda p, x: p(x, T([[0, 0.5, 0.5, 3.0, 3.5]], ms.float32))),
     "TransposeView": c(lambda: ops.TransposeView(), [f32(2, 3, 4)], lambda p, x: p(x, (1, 2, 0))),
     "TransposeExtView": c(lambda: ops.TransposeExtView(), [f32(2, 3, 4)], lambda p, x: p(x, 0, 2)),
     "Expand": c(lambda: ops.Expand(), [f32(3, 1)], lambda p, x: p(x, T([2, 3, 4], ms.int64))),
