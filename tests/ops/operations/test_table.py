@@ -45,6 +45,9 @@ def _hook(g: Any) -> Any:
 
 
 EXTRA: dict[str, dict[str, Any]] = {
+    "CombinedNonMaxSuppression": c(lambda: ops.CombinedNonMaxSuppression(), [f32(1, 4, 1, 4), f32(1, 4, 2)],
+                                   lambda p, b, s: p(b, s, T(2, ms.int32), T(3, ms.int32), T(0.5, ms.float32),
+                                                     T(0.0, ms.float32))),
     "ROIAlign": c(lambda: ops.ROIAlign(2, 2, 0.5), [f32(1, 2, 5, 5)],
                   lambda p, x: p(x, T([[0, 0.5, 0.5, 3.0, 3.5]], ms.float32))),
     "TransposeView": c(lambda: ops.TransposeView(), [f32(2, 3, 4)], lambda p, x: p(x, (1, 2, 0))),
