@@ -45,6 +45,8 @@ def _hook(g: Any) -> Any:
 
 
 EXTRA: dict[str, dict[str, Any]] = {
+    "RNNTLoss": c(lambda: ops.RNNTLoss(), [f32(1, 2, 3, 5)],
+                  lambda p, a: p(a, T([[1, 2]], ms.int32), T([2], ms.int32), T([2], ms.int32))),
     "CombinedNonMaxSuppression": c(lambda: ops.CombinedNonMaxSuppression(), [f32(1, 4, 1, 4), f32(1, 4, 2)],
                                    lambda p, b, s: p(b, s, T(2, ms.int32), T(3, ms.int32), T(0.5, ms.float32),
                                                      T(0.0, ms.float32))),
