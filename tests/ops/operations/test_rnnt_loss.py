@@ -68,7 +68,7 @@ def test_gradient_matches_finite_differences():
 
 def test_documented_example_shapes():
     acts = np.random.default_rng(2).random((1, 2, 3, 5)).astype(np.float32)
-    i32 = lambda v: ms.Tensor(np.array(v, np.int32))  # noqa: E731
+    i32 = lambda v: ms.Tensor(np.array(v, np.int32))
     costs, grads = ops.RNNTLoss(blank_label=0)(ms.Tensor(acts), i32([[1, 2]]), i32([2]), i32([2]))
     assert costs.shape == (1,) and grads.shape == (1, 2, 3, 5)
     with pytest.raises(ValueError, match="RNNTLoss"):
