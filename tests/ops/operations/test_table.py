@@ -45,6 +45,8 @@ def _hook(g: Any) -> Any:
 
 
 EXTRA: dict[str, dict[str, Any]] = {
+    "RaggedRange": c(lambda: ops.RaggedRange(ms.int64), [],
+                     lambda p: p(T([0, 2], ms.int32), T([3, 7], ms.int32), T([1, 2], ms.int32))),
     "RNNTLoss": c(lambda: ops.RNNTLoss(), [f32(1, 2, 3, 5)],
                   lambda p, a: p(a, T([[1, 2]], ms.int32), T([2], ms.int32), T([2], ms.int32))),
     "CombinedNonMaxSuppression": c(lambda: ops.CombinedNonMaxSuppression(), [f32(1, 4, 1, 4), f32(1, 4, 2)],
