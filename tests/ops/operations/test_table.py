@@ -45,6 +45,8 @@ def _hook(g: Any) -> Any:
 
 
 EXTRA: dict[str, dict[str, Any]] = {
+    "MatrixLogarithm": c(lambda: ops.MatrixLogarithm(), [], lambda p: p(T([[2 + 1j, 0.5], [0.2, 3 - 1j]],
+                                                                           ms.complex64))),
     "RaggedRange": c(lambda: ops.RaggedRange(ms.int64), [],
                      lambda p: p(T([0, 2], ms.int32), T([3, 7], ms.int32), T([1, 2], ms.int32))),
     "RNNTLoss": c(lambda: ops.RNNTLoss(), [f32(1, 2, 3, 5)],
