@@ -5,7 +5,8 @@ NumPy only (the generator imports it under MXNet's python). A row is (id, operat
 args are array specs - ``F(shape, low, high)`` float32, ``I(shape, high)`` integer values stored as float32
 (MXNet's index arrays), ``K(values)`` a fixed array - or plain Python values; flags: ``grad`` (default True:
 the gradient of sum(output * fixed weights) with respect to every F argument is compared), ``train``
-(run inside autograd.record(train_mode=True)), ``contrib`` (the operator is mx.nd.contrib's).
+(run inside autograd.record(train_mode=True)), ``contrib`` (the operator is mx.nd.contrib's), ``out`` (the
+indices of the arguments passed as ``out=``: MXNet's multi-tensor updates need it imperatively).
 
 Rows are recorded in training mode where MXNet 1.9's CPU kernels give no true gradient otherwise: max
 pooling's backward after an inference-mode forward (MKL-DNN keeps no workspace then, and routes nothing).
@@ -20,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["CASES", "F", "I", "K", "make_args", "weights"]
+__all__ = ["CASES", "F", "H", "I", "K", "make_args", "weights"]
 
 
 class F:
@@ -31,6 +32,13 @@ class F:
 
     def make(self, rng: np.random.Generator) -> np.ndarray:
         return rng.uniform(self.low, self.high, self.shape).astype(np.float32)
+
+
+class H(F):
+    """A float16 array of ``shape`` uniform in [low, high) (the low-precision weights of mp_* updates)."""
+
+    def make(self, rng: np.random.Generator) -> np.ndarray:
+        return super().make(rng).astype(np.float16)
 
 
 class I:  # noqa: E742 - index arrays
@@ -66,6 +74,7 @@ def weights(case_id: str, shape: tuple[int, ...]) -> np.ndarray:
 X = F(2, 3, 4, 5)
 NG = {"grad": False}
 TRAIN = {"train": True}
+UPD = {"grad": False, "train": True}  # an update: the states it moves in place are compared
 
 CASES: list[tuple[str, str, list[Any], dict[str, Any], dict[str, Any]]] = [
     # activations
@@ -248,8 +257,138 @@ CASES: list[tuple[str, str, list[Any], dict[str, Any], dict[str, Any]]] = [
      {"lr": 0.01, "wd": 0.001, "rescale_grad": 2.0}, {"grad": False, "train": True}),
     ("rmsprop_update", "rmsprop_update", [F(2, 3), F(2, 3), F(2, 3, positive=True)],
      {"lr": 0.01, "gamma1": 0.9, "clip_weights": 1.5}, {"grad": False, "train": True}),
+    ("mp_sgd_update", "mp_sgd_update", [H(2, 3), H(2, 3), F(2, 3)],
+     {"lr": 0.1, "wd": 0.01, "rescale_grad": 0.5, "clip_gradient": 0.6}, UPD),
+    ("mp_sgd_mom_update", "mp_sgd_mom_update", [H(2, 3), H(2, 3), F(2, 3), F(2, 3)],
+     {"lr": 0.1, "momentum": 0.9, "wd": 0.01}, UPD),
+    ("mp_nag_mom_update", "mp_nag_mom_update", [H(2, 3), H(2, 3), F(2, 3), F(2, 3)],
+     {"lr": 0.1, "momentum": 0.9, "wd": 0.01}, UPD),
+    ("multi_sgd_update", "multi_sgd_update", [F(2, 3), F(2, 3), F(4), F(4)],
+     {"lrs": (0.1, 0.2), "wds": (0.01, 0.0), "rescale_grad": 0.5, "clip_gradient": 0.6, "num_weights": 2},
+     {**UPD, "out": (0, 2)}),
+    ("multi_sgd_mom_update", "multi_sgd_mom_update", [F(2, 3), F(2, 3), F(2, 3), F(4), F(4), F(4)],
+     {"lrs": (0.1, 0.2), "wds": (0.01, 0.0), "momentum": 0.9, "num_weights": 2},
+     {**UPD, "out": (0, 3)}),
+    ("multi_mp_sgd_update", "multi_mp_sgd_update", [H(2, 3), H(2, 3), F(2, 3), H(4), H(4), F(4)],
+     {"lrs": (0.1, 0.2), "wds": (0.01, 0.0), "num_weights": 2},
+     {**UPD, "out": (0, 3)}),
+    ("multi_mp_sgd_mom_update", "multi_mp_sgd_mom_update",
+     [H(2, 3), H(2, 3), F(2, 3), F(2, 3), H(4), H(4), F(4), F(4)],
+     {"lrs": (0.1, 0.2), "wds": (0.01, 0.0), "momentum": 0.9, "rescale_grad": 2.0, "num_weights": 2},
+     {**UPD, "out": (0, 4)}),
+    ("preloaded_multi_sgd_update", "preloaded_multi_sgd_update",
+     [F(2, 3), F(2, 3), F(4), F(4), K([0.1, 0.2]), K([0.01, 0.0])], {"num_weights": 2},
+     {**UPD, "out": (0, 2)}),
+    ("preloaded_multi_sgd_mom_update", "preloaded_multi_sgd_mom_update",
+     [F(2, 3), F(2, 3), F(2, 3), F(4), F(4), F(4), K([0.1, 0.2]), K([0.01, 0.0])],
+     {"momentum": 0.9, "clip_gradient": 0.5, "num_weights": 2},
+     {**UPD, "out": (0, 3)}),
+    ("preloaded_multi_mp_sgd_update", "preloaded_multi_mp_sgd_update",
+     [H(2, 3), H(2, 3), F(2, 3), K([0.1]), K([0.01])], {"num_weights": 1}, {**UPD, "out": (0,)}),
+    ("preloaded_multi_mp_sgd_mom_update", "preloaded_multi_mp_sgd_mom_update",
+     [H(2, 3), H(2, 3), F(2, 3), F(2, 3), K([0.1]), K([0.01])], {"momentum": 0.9, "num_weights": 1},
+     {**UPD, "out": (0,)}),
+    ("signsgd_update", "signsgd_update", [F(2, 3), F(2, 3)], {"lr": 0.1, "wd": 0.05}, UPD),
+    ("signum_update", "signum_update", [F(2, 3), F(2, 3), F(2, 3)],
+     {"lr": 0.1, "momentum": 0.9, "wd": 0.05, "wd_lh": 0.01, "rescale_grad": 0.5, "clip_gradient": 0.6}, UPD),
+    ("ftrl_update", "ftrl_update", [F(2, 3), F(2, 3), F(2, 3), F(2, 3, positive=True)],
+     {"lr": 0.1, "lamda1": 0.3, "beta": 1.5, "wd": 0.01, "rescale_grad": 0.5}, UPD),
+    ("ftml_update", "ftml_update", [F(2, 3), F(2, 3), F(2, 3, positive=True), F(2, 3, positive=True),
+                                    F(2, 3)],
+     {"lr": 0.1, "t": 3, "wd": 0.01, "rescale_grad": 0.5, "clip_grad": 0.6}, UPD),
+    ("rmspropalex_update", "rmspropalex_update",
+     [F(2, 3), F(2, 3), F(2, 3, low=4.0, high=5.0), F(2, 3, low=-0.5, high=0.5), F(2, 3)],
+     {"lr": 0.01, "wd": 0.01, "clip_weights": 1.5}, UPD),
+    ("lamb_update_phase1", "lamb_update_phase1", [F(2, 3), F(2, 3), F(2, 3), F(2, 3, positive=True)],
+     {"t": 3, "wd": 0.01, "rescale_grad": 0.5, "clip_gradient": 0.6}, UPD),
+    ("lamb_update_phase1_nobias", "lamb_update_phase1", [F(2, 3), F(2, 3), F(2, 3), F(2, 3, positive=True)],
+     {"t": 3, "wd": 0.01, "bias_correction": False}, UPD),
+    ("lamb_update_phase2", "lamb_update_phase2", [F(2, 3), F(2, 3), K([1.5]), K([0.5])],
+     {"lr": 0.1, "lower_bound": 0.1, "upper_bound": 1.0}, UPD),
+    ("lamb_update_phase2_zero", "lamb_update_phase2", [F(2, 3), F(2, 3), K([0.0]), K([0.5])], {"lr": 0.1},
+     UPD),
+    ("mp_lamb_update_phase1", "mp_lamb_update_phase1",
+     [H(2, 3), H(2, 3), F(2, 3), F(2, 3, positive=True), F(2, 3)], {"t": 2, "wd": 0.01}, UPD),
+    ("mp_lamb_update_phase2", "mp_lamb_update_phase2", [H(2, 3), F(2, 3), K([1.5]), K([0.5]), F(2, 3)],
+     {"lr": 0.1}, UPD),
+    ("multi_sum_sq", "multi_sum_sq", [F(2, 3), F(4)], {"num_arrays": 2}, NG),
+    ("multi_lars", "multi_lars", [K([0.1, 0.2, 0.3]), K([4.0, 0.0, 9.0]), K([1.0, 2.0, 0.25]),
+                                  K([0.01, 0.0, 0.1])], {"eta": 0.5, "eps": 1e-3, "rescale_grad": 2.0}, NG),
+    ("all_finite", "all_finite", [K([1.0, np.inf])], {}, NG),
+    ("all_finite_true", "all_finite", [F(2, 3)], {}, NG),
+    ("multi_all_finite", "multi_all_finite", [F(2, 3), K([np.nan])], {"num_arrays": 2}, NG),
+    ("reset_arrays", "reset_arrays", [F(2, 3), F(4)], {"num_arrays": 2}, UPD),
+    # statistics, indexing and the linalg_* family
+    ("moments", "moments", [X], {"axes": (0, 2)}, {}),
+    ("moments_keepdims", "moments", [F(3, 4)], {"axes": (1,), "keepdims": True}, {}),
+    ("khatri_rao", "khatri_rao", [F(2, 3), F(4, 3), F(2, 3)], {}, NG),  # MXNet has no gradient for it
+    ("batch_take", "batch_take", [F(4, 3), K([0, 2, 1, 2], np.int32)], {}, NG),
+    ("fill_element_0index", "fill_element_0index", [F(3, 4), F(3), K([1, 3, 0])], {}, NG),
+    ("scatter_nd", "scatter_nd", [F(3), K([[0, 1, 1], [2, 0, 3]])], {"shape": (2, 4)}, {}),
+    ("ravel_multi_index", "ravel_multi_index", [K([[1, 2, 0], [3, 0, 4]])], {"shape": (3, 5)}, NG),
+    ("unravel_index", "unravel_index", [K([7, 0, 14])], {"shape": (3, 5)}, NG),
+    ("linalg_gemm", "linalg_gemm", [F(2, 4, 3), F(2, 5, 4), F(2, 3, 5)],
+     {"transpose_a": True, "transpose_b": True, "alpha": 0.5, "beta": 2.0}, {}),
+    ("linalg_syrk", "linalg_syrk", [F(2, 3, 4)], {"transpose": True, "alpha": 0.7}, {}),
+    ("linalg_trmm", "linalg_trmm", [F(3, 3), F(3, 2)], {"alpha": 1.5, "transpose": True}, {}),
+    ("linalg_trmm_right_upper", "linalg_trmm", [F(3, 3), F(2, 3)], {"rightside": True, "lower": False}, {}),
+    ("linalg_trsm", "linalg_trsm", [K([[2.0, 0, 0], [0.5, 1.5, 0], [-0.3, 0.2, 1.2]]), F(3, 2)],
+     {"alpha": 2.0}, {}),
+    ("linalg_trsm_right_transpose", "linalg_trsm", [K([[2.0, 0, 0], [0.5, 1.5, 0], [-0.3, 0.2, 1.2]]),
+                                                    F(2, 3)], {"rightside": True, "transpose": True}, {}),
+    ("linalg_potrf", "linalg_potrf", [K([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]])], {}, NG),
+    ("linalg_potri", "linalg_potri", [K([[2.0, 0, 0], [0.5, 1.5, 0], [-0.3, 0.2, 1.2]])], {}, NG),
+    ("linalg_sumlogdiag", "linalg_sumlogdiag", [F(2, 3, 3, positive=True)], {}, {}),
+    ("linalg_extractdiag", "linalg_extractdiag", [F(2, 3, 3)], {"offset": 1}, {}),
+    ("linalg_makediag", "linalg_makediag", [F(2, 3)], {"offset": -1}, {}),
+    *[(f"linalg_extracttrian_{o}_{lo}", "linalg_extracttrian", [F(2, 4, 4)], {"offset": o, "lower": lo}, {})
+      for o, lo in ((0, True), (0, False), (-1, True), (2, True))],
+    *[(f"linalg_maketrian_{o}_{lo}", "linalg_maketrian", [F(2, 6)], {"offset": o, "lower": lo}, {})
+      for o, lo in ((0, True), (0, False), (-1, True), (1, True))],
+    ("linalg_det", "linalg_det", [F(2, 3, 3)], {}, {}),
+    ("linalg_inverse", "linalg_inverse", [K([[2.0, 0.3, 0], [0.5, 1.5, 0.1], [-0.3, 0.2, 1.2]])], {}, NG),
+    ("linalg_slogdet", "linalg_slogdet", [F(2, 3, 3)], {}, NG),
+    # densities (random_pdf_*): parameters (2,), two rows of samples
+    ("random_pdf_normal", "random_pdf_normal", [F(2, 4), F(2), F(2, positive=True)], {}, {}),
+    ("random_pdf_normal_log", "random_pdf_normal", [F(2, 4), F(2), F(2, positive=True)], {"is_log": True},
+     {}),
+    ("random_pdf_uniform", "random_pdf_uniform", [F(2, 3, low=0.0, high=1.0), K([-0.5, 0.0]), K([1.5, 1.0])],
+     {}, {}),
+    ("random_pdf_exponential", "random_pdf_exponential", [F(2, 4, positive=True), F(2, positive=True)], {},
+     {}),
+    ("random_pdf_gamma", "random_pdf_gamma", [F(2, 4, positive=True), F(2, low=1.0, high=3.0),
+                                              F(2, positive=True)], {"is_log": True}, {}),
+    ("random_pdf_poisson", "random_pdf_poisson", [K([[0, 1, 3], [2, 5, 0]]), F(2, positive=True)], {}, {}),
+    ("random_pdf_negative_binomial", "random_pdf_negative_binomial",
+     [K([[0, 1, 3], [2, 5, 0]]), K([2, 3]), F(2, low=0.2, high=0.8)], {}, {}),
+    ("random_pdf_generalized_negative_binomial", "random_pdf_generalized_negative_binomial",
+     [K([[0, 1, 3], [2, 5, 0]]), F(2, low=1.0, high=3.0), F(2, low=0.3, high=1.0)], {"is_log": True}, {}),
+    ("random_pdf_dirichlet", "random_pdf_dirichlet",
+     [K([[[0.2, 0.3, 0.5], [0.6, 0.1, 0.3]]]), F(1, 3, low=0.5, high=2.0)], {}, {}),
+    ("Convolution_v1", "Convolution_v1", [F(2, 3, 5, 5), F(4, 3, 3, 3), F(4)],
+     {"kernel": (3, 3), "num_filter": 4, "stride": (2, 2), "pad": (1, 1)}, {}),
+    ("Pooling_v1", "Pooling_v1", [X], {"kernel": (2, 2), "stride": (2, 2), "pool_type": "avg"}, {}),
+    # spatial transformers, patches, CTC
+    ("GridGenerator_affine", "GridGenerator", [F(2, 6)], {"transform_type": "affine", "target_shape": (3, 4)},
+     {}),
+    ("GridGenerator_warp", "GridGenerator", [F(2, 2, 3, 4)], {"transform_type": "warp"}, {}),
+    ("BilinearSampler", "BilinearSampler", [F(2, 3, 5, 6), F(2, 2, 4, 3, low=-1.2, high=1.2)], {}, {}),
+    ("SpatialTransformer", "SpatialTransformer", [F(2, 3, 5, 6), F(2, 6, low=-1.0, high=1.0)],
+     {"target_shape": (4, 3), "transform_type": "affine", "sampler_type": "bilinear"}, {}),
+    ("im2col", "im2col", [F(2, 3, 6, 5)],
+     {"kernel": (3, 2), "stride": (2, 1), "pad": (1, 0), "dilate": (1, 2)}, {}),
+    ("col2im", "col2im", [F(2, 12, 12)], {"output_size": (5, 6), "kernel": (2, 2), "stride": (2, 2),
+                                          "pad": (1, 1)}, {}),
+    ("CTCLoss", "CTCLoss", [F(6, 2, 5), K([[1, 3, 3], [2, 4, 0]])], {}, {}),
+    ("ctc_loss_last", "ctc_loss", [F(6, 2, 5), K([[1, 0, 3], [2, -1, -1]]), K([5, 6]), K([3, 1])],
+     {"blank_label": "last", "use_data_lengths": True, "use_label_lengths": True}, {}),
     # contrib
     ("BilinearResize2D", "BilinearResize2D", [F(2, 3, 4, 5)], {"height": 7, "width": 3}, {"contrib": True}),
+    *[(f"ROIAlign_adaptive{'_aligned' if aligned else ''}", "ROIAlign",
+       [F(2, 3, 8, 8), K([[0, 1.0, 2.0, 14.0, 10.0], [1, 0.5, 0.5, 5.0, 25.0], [0, 3.0, 3.0, 3.5, 3.2]])],
+       {"pooled_size": (2, 3), "spatial_scale": 0.5, "sample_ratio": -1, "aligned": aligned},
+       {"contrib": True})
+      for aligned in (False, True)],
     ("AdaptiveAvgPooling2D", "AdaptiveAvgPooling2D", [F(2, 3, 7, 5)], {"output_size": (3, 2)},
      {"contrib": True}),
 ]

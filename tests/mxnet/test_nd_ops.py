@@ -44,6 +44,8 @@ def run(case_id: str, op: str, args: list[Any], kwargs: dict, flags: dict) -> tu
         for i in floats:
             arrays[i].attach_grad()
     fn = getattr(nd.contrib if flags.get("contrib") else nd, op)
+    if "out" in flags:
+        kwargs = {**kwargs, "out": [arrays[i] for i in flags["out"]]}
     with autograd.record(train_mode=bool(flags.get("train"))):
         out = fn(*arrays, **kwargs)
         outs = list(out) if isinstance(out, (list, tuple)) else [out]
@@ -140,6 +142,9 @@ def test_save_and_load(tmp_path: Path) -> None:
     nd.save(path, {"a": nd.array([1, 2]), "b": nd.zeros((2, 2))})
     loaded = nd.load(path)
     assert sorted(loaded) == ["a", "b"] and loaded["a"].asnumpy().tolist() == [1, 2]
+    with open(path, "rb") as f:
+        from_bytes = nd.load_frombuffer(f.read())
+    assert sorted(from_bytes) == ["a", "b"] and from_bytes["a"].asnumpy().tolist() == [1, 2]
     nd.save(path, [nd.array([3])])
     assert [v.asnumpy().tolist() for v in nd.load(path)] == [[3.0]]
 
@@ -186,3 +191,49 @@ def test_graph_operator_returns_ndarrays() -> None:
     assert isinstance(out, mx.nd.NDArray)
     assert out.asnumpy().reshape(-1).tolist() == [5.0, 7.0, 13.0, 15.0]
     assert isinstance(mx.nd.random_uniform(shape=(2,)), mx.nd.NDArray)
+
+
+def test_flat_samplers_shapes_dtypes_and_seed() -> None:
+    """random_<dist> / sample_<dist>: shapes and dtypes as MXNet 1.9.1 gives them (sample_normal of two
+    parameters with shape=(3,) is (2, 3); random_randint is int32), reproducible under mx.random.seed."""
+    mu, sigma = nd.array([0.0, 10.0]), nd.array([1.0, 0.1])
+    assert nd.sample_normal(mu, sigma, shape=(3,)).shape == (2, 3)
+    assert nd.sample_poisson(nd.array([1.0, 2.0])).shape == (2,)
+    assert nd.random_exponential(lam=4, shape=(2, 2)).dtype == np.float32
+    assert nd.random_randint(0, 5, shape=(3,)).dtype == np.int32
+    mx.random.seed(3)
+    a = nd.sample_gamma(nd.array([1.0, 2.0]), nd.array([1.0, 0.5]), shape=(50,)).asnumpy()
+    mx.random.seed(3)
+    b = nd.sample_gamma(nd.array([1.0, 2.0]), nd.array([1.0, 0.5]), shape=(50,)).asnumpy()
+    np.testing.assert_array_equal(a, b)
+    assert (a > 0).all() and a.shape == (2, 50)
+    draws = nd.sample_uniform(nd.array([0.0, 5.0]), nd.array([1.0, 6.0]), shape=(100,)).asnumpy()
+    assert (draws[0] >= 0).all() and (draws[0] < 1).all() and (draws[1] >= 5).all() and (draws[1] < 6).all()
+    counts = nd.sample_generalized_negative_binomial(nd.array([2.0]), nd.array([0.0]), shape=(20,)).asnumpy()
+    assert (counts >= 0).all() and (counts == np.round(counts)).all()
+    for name in ("random_gamma", "random_poisson", "random_negative_binomial",
+                 "random_generalized_negative_binomial", "sample_exponential", "sample_negative_binomial"):
+        assert callable(getattr(nd, name)), name
+    assert sorted(nd.shuffle(nd.arange(6)).asnumpy().tolist()) == list(range(6))
+    assert nd.numpy is mx.np and nd.numpy_extension is mx.npx
+
+
+def test_histogram_onehot_encode_from_numpy() -> None:
+    """Values and dtypes as MXNet 1.9.1 gives them for the same calls."""
+    a = nd.array([0.1, 0.5, 0.7, 2.0, 1.2])
+    counts, edges = nd.histogram(a, bins=3)
+    assert counts.dtype == np.float32 and counts.asnumpy().tolist() == [3, 1, 1]
+    assert_close(edges.asnumpy(), np.array([0.1, 0.73333335, 1.3666667, 2.0], np.float32), what="edges")
+    counts, edges = nd.histogram(a, bins=nd.array([0, 1, 1.5, 3]))
+    assert counts.dtype == np.int64 and counts.asnumpy().tolist() == [3, 1, 1]
+    assert edges.asnumpy().tolist() == [0.0, 1.0, 1.5, 3.0]
+    counts, edges = nd.histogram(a, bins=4, range=(0, 1))
+    assert counts.asnumpy().tolist() == [1, 0, 2, 0] and edges.asnumpy().tolist() == [0, 0.25, 0.5, 0.75, 1]
+    out = nd.zeros((3, 4))
+    assert nd.onehot_encode(nd.array([1, 3, 0]), out) is out
+    assert out.asnumpy().tolist() == [[0, 1, 0, 0], [0, 0, 0, 1], [1, 0, 0, 0]]
+    base = np.arange(6, dtype=np.float32).reshape(2, 3)
+    shared = nd.from_numpy(base)
+    base[0, 0] = 9.0
+    assert isinstance(shared, nd.NDArray) and shared.asnumpy()[0, 0] == 9.0
+    assert nd.from_numpy(base, zero_copy=False).asnumpy()[0, 0] == 9.0

@@ -64,21 +64,37 @@ def roi_pooling(data: Tensor, rois: Tensor, pooled_size: Any = (1, 1), spatial_s
 def roi_align(data: Tensor, rois: Tensor, pooled_size: Any = (1, 1), spatial_scale: float = 1.0,
               sample_ratio: int = -1, position_sensitive: bool = False, aligned: bool = False,
               **_: Any) -> Tensor:
-    """(R, C, PH, PW): each bin's average of sample_ratio x sample_ratio bilinear samples at the centres of
-    a regular grid (regions at least 1 cell wide unless ``aligned``, which also shifts by half a cell);
-    samples beyond one cell outside the map count as 0."""
+    """(R, C, PH, PW): each bin's average of a regular grid of bilinear samples at the centres of its cells
+    (regions at least 1 cell wide unless ``aligned``, which also shifts by half a cell); samples beyond one
+    cell outside the map count as 0. The grid is sample_ratio x sample_ratio, or with ``sample_ratio <= 0``
+    (MXNet's default) ceil(region height / PH) x ceil(region width / PW) for each region, read from the
+    rois' values."""
     if position_sensitive:
         raise NotImplementedError("_contrib_ROIAlign: position_sensitive=True is not supported")
-    if int(sample_ratio) <= 0:
-        raise NotImplementedError("_contrib_ROIAlign: sample_ratio <= 0 (a grid sized by each region) is "
-                                  "not supported; give a positive sample_ratio")
     ph_n, pw_n = int_tuple(pooled_size, 2, "pooled_size", "ROIAlign")
-    grid = int(sample_ratio)
+    if int(sample_ratio) > 0:
+        grid = int(sample_ratio)
+        return _roi_align(data, rois, ph_n, pw_n, grid, grid, spatial_scale, aligned)
+    box = rois._data[:, 1:5].astype(np.float32) * np.float32(spatial_scale)
+    extent = box[:, 2:4] - box[:, 0:2]
+    if not aligned:
+        extent = np.maximum(extent, np.float32(1.0))
+    grids = np.ceil(extent / np.array([pw_n, ph_n], np.float32)).astype(int).clip(min=1)
+    parts = [_roi_align(data, rois[i:i + 1], ph_n, pw_n, int(grids[i, 1]), int(grids[i, 0]), spatial_scale,
+                        aligned) for i in range(int(rois.shape[0]))]
+    if not parts:
+        return ops.zeros((0, int(data.shape[1]), ph_n, pw_n), data.dtype)
+    return parts[0] if len(parts) == 1 else ops.concat(parts, 0)
+
+
+def _roi_align(data: Tensor, rois: Tensor, ph_n: int, pw_n: int, grid_y: int, grid_x: int,
+               spatial_scale: float, aligned: bool) -> Tensor:
     feats, rois = _regions(data, rois)
     height, width = int(data.shape[2]), int(data.shape[3])
     box = ops.stop_gradient(rois[:, 1:5]) * float(spatial_scale) - (0.5 if aligned else 0.0)
 
-    def samples(start: Tensor, end: Tensor, n: int, size: int) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+    def samples(start: Tensor, end: Tensor, n: int, size: int,
+                grid: int) -> tuple[Tensor, Tensor, Tensor, Tensor]:
         """Per region (R, n * grid): low and high cell indices, the weight of the high one, validity."""
         extent = end - start
         if not aligned:
@@ -94,16 +110,21 @@ def roi_align(data: Tensor, rois: Tensor, pooled_size: Any = (1, 1), spatial_sca
         frac = ops.where(edge, ops.zeros_like(pos), pos - low)
         return ops.cast(low, np.int64), ops.cast(high, np.int64), frac, valid
 
-    y0, y1, ly, vy = samples(box[:, 1], box[:, 3], ph_n, height)  # (R, Y)
-    x0, x1, lx, vx = samples(box[:, 0], box[:, 2], pw_n, width)  # (R, X)
+    y0, y1, ly, vy = samples(box[:, 1], box[:, 3], ph_n, height, grid_y)  # (R, Y)
+    x0, x1, lx, vx = samples(box[:, 0], box[:, 2], pw_n, width, grid_x)  # (R, X)
     r, c = int(feats.shape[0]), int(feats.shape[1])
-    ny, nx = ph_n * grid, pw_n * grid
+    ny, nx = ph_n * grid_y, pw_n * grid_x
 
+    # one region (the adaptive grid's case, whose samples may outnumber the cells): a plain gather
     def rows(index: Tensor) -> Tensor:  # (R, C, Y, W)
+        if r == 1:
+            return ops.gather(feats, index[0], 2)
         idx = ops.broadcast_to(index[:, None, :, None], (r, c, ny, width))
         return ops.gather_elements(feats, 2, idx)
 
     def cols(x: Tensor, index: Tensor) -> Tensor:  # (R, C, Y, X)
+        if r == 1:
+            return ops.gather(x, index[0], 3)
         idx = ops.broadcast_to(index[:, None, None, :], (r, c, ny, nx))
         return ops.gather_elements(x, 3, idx)
 
@@ -114,7 +135,7 @@ def roi_align(data: Tensor, rois: Tensor, pooled_size: Any = (1, 1), spatial_sca
            + cols(bottom, x1) * wy1 * wx1)
     inside = ops.logical_and(vy[:, None, :, None], vx[:, None, None, :])
     val = ops.where(inside, val, ops.zeros_like(val))
-    return ops.mean(ops.reshape(val, (r, c, ph_n, grid, pw_n, grid)), (3, 5))
+    return ops.mean(ops.reshape(val, (r, c, ph_n, grid_y, pw_n, grid_x)), (3, 5))
 
 
 ROI_OPS = {"ROIPooling": roi_pooling, "_contrib_ROIAlign": roi_align}

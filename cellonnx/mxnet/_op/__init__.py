@@ -10,10 +10,15 @@ from typing import Any
 
 from cellonnx.mxnet._op.creation import CREATION
 from cellonnx.mxnet._op.elemwise import BINARY, LEGACY_COMPARE, NUMPY_COMPARE, UNARY
+from cellonnx.mxnet._op.misc import MISC
 from cellonnx.mxnet._op.nn import NN
+from cellonnx.mxnet._op.pdf import PDF
 from cellonnx.mxnet._op.reduce import REDUCE
 from cellonnx.mxnet._op.shape import SHAPE
+from cellonnx.mxnet._op.spatial import SPATIAL
 from cellonnx.mxnet._op.update import UPDATE
+from cellonnx.mxnet._op.update_multi import UPDATE_MULTI
+from cellonnx.mxnet._op.update_rules import UPDATE_RULES
 from cellonnx.tensor import Parameter, Tensor
 
 __all__ = ["CONTRIB", "LEGACY_COMPARE", "NUMPY_COMPARE", "TABLE", "retype", "wrap"]
@@ -23,6 +28,12 @@ TABLE: dict[str, Callable[..., Any]] = {**UNARY, **BINARY, **LEGACY_COMPARE, **S
                                         **CREATION}
 TABLE["logical_not"] = lambda data, **_: TABLE["equal"](data, 0)
 TABLE.update(UPDATE)
+TABLE.update(UPDATE_MULTI)
+TABLE.update(UPDATE_RULES)
+TABLE.update(MISC)
+TABLE.update(PDF)
+TABLE.update(SPATIAL)
+TABLE.update({"Convolution_v1": NN["Convolution"], "Pooling_v1": NN["Pooling"]})
 
 # mx.nd.contrib / mx.sym.contrib
 CONTRIB: dict[str, Callable[..., Any]] = {

@@ -9,25 +9,29 @@ from typing import Any
 
 from cellonnx.mxnet import _op
 from cellonnx.mxnet.ndarray import contrib, linalg, random
+from cellonnx.mxnet.ndarray.legacy import from_numpy, histogram, load_frombuffer, onehot_encode
 from cellonnx.mxnet.ndarray.ndarray import NDArray, array, concatenate, empty, moveaxis, waitall
+from cellonnx.mxnet.ndarray.sample import SAMPLERS
 from cellonnx.mxnet.ndarray.utils import load, save, zeros
 
 _module = sys.modules[__name__]
 for _name, _impl in _op.TABLE.items():
     if _name not in ("empty", "zeros"):
         setattr(_module, _name, _op.wrap(_name, _impl, NDArray))
+for _name, _impl in SAMPLERS.items():
+    setattr(_module, _name, _impl)
 
-__all__ = ["NDArray", "array", "concatenate", "contrib", "empty", "linalg", "load", "moveaxis", "random",
-           "save",
-           "waitall", "zeros", *(n for n in _op.TABLE if not n.startswith("_"))]
+__all__ = ["NDArray", "array", "concatenate", "contrib", "empty", "from_numpy", "histogram", "linalg", "load",
+           "load_frombuffer", "moveaxis", "onehot_encode", "random", "save",
+           "waitall", "zeros", *(n for n in _op.TABLE if not n.startswith("_")), *SAMPLERS]
 
 
 def __getattr__(name: str) -> Any:
     # nd.np / nd.npx: the NumPy interface, as MXNet 1.x's ndarray package hands it on
-    if name == "np":
+    if name in ("np", "numpy"):
         from cellonnx.mxnet import numpy
         return numpy
-    if name == "npx":
+    if name in ("npx", "numpy_extension"):
         from cellonnx.mxnet import numpy_extension
         return numpy_extension
     fn = _graph_operator(name)

@@ -1,8 +1,10 @@
 """mx.nd.contrib: the contrib operators the Gluon model code uses (BilinearResize2D, AdaptiveAvgPooling2D,
-arange_like, div_sqrt_dim)."""
+arange_like, div_sqrt_dim), and every ``_contrib_*`` operator the symbol interpreter runs (ROIAlign,
+box_nms ...) under its contrib name."""
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 from cellonnx.mxnet import _op
 from cellonnx.mxnet.ndarray.ndarray import NDArray
@@ -11,3 +13,14 @@ for _name, _impl in _op.CONTRIB.items():
     setattr(sys.modules[__name__], _name, _op.wrap(_name, _impl, NDArray))
 
 __all__ = list(_op.CONTRIB)
+
+
+
+def __getattr__(name: str) -> Any:
+    from cellonnx.mxnet.ndarray import _graph_operator
+
+    fn = _graph_operator("_contrib_" + name) if not name.startswith("_") else None
+    if fn is None:
+        raise AttributeError(f"module 'mxnet.ndarray.contrib' has no attribute '{name}'")
+    setattr(sys.modules[__name__], name, fn)
+    return fn
