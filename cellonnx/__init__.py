@@ -16,6 +16,7 @@ from cellonnx.dtypes import (DType, bfloat16, bool_, double, float16, float32, f
                              int8, int16, int32, int64, int_, single, uint, uint8, uint16, uint32, uint64)
 from cellonnx.tensor import Parameter, Tensor, is_tensor, tensor
 from cellonnx.autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from cellonnx.autograd.saved_hooks import register_saved_tensors_hooks, saved_tensors_hooks
 from cellonnx import ops
 from cellonnx.ops import GradOperation, grad, stop_gradient, value_and_grad
 from cellonnx.ops.prims.random import get_seed, set_seed
@@ -42,6 +43,7 @@ from cellonnx.common.generator import (Generator, default_generator, get_rng_sta
                                        seed, set_rng_state)
 from cellonnx.common.tensor import from_numpy, frombuffer, swap_tensors
 from cellonnx.common.recompute import recompute
+from cellonnx.common.storage import UntypedStorage
 from cellonnx.jit_api import (JitConfig, Symbol, _no_grad, enable_dynamic, jit, jit_class, lazy_inline,
                               mutable, no_inline, set_recursion_limit)
 from cellonnx.context import COMPATIBLE, LAX, STRICT

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from cellonnx.autograd import saved_hooks as _saved
 from cellonnx.tensor import Tensor
 
 if TYPE_CHECKING:
@@ -88,7 +89,7 @@ class Node:
     needs them) its output arrays."""
 
     __slots__ = ("op", "inputs", "in_arrays", "attrs", "out_arrays", "out_refs", "n_out", "out_meta",
-                 "__weakref__")
+                 "saved", "__weakref__")
 
     def __init__(self, op: Op, inputs: tuple[Tensor, ...], attrs: dict, outputs: tuple[Tensor, ...],
                  in_arrays: Sequence[np.ndarray] | None = None) -> None:
@@ -110,11 +111,15 @@ class Node:
             self.out_meta = ((out.shape, out.dtype),)
         else:
             self.out_meta = tuple((o._data.shape, o._data.dtype) for o in outputs)
+        hooks = _saved.active()
+        self.saved = None if hooks is None else _pack_saved(self, hooks, inputs, outputs)
 
     def output(self, i: int = 0, connected: bool = False) -> Tensor:
         """The i-th output as a tensor; ``connected`` gives it this node as history (for higher order)."""
         if self.out_arrays is None or self.out_refs is None:
             raise RuntimeError(f"op {self.op.name}: its gradient reads its output, so set save_output = True")
+        if self.saved is not None and ("out", i) in self.saved[1]:
+            return _saved.unpack(self.saved[0], self.saved[1][("out", i)], self.op.name)
         live = self.out_refs[i]()
         tracing = tensor_mod.SHAPE_HOOK is not None
         # while tracing, the live output is the one bound to the graph value (also an output with no history
@@ -132,6 +137,28 @@ class Node:
         return f"<Node {self.op.name}>"
 
 
+def _pack_saved(node: Node, hooks: tuple, inputs: tuple[Tensor, ...], outputs: tuple[Tensor, ...]) -> tuple:
+    """Pass the tensors ``node``'s gradient keeps through the active pack hook (saved_tensors_hooks)."""
+    packed: dict[Any, Any] = {}
+    which = node.op.saved_inputs
+    for i, t in enumerate(inputs):
+        if which is None or i in which:
+            packed[i] = _saved.pack(hooks, t)
+    if node.op.save_output:
+        for i, o in enumerate(outputs):
+            packed[("out", i)] = _saved.pack(hooks, o)
+    return hooks, packed
+
+
+def _unpacked(u: Tensor, orig: Tensor) -> Tensor:
+    """An unpacked saved input as the gradient expects it: ``requires_grad`` as the tensor that was saved."""
+    if u is orig or u.requires_grad == orig.requires_grad:
+        return u
+    t = Tensor._make(u._data)
+    t.requires_grad = orig.requires_grad
+    return t
+
+
 class BackwardContext:
     """What an op's ``backward`` sees: its inputs, outputs and attributes."""
 
@@ -143,7 +170,12 @@ class BackwardContext:
 
     @property
     def inputs(self) -> tuple[Tensor, ...]:
-        return self.node.inputs
+        node = self.node
+        if node.saved is None:
+            return node.inputs
+        hooks, packed = node.saved
+        return tuple(_unpacked(_saved.unpack(hooks, packed[i], node.op.name), t) if i in packed else t
+                     for i, t in enumerate(node.inputs))
 
     @property
     def out(self) -> Tensor:

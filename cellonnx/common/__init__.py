@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from cellonnx.autograd.function import _Function  # noqa: F401 (MindSpore's name)
+from cellonnx.autograd.saved_hooks import register_saved_tensors_hooks, saved_tensors_hooks
 from cellonnx.common import dtype, initializer
 from cellonnx.common.dtype import *
 from cellonnx.common.dtype import __all__ as _dtype_all
@@ -20,6 +21,7 @@ from cellonnx.common.generator import (
 )
 from cellonnx.common.initializer import Initializer
 from cellonnx.common.recompute import recompute
+from cellonnx.common.storage import UntypedStorage
 from cellonnx.common.tensor import from_numpy, swap_tensors
 from cellonnx.device import DeviceCtx
 from cellonnx.jit_api import (
@@ -44,6 +46,7 @@ __all__ = ["DeviceCtx", "Generator", "Initializer", "JitConfig", "Parameter", "P
            "manual_seed", "ms_memory_recycle", "mutable", "no_inline", "recompute", "seed",
            "set_recursion_limit", "set_rng_state", "set_seed", "swap_tensors", "tensor", *_dtype_all]
 __all__ += ["COOTensor", "CSRTensor", "RowTensor", "SparseTensor"]
+__all__ += ["UntypedStorage", "register_saved_tensors_hooks", "saved_tensors_hooks"]
 
 # names defined above this layer (with the ops and the Cells), imported on first use
 _LATER = {"ParameterTuple": ("cellonnx.nn.parameter_tuple", "ParameterTuple"),

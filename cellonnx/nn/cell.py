@@ -17,6 +17,7 @@ import numpy as np
 
 from cellonnx import context as _ctx
 from cellonnx import dtypes
+from cellonnx.autograd import saved_hooks as _saved_hooks
 from cellonnx.autograd.tape import is_grad_enabled
 from cellonnx.graph import trace as _trace
 from cellonnx.nn import cell_hooks as _hooks
@@ -116,6 +117,7 @@ class Cell(StateMixin, GraphMethodsMixin):
         d["_backward_pre_hook"] = OrderedDict()
         d["_backward_hook"] = OrderedDict()
         d["_recompute_cell"] = None
+        d["_saved_tensors_hooks"] = None
         d["_has_config_recompute"] = False
         d["mixed_precision_type"] = None
         d["_dynamic_shape_inputs"] = None
@@ -229,6 +231,9 @@ class Cell(StateMixin, GraphMethodsMixin):
                 output = _hooks.run_recompute(self, args, kwargs)
             elif grad_on and self.has_bprop:
                 output = _hooks.run_custom_bprop(self, args, kwargs)
+            elif grad_on and self._saved_tensors_hooks is not None:
+                with _saved_hooks.saved_tensors_hooks(*self._saved_tensors_hooks):
+                    output = self.construct(*args, **kwargs)
             else:
                 output = self.construct(*args, **kwargs)
             if self._forward_hook:
@@ -245,10 +250,23 @@ class Cell(StateMixin, GraphMethodsMixin):
         """Run construct with this cell's hooks and precision (``cast_inputs`` are the positional inputs)."""
         return self._run(tuple(cast_inputs), dict(kwargs or {}))
 
+    def register_saved_tensors_hooks(self, pack_hook: Callable[[Any], Any],
+                                     unpack_hook: Callable[[Any], Any]) -> None:
+        """Pack and unpack the tensors saved for backward while this cell's ``construct`` runs with gradients
+        (see :class:`cellonnx.saved_tensors_hooks`).
+
+        Args:
+            pack_hook (Callable): called on each tensor saved for backward in the forward pass.
+            unpack_hook (Callable): called on what ``pack_hook`` returned, in the backward pass.
+        """
+        self.__dict__["_saved_tensors_hooks"] = (pack_hook, unpack_hook)
+        self._refresh_call_path()
+
     def _refresh_call_path(self) -> None:
         plain = self._checked and not (
             self._forward_pre_hook or self._forward_hook or self._backward_pre_hook or self._backward_hook
-            or self._recompute_cell is not None or self.has_bprop or self.mixed_precision_type is not None)
+            or self._recompute_cell is not None or self._saved_tensors_hooks is not None or self.has_bprop
+            or self.mixed_precision_type is not None)
         self.__dict__["_plain_call"] = plain
 
     def _self_check(self) -> None:
@@ -730,11 +748,6 @@ class Cell(StateMixin, GraphMethodsMixin):
             raise TypeError("For 'Cell', the property 'parameter_layout_dict' must be dict type, but got type "
                             f"{type(value)}.")
         self.__dict__["_parameter_layout_dict"] = value
-
-    def register_saved_tensors_hooks(self, pack_hook: Callable, unpack_hook: Callable) -> None:
-        raise NotImplementedError("Cell.register_saved_tensors_hooks is not supported by cellonnx: the tape keeps "
-                                  "the inputs of each op as they are and has no pack/unpack step for saved tensors; "
-                                  "use recompute() to trade memory for computation")
 
     def register_parameter_forward_hook(self, hook: Any) -> None:
         raise NotImplementedError("Cell.register_parameter_forward_hook is not supported by cellonnx: MindSpore "

@@ -46,6 +46,9 @@ class Op:
     differentiable: ClassVar[bool] = True  # False: outputs never require grad (comparisons, argmax, ...)
     deterministic: ClassVar[bool] = True  # False: never constant-folded while tracing (random ops)
     n_outputs: ClassVar[int] = 1          # >1: forward returns a tuple
+    # the inputs whose values backward reads (None: all; () when it needs only their shapes): what
+    # saved_tensors_hooks pack
+    saved_inputs: ClassVar[tuple[int, ...] | None] = None
     _instance: ClassVar[Op]
 
     def __init_subclass__(cls, register: bool = True, **kwargs: Any) -> None:

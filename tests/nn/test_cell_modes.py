@@ -275,8 +275,6 @@ def test_compatibility_methods() -> None:
     assert net.jit_config_dict == {"jit_level": "O1"}
     assert net.parameter_layout_dict == {}
     net.remove_redundant_parameters()
-    with pytest.raises(NotImplementedError, match="register_saved_tensors_hooks is not supported"):
-        net.register_saved_tensors_hooks(lambda t: t, lambda t: t)
     with pytest.raises(NotImplementedError, match="register_parameter_forward_hook is not supported"):
         net.register_parameter_forward_hook(lambda *a: None)
 

@@ -55,6 +55,8 @@ def _ctc(x: Tensor, labels_indices: Tensor, labels_values: Tensor, sequence_leng
         raise ValueError(f"For 'CTCLoss', the labels of samples {np.flatnonzero(too_long).tolist()} are "
                          "longer than their sequences (set ignore_longer_outputs_than_inputs=True to give "
                          "them loss 0).")
+    if not prim.ctc_merge_repeated:
+        return _ctc_no_merge(x, targets, target_lengths, lengths, too_long)
     # samples whose labels do not fit get loss 0 and no gradient, as MindSpore's kernel with the flag
     fit_target_lengths = np.where(too_long, 0, target_lengths)
     keep = Tensor((~too_long).astype(x._data.dtype))
@@ -70,14 +72,66 @@ def _ctc(x: Tensor, labels_indices: Tensor, labels_values: Tensor, sequence_leng
     return loss, grad
 
 
+def _ctc_no_merge(x: Tensor, targets: np.ndarray, target_lengths: np.ndarray, lengths: np.ndarray,
+                  skip: np.ndarray) -> tuple[Tensor, Tensor]:
+    """ctc_merge_repeated=False: repeated frames of a label are not merged, so a label takes exactly one frame
+    (only blanks last) and a label may follow the same label without a blank between them (``a a`` reads
+    as two ``a``). Loss and gradient over the logits, by the forward-backward recursions in float64."""
+    z = x.asnumpy().astype(np.float64)
+    _, batch, classes = z.shape
+    blank = classes - 1
+    lp = z - z.max(-1, keepdims=True)
+    lp = lp - np.log(np.exp(lp).sum(-1, keepdims=True))
+    loss = np.zeros(batch)
+    grad = np.zeros_like(z)
+    for b in range(batch):
+        t_n = int(lengths[b])
+        if skip[b] or t_n == 0:
+            continue
+        ext = [blank]
+        for v in targets[b, :int(target_lengths[b])]:
+            ext += [int(v), blank]
+        n = len(ext)
+        p = lp[:t_n, b][:, ext]  # (T, S)
+        alpha = np.full((t_n, n), -np.inf)
+        beta = np.full((t_n, n), -np.inf)
+        alpha[0, 0] = p[0, 0]
+        if n > 1:
+            alpha[0, 1] = p[0, 1]
+        for t in range(1, t_n):
+            for s_ in range(n):
+                terms = [alpha[t - 1, s_ - 1]] if s_ > 0 else [-np.inf]
+                if ext[s_] == blank:
+                    terms.append(alpha[t - 1, s_])
+                if ext[s_] != blank and s_ > 1:
+                    terms.append(alpha[t - 1, s_ - 2])
+                alpha[t, s_] = np.logaddexp.reduce(terms) + p[t, s_]
+        beta[-1, -1] = p[-1, -1]
+        if n > 1:
+            beta[-1, -2] = p[-1, -2]
+        for t in range(t_n - 2, -1, -1):
+            for s_ in range(n):
+                terms = [beta[t + 1, s_ + 1]] if s_ < n - 1 else [-np.inf]
+                if ext[s_] == blank:
+                    terms.append(beta[t + 1, s_])
+                if ext[s_] != blank and s_ < n - 2:
+                    terms.append(beta[t + 1, s_ + 2])
+                beta[t, s_] = np.logaddexp.reduce(terms) + p[t, s_]
+        ll = np.logaddexp(alpha[-1, -1], alpha[-1, -2]) if n > 1 else alpha[-1, -1]
+        loss[b] = -ll
+        post = np.exp(alpha + beta - p - ll)  # (T, S): the posterior of each lattice state
+        g = np.exp(lp[:t_n, b])
+        for s_, k in enumerate(ext):
+            g[:, k] -= post[:, s_]
+        grad[:t_n, b] = g
+    dt = x._data.dtype
+    return Tensor(loss.astype(dt)), Tensor(grad.astype(dt))
+
+
 def _setup_ctc(prim: Any) -> None:
     for attr in ("preprocess_collapse_repeated", "ctc_merge_repeated", "ignore_longer_outputs_than_inputs"):
         if not isinstance(getattr(prim, attr), bool):
             raise TypeError(f"For 'CTCLoss', the '{attr}' must be a bool, but got {getattr(prim, attr)!r}.")
-    if not prim.ctc_merge_repeated:
-        raise ValueError("For 'CTCLoss', ctc_merge_repeated=False (every frame of a repeated label counted "
-                         "as its own label) is not supported; cellonnx computes the standard CTC of "
-                         "ctc_merge_repeated=True.")
 
 
 ROWS = [

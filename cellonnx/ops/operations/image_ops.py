@@ -15,6 +15,45 @@ def _length(value: Any) -> int:
     return int(value.asnumpy().reshape(-1)[0]) if isinstance(value, Tensor) else int(value)
 
 
+def _roi_align(features: Tensor, rois: Tensor, pooled_height: int, pooled_width: int, spatial_scale: float,
+               sample_num: int, roi_end_mode: int) -> Tensor:
+    """ops.ROIAlign: rois are (R, 5) rows ``(batch_index, x1, y1, x2, y2)``. ``roi_end_mode`` 1 adds one pixel
+    to the end corner before scaling and keeps regions as they are; 0 (legacy) clamps each region to at
+    least one cell. ``sample_num`` <= 0 takes ceil(region size / pooled size) samples per bin, per region."""
+    import numpy as np
+
+    import cellonnx.mxnet  # noqa: F401 (loads the packages ops_roi belongs to, in their order)
+    from cellonnx import ops
+    from cellonnx.gluon.symbol.ops_roi import roi_align
+
+    if roi_end_mode not in (0, 1):
+        raise ValueError(f"For 'ROIAlign', the 'roi_end_mode' must be 0 or 1, but got {roi_end_mode}")
+    if features.ndim != 4 or rois.ndim != 2 or rois.shape[1] != 5:
+        raise ValueError(f"For 'ROIAlign', features must be 4-D (N, C, H, W) and rois (R, 5), but got "
+                         f"{tuple(features.shape)} and {tuple(rois.shape)}")
+    scale = float(spatial_scale)
+    aligned = roi_end_mode == 1
+    if aligned:  # the helper's aligned mode shifts by half a cell: cancel it, then add the end pixel
+        half = 0.5 / scale
+        rois = rois + Tensor(np.array([0, half, half, 1 + half, 1 + half], rois.dtype.np_dtype))
+    pooled = (int(pooled_height), int(pooled_width))
+    if sample_num > 0:
+        return roi_align(features, rois, pooled, scale, int(sample_num), aligned=aligned)
+    box = ops.stop_gradient(rois).asnumpy().astype(np.float64) * scale
+    outs = []
+    for r in range(rois.shape[0]):
+        size_h, size_w = box[r, 4] - box[r, 2], box[r, 3] - box[r, 1]
+        if not aligned:
+            size_h, size_w = max(size_h, 1.0), max(size_w, 1.0)
+        grid_h, grid_w = max(int(np.ceil(size_h / pooled[0])), 1), max(int(np.ceil(size_w / pooled[1])), 1)
+        if grid_h != grid_w:
+            raise NotImplementedError("For 'ROIAlign', sample_num <= 0 with a region whose adaptive sample "
+                                      f"counts differ along height and width ({grid_h} and {grid_w}) is not "
+                                      "supported; give a positive sample_num")
+        outs.append(roi_align(features, rois[r:r + 1], pooled, scale, grid_h, aligned=aligned))
+    return ops.concat(outs, 0)
+
+
 ROWS = [
     # ---- boxes
     Row("BoundingBoxEncode", "means=(0.0, 0.0, 0.0, 0.0), stds=(1.0, 1.0, 1.0, 1.0)",
@@ -22,6 +61,9 @@ ROWS = [
     Row("BoundingBoxDecode", "max_shape, means=(0.0, 0.0, 0.0, 0.0), stds=(1.0, 1.0, 1.0, 1.0), "
         "wh_ratio_clip=0.016", "anchor_box, deltas",
         "bounding_box_decode(anchor_box, deltas, max_shape, means, stds, wh_ratio_clip)"),
+    Row("ROIAlign", "pooled_height, pooled_width, spatial_scale, sample_num=2, roi_end_mode=1",
+        "features, rois",
+        "_roi_align(features, rois, pooled_height, pooled_width, spatial_scale, sample_num, roi_end_mode)"),
     Row("IOU", "mode='iou'", "anchor_boxes, gt_boxes", "iou(anchor_boxes, gt_boxes, mode)"),
     Row("CheckValid", "", "bboxes, img_metas", "check_valid(bboxes, img_metas)"),
     # ---- images

@@ -24,7 +24,65 @@ def _margin(margin: Any) -> float:
     return float(margin.asnumpy().item()) if isinstance(margin, Tensor) else float(margin)
 
 
+def _rnnt_loss(acts: Tensor, labels: Tensor, input_lengths: Tensor, label_lengths: Tensor,
+               blank_label: int) -> tuple[Tensor, Tensor]:
+    """ops.RNNTLoss: per sequence, the transducer loss ``-log P(labels | acts)`` (``acts`` are logits over the
+    (T, U+1) lattice, log-softmaxed over V) and its gradient with respect to ``acts`` (zero outside each
+    sequence's lengths); computed in float64 by the forward-backward recursions."""
+    import numpy as np
+
+    z = acts.asnumpy().astype(np.float64)
+    y, tl, ul = labels.asnumpy(), input_lengths.asnumpy(), label_lengths.asnumpy()
+    if z.ndim != 4 or y.ndim != 2 or z.shape[0] != y.shape[0] or z.shape[2] != y.shape[1] + 1:
+        raise ValueError(f"For 'RNNTLoss', acts must be (B, T, U, V) and labels (B, U - 1), but got "
+                         f"{tuple(z.shape)} and {tuple(y.shape)}")
+    lp = z - z.max(-1, keepdims=True)
+    lp = lp - np.log(np.exp(lp).sum(-1, keepdims=True))
+    costs = np.zeros(z.shape[0])
+    grads = np.zeros_like(z)
+    for b in range(z.shape[0]):
+        t_n, u_n = int(tl[b]), int(ul[b]) + 1
+        if not (0 < t_n <= z.shape[1] and 0 < u_n <= z.shape[2]):
+            raise ValueError(f"For 'RNNTLoss', sequence {b} has input length {t_n} and label length "
+                             f"{u_n - 1}, outside acts of shape {tuple(z.shape)}")
+        p = lp[b, :t_n, :u_n]
+        blank = p[:, :, blank_label]
+        emit = np.stack([p[:, u, y[b, u]] for u in range(u_n - 1)], 1) if u_n > 1 else np.zeros((t_n, 0))
+        alpha = np.full((t_n, u_n), -np.inf)
+        beta = np.full((t_n, u_n), -np.inf)
+        for t in range(t_n):
+            for u in range(u_n):
+                if t == 0 and u == 0:
+                    alpha[t, u] = 0.0
+                    continue
+                a = alpha[t - 1, u] + blank[t - 1, u] if t > 0 else -np.inf
+                c = alpha[t, u - 1] + emit[t, u - 1] if u > 0 else -np.inf
+                alpha[t, u] = np.logaddexp(a, c)
+        for t in range(t_n - 1, -1, -1):
+            for u in range(u_n - 1, -1, -1):
+                if t == t_n - 1 and u == u_n - 1:
+                    beta[t, u] = blank[t, u]
+                    continue
+                a = beta[t + 1, u] + blank[t, u] if t < t_n - 1 else -np.inf
+                c = beta[t, u + 1] + emit[t, u] if u < u_n - 1 else -np.inf
+                beta[t, u] = np.logaddexp(a, c)
+        ll = beta[0, 0]
+        costs[b] = -ll
+        g = np.exp(p + (alpha + beta - ll)[:, :, None])  # softmax times each node's occupancy
+        nxt = np.full((t_n, u_n), -np.inf)
+        nxt[:-1] = beta[1:]
+        nxt[-1, -1] = 0.0
+        g[:, :, blank_label] -= np.exp(alpha + blank + nxt - ll)
+        for u in range(u_n - 1):
+            g[:, u, y[b, u]] -= np.exp(alpha[:, u] + emit[:, u] + beta[:, u + 1] - ll)
+        grads[b, :t_n, :u_n] = g
+    dt = acts.dtype.np_dtype
+    return Tensor(costs.astype(dt)), Tensor(grads.astype(dt))
+
+
 ROWS = [
+    Row("RNNTLoss", "blank_label=0", "acts, labels, input_lengths, label_lengths",
+        "_rnnt_loss(acts, labels, input_lengths, label_lengths, blank_label)"),
     Row("MultiMarginLoss", "p=1, margin=1.0, reduction='mean'", "x, target, weight=None",
         "_multi_margin(x, target, p, _margin(margin), weight, reduction, 'MultiMarginLoss')"),
     Row("MultilabelMarginLoss", "reduction='mean'", "x, target",

@@ -120,7 +120,32 @@ def _lp_norm(x: Tensor, axis: Any, p: int, keep_dims: bool, epsilon: float) -> T
     return maximum(norm, epsilon) if epsilon else norm
 
 
+def _ragged_range(starts: Any, limits: Any, deltas: Any, tsplits: Any) -> tuple[Any, Any]:
+    """ops.RaggedRange: the ranges ``starts[i], starts[i] + deltas[i], ...`` (up to, not including,
+    ``limits[i]``) concatenated, with their row splits (in ``Tsplits``); values in the inputs' dtype."""
+    from cellonnx.tensor import Tensor
+
+    s, lim, d = (np.atleast_1d(t.asnumpy() if isinstance(t, Tensor) else np.asarray(t))
+                 for t in (starts, limits, deltas))
+    s, lim, d = np.broadcast_arrays(s, lim, d)
+    if np.any(d == 0):
+        raise ValueError(f"For 'RaggedRange', deltas must not be 0, but got {d.tolist()}")
+    dt = s.dtype
+    if dt.kind in "iu":
+        span, step = np.abs(lim.astype(np.int64) - s), np.abs(d.astype(np.int64))
+        counts = np.where((lim > s) == (d > 0), (span + step - 1) // step, 0)
+    else:
+        counts = np.maximum(np.ceil((lim - s) / d), 0).astype(np.int64)
+    splits = np.concatenate([[0], np.cumsum(counts)]).astype(dtypes.to_numpy(tsplits))
+    # each value is the previous plus delta, in the inputs' dtype (MindSpore's rounding for floats)
+    values = [np.cumsum(np.concatenate([[s[i]], np.full(counts[i] - 1, d[i])]).astype(dt), dtype=dt)
+              if counts[i] else np.zeros(0, dt) for i in range(s.size)]
+    values = np.concatenate(values).astype(dt) if values else np.zeros(0, dt)
+    return Tensor(splits), Tensor(values)
+
+
 ROWS = [
+    Row("RaggedRange", "Tsplits", "starts, limits, deltas", "_ragged_range(starts, limits, deltas, Tsplits)"),
     # ---- elementwise, one input
     Row("Abs", "", "input", "abs(input)"),
     Row("Ceil", "", "input", "ceil(input)"),

@@ -53,7 +53,22 @@ def _setup_confusion(prim: Any) -> None:
         raise TypeError(f"For 'ConfusionMatrix', the 'dtype' must be a str, but got {prim.dtype!r}.")
 
 
+def _matrix_logarithm(x: Tensor) -> Tensor:
+    """ops.MatrixLogarithm: the principal logarithm of each complex square matrix of ``x`` (..., n, n), by
+    its eigendecomposition ``V diag(log w) V^-1`` (diagonalisable matrices), in complex128."""
+    import numpy as np
+
+    a = x.asnumpy()
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2] or a.dtype.kind != "c":
+        raise ValueError("For 'MatrixLogarithm', x must be complex square matrices (..., n, n), but got "
+                         f"shape {a.shape} and dtype {a.dtype}")
+    w, v = np.linalg.eig(a.astype(np.complex128))
+    out = (v * np.log(w)[..., None, :]) @ np.linalg.inv(v)
+    return Tensor(out.astype(a.dtype))
+
+
 ROWS = [
+    Row("MatrixLogarithm", "", "x", "_matrix_logarithm(x)"),
     Row("TridiagonalMatMul", "", "superdiag, maindiag, subdiag, rhs",
         "tridiagonal_matmul(superdiag, maindiag, subdiag, rhs)"),
     Row("ConfusionMatrix", "num_classes, dtype='int32'", "labels, predictions, weights=None",

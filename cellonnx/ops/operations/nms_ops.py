@@ -104,6 +104,55 @@ def _nms_overlaps(overlaps: Tensor, scores: Tensor, max_output_size: Any, overla
     return Tensor(np.asarray(kept, np.int32))
 
 
+def _scalar(value: Any) -> Any:
+    return _array(value).reshape(-1)[0]
+
+
+def _combined_nms(boxes: Tensor, scores: Tensor, max_output_size_per_class: Any, max_total_size: Any,
+                  iou_threshold: Any, score_threshold: Any, pad_per_class: bool,
+                  clip_boxes: bool) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+    """Per image and class, greedy suppression of the boxes scoring above ``score_threshold`` (at most
+    ``max_output_size_per_class`` each); then all images' picks by descending score, the first
+    ``max_total_size`` (fewer with ``pad_per_class``: per class times classes when smaller), zero-padded."""
+    _eager("CombinedNonMaxSuppression")
+    b, s = _array(boxes), _array(scores)
+    if b.ndim != 4 or b.shape[-1] != 4 or s.ndim != 3 or b.shape[:2] != s.shape[:2] \
+            or b.shape[2] not in (1, s.shape[2]):
+        raise ValueError("For 'CombinedNonMaxSuppression', boxes must be (batch, num_boxes, q, 4) and scores "
+                         "(batch, num_boxes, num_classes) with q 1 or num_classes, but got "
+                         f"{b.shape} and {s.shape}.")
+    per_class, total = int(_scalar(max_output_size_per_class)), int(_scalar(max_total_size))
+    iou, thr = float(_scalar(iou_threshold)), float(_scalar(score_threshold))
+    if per_class < 0 or total < 0:
+        raise ValueError("For 'CombinedNonMaxSuppression', max_output_size_per_class and max_total_size "
+                         f"must be >= 0, but got {per_class} and {total}.")
+    if not 0.0 <= iou <= 1.0:
+        raise ValueError(f"For 'CombinedNonMaxSuppression', iou_threshold must be in [0, 1], but got {iou}.")
+    batch, _, q, _ = b.shape
+    n_cls = s.shape[2]
+    n_det = min(total, per_class * n_cls) if pad_per_class else total
+    out_b = np.zeros((batch, n_det, 4), np.float32)
+    out_s = np.zeros((batch, n_det), np.float32)
+    out_c = np.zeros((batch, n_det), np.float32)
+    valid = np.zeros(batch, np.int32)
+    for i in range(batch):
+        picks: list[tuple[float, int, np.ndarray]] = []
+        for c in range(n_cls):
+            cb = b[i, :, 0 if q == 1 else c].astype(np.float64)
+            cs = s[i, :, c]
+            cand = np.nonzero(cs > thr)[0]
+            order = cand[np.argsort(-cs[cand], kind="stable")]
+            kept = _greedy(order, lambda k, j, cb=cb: _iou(cb[j], cb[k]), iou, per_class)
+            picks += [(float(cs[j]), c, b[i, j, 0 if q == 1 else c]) for j in kept]
+        picks.sort(key=lambda p: -p[0])
+        picks = picks[:n_det]
+        valid[i] = len(picks)
+        for k, (score, c, box) in enumerate(picks):
+            out_b[i, k] = np.clip(box, 0.0, 1.0) if clip_boxes else box
+            out_s[i, k], out_c[i, k] = score, c
+    return Tensor(out_b), Tensor(out_s), Tensor(out_c), Tensor(valid)
+
+
 def _setup_nms(prim: Any) -> None:
     if not isinstance(prim.iou_threshold, float):
         raise TypeError(f"For 'NMSWithMask', the 'iou_threshold' must be a float, but got "
@@ -111,6 +160,10 @@ def _setup_nms(prim: Any) -> None:
 
 
 ROWS = [
+    Row("CombinedNonMaxSuppression", "pad_per_class=False, clip_boxes=True",
+        "boxes, scores, max_output_size_per_class, max_total_size, iou_threshold, score_threshold",
+        "_combined_nms(boxes, scores, max_output_size_per_class, max_total_size, iou_threshold, "
+        "score_threshold, pad_per_class, clip_boxes)"),
     Row("NMSWithMask", "iou_threshold=0.5", "bboxes", "_nms_with_mask(bboxes, iou_threshold)", _setup_nms),
     Row("NonMaxSuppressionV3", "", "boxes, scores, max_output_size, iou_threshold, score_threshold",
         "_nms_v3(boxes, scores, max_output_size, iou_threshold, score_threshold)"),

@@ -61,6 +61,7 @@ def _float(x: Any) -> Tensor:
 
 # ---------------------------------------------------------------- softmax family
 class Softmax(Op):
+    saved_inputs = ()  # backward reads only the output
     save_output = True
 
     def forward(self, x, *, axis):
@@ -78,6 +79,7 @@ class Softmax(Op):
 
 
 class LogSoftmax(Op):
+    saved_inputs = ()  # backward reads only the output
     save_output = True
 
     def forward(self, x, *, axis):

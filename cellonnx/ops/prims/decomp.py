@@ -89,6 +89,7 @@ class SLogDet(Op):
 
 
 class MatrixInverse(Op):
+    saved_inputs = ()  # backward reads only the output
     save_output = True
 
     def forward(self, a):
@@ -120,6 +121,7 @@ class Solve(Op):
 
 # ---------------------------------------------------------------- Cholesky
 class Cholesky(Op):
+    saved_inputs = ()  # backward reads only the output
     """The lower factor L of A = L L^T (``upper``: U = L^T with A = U^T U)."""
 
     save_output = True

@@ -14,6 +14,7 @@ from cellonnx.tensor import Tensor
 
 
 class Dropout(Op):
+    saved_inputs = ()  # backward reads only the output
     """Outputs (y, mask): y = x * mask / (1 - p), mask True where kept (probability 1 - p). The gradient
     reuses the forward's mask."""
 

@@ -28,6 +28,7 @@ class _Binary(Op, register=False):
 
 
 class Add(_Binary):
+    saved_inputs = ()  # backward reads only the shapes
     onnx_type = "Add"
 
     def forward(self, a, b):
@@ -39,6 +40,7 @@ class Add(_Binary):
 
 
 class Sub(_Binary):
+    saved_inputs = ()  # backward reads only the shapes
     onnx_type = "Sub"
 
     def forward(self, a, b):
@@ -63,6 +65,8 @@ class Mul(_Binary):
 
 class Div(_Binary):
     onnx_type = "Div"
+    save_output = True
+    saved_inputs = (1,)  # as MindSpore: the divisor and the quotient
 
     def forward(self, a, b):
         if a.dtype.kind in "iu":
@@ -72,7 +76,7 @@ class Div(_Binary):
     def backward(self, ctx, g):
         a, b = ctx.inputs
         ga = sum_to(div(g, b), a.shape) if a.requires_grad else None
-        gb = sum_to(neg(div(mul(g, a), mul(b, b))), b.shape) if b.requires_grad else None
+        gb = sum_to(neg(div(mul(g, ctx.out), b)), b.shape) if b.requires_grad else None
         return ga, gb
 
 
@@ -252,6 +256,7 @@ class _Unary(Op, register=False):
 
 
 class Neg(_Unary):
+    saved_inputs = ()  # backward reads only the shapes
     onnx_type = "Neg"
 
     def forward(self, x):
@@ -280,6 +285,7 @@ class Sign(_Unary):
 
 
 class Exp(_Unary):
+    saved_inputs = ()  # backward reads only the output
     onnx_type = "Exp"
     save_output = True
 
@@ -301,6 +307,7 @@ class Log(_Unary):
 
 
 class Sqrt(_Unary):
+    saved_inputs = ()  # backward reads only the output
     onnx_type = "Sqrt"
     save_output = True
 
@@ -312,6 +319,7 @@ class Sqrt(_Unary):
 
 
 class Rsqrt(Op):
+    saved_inputs = ()  # backward reads only the output
     save_output = True
 
     def forward(self, x):
@@ -326,6 +334,7 @@ class Rsqrt(Op):
 
 
 class Reciprocal(_Unary):
+    saved_inputs = ()  # backward reads only the output
     onnx_type = "Reciprocal"
     save_output = True
 
@@ -358,6 +367,7 @@ class Cos(_Unary):
 
 
 class Tanh(_Unary):
+    saved_inputs = ()  # backward reads only the output
     onnx_type = "Tanh"
     save_output = True
 
@@ -370,6 +380,7 @@ class Tanh(_Unary):
 
 
 class Sigmoid(_Unary):
+    saved_inputs = ()  # backward reads only the output
     onnx_type = "Sigmoid"
     save_output = True
 
@@ -526,6 +537,7 @@ class Clip(Op):
 
 
 class Cast(Op):
+    saved_inputs = ()  # backward reads only the shapes
     def forward(self, x, *, dtype):
         return x.astype(dtype)
 

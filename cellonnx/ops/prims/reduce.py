@@ -32,6 +32,7 @@ def _expand_grad(g: Tensor, x: Tensor, axes: tuple[int, ...] | None, keep_dims: 
 
 
 class ReduceSum(Op):
+    saved_inputs = ()  # backward reads only the shape
     def forward(self, x, *, axes, keep_dims):
         return sum_axes(x, axes, keep_dims)
 
@@ -45,6 +46,7 @@ class ReduceSum(Op):
 
 
 class ReduceMean(Op):
+    saved_inputs = ()  # backward reads only the shape
     def forward(self, x, *, axes, keep_dims):
         total = row_sums(x, axes, keep_dims)
         if total is None:

@@ -11,6 +11,7 @@ from cellonnx.tensor import Tensor
 
 
 class Reshape(Op):
+    saved_inputs = ()  # backward reads only the shapes
     def forward(self, x, *, shape):
         return x.reshape(shape)
 
@@ -25,6 +26,7 @@ class Reshape(Op):
 
 
 class Transpose(Op):
+    saved_inputs = ()  # backward reads only the shapes
     def forward(self, x, *, perm):
         return np.transpose(x, perm)
 
@@ -39,6 +41,7 @@ class Transpose(Op):
 
 
 class ExpandDims(Op):
+    saved_inputs = ()  # backward reads only the shapes
     def forward(self, x, *, axes):
         return np.expand_dims(x, axes)
 
@@ -50,6 +53,7 @@ class ExpandDims(Op):
 
 
 class Squeeze(Op):
+    saved_inputs = ()  # backward reads only the shapes
     def forward(self, x, *, axes):
         return np.squeeze(x, axes)
 

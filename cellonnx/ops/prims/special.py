@@ -42,6 +42,7 @@ def _over_x(v: Tensor, x: Tensor, limit: float) -> Tensor:
 
 # ---------------------------------------------------------------- exp / log near zero, erfc, erfinv
 class Expm1(Op):
+    saved_inputs = ()  # backward reads only the output
     save_output = True
 
     def forward(self, x):
@@ -99,6 +100,7 @@ _GILES_TAIL = (-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844, 0
 
 
 class Erfinv(Op):
+    saved_inputs = ()  # backward reads only the output
     save_output = True
 
     def forward(self, x):

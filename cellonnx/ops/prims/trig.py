@@ -21,6 +21,7 @@ class _Unary(Op, register=False):
 
 
 class Tan(_Unary):
+    saved_inputs = ()  # backward reads only the output
     onnx_type = "Tan"
     save_output = True
 

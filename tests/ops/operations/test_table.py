@@ -45,6 +45,17 @@ def _hook(g: Any) -> Any:
 
 
 EXTRA: dict[str, dict[str, Any]] = {
+    "MatrixLogarithm": c(lambda: ops.MatrixLogarithm(), [], lambda p: p(T([[2 + 1j, 0.5], [0.2, 3 - 1j]],
+                                                                           ms.complex64))),
+    "RaggedRange": c(lambda: ops.RaggedRange(ms.int64), [],
+                     lambda p: p(T([0, 2], ms.int32), T([3, 7], ms.int32), T([1, 2], ms.int32))),
+    "RNNTLoss": c(lambda: ops.RNNTLoss(), [f32(1, 2, 3, 5)],
+                  lambda p, a: p(a, T([[1, 2]], ms.int32), T([2], ms.int32), T([2], ms.int32))),
+    "CombinedNonMaxSuppression": c(lambda: ops.CombinedNonMaxSuppression(), [f32(1, 4, 1, 4), f32(1, 4, 2)],
+                                   lambda p, b, s: p(b, s, T(2, ms.int32), T(3, ms.int32), T(0.5, ms.float32),
+                                                     T(0.0, ms.float32))),
+    "ROIAlign": c(lambda: ops.ROIAlign(2, 2, 0.5), [f32(1, 2, 5, 5)],
+                  lambda p, x: p(x, T([[0, 0.5, 0.5, 3.0, 3.5]], ms.float32))),
     "TransposeView": c(lambda: ops.TransposeView(), [f32(2, 3, 4)], lambda p, x: p(x, (1, 2, 0))),
     "TransposeExtView": c(lambda: ops.TransposeExtView(), [f32(2, 3, 4)], lambda p, x: p(x, 0, 2)),
     "Expand": c(lambda: ops.Expand(), [f32(3, 1)], lambda p, x: p(x, T([2, 3, 4], ms.int64))),
