@@ -63,8 +63,13 @@ class saved_tensors_hooks:
 
     Examples:
         >>> import cellonnx as ms
-        >>> with ms.saved_tensors_hooks(lambda x: x + 1, lambda x: x):
-        ...     out = x * y
+        >>> x, y = ms.Tensor([1.0, 2.0]), ms.Tensor([3.0, 4.0])
+        >>> def f(x, y):
+        ...     with ms.saved_tensors_hooks(lambda t: t + 1, lambda t: t):  # Mul saves x and y, packed + 1
+        ...         return (x * y).sum()
+        >>> dx, dy = ms.grad(f, grad_position=(0, 1))(x, y)
+        >>> print(dx.asnumpy(), dy.asnumpy())
+        [4. 5.] [2. 3.]
     """
 
     def __init__(self, pack_hook: Callable[[Any], Any], unpack_hook: Callable[[Any], Any]) -> None:
