@@ -31,10 +31,11 @@ from tritonclient.grpc import service_pb2_grpc
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from serve_load import ROOT, Run, drive, median_run, mlp, request_body
+from serve_load import Server as HttpServer
 
 
-class Server:
-    """`cellonnx serve` with HTTP and gRPC on free ports."""
+class Server(HttpServer):
+    """`cellonnx serve` with HTTP and gRPC on free ports (stopped as serve_load's HTTP-only server is)."""
 
     def __init__(self, model: Path, *flags: str) -> None:
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
@@ -55,13 +56,6 @@ class Server:
         if not (self.url and self.grpc):
             self.stop()
             raise RuntimeError("the server did not start")
-
-    def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
 
 
 def grpc_request(x: np.ndarray) -> object:
