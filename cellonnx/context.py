@@ -87,12 +87,50 @@ def set_context(**kwargs: Any) -> None:
                 raise ValueError("For 'context.set_context', the argument 'jit_syntax_level' must be STRICT, "
                                  f"COMPATIBLE or LAX, but got {value!r}.")
             _extra[key] = value
+        elif key == "gpu_config":
+            _extra[key] = _gpu_config(value)
         elif key in _extra or key in _ACCEPTED:
             _extra[key] = value
         else:
             raise ValueError(f"For 'context.set_context', the keyword argument {key} is not recognized! "
                              f"Supported: mode, device_target, device_id, {', '.join(sorted(_extra))} and "
                              f"MindSpore's compiler settings {sorted(_ACCEPTED)}")
+
+
+# MindSpore's gpu_config keys and defaults; the cuDNN algorithm choices are kept and change nothing
+# (onnxruntime searches convolution algorithms itself)
+GPU_CONFIG_DEFAULTS: dict[str, Any] = {"conv_fprop_algo": "normal", "conv_dgrad_algo": "normal",
+                                       "conv_wgrad_algo": "normal", "conv_allow_tf32": True,
+                                       "matmul_allow_tf32": False}
+
+
+def _gpu_config(value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise TypeError("For 'context.set_context', the argument 'gpu_config' must be a dict, "
+                        f"but got {value!r}.")
+    merged = dict(gpu_config())
+    for key, item in value.items():
+        if key not in GPU_CONFIG_DEFAULTS:
+            raise ValueError(f"For 'context.set_context', the key {key!r} of 'gpu_config' is not recognized; "
+                             f"supported: {sorted(GPU_CONFIG_DEFAULTS)}")
+        if key.endswith("_tf32") and not isinstance(item, bool):
+            raise TypeError(f"For 'context.set_context', gpu_config[{key!r}] must be a bool, "
+                            f"but got {item!r}.")
+        merged[key] = item
+    return merged
+
+
+def gpu_config() -> dict[str, Any]:
+    """MindSpore's gpu_config with its defaults filled in."""
+    return {**GPU_CONFIG_DEFAULTS, **_extra.get("gpu_config", {})}
+
+
+def allow_tf32() -> bool:
+    """Whether CUDA graphs may compute float32 convolutions and matmuls in TF32. onnxruntime has one switch
+    for cuDNN and cuBLAS together, so TF32 is used only where both gpu_config flags allow it (MindSpore's
+    defaults allow it for convolutions alone: float32 precision by default)."""
+    config = gpu_config()
+    return bool(config["conv_allow_tf32"] and config["matmul_allow_tf32"])
 
 
 def get_context(attr_key: str) -> Any:
@@ -107,6 +145,8 @@ def get_context(attr_key: str) -> Any:
         return device_target
     if attr_key == "device_id":
         return device_id
+    if attr_key == "gpu_config":
+        return gpu_config()
     if attr_key in _extra:
         return _extra[attr_key]
     if attr_key in _ACCEPTED:

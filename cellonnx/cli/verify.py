@@ -75,7 +75,7 @@ def _verify_model(args: argparse.Namespace) -> tuple[str, Any]:
     except Exception as exc:  # tracing runs the user's construct: any failure there is reported in one line
         raise CommandError(f"{label}: {type(exc).__name__}: {exc}") from None
     shapes = ", ".join(f"{t.dtype}{list(t.shape)}" for t in inputs)
-    return f"verify {label} on {shapes} ({args.device}, {_tolerance(args)})", report
+    return f"verify {label} on {shapes} ({args.device.upper()}, {_tolerance(args)})", report
 
 
 def _tolerance(args: argparse.Namespace) -> str:

@@ -18,6 +18,33 @@ DEFAULT_OPSET = 18
 MIN_OPSET, MAX_OPSET = 13, 21
 
 
+def _runs(axes: Sequence[int]) -> list[list[int]]:
+    """Non-negative axes grouped into runs of consecutive ones ([0, 2, 3] -> [[0], [2, 3]]); one run for
+    negative axes, whose rank is unknown here."""
+    ordered = sorted(axes)
+    if not ordered or ordered[0] < 0:
+        return [list(axes)]
+    runs = [[ordered[0]]]
+    for a in ordered[1:]:
+        if a == runs[-1][-1] + 1:
+            runs[-1].append(a)
+        else:
+            runs.append([a])
+    return runs
+
+
+def targets_gpu() -> bool:
+    """Whether graphs traced now will run on CUDA: device_target "GPU", or "auto" with CUDA present."""
+    from cellonnx import context
+
+    target = str(context.get_context("device_target")).upper()
+    if target == "AUTO":
+        import onnxruntime as ort
+
+        return "CUDAExecutionProvider" in ort.get_available_providers()
+    return target == "GPU"
+
+
 class GraphBuilder:
     """Builds one ONNX graph. Lowerings call ``g.op(...)``, ``g.const(...)`` and read ``g.opset``."""
 
@@ -26,6 +53,8 @@ class GraphBuilder:
             raise ValueError(f"opset {opset} is not supported; choose {MIN_OPSET}..{MAX_OPSET}")
         self.opset = opset
         self.name = name
+        # lowerings tuned for onnxruntime's CPU kernels (conv_gemm.py) step aside when the graph is for CUDA
+        self.for_gpu = targets_gpu()
         self.nodes: list[onnx.NodeProto] = []
         # values stay arrays until model() writes each once into the ModelProto (a 45 MB ResNet-18 would
         # otherwise be copied per protobuf container it passes through)
@@ -136,6 +165,14 @@ class GraphBuilder:
         as_input_since = 13 if op_type == "ReduceSum" else 18
         if axes is None:
             return self.op(op_type, x, **attrs)
+        runs = _runs(axes)
+        if self.for_gpu and op_type in ("ReduceSum", "ReduceMean") and len(runs) > 1:
+            # onnxruntime's CUDA kernels reduce trailing or leading axes directly; any other set (a batch
+            # norm's (0, 2, 3)) goes to cuDNN's much slower general reduction: one run of axes at a time
+            # (a mean of equal-sized group means is the mean)
+            for run in reversed(runs):
+                x = self.axes(run, op_type, x, keepdims=1)
+            return x if attrs.get("keepdims", 1) else self.squeeze(x, sorted(axes))
         if self.opset >= as_input_since:
             return self.op(op_type, x, self.i64(list(axes)), **attrs)
         return self.op(op_type, x, axes=list(axes), **attrs)

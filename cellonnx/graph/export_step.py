@@ -31,7 +31,7 @@ def export_step_model(net: Any, *inputs: Any, opset: int | None = None) -> onnx.
     def fn(*xs: Any) -> Any:
         return net.run_construct(xs, {}) if hasattr(net, "run_construct") else net(*xs)
 
-    step = trace_step(fn, inputs, type(net).__name__, opset, arg_names_of(net, len(inputs)))
+    step = trace_step(fn, inputs, type(net).__name__, opset, arg_names_of(net, len(inputs)), dynamic_batch=True)
     model = step.model
     existing = {t.name for t in model.graph.initializer}
     for name, p in step.state:

@@ -21,6 +21,13 @@ class DeviceError(RuntimeError):
     """The requested execution provider is not available."""
 
 
+def cuda_options(device_id: int = 0) -> dict[str, Any]:
+    """The CUDA execution provider's options: the device, and TF32 as the context's gpu_config allows."""
+    from cellonnx import context
+
+    return {"device_id": device_id, "use_tf32": int(context.allow_tf32())}
+
+
 def providers_for(device_target: str, device_id: int = 0) -> list[Any]:
     """Execution providers for a MindSpore-style device target: "CPU", "GPU" (CUDA, no fallback) or "auto"."""
     available = ort.get_available_providers()
@@ -31,10 +38,10 @@ def providers_for(device_target: str, device_id: int = 0) -> list[Any]:
         if "CUDAExecutionProvider" not in available:
             raise DeviceError("device_target='GPU' needs onnxruntime-gpu with CUDA (pip install "
                               "'cellonnx[gpu]'); this onnxruntime offers " + ", ".join(available))
-        return [("CUDAExecutionProvider", {"device_id": device_id}), "CPUExecutionProvider"]
+        return [("CUDAExecutionProvider", cuda_options(device_id)), "CPUExecutionProvider"]
     if target == "AUTO":
         if "CUDAExecutionProvider" in available:
-            return [("CUDAExecutionProvider", {"device_id": device_id}), "CPUExecutionProvider"]
+            return [("CUDAExecutionProvider", cuda_options(device_id)), "CPUExecutionProvider"]
         return ["CPUExecutionProvider"]
     raise ValueError(f"device_target must be 'CPU', 'GPU' or 'auto', got {device_target!r}")
 

@@ -4,8 +4,10 @@ update, moving statistics) becomes one ONNX graph whose state is explicit.
 Every Parameter the step reads is a graph input named after it; every Parameter it assigns (``assign``,
 ``Parameter.set_data``, ``x[i] = v``, a batch norm's moving statistics) gets a graph output holding its new
 value, and the model's metadata pairs the two (``cellonnx.state_updates``: output name -> input name). The
-batch dim (axis 0) of every Tensor argument is dynamic, so one graph serves every batch size. Tracing leaves
-the parameters as they were.
+batch dim (axis 0) of every Tensor argument is dynamic, so one graph serves every batch size, except in graphs
+traced for CUDA: there every dim is static (a new batch size traces again, as MindSpore's static graphs
+compile again), since the shape arithmetic of a dynamic batch runs on the host and each of its results
+stalls the GPU stream on its way back. Tracing leaves the parameters as they were.
 """
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ import onnx
 
 import cellonnx
 from cellonnx import context
-from cellonnx.graph.builder import DEFAULT_OPSET, GraphBuilder
+from cellonnx.graph.builder import DEFAULT_OPSET, GraphBuilder, targets_gpu
 from cellonnx.graph.optimize import optimize
 from cellonnx.graph.trace import TraceError, Tracer, tracing
 from cellonnx.tensor import Parameter, Tensor
@@ -81,26 +83,33 @@ def _tensor_outputs(out: Any) -> list[Tensor]:
     return []
 
 
-def data_specs(args: Sequence[Any]) -> list[tuple[int, Tensor, list]]:
-    """(position, example, shape with a dynamic batch dim) of every Tensor argument."""
+def batch_is_dynamic() -> bool:
+    """Whether step graphs traced now leave the batch dim dynamic: everywhere but on CUDA."""
+    return not targets_gpu()
+
+
+def data_specs(args: Sequence[Any], dynamic_batch: bool = True) -> list[tuple[int, Tensor, list]]:
+    """(position, example, shape; its batch dim None where dynamic) of every Tensor argument."""
     specs = []
     for i, a in enumerate(args):
         if isinstance(a, Tensor) and not isinstance(a, Parameter):
             shape: list = list(a._data.shape)
-            if shape:
+            if shape and dynamic_batch:
                 shape[0] = None
             specs.append((i, a, shape))
     return specs
 
 
 def trace_step(fn: Callable[..., Any], args: Sequence[Any], name: str = "train_step",
-               opset: int | None = None, arg_names: Sequence[str] | None = None) -> StepGraph:
+               opset: int | None = None, arg_names: Sequence[str] | None = None,
+               dynamic_batch: bool | None = None) -> StepGraph:
     """Trace ``fn(*args)`` (a training step) into a StepGraph.
 
     Args:
         fn: the step; it may assign Parameters and return Tensors (or tuples of them).
         args: example arguments; Tensors become graph inputs with a dynamic batch dim.
         arg_names: graph input names per position (default ``input_<i>``).
+        dynamic_batch: leave the batch dim dynamic (default: :func:`batch_is_dynamic`).
 
     Raises:
         TraceError: the step reads a state value into Python, branches on a tensor's value or returns
@@ -108,8 +117,9 @@ def trace_step(fn: Callable[..., Any], args: Sequence[Any], name: str = "train_s
     """
     opset = opset or context.get_context("opset") or DEFAULT_OPSET
     g = GraphBuilder(opset, name)
-    tracer = Tracer(g, dynamic=True, stateful=True)
-    specs = data_specs(args)
+    dynamic = batch_is_dynamic() if dynamic_batch is None else dynamic_batch
+    tracer = Tracer(g, dynamic=dynamic, stateful=True)
+    specs = data_specs(args, dynamic)
     call = list(args)
     data_inputs = []
     for pos, example, shape in specs:

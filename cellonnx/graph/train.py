@@ -19,7 +19,7 @@ from cellonnx import context, log
 from cellonnx.graph.compile import serialize
 from cellonnx.graph.runtime import Session
 from cellonnx.graph.state import StateHolder
-from cellonnx.graph.step_trace import StepGraph, data_specs, rebuild, trace_step
+from cellonnx.graph.step_trace import StepGraph, batch_is_dynamic, data_specs, rebuild, trace_step
 from cellonnx.tensor import Parameter, Tensor
 
 
@@ -99,7 +99,7 @@ def step_key(owner: Any, args: Sequence[Any]) -> tuple:
     """What a compiled step depends on beyond the state's values: argument dtypes, ranks and non-batch
     dims, every sub-cell's training flag and every parameter's requires_grad."""
     sig = []
-    for pos, t, shape in data_specs(args):
+    for pos, t, shape in data_specs(args, batch_is_dynamic()):
         sig.append((pos, t._data.dtype.str, tuple(shape)))
     for i, a in enumerate(args):
         if not isinstance(a, Tensor):

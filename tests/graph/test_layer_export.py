@@ -32,10 +32,7 @@ def _inputs_at(case: LayerCase, n: int, seed: int = 0) -> list[np.ndarray]:
         shape = spec.shape
         if shape and shape[0] == lead:
             shape = (n,) + shape[1:]
-        if spec.dtype.startswith("int"):
-            arrays.append(rng.integers(int(spec.low), int(spec.high), shape).astype(spec.dtype))
-        else:
-            arrays.append(rng.uniform(spec.low, spec.high, shape).astype(spec.dtype))
+        arrays.append(spec.draw(rng, shape))
     return arrays
 
 

@@ -62,3 +62,17 @@ def test_cuda_outputs_stay_on_device() -> None:
     (out,) = sess.run_device({"x": np.ones((2, 2), np.float32)})
     assert out.device_name().lower() == "cuda"
     np.testing.assert_array_equal(out.numpy(), [[2, 3], [2, 3]])
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not HAS_CUDA, reason="needs onnxruntime-gpu and a CUDA device")
+def test_cuda_sessions_take_tf32_from_gpu_config() -> None:
+    import cellonnx as ms
+
+    assert Session(_scale_model(), "GPU").inner.get_provider_options()["CUDAExecutionProvider"]["use_tf32"] == "0"
+    ms.set_context(gpu_config={"matmul_allow_tf32": True})
+    try:
+        sess = Session(_scale_model(), "GPU")
+        assert sess.inner.get_provider_options()["CUDAExecutionProvider"]["use_tf32"] == "1"
+    finally:
+        ms.set_context(gpu_config={"matmul_allow_tf32": False})

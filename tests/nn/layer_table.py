@@ -24,6 +24,23 @@ class Input:
     dtype: str = "float32"
     low: float = -1.0
     high: float = 1.0
+    # integers without repeats within each (N, C) plane: max-unpool indices as a max pool gives them (repeated
+    # indices scatter in an unspecified order, differently on each execution provider)
+    distinct: bool = False
+
+    def draw(self, rng: Any, shape: tuple[int, ...] | None = None, dtype: Any = None) -> Any:
+        import numpy as np
+
+        shape = self.shape if shape is None else shape
+        if self.distinct:
+            planes = int(np.prod(shape[:2]))
+            per_plane = int(np.prod(shape[2:]))
+            values = np.arange(int(self.low), int(self.high))
+            rows = [rng.permutation(values)[:per_plane] for _ in range(planes)]
+            return np.stack(rows).reshape(shape).astype(self.dtype)
+        if self.dtype.startswith("int"):
+            return rng.integers(int(self.low), int(self.high), shape).astype(self.dtype)
+        return rng.uniform(self.low, self.high, shape).astype(dtype or self.dtype)
 
 
 @dataclass(frozen=True)

@@ -27,13 +27,7 @@ def build(case: LayerCase) -> nn.Cell:
 
 def make_inputs(case: LayerCase, dtype: Any = None) -> list[np.ndarray]:
     rng = np.random.default_rng(zlib.crc32(case.name.encode()))
-    arrays = []
-    for spec in case.inputs:
-        if spec.dtype.startswith("int"):
-            arrays.append(rng.integers(int(spec.low), int(spec.high), spec.shape).astype(spec.dtype))
-        else:
-            arrays.append(rng.uniform(spec.low, spec.high, spec.shape).astype(dtype or spec.dtype))
-    return arrays
+    return [spec.draw(rng, dtype=dtype) for spec in case.inputs]
 
 
 def flat(out: Any) -> list[Tensor]:

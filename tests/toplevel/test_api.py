@@ -95,6 +95,24 @@ def test_ascend_is_refused_and_devices_are_checked(keep_context: None) -> None:
             pass
 
 
+def test_gpu_config_tf32_follows_mindspore(keep_context: None) -> None:
+    """MindSpore's defaults: TF32 for convolutions, not for matmuls; onnxruntime's one switch is on only when
+    both allow it."""
+    from cellonnx.graph.runtime import cuda_options
+
+    assert ms.get_context("gpu_config")["conv_allow_tf32"] is True
+    assert ms.get_context("gpu_config")["matmul_allow_tf32"] is False
+    assert cuda_options(1) == {"device_id": 1, "use_tf32": 0}
+    ms.set_context(gpu_config={"matmul_allow_tf32": True})
+    assert cuda_options()["use_tf32"] == 1 and ms.get_context("gpu_config")["conv_allow_tf32"] is True
+    ms.set_context(gpu_config={"conv_allow_tf32": False})
+    assert cuda_options()["use_tf32"] == 0 and ms.get_context("gpu_config")["matmul_allow_tf32"] is True
+    with pytest.raises(ValueError, match="conv_algo"):
+        ms.set_context(gpu_config={"conv_algo": "normal"})
+    with pytest.raises(TypeError, match="matmul_allow_tf32"):
+        ms.set_context(gpu_config={"matmul_allow_tf32": 1})
+
+
 def test_set_deterministic_reaches_onnxruntime_sessions(keep_context: None) -> None:
     from cellonnx.graph.runtime import Session
 

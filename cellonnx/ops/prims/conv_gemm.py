@@ -7,6 +7,9 @@ scattering the columns back with Col2Im (opset 18) is 2-6x faster there (bench/R
 step"). The weight gradient of a 1 x 1 kernel, or of an output of one pixel, is likewise one GEMM over the
 strided input windows rather than a Conv whose kernel is the output gradient. Both give the same numbers as
 the ConvTranspose / Conv forms up to float rounding.
+
+On CUDA none of this holds (cuDNN runs the whole batch per call, and Col2Im has no CUDA kernel): graphs
+traced for the GPU keep Conv / ConvTranspose.
 """
 from __future__ import annotations
 
@@ -29,7 +32,7 @@ def transpose_by_gemm(g: Any, u: str, w: str, b: str | None, stride: tuple, pads
     itself is the better (or the only) lowering."""
     ut, wt = g.in_tensors[0], g.in_tensors[1]
     shape = ut._data.shape
-    if g.opset < 18 or groups != 1 or len(shape) != 4 or not _static(ut):
+    if g.for_gpu or g.opset < 18 or groups != 1 or len(shape) != 4 or not _static(ut):
         return None
     n, c_in, hi, wi = (int(d) for d in shape)
     pixels = hi * wi
@@ -65,7 +68,8 @@ def weight_grad_by_gemm(g: Any, x: str, gy: str, kernel: tuple, stride: tuple, p
     """The conv weight gradient as ``gy^T @ windows(x)`` for a 1 x 1 kernel or a one-pixel output, or None
     where the Conv over swapped axes is the better lowering."""
     xs, gs = g.in_tensors[0]._data.shape, g.in_tensors[1]._data.shape
-    if groups != 1 or len(xs) != 4 or not (_static(g.in_tensors[0]) and _static(g.in_tensors[1])):
+    static = _static(g.in_tensors[0]) and _static(g.in_tensors[1])
+    if groups != 1 or len(xs) != 4 or not static:  # GEMMs: as good on CUDA
         return None
     c = int(xs[1])
     o, ho, wo = int(gs[1]), int(gs[2]), int(gs[3])
@@ -101,6 +105,44 @@ def weight_grad_by_gemm(g: Any, x: str, gy: str, kernel: tuple, stride: tuple, p
 FORWARD_GEMM_PIXELS = 4
 
 
+def _windows(g: Any, x: str, kernel: tuple, stride: tuple, pads: tuple, dilation: tuple,
+             out: tuple) -> str:
+    """im2col without a kernel: the input under every kernel tap, (N, C, kh * kw, Ho, Wo)."""
+    padded = x
+    if any(pads):
+        padded = g.op("Pad", x, g.i64([0, 0, pads[0], pads[1], 0, 0, pads[2], pads[3]]))
+    windows = []
+    for a in range(kernel[0]):
+        for b in range(kernel[1]):
+            start = [a * dilation[0], b * dilation[1]]
+            end = [start[0] + stride[0] * (out[0] - 1) + 1, start[1] + stride[1] * (out[1] - 1) + 1]
+            win = g.op("Slice", padded, g.i64(start), g.i64(end), g.i64([2, 3]), g.i64(list(stride)))
+            windows.append(g.unsqueeze(win, [2]))
+    return windows[0] if len(windows) == 1 else g.op("Concat", *windows, axis=2)
+
+
+def weight_grad_by_windows(g: Any, x: str, gy: str, kernel: tuple, stride: tuple, pads: tuple,
+                           dilation: tuple, groups: int) -> str | None:
+    """The conv weight gradient on CUDA: one GEMM of the output gradient by the input windows (im2col), or
+    for a depthwise conv their product summed per channel; None for other groups and ranks. ONNX has no
+    weight-gradient op, and the Conv over swapped axes (a kernel the size of the image) runs in cuDNN's
+    direct kernel, hundreds of times slower than this GEMM."""
+    xs, gs = g.in_tensors[0]._data.shape, g.in_tensors[1]._data.shape
+    if len(xs) != 4 or not (_static(g.in_tensors[0]) and _static(g.in_tensors[1])):
+        return None
+    c, o, ho, wo = int(xs[1]), int(gs[1]), int(gs[2]), int(gs[3])
+    kk = kernel[0] * kernel[1]
+    cols = _windows(g, x, kernel, stride, pads, dilation, (ho, wo))  # (N, C, kk, Ho, Wo)
+    if groups == 1:
+        cols = g.op("Reshape", g.op("Transpose", cols, perm=[0, 3, 4, 1, 2]), g.i64([-1, c * kk]))
+        gm = g.op("Reshape", g.op("Transpose", gy, perm=[0, 2, 3, 1]), g.i64([-1, o]))
+        return g.op("Reshape", g.op("Gemm", gm, cols, transA=1), g.i64([o, c, *kernel]))
+    if groups == c == o:
+        dw = g.axes([0, 3, 4], "ReduceSum", g.op("Mul", cols, g.unsqueeze(gy, [2])), keepdims=0)
+        return g.op("Reshape", dw, g.i64([o, 1, *kernel]))
+    return None
+
+
 def _live_taps(size: int, k: int, pad: int, dilation: int) -> tuple[int, int]:
     """First and last kernel tap of a one-pixel output that reads the input rather than its padding."""
     live = [a for a in range(k) if 0 <= a * dilation - pad < size]
@@ -112,7 +154,7 @@ def conv_by_gemm(g: Any, x: str, w: str, b: str | None, stride: tuple, pads: tup
     """Conv as one GEMM of the input windows of the whole batch by the weight, for outputs of at most
     FORWARD_GEMM_PIXELS pixels (onnxruntime's Conv is a matrix-vector product per image there), or None."""
     xt, wt = g.in_tensors[0], g.in_tensors[1]
-    if groups != 1 or len(xt._data.shape) != 4 or not _static(xt):
+    if g.for_gpu or groups != 1 or len(xt._data.shape) != 4 or not _static(xt):
         return None
     n, c, h, wd = (int(d) for d in xt._data.shape)
     o, _, kh, kw = (int(d) for d in wt._data.shape)
@@ -132,17 +174,7 @@ def conv_by_gemm(g: Any, x: str, w: str, b: str | None, stride: tuple, pads: tup
         y = g.op("Gemm", g.op("Reshape", win, g.i64([-1, c * ka * kb])),
                  g.op("Reshape", wl, g.i64([o, c * ka * kb])), *([b] if b is not None else []), transB=1)
         return g.op("Reshape", y, g.i64([-1, o, 1, 1]))
-    padded = x
-    if any(pads):
-        padded = g.op("Pad", x, g.i64([0, 0, pads[0], pads[1], 0, 0, pads[2], pads[3]]))
-    windows = []
-    for a in range(kh):
-        for bb in range(kw):
-            start = [a * dilation[0], bb * dilation[1]]
-            end = [start[0] + stride[0] * (ho - 1) + 1, start[1] + stride[1] * (wo - 1) + 1]
-            win = g.op("Slice", padded, g.i64(start), g.i64(end), g.i64([2, 3]), g.i64(list(stride)))
-            windows.append(g.unsqueeze(win, [2]))
-    cols = windows[0] if len(windows) == 1 else g.op("Concat", *windows, axis=2)  # (N, C, kk, Ho, Wo)
+    cols = _windows(g, x, (kh, kw), stride, pads, dilation, (ho, wo))
     cols = g.op("Reshape", g.op("Transpose", cols, perm=[0, 3, 4, 1, 2]), g.i64([-1, c * kh * kw]))
     y = g.op("Gemm", cols, g.op("Reshape", w, g.i64([o, c * kh * kw])), *([b] if b is not None else []),
              transB=1)

@@ -35,7 +35,7 @@ from cellonnx.ops.prims.conv import (
     trim_pays,
     windows,
 )
-from cellonnx.ops.prims.conv_gemm import transpose_by_gemm, weight_grad_by_gemm
+from cellonnx.ops.prims.conv_gemm import transpose_by_gemm, weight_grad_by_gemm, weight_grad_by_windows
 from cellonnx.ops.registry import Op
 from cellonnx.tensor import Tensor
 
@@ -64,10 +64,21 @@ class ConvTranspose(Op):
         fast = transpose_by_gemm(g, u, w, b, stride, pads, dilation, groups, output_padding)
         if fast is not None:
             return fast
-        return g.op("ConvTranspose", *([u, w] if b is None else [u, w, b]),
-                    kernel_shape=list(g.in_tensors[1]._data.shape[2:]), strides=list(stride),
-                    dilations=list(dilation), group=groups, pads=list(pads),
-                    output_padding=list(output_padding) if any(output_padding) else None)
+        nd = len(pads) // 2
+        begin, end = list(pads[:nd]), list(pads[nd:])
+        # onnxruntime's CUDA ConvTranspose takes symmetric pads only (others run on the CPU): pad by the
+        # smaller side and cut the rest off with a Slice
+        sym = [min(a, e) for a, e in zip(begin, end)] if g.for_gpu else None
+        y = g.op("ConvTranspose", *([u, w] if b is None else [u, w, b]),
+                 kernel_shape=list(g.in_tensors[1]._data.shape[2:]), strides=list(stride),
+                 dilations=list(dilation), group=groups, pads=sym + sym if sym else list(pads),
+                 output_padding=list(output_padding) if any(output_padding) else None)
+        if not sym or (sym == begin and sym == end):
+            return y
+        out = [int(d) for d in g.out_tensors[0]._data.shape[2:]]
+        starts = [a - m for a, m in zip(begin, sym)]
+        return g.op("Slice", y, g.i64(starts), g.i64([s0 + o for s0, o in zip(starts, out)]),
+                    g.i64(list(range(2, 2 + nd))))
 
     def check(self, u, w, b=None, *, stride, pads, dilation, groups, output_padding):
         if u.ndim != w.ndim or u.shape[1] != w.shape[0] or u.shape[1] % groups:
@@ -100,6 +111,8 @@ class ConvGradWeight(Op):
     def lower(self, g, x, gy, *, kernel, stride, pads, dilation, groups):
         require_static(g.in_tensors[0], "conv weight gradient")
         fast = weight_grad_by_gemm(g, x, gy, kernel, stride, pads, dilation, groups)
+        if fast is None and g.for_gpu:
+            fast = weight_grad_by_windows(g, x, gy, kernel, stride, pads, dilation, groups)
         if fast is not None:
             return fast
         xs, gs = g.in_tensors[0]._data.shape, g.in_tensors[1]._data.shape
