@@ -114,8 +114,8 @@ def write_pending() -> None:
     for namespace, objects in names().items():
         path = PENDING / f"{namespace}.txt"
         listed = pending(namespace) if path.exists() else set(objects)
-        header = ("# names of this namespace without a docstring example yet (tests/docs/test_api_examples.py);"
-                  "\n# take a name off when its docstring gets one\n")
+        header = ("# names of this namespace without a docstring example (tests/docs/test_api_examples.py)"
+                  ";\n# take a name off when its docstring gets one\n")
         if path.exists():
             header = "".join(line + "\n" for line in path.read_text().splitlines() if line.startswith("#"))
         lacking = sorted((n for n, o in objects.items() if not has_example(o) and n in listed), key=str.lower)
