@@ -157,6 +157,17 @@ class Upsample(Cell):
 
     Args:
         size, scale_factor, mode, align_corners, recompute_scale_factor: as ``ops.interpolate``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([[[[1.0, 2.0], [3.0, 4.0]]]]), ms.float32)
+        >>> print(nn.Upsample(size=(4, 4), mode='nearest')(x))
+        [[[[1. 1. 2. 2.]
+           [1. 1. 2. 2.]
+           [3. 3. 4. 4.]
+           [3. 3. 4. 4.]]]]
     """
 
     def __init__(self, size: Any = None, scale_factor: Any = None, mode: str = "nearest",
@@ -179,6 +190,14 @@ class Unflatten(Cell):
     Args:
         axis (int): the dim to expand.
         unflattened_size (Union[tuple, list]): the new dims (product equal to the old size; one may be -1).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.arange(12).reshape(2, 6), ms.float32)
+        >>> nn.Unflatten(1, (2, 3))(x).shape
+        (2, 2, 3)
     """
 
     def __init__(self, axis: int, unflattened_size: Any) -> None:
@@ -263,6 +282,14 @@ class Roll(Cell):
     Args:
         shift (Union[int, tuple[int], list[int]]): the shifts.
         axis (Union[int, tuple[int], list[int]]): the axes, one per shift.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([0.0, 1.0, 2.0, 3.0, 4.0]), ms.float32)
+        >>> print(nn.Roll(shift=2, axis=0)(x))
+        [3. 4. 0. 1. 2.]
     """
 
     def __init__(self, shift: Any, axis: Any) -> None:
@@ -304,6 +331,16 @@ class Tril(Cell):
 
     Inputs:
         x (Tensor), k (int, default 0): 0 the main diagonal, > 0 above it, < 0 below it.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.arange(1, 10).reshape(3, 3), ms.int32)
+        >>> print(nn.Tril()(x))
+        [[1 0 0]
+         [4 5 0]
+         [7 8 9]]
     """
 
     def construct(self, x: Tensor, k: int = 0) -> Tensor:
@@ -315,6 +352,16 @@ class Triu(Cell):
 
     Inputs:
         x (Tensor), k (int, default 0).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.arange(1, 10).reshape(3, 3), ms.int32)
+        >>> print(nn.Triu()(x, 1))
+        [[0 2 3]
+         [0 0 6]
+         [0 0 0]]
     """
 
     def construct(self, x: Tensor, k: int = 0) -> Tensor:

@@ -252,6 +252,18 @@ class PixelShuffle(Cell):
 
     Args:
         upscale_factor (int): r.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.arange(8).reshape(1, 4, 1, 2), ms.float32)
+        >>> output = nn.PixelShuffle(2)(x)
+        >>> output.shape
+        (1, 1, 2, 4)
+        >>> print(output)
+        [[[[0. 2. 1. 3.]
+           [4. 6. 5. 7.]]]]
     """
 
     def __init__(self, upscale_factor: int) -> None:
@@ -267,6 +279,14 @@ class PixelUnshuffle(Cell):
 
     Args:
         downscale_factor (int): r.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 4, 4), ms.float32)
+        >>> nn.PixelUnshuffle(2)(x).shape
+        (1, 4, 2, 2)
     """
 
     def __init__(self, downscale_factor: int) -> None:

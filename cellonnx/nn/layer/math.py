@@ -39,6 +39,14 @@ class ReduceLogSumExp(Cell):
     Args:
         axis (Union[int, tuple[int], list[int]]): the axes to reduce; () reduces all.
         keep_dims (bool): keep the reduced axes as size 1. Default: False.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([[0.0, 0.0], [1.0, 2.0]]), ms.float32)
+        >>> print(nn.ReduceLogSumExp(1)(x).asnumpy().round(4))
+        [0.6931 2.3133]
     """
 
     def __init__(self, axis: Any, keep_dims: bool = False) -> None:
@@ -64,6 +72,11 @@ class Range(Cell):
 
     Args:
         start (Union[int, float]); limit (Union[int, float], optional); delta (Union[int, float]): not 0.
+
+    Examples:
+        >>> from cellonnx import nn
+        >>> print(nn.Range(1, 8, 2)())
+        [1 3 5 7]
     """
 
     def __init__(self, start: Any, limit: Any = None, delta: Any = 1) -> None:
@@ -261,6 +274,16 @@ class MatMul(Cell):
 
     Args:
         transpose_x1, transpose_x2 (bool): transpose the last two dims of the operand first. Default: False.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> a = Tensor(np.ones((2, 3)), ms.float32)
+        >>> b = Tensor(np.ones((4, 3)), ms.float32)
+        >>> print(nn.MatMul(transpose_x2=True)(a, b))
+        [[3. 3. 3. 3.]
+         [3. 3. 3. 3.]]
     """
 
     def __init__(self, transpose_x1: bool = False, transpose_x2: bool = False) -> None:
@@ -295,6 +318,17 @@ class Moments(Cell):
 
     Outputs:
         (mean, variance).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]), ms.float32)
+        >>> mean, variance = nn.Moments(axis=1, keep_dims=False)(x)
+        >>> print(mean)
+        [2. 5.]
+        >>> print(variance.asnumpy().round(4))
+        [0.6667 0.6667]
     """
 
     def __init__(self, axis: Any = None, keep_dims: bool | None = None) -> None:

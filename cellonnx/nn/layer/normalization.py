@@ -102,13 +102,40 @@ class BatchNorm1d(_BatchNorm):
         gamma_init, beta_init, moving_mean_init, moving_var_init: initializers. Default: 'ones', 'zeros',
             'zeros', 'ones'.
         use_batch_statistics: None (batch statistics in training, moving ones in evaluation), True or False.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> net = nn.BatchNorm1d(num_features=3)
+        >>> x = Tensor(np.array([[1.0, 2.0, 3.0], [3.0, 6.0, 9.0]]), ms.float32)
+        >>> print(net(x).asnumpy().round(4))
+        [[1. 2. 3.]
+         [3. 6. 9.]]
     """
 
     _ranks = (2, 3)
 
 
 class BatchNorm2d(_BatchNorm):
-    """Batch normalization over (N, C, H, W) inputs; arguments as BatchNorm1d."""
+    """Batch normalization over (N, C, H, W) inputs; arguments as BatchNorm1d.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> net = nn.BatchNorm2d(num_features=2)
+        >>> x = Tensor(np.array([[[[1.0, 3.0]], [[2.0, 6.0]]]]), ms.float32)
+        >>> x.shape
+        (1, 2, 1, 2)
+        >>> _ = net.set_train(True)
+        >>> print(net(x).asnumpy().round(4))
+        [[[[-1.  1.]]
+        <BLANKLINE>
+          [[-1.  1.]]]]
+        >>> print(net.moving_mean.asnumpy().round(4))
+        [0.2 0.4]
+    """
 
     _ranks = (4,)
 
@@ -228,6 +255,16 @@ class LayerNorm(Cell):
         begin_params_axis: first axis gamma / beta apply to. Default: -1.
         gamma_init, beta_init: Default: 'ones', 'zeros'.
         epsilon: added to the variance. Default: 1e-7.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([[1.0, 2.0, 3.0, 4.0], [2.0, 2.0, 2.0, 2.0]]), ms.float32)
+        >>> layer_norm = nn.LayerNorm((4,), begin_norm_axis=-1, begin_params_axis=-1)
+        >>> print(layer_norm(x).asnumpy().round(4))
+        [[-1.3416 -0.4472  0.4472  1.3416]
+         [ 0.      0.      0.      0.    ]]
     """
 
     def __init__(self, normalized_shape: Any, begin_norm_axis: int = -1, begin_params_axis: int = -1,
@@ -322,6 +359,21 @@ class GroupNorm(Cell):
         num_channels: C.
         eps: Default: 1e-5. affine: whether gamma / beta train. Default: True.
         gamma_init, beta_init: Default: 'ones', 'zeros'.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> net = nn.GroupNorm(num_groups=2, num_channels=4)
+        >>> x = Tensor(np.arange(8).reshape(1, 4, 1, 2), ms.float32)
+        >>> print(net(x).asnumpy().round(4))
+        [[[[-1.3416 -0.4472]]
+        <BLANKLINE>
+          [[ 0.4472  1.3416]]
+        <BLANKLINE>
+          [[-1.3416 -0.4472]]
+        <BLANKLINE>
+          [[ 0.4472  1.3416]]]]
     """
 
     def __init__(self, num_groups: int, num_channels: int, eps: float = 1e-5, affine: bool = True,

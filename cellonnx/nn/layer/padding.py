@@ -80,6 +80,14 @@ class ConstantPad1d(_ConstantPadNd):
 
     Shape:
         (..., W) -> (..., W + left + right).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([[[1.0, 2.0, 3.0]]]), ms.float32)
+        >>> print(nn.ConstantPad1d((1, 2), value=9.0)(x))
+        [[[9. 1. 2. 3. 9. 9.]]]
     """
 
     def __init__(self, padding: Any, value: Any) -> None:
@@ -112,7 +120,18 @@ class ConstantPad3d(_ConstantPadNd):
 
 
 class ZeroPad2d(_ConstantPadNd):
-    """Pad the last two dims with zeros; ``padding`` as ConstantPad2d's."""
+    """Pad the last two dims with zeros; ``padding`` as ConstantPad2d's.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.ones((1, 1, 2, 2)), ms.float32)
+        >>> print(nn.ZeroPad2d((1, 0, 0, 1))(x))
+        [[[[0. 1. 1.]
+           [0. 1. 1.]
+           [0. 0. 0.]]]]
+    """
 
     def __init__(self, padding: Any) -> None:
         super().__init__(padding, 0, name="ZeroPad2d")
@@ -163,6 +182,14 @@ class ReflectionPad1d(_ReflectionPadNd):
 
     Shape:
         (C, W) or (N, C, W) -> (..., W + left + right).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([[[1.0, 2.0, 3.0, 4.0]]]), ms.float32)
+        >>> print(nn.ReflectionPad1d((2, 1))(x))
+        [[[3. 2. 1. 2. 3. 4. 3.]]]
     """
 
     def __init__(self, padding: Any) -> None:
@@ -220,6 +247,14 @@ class ReplicationPad1d(_ReplicationPadNd):
 
     Shape:
         (C, W) or (N, C, W) -> (..., W + left + right).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([[[1.0, 2.0, 3.0, 4.0]]]), ms.float32)
+        >>> print(nn.ReplicationPad1d((2, 1))(x))
+        [[[1. 1. 1. 2. 3. 4. 4.]]]
     """
 
     _ndim = 1

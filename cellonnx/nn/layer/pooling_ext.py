@@ -59,6 +59,14 @@ class MaxPool1d(_PoolNd):
         kernel_size (int): Default: 1. stride (int): Default: 1.
         pad_mode (str): 'valid', 'same' (output ceil(L / stride)) or 'pad'. Default: 'valid'.
         padding, dilation, return_indices, ceil_mode: with pad_mode 'pad' only (as MindSpore).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([[[1.0, 5.0, 2.0, 8.0, 3.0, 4.0]]]), ms.float32)
+        >>> print(nn.MaxPool1d(kernel_size=2, stride=2)(x))
+        [[[5. 8. 4.]]]
     """
 
     def __init__(self, kernel_size: int = 1, stride: int = 1, pad_mode: str = "valid", padding: Any = 0,
@@ -166,6 +174,14 @@ class AvgPool1d(_PoolNd):
     Note:
         As MindSpore, outside 'pad' mode an input no longer than kernel_size + stride - 1 gives one output:
         the mean of its first kernel_size elements.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([[[1.0, 5.0, 2.0, 8.0, 3.0, 4.0]]]), ms.float32)
+        >>> print(nn.AvgPool1d(kernel_size=2, stride=2)(x))
+        [[[3.  5.  3.5]]]
     """
 
     def __init__(self, kernel_size: int = 1, stride: int = 1, pad_mode: str = "valid", padding: Any = 0,
@@ -360,6 +376,15 @@ class AdaptiveMaxPool2d(Cell):
     Args:
         output_size (Union[int, tuple]): int or (H_out, W_out); None keeps that input dim.
         return_indices (bool): also return the argmax (int64 flat plane indices). Default: False.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 4, 4), ms.float32)
+        >>> print(nn.AdaptiveMaxPool2d((2, 2))(x))
+        [[[[ 5.  7.]
+           [13. 15.]]]]
     """
 
     def __init__(self, output_size: Any, return_indices: bool = False) -> None:
