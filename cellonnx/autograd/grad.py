@@ -214,7 +214,18 @@ class GradOperation:
 
 def stop_gradient(value: Any) -> Any:
     """The value with its gradient history cut (tuples and lists element by element; other values as they
-    are)."""
+    are).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> def f(x):
+        ...     return x * x + ops.stop_gradient(x * x)
+        >>> x = Tensor(np.array([3.0]), ms.float32)
+        >>> print(ms.grad(f)(x))
+        [6.]
+    """
     if isinstance(value, (tuple, list)):
         return type(value)(stop_gradient(x) for x in value)
     if isinstance(value, Tensor):

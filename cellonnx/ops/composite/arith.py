@@ -49,7 +49,16 @@ def positive(input: Tensor) -> Tensor:
 
 
 def numel(input: Tensor) -> int:
-    """The number of elements of ``input``."""
+    """The number of elements of ``input``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((2, 3, 4)), ms.float32)
+        >>> ops.numel(x)
+        24
+    """
     return int(to_tensor(input)._data.size)
 
 
@@ -102,12 +111,30 @@ def exp2(input: Tensor) -> Tensor:
 
 
 def log2(input: Tensor) -> Tensor:
-    """The base-2 logarithm."""
+    """The base-2 logarithm.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 8.0]), ms.float32)
+        >>> print(ops.log2(x))
+        [0. 1. 3.]
+    """
     return F.div(F.log(_floatify(input)), math.log(2.0))
 
 
 def log10(input: Tensor) -> Tensor:
-    """The base-10 logarithm."""
+    """The base-10 logarithm.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 10.0, 1000.0]), ms.float32)
+        >>> print(ops.log10(x))
+        [0. 1. 3.]
+    """
     return F.div(F.log(_floatify(input)), math.log(10.0))
 
 
@@ -253,7 +280,17 @@ def nan_to_num(input: Tensor, nan: float | None = None, posinf: float | None = N
 def isclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08,
             equal_nan: bool = False) -> Tensor:
     """``|input - other| <= atol + rtol * |other|`` elementwise; equal infinities are close, NaN is close to
-    NaN only with ``equal_nan``."""
+    NaN only with ``equal_nan``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> b = Tensor(np.array([1.0, 2.001, 3.1]), ms.float32)
+        >>> print(ops.isclose(a, b, rtol=1e-3))
+        [ True  True False]
+    """
     a, b = promote(input, other)
     if not is_float_dtype(a._data.dtype):
         a, b = F.cast(a, np.float64), F.cast(b, np.float64)

@@ -191,12 +191,30 @@ def sequence_mask(lengths: Tensor, maxlen: int | None = None) -> Tensor:
 
 # ---------------------------------------------------------------- introspection
 def shape(input_x: Tensor) -> tuple:
-    """The shape of ``input_x`` as a tuple of ints."""
+    """The shape of ``input_x`` as a tuple of ints.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((2, 3, 4)), ms.float32)
+        >>> ops.shape(x)
+        (2, 3, 4)
+    """
     return tuple(to_tensor(input_x).shape)
 
 
 def size(input_x: Tensor) -> int:
-    """The number of elements of ``input_x``."""
+    """The number of elements of ``input_x``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((2, 3, 4)), ms.float32)
+        >>> ops.size(x)
+        24
+    """
     n = 1
     for d in to_tensor(input_x).shape:
         n = n * d
@@ -209,7 +227,16 @@ def dtype(x: Tensor) -> Any:
 
 
 def is_tensor(obj: Any) -> bool:
-    """Whether ``obj`` is a Tensor (or Parameter)."""
+    """Whether ``obj`` is a Tensor (or Parameter).
+
+    Examples:
+        >>> import numpy as np
+        >>> from cellonnx import ops, Tensor
+        >>> ops.is_tensor(Tensor(np.ones(2)))
+        True
+        >>> ops.is_tensor(np.ones(2))
+        False
+    """
     return _is_tensor(obj)
 
 
@@ -228,7 +255,18 @@ def type_as(input: Tensor, other: Tensor) -> Tensor:
 
 # ---------------------------------------------------------------- selection and small math
 def select(condition: Tensor, input: Any, other: Any) -> Tensor:
-    """``input`` where ``condition`` is True, ``other`` elsewhere (numbers allowed; broadcasting)."""
+    """``input`` where ``condition`` is True, ``other`` elsewhere (numbers allowed; broadcasting).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> cond = Tensor(np.array([True, False, True]), ms.bool_)
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> y = Tensor(np.array([-1.0, -2.0, -3.0]), ms.float32)
+        >>> print(ops.select(cond, x, y))
+        [ 1. -2.  3.]
+    """
     return where(condition, input, other)
 
 

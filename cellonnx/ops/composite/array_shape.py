@@ -79,7 +79,16 @@ def movedim(x: Tensor, source: Any, destination: Any) -> Tensor:
 
 
 def moveaxis(x: Tensor, source: Any, destination: Any) -> Tensor:
-    """Alias of :func:`movedim`: move axes ``source`` to positions ``destination``."""
+    """Alias of :func:`movedim`: move axes ``source`` to positions ``destination``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((2, 3, 4)), ms.float32)
+        >>> ops.moveaxis(x, 0, -1).shape
+        (3, 4, 2)
+    """
     return movedim(x, source, destination)
 
 
@@ -221,7 +230,17 @@ def expand(input_x: Tensor, size: Any) -> Tensor:
 
 
 def expand_as(input: Tensor, other: Tensor) -> Tensor:
-    """Broadcast ``input`` to the shape of ``other``."""
+    """Broadcast ``input`` to the shape of ``other``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> other = Tensor(np.zeros((3, 2)), ms.float32)
+        >>> ops.expand_as(x, other).shape
+        (3, 2)
+    """
     return broadcast_to(_tensor(input, "expand_as"), _tensor(other, "expand_as").shape)
 
 

@@ -147,7 +147,19 @@ def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Te
 
 def diagonal_scatter(input: Tensor, src: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
     """``input`` with its ``offset``-th diagonal over axes (``dim1``, ``dim2``) replaced by ``src`` (which has
-    the shape ``ops.diagonal(input, offset, dim1, dim2)`` would return)."""
+    the shape ``ops.diagonal(input, offset, dim1, dim2)`` would return).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.zeros((3, 3)), ms.float32)
+        >>> src = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> print(ops.diagonal_scatter(x, src))
+        [[1. 0. 0.]
+         [0. 2. 0.]
+         [0. 0. 3.]]
+    """
     x, s = to_tensor(input), to_tensor(src)
     d1, d2 = _check_dims(x, dim1, dim2, "diagonal_scatter")
     xm = _movedim(x, (d1, d2), (-2, -1))

@@ -36,7 +36,18 @@ def _p_norm(d: Tensor, p: float, axis: int, keepdims: bool = False) -> Tensor:
 
 def cdist(x1: Tensor, x2: Tensor, p: float = 2.0) -> Tensor:
     """The p-norm distance between every row of ``x1`` (B?, P, M) and every row of ``x2`` (B?, R, M):
-    shape (B?, P, R)."""
+    shape (B?, P, R).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([[0.0, 0.0], [1.0, 1.0]]), ms.float32)
+        >>> b = Tensor(np.array([[3.0, 4.0]]), ms.float32)
+        >>> print(ops.cdist(a, b).asnumpy().round(4))
+        [[5.    ]
+         [3.6056]]
+    """
     a, b = _floatify(x1), _floatify(x2)
     if a.ndim < 2 or b.ndim < 2 or int(a._data.shape[-1]) != int(b._data.shape[-1]):
         raise ValueError(f"cdist: inputs must be (batches of) row vectors of one length, got "
@@ -54,7 +65,17 @@ def dist(input: Tensor, other: Tensor, p: float = 2) -> Tensor:
 
 
 def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-08) -> Tensor:
-    """``sum(x1 * x2, dim) / max(|x1| |x2|, eps)``, the norms over ``dim``."""
+    """``sum(x1 * x2, dim) / max(|x1| |x2|, eps)``, the norms over ``dim``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([[1.0, 0.0], [1.0, 1.0]]), ms.float32)
+        >>> b = Tensor(np.array([[0.0, 1.0], [2.0, 2.0]]), ms.float32)
+        >>> print(ops.cosine_similarity(a, b, dim=1))
+        [0.        1.0000001]
+    """
     a, b = _floatify(x1), _floatify(x2)
     num = F.sum(F.mul(a, b), dim)
     den = F.maximum(F.mul(_p_norm(a, 2, dim), _p_norm(b, 2, dim)), float(eps))

@@ -69,7 +69,18 @@ def tensor_dot(x1: Tensor, x2: Tensor, axes: Any) -> Tensor:
 
 def dot(input: Tensor, other: Tensor) -> Tensor:
     """The dot product of NumPy's ``dot``: for 2-D the matrix product; for more dimensions the sum over the
-    last axis of ``input`` and the second-to-last of ``other``."""
+    last axis of ``input`` and the second-to-last of ``other``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.ones((2, 3)), ms.float32)
+        >>> b = Tensor(np.ones((3, 4)), ms.float32)
+        >>> print(ops.dot(a, b))
+        [[3. 3. 3. 3.]
+         [3. 3. 3. 3.]]
+    """
     x, y = to_tensor(input), to_tensor(other)
     if x.ndim <= 2 and y.ndim <= 2:
         return F.matmul(x, y)
@@ -104,7 +115,18 @@ def vecdot(x: Tensor, y: Tensor, *, axis: int = -1) -> Tensor:
 
 
 def kron(input: Tensor, other: Tensor) -> Tensor:
-    """The Kronecker product (inputs of different rank are aligned at their last axes)."""
+    """The Kronecker product (inputs of different rank are aligned at their last axes).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([[1, 2]]), ms.int32)
+        >>> b = Tensor(np.array([[1], [10]]), ms.int32)
+        >>> print(ops.kron(a, b))
+        [[ 1  2]
+         [10 20]]
+    """
     x, y = to_tensor(input), to_tensor(other)
     if x.ndim == 0 or y.ndim == 0:
         return F.mul(x, y)
@@ -311,7 +333,17 @@ def diag_embed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -
 
 
 def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:
-    """The 3-vector cross product along ``dim`` (the first axis of size 3 when None)."""
+    """The 3-vector cross product along ``dim`` (the first axis of size 3 when None).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([[1.0, 0.0, 0.0]]), ms.float32)
+        >>> b = Tensor(np.array([[0.0, 1.0, 0.0]]), ms.float32)
+        >>> print(ops.cross(a, b, dim=1))
+        [[0. 0. 1.]]
+    """
     a, b = to_tensor(input), to_tensor(other)
     shape = np.broadcast_shapes(tuple(a.shape), tuple(b.shape))
     a, b = F.broadcast_to(a, shape), F.broadcast_to(b, shape)
@@ -347,7 +379,16 @@ def adjoint(x: Tensor) -> Tensor:
 
 # ---------------------------------------------------------------- decompositions and matrix functions
 def det(input: Tensor) -> Tensor:
-    """The determinant of (a batch of) square matrices."""
+    """The determinant of (a batch of) square matrices.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[2.0, 1.0], [1.0, 3.0]]), ms.float32)
+        >>> print(ops.det(x).asnumpy().round(4))
+        5.0
+    """
     return D.Det.apply(_float_matrix(input, "det"))
 
 
@@ -374,7 +415,17 @@ def logdet(input: Tensor) -> Tensor:
 
 
 def inverse(input: Tensor) -> Tensor:
-    """The inverse of (a batch of) square matrices."""
+    """The inverse of (a batch of) square matrices.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[2.0, 0.0], [0.0, 4.0]]), ms.float32)
+        >>> print(ops.inverse(x))
+        [[0.5  0.  ]
+         [0.   0.25]]
+    """
     return D.MatrixInverse.apply(_float_matrix(input, "inverse"))
 
 

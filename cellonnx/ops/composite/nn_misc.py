@@ -195,7 +195,17 @@ def flipud(input: Tensor) -> Tensor:
 
 
 def is_floating_point(input: Tensor) -> bool:
-    """Whether ``input``'s dtype is a floating-point type (float16, bfloat16, float32, float64)."""
+    """Whether ``input``'s dtype is a floating-point type (float16, bfloat16, float32, float64).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> ops.is_floating_point(Tensor(np.ones(2), ms.float16))
+        True
+        >>> ops.is_floating_point(Tensor(np.ones(2), ms.int32))
+        False
+    """
     return is_float_dtype(to_tensor(input)._data.dtype)
 
 

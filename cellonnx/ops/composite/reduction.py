@@ -27,21 +27,48 @@ def _keep(out: Tensor, x: Tensor, axes: tuple[int, ...] | None, keepdims: bool) 
 
 # ---------------------------------------------------------------- logical and counting reductions
 def all(input: Tensor, axis: Any = None, keep_dims: bool = False) -> Tensor:
-    """Whether every element along ``axis`` (all axes when None or ``()``) is non-zero."""
+    """Whether every element along ``axis`` (all axes when None or ``()``) is non-zero.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[True, False], [True, True]]), ms.bool_)
+        >>> print(ops.all(x, axis=1))
+        [False  True]
+    """
     x = to_tensor(input)
     off = F.cast(F.logical_not(x), np.int32)
     return F.equal(F.sum(off, norm_axes(axis, x.ndim, "all"), keep_dims), 0)
 
 
 def any(input: Tensor, axis: Any = None, keep_dims: bool = False) -> Tensor:
-    """Whether any element along ``axis`` (all axes when None or ``()``) is non-zero."""
+    """Whether any element along ``axis`` (all axes when None or ``()``) is non-zero.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[True, False], [False, False]]), ms.bool_)
+        >>> print(ops.any(x, axis=1))
+        [ True False]
+    """
     x = to_tensor(input)
     on = F.cast(F.not_equal(x, 0) if x._data.dtype != np.bool_ else x, np.int32)
     return F.greater(F.sum(on, norm_axes(axis, x.ndim, "any"), keep_dims), 0)
 
 
 def count_nonzero(x: Tensor, axis: Any = (), keep_dims: bool = False, dtype: Any = dtypes.int32) -> Tensor:
-    """The number of non-zero elements along ``axis`` (all axes when ``()``), in ``dtype``."""
+    """The number of non-zero elements along ``axis`` (all axes when ``()``), in ``dtype``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[0, 1, 2], [0, 0, 3]]), ms.int32)
+        >>> print(ops.count_nonzero(x, axis=1))
+        [2 1]
+    """
     x = to_tensor(x)
     counts = F.sum(F.cast(F.not_equal(x, 0), np.float32), norm_axes(axis, x.ndim, "count_nonzero"), keep_dims)
     return F.cast(counts, dtype)
@@ -285,7 +312,16 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
 def diff(x: Tensor, n: int = 1, axis: int = -1, prepend: Tensor | None = None,
          append: Tensor | None = None) -> Tensor:
     """The ``n``-th forward difference along ``axis``, after ``prepend`` / ``append`` are joined to the
-    input there; a bool input gives whether neighbours differ."""
+    input there; a bool input gives whether neighbours differ.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1, 3, 6, 10]), ms.int32)
+        >>> print(ops.diff(x))
+        [2 3 4]
+    """
     x = to_tensor(x)
     if x.ndim == 0:
         raise ValueError("diff: input must have at least one dimension")

@@ -23,7 +23,14 @@ def _endpoint(v: Any, dtype: Any) -> Tensor:
 
 def linspace(start: Any, end: Any, steps: int) -> Tensor:
     """``steps`` values evenly spaced from ``start`` to ``end`` (both included), float32 unless a tensor
-    endpoint says otherwise."""
+    endpoint says otherwise.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops
+        >>> print(ops.linspace(0.0, 1.0, 5))
+        [0.   0.25 0.5  0.75 1.  ]
+    """
     steps = int(steps._data) if isinstance(steps, Tensor) else int(steps)
     if steps < 1:
         raise ValueError(f"linspace: steps must be positive, got {steps}")
@@ -84,7 +91,18 @@ def atleast_3d(inputs: Any) -> Any:
 
 
 def vstack(inputs: Any) -> Tensor:
-    """Stack tensors by rows (1-D ones become rows first)."""
+    """Stack tensors by rows (1-D ones become rows first).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([1, 2]), ms.int32)
+        >>> b = Tensor(np.array([3, 4]), ms.int32)
+        >>> print(ops.vstack([a, b]))
+        [[1 2]
+         [3 4]]
+    """
     return F.concat(list(atleast_2d(tuple(inputs))), 0)
 
 

@@ -194,6 +194,14 @@ def cumprod(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
         input (Tensor): the input.
         dim (int): the axis.
         dtype (mindspore.dtype, optional): cast ``input`` to it first. Default None.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0, 4.0]), ms.float32)
+        >>> print(ops.cumprod(x, dim=0))
+        [ 1.  2.  6. 24.]
     """
     x = to_tensor(input)
     if dtype is not None:

@@ -85,13 +85,31 @@ class NextAfter(Op):
 
 # ---------------------------------------------------------------- functional API (MindSpore names)
 def trunc(input: Tensor) -> Tensor:
-    """Round toward zero; integers are returned as they are."""
+    """Round toward zero; integers are returned as they are.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.7, -1.7]), ms.float32)
+        >>> print(ops.trunc(x))
+        [ 1. -1.]
+    """
     x = to_tensor(input)
     return Trunc.apply(x) if is_float_dtype(x._data.dtype) else x
 
 
 def fmod(input: Tensor, other: Tensor) -> Tensor:
-    """The remainder of ``input / other`` with the sign of ``input`` (C's fmod)."""
+    """The remainder of ``input / other`` with the sign of ``input`` (C's fmod).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-3.0, -1.0, 4.0]), ms.float32)
+        >>> print(ops.fmod(x, 3.0))
+        [-0. -1.  1.]
+    """
     return Fmod.apply(*promote(input, other))
 
 

@@ -439,6 +439,15 @@ def max_pool2d(x: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0
     Returns:
         (N, C, H_out, W_out), with H_out = (H + 2 * pad_h - dH * (kH - 1) - 1) // sH + 1 (rounded up in
         ceil_mode); with return_indices, the tuple (output, argmax).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 4, 4), ms.float32)
+        >>> print(ops.max_pool2d(x, kernel_size=2, stride=2))
+        [[[[ 5.  7.]
+           [13. 15.]]]]
     """
     return _max_pool("max_pool2d", 2, x, kernel_size, stride, padding, dilation, return_indices, ceil_mode,
                      pad_mode)

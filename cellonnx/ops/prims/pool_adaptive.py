@@ -270,6 +270,14 @@ def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
 
     Returns:
         (..., H_out, W_out): window i covers rows floor(i * H / H_out) to ceil((i + 1) * H / H_out).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 4, 4), ms.float32)
+        >>> print(ops.adaptive_avg_pool2d(x, (1, 2)))
+        [[[[6.5 8.5]]]]
     """
     return _adaptive("adaptive_avg_pool2d", 2, input, output_size, False)
 

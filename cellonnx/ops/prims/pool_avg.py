@@ -178,6 +178,15 @@ def avg_pool2d(input_x: Tensor, kernel_size: Any = 1, stride: Any = 1, padding: 
 
     Returns:
         (N, C, H_out, W_out).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 4, 4), ms.float32)
+        >>> print(ops.avg_pool2d(x, kernel_size=2, stride=2))
+        [[[[ 2.5  4.5]
+           [10.5 12.5]]]]
     """
     return _avg_pool("avg_pool2d", 2, input_x, kernel_size, stride, padding, ceil_mode, count_include_pad,
                      divisor_override, pad_mode)

@@ -400,12 +400,30 @@ def _float_pair(a: Any, b: Any) -> tuple[Tensor, Tensor]:
 
 
 def expm1(input: Tensor) -> Tensor:
-    """``exp(input) - 1``, accurate near 0."""
+    """``exp(input) - 1``, accurate near 0.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, 1.0]), ms.float32)
+        >>> print(ops.expm1(x).asnumpy().round(4))
+        [0.     1.7183]
+    """
     return Expm1.apply(_floatify(input))
 
 
 def log1p(input: Tensor) -> Tensor:
-    """``log(1 + input)``, accurate near 0."""
+    """``log(1 + input)``, accurate near 0.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, 1.0]), ms.float32)
+        >>> print(ops.log1p(x).asnumpy().round(4))
+        [0.     0.6931]
+    """
     return Log1p.apply(_floatify(input))
 
 

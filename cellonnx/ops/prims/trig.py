@@ -203,6 +203,15 @@ def atan2(input: Tensor, other: Tensor) -> Tensor:
 
     Returns:
         Tensor, float (integers are computed in float32).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> y = Tensor(np.array([1.0, 1.0]), ms.float32)
+        >>> x = Tensor(np.array([1.0, -1.0]), ms.float32)
+        >>> print(ops.atan2(y, x).asnumpy().round(4))
+        [0.7854 2.3562]
     """
     y, x = promote(input, other)
     return Atan2.apply(_floatify(y), _floatify(x))
