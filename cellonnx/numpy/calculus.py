@@ -53,6 +53,11 @@ def diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = 
 
     Returns:
         Tensor, shorter by ``n`` along the axis (empty when ``n`` reaches its size).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.diff(mnp.array([1, 3, 6, 10])))
+        [2 3 4]
     """
     a = to_tensor(a)
     ax = axis_index(axis, a.ndim, "diff")

@@ -61,6 +61,12 @@ def asarray(a: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor. ``a`` itself when it is a Tensor of the requested dtype.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.asarray([1, 2, 3], dtype=mnp.float32)
+        >>> print(x)
+        [1. 2. 3.]
     """
     if isinstance(a, Tensor):
         return a if dtype is None else cast(a, check_dtype(dtype, "asarray"))
@@ -91,6 +97,16 @@ def array(obj: Any, dtype: Any = None, copy: bool = True, ndmin: int = 0) -> Ten
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.array([[1, 2], [3, 4]])
+        >>> x.shape
+        (2, 2)
+        >>> print(x.dtype)
+        Int32
+        >>> print(mnp.array([1.0, 2.0]).dtype)
+        Float32
     """
     res = asarray(obj, dtype)
     if ndmin > res.ndim:
@@ -131,6 +147,12 @@ def ones(shape: Any, dtype: Any = dtypes.float32) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.ones((2, 2), mnp.int32))
+        [[1 1]
+         [1 1]]
     """
     return F.ones(_shape(shape, "ones"), dtype=check_dtype(dtype, "ones"))
 
@@ -144,6 +166,12 @@ def zeros(shape: Any, dtype: Any = dtypes.float32) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.zeros((2, 3)))
+        [[0. 0. 0.]
+         [0. 0. 0.]]
     """
     return F.zeros(_shape(shape, "zeros"), dtype=check_dtype(dtype, "zeros"))
 
@@ -172,6 +200,12 @@ def full(shape: Any, fill_value: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.full((2, 3), 7))
+        [[7 7 7]
+         [7 7 7]]
     """
     shape = _shape(shape, "full")
     if not isinstance(fill_value, _ARRAY_TYPES):
@@ -222,6 +256,12 @@ def ones_like(a: Any, dtype: Any = None, shape: Any = None) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.array([[1.0, 2.0]])
+        >>> print(mnp.ones_like(x))
+        [[1. 1.]]
     """
     proto, d, s = _like(a, dtype, shape, "ones_like")
     return F.ones_like(proto, dtype=d) if s is None else F.ones(s, dtype=d)
@@ -237,6 +277,13 @@ def zeros_like(a: Any, dtype: Any = None, shape: Any = None) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.array([[1, 2], [3, 4]])
+        >>> print(mnp.zeros_like(x))
+        [[0 0]
+         [0 0]]
     """
     proto, d, s = _like(a, dtype, shape, "zeros_like")
     return F.zeros_like(proto, dtype=d) if s is None else F.zeros(s, dtype=d)
@@ -253,6 +300,13 @@ def full_like(a: Any, fill_value: Any, dtype: Any = None, shape: Any = None) -> 
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.array([[1, 2], [3, 4]])
+        >>> print(mnp.full_like(x, 9))
+        [[9 9]
+         [9 9]]
     """
     proto, d, s = _like(a, dtype, shape, "full_like")
     if s is None and isinstance(fill_value, (bool, int, float)):
@@ -273,6 +327,13 @@ def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None) ->
 
     Returns:
         Tensor of ``ceil((stop - start) / step)`` values (empty when that is not positive).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.arange(5))
+        [0 1 2 3 4]
+        >>> print(mnp.arange(1, 2, 0.25))
+        [1.   1.25 1.5  1.75]
     """
     d = _scalar_dtype(start, stop, step) if dtype is None else check_dtype(dtype, "arange")
     if stop is None:
@@ -347,6 +408,11 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retste
 
     Returns:
         Tensor, or (Tensor, step) with ``retstep``.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.linspace(0, 1, 5))
+        [0.   0.25 0.5  0.75 1.  ]
     """
     lo, hi = _bounds(start, stop, "linspace")
     d = dtypes.float32 if dtype is None else check_dtype(dtype, "linspace")
@@ -420,6 +486,13 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = dtypes.float32) -
 
     Returns:
         Tensor of shape (N, M).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.eye(3))
+        [[1. 0. 0.]
+         [0. 1. 0.]
+         [0. 0. 1.]]
     """
     d = check_dtype(dtype, "eye")
     M = N if M is None else M
@@ -444,6 +517,12 @@ def identity(n: int, dtype: Any = dtypes.float32) -> Tensor:
 
     Returns:
         Tensor of shape (n, n).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.identity(2))
+        [[1. 0.]
+         [0. 1.]]
     """
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
         raise TypeError(f"identity: n must be an int, got {type(n).__name__}")

@@ -26,6 +26,12 @@ def where(condition: Any, x: Any = None, y: Any = None) -> Any:
     Returns:
         Tensor of the broadcast shape and the promoted dtype of ``x`` and ``y``; with ``condition`` alone, the
         tuple of the coordinates where it holds (one int64 tensor per axis, as NumPy).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.array([1.0, -2.0, 3.0])
+        >>> print(mnp.where(x > 0, x, 0.0))
+        [1. 0. 3.]
     """
     cond = to_tensor(condition)
     if x is None and y is None:
@@ -77,6 +83,12 @@ def take(a: Any, indices: Any, axis: int | None = None, mode: str = "clip") -> T
 
     Returns:
         Tensor of shape ``a.shape[:axis] + indices.shape + a.shape[axis + 1:]``.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.array([10, 20, 30, 40])
+        >>> print(mnp.take(x, mnp.array([3, 0])))
+        [40 10]
     """
     a = to_tensor(a)
     idx = _int_indices(indices, "take")
@@ -98,6 +110,14 @@ def take_along_axis(arr: Any, indices: Any, axis: int | None) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.array([[10, 30, 20], [60, 40, 50]])
+        >>> idx = mnp.array([[0], [1]])
+        >>> print(mnp.take_along_axis(x, idx, axis=1))
+        [[10]
+         [40]]
     """
     arr, idx = to_tensor(arr), _int_indices(indices, "take_along_axis")
     if axis is None:

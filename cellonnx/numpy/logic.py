@@ -34,17 +34,34 @@ def equal(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.equal(mnp.array([1, 2, 3]), 2))
+        [False  True False]
     """
     return _compare(F.equal, x1, x2, dtype)
 
 
 def not_equal(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
-    """Returns the truth value of ``x1 != x2`` element-wise (see ``equal``)."""
+    """Returns the truth value of ``x1 != x2`` element-wise (see ``equal``).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.not_equal(mnp.array([1, 2, 3]), mnp.array([1, 0, 3])))
+        [False  True False]
+    """
     return _compare(F.not_equal, x1, x2, dtype)
 
 
 def less(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
-    """Returns the truth value of ``x1 < x2`` element-wise (see ``equal``)."""
+    """Returns the truth value of ``x1 < x2`` element-wise (see ``equal``).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.less(mnp.array([1, 2, 3]), 2))
+        [ True False False]
+    """
     return _compare(F.less, x1, x2, dtype)
 
 
@@ -54,7 +71,13 @@ def less_equal(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
 
 
 def greater(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
-    """Returns the truth value of ``x1 > x2`` element-wise (see ``equal``)."""
+    """Returns the truth value of ``x1 > x2`` element-wise (see ``equal``).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.greater(mnp.array([1, 2, 3]), 2))
+        [False False  True]
+    """
     return _compare(F.greater, x1, x2, dtype)
 
 
@@ -84,17 +107,34 @@ def isnan(x: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.isnan(mnp.array([1.0, float('nan')])))
+        [False  True]
     """
     return apply(_isnan, x, dtype=dtype)
 
 
 def isinf(x: Any, dtype: Any = None) -> Tensor:
-    """Tests element-wise for positive or negative infinity (see ``isnan``)."""
+    """Tests element-wise for positive or negative infinity (see ``isnan``).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.isinf(mnp.array([1.0, float('inf')])))
+        [False  True]
+    """
     return apply(_isinf, x, dtype=dtype)
 
 
 def isfinite(x: Any, dtype: Any = None) -> Tensor:
-    """Tests element-wise for finiteness: neither infinity nor NaN (see ``isnan``)."""
+    """Tests element-wise for finiteness: neither infinity nor NaN (see ``isnan``).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.isfinite(mnp.array([1.0, float('inf'), float('nan')])))
+        [ True False False]
+    """
     return apply(lambda t: F.logical_not(F.logical_or(_isnan(t), _isinf(t))), x, dtype=dtype)
 
 
@@ -138,12 +178,24 @@ def isscalar(element: Any) -> bool:
 
 
 def logical_and(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
-    """Computes the truth value of ``x1 AND x2`` element-wise (see ``equal``)."""
+    """Computes the truth value of ``x1 AND x2`` element-wise (see ``equal``).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.logical_and(mnp.array([True, False, True]), mnp.array([True, True, False])))
+        [ True False False]
+    """
     return apply(F.logical_and, x1, x2, dtype=dtype)
 
 
 def logical_or(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
-    """Computes the truth value of ``x1 OR x2`` element-wise (see ``equal``)."""
+    """Computes the truth value of ``x1 OR x2`` element-wise (see ``equal``).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.logical_or(mnp.array([True, False, False]), mnp.array([False, False, True])))
+        [ True False  True]
+    """
     return apply(F.logical_or, x1, x2, dtype=dtype)
 
 
@@ -161,6 +213,11 @@ def logical_not(a: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.logical_not(mnp.array([True, False])))
+        [False  True]
     """
     return apply(F.logical_not, a, dtype=dtype)
 
@@ -178,6 +235,12 @@ def isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan:
 
     Returns:
         Tensor of bools.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> a = mnp.array([1.0, 2.0, 3.0])
+        >>> print(mnp.isclose(a, mnp.array([1.0, 2.001, 3.1]), rtol=1e-3))
+        [ True  True False]
     """
     a, b = to_tensors(a, b)
     a, b = as_float(a), as_float(b)
@@ -201,6 +264,11 @@ def array_equal(a1: Any, a2: Any, equal_nan: bool = False) -> Tensor:
 
     Returns:
         Tensor, a bool scalar.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> mnp.array_equal(mnp.array([1, 2]), mnp.array([1, 2]))
+        Tensor(shape=[], dtype=Bool, value= True)
     """
     if not isinstance(equal_nan, bool):
         raise TypeError(f"array_equal: equal_nan must be a bool, got {type(equal_nan).__name__}")

@@ -59,6 +59,13 @@ def tril(m: Any, k: int = 0) -> Tensor:
 
     Returns:
         Tensor (a 1-D input gives a square matrix).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.tril(mnp.ones((3, 3))))
+        [[1. 0. 0.]
+         [1. 1. 0.]
+         [1. 1. 1.]]
     """
     return _triangle(m, k, True, "tril")
 
@@ -72,6 +79,13 @@ def triu(m: Any, k: int = 0) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.triu(mnp.ones((3, 3)), 1))
+        [[0. 1. 1.]
+         [0. 0. 1.]
+         [0. 0. 0.]]
     """
     return _triangle(m, k, False, "triu")
 
@@ -120,6 +134,11 @@ def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = 
 
     Returns:
         Tensor, the sums over the other axes.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.trace(mnp.arange(9).reshape(3, 3)))
+        12
     """
     d = diagonal(a, offset, axis1, axis2)
     if dtype is not None:
@@ -161,6 +180,13 @@ def diag(v: Any, k: int = 0) -> Tensor:
 
     Returns:
         Tensor, 2-D for a 1-D input, 1-D for a 2-D one.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.diag(mnp.array([1, 2, 3])))
+        [[1 0 0]
+         [0 2 0]
+         [0 0 3]]
     """
     v = to_tensor(v)
     if v.ndim == 1:
@@ -296,6 +322,16 @@ def meshgrid(*xi: Any, sparse: bool = False, indexing: str = "xy") -> list[Tenso
 
     Returns:
         List of tensors.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> xx, yy = mnp.meshgrid(mnp.array([1, 2, 3]), mnp.array([4, 5]))
+        >>> print(xx)
+        [[1 2 3]
+         [1 2 3]]
+        >>> print(yy)
+        [[4 4 4]
+         [5 5 5]]
     """
     if not isinstance(sparse, bool):
         raise TypeError(f"meshgrid: sparse must be a bool, got {type(sparse).__name__}")

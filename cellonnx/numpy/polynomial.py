@@ -79,6 +79,11 @@ def polyval(p: Any, x: Any) -> Tensor:
 
     Returns:
         Tensor of ``x``'s shape; integers are evaluated in float32.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.polyval(mnp.array([1, 0, -1]), mnp.array([0, 1, 2])))
+        [-1.  0.  3.]
     """
     p, x = promote_tensors(as_float(_poly(p, "polyval")), as_float(to_tensor(x)))
     res = F.broadcast_to(p[0], tuple(x.shape))

@@ -27,6 +27,11 @@ def unique(x: Any, return_inverse: bool = False) -> Any:
 
     Returns:
         Tensor, or (values, int32 inverse indices).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.unique(mnp.array([3, 1, 3, 2, 1])))
+        [3 1 2]
     """
     values, inverse = F.unique(F.reshape(to_tensor(x), (-1,)))
     return (values, cast(inverse, np.int32)) if return_inverse else values

@@ -42,6 +42,11 @@ def exp(x: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor; integers give float32.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.exp(mnp.array([0.0, 1.0, 2.0])).asnumpy().round(4))
+        [1.     2.7183 7.3891]
     """
     return apply(F.exp, x, dtype=dtype)
 
@@ -81,6 +86,11 @@ def log(x: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor; integers give float32.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.log(mnp.array([1.0, 2.0, 4.0])).asnumpy().round(4))
+        [0.     0.6931 1.3863]
     """
     return apply(F.log, x, dtype=dtype)
 
@@ -94,6 +104,11 @@ def log2(x: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor; integers give float32.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.log2(mnp.array([1.0, 2.0, 8.0])))
+        [0. 1. 3.]
     """
     return apply(lambda t: F.div(F.log(as_float(t)), math.log(2.0)), x, dtype=dtype)
 
@@ -107,6 +122,11 @@ def log10(x: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor; integers give float32.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.log10(mnp.array([1.0, 10.0, 100.0])))
+        [0. 1. 2.]
     """
     return apply(lambda t: F.div(F.log(as_float(t)), math.log(10.0)), x, dtype=dtype)
 
@@ -171,6 +191,11 @@ def square(x: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor of the input's dtype.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.square(mnp.array([-2.0, 3.0])))
+        [4. 9.]
     """
     return apply(F.square, x, dtype=dtype)
 
@@ -184,6 +209,11 @@ def sqrt(x: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor; integers give float32.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.sqrt(mnp.array([1.0, 4.0, 9.0])))
+        [1. 2. 3.]
     """
     return apply(F.sqrt, x, dtype=dtype)
 
@@ -235,12 +265,23 @@ def sin(x: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor; int8, uint8 and bool give float16, wider integers float32 (as MindSpore).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.sin(mnp.array([0.0, 1.5707964])).asnumpy().round(4))
+        [0. 1.]
     """
     return _trig_apply(F.sin, x, dtype)
 
 
 def cos(x: Any, dtype: Any = None) -> Tensor:
-    """Cosine element-wise (see ``sin`` for the dtypes)."""
+    """Cosine element-wise (see ``sin`` for the dtypes).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.cos(mnp.array([0.0, 3.1415927])).asnumpy().round(4))
+        [ 1. -1.]
+    """
     return _trig_apply(F.cos, x, dtype)
 
 
@@ -275,7 +316,13 @@ def cosh(x: Any, dtype: Any = None) -> Tensor:
 
 
 def tanh(x: Any, dtype: Any = None) -> Tensor:
-    """Computes the hyperbolic tangent element-wise (see ``sin`` for the dtypes)."""
+    """Computes the hyperbolic tangent element-wise (see ``sin`` for the dtypes).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.tanh(mnp.array([-1.0, 0.0, 1.0])).asnumpy().round(4))
+        [-0.7616  0.      0.7616]
+    """
     return _trig_apply(F.tanh, x, dtype)
 
 
@@ -317,6 +364,11 @@ def deg2rad(x: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor; integers give float32.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.deg2rad(mnp.array([0.0, 90.0, 180.0])).asnumpy().round(4))
+        [0.     1.5708 3.1416]
     """
     return apply(lambda t: F.div(F.mul(as_float(t), math.pi), 180.0), x, dtype=dtype)
 
@@ -335,6 +387,11 @@ def rad2deg(x: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor; integers give float32.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.rad2deg(mnp.array([0.0, 3.1415927])).asnumpy().round(2))
+        [  0. 180.]
     """
     return apply(lambda t: F.div(F.mul(as_float(t), 180.0), math.pi), x, dtype=dtype)
 
