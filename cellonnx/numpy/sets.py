@@ -30,8 +30,8 @@ def unique(x: Any, return_inverse: bool = False) -> Any:
 
     Examples:
         >>> import cellonnx.numpy as mnp
-        >>> print(mnp.unique(mnp.array([3, 1, 3, 2, 1])))
-        [3 1 2]
+        >>> print(mnp.unique(mnp.array([1, 1, 2, 3, 3])))
+        [1 2 3]
     """
     values, inverse = F.unique(F.reshape(to_tensor(x), (-1,)))
     return (values, cast(inverse, np.int32)) if return_inverse else values
