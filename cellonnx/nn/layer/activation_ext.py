@@ -232,7 +232,18 @@ class Softmin(Cell):
 
 
 class Softmax2d(Cell):
-    """Softmax over the channels (axis -3) of a (C, H, W) or (N, C, H, W) input."""
+    """Softmax over the channels (axis -3) of a (C, H, W) or (N, C, H, W) input.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([[[[1.0]], [[1.0]]]]), ms.float32)
+        >>> print(nn.Softmax2d()(x))
+        [[[[0.5]]
+        <BLANKLINE>
+          [[0.5]]]]
+    """
 
     def __init__(self) -> None:
         super().__init__()

@@ -73,6 +73,15 @@ class Dropout1d(Cell):
 
     Args:
         p (float): Default: 0.5.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> dropout = nn.Dropout1d(p=0.5)
+        >>> x = Tensor(np.ones((2, 3, 4)), ms.float32)
+        >>> dropout(x).shape
+        (2, 3, 4)
     """
 
     def __init__(self, p: float = 0.5) -> None:
@@ -90,6 +99,15 @@ class Dropout2d(Cell):
 
     Args:
         p (float): Default: 0.5.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> dropout = nn.Dropout2d(p=0.5)
+        >>> x = Tensor(np.ones((2, 3, 4, 4)), ms.float32)
+        >>> dropout(x).shape
+        (2, 3, 4, 4)
     """
 
     _ranks = (4,)
@@ -228,6 +246,15 @@ class Unfold(Cell):
             and the spacing of the sampled pixels.
         padding (str): 'valid' (patches inside the input) or 'same' (out = ceil(in / stride), zero padding
             split evenly with the odd pixel at the end). Default: 'valid'.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> net = nn.Unfold(ksizes=[1, 2, 2, 1], strides=[1, 1, 1, 1], rates=[1, 1, 1, 1])
+        >>> x = Tensor(np.ones((1, 3, 4, 4)), ms.float32)
+        >>> net(x).shape
+        (1, 12, 3, 3)
     """
 
     def __init__(self, ksizes: Any, strides: Any, rates: Any, padding: str = "valid") -> None:
@@ -369,7 +396,16 @@ class Triu(Cell):
 
 
 class MatrixDiag(Cell):
-    """Batched diagonal matrices: (..., n) -> (..., n, n) with the input on the diagonal."""
+    """Batched diagonal matrices: (..., n) -> (..., n, n) with the input on the diagonal.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> print(nn.MatrixDiag()(Tensor(np.array([1.0, 2.0]), ms.float32)))
+        [[1. 0.]
+         [0. 2.]]
+    """
 
     def construct(self, input_x: Tensor) -> Tensor:
         n = int(input_x.shape[-1])
@@ -377,7 +413,16 @@ class MatrixDiag(Cell):
 
 
 class MatrixDiagPart(Cell):
-    """The batched main diagonals: (..., m, n) -> (..., min(m, n))."""
+    """The batched main diagonals: (..., m, n) -> (..., min(m, n)).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.arange(9).reshape(3, 3), ms.float32)
+        >>> print(nn.MatrixDiagPart()(x))
+        [0. 4. 8.]
+    """
 
     def construct(self, input_x: Tensor) -> Tensor:
         if input_x.ndim < 2:
@@ -409,6 +454,14 @@ class L1Regularizer(Cell):
 
     Args:
         scale (Union[int, float]): a positive, finite factor.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> weights = Tensor(np.array([[1.0, -2.0], [3.0, -4.0]]), ms.float32)
+        >>> print(nn.L1Regularizer(scale=0.5)(weights))
+        5.0
     """
 
     def __init__(self, scale: float) -> None:

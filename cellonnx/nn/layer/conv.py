@@ -356,6 +356,15 @@ class Conv3dTranspose(_Conv):
     Shape:
         'same': D_out = D * sd; 'valid': D * sd + max(k_eff - sd, 0);
         'pad': (D - 1) * sd - head - tail + k_eff + output_padding, with k_eff = dd * (kd - 1) + 1.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> net = nn.Conv3dTranspose(4, 2, kernel_size=2, stride=2)
+        >>> x = Tensor(np.ones((1, 4, 2, 3, 3)), ms.float32)
+        >>> net(x).shape
+        (1, 2, 4, 6, 6)
     """
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1,
@@ -398,6 +407,15 @@ class Conv1dTranspose(_Conv):
     Shape:
         'same': L_out = L * stride; 'valid': L * stride + max(k_eff - stride, 0);
         'pad': L * stride - 2 * padding + k_eff - stride.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> net = nn.Conv1dTranspose(4, 2, kernel_size=2, stride=2)
+        >>> x = Tensor(np.ones((1, 4, 5)), ms.float32)
+        >>> net(x).shape
+        (1, 2, 10)
     """
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: int, stride: int = 1,

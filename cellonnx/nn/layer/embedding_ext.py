@@ -107,6 +107,14 @@ class EmbeddingLookup(Cell):
         'table_column_slice'); one process here, so the lookup is the same. manual_shapes (tuple, optional).
         max_norm (float, optional): clip each looked-up row to this L2 norm. sparse (bool): Default: True
         ('CPU' needs it). dtype: Default: float32.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> net = nn.EmbeddingLookup(vocab_size=10, embedding_size=3)
+        >>> net(Tensor(np.array([[1, 3], [4, 0]]), ms.int32)).shape
+        (2, 2, 3)
     """
 
     BATCH_SLICE = "batch_slice"

@@ -116,7 +116,15 @@ def _lgamma(x: Tensor) -> Tensor:
 
 class LGamma(Cell):
     """The log of the absolute value of the gamma function, elementwise (MindSpore's Lanczos approximation;
-    +inf at the non-positive integers)."""
+    +inf at the non-positive integers).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> print(nn.LGamma()(Tensor(np.array([1.0, 3.0, 5.0]), ms.float32)).asnumpy().round(4))
+        [0.     0.6931 3.1781]
+    """
 
     def construct(self, x: Tensor) -> Tensor:
         _check_float(self.cls_name, "x", x)
@@ -125,7 +133,15 @@ class LGamma(Cell):
 
 class DiGamma(Cell):
     """The digamma function (derivative of log-gamma), elementwise (MindSpore's Lanczos approximation; NaN at
-    the non-positive integers)."""
+    the non-positive integers).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> print(nn.DiGamma()(Tensor(np.array([1.0, 2.0]), ms.float32)).asnumpy().round(4))
+        [-0.5772  0.4228]
+    """
 
     def construct(self, x: Tensor) -> Tensor:
         _check_float(self.cls_name, "x", x)
@@ -381,7 +397,17 @@ def _cholesky(a: Tensor) -> tuple[Tensor, list[Tensor]]:
 
 class MatInverse(Cell):
     """The inverse of positive-definite (..., n, n) matrices, through their Cholesky factor L (as MindSpore's
-    CholeskyTrsm): A^-1 = L^-T L^-1."""
+    CholeskyTrsm): A^-1 = L^-T L^-1.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([[4.0, 0.0], [0.0, 2.0]]), ms.float32)
+        >>> print(nn.MatInverse()(x))
+        [[0.25       0.        ]
+         [0.         0.49999997]]
+    """
 
     def construct(self, a: Tensor) -> Tensor:
         _check_float(self.cls_name, "input_a", a)
@@ -398,7 +424,16 @@ class MatInverse(Cell):
 
 class MatDet(Cell):
     """The determinant of positive-definite (..., n, n) matrices: the squared product of their Cholesky
-    factor's diagonal."""
+    factor's diagonal.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([[2.0, 1.0], [1.0, 3.0]]), ms.float32)
+        >>> print(nn.MatDet()(x).asnumpy().round(4))
+        5.0
+    """
 
     def construct(self, a: Tensor) -> Tensor:
         _check_float(self.cls_name, "input_a", a)

@@ -143,7 +143,17 @@ class BatchNorm2d(_BatchNorm):
 class BatchNorm3d(Cell):
     """Batch normalization over (N, C, D, H, W) inputs: as MindSpore, a BatchNorm2d (``bn2d``, whose
     parameters the checkpoint names ``bn2d.gamma`` ...) applied to the input viewed as (N, C, D * H, W).
-    Arguments as BatchNorm1d."""
+    Arguments as BatchNorm1d.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> net = nn.BatchNorm3d(num_features=2)
+        >>> x = Tensor(np.ones((1, 2, 2, 3, 3)), ms.float32)
+        >>> net(x).shape
+        (1, 2, 2, 3, 3)
+    """
 
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: float = 0.9, affine: bool = True,
                  gamma_init: Any = "ones", beta_init: Any = "zeros", moving_mean_init: Any = "zeros",
@@ -465,7 +475,19 @@ class InstanceNorm1d(_InstanceNorm):
 
 
 class InstanceNorm2d(_InstanceNorm):
-    r"""Instance normalization over (N, C, H, W); arguments as InstanceNorm1d."""
+    r"""Instance normalization over (N, C, H, W); arguments as InstanceNorm1d.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> net = nn.InstanceNorm2d(2)
+        >>> x = Tensor(np.array([[[[1.0, 3.0]], [[2.0, 6.0]]]]), ms.float32)
+        >>> print(net(x).asnumpy().round(4))
+        [[[[-1.  1.]]
+        <BLANKLINE>
+          [[-1.  1.]]]]
+    """
 
     _rank = 4
 

@@ -107,6 +107,14 @@ class MaxPool3d(_PoolNd):
         padding (Union[int, tuple[int]]): with 'pad': int or (d, h, w). Default: 0.
         dilation (Union[int, tuple[int]]), return_indices (bool): need pad_mode 'pad'. Default: 1, False.
         ceil_mode (bool): Default: False.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 2, 2, 4), ms.float32)
+        >>> print(nn.MaxPool3d(kernel_size=2, stride=2)(x))
+        [[[[[13. 15.]]]]]
     """
 
     def __init__(self, kernel_size: Any = 1, stride: Any = 1, pad_mode: str = "valid", padding: Any = 0,
@@ -223,6 +231,14 @@ class AvgPool3d(_PoolNd):
             Default: 'valid'.
         padding (Union[int, tuple[int]]): int, (d, h, w) or (head, tail, top, bottom, left, right).
         ceil_mode (bool), count_include_pad (bool), divisor_override (int): as ops.avg_pool3d.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 2, 2, 4), ms.float32)
+        >>> print(nn.AvgPool3d(kernel_size=2, stride=2)(x))
+        [[[[[6.5 8.5]]]]]
     """
 
     def __init__(self, kernel_size: Any = 1, stride: Any = 1, pad_mode: str = "valid", padding: Any = 0,
@@ -341,6 +357,14 @@ class AdaptiveAvgPool1d(Cell):
 
     Args:
         output_size (int): L_out.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([[[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]]]), ms.float32)
+        >>> print(nn.AdaptiveAvgPool1d(3)(x))
+        [[[1.5 3.5 5.5]]]
     """
 
     def __init__(self, output_size: int) -> None:
@@ -358,6 +382,14 @@ class AdaptiveMaxPool1d(Cell):
 
     Args:
         output_size (int): L_out.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([[[1.0, 5.0, 3.0, 4.0, 2.0, 6.0]]]), ms.float32)
+        >>> print(nn.AdaptiveMaxPool1d(2)(x))
+        [[[5. 6.]]]
     """
 
     def __init__(self, output_size: int) -> None:
@@ -439,6 +471,14 @@ class LPPool1d(Cell):
     Args:
         norm_type (Union[int, float]): p. kernel_size (int). stride (int, optional): Default: kernel_size.
         ceil_mode (bool): Default: False.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([[[3.0, 4.0, 6.0, 8.0]]]), ms.float32)
+        >>> print(nn.LPPool1d(norm_type=2, kernel_size=2, stride=2)(x))
+        [[[ 5. 10.]]]
     """
 
     def __init__(self, norm_type: float, kernel_size: int, stride: int | None = None,
