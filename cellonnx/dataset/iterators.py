@@ -80,7 +80,8 @@ class TupleIterator(_Iterator):
     Examples:
         >>> import numpy as np
         >>> import cellonnx as ms
-        >>> dataset = ms.dataset.NumpySlicesDataset({"x": np.arange(4), "y": np.arange(4) * 2}, shuffle=False).batch(2)
+        >>> data = {"x": np.arange(4), "y": np.arange(4) * 2}
+        >>> dataset = ms.dataset.NumpySlicesDataset(data, shuffle=False).batch(2)
         >>> for x, y in dataset.create_tuple_iterator():
         ...     print(type(x).__name__, x.shape)
         Tensor (2,)
@@ -113,7 +114,8 @@ class DictIterator(_Iterator):
     Examples:
         >>> import numpy as np
         >>> import cellonnx as ms
-        >>> dataset = ms.dataset.NumpySlicesDataset({"x": np.arange(4), "y": np.arange(4) * 2}, shuffle=False).batch(2)
+        >>> data = {"x": np.arange(4), "y": np.arange(4) * 2}
+        >>> dataset = ms.dataset.NumpySlicesDataset(data, shuffle=False).batch(2)
         >>> for row in dataset.create_dict_iterator(output_numpy=True):
         ...     print(row["x"], row["y"])
         [0 1] [0 2]

@@ -82,7 +82,8 @@ def natural_exp_decay_lr(learning_rate: float, decay_rate: float, total_step: in
 
     Examples:
         >>> from cellonnx import nn
-        >>> [round(v, 4) for v in nn.natural_exp_decay_lr(0.1, 0.5, total_step=6, step_per_epoch=2, decay_epoch=2)]
+        >>> lr = nn.natural_exp_decay_lr(0.1, 0.5, total_step=6, step_per_epoch=2, decay_epoch=2)
+        >>> [round(v, 4) for v in lr]
         [0.1, 0.1, 0.0607, 0.0607, 0.0368, 0.0368]
     """
     _check_inputs(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch, is_stair)
@@ -102,7 +103,8 @@ def inverse_decay_lr(learning_rate: float, decay_rate: float, total_step: int, s
 
     Examples:
         >>> from cellonnx import nn
-        >>> [round(v, 4) for v in nn.inverse_decay_lr(0.1, 0.5, total_step=6, step_per_epoch=2, decay_epoch=1)]
+        >>> lr = nn.inverse_decay_lr(0.1, 0.5, total_step=6, step_per_epoch=2, decay_epoch=1)
+        >>> [round(v, 4) for v in lr]
         [0.1, 0.1, 0.0667, 0.0667, 0.05, 0.05]
     """
     _check_inputs(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch, is_stair)

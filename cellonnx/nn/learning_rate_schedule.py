@@ -224,7 +224,8 @@ class PolynomialDecayLR(LearningRateSchedule):
     Examples:
         >>> import cellonnx as ms
         >>> from cellonnx import nn, Tensor
-        >>> schedule = nn.PolynomialDecayLR(learning_rate=0.1, end_learning_rate=0.01, decay_steps=4, power=1.0)
+        >>> schedule = nn.PolynomialDecayLR(learning_rate=0.1, end_learning_rate=0.01, decay_steps=4,
+        ...                               power=1.0)
         >>> print(schedule(Tensor(2, ms.int32)).asnumpy().round(4))
         0.055
     """
