@@ -2,9 +2,6 @@
 cellonnx.numpy's, cellonnx/mxnet/numpy/_shared.py): MXNet's calls, as an MXNet user writes them."""
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 EXAMPLES = {
     "sum": """
     >>> from cellonnx.mxnet import np, npx
@@ -399,13 +396,3 @@ EXAMPLES = {
     """,
 }
 
-
-def with_example(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
-    """``fn`` with ``EXAMPLES[name]`` as the ``Examples:`` section of its docstring (when there is one)."""
-    import textwrap
-
-    example = EXAMPLES.get(name)
-    if example is not None and fn.__doc__ is not None:
-        body = textwrap.indent(textwrap.dedent(example).strip("\n"), "    ")
-        fn.__doc__ = f"{fn.__doc__.rstrip()}\n\nExamples:\n{body}\n"
-    return fn
