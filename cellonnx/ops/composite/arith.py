@@ -24,27 +24,72 @@ def _float_pair(a: Any, b: Any) -> tuple[Tensor, Tensor]:
 
 # ---------------------------------------------------------------- aliases and scaled sums
 def multiply(input: Any, other: Any) -> Tensor:
-    """``input * other`` (alias of :func:`mul`)."""
+    """``input * other`` (alias of :func:`mul`).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> print(ops.multiply(x, 2.0))
+        [2. 4. 6.]
+    """
     return F.mul(input, other)
 
 
 def divide(input: Any, other: Any, *, rounding_mode: str | None = None) -> Tensor:
-    """``input / other`` (alias of :func:`div`): true division, or 'floor' / 'trunc' rounding."""
+    """``input / other`` (alias of :func:`div`): true division, or 'floor' / 'trunc' rounding.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> print(ops.divide(x, 2.0))
+        [0.5 1.  1.5]
+    """
     return F.div(input, other, rounding_mode=rounding_mode)
 
 
 def subtract(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
-    """``input - alpha * other``."""
+    """``input - alpha * other``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> print(ops.subtract(x, 1.0))
+        [0. 1. 2.]
+    """
     return F.sub(input, other if alpha == 1 else F.mul(other, alpha))
 
 
 def eq(input: Any, other: Any) -> Tensor:
-    """``input == other`` elementwise (alias of :func:`equal`)."""
+    """``input == other`` elementwise (alias of :func:`equal`).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1, 2, 3]), ms.int32)
+        >>> print(ops.eq(x, 2))
+        [False  True False]
+    """
     return F.equal(input, other)
 
 
 def positive(input: Tensor) -> Tensor:
-    """``input`` itself."""
+    """``input`` itself.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, -2.0]), ms.float32)
+        >>> print(ops.positive(x))
+        [ 1. -2.]
+    """
     return to_tensor(input)
 
 
@@ -83,13 +128,35 @@ def _value_like(value: Any, like: Tensor) -> Any:
 
 
 def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, value: Any = 1) -> Tensor:
-    """``input + value * tensor1 / tensor2``."""
+    """``input + value * tensor1 / tensor2``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 1.0]), ms.float32)
+        >>> t1 = Tensor(np.array([2.0, 3.0]), ms.float32)
+        >>> t2 = Tensor(np.array([4.0, 6.0]), ms.float32)
+        >>> print(ops.addcdiv(x, t1, t2, value=2.0))
+        [2. 2.]
+    """
     x = to_tensor(input)
     return F.add(x, F.mul(F.div(tensor1, tensor2), _value_like(value, x)))
 
 
 def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, value: Any = 1) -> Tensor:
-    """``input + value * tensor1 * tensor2``."""
+    """``input + value * tensor1 * tensor2``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 1.0]), ms.float32)
+        >>> t1 = Tensor(np.array([2.0, 3.0]), ms.float32)
+        >>> t2 = Tensor(np.array([4.0, 5.0]), ms.float32)
+        >>> print(ops.addcmul(x, t1, t2, value=0.5))
+        [5.  8.5]
+    """
     x = to_tensor(input)
     return F.add(x, F.mul(F.mul(tensor1, tensor2), _value_like(value, x)))
 
@@ -105,7 +172,16 @@ def inv(x: Tensor) -> Tensor:
 
 # ---------------------------------------------------------------- exponents and logarithms
 def exp2(input: Tensor) -> Tensor:
-    """``2 ** input``."""
+    """``2 ** input``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, 1.0, 3.0]), ms.float32)
+        >>> print(ops.exp2(x))
+        [1. 2. 8.]
+    """
     x = _floatify(input)
     return F.pow(F.full_like(x, 2.0), x)
 
@@ -139,7 +215,17 @@ def log10(input: Tensor) -> Tensor:
 
 
 def logaddexp(input: Tensor, other: Tensor) -> Tensor:
-    """``log(exp(input) + exp(other))`` without overflow: ``max + log1p(exp(-|input - other|))``."""
+    """``log(exp(input) + exp(other))`` without overflow: ``max + log1p(exp(-|input - other|))``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, 1.0]), ms.float32)
+        >>> y = Tensor(np.array([0.0, 2.0]), ms.float32)
+        >>> print(ops.logaddexp(x, y).asnumpy().round(4))
+        [0.6931 2.3133]
+    """
     a, b = _float_pair(input, other)
     return F.add(F.maximum(a, b), F.log1p(F.exp(F.neg(F.abs(F.sub(a, b))))))
 
@@ -152,7 +238,17 @@ def logaddexp2(input: Tensor, other: Tensor) -> Tensor:
 
 
 def xlogy(input: Any, other: Any) -> Tensor:
-    """``input * log(other)`` elementwise."""
+    """``input * log(other)`` elementwise.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, 1.0, 2.0]), ms.float32)
+        >>> y = Tensor(np.array([0.0, 1.0, 4.0]), ms.float32)
+        >>> print(ops.xlogy(x, y).asnumpy().round(4))
+        [   nan 0.     2.7726]
+    """
     a, b = _float_pair(input, other)
     return F.mul(a, F.log(b))
 
@@ -165,7 +261,19 @@ def xdivy(x: Any, y: Any) -> Tensor:
 
 
 def float_power(input: Any, exponent: Any) -> Tensor:
-    """``input ** exponent`` computed in float64 (the result is float64)."""
+    """``input ** exponent`` computed in float64 (the result is float64).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> output = ops.float_power(x, 2)
+        >>> output.dtype
+        mindspore.float64
+        >>> print(output)
+        [1. 4. 9.]
+    """
     a = to_tensor(input)
     e = exponent if not isinstance(exponent, Tensor) else F.cast(exponent, np.float64)
     return F.pow(F.cast(a, np.float64), e if isinstance(e, Tensor) else float(e))
@@ -177,12 +285,31 @@ def float_power_ext(input: Any, exponent: Any) -> Tensor:
 
 
 def ldexp(x: Tensor, other: Tensor) -> Tensor:
-    """``x * 2 ** other``."""
+    """``x * 2 ** other``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 3.0]), ms.float32)
+        >>> other = Tensor(np.array([2, 3]), ms.int32)
+        >>> print(ops.ldexp(x, other))
+        [ 4. 24.]
+    """
     return F.mul(x, F.pow(2.0, to_tensor(other)))
 
 
 def logit(input: Tensor, eps: float | None = None) -> Tensor:
-    """``log(p / (1 - p))``, with ``p`` clamped to [eps, 1 - eps] when ``eps`` is given."""
+    """``log(p / (1 - p))``, with ``p`` clamped to [eps, 1 - eps] when ``eps`` is given.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.25, 0.5, 0.75]), ms.float32)
+        >>> print(ops.logit(x).asnumpy().round(4))
+        [-1.0986  0.      1.0986]
+    """
     x = _floatify(input)
     if eps is not None and eps >= 0:
         x = F.clamp(x, float(eps), 1.0 - float(eps))
@@ -191,13 +318,33 @@ def logit(input: Tensor, eps: float | None = None) -> Tensor:
 
 # ---------------------------------------------------------------- elementwise functions
 def hypot(input: Tensor, other: Tensor) -> Tensor:
-    """``sqrt(input**2 + other**2)``."""
+    """``sqrt(input**2 + other**2)``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([3.0, 5.0]), ms.float32)
+        >>> y = Tensor(np.array([4.0, 12.0]), ms.float32)
+        >>> print(ops.hypot(x, y))
+        [ 5. 13.]
+    """
     a, b = _float_pair(input, other)
     return F.sqrt(F.add(F.mul(a, a), F.mul(b, b)))
 
 
 def copysign(x: Any, other: Any) -> Tensor:
-    """The magnitude of ``x`` with the sign of ``other`` (-0.0 counts as negative); a float result."""
+    """The magnitude of ``x`` with the sign of ``other`` (-0.0 counts as negative); a float result.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, -2.0, 3.0]), ms.float32)
+        >>> y = Tensor(np.array([-1.0, 1.0, -2.0]), ms.float32)
+        >>> print(ops.copysign(x, y))
+        [-1.  2. -3.]
+    """
     from cellonnx.ops.prims.elementwise import SignBit
     a = _floatify(x)
     b = to_tensor(other, a)
@@ -206,14 +353,34 @@ def copysign(x: Any, other: Any) -> Tensor:
 
 
 def heaviside(input: Tensor, values: Tensor) -> Tensor:
-    """The step function: 0 where ``input`` < 0, ``values`` where it is 0, 1 where it is > 0."""
+    """The step function: 0 where ``input`` < 0, ``values`` where it is 0, 1 where it is > 0.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-1.0, 0.0, 2.0]), ms.float32)
+        >>> values = Tensor(np.array([0.5]), ms.float32)
+        >>> print(ops.heaviside(x, values))
+        [0.  0.5 1. ]
+    """
     x, v = promote(input, values)
     step = F.where(F.greater(x, 0), F.ones_like(x), F.zeros_like(x))
     return F.where(F.equal(x, 0), v, step)
 
 
 def fmax(input: Tensor, other: Tensor) -> Tensor:
-    """The elementwise maximum, ignoring NaN (NaN only where both are NaN)."""
+    """The elementwise maximum, ignoring NaN (NaN only where both are NaN).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, np.nan, 3.0]), ms.float32)
+        >>> y = Tensor(np.array([2.0, 1.0, np.nan]), ms.float32)
+        >>> print(ops.fmax(x, y))
+        [2. 1. 3.]
+    """
     a, b = promote(input, other)
     if not is_float_dtype(a._data.dtype):
         return F.maximum(a, b)
@@ -221,7 +388,17 @@ def fmax(input: Tensor, other: Tensor) -> Tensor:
 
 
 def fmin(input: Tensor, other: Tensor) -> Tensor:
-    """The elementwise minimum, ignoring NaN (NaN only where both are NaN)."""
+    """The elementwise minimum, ignoring NaN (NaN only where both are NaN).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, np.nan, 3.0]), ms.float32)
+        >>> y = Tensor(np.array([2.0, 1.0, np.nan]), ms.float32)
+        >>> print(ops.fmin(x, y))
+        [1. 1. 3.]
+    """
     a, b = promote(input, other)
     if not is_float_dtype(a._data.dtype):
         return F.minimum(a, b)
@@ -229,7 +406,16 @@ def fmin(input: Tensor, other: Tensor) -> Tensor:
 
 
 def frac(x: Tensor) -> Tensor:
-    """The fractional part ``x - trunc(x)`` (with the sign of ``x``)."""
+    """The fractional part ``x - trunc(x)`` (with the sign of ``x``).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.5, -2.25]), ms.float32)
+        >>> print(ops.frac(x))
+        [ 0.5  -0.25]
+    """
     x = to_tensor(x)
     if not is_float_dtype(x._data.dtype):
         return F.zeros_like(x)
@@ -237,7 +423,16 @@ def frac(x: Tensor) -> Tensor:
 
 
 def sinc(input: Tensor) -> Tensor:
-    """The normalized sinc ``sin(pi x) / (pi x)``, 1 at 0."""
+    """The normalized sinc ``sin(pi x) / (pi x)``, 1 at 0.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, 0.5, 1.0]), ms.float32)
+        >>> print(ops.sinc(x).asnumpy().round(4))
+        [ 1.      0.6366 -0.    ]
+    """
     x = _floatify(input)
     zero = F.equal(x, 0)
     px = F.mul(F.where(zero, F.ones_like(x), x), math.pi)
@@ -247,7 +442,16 @@ def sinc(input: Tensor) -> Tensor:
 
 
 def sgn(input: Tensor) -> Tensor:
-    """The sign for real input; ``x / |x|`` (0 at 0) for complex input."""
+    """The sign for real input; ``x / |x|`` (0 at 0) for complex input.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-3.0, 0.0, 2.5]), ms.float32)
+        >>> print(ops.sgn(x))
+        [-1.  0.  1.]
+    """
     x = to_tensor(input)
     if x._data.dtype.kind == "c":
         mag = F.abs(x)
@@ -257,14 +461,32 @@ def sgn(input: Tensor) -> Tensor:
 
 
 def signbit(input: Tensor) -> Tensor:
-    """Whether each element is below zero (False for -0.0 and NaN, as in MindSpore)."""
+    """Whether each element is below zero (False for -0.0 and NaN, as in MindSpore).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-3.0, 0.0, 2.5]), ms.float32)
+        >>> print(ops.signbit(x))
+        [ True False False]
+    """
     return F.less(input, 0)
 
 
 def nan_to_num(input: Tensor, nan: float | None = None, posinf: float | None = None,
                neginf: float | None = None) -> Tensor:
     """NaN, +inf and -inf replaced by ``nan`` (default 0), ``posinf`` and ``neginf`` (default the dtype's
-    largest and lowest finite values)."""
+    largest and lowest finite values).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([np.nan, np.inf, -np.inf, 1.0]), ms.float32)
+        >>> print(ops.nan_to_num(x, nan=0.0, posinf=100.0, neginf=-100.0))
+        [   0.  100. -100.    1.]
+    """
     x = to_tensor(input)
     if not is_float_dtype(x._data.dtype):
         return x

@@ -153,6 +153,14 @@ def randperm(n: int, seed: int = 0, offset: int = 0, dtype: Any = dtypes.int64) 
 
     The permutation is the order that sorts n uniform samples, so an exported graph draws a fresh one with
     RandomUniform and TopK.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = ops.randperm(5)
+        >>> sorted(x.asnumpy().tolist())
+        [0, 1, 2, 3, 4]
     """
     from cellonnx.ops.prims.random import RandomUniform
     from cellonnx.ops.prims.sort import TopK
@@ -291,7 +299,19 @@ def ger(input: Tensor, vec2: Tensor) -> Tensor:
 
 def top_k(input_x: Tensor, k: int, sorted: bool = True) -> tuple[Tensor, Tensor]:
     """The ``k`` largest entries along the last axis and their int32 indices (deprecated in MindSpore for
-    ``topk``)."""
+    ``topk``).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 5.0, 3.0, 4.0]), ms.float32)
+        >>> values, indices = ops.top_k(x, 2)
+        >>> print(values)
+        [5. 4.]
+        >>> print(indices)
+        [1 3]
+    """
     values, indices = topk(input_x, k, None, True, sorted)
     return values, cast(indices, np.int32)
 
@@ -311,7 +331,17 @@ def aminmax(input: Tensor, *, axis: int | None = 0, keepdims: bool = False) -> t
 
 
 def argwhere(input: Tensor) -> Tensor:
-    """The coordinates of the non-zero elements, a (count, ndim) int64 tensor."""
+    """The coordinates of the non-zero elements, a (count, ndim) int64 tensor.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[0, 1], [2, 0]]), ms.int32)
+        >>> print(ops.argwhere(x))
+        [[0 1]
+         [1 0]]
+    """
     x = to_tensor(input)
     if x.ndim == 0:
         raise ValueError("argwhere: the input must have at least one dimension")

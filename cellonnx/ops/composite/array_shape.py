@@ -93,7 +93,16 @@ def moveaxis(x: Tensor, source: Any, destination: Any) -> Tensor:
 
 
 def swapdims(input: Tensor, dim0: int, dim1: int) -> Tensor:
-    """Exchange the axes ``dim0`` and ``dim1`` (as ``ops.swapaxes``)."""
+    """Exchange the axes ``dim0`` and ``dim1`` (as ``ops.swapaxes``).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((2, 3, 4)), ms.float32)
+        >>> ops.swapdims(x, 0, 2).shape
+        (4, 3, 2)
+    """
     return swapaxes(_tensor(input, "swapdims"), dim0, dim1)
 
 
@@ -225,7 +234,17 @@ def column_stack(tensors: Any) -> Tensor:
 
 
 def expand(input_x: Tensor, size: Any) -> Tensor:
-    """Broadcast ``input_x`` to ``size`` (a tuple or a 1-D Tensor; -1 keeps a dim), as ``broadcast_to``."""
+    """Broadcast ``input_x`` to ``size`` (a tuple or a 1-D Tensor; -1 keeps a dim), as ``broadcast_to``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0], [2.0]]), ms.float32)
+        >>> print(ops.expand(x, Tensor(np.array([2, 3]), ms.int32)))
+        [[1. 1. 1.]
+         [2. 2. 2.]]
+    """
     return broadcast_to(_tensor(input_x, "expand"), size)
 
 

@@ -189,7 +189,18 @@ def _int_arg(v: Any, op: str, what: str) -> int:
 
 def matrix_band_part(x: Tensor, lower: Any, upper: Any) -> Tensor:
     """Zero everything outside a band of each innermost matrix: keep ``lower`` subdiagonals and ``upper``
-    superdiagonals (a negative count keeps the whole triangle)."""
+    superdiagonals (a negative count keeps the whole triangle).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((3, 3)), ms.float32)
+        >>> print(ops.matrix_band_part(x, 0, 1))
+        [[1. 1. 0.]
+         [0. 1. 1.]
+         [0. 0. 1.]]
+    """
     x = to_tensor(x)
     if x.ndim < 2:
         raise ValueError(f"matrix_band_part: x must have at least 2 dimensions, got shape {tuple(x.shape)}")

@@ -59,7 +59,17 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0) -> Tensor:
 
 
 def dist(input: Tensor, other: Tensor, p: float = 2) -> Tensor:
-    """The p-norm of ``input - other`` (over all elements; p = 0 counts the non-zero differences)."""
+    """The p-norm of ``input - other`` (over all elements; p = 0 counts the non-zero differences).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([0.0, 0.0]), ms.float32)
+        >>> b = Tensor(np.array([3.0, 4.0]), ms.float32)
+        >>> print(ops.dist(a, b))
+        5.0
+    """
     d = F.reshape(F.sub(_floatify(input), _floatify(other)), (-1,))
     return _p_norm(d, float(p), 0)
 
@@ -101,7 +111,16 @@ def renorm(input: Tensor, p: int, axis: int, maxnorm: float) -> Tensor:
 
 def bucketize(input: Tensor, boundaries: Any, *, right: bool = False) -> Tensor:
     """The bucket of each element among the sorted ``boundaries`` (int32): with ``right`` False the number
-    of boundaries below it (``boundaries[i-1] < x <= boundaries[i]``), else the number at or below it."""
+    of boundaries below it (``boundaries[i-1] < x <= boundaries[i]``), else the number at or below it.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.5, 1.5, 2.5]), ms.float32)
+        >>> print(ops.bucketize(x, [1.0, 2.0]))
+        [0 1 2]
+    """
     x = to_tensor(input)
     b = boundaries._data if isinstance(boundaries, Tensor) else np.asarray(boundaries)
     if b.ndim != 1:

@@ -44,7 +44,18 @@ def _float_matrix(x: Any, op: str, square: bool = True) -> Tensor:
 # ---------------------------------------------------------------- products
 def tensor_dot(x1: Tensor, x2: Tensor, axes: Any) -> Tensor:
     """The sum of products over ``axes``: an int N (the last N axes of ``x1`` with the first N of ``x2``)
-    or a pair of axis lists (ints or sequences)."""
+    or a pair of axis lists (ints or sequences).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.ones((2, 3)), ms.float32)
+        >>> b = Tensor(np.ones((3, 4)), ms.float32)
+        >>> print(ops.tensor_dot(a, b, 1))
+        [[3. 3. 3. 3.]
+         [3. 3. 3. 3.]]
+    """
     x1, x2 = to_tensor(x1), to_tensor(x2)
     if isinstance(axes, int):
         a1 = list(range(x1.ndim - axes, x1.ndim))
@@ -88,7 +99,17 @@ def dot(input: Tensor, other: Tensor) -> Tensor:
 
 
 def inner(input: Tensor, other: Tensor) -> Tensor:
-    """The sum of products over the last axis of both inputs (a product for 0-D inputs)."""
+    """The sum of products over the last axis of both inputs (a product for 0-D inputs).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> b = Tensor(np.array([0.0, 1.0, 2.0]), ms.float32)
+        >>> print(ops.inner(a, b))
+        8.0
+    """
     x, y = to_tensor(input), to_tensor(other)
     if x.ndim == 0 or y.ndim == 0:
         return F.mul(x, y)
@@ -98,7 +119,17 @@ def inner(input: Tensor, other: Tensor) -> Tensor:
 
 
 def mv(mat: Tensor, vec: Tensor) -> Tensor:
-    """Matrix times vector: (N, M) @ (M,) -> (N,)."""
+    """Matrix times vector: (N, M) @ (M,) -> (N,).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> mat = Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]), ms.float32)
+        >>> vec = Tensor(np.array([1.0, -1.0]), ms.float32)
+        >>> print(ops.mv(mat, vec))
+        [-1. -1.]
+    """
     mat, vec = to_tensor(mat), to_tensor(vec)
     if mat.ndim != 2 or vec.ndim != 1:
         raise ValueError(f"mv: expected a matrix and a vector, got shapes {tuple(mat.shape)} and "
@@ -107,7 +138,17 @@ def mv(mat: Tensor, vec: Tensor) -> Tensor:
 
 
 def vecdot(x: Tensor, y: Tensor, *, axis: int = -1) -> Tensor:
-    """``sum(conj(x) * y, axis)`` with broadcasting."""
+    """``sum(conj(x) * y, axis)`` with broadcasting.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]), ms.float32)
+        >>> b = Tensor(np.array([[1.0, 1.0], [0.0, 1.0]]), ms.float32)
+        >>> print(ops.vecdot(a, b, axis=-1))
+        [3. 4.]
+    """
     x, y = to_tensor(x), to_tensor(y)
     if x._data.dtype.kind == "c":
         x = F.conj(x)
@@ -182,7 +223,18 @@ def _scaled(x: Tensor, s: Any) -> Tensor:
 
 
 def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
-    """``beta * input + alpha * (mat @ vec)``."""
+    """``beta * input + alpha * (mat @ vec)``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 1.0]), ms.float32)
+        >>> mat = Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]), ms.float32)
+        >>> vec = Tensor(np.array([1.0, 1.0]), ms.float32)
+        >>> print(ops.addmv(x, mat, vec))
+        [4. 8.]
+    """
     prod = _scaled(mv(mat, vec), alpha)
     return prod if isinstance(beta, (int, float)) and beta == 0 else F.add(_scaled(to_tensor(input), beta),
                                                                            prod)
@@ -202,7 +254,19 @@ def addbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1, alph
 
 
 def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, beta: Any = 1, alpha: Any = 1) -> Tensor:
-    """``beta * input + alpha * (batch1 @ batch2)`` per batch."""
+    """``beta * input + alpha * (batch1 @ batch2)`` per batch.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.zeros((2, 2, 2)), ms.float32)
+        >>> a = Tensor(np.ones((2, 2, 3)), ms.float32)
+        >>> b = Tensor(np.ones((2, 3, 2)), ms.float32)
+        >>> print(ops.baddbmm(x, a, b)[0])
+        [[3. 3.]
+         [3. 3.]]
+    """
     prod = _scaled(F.bmm(batch1, batch2), alpha)
     return prod if isinstance(beta, (int, float)) and beta == 0 else F.add(_scaled(to_tensor(input), beta),
                                                                            prod)
@@ -215,7 +279,19 @@ def baddbmm_ext(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1,
 
 # ---------------------------------------------------------------- constructions
 def block_diag(*inputs: Tensor) -> Tensor:
-    """A block diagonal matrix of the inputs (0-D, 1-D as a row, or 2-D)."""
+    """A block diagonal matrix of the inputs (0-D, 1-D as a row, or 2-D).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([[1, 2]]), ms.int32)
+        >>> b = Tensor(np.array([[3], [4]]), ms.int32)
+        >>> print(ops.block_diag(a, b))
+        [[1 2 0]
+         [0 0 3]
+         [0 0 4]]
+    """
     if not inputs:
         raise ValueError("block_diag: give at least one tensor")
     blocks = []
@@ -238,7 +314,20 @@ def block_diag(*inputs: Tensor) -> Tensor:
 
 
 def cartesian_prod(*inputs: Tensor) -> Tensor:
-    """All combinations of one element of each 1-D input: shape (N1 * N2 * ..., len(inputs))."""
+    """All combinations of one element of each 1-D input: shape (N1 * N2 * ..., len(inputs)).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([1, 2]), ms.int32)
+        >>> b = Tensor(np.array([3, 4]), ms.int32)
+        >>> print(ops.cartesian_prod(a, b))
+        [[1 3]
+         [1 4]
+         [2 3]
+         [2 4]]
+    """
     ts = [to_tensor(t) for t in inputs]
     if len(ts) == 1:
         return ts[0]
@@ -253,7 +342,18 @@ def cartesian_prod(*inputs: Tensor) -> Tensor:
 
 def combinations(input: Tensor, r: int = 2, with_replacement: bool = False) -> Tensor:
     """All ``r``-element combinations of a 1-D tensor's elements, in lexicographic order of position:
-    shape (count, r)."""
+    shape (count, r).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1, 2, 3]), ms.int32)
+        >>> print(ops.combinations(x, r=2))
+        [[1 2]
+         [1 3]
+         [2 3]]
+    """
     x = to_tensor(input)
     if x.ndim != 1:
         raise ValueError(f"combinations: input must be 1-D, got shape {tuple(x.shape)}")
@@ -274,17 +374,46 @@ def _tri_indices(row: int, col: int, offset: int, dtype: Any, lower: bool) -> Te
 
 
 def tril_indices(row: int, col: int, offset: int = 0, *, dtype: Any = dtypes.int64) -> Tensor:
-    """The (2, N) coordinates of the lower triangle (below diagonal ``offset``) of a row x col matrix."""
+    """The (2, N) coordinates of the lower triangle (below diagonal ``offset``) of a row x col matrix.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> print(ops.tril_indices(3, 3))
+        [[0 1 1 2 2 2]
+         [0 0 1 0 1 2]]
+    """
     return _tri_indices(row, col, offset, dtype, True)
 
 
 def triu_indices(row: int, col: int, offset: int = 0, *, dtype: Any = dtypes.int64) -> Tensor:
-    """The (2, N) coordinates of the upper triangle (above diagonal ``offset``) of a row x col matrix."""
+    """The (2, N) coordinates of the upper triangle (above diagonal ``offset``) of a row x col matrix.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> print(ops.triu_indices(3, 3))
+        [[0 0 0 1 1 2]
+         [0 1 2 1 2 2]]
+    """
     return _tri_indices(row, col, offset, dtype, False)
 
 
 def vander(x: Tensor, N: int | None = None) -> Tensor:
-    """The Vandermonde matrix of a 1-D ``x``: columns ``x ** (N-1), ..., x, 1``."""
+    """The Vandermonde matrix of a 1-D ``x``: columns ``x ** (N-1), ..., x, 1``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> print(ops.vander(x, N=3))
+        [[1. 1. 1.]
+         [4. 2. 1.]
+         [9. 3. 1.]]
+    """
     x = to_tensor(x)
     if x.ndim != 1:
         raise ValueError(f"vander: x must be 1-D, got shape {tuple(x.shape)}")
@@ -300,7 +429,17 @@ def vander(x: Tensor, N: int | None = None) -> Tensor:
 
 def diag_embed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
     """A tensor whose diagonals (offset ``offset``) in the planes of ``dim1`` / ``dim2`` hold the last axis of
-    ``input``; zero elsewhere."""
+    ``input``; zero elsewhere.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> print(ops.diag_embed(x))
+        [[1. 0.]
+         [0. 2.]]
+    """
     x = to_tensor(input)
     nd = x.ndim + 1
     d1, d2 = norm_axis(dim1, nd, "diag_embed"), norm_axis(dim2, nd, "diag_embed")
@@ -363,7 +502,18 @@ def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:
 
 
 def t(input: Tensor) -> Tensor:
-    """The transpose of a 2-D tensor; 0-D and 1-D tensors are returned as they are."""
+    """The transpose of a 2-D tensor; 0-D and 1-D tensors are returned as they are.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 2.0, 3.0]]), ms.float32)
+        >>> print(ops.t(x))
+        [[1.]
+         [2.]
+         [3.]]
+    """
     x = to_tensor(input)
     if x.ndim > 2:
         raise ValueError(f"t: input must have at most 2 dimensions, got shape {tuple(x.shape)}")
@@ -398,7 +548,19 @@ def matrix_determinant(input: Tensor) -> Tensor:
 
 
 def slogdet(input: Tensor) -> tuple[Tensor, Tensor]:
-    """(sign, log |det|) of (a batch of) square matrices."""
+    """(sign, log |det|) of (a batch of) square matrices.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[2.0, 0.0], [0.0, -3.0]]), ms.float32)
+        >>> sign, logabsdet = ops.slogdet(x)
+        >>> print(sign)
+        -1.0
+        >>> print(logabsdet.asnumpy().round(4))
+        1.7918
+    """
     return D.SLogDet.apply(_float_matrix(input, "slogdet"))
 
 
@@ -438,7 +600,17 @@ def matrix_solve(matrix: Tensor, rhs: Tensor, adjoint: bool = False) -> Tensor:
 
 def cholesky(input_x: Tensor, upper: bool = False) -> Tensor:
     """The Cholesky factor of symmetric positive-definite matrices: L (A = L L^T) or, with ``upper``,
-    U (A = U^T U)."""
+    U (A = U^T U).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[4.0, 2.0], [2.0, 5.0]]), ms.float32)
+        >>> print(ops.cholesky(x))
+        [[2. 0.]
+         [1. 2.]]
+    """
     return D.Cholesky.apply(_float_matrix(input_x, "cholesky"), upper=bool(upper))
 
 
@@ -511,7 +683,17 @@ def matrix_exp(input: Tensor) -> Tensor:
 
 
 def matrix_power(input: Tensor, n: int) -> Tensor:
-    """``input`` multiplied by itself ``n`` times (the inverse's power for negative ``n``; identity for 0)."""
+    """``input`` multiplied by itself ``n`` times (the inverse's power for negative ``n``; identity for 0).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 1.0], [0.0, 1.0]]), ms.float32)
+        >>> print(ops.matrix_power(x, 3))
+        [[1. 3.]
+         [0. 1.]]
+    """
     x = _square(input, "matrix_power")
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
         raise TypeError(f"matrix_power: n must be an int, got {type(n).__name__}")

@@ -61,7 +61,19 @@ def _ddof(ddof: Any, op: str) -> int:
 
 
 def var_mean(input: Tensor, axis: Any = None, ddof: Any = 0, keepdims: bool = False) -> tuple[Tensor, Tensor]:
-    """(variance, mean) over ``axis`` (all when None); the variance divides by ``N - ddof`` (ddof True = 1)."""
+    """(variance, mean) over ``axis`` (all when None); the variance divides by ``N - ddof`` (ddof True = 1).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 3.0], [2.0, 6.0]]), ms.float32)
+        >>> var, mean = ops.var_mean(x, axis=1)
+        >>> print(var)
+        [1. 4.]
+        >>> print(mean)
+        [2. 4.]
+    """
     x = _floatify(input)
     axes = _axes(axis, x.ndim, "var")
     n = x.size if axes is None else int(np.prod([x._data.shape[a] for a in axes]))
@@ -89,6 +101,19 @@ def var(input: Tensor, axis: Any = None, ddof: Any = 0, keepdims: bool = False) 
 
 
 def std_mean(input: Tensor, axis: Any = None, ddof: Any = 0, keepdims: bool = False) -> tuple[Tensor, Tensor]:
+    """The standard deviation and the mean over ``axis`` (all axes when None).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 3.0], [2.0, 6.0]]), ms.float32)
+        >>> std, mean = ops.std_mean(x, axis=1)
+        >>> print(std)
+        [1. 2.]
+        >>> print(mean)
+        [2. 4.]
+    """
     v, m = var_mean(input, axis, ddof, keepdims)
     return F.sqrt(v), m
 
@@ -206,7 +231,19 @@ def outer(input: Tensor, vec2: Tensor) -> Tensor:
 
 
 def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
-    """``beta * input + alpha * (mat1 @ mat2)``."""
+    """``beta * input + alpha * (mat1 @ mat2)``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 1.0], [1.0, 1.0]]), ms.float32)
+        >>> a = Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]), ms.float32)
+        >>> b = Tensor(np.eye(2), ms.float32)
+        >>> print(ops.addmm(x, a, b, beta=1, alpha=2))
+        [[3. 5.]
+         [7. 9.]]
+    """
     prod = F.matmul(mat1, mat2)
     if alpha != 1:
         prod = F.mul(prod, alpha)

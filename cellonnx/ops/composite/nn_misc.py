@@ -174,12 +174,32 @@ def intopk(x1: Tensor, x2: Tensor, k: int) -> Tensor:
 
 
 def msort(input: Tensor) -> Tensor:
-    """``input`` sorted ascending along its first axis, as MindSpore's ``ops.msort``."""
+    """``input`` sorted ascending along its first axis, as MindSpore's ``ops.msort``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[3.0, 1.0], [1.0, 2.0]]), ms.float32)
+        >>> print(ops.msort(x))
+        [[1. 1.]
+         [3. 2.]]
+    """
     return F.sort(_tensor(input, "input", "msort"), axis=0)[0]
 
 
 def fliplr(input: Tensor) -> Tensor:
-    """Reverse the second axis (left-right), as MindSpore's ``ops.fliplr``; the input is at least 2-D."""
+    """Reverse the second axis (left-right), as MindSpore's ``ops.fliplr``; the input is at least 2-D.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1, 2], [3, 4]]), ms.int32)
+        >>> print(ops.fliplr(x))
+        [[2 1]
+         [4 3]]
+    """
     x = _tensor(input, "input", "fliplr")
     if x.ndim < 2:
         raise ValueError(f"For 'fliplr', the input must be at least 2-D, but got shape {tuple(x.shape)}.")
@@ -187,7 +207,17 @@ def fliplr(input: Tensor) -> Tensor:
 
 
 def flipud(input: Tensor) -> Tensor:
-    """Reverse the first axis (up-down), as MindSpore's ``ops.flipud``; the input is at least 1-D."""
+    """Reverse the first axis (up-down), as MindSpore's ``ops.flipud``; the input is at least 1-D.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1, 2], [3, 4]]), ms.int32)
+        >>> print(ops.flipud(x))
+        [[3 4]
+         [1 2]]
+    """
     x = _tensor(input, "input", "flipud")
     if x.ndim < 1:
         raise ValueError("For 'flipud', the input must be at least 1-D, but got a scalar.")

@@ -75,7 +75,16 @@ def count_nonzero(x: Tensor, axis: Any = (), keep_dims: bool = False, dtype: Any
 
 
 def nansum(input: Tensor, axis: Any = None, keepdims: bool = False, *, dtype: Any = None) -> Tensor:
-    """The sum along ``axis`` (all axes when None), NaN counting as zero."""
+    """The sum along ``axis`` (all axes when None), NaN counting as zero.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, np.nan, 2.0]), ms.float32)
+        >>> print(ops.nansum(x))
+        3.0
+    """
     x = to_tensor(input)
     if is_float_dtype(x._data.dtype):
         x = F.where(F.isnan(x), F.zeros_like(x), x)
@@ -83,7 +92,16 @@ def nansum(input: Tensor, axis: Any = None, keepdims: bool = False, *, dtype: An
 
 
 def nanmean(input: Tensor, axis: Any = None, keepdims: bool = False, *, dtype: Any = None) -> Tensor:
-    """The mean along ``axis`` (all axes when None) of the elements that are not NaN."""
+    """The mean along ``axis`` (all axes when None) of the elements that are not NaN.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, np.nan, 3.0]), ms.float32)
+        >>> print(ops.nanmean(x))
+        2.0
+    """
     x = _floatify(input)
     if dtype is not None:
         x = F.cast(x, dtype)
@@ -125,6 +143,17 @@ def median(input: Tensor, axis: int = -1, keepdims: bool = False) -> tuple[Tenso
 
     Returns:
         tuple (values, indices int64).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 5.0, 3.0], [4.0, 2.0, 6.0]]), ms.float32)
+        >>> values, indices = ops.median(x, axis=1)
+        >>> print(values)
+        [3. 4.]
+        >>> print(indices)
+        [2 0]
     """
     return _median(input, axis, keepdims, False, "median")
 
@@ -196,6 +225,14 @@ def quantile(input: Tensor, q: Any, axis: int | None = None, keepdims: bool = Fa
         q (Union[float, Tensor]): quantiles in [0, 1]; a 1-D tensor adds a leading axis of its length.
         axis (int, optional): the axis to reduce. Default None (all elements).
         keepdims (bool): keep the reduced axis (axes) as size 1. Default False.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0, 4.0]), ms.float32)
+        >>> print(ops.quantile(x, 0.5))
+        2.5
     """
     return _quantile(input, q, axis, keepdims, False, "quantile")
 
@@ -216,6 +253,15 @@ def cov(input: Tensor, *, correction: int = 1, fweights: Tensor | None = None,
             likelihood estimate. Default 1.
         fweights (Tensor, optional): 1-D integer frequency weights of the observations.
         aweights (Tensor, optional): 1-D float observation weights.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[0.0, 1.0, 2.0], [2.0, 1.0, 0.0]]), ms.float32)
+        >>> print(ops.cov(x))
+        [[ 1. -1.]
+         [-1.  1.]]
     """
     x = to_tensor(input)
     if x.ndim > 2:
@@ -256,7 +302,16 @@ def cov(input: Tensor, *, correction: int = 1, fweights: Tensor | None = None,
 def histc(input: Tensor, bins: int = 100, min: float = 0.0, max: float = 0.0) -> Tensor:
     """The histogram of ``input`` in ``bins`` equal bins over [min, max] (the data's range when both are
     equal); values outside are ignored, ``max`` itself falls in the last bin. Float inputs count in their
-    dtype, integer inputs in int32."""
+    dtype, integer inputs in int32.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 1.0, 4.0]), ms.float32)
+        >>> print(ops.histc(x, bins=4, min=0.0, max=4.0))
+        [0. 2. 1. 1.]
+    """
     if not isinstance(min, (int, float)) or not isinstance(max, (int, float)):
         raise TypeError(f"histc: min and max must be numbers, got {type(min).__name__} and "
                         f"{type(max).__name__}")
@@ -287,7 +342,16 @@ def histc(input: Tensor, bins: int = 100, min: float = 0.0, max: float = 0.0) ->
 
 def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
     """How often each value 0, 1, ... occurs in a 1-D tensor of non-negative integers (the sum of the
-    ``weights`` at its positions), float32, of length ``max(max(input) + 1, minlength)``."""
+    ``weights`` at its positions), float32, of length ``max(max(input) + 1, minlength)``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0, 1, 1, 3]), ms.int32)
+        >>> print(ops.bincount(x))
+        [1. 2. 0. 1.]
+    """
     x = to_tensor(input)
     if x.ndim != 1:
         raise ValueError(f"bincount: input must be 1-D, got shape {tuple(x.shape)}")
@@ -346,7 +410,16 @@ def diff_ext(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = 
 
 def trapz(y: Tensor, x: Tensor | None = None, *, dx: float = 1.0, dim: int = -1) -> Tensor:
     """The integral of ``y`` along ``dim`` by the trapezoidal rule, at sample points ``x`` (1-D, or the
-    shape of ``y``) or spaced ``dx`` apart."""
+    shape of ``y``) or spaced ``dx`` apart.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> y = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> print(ops.trapz(y))
+        4.0
+    """
     y = _floatify(y)
     a = norm_axis(dim, y.ndim, "trapz")
     m = int(y._data.shape[a])

@@ -80,7 +80,17 @@ def unsorted_segment_sum(input_x: Tensor, segment_ids: Any, num_segments: Any) -
 
 def unsorted_segment_max(x: Tensor, segment_ids: Any, num_segments: Any) -> Tensor:
     """Maxima over segments; an empty segment holds the dtype's lowest finite value. The gradient is shared
-    evenly between tied maxima. See :func:`unsorted_segment_sum`."""
+    evenly between tied maxima. See :func:`unsorted_segment_sum`.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 5.0, 3.0, 4.0]), ms.float32)
+        >>> ids = Tensor(np.array([0, 0, 1, 1]), ms.int32)
+        >>> print(ops.unsorted_segment_max(x, ids, 2))
+        [5. 4.]
+    """
     return _segment(x, segment_ids, num_segments, "max", "unsorted_segment_max")
 
 

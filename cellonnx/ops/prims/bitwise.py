@@ -117,17 +117,47 @@ def _ints(input: Any, other: Any, op: str) -> tuple[Tensor, Tensor]:
 
 
 def bitwise_and(input: Tensor, other: Tensor) -> Tensor:
-    """Bitwise AND of two integer or bool tensors (broadcast)."""
+    """Bitwise AND of two integer or bool tensors (broadcast).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([12, 10]), ms.int32)
+        >>> y = Tensor(np.array([10, 6]), ms.int32)
+        >>> print(ops.bitwise_and(x, y))
+        [8 2]
+    """
     return BitwiseAnd.apply(*_ints(input, other, "bitwise_and"))
 
 
 def bitwise_or(input: Tensor, other: Tensor) -> Tensor:
-    """Bitwise OR of two integer or bool tensors (broadcast)."""
+    """Bitwise OR of two integer or bool tensors (broadcast).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([12, 10]), ms.int32)
+        >>> y = Tensor(np.array([10, 6]), ms.int32)
+        >>> print(ops.bitwise_or(x, y))
+        [14 14]
+    """
     return BitwiseOr.apply(*_ints(input, other, "bitwise_or"))
 
 
 def bitwise_xor(input: Tensor, other: Tensor) -> Tensor:
-    """Bitwise XOR of two integer or bool tensors (broadcast)."""
+    """Bitwise XOR of two integer or bool tensors (broadcast).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([12, 10]), ms.int32)
+        >>> y = Tensor(np.array([10, 6]), ms.int32)
+        >>> print(ops.bitwise_xor(x, y))
+        [ 6 12]
+    """
     return BitwiseXor.apply(*_ints(input, other, "bitwise_xor"))
 
 

@@ -225,6 +225,17 @@ def cummax(input: Tensor, axis: int) -> tuple[Tensor, Tensor]:
 
     Returns:
         tuple (values, indices): ties take the later index; a NaN propagates with its own index.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 3.0, 2.0, 5.0]), ms.float32)
+        >>> values, indices = ops.cummax(x, axis=0)
+        >>> print(values)
+        [1. 3. 3. 5.]
+        >>> print(indices)
+        [0 1 1 3]
     """
     return _cum_extreme(input, axis, True, np.dtype(np.int64), "cummax")
 
@@ -234,6 +245,17 @@ def cummin(input: Tensor, axis: int) -> tuple[Tensor, Tensor]:
 
     Returns:
         tuple (values, indices): ties take the later index; a NaN propagates with its own index.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([4.0, 3.0, 5.0, 1.0]), ms.float32)
+        >>> values, indices = ops.cummin(x, axis=0)
+        >>> print(values)
+        [4. 3. 3. 1.]
+        >>> print(indices)
+        [0 1 1 3]
     """
     return _cum_extreme(input, axis, False, np.dtype(np.int32), "cummin")
 

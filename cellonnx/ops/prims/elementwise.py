@@ -134,12 +134,32 @@ def _int_pair(a: Tensor, b: Tensor, op: str) -> tuple[Tensor, Tensor]:
 
 
 def gcd(input: Tensor, other: Tensor) -> Tensor:
-    """The greatest common divisor, elementwise (non-negative; gcd(0, 0) = 0)."""
+    """The greatest common divisor, elementwise (non-negative; gcd(0, 0) = 0).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([12, 18]), ms.int32)
+        >>> y = Tensor(np.array([8, 27]), ms.int32)
+        >>> print(ops.gcd(x, y))
+        [4 9]
+    """
     return Gcd.apply(*_int_pair(input, other, "gcd"))
 
 
 def lcm(input: Tensor, other: Tensor) -> Tensor:
-    """The least common multiple, elementwise (non-negative; 0 when either is 0)."""
+    """The least common multiple, elementwise (non-negative; 0 when either is 0).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([4, 6]), ms.int32)
+        >>> y = Tensor(np.array([6, 10]), ms.int32)
+        >>> print(ops.lcm(x, y))
+        [12 30]
+    """
     return Lcm.apply(*_int_pair(input, other, "lcm"))
 
 

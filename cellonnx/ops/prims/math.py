@@ -645,7 +645,16 @@ def div(input: Any, other: Any, rounding_mode: str | None = None) -> Tensor:
 
 
 def true_divide(dividend: Any, divisor: Any) -> Tensor:
-    """``dividend / divisor`` with true division (integers are computed in float32)."""
+    """``dividend / divisor`` with true division (integers are computed in float32).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1, 2, 3]), ms.int32)
+        >>> print(ops.true_divide(x, 2))
+        [0.5 1.  1.5]
+    """
     return div(dividend, divisor)
 
 
@@ -748,6 +757,16 @@ def equal(input: Any, other: Any) -> Tensor:
 
 
 def not_equal(input: Any, other: Any) -> Tensor:
+    """Whether ``input != other``, elementwise with broadcasting.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1, 2, 3]), ms.int32)
+        >>> print(ops.ne(x, 2))
+        [ True False  True]
+    """
     return NotEqual.apply(*promote(input, other))
 
 
@@ -772,6 +791,16 @@ lt = less
 
 
 def less_equal(input: Any, other: Any) -> Tensor:
+    """Whether ``input <= other``, elementwise with broadcasting.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1, 2, 3]), ms.int32)
+        >>> print(ops.le(x, 2))
+        [ True  True False]
+    """
     return LessEqual.apply(*promote(input, other))
 
 
@@ -796,6 +825,16 @@ gt = greater
 
 
 def greater_equal(input: Any, other: Any) -> Tensor:
+    """Whether ``input >= other``, elementwise with broadcasting.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1, 2, 3]), ms.int32)
+        >>> print(ops.greater_equal(x, 2))
+        [False  True  True]
+    """
     return GreaterEqual.apply(*promote(input, other))
 
 
@@ -823,10 +862,32 @@ def logical_and(input: Any, other: Any) -> Tensor:
 
 
 def logical_or(input: Any, other: Any) -> Tensor:
+    """Logical OR of two tensors, elementwise with broadcasting.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([True, False, False]), ms.bool_)
+        >>> y = Tensor(np.array([False, False, True]), ms.bool_)
+        >>> print(ops.logical_or(x, y))
+        [ True False  True]
+    """
     return LogicalOr.apply(_as_bool(input), _as_bool(other))
 
 
 def logical_xor(input: Any, other: Any) -> Tensor:
+    """Logical XOR of two tensors, elementwise with broadcasting.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([True, False, True]), ms.bool_)
+        >>> y = Tensor(np.array([True, True, False]), ms.bool_)
+        >>> print(ops.logical_xor(x, y))
+        [False  True  True]
+    """
     return LogicalXor.apply(_as_bool(input), _as_bool(other))
 
 

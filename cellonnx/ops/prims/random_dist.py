@@ -177,7 +177,16 @@ def laplace(shape: Any, mean: Tensor, lambda_param: Tensor, seed: int | None = N
 
 def multinomial(input: Tensor, num_samples: int, replacement: bool = True, seed: int | None = None) -> Tensor:
     """``num_samples`` category indices (int32) per row of the non-negative weights ``input`` (1-D or 2-D);
-    without ``replacement`` every index appears at most once per row."""
+    without ``replacement`` every index appears at most once per row.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> probs = Tensor(np.array([0.0, 1.0, 0.0]), ms.float32)
+        >>> print(ops.multinomial(probs, 2, replacement=True))
+        [1 1]
+    """
     from cellonnx.ops.prims.math import add, cast, div, log
     from cellonnx.ops.prims.shape import reshape
     from cellonnx.ops.prims.sort import topk
@@ -225,7 +234,16 @@ def random_categorical(logits: Tensor, num_sample: int, seed: int = 0, dtype: An
 
 
 def shuffle(x: Tensor, seed: int | None = None) -> Tensor:
-    """``x`` with its first axis randomly permuted."""
+    """``x`` with its first axis randomly permuted.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1, 2, 3, 4]), ms.int32)
+        >>> sorted(ops.shuffle(x).asnumpy().tolist())
+        [1, 2, 3, 4]
+    """
     from cellonnx.ops.prims.scatter import gather
     x = to_tensor(x)
     if x.ndim == 0:

@@ -445,7 +445,20 @@ def gather_nd(input_x: Tensor, indices: Any) -> Tensor:
 
 def index_add(x: Tensor, indices: Any, y: Tensor, axis: int, use_lock: bool = True,
               check_index_bound: bool = True) -> Tensor:
-    """``x`` with the slices of ``y`` added along ``axis`` at the 1-D ``indices`` (repeats accumulate)."""
+    """``x`` with the slices of ``y`` added along ``axis`` at the 1-D ``indices`` (repeats accumulate).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.zeros((3, 2)), ms.float32)
+        >>> index = Tensor(np.array([0, 2]), ms.int32)
+        >>> source = Tensor(np.ones((2, 2)), ms.float32)
+        >>> print(ops.index_add(x, index, source, axis=0))
+        [[1. 1.]
+         [0. 0.]
+         [1. 1.]]
+    """
     idx = _index(indices, "index_add")
     x = to_tensor(x)
     y = to_tensor(y, x)
@@ -484,7 +497,18 @@ def scatter_add(input_x: Tensor, indices: Any, updates: Tensor) -> Tensor:
 
 def tensor_scatter_add(input_x: Tensor, indices: Any, updates: Tensor) -> Tensor:
     """``input_x`` with ``updates[b]`` added at ``input_x[indices[b]]`` (the last dim of ``indices`` addresses
-    the leading dims of ``input_x``; repeats accumulate)."""
+    the leading dims of ``input_x``; repeats accumulate).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> indices = Tensor(np.array([[0], [2]]), ms.int32)
+        >>> updates = Tensor(np.array([10.0, 30.0]), ms.float32)
+        >>> print(ops.tensor_scatter_add(x, indices, updates))
+        [11.  2. 33.]
+    """
     idx = _index(indices, "tensor_scatter_add")
     input_x = to_tensor(input_x)
     return ScatterNDAdd.apply(input_x, _int64(idx), _cast_like(to_tensor(updates, input_x), input_x))
@@ -510,7 +534,19 @@ def tensor_scatter_elements(input_x: Tensor, indices: Any, updates: Tensor, axis
 
 
 def scatter(input: Tensor, axis: int, index: Any, src: Any) -> Tensor:
-    """``tensor_scatter_elements(input, index, src, axis)``; a number ``src`` is broadcast to the index."""
+    """``tensor_scatter_elements(input, index, src, axis)``; a number ``src`` is broadcast to the index.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.zeros((2, 3)), ms.float32)
+        >>> index = Tensor(np.array([[0, 2]]), ms.int64)
+        >>> src = Tensor(np.array([[5.0, 7.0]]), ms.float32)
+        >>> print(ops.scatter(x, 1, index, src))
+        [[5. 0. 7.]
+         [0. 0. 0.]]
+    """
     from cellonnx.ops.prims.creation import full_like
     idx = _index(index, "scatter")
     if not isinstance(src, Tensor):

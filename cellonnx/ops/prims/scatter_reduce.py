@@ -203,7 +203,19 @@ def tensor_scatter_min(input_x: Tensor, indices: Any, updates: Tensor) -> Tensor
 
 def tensor_scatter_update(input_x: Tensor, indices: Any, updates: Tensor) -> Tensor:
     """``input_x`` with ``updates[b]`` written at ``input_x[indices[b]]`` (for a repeated index the last
-    update wins)."""
+    update wins).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.zeros((2, 3)), ms.float32)
+        >>> indices = Tensor(np.array([[0, 0], [1, 2]]), ms.int32)
+        >>> updates = Tensor(np.array([5.0, 7.0]), ms.float32)
+        >>> print(ops.tensor_scatter_update(x, indices, updates))
+        [[5. 0. 0.]
+         [0. 0. 7.]]
+    """
     return tensor_scatter_reduce(input_x, indices, updates, "update", "tensor_scatter_update")
 
 

@@ -428,12 +428,30 @@ def log1p(input: Tensor) -> Tensor:
 
 
 def erfc(input: Tensor) -> Tensor:
-    """The complementary error function ``1 - erf(input)``."""
+    """The complementary error function ``1 - erf(input)``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-1.0, 0.0, 1.0]), ms.float32)
+        >>> print(ops.erfc(x).asnumpy().round(4))
+        [1.8427 1.     0.1573]
+    """
     return Erfc.apply(_floatify(input))
 
 
 def erfinv(input: Tensor) -> Tensor:
-    """The inverse error function: ``erf(erfinv(x)) = x`` on (-1, 1); +-inf at +-1, NaN outside."""
+    """The inverse error function: ``erf(erfinv(x)) = x`` on (-1, 1); +-inf at +-1, NaN outside.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, 0.5, -0.9]), ms.float32)
+        >>> print(ops.erfinv(x).asnumpy().round(4))
+        [ 0.      0.4769 -1.1631]
+    """
     return Erfinv.apply(_floatify(input))
 
 

@@ -311,7 +311,17 @@ def polar(abs: Tensor, angle: Tensor) -> Tensor:
 
 
 def view_as_real(input: Tensor) -> Tensor:
-    """A real tensor with a trailing axis of 2 holding the real and imaginary parts."""
+    """A real tensor with a trailing axis of 2 holding the real and imaginary parts.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1 + 2j, 3 - 1j]), ms.complex64)
+        >>> print(ops.view_as_real(x))
+        [[ 1.  2.]
+         [ 3. -1.]]
+    """
     x = to_tensor(input)
     if x._data.dtype.kind != "c":
         raise TypeError(f"view_as_real: input must be complex, got {x.dtype}")
