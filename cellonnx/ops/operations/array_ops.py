@@ -304,8 +304,28 @@ ROWS = [
         >>> ops.Flatten()(x).shape
         (2, 12)
         """),
-    Row("BroadcastTo", "shape", "input", "broadcast_to(input, ints(shape))"),
-    Row("Expand", "", "x, shape", "broadcast_to(x, ints(shape))"),
+    Row("BroadcastTo", "shape", "input", "broadcast_to(input, ints(shape))",
+        summary="``input`` broadcast to ``shape`` (-1 keeps an axis).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> print(ops.BroadcastTo((2, 3))(x))
+        [[1. 2. 3.]
+         [1. 2. 3.]]
+        """),
+    Row("Expand", "", "x, shape", "broadcast_to(x, ints(shape))",
+        summary="``x`` broadcast to ``shape`` (a tensor).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0], [2.0]]), ms.float32)
+        >>> print(ops.Expand()(x, Tensor(np.array([2, 3]), ms.int32)))
+        [[1. 1. 1.]
+         [2. 2. 2.]]
+        """),
     Row("Tile", "", "input, dims", "tile(input, ints(dims))",
         summary="``input`` repeated ``dims[i]`` times along each axis.",
         example="""
@@ -423,7 +443,18 @@ ROWS = [
         """),
     Row("GatherV2", "", "params, indices, axis", "gather(params, indices, axis)"),
     Row("SparseGatherV2", "", "params, indices, axis", "gather(params, indices, axis)"),
-    Row("GatherD", "", "x, dim, index", "gather_elements(x, dim, index)"),
+    Row("GatherD", "", "x, dim, index", "gather_elements(x, dim, index)",
+        summary="The elements of ``x`` picked along ``dim`` by ``index``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1, 2], [3, 4]]), ms.int32)
+        >>> index = Tensor(np.array([[0, 0], [1, 0]]), ms.int32)
+        >>> print(ops.GatherD()(x, 1, index))
+        [[1 1]
+         [4 3]]
+        """),
     Row("GatherNd", "", "input_x, indices", "gather_nd(input_x, indices)",
         summary="Gathers the elements (or slices) of ``input_x`` at the index tuples of ``indices``.",
         example="""
@@ -449,11 +480,60 @@ ROWS = [
         >>> print(ops.Select()(cond, x, y))
         [ 1. -2.  3.]
         """),
-    Row("MaskedFill", "", "input_x, mask, value", "masked_fill(input_x, mask, value)"),
-    Row("MaskedSelect", "", "input, mask", "masked_select(input, mask)"),
-    Row("NonZero", "", "input", "nonzero(input)"),
-    Row("ReverseV2", "axis", "input", "flip(input, ints(axis))"),
-    Row("Roll", "shifts, dims=None", "input", "roll(input, shifts, dims)"),
+    Row("MaskedFill", "", "input_x, mask, value", "masked_fill(input_x, mask, value)",
+        summary="``input_x`` with ``value`` where ``mask`` is True.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0, 4.0]), ms.float32)
+        >>> mask = Tensor(np.array([True, False, True, False]), ms.bool_)
+        >>> print(ops.MaskedFill()(x, mask, Tensor(0.0, ms.float32)))
+        [0. 2. 0. 4.]
+        """),
+    Row("MaskedSelect", "", "input, mask", "masked_select(input, mask)",
+        summary="The elements of ``input`` where ``mask`` is True, as a 1-D tensor.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1, 2, 3, 4]), ms.int32)
+        >>> mask = Tensor(np.array([True, False, True, False]), ms.bool_)
+        >>> print(ops.MaskedSelect()(x, mask))
+        [1 3]
+        """),
+    Row("NonZero", "", "input", "nonzero(input)",
+        summary="The indices of the non-zero elements of ``input``, one row each.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[0, 1], [2, 0]]), ms.int32)
+        >>> print(ops.NonZero()(x))
+        [[0 1]
+         [1 0]]
+        """),
+    Row("ReverseV2", "axis", "input", "flip(input, ints(axis))",
+        summary="``input`` reversed along the axes of ``axis``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1, 2, 3], [4, 5, 6]]), ms.int32)
+        >>> print(ops.ReverseV2(axis=[1])(x))
+        [[3 2 1]
+         [6 5 4]]
+        """),
+    Row("Roll", "shifts, dims=None", "input", "roll(input, shifts, dims)",
+        summary="``input`` rolled by ``shifts`` along ``dims``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0, 1, 2, 3, 4]), ms.int32)
+        >>> print(ops.Roll(shifts=2, dims=0)(x))
+        [3 4 0 1 2]
+        """),
     Row("Sort", "axis=-1, descending=False", "x", "_int32_indices(sort(x, axis, descending))",
         summary="The elements sorted along ``axis`` and their original indices.",
         example="""
@@ -482,7 +562,15 @@ ROWS = [
         >>> print(indices)
         [1 3]
         """),
-    Row("InvertPermutation", "", "input_x", "_invert_permutation(input_x)"),
+    Row("InvertPermutation", "", "input_x", "_invert_permutation(input_x)",
+        summary="The inverse of a permutation given as a list of indices.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> ops.InvertPermutation()((3, 4, 0, 2, 1))
+        (2, 4, 3, 0, 1)
+        """),
     # ---- scatter (the Scatter* classes update their Parameter input in place)
     Row("TensorScatterAdd", "", "input_x, indices, updates", "tensor_scatter_add(input_x, indices, updates)"),
     Row("TensorScatterSub", "", "input_x, indices, updates", "tensor_scatter_sub(input_x, indices, updates)"),
@@ -620,7 +708,16 @@ ROWS = [
         >>> print(ops.Range()(start, end, step))
         [0 4 8]
         """),
-    Row("Identity", "", "input_x", "_copy(input_x)"),
+    Row("Identity", "", "input_x", "_copy(input_x)",
+        summary="A copy of ``input_x``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1, 2, 3]), ms.int32)
+        >>> print(ops.Identity()(x))
+        [1 2 3]
+        """),
     Row("IdentityN", "", "x", "_identity_n(x)"),
     Row("ScalarToTensor", "", "x, dtype=mstype.float32", "_scalar_to_tensor(x, dtype)"),
     Row("ScalarToArray", "", "input_x", "_scalar_to_tensor(input_x, None)"),

@@ -71,14 +71,52 @@ ROWS = [
     Row("LuSolve", "", "x, lu_data, lu_pivots", "lu_solve(x, lu_data, lu_pivots)"),
     Row("Lstsq", "fast=True, l2_regularizer=0.0", "x, a", "lstsq(x, a)"),
     Row("MatrixSolve", "adjoint=False", "matrix, rhs", "matrix_solve(matrix, rhs, adjoint)"),
-    Row("MatrixInverse", "adjoint=False", "x", "_matrix_inverse(x, adjoint)"),
-    Row("MatrixDeterminant", "", "input", "matrix_determinant(input)"),
+    Row("MatrixInverse", "adjoint=False", "x", "_matrix_inverse(x, adjoint)",
+        summary="The inverse of each square matrix of ``x``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[2.0, 0.0], [0.0, 4.0]]), ms.float32)
+        >>> print(ops.MatrixInverse()(x))
+        [[0.5  0.  ]
+         [0.   0.25]]
+        """),
+    Row("MatrixDeterminant", "", "input", "matrix_determinant(input)",
+        summary="The determinant of each square matrix of ``input``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[2.0, 1.0], [1.0, 3.0]]), ms.float32)
+        >>> print(ops.MatrixDeterminant()(x).asnumpy().round(4))
+        5.0
+        """),
     Row("LogMatrixDeterminant", "", "input", "log_matrix_determinant(input)"),
     Row("MatrixExp", "", "input", "matrix_exp(input)"),
     Row("MatrixPower", "n", "x", "matrix_power(x, n)"),
     # ---- diagonals and bands
-    Row("Diag", "", "input", "diag(input)"),
-    Row("DiagPart", "", "input_x", "_diag_part(input_x)"),
+    Row("Diag", "", "input", "diag(input)",
+        summary="A tensor with ``input`` on its diagonal (shape ``input.shape + input.shape``).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> print(ops.Diag()(x))
+        [[1. 0.]
+         [0. 2.]]
+        """),
+    Row("DiagPart", "", "input_x", "_diag_part(input_x)",
+        summary="The diagonal of ``input_x`` (the inverse of ``Diag``).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.diag([1.0, 2.0, 3.0]), ms.float32)
+        >>> print(ops.DiagPart()(x))
+        [1. 2. 3.]
+        """),
     Row("MatrixBandPart", "", "x, lower, upper", "matrix_band_part(x, lower, upper)"),
     Row("MatrixDiagV3", "align='RIGHT_LEFT'", "x, k, num_rows, num_cols, padding_value",
         "matrix_diag(x, k, num_rows, num_cols, padding_value, align)"),
@@ -88,8 +126,29 @@ ROWS = [
     # ---- products
     Row("Ger", "", "x1, x2", "ger(x1, x2)"),
     Row("Cross", "dim=-65530", "input, other", "cross(input, other, None if dim == -65530 else dim)"),
-    Row("Einsum", "equation", "x", "einsum(equation, *x)"),
-    Row("Cdist", "p=2.0", "x1, x2", "cdist(x1, x2, p)"),
+    Row("Einsum", "equation", "x", "einsum(equation, *x)",
+        summary="The Einstein summation given by ``equation`` over a tuple of tensors.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]), ms.float32)
+        >>> b = Tensor(np.array([1.0, 1.0]), ms.float32)
+        >>> print(ops.Einsum('ij,j->i')((a, b)))
+        [3. 7.]
+        """),
+    Row("Cdist", "p=2.0", "x1, x2", "cdist(x1, x2, p)",
+        summary="The p-norm distances between each row of ``x1`` and each row of ``x2``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([[[0.0, 0.0], [1.0, 1.0]]]), ms.float32)
+        >>> b = Tensor(np.array([[[3.0, 4.0]]]), ms.float32)
+        >>> print(ops.Cdist(p=2.0)(a, b).asnumpy().round(4))
+        [[[5.    ]
+          [3.6056]]]
+        """),
     Row("ConjugateTranspose", "", "x, perm", "_conjugate_transpose(x, perm)"),
 ]
 

@@ -157,7 +157,16 @@ ROWS = [
         >>> print(ops.Abs()(x))
         [1.5 0.  2. ]
         """),
-    Row("Ceil", "", "input", "ceil(input)"),
+    Row("Ceil", "", "input", "ceil(input)",
+        summary="Rounds each element up to an integer value.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.1, 2.5, -1.5]), ms.float32)
+        >>> print(ops.Ceil()(x))
+        [ 2.  3. -1.]
+        """),
     Row("Cos", "", "input", "cos(input)",
         summary="Cosine, elementwise (radians).",
         example="""
@@ -209,7 +218,16 @@ ROWS = [
         >>> print(ops.IsFinite()(x))
         [ True False False]
         """),
-    Row("IsInf", "", "input", "isinf(input)"),
+    Row("IsInf", "", "input", "isinf(input)",
+        summary="Whether each element is positive or negative infinity.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, np.nan, -np.inf]), ms.float32)
+        >>> print(ops.IsInf()(x))
+        [False False  True]
+        """),
     Row("IsNan", "", "x", "isnan(x)",
         summary="Whether each element is NaN.",
         example="""
@@ -260,7 +278,16 @@ ROWS = [
         >>> print(ops.Reciprocal()(x))
         [1.   0.5  0.25]
         """),
-    Row("Rint", "", "x", "round(x)"),
+    Row("Rint", "", "x", "round(x)",
+        summary="Rounds each element to the nearest integer, halves to even.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.5, 1.5, 2.6]), ms.float32)
+        >>> print(ops.Rint()(x))
+        [0. 2. 3.]
+        """),
     Row("Round", "", "input, decimals=0", "_round(input, decimals)",
         summary="Rounds each element to the nearest integer, halves to even.",
         example="""
@@ -382,13 +409,61 @@ ROWS = [
         >>> print(ops.RealDiv()(x, Tensor(np.array([2.0]), ms.float32)))
         [0.5 1.  1.5]
         """),
-    Row("FloorDiv", "", "input, other", "floor_div(input, other)"),
-    Row("FloorMod", "", "x, y", "floor_mod(x, y)"),
-    Row("Mod", "", "x, y", "fmod(x, y)"),
+    Row("FloorDiv", "", "input, other", "floor_div(input, other)",
+        summary="``input / other`` rounded down, elementwise with broadcasting.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([7.0, -7.0]), ms.float32)
+        >>> print(ops.FloorDiv()(x, 2.0))
+        [ 3. -4.]
+        """),
+    Row("FloorMod", "", "x, y", "floor_mod(x, y)",
+        summary="The remainder of the floor division, with the divisor's sign, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-3.0, -1.0, 4.0]), ms.float32)
+        >>> print(ops.FloorMod()(x, 3.0))
+        [0. 2. 1.]
+        """),
+    Row("Mod", "", "x, y", "fmod(x, y)",
+        summary="The remainder of the truncated division, with the dividend's sign, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-3.0, -1.0, 4.0]), ms.float32)
+        >>> y = Tensor(np.array([3.0, 3.0, 3.0]), ms.float32)
+        >>> print(ops.Mod()(x, y))
+        [-0. -1.  1.]
+        """),
     Row("TruncateMod", "", "x, y", "truncate_mod(x, y)"),
     Row("TruncateDiv", "", "x, y", "truncate_div(x, y)"),
-    Row("DivNoNan", "", "x1, x2", "_div_no_nan(x1, x2)"),
-    Row("MulNoNan", "", "x, y", "_mul_no_nan(x, y)"),
+    Row("DivNoNan", "", "x1, x2", "_div_no_nan(x1, x2)",
+        summary="``x1 / x2`` elementwise, 0 where ``x2`` is 0.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> y = Tensor(np.array([2.0, 0.0, 4.0]), ms.float32)
+        >>> print(ops.DivNoNan()(x, y))
+        [0.5  0.   0.75]
+        """),
+    Row("MulNoNan", "", "x, y", "_mul_no_nan(x, y)",
+        summary="``x * y`` elementwise, 0 where ``y`` is 0 (even when ``x`` is inf or NaN).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([np.inf, 2.0, 3.0]), ms.float32)
+        >>> y = Tensor(np.array([0.0, 1.0, 2.0]), ms.float32)
+        >>> print(ops.MulNoNan()(x, y))
+        [0. 2. 6.]
+        """),
     Row("Xdivy", "", "x, y", "xdivy(x, y)"),
     Row("Pow", "", "input, exponent", "pow(input, exponent)",
         summary="``input ** exponent``, elementwise with broadcasting.",
@@ -498,11 +573,41 @@ ROWS = [
         >>> print(ops.LogicalAnd()(x, y))
         [ True False False]
         """),
-    Row("LogicalOr", "", "x, y", "logical_or(x, y)"),
-    Row("LogicalXor", "", "input, other", "logical_xor(input, other)"),
+    Row("LogicalOr", "", "x, y", "logical_or(x, y)",
+        summary="Logical OR, elementwise with broadcasting.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([True, False, False]), ms.bool_)
+        >>> y = Tensor(np.array([False, False, True]), ms.bool_)
+        >>> print(ops.LogicalOr()(x, y))
+        [ True False  True]
+        """),
+    Row("LogicalXor", "", "input, other", "logical_xor(input, other)",
+        summary="Logical XOR, elementwise with broadcasting.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([True, False, True]), ms.bool_)
+        >>> y = Tensor(np.array([True, True, False]), ms.bool_)
+        >>> print(ops.LogicalXor()(x, y))
+        [False  True  True]
+        """),
     Row("ApproximateEqual", "tolerance=1e-05", "x, y", "_approximate_equal(x, y, tolerance)"),
     Row("EqualCount", "", "x, y", "_equal_count(x, y)"),
-    Row("Lerp", "", "input, end, weight", "lerp(input, end, weight)"),
+    Row("Lerp", "", "input, end, weight", "lerp(input, end, weight)",
+        summary="Linear interpolation ``input + weight * (end - input)``, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> start = Tensor(np.array([0.0, 10.0]), ms.float32)
+        >>> end = Tensor(np.array([10.0, 20.0]), ms.float32)
+        >>> print(ops.Lerp()(start, end, 0.25))
+        [ 2.5 12.5]
+        """),
     Row("AddN", "", "inputs", "_add_n(inputs)",
         summary="The elementwise sum of a list of tensors of one shape.",
         example="""
@@ -552,10 +657,46 @@ ROWS = [
         >>> print(ops.ReduceMax()(x, 1))
         [7. 9.]
         """),
-    Row("ReduceMin", "keep_dims=False", "x, axis=()", "amin(x, axes(axis), keep_dims)"),
-    Row("ReduceProd", "keep_dims=False", "x, axis=()", "prod(x, axes(axis), keep_dims)"),
-    Row("ReduceAll", "keep_dims=False", "input, axis=None", "_reduce_bool(amin, input, axis, keep_dims)"),
-    Row("ReduceAny", "keep_dims=False", "x, axis=()", "_reduce_bool(amax, x, axis, keep_dims)"),
+    Row("ReduceMin", "keep_dims=False", "x, axis=()", "amin(x, axes(axis), keep_dims)",
+        summary="The minimum over the given axes (all of them when ``axis`` is ``()``).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 7.0, 3.0], [9.0, 5.0, 6.0]]), ms.float32)
+        >>> print(ops.ReduceMin()(x, 1))
+        [1. 5.]
+        """),
+    Row("ReduceProd", "keep_dims=False", "x, axis=()", "prod(x, axes(axis), keep_dims)",
+        summary="The product over the given axes (all of them when ``axis`` is ``()``).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]), ms.float32)
+        >>> print(ops.ReduceProd()(x, 0))
+        [ 4. 10. 18.]
+        """),
+    Row("ReduceAll", "keep_dims=False", "input, axis=None", "_reduce_bool(amin, input, axis, keep_dims)",
+        summary="Logical AND over the given axes (all of them when ``axis`` is None).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[True, False], [True, True]]), ms.bool_)
+        >>> print(ops.ReduceAll()(x, 1))
+        [False  True]
+        """),
+    Row("ReduceAny", "keep_dims=False", "x, axis=()", "_reduce_bool(amax, x, axis, keep_dims)",
+        summary="Logical OR over the given axes (all of them when ``axis`` is ``()``).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[True, False], [False, False]]), ms.bool_)
+        >>> print(ops.ReduceAny()(x, 1))
+        [ True False]
+        """),
     Row("CumSum", "exclusive=False, reverse=False", "input, axis",
         "_cumsum(input, axis, exclusive, reverse)",
         summary="The cumulative sum along ``axis`` (optionally exclusive, or from the end).",
@@ -585,7 +726,16 @@ ROWS = [
         >>> print(ops.Argmax(axis=-1)(x))
         [1 0]
         """),
-    Row("Argmin", "axis=-1, output_type=mstype.int32", "x", "_arg(argmin, x, axis, output_type, 'Argmin')"),
+    Row("Argmin", "axis=-1, output_type=mstype.int32", "x", "_arg(argmin, x, axis, output_type, 'Argmin')",
+        summary="The index of the smallest element along ``axis``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 7.0, 3.0], [9.0, 5.0, 6.0]]), ms.float32)
+        >>> print(ops.Argmin(axis=-1)(x))
+        [0 1]
+        """),
     Row("ArgMaxWithValue", "axis=0, keep_dims=False", "input",
         "_arg_with_value(max, input, axis, keep_dims)",
         summary="The index and the value of the largest element along ``axis``.",
@@ -601,7 +751,19 @@ ROWS = [
         [7. 9.]
         """),
     Row("ArgMinWithValue", "axis=0, keep_dims=False", "input",
-        "_arg_with_value(min, input, axis, keep_dims)"),
+        "_arg_with_value(min, input, axis, keep_dims)",
+        summary="The index and the value of the smallest element along ``axis``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 7.0, 3.0], [9.0, 5.0, 6.0]]), ms.float32)
+        >>> index, value = ops.ArgMinWithValue(axis=1)(x)
+        >>> print(index)
+        [0 1]
+        >>> print(value)
+        [1. 5.]
+        """),
     # ---- linear algebra
     Row("MatMul", "transpose_a=False, transpose_b=False", "input, mat2",
         "matmul(_t(input, transpose_a), _t(mat2, transpose_b))",

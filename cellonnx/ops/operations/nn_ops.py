@@ -403,7 +403,16 @@ ROWS = [
         >>> print(ops.Elu(alpha=1.0)(x).asnumpy().round(4))
         [-0.8647  0.      1.    ]
         """),
-    Row("CeLU", "alpha=1.0", "x", "celu(x, alpha)"),
+    Row("CeLU", "alpha=1.0", "x", "celu(x, alpha)",
+        summary="Continuously differentiable ELU: ``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-2.0, 0.0, 3.0]), ms.float32)
+        >>> print(ops.CeLU(alpha=2.0)(x).asnumpy().round(4))
+        [-1.2642  0.      3.    ]
+        """),
     Row("GeLU", "", "input", "gelu(input, 'tanh')",
         summary="Gaussian error linear unit (the tanh approximation), elementwise.",
         example="""
@@ -415,7 +424,16 @@ ROWS = [
         [-0.1588  0.      0.8412  1.9546]
         """),
     Row("Gelu", "", "x", "gelu(x, 'tanh')"),
-    Row("HSigmoid", "", "input", "hardsigmoid(input)"),
+    Row("HSigmoid", "", "input", "hardsigmoid(input)",
+        summary="Hard sigmoid ``relu6(x + 3) / 6``, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-4.0, 0.0, 1.5, 4.0]), ms.float32)
+        >>> print(ops.HSigmoid()(x))
+        [0.   0.5  0.75 1.  ]
+        """),
     Row("HSwish", "", "input", "hardswish(input)",
         summary="Hard swish ``x * relu6(x + 3) / 6``, elementwise.",
         example="""
@@ -458,12 +476,51 @@ ROWS = [
         [0.3133 0.6931 1.3133]
         """),
     Row("Softsign", "", "x", "softsign(x)"),
-    Row("Mish", "", "x", "mish(x)"),
-    Row("PReLU", "", "input, weight", "prelu(input, weight)"),
-    Row("FastGeLU", "", "x", "fast_gelu(x)"),
+    Row("Mish", "", "x", "mish(x)",
+        summary="Mish ``x * tanh(softplus(x))``, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-1.0, 0.0, 1.0]), ms.float32)
+        >>> print(ops.Mish()(x).asnumpy().round(4))
+        [-0.3034  0.      0.8651]
+        """),
+    Row("PReLU", "", "input, weight", "prelu(input, weight)",
+        summary="Parametric ReLU: ``x`` for ``x > 0``, ``weight * x`` otherwise (one weight per channel).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[-2.0, 3.0], [4.0, -8.0]]), ms.float32)
+        >>> weight = Tensor(np.array([0.5, 0.25]), ms.float32)
+        >>> print(ops.PReLU()(x, weight))
+        [[-1.  3.]
+         [ 4. -2.]]
+        """),
+    Row("FastGeLU", "", "x", "fast_gelu(x)",
+        summary=("The fast GELU approximation ``x / (1 + exp(-1.702 |x|)) * exp(0.851 (x - |x|))``, "
+                 "elementwise."),
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-1.0, 0.0, 1.0]), ms.float32)
+        >>> print(ops.FastGeLU()(x).asnumpy().round(4))
+        [-0.1542  0.      0.8458]
+        """),
     Row("FastGelu", "", "x", "fast_gelu(x)"),
     Row("SoftShrink", "lambd=0.5", "input", "softshrink(input, lambd)"),
-    Row("HShrink", "lambd=0.5", "input", "hardshrink(input, lambd)"),
+    Row("HShrink", "lambd=0.5", "input", "hardshrink(input, lambd)",
+        summary="Hard shrinkage: ``x`` where ``|x| > lambd``, 0 elsewhere.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-1.0, -0.25, 0.25, 1.0]), ms.float32)
+        >>> print(ops.HShrink(lambd=0.5)(x))
+        [-1.  0.  0.  1.]
+        """),
     Row("RmsNorm", "epsilon=1e-06", "x, gamma", "rms_norm(x, gamma, epsilon)"),
     Row("Softmax", "axis=-1", "input", "_softmax(softmax, input, axis, 'Softmax')",
         summary="Softmax along ``axis``: ``exp(x) / sum(exp(x))``.",
@@ -630,9 +687,31 @@ ROWS = [
     Row("MirrorPad", "mode='REFLECT'", "x, paddings", "_mirror_pad(x, paddings, mode)", _setup_mirror_pad),
     # ---- losses
     Row("BCEWithLogitsLoss", "reduction='mean'", "input, target, weight=None, posWeight=None",
-        "binary_cross_entropy_with_logits(input, target, weight, posWeight, reduction)", _setup_reduction),
+        "binary_cross_entropy_with_logits(input, target, weight, posWeight, reduction)", _setup_reduction,
+        summary="The binary cross entropy of sigmoid(``input``) against ``target``, optionally weighted.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> logits = Tensor(np.array([[2.0, -1.0], [0.5, 0.0]]), ms.float32)
+        >>> labels = Tensor(np.array([[1.0, 0.0], [0.0, 1.0]]), ms.float32)
+        >>> weight = Tensor(np.ones(2), ms.float32)
+        >>> pos_weight = Tensor(np.ones(2), ms.float32)
+        >>> print(ops.BCEWithLogitsLoss()(logits, labels, weight, pos_weight).asnumpy().round(4))
+        0.5269
+        """),
     Row("BinaryCrossEntropy", "reduction='mean'", "input, target, weight=None",
-        "binary_cross_entropy(input, target, weight, reduction)", _setup_reduction),
+        "binary_cross_entropy(input, target, weight, reduction)", _setup_reduction,
+        summary="The binary cross entropy of probabilities ``input`` against ``target``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> probs = Tensor(np.array([0.9, 0.2, 0.6]), ms.float32)
+        >>> labels = Tensor(np.array([1.0, 0.0, 1.0]), ms.float32)
+        >>> print(ops.BinaryCrossEntropy()(probs, labels).asnumpy().round(4))
+        0.2798
+        """),
     Row("SigmoidCrossEntropyWithLogits", "", "predict, target",
         "binary_cross_entropy_with_logits(predict, target, None, None, 'none')",
         summary="The binary cross entropy of sigmoid(predict) against ``target``, elementwise.",
@@ -651,10 +730,44 @@ ROWS = [
     Row("SoftMarginLoss", "reduction='mean'", "input, target", "soft_margin_loss(input, target, reduction)",
         _setup_reduction),
     Row("KLDivLoss", "reduction='mean'", "logits, labels", "_kl_div(logits, labels, reduction)",
-        _setup_reduction),
+        _setup_reduction,
+        summary="The Kullback-Leibler divergence of ``labels`` from the log-probabilities ``logits``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> logits = Tensor(np.array([-1.0, -2.0]), ms.float32)
+        >>> labels = Tensor(np.array([0.5, 0.5]), ms.float32)
+        >>> print(ops.KLDivLoss(reduction='sum')(logits, labels).asnumpy().round(4))
+        0.8069
+        """),
     Row("NLLLoss", "reduction='mean', ignore_index=-100", "logits, labels, weight",
-        "_nll_loss(logits, labels, weight, reduction, ignore_index)", _setup_reduction),
-    Row("L2Loss", "", "input", "_l2_loss(input)"),
+        "_nll_loss(logits, labels, weight, reduction, ignore_index)", _setup_reduction,
+        summary=("The negative log-likelihood of the integer ``labels`` under log-probabilities ``logits``, "
+                 "and the total weight."),
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> logits = Tensor(np.array([[-0.5, -1.0, -2.0], [-3.0, -0.1, -2.5]]), ms.float32)
+        >>> labels = Tensor(np.array([0, 1]), ms.int32)
+        >>> weight = Tensor(np.ones(3), ms.float32)
+        >>> loss, total_weight = ops.NLLLoss(reduction='mean')(logits, labels, weight)
+        >>> print(loss)
+        0.3
+        >>> print(total_weight)
+        2.0
+        """),
+    Row("L2Loss", "", "input", "_l2_loss(input)",
+        summary="Half the sum of squares: ``sum(input ** 2) / 2``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> print(ops.L2Loss()(x))
+        7.0
+        """),
     Row("SoftmaxCrossEntropyWithLogits", "", "logits, labels", "_softmax_cross_entropy(logits, labels)",
         summary=("The cross entropy of softmax(logits) against one-hot (or soft) labels, per example, and "
                  "its gradient."),

@@ -85,24 +85,109 @@ def _median(x: Tensor, global_median: bool, axis: int, keep_dims: bool, ignore_n
 
 ROWS = [
     # ---- trigonometric and hyperbolic
-    Row("ACos", "", "input", "acos(input)"),
+    Row("ACos", "", "input", "acos(input)",
+        summary="Arc cosine, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 0.0, -1.0]), ms.float32)
+        >>> print(ops.ACos()(x).asnumpy().round(4))
+        [0.     1.5708 3.1416]
+        """),
     Row("Acosh", "", "input", "acosh(input)"),
-    Row("Asin", "", "input", "asin(input)"),
+    Row("Asin", "", "input", "asin(input)",
+        summary="Arc sine, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 0.0, -0.5]), ms.float32)
+        >>> print(ops.Asin()(x).asnumpy().round(4))
+        [ 1.5708  0.     -0.5236]
+        """),
     Row("Asinh", "", "input", "asinh(input)"),
-    Row("Atan", "", "input", "atan(input)"),
+    Row("Atan", "", "input", "atan(input)",
+        summary="Arc tangent, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 0.0, -1.0]), ms.float32)
+        >>> print(ops.Atan()(x).asnumpy().round(4))
+        [ 0.7854  0.     -0.7854]
+        """),
     Row("Atanh", "", "input", "atanh(input)"),
-    Row("Atan2", "", "input, other", "atan2(input, other)"),
+    Row("Atan2", "", "input, other", "atan2(input, other)",
+        summary=("The angle of the point ``(other, input)``: arc tangent of ``input / other`` in the right "
+                 "quadrant."),
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> y = Tensor(np.array([1.0, 1.0]), ms.float32)
+        >>> x = Tensor(np.array([1.0, -1.0]), ms.float32)
+        >>> print(ops.Atan2()(y, x).asnumpy().round(4))
+        [0.7854 2.3562]
+        """),
     Row("Tan", "", "input", "tan(input)"),
-    Row("Cosh", "", "input", "cosh(input)"),
+    Row("Cosh", "", "input", "cosh(input)",
+        summary="Hyperbolic cosine, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, 1.0]), ms.float32)
+        >>> print(ops.Cosh()(x).asnumpy().round(4))
+        [1.     1.5431]
+        """),
     Row("Sinh", "", "input", "sinh(input)"),
     Row("Sinc", "", "input", "sinc(input)"),
-    Row("Hypot", "", "x1, x2", "hypot(x1, x2)"),
+    Row("Hypot", "", "x1, x2", "hypot(x1, x2)",
+        summary="``sqrt(x1 ** 2 + x2 ** 2)``, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([3.0, 5.0]), ms.float32)
+        >>> y = Tensor(np.array([4.0, 12.0]), ms.float32)
+        >>> print(ops.Hypot()(x, y))
+        [ 5. 13.]
+        """),
     # ---- exponentials, logarithms and rounding
-    Row("Expm1", "", "input", "expm1(input)"),
-    Row("Log1p", "", "input", "log1p(input)"),
+    Row("Expm1", "", "input", "expm1(input)",
+        summary="``exp(x) - 1``, accurate near zero, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, 1.0]), ms.float32)
+        >>> print(ops.Expm1()(x).asnumpy().round(4))
+        [0.     1.7183]
+        """),
+    Row("Log1p", "", "input", "log1p(input)",
+        summary="``log(1 + x)``, accurate near zero, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, 1.0]), ms.float32)
+        >>> print(ops.Log1p()(x).asnumpy().round(4))
+        [0.     0.6931]
+        """),
     Row("Xlogy", "", "input, other", "xlogy(input, other)"),
     Row("Trunc", "", "input", "trunc(input)"),
-    Row("Fmax", "", "x1, x2", "fmax(x1, x2)"),
+    Row("Fmax", "", "x1, x2", "fmax(x1, x2)",
+        summary="The larger of two tensors elementwise, ignoring NaN.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, np.nan, 3.0]), ms.float32)
+        >>> y = Tensor(np.array([2.0, 1.0, np.nan]), ms.float32)
+        >>> print(ops.Fmax()(x, y))
+        [2. 1. 3.]
+        """),
     Row("Fmin", "", "x1, x2", "fmin(x1, x2)"),
     Row("NextAfter", "", "input, other", "nextafter(input, other)"),
     Row("Heaviside", "", "x, values", "heaviside(x, values)"),
@@ -113,8 +198,26 @@ ROWS = [
     Row("NanToNum", "nan=None, posinf=None, neginf=None", "input", "nan_to_num(input, nan, posinf, neginf)"),
     Row("Logit", "eps=-1.0", "input", "logit(input, None if eps < 0 else eps)"),
     # ---- special functions
-    Row("Erfc", "", "input", "erfc(input)"),
-    Row("Erfinv", "", "input", "erfinv(input)"),
+    Row("Erfc", "", "input", "erfc(input)",
+        summary="The complementary error function ``1 - erf(x)``, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-1.0, 0.0, 1.0]), ms.float32)
+        >>> print(ops.Erfc()(x).asnumpy().round(4))
+        [1.8427 1.     0.1573]
+        """),
+    Row("Erfinv", "", "input", "erfinv(input)",
+        summary="The inverse error function, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, 0.5, -0.9]), ms.float32)
+        >>> print(ops.Erfinv()(x).asnumpy().round(4))
+        [ 0.      0.4769 -1.1631]
+        """),
     Row("Lgamma", "", "x", "lgamma(x)"),
     Row("Digamma", "", "x", "digamma(x)"),
     Row("Polygamma", "", "a, x", "polygamma(a, x)"),
@@ -143,18 +246,69 @@ ROWS = [
     Row("ComplexAbs", "", "x", "abs(x)"),
     Row("Polar", "", "abs, angle", "polar(abs, angle)"),
     # ---- integers and bits
-    Row("Gcd", "", "x1, x2", "gcd(x1, x2)"),
+    Row("Gcd", "", "x1, x2", "gcd(x1, x2)",
+        summary="The greatest common divisor, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([12, 18]), ms.int32)
+        >>> y = Tensor(np.array([8, 27]), ms.int32)
+        >>> print(ops.Gcd()(x, y))
+        [4 9]
+        """),
     Row("Lcm", "", "x1, x2", "lcm(x1, x2)"),
-    Row("BitwiseAnd", "", "x, y", "bitwise_and(x, y)"),
-    Row("BitwiseOr", "", "x, y", "bitwise_or(x, y)"),
+    Row("BitwiseAnd", "", "x, y", "bitwise_and(x, y)",
+        summary="Bitwise AND of integer tensors, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([12, 10]), ms.int32)
+        >>> y = Tensor(np.array([10, 6]), ms.int32)
+        >>> print(ops.BitwiseAnd()(x, y))
+        [8 2]
+        """),
+    Row("BitwiseOr", "", "x, y", "bitwise_or(x, y)",
+        summary="Bitwise OR of integer tensors, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([12, 10]), ms.int32)
+        >>> y = Tensor(np.array([10, 6]), ms.int32)
+        >>> print(ops.BitwiseOr()(x, y))
+        [14 14]
+        """),
     Row("BitwiseXor", "", "x, y", "bitwise_xor(x, y)"),
     Row("Invert", "", "x", "invert(x)"),
     Row("LeftShift", "", "x1, x2", "bitwise_left_shift(x1, x2)"),
     Row("RightShift", "", "input_x, input_y", "bitwise_right_shift(input_x, input_y)"),
     Row("PopulationCount", "", "input_x", "population_count(input_x)"),
     # ---- cumulative ops and counting reductions
-    Row("CumProd", "exclusive=False, reverse=False", "x, axis", "_cumprod(x, axis, exclusive, reverse)"),
-    Row("Cummax", "axis", "input", "cummax(input, axis)"),
+    Row("CumProd", "exclusive=False, reverse=False", "x, axis", "_cumprod(x, axis, exclusive, reverse)",
+        summary="The cumulative product along ``axis`` (optionally exclusive, or from the end).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0, 4.0]), ms.float32)
+        >>> print(ops.CumProd()(x, 0))
+        [ 1.  2.  6. 24.]
+        """),
+    Row("Cummax", "axis", "input", "cummax(input, axis)",
+        summary="The running maximum along ``axis`` and where each was found.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 3.0, 2.0, 5.0]), ms.float32)
+        >>> values, indices = ops.Cummax(axis=0)(x)
+        >>> print(values)
+        [1. 3. 3. 5.]
+        >>> print(indices)
+        [0 1 1 3]
+        """),
     Row("Cummin", "axis", "input", "cummin(input, axis)"),
     Row("CumulativeLogsumexp", "exclusive=False, reverse=False", "x, axis",
         "_cum_logsumexp(x, axis, exclusive, reverse)"),
@@ -163,7 +317,17 @@ ROWS = [
     Row("Bincount", "", "array, size, weights", "_bincount(array, size, weights)"),
     Row("Histogram", "bins=100, min=0.0, max=0.0", "x", "histc(x, bins, min, max)"),
     Row("IsClose", "rtol=1e-05, atol=1e-08, equal_nan=False", "input, other",
-        "isclose(input, other, rtol, atol, equal_nan)"),
+        "isclose(input, other, rtol, atol, equal_nan)",
+        summary="Whether ``|input - other| <= atol + rtol * |other|``, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> b = Tensor(np.array([1.0, 2.001, 3.1]), ms.float32)
+        >>> print(ops.IsClose(rtol=1e-3)(a, b))
+        [ True  True False]
+        """),
     Row("Median", "global_median=False, axis=0, keep_dims=False, ignore_nan=False", "input",
         "_median(input, global_median, axis, keep_dims, ignore_nan)"),
     Row("Quantile", "dim=None, keep_dims=False, ignore_nan=False", "input, q",
