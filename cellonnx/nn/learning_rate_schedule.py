@@ -77,7 +77,21 @@ def _check_inputs(learning_rate: Any, decay_rate: Any, decay_steps: Any, is_stai
 
 
 class LearningRateSchedule(Cell):
-    """Base class of learning-rate schedules: ``construct(global_step)`` returns a scalar Tensor."""
+    """Base class of learning-rate schedules: ``construct(global_step)`` returns a scalar Tensor.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, ops, Tensor
+        >>> class HalveEvery(nn.LearningRateSchedule):
+        ...     def __init__(self, lr, steps):
+        ...         super().__init__()
+        ...         self.lr, self.steps = lr, steps
+        ...     def construct(self, global_step):
+        ...         return self.lr * 0.5 ** ops.floor(global_step / self.steps)
+        >>> schedule = HalveEvery(0.1, 10)
+        >>> print(schedule(Tensor(25.0, ms.float32)))
+        0.025
+    """
 
     def __init__(self) -> None:
         super().__init__()

@@ -260,6 +260,14 @@ class LogSoftmaxExt(Cell):
 
     Args:
         dim (int, optional): Default: None.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([[1.0, 2.0, 3.0]]), ms.float32)
+        >>> print(nn.LogSoftmaxExt(dim=-1)(x).asnumpy().round(4))
+        [[-2.4076 -1.4076 -0.4076]]
     """
 
     def __init__(self, dim: int | None = None) -> None:
@@ -302,7 +310,16 @@ def _halves(x: Tensor, axis: int) -> tuple[Tensor, ...]:
 
 
 class FastGelu(Cell):
-    r"""MindSpore's fast GELU: :math:`x / (1 + e^{-1.702|x|}) \cdot e^{0.851 (x - |x|)}`."""
+    r"""MindSpore's fast GELU: :math:`x / (1 + e^{-1.702|x|}) \cdot e^{0.851 (x - |x|)}`.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([-1.0, 0.0, 1.0]), ms.float32)
+        >>> print(nn.FastGelu()(x).asnumpy().round(4))
+        [-0.1542  0.      0.8458]
+    """
 
     def __init__(self) -> None:
         super().__init__()
@@ -434,6 +451,14 @@ class LRN(Cell):
     Args:
         depth_radius (int): Default: 5. bias (float): Default: 1.0. alpha (float): Default: 1.0.
         beta (float): Default: 0.5. norm_region (str): 'ACROSS_CHANNELS'.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.ones((1, 3, 2, 2)), ms.float32)
+        >>> nn.LRN(depth_radius=2)(x).shape
+        (1, 3, 2, 2)
     """
 
     def __init__(self, depth_radius: int = 5, bias: float = 1.0, alpha: float = 1.0, beta: float = 0.5,
@@ -453,6 +478,14 @@ class PReLUExt(Cell):
         num_parameters (int): Default: 1.
         init (float): the initial slope. Default: 0.25.
         dtype: the parameter's dtype. Default: None (float32).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> prelu = nn.PReLUExt(num_parameters=1, init=0.25)
+        >>> print(prelu(Tensor(np.array([-2.0, 0.0, 3.0]), ms.float32)))
+        [-0.5  0.   3. ]
     """
 
     def __init__(self, num_parameters: int = 1, init: float = 0.25, dtype: Any = None) -> None:

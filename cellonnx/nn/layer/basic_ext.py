@@ -30,6 +30,16 @@ class Linear(Cell):
         weight_init, bias_init: initializers of the (out_features, in_features) weight and the bias. Default:
             HeUniform(sqrt(5)) and U(-1/sqrt(in_features), 1/sqrt(in_features)).
         dtype: parameter dtype. Default: None (float32).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> net = nn.Linear(3, 4)
+        >>> net(Tensor(np.ones((2, 3)), ms.float32)).shape
+        (2, 4)
+        >>> net.weight.shape
+        (4, 3)
     """
 
     def __init__(self, in_features: int, out_features: int, bias: bool = True, weight_init: Any = None,
@@ -131,6 +141,14 @@ class Dropout3d(Dropout2d):
 
     Args:
         p (float): Default: 0.5.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> dropout = nn.Dropout3d(p=0.5)
+        >>> dropout(Tensor(np.ones((2, 3, 2, 2, 2)), ms.float32)).shape
+        (2, 3, 2, 2, 2)
     """
 
     _ranks = (5,)
@@ -142,6 +160,17 @@ class DropoutExt(Cell):
     Args:
         p (float): Default: 0.5.
         inplace (bool): accepted for signature compatibility (cellonnx tensors are not updated in place).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> dropout = nn.DropoutExt(p=0.5)
+        >>> dropout.set_train(False)
+        DropoutExt()
+        >>> print(dropout(Tensor(np.ones((2, 3)), ms.float32)))
+        [[1. 1. 1.]
+         [1. 1. 1.]]
     """
 
     def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
@@ -434,7 +463,18 @@ class MatrixDiagPart(Cell):
 
 
 class MatrixSetDiag(Cell):
-    """Replace the batched main diagonals: (..., m, n) with diagonal (..., min(m, n)) -> (..., m, n)."""
+    """Replace the batched main diagonals: (..., m, n) with diagonal (..., min(m, n)) -> (..., m, n).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.zeros((2, 2)), ms.float32)
+        >>> diagonal = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> print(nn.MatrixSetDiag()(x, diagonal))
+        [[1. 0.]
+         [0. 2.]]
+    """
 
     def construct(self, input_x: Tensor, diagonal: Tensor) -> Tensor:
         if input_x.ndim < 2:

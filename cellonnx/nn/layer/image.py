@@ -127,6 +127,14 @@ class SSIM(Cell):
         max_val (Union[int, float]): the dynamic range of the pixel values. Default: 1.0.
         filter_size (int): window size. Default: 11. filter_sigma (float): Default: 1.5.
         k1, k2 (float): the stabilizing constants. Default: 0.01, 0.03.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> img = Tensor(np.linspace(0, 1, 16 * 16).reshape(1, 1, 16, 16), ms.float32)
+        >>> print(nn.SSIM(filter_size=7)(img, img).asnumpy().round(4))
+        [1.]
     """
 
     def __init__(self, max_val: float = 1.0, filter_size: int = 11, filter_sigma: float = 1.5,

@@ -223,6 +223,15 @@ class IGamma(Cell):
 
     The iterations run until every element has converged, a count read from the values: the layer runs eagerly
     and cannot be exported to ONNX.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> a = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> x = Tensor(np.array([1.0, 1.0]), ms.float32)
+        >>> print(nn.IGamma()(a, x).asnumpy().round(4))
+        [0.6321 0.2642]
     """
 
     def construct(self, a: Tensor, x: Tensor) -> Tensor:
@@ -251,7 +260,17 @@ class IGamma(Cell):
 
 class LBeta(Cell):
     """log(|Beta(x, y)|) = lgamma(x) + lgamma(y) - lgamma(x + y), elementwise, with MindSpore's asymptotic
-    corrections when either argument is 8 or more."""
+    corrections when either argument is 8 or more.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> y = Tensor(np.array([1.0, 3.0]), ms.float32)
+        >>> print(nn.LBeta()(x, y).asnumpy().round(4))
+        [ 0.     -2.4849]
+    """
 
     _coeff = (-0.00165322962780713, 0.000837308034031215, -0.00059520293135187, 0.00079365066682539,
               -0.00277777777760991, 0.0833333333333333)

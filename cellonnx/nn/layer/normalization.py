@@ -327,6 +327,15 @@ class LayerNormExt(Cell):
         elementwise_affine (bool): learn ``weight`` (ones) and ``bias`` (zeros). Default: True.
         bias (bool): with elementwise_affine, whether there is a ``bias``. Default: True.
         dtype: parameter dtype. Default: None (float32).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> net = nn.LayerNormExt(normalized_shape=(4,))
+        >>> x = Tensor(np.array([[1.0, 2.0, 3.0, 4.0]]), ms.float32)
+        >>> print(net(x).asnumpy().round(4))
+        [[-1.3416 -0.4472  0.4472  1.3416]]
     """
 
     def __init__(self, normalized_shape: Any, eps: float = 1e-5, elementwise_affine: bool = True,
@@ -469,6 +478,16 @@ class InstanceNorm1d(_InstanceNorm):
         num_features (int): C. eps (float): Default: 1e-5. momentum (float): Default: 0.1.
         affine (bool): whether gamma / beta train. Default: True.
         gamma_init, beta_init: Default: 'ones', 'zeros'.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> net = nn.InstanceNorm1d(2)
+        >>> x = Tensor(np.array([[[1.0, 3.0], [2.0, 6.0]]]), ms.float32)
+        >>> print(net(x).asnumpy().round(4))
+        [[[-1.  1.]
+          [-1.  1.]]]
     """
 
     _rank = 3
@@ -493,6 +512,15 @@ class InstanceNorm2d(_InstanceNorm):
 
 
 class InstanceNorm3d(_InstanceNorm):
-    r"""Instance normalization over (N, C, D, H, W); arguments as InstanceNorm1d."""
+    r"""Instance normalization over (N, C, D, H, W); arguments as InstanceNorm1d.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> net = nn.InstanceNorm3d(2)
+        >>> net(Tensor(np.arange(16).reshape(1, 2, 2, 2, 2), ms.float32)).shape
+        (1, 2, 2, 2, 2)
+    """
 
     _rank = 5

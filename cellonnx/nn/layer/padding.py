@@ -101,6 +101,16 @@ class ConstantPad2d(_ConstantPadNd):
         padding (Union[int, tuple]): (left, right[, top, bottom]), or one int for all four; negative amounts
             crop.
         value (Union[int, float]): the fill value.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.ones((1, 1, 2, 2)), ms.float32)
+        >>> print(nn.ConstantPad2d((1, 0, 0, 1), value=5.0)(x))
+        [[[[5. 1. 1.]
+           [5. 1. 1.]
+           [5. 5. 5.]]]]
     """
 
     def __init__(self, padding: Any, value: Any) -> None:
@@ -113,6 +123,14 @@ class ConstantPad3d(_ConstantPadNd):
     Args:
         padding (Union[int, tuple]): up to (left, right, top, bottom, front, back), or one int for all six.
         value (Union[int, float]): the fill value.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.ones((1, 1, 2, 2, 2)), ms.float32)
+        >>> nn.ConstantPad3d(1, value=0.0)(x).shape
+        (1, 1, 4, 4, 4)
     """
 
     def __init__(self, padding: Any, value: Any) -> None:
@@ -197,7 +215,17 @@ class ReflectionPad1d(_ReflectionPadNd):
 
 
 class ReflectionPad2d(_ReflectionPadNd):
-    """Reflection padding of the last two dims: padding (left, right, top, bottom) or one int."""
+    """Reflection padding of the last two dims: padding (left, right, top, bottom) or one int.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.arange(4).reshape(1, 1, 2, 2), ms.float32)
+        >>> print(nn.ReflectionPad2d((1, 1, 0, 0))(x))
+        [[[[1. 0. 1. 0.]
+           [3. 2. 3. 2.]]]]
+    """
 
     def __init__(self, padding: Any) -> None:
         super().__init__(_int_padding(padding, 2), "ReflectionPad2d")
@@ -265,7 +293,17 @@ class ReplicationPad1d(_ReplicationPadNd):
 
 class ReplicationPad2d(_ReplicationPadNd):
     """Replication padding of the last two dims of (C, H, W) or (N, C, H, W): padding (left, right, top,
-    bottom) or one int."""
+    bottom) or one int.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.arange(4).reshape(1, 1, 2, 2), ms.float32)
+        >>> print(nn.ReplicationPad2d((1, 1, 0, 0))(x))
+        [[[[0. 0. 1. 1.]
+           [2. 2. 3. 3.]]]]
+    """
 
     _ndim = 2
 

@@ -150,6 +150,15 @@ class MaxPool2dExt(Cell):
         kernel_size (Union[int, tuple[int]]): Default: 1. stride: Default: None (kernel_size).
         padding, dilation (Union[int, tuple[int]]): Default: 0, 1.
         return_indices (bool): Default: False. ceil_mode (bool): Default: False.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 4, 4), ms.float32)
+        >>> print(nn.MaxPool2dExt(kernel_size=2, stride=2)(x))
+        [[[[ 5.  7.]
+           [13. 15.]]]]
     """
 
     def __init__(self, kernel_size: Any = 1, stride: Any = None, padding: Any = 0, dilation: Any = 1,
@@ -321,6 +330,15 @@ class AvgPool2dExt(_AvgPoolExt):
     Args:
         kernel_size (Union[int, tuple[int]]). stride: Default: None. padding: Default: 0.
         ceil_mode (bool), count_include_pad (bool), divisor_override (int, optional): as ops.avg_pool2d.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 4, 4), ms.float32)
+        >>> print(nn.AvgPool2dExt(kernel_size=2, stride=2)(x))
+        [[[[ 2.5  4.5]
+           [10.5 12.5]]]]
     """
 
     _rank = 4
@@ -433,6 +451,14 @@ class AdaptiveAvgPool3d(Cell):
 
     Args:
         output_size (Union[int, tuple]): int or (D_out, H_out, W_out); None keeps that input dim.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 2, 2, 4), ms.float32)
+        >>> print(nn.AdaptiveAvgPool3d((1, 1, 2))(x))
+        [[[[[6.5 8.5]]]]]
     """
 
     def __init__(self, output_size: Any) -> None:
@@ -451,6 +477,14 @@ class AdaptiveMaxPool3d(Cell):
     Args:
         output_size (Union[int, tuple]): int or (D_out, H_out, W_out).
         return_indices (bool): also return the argmax (int32 flat volume indices). Default: False.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 2, 2, 4), ms.float32)
+        >>> print(nn.AdaptiveMaxPool3d((1, 1, 2))(x))
+        [[[[[13. 15.]]]]]
     """
 
     def __init__(self, output_size: Any, return_indices: bool = False) -> None:
@@ -499,6 +533,14 @@ class LPPool2d(Cell):
     Args:
         norm_type (Union[int, float]): p. kernel_size (Union[int, tuple[int]]).
         stride (Union[int, tuple[int]], optional): Default: kernel_size. ceil_mode (bool): Default: False.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([[[[3.0, 4.0], [0.0, 0.0]]]]), ms.float32)
+        >>> print(nn.LPPool2d(norm_type=2, kernel_size=2)(x))
+        [[[[5.]]]]
     """
 
     def __init__(self, norm_type: float, kernel_size: Any, stride: Any = None,
@@ -589,7 +631,18 @@ class MaxUnpool1d(_MaxUnpoolNd):
 
 
 class MaxUnpool2d(_MaxUnpoolNd):
-    """The partial inverse of MaxPool2d; arguments as MaxUnpool1d, over (N, C, H, W) or (C, H, W)."""
+    """The partial inverse of MaxPool2d; arguments as MaxUnpool1d, over (N, C, H, W) or (C, H, W).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, ops, Tensor
+        >>> x = Tensor(np.array([[[[1.0, 2.0], [3.0, 4.0]]]]), ms.float32)
+        >>> pooled, indices = ops.max_pool2d(x, kernel_size=2, stride=2, return_indices=True)
+        >>> print(nn.MaxUnpool2d(kernel_size=2, stride=2)(pooled, indices))
+        [[[[0. 0.]
+           [0. 4.]]]]
+    """
 
     _nd = 2
 
