@@ -108,7 +108,17 @@ def numel(input: Tensor) -> int:
 
 
 def addn(x: Any) -> Tensor:
-    """The elementwise sum of a list or tuple of tensors of one shape."""
+    """The elementwise sum of a list or tuple of tensors of one shape.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> y = Tensor(np.array([3.0, 4.0]), ms.float32)
+        >>> print(ops.addn([x, y, x]))
+        [5. 8.]
+    """
     if not isinstance(x, (list, tuple)) or not x:
         raise TypeError(f"addn: x must be a non-empty list or tuple of tensors, got {type(x).__name__}")
     out = x[0]
@@ -162,7 +172,16 @@ def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, value: Any = 1) -> 
 
 
 def inv(x: Tensor) -> Tensor:
-    """``1 / x`` elementwise; integers stay integers (the quotient truncated, as in MindSpore)."""
+    """``1 / x`` elementwise; integers stay integers (the quotient truncated, as in MindSpore).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 4.0]), ms.float32)
+        >>> print(ops.inv(x))
+        [1.   0.5  0.25]
+    """
     x = to_tensor(x)
     if is_float_dtype(x._data.dtype):
         return F.reciprocal(x)
@@ -231,7 +250,17 @@ def logaddexp(input: Tensor, other: Tensor) -> Tensor:
 
 
 def logaddexp2(input: Tensor, other: Tensor) -> Tensor:
-    """``log2(2 ** input + 2 ** other)`` without overflow."""
+    """``log2(2 ** input + 2 ** other)`` without overflow.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> y = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> print(ops.logaddexp2(x, y))
+        [2. 3.]
+    """
     a, b = _float_pair(input, other)
     ln2 = math.log(2.0)
     return F.add(F.maximum(a, b), F.div(F.log1p(F.exp(F.mul(F.neg(F.abs(F.sub(a, b))), ln2))), ln2))
@@ -254,7 +283,17 @@ def xlogy(input: Any, other: Any) -> Tensor:
 
 
 def xdivy(x: Any, y: Any) -> Tensor:
-    """``x / y``, and 0 where ``x`` is 0 (also for ``y`` = 0)."""
+    """``x / y``, and 0 where ``x`` is 0 (also for ``y`` = 0).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, 2.0]), ms.float32)
+        >>> y = Tensor(np.array([0.0, 4.0]), ms.float32)
+        >>> print(ops.xdivy(x, y))
+        [0.  0.5]
+    """
     a, b = _float_pair(x, y)
     both = F.logical_and(F.equal(a, 0), F.equal(b, 0))  # 0 / y = 0 already; only 0 / 0 needs the guard
     return F.div(a, F.where(both, F.ones_like(b), b))
@@ -531,7 +570,16 @@ def approximate_equal(x: Tensor, y: Tensor, tolerance: float = 1e-05) -> Tensor:
 
 
 def isposinf(input: Tensor) -> Tensor:
-    """Whether each element is +inf."""
+    """Whether each element is +inf.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-np.inf, 1.0, np.inf]), ms.float32)
+        >>> print(ops.isposinf(x))
+        [False False  True]
+    """
     x = to_tensor(input)
     if not is_float_dtype(x._data.dtype):
         return F.zeros_like(x, dtype=np.bool_)
@@ -539,7 +587,16 @@ def isposinf(input: Tensor) -> Tensor:
 
 
 def isneginf(input: Tensor) -> Tensor:
-    """Whether each element is -inf."""
+    """Whether each element is -inf.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-np.inf, 1.0, np.inf]), ms.float32)
+        >>> print(ops.isneginf(x))
+        [ True False False]
+    """
     x = to_tensor(input)
     if not is_float_dtype(x._data.dtype):
         return F.zeros_like(x, dtype=np.bool_)
@@ -552,12 +609,30 @@ def isnan_ext(tensor: Tensor) -> Tensor:
 
 
 def is_complex(input: Tensor) -> bool:
-    """Whether ``input``'s dtype is complex."""
+    """Whether ``input``'s dtype is complex.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1 + 2j]), ms.complex64)
+        >>> ops.is_complex(x)
+        True
+    """
     return to_tensor(input)._data.dtype.kind == "c"
 
 
 def isreal(input: Tensor) -> Tensor:
-    """Whether each element is real: True for real dtypes, a zero imaginary part for complex ones."""
+    """Whether each element is real: True for real dtypes, a zero imaginary part for complex ones.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1 + 0j, 1 + 2j]), ms.complex64)
+        >>> print(ops.isreal(x))
+        [ True False]
+    """
     x = to_tensor(input)
     if x._data.dtype.kind == "c":
         return F.equal(F.imag(x), 0)
@@ -575,13 +650,31 @@ def eps(x: Tensor) -> Tensor:
 
 # ---------------------------------------------------------------- shrink functions and fast gelu
 def tanhshrink(input: Tensor) -> Tensor:
-    """``input - tanh(input)``."""
+    """``input - tanh(input)``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-1.0, 0.0, 1.0]), ms.float32)
+        >>> print(ops.tanhshrink(x).asnumpy().round(4))
+        [-0.2384  0.      0.2384]
+    """
     x = _floatify(input)
     return F.sub(x, F.tanh(x))
 
 
 def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
-    """``x - lambd`` above ``lambd``, ``x + lambd`` below ``-lambd``, 0 between."""
+    """``x - lambd`` above ``lambd``, ``x + lambd`` below ``-lambd``, 0 between.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-1.0, -0.25, 0.25, 1.0]), ms.float32)
+        >>> print(ops.softshrink(x, lambd=0.5))
+        [-0.5  0.   0.   0.5]
+    """
     if not isinstance(input, Tensor):
         raise TypeError(f"For 'softshrink', the input must be a Tensor, but got {type(input).__name__}.")
     if isinstance(lambd, bool) or not isinstance(lambd, (int, float, np.integer, np.floating)):
@@ -595,13 +688,31 @@ def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
 
 
 def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
-    """``x`` where ``|x| > lambd``, else 0."""
+    """``x`` where ``|x| > lambd``, else 0.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-1.0, -0.25, 0.25, 1.0]), ms.float32)
+        >>> print(ops.hardshrink(x, lambd=0.5))
+        [-1.  0.  0.  1.]
+    """
     x = to_tensor(input)
     return F.where(F.greater(F.abs(x), lambd), x, F.zeros_like(x))
 
 
 def fast_gelu(x: Tensor) -> Tensor:
-    """MindSpore's fast GELU: ``x / (1 + exp(-1.702 |x|)) * exp(0.851 (x - |x|))``."""
+    """MindSpore's fast GELU: ``x / (1 + exp(-1.702 |x|)) * exp(0.851 (x - |x|))``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-1.0, 0.0, 1.0]), ms.float32)
+        >>> print(ops.fast_gelu(x).asnumpy().round(4))
+        [-0.1542  0.      0.8458]
+    """
     x = _floatify(x)
     ax = F.abs(x)
     return F.mul(F.div(x, F.add(F.exp(F.mul(ax, -1.702)), 1.0)), F.exp(F.mul(F.sub(x, ax), 0.851)))

@@ -119,6 +119,13 @@ def hamming_window(window_length: int, periodic: bool = True, alpha: float = 0.5
         alpha (float): the constant term. Default: 0.54.
         beta (float): the cosine coefficient. Default: 0.46.
         dtype (mindspore.dtype): a float dtype. Default: float32.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> print(ops.hamming_window(4).asnumpy().round(4))
+        [0.08 0.54 1.   0.54]
     """
     if isinstance(window_length, bool) or not isinstance(window_length, int):
         raise TypeError(f"hamming_window: window_length must be an int, got {window_length!r}")
@@ -257,7 +264,17 @@ def is_nonzero(input: Tensor) -> bool:
 
 
 def type_as(input: Tensor, other: Tensor) -> Tensor:
-    """``input`` cast to the dtype of ``other``."""
+    """``input`` cast to the dtype of ``other``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.7, 2.2]), ms.float32)
+        >>> other = Tensor(np.array([1]), ms.int32)
+        >>> print(ops.type_as(x, other))
+        [1 2]
+    """
     return cast(input, to_tensor(other)._data.dtype)
 
 
@@ -289,7 +306,18 @@ def tensor_muls(input: Any, other: Any) -> Tensor:
 
 
 def ger(input: Tensor, vec2: Tensor) -> Tensor:
-    """The outer product of two 1-D tensors: ``out[i, j] = input[i] * vec2[j]``."""
+    """The outer product of two 1-D tensors: ``out[i, j] = input[i] * vec2[j]``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> b = Tensor(np.array([3.0, 4.0, 5.0]), ms.float32)
+        >>> print(ops.ger(a, b))
+        [[ 3.  4.  5.]
+         [ 6.  8. 10.]]
+    """
     input, vec2 = to_tensor(input), to_tensor(vec2)
     if input.ndim != 1 or vec2.ndim != 1:
         raise ValueError(f"ger: expected two 1-D tensors, got shapes {tuple(input.shape)} and "

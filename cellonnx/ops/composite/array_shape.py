@@ -179,7 +179,17 @@ def tensor_split(input: Tensor, indices_or_sections: Any, axis: int = 0) -> tupl
 
 
 def vsplit(input: Tensor, indices_or_sections: Any) -> tuple[Tensor, ...]:
-    """``tensor_split`` along axis 0 (the input needs at least 1 dimension)."""
+    """``tensor_split`` along axis 0 (the input needs at least 1 dimension).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(8).reshape(4, 2), ms.int32)
+        >>> print(ops.vsplit(x, 2)[1])
+        [[4 5]
+         [6 7]]
+    """
     input = _tensor(input, "vsplit")
     if input.ndim < 1:
         raise ValueError("vsplit: the input must have at least 1 dimension, got a 0-d tensor")
@@ -187,7 +197,17 @@ def vsplit(input: Tensor, indices_or_sections: Any) -> tuple[Tensor, ...]:
 
 
 def hsplit(input: Tensor, indices_or_sections: Any) -> tuple[Tensor, ...]:
-    """``tensor_split`` along axis 1 (the input needs at least 2 dimensions)."""
+    """``tensor_split`` along axis 1 (the input needs at least 2 dimensions).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(8).reshape(2, 4), ms.int32)
+        >>> print(ops.hsplit(x, 2)[1])
+        [[2 3]
+         [6 7]]
+    """
     input = _tensor(input, "hsplit")
     if input.ndim < 2:
         raise ValueError(f"hsplit: the input must have at least 2 dimensions, got shape {tuple(input.shape)}")
@@ -195,7 +215,16 @@ def hsplit(input: Tensor, indices_or_sections: Any) -> tuple[Tensor, ...]:
 
 
 def dsplit(input: Tensor, indices_or_sections: Any) -> tuple[Tensor, ...]:
-    """``tensor_split`` along axis 2 (the input needs at least 3 dimensions)."""
+    """``tensor_split`` along axis 2 (the input needs at least 3 dimensions).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(8).reshape(1, 2, 4), ms.int32)
+        >>> [p.shape for p in ops.dsplit(x, 2)]
+        [(1, 2, 2), (1, 2, 2)]
+    """
     input = _tensor(input, "dsplit")
     if input.ndim < 3:
         raise ValueError(f"dsplit: the input must have at least 3 dimensions, got shape {tuple(input.shape)}")
@@ -264,12 +293,31 @@ def expand_as(input: Tensor, other: Tensor) -> Tensor:
 
 
 def view_as(input: Tensor, other: Tensor) -> Tensor:
-    """``input`` reshaped to the shape of ``other`` (the element counts must agree)."""
+    """``input`` reshaped to the shape of ``other`` (the element counts must agree).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(6), ms.float32)
+        >>> other = Tensor(np.zeros((2, 3)), ms.float32)
+        >>> ops.view_as(x, other).shape
+        (2, 3)
+    """
     return reshape(_tensor(input, "view_as"), _tensor(other, "view_as").shape)
 
 
 def reverse(x: Tensor, axis: Any) -> Tensor:
-    """Reverse ``x`` along the axes ``axis`` (as ``ops.flip``)."""
+    """Reverse ``x`` along the axes ``axis`` (as ``ops.flip``).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1, 2, 3]]), ms.int32)
+        >>> print(ops.reverse(x, axis=[1]))
+        [[3 2 1]]
+    """
     return flip(_tensor(x, "reverse"), axis)
 
 

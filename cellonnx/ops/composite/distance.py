@@ -94,7 +94,17 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-08) 
 
 def renorm(input: Tensor, p: int, axis: int, maxnorm: float) -> Tensor:
     """Each sub-tensor along ``axis`` (``input`` indexed at one position of ``axis``) whose p-norm exceeds
-    ``maxnorm`` scaled to norm ``maxnorm``."""
+    ``maxnorm`` scaled to norm ``maxnorm``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[3.0, 4.0], [0.3, 0.4]]), ms.float32)
+        >>> print(ops.renorm(x, p=2, axis=0, maxnorm=1.0))
+        [[0.6 0.8]
+         [0.3 0.4]]
+    """
     x = _floatify(input)
     if p <= 0:
         raise ValueError(f"renorm: p must be positive, got {p}")

@@ -181,7 +181,18 @@ def kron(input: Tensor, other: Tensor) -> Tensor:
 
 def batch_dot(x1: Tensor, x2: Tensor, axes: Any = None) -> Tensor:
     """A dot product per sample (axis 0 is the batch): the sum over ``axes`` (an int for both inputs, a
-    pair, or None: the last axis of ``x1`` with the second-to-last of ``x2``, its last when 2-D)."""
+    pair, or None: the last axis of ``x1`` with the second-to-last of ``x2``, its last when 2-D).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.ones((2, 3)), ms.float32)
+        >>> b = Tensor(np.ones((2, 3)), ms.float32)
+        >>> print(ops.batch_dot(a, b, axes=1))
+        [[3.]
+         [3.]]
+    """
     x1, x2 = to_tensor(x1), to_tensor(x2)
     if x1.ndim < 2 or x2.ndim < 2:
         raise ValueError(f"batch_dot: inputs must have at least 2 dimensions, got {tuple(x1.shape)} and "
@@ -241,13 +252,37 @@ def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta: Any = 1, alpha: Any 
 
 
 def addr(x: Tensor, vec1: Tensor, vec2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
-    """``beta * x + alpha * outer(vec1, vec2)``."""
+    """``beta * x + alpha * outer(vec1, vec2)``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.zeros((2, 2)), ms.float32)
+        >>> v1 = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> v2 = Tensor(np.array([3.0, 4.0]), ms.float32)
+        >>> print(ops.addr(x, v1, v2))
+        [[3. 4.]
+         [6. 8.]]
+    """
     prod = _scaled(F.outer(vec1, vec2), alpha)
     return prod if isinstance(beta, (int, float)) and beta == 0 else F.add(_scaled(to_tensor(x), beta), prod)
 
 
 def addbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
-    """``beta * input + alpha * sum_b(batch1[b] @ batch2[b])``."""
+    """``beta * input + alpha * sum_b(batch1[b] @ batch2[b])``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.zeros((2, 2)), ms.float32)
+        >>> a = Tensor(np.ones((3, 2, 4)), ms.float32)
+        >>> b = Tensor(np.ones((3, 4, 2)), ms.float32)
+        >>> print(ops.addbmm(x, a, b))
+        [[12. 12.]
+         [12. 12.]]
+    """
     prod = _scaled(F.sum(F.bmm(batch1, batch2), 0), alpha)
     return prod if isinstance(beta, (int, float)) and beta == 0 else F.add(_scaled(to_tensor(input), beta),
                                                                            prod)
@@ -570,7 +605,16 @@ def log_matrix_determinant(input: Tensor) -> tuple[Tensor, Tensor]:
 
 
 def logdet(input: Tensor) -> Tensor:
-    """``log(det(input))``: NaN for a negative determinant, -inf for zero."""
+    """``log(det(input))``: NaN for a negative determinant, -inf for zero.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[2.0, 0.0], [0.0, 3.0]]), ms.float32)
+        >>> print(ops.logdet(x).asnumpy().round(4))
+        1.7918
+    """
     sign, logabs = slogdet(input)
     nan = F.full_like(logabs, np.nan)
     return F.where(F.less(sign, 0), nan, F.where(F.equal(sign, 0), F.full_like(logabs, -np.inf), logabs))
@@ -592,7 +636,18 @@ def inverse(input: Tensor) -> Tensor:
 
 
 def matrix_solve(matrix: Tensor, rhs: Tensor, adjoint: bool = False) -> Tensor:
-    """X with ``matrix @ X = rhs`` (``matrix^T`` with ``adjoint``); batched."""
+    """X with ``matrix @ X = rhs`` (``matrix^T`` with ``adjoint``); batched.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([[2.0, 0.0], [0.0, 4.0]]), ms.float32)
+        >>> b = Tensor(np.array([[2.0], [8.0]]), ms.float32)
+        >>> print(ops.matrix_solve(a, b))
+        [[1.]
+         [2.]]
+    """
     a = _float_matrix(matrix, "matrix_solve")
     b = F.cast(to_tensor(rhs), a._data.dtype)
     return D.Solve.apply(_t(a) if adjoint else a, b)
@@ -630,7 +685,18 @@ def cholesky_solve(input: Tensor, input2: Tensor, upper: bool = False) -> Tensor
 
 
 def qr(input: Tensor, mode: str = "reduced") -> tuple[Tensor, Tensor]:
-    """(Q, R) with Q orthonormal columns and R upper triangular; ``mode`` 'reduced' or 'complete'."""
+    """(Q, R) with Q orthonormal columns and R upper triangular; ``mode`` 'reduced' or 'complete'.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[3.0, 0.0], [4.0, 5.0]]), ms.float32)
+        >>> q, r = ops.qr(x)
+        >>> print(np.abs(r.asnumpy()).round(4))
+        [[5. 4.]
+         [0. 3.]]
+    """
     if mode not in ("reduced", "complete"):
         raise ValueError(f"qr: mode must be 'reduced' or 'complete', got {mode!r}")
     return D.QR.apply(_float_matrix(input, "qr", square=False), mode=mode)
@@ -641,6 +707,15 @@ def svd(input: Tensor, full_matrices: bool = False, compute_uv: bool = True) -> 
 
     Returns:
         (S, U, V) (V, not its transpose), or S alone when ``compute_uv`` is False.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[3.0, 0.0], [0.0, 4.0]]), ms.float32)
+        >>> s = ops.svd(x, compute_uv=False)
+        >>> print(s)
+        [4. 3.]
     """
     a = _float_matrix(input, "svd", square=False)
     if not compute_uv:
@@ -654,7 +729,16 @@ def eig(A: Tensor) -> tuple[Tensor, Tensor]:
 
 
 def eigvals(A: Tensor) -> Tensor:
-    """Eigenvalues (complex) of (a batch of) square matrices."""
+    """Eigenvalues (complex) of (a batch of) square matrices.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[2.0, 0.0], [0.0, 3.0]]), ms.float32)
+        >>> print(ops.eigvals(x))
+        [2.+0.j 3.+0.j]
+    """
     return D.Eigvals.apply(_float_matrix(A, "eigvals"))
 
 
@@ -678,7 +762,17 @@ def ormqr(input: Tensor, tau: Tensor, other: Tensor, left: bool = True, transpos
 
 
 def matrix_exp(input: Tensor) -> Tensor:
-    """The matrix exponential of (a batch of) square matrices."""
+    """The matrix exponential of (a batch of) square matrices.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.zeros((2, 2)), ms.float32)
+        >>> print(ops.matrix_exp(x))
+        [[1. 0.]
+         [0. 1.]]
+    """
     return D.MatrixExp.apply(_float_matrix(input, "matrix_exp"))
 
 
@@ -759,7 +853,17 @@ def lu_solve(b: Tensor, LU_data: Tensor, LU_pivots: Tensor) -> Tensor:
 def pinv(x: Tensor, *, atol: Any = None, rtol: Any = None, hermitian: bool = False) -> Tensor:
     """The Moore-Penrose pseudo-inverse, from the SVD: singular values at most
     ``max(atol, rtol * largest)`` count as zero (``rtol`` defaults to ``max(M, N) * eps`` when neither is
-    given). ``hermitian`` is accepted (the SVD serves symmetric matrices too)."""
+    given). ``hermitian`` is accepted (the SVD serves symmetric matrices too).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[2.0, 0.0], [0.0, 4.0]]), ms.float32)
+        >>> print(ops.pinv(x))
+        [[0.5  0.  ]
+         [0.   0.25]]
+    """
     a = _float_matrix(x, "pinv", square=False)
     m, n = (int(d) for d in a._data.shape[-2:])
     s, u, v = D.SVD.apply(a, full_matrices=False)
@@ -780,7 +884,18 @@ def pinv(x: Tensor, *, atol: Any = None, rtol: Any = None, hermitian: bool = Fal
 def vector_norm(x: Tensor, ord: Any = 2, axis: Any = None, keepdims: bool = False, *,
                 dtype: Any = None) -> Tensor:
     """The vector ``ord``-norm over ``axis`` (all axes when None): 2, inf, -inf, 0 (count of non-zeros) or any
-    other number p ``(sum |x|^p)^(1/p)``."""
+    other number p ``(sum |x|^p)^(1/p)``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([3.0, 4.0]), ms.float32)
+        >>> print(ops.vector_norm(x))
+        5.0
+        >>> print(ops.vector_norm(x, ord=1))
+        7.0
+    """
     x = _floatify(x)
     if dtype is not None:
         x = F.cast(x, dtype)
@@ -812,7 +927,16 @@ def _svd_values(a: Tensor, r: int, c: int) -> Tensor:
 def matrix_norm(A: Tensor, ord: Any = "fro", axis: Any = (-2, -1), keepdims: bool = False, *,
                 dtype: Any = None) -> Tensor:
     """The matrix ``ord``-norm over the two ``axis``: 'fro', 'nuc', inf, -inf, 1, -1, 2 (the largest
-    singular value) or -2 (the smallest)."""
+    singular value) or -2 (the smallest).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[3.0, 0.0], [0.0, 4.0]]), ms.float32)
+        >>> print(ops.matrix_norm(x))
+        5.0
+    """
     a = _floatify(A)
     if dtype is not None:
         a = F.cast(a, dtype)

@@ -333,6 +333,15 @@ def soft_margin_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> 
 
     Returns:
         Tensor: 0-d for 'mean' / 'sum', else the input's shape.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.5, -1.0]), ms.float32)
+        >>> y = Tensor(np.array([1.0, -1.0]), ms.float32)
+        >>> print(ops.soft_margin_loss(x, y).asnumpy().round(4))
+        0.3937
     """
     _check_reduction(reduction, "soft_margin_loss")
     input = _float(input, "soft_margin_loss", "input")

@@ -29,6 +29,14 @@ def channel_shuffle(x: Tensor, groups: int) -> Tensor:
 
     Returns:
         Tensor of x's shape.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(4).reshape(1, 4, 1, 1), ms.int32)
+        >>> print(ops.channel_shuffle(x, 2).reshape(-1))
+        [0 2 1 3]
     """
     x = _tensor(x, "x", "channel_shuffle")
     if isinstance(groups, bool) or not isinstance(groups, int) or groups < 1:
@@ -124,6 +132,14 @@ def pdist(input: Tensor, p: float = 2.0) -> Tensor:
 
     Returns:
         (*, N * (N - 1) / 2), the pairs in row-major upper-triangle order.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[0.0, 0.0], [3.0, 4.0], [6.0, 8.0]]), ms.float32)
+        >>> print(ops.pdist(x))
+        [ 5. 10.  5.]
     """
     x = _tensor(input, "input", "pdist")
     if not is_float_dtype(x._data.dtype):

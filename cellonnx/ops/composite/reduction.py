@@ -164,6 +164,14 @@ def nanmedian(input: Tensor, axis: int = -1, keepdims: bool = False) -> tuple[Te
 
     Returns:
         tuple (values, indices int64).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, np.nan, 3.0, 2.0]), ms.float32)
+        >>> print(ops.nanmedian(x))
+        (Tensor(shape=[], dtype=Float32, value= 2), Tensor(shape=[], dtype=Int64, value= 3))
     """
     return _median(input, axis, keepdims, True, "nanmedian")
 

@@ -85,7 +85,16 @@ def _atleast(inputs: Any, n: int, op: str) -> Any:
 
 
 def atleast_1d(inputs: Any) -> Any:
-    """A tensor (or tuple of tensors) with at least one dimension."""
+    """A tensor (or tuple of tensors) with at least one dimension.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(3.0, ms.float32)
+        >>> ops.atleast_1d(x).shape
+        (1,)
+    """
     return _atleast(inputs, 1, "atleast_1d")
 
 
@@ -105,7 +114,16 @@ def atleast_2d(inputs: Any) -> Any:
 
 def atleast_3d(inputs: Any) -> Any:
     """A tensor (or tuple of tensors) with at least three dimensions (``(N,)`` becomes ``(1, N, 1)``,
-    ``(M, N)`` becomes ``(M, N, 1)``)."""
+    ``(M, N)`` becomes ``(M, N, 1)``).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> ops.atleast_3d(x).shape
+        (1, 2, 1)
+    """
     return _atleast(inputs, 3, "atleast_3d")
 
 

@@ -261,7 +261,16 @@ def cummin(input: Tensor, axis: int) -> tuple[Tensor, Tensor]:
 
 
 def logcumsumexp(input: Tensor, axis: int) -> Tensor:
-    """``log(cumsum(exp(input), axis))`` computed without overflow."""
+    """``log(cumsum(exp(input), axis))`` computed without overflow.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, 0.0, 0.0]), ms.float32)
+        >>> print(ops.logcumsumexp(x, 0).asnumpy().round(4))
+        [0.     0.6931 1.0986]
+    """
     from cellonnx.ops.prims.math import _floatify
     x = _floatify(input)
     if x.ndim == 0:

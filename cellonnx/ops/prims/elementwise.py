@@ -114,7 +114,16 @@ def fmod(input: Tensor, other: Tensor) -> Tensor:
 
 
 def truncate_div(x: Tensor, y: Tensor) -> Tensor:
-    """Division rounded toward zero; integer inputs give integers."""
+    """Division rounded toward zero; integer inputs give integers.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([7, -7]), ms.int32)
+        >>> print(ops.truncate_div(x, Tensor(np.array([2, 2]), ms.int32)))
+        [ 3 -3]
+    """
     a, b = promote(x, y)
     if not is_float_dtype(a._data.dtype):
         return Div.apply(a, b)
@@ -122,7 +131,16 @@ def truncate_div(x: Tensor, y: Tensor) -> Tensor:
 
 
 def truncate_mod(x: Tensor, y: Tensor) -> Tensor:
-    """The remainder of the truncating division: the sign of ``x`` (as :func:`fmod`)."""
+    """The remainder of the truncating division: the sign of ``x`` (as :func:`fmod`).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([7, -7]), ms.int32)
+        >>> print(ops.truncate_mod(x, Tensor(np.array([3, 3]), ms.int32)))
+        [ 1 -1]
+    """
     return fmod(x, y)
 
 

@@ -300,7 +300,17 @@ def strided_slice(input_x: Tensor, begin: Any, end: Any, strides: Any, begin_mas
     """``input_x[begin:end:strides]`` per axis, with MindSpore's (TensorFlow's) bit masks: bit i of
     ``begin_mask`` / ``end_mask`` ignores begin[i] / end[i] (full range), of ``ellipsis_mask`` makes entry i an
     ellipsis, of ``new_axis_mask`` inserts a size-1 axis, of ``shrink_axis_mask`` takes index begin[i] and
-    drops the axis."""
+    drops the axis.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(12).reshape(3, 4), ms.int32)
+        >>> print(ops.strided_slice(x, (0, 1), (3, 4), (2, 2)))
+        [[ 1  3]
+         [ 9 11]]
+    """
     begin, end, strides = tuple(begin), tuple(end), tuple(strides)
     if not len(begin) == len(end) == len(strides):
         raise ValueError(f"strided_slice: begin {begin}, end {end} and strides {strides} must have one length")

@@ -438,6 +438,17 @@ def repeat_interleave(input: Tensor, repeats: Any, axis: int | None = None) -> T
 
 
 def repeat_elements(x: Tensor, rep: int, axis: int = 0) -> Tensor:
+    """Each slice of ``x`` along ``axis`` repeated ``rep`` times in place.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1, 2], [3, 4]]), ms.int32)
+        >>> print(ops.repeat_elements(x, rep=2, axis=1))
+        [[1 1 2 2]
+         [3 3 4 4]]
+    """
     return repeat_interleave(x, rep, axis)
 
 
@@ -505,7 +516,17 @@ def _circular_pad(x: Tensor, before: list, after: list) -> Tensor:
 
 
 def slice(input_x: Tensor, begin: Any, size: Any) -> Tensor:
-    """``input_x[begin[i] : begin[i] + size[i]]`` on every axis; a size of -1 takes the rest."""
+    """``input_x[begin[i] : begin[i] + size[i]]`` on every axis; a size of -1 takes the rest.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(12).reshape(3, 4), ms.int32)
+        >>> print(ops.slice(x, (1, 0), (2, 3)))
+        [[ 4  5  6]
+         [ 8  9 10]]
+    """
     input_x = to_tensor(input_x)
     begin, size = tuple(begin), tuple(size)
     nd = input_x.ndim

@@ -659,7 +659,16 @@ def true_divide(dividend: Any, divisor: Any) -> Tensor:
 
 
 def floor_div(x: Any, y: Any) -> Tensor:
-    """``x // y``: division rounded toward minus infinity."""
+    """``x // y``: division rounded toward minus infinity.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([7.0, -7.0]), ms.float32)
+        >>> print(ops.floor_div(x, 2.0))
+        [ 3. -4.]
+    """
     return FloorDiv.apply(*promote(x, y))
 
 
@@ -678,7 +687,16 @@ def floor_divide(input: Any, other: Any) -> Tensor:
 
 
 def floor_mod(x: Any, y: Any) -> Tensor:
-    """``x - floor(x / y) * y``: the remainder with the divisor's sign."""
+    """``x - floor(x / y) * y``: the remainder with the divisor's sign.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-3.0, -1.0, 4.0]), ms.float32)
+        >>> print(ops.floor_mod(x, 3.0))
+        [0. 2. 1.]
+    """
     return Mod.apply(*promote(x, y))
 
 

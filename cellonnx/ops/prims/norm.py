@@ -531,6 +531,17 @@ def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None, bia
 
     Returns:
         Tensor of the shape and dtype of ``input``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(8).reshape(1, 4, 2), ms.float32)
+        >>> print(ops.group_norm(x, 2).asnumpy().round(4))
+        [[[-1.3416 -0.4472]
+          [ 0.4472  1.3416]
+          [-1.3416 -0.4472]
+          [ 0.4472  1.3416]]]
     """
 
     x = to_tensor(input)

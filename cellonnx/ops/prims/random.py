@@ -188,7 +188,15 @@ def _scalar(v: Any) -> float | None:
 
 
 def standard_normal(shape: Any, seed: int | None = None) -> Tensor:
-    """Samples of N(0, 1), float32, of the given shape."""
+    """Samples of N(0, 1), float32, of the given shape.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> ops.standard_normal((2, 3)).shape
+        (2, 3)
+    """
     return RandomNormal.apply(shape=tuple(_size((shape,))), mean=0.0, scale=1.0,
                               seed=_check_seed(seed, "standard_normal"), dtype=np.dtype(np.float32))
 
@@ -295,14 +303,32 @@ def randn(*size: Any, dtype: Any = None, seed: int | None = None) -> Tensor:
 
 
 def rand_like(input: Tensor, seed: int | None = None, *, dtype: Any = None) -> Tensor:
-    """``rand`` with the shape (and, by default, the float dtype) of ``input``."""
+    """``rand`` with the shape (and, by default, the float dtype) of ``input``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.zeros((2, 3)), ms.float32)
+        >>> ops.rand_like(x).shape
+        (2, 3)
+    """
     x = to_tensor(input)
     dt = dtype if dtype is not None else (x._data.dtype if is_float_dtype(x._data.dtype) else None)
     return rand(tuple(x.shape), dtype=dt, seed=seed)
 
 
 def randn_like(input: Tensor, seed: int | None = None, *, dtype: Any = None) -> Tensor:
-    """``randn`` with the shape (and, by default, the float dtype) of ``input``."""
+    """``randn`` with the shape (and, by default, the float dtype) of ``input``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.zeros((2, 3)), ms.float32)
+        >>> ops.randn_like(x).shape
+        (2, 3)
+    """
     x = to_tensor(input)
     dt = dtype if dtype is not None else (x._data.dtype if is_float_dtype(x._data.dtype) else None)
     return randn(tuple(x.shape), dtype=dt, seed=seed)
@@ -333,7 +359,19 @@ def randint(low: int, high: int, size: Any, seed: int | None = None, *, dtype: A
 
 
 def randint_like(input: Tensor, low: int, high: int, seed: int | None = None, *, dtype: Any = None) -> Tensor:
-    """``randint`` with the shape (and, by default, the integer dtype) of ``input``."""
+    """``randint`` with the shape (and, by default, the integer dtype) of ``input``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.zeros((2, 3)), ms.int32)
+        >>> y = ops.randint_like(x, 0, 5)
+        >>> y.shape
+        (2, 3)
+        >>> bool(((y.asnumpy() >= 0) & (y.asnumpy() < 5)).all())
+        True
+    """
     x = to_tensor(input)
     dt = dtype if dtype is not None else (x._data.dtype if x._data.dtype.kind in "iu" else None)
     return randint(low, high, tuple(x.shape), seed, dtype=dt)

@@ -232,7 +232,16 @@ def amax(input: Tensor, axis: Any = None, keepdims: bool = False, *, initial: An
 def amin(input: Tensor, axis: Any = None, keepdims: bool = False, *, initial: Any = None, where: Any = None,
          keep_dims: bool | None = None) -> Tensor:
     """The minimum over ``axis`` (all axes when None); ``initial`` takes part in every minimum, and
-    ``where`` (a bool mask, with ``initial``) leaves elements out."""
+    ``where`` (a bool mask, with ``initial``) leaves elements out.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 7.0, 3.0], [9.0, 5.0, 6.0]]), ms.float32)
+        >>> print(ops.amin(x, axis=1))
+        [1. 5.]
+    """
     kd = keepdims if keep_dims is None else keep_dims
     return _extreme(ReduceMin, "amin", input, axis, kd, initial, where)
 

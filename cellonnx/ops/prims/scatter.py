@@ -517,7 +517,19 @@ def tensor_scatter_add(input_x: Tensor, indices: Any, updates: Tensor) -> Tensor
 def tensor_scatter_elements(input_x: Tensor, indices: Any, updates: Tensor, axis: int = 0,
                             reduction: str = "none") -> Tensor:
     """Write (``reduction='none'``) or add (``'add'``) ``updates[i][j]`` at ``input_x[indices[i][j]][j]``
-    (for axis 0; likewise for other axes)."""
+    (for axis 0; likewise for other axes).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.zeros((2, 3)), ms.float32)
+        >>> indices = Tensor(np.array([[0, 2]]), ms.int32)
+        >>> updates = Tensor(np.array([[5.0, 7.0]]), ms.float32)
+        >>> print(ops.tensor_scatter_elements(x, indices, updates, axis=1))
+        [[5. 0. 7.]
+         [0. 0. 0.]]
+    """
     idx = _index(indices, "tensor_scatter_elements")
     input_x = to_tensor(input_x)
     upd = _cast_like(to_tensor(updates, input_x), input_x)

@@ -299,17 +299,44 @@ def atan2(input: Tensor, other: Tensor) -> Tensor:
 
 
 def arcsin(x: Tensor) -> Tensor:
-    """Alias of :func:`asin`."""
+    """Alias of :func:`asin`.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, 1.0]), ms.float32)
+        >>> print(ops.arcsin(x).asnumpy().round(4))
+        [0.     1.5708]
+    """
     return asin(x)
 
 
 def arccos(input: Tensor) -> Tensor:
-    """Alias of :func:`acos`."""
+    """Alias of :func:`acos`.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 0.0]), ms.float32)
+        >>> print(ops.arccos(x).asnumpy().round(4))
+        [0.     1.5708]
+    """
     return acos(input)
 
 
 def arctan(input: Tensor) -> Tensor:
-    """Alias of :func:`atan`."""
+    """Alias of :func:`atan`.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, 1.0]), ms.float32)
+        >>> print(ops.arctan(x).asnumpy().round(4))
+        [0.     0.7854]
+    """
     return atan(input)
 
 
@@ -329,7 +356,17 @@ def arctanh(input: Tensor) -> Tensor:
 
 
 def arctan2(input: Tensor, other: Tensor) -> Tensor:
-    """Alias of :func:`atan2`."""
+    """Alias of :func:`atan2`.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> y = Tensor(np.array([1.0, 1.0]), ms.float32)
+        >>> x = Tensor(np.array([1.0, -1.0]), ms.float32)
+        >>> print(ops.arctan2(y, x).asnumpy().round(4))
+        [0.7854 2.3562]
+    """
     return atan2(input, other)
 
 
