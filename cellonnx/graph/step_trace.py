@@ -135,18 +135,19 @@ def trace_step(fn: Callable[..., Any], args: Sequence[Any], name: str = "train_s
             structure = _structure(result, returned, [0])
             flat = _tensor_outputs(result)
             outputs = []
-            for i, t in enumerate(flat):
-                oname = "output" if len(flat) == 1 else f"output_{i}"
-                dynamic = tracer.is_traced(t) and not isinstance(t, Parameter)
-                shape = [None] * t._data.ndim if dynamic else list(t._data.shape)
-                outputs.append(g.add_output(tracer.name_of(t), oname, t.dtype, shape))
             updates = []
-            for p in tracer.written.values():
-                value = tracer.name_of(p)
-                entry = tracer.state_inputs.get(id(p))
-                if entry is not None and entry[0] == value:
-                    continue
-                updates.append((g.add_output(value, f"{p.name}.new", p.dtype, list(p._data.shape)), p))
+            with g.adding_outputs():
+                for i, t in enumerate(flat):
+                    oname = "output" if len(flat) == 1 else f"output_{i}"
+                    dynamic = tracer.is_traced(t) and not isinstance(t, Parameter)
+                    shape = [None] * t._data.ndim if dynamic else list(t._data.shape)
+                    outputs.append(g.add_output(tracer.name_of(t), oname, t.dtype, shape))
+                for p in tracer.written.values():
+                    value = tracer.name_of(p)
+                    entry = tracer.state_inputs.get(id(p))
+                    if entry is not None and entry[0] == value:
+                        continue
+                    updates.append((g.add_output(value, f"{p.name}.new", p.dtype, list(p._data.shape)), p))
     finally:
         tracer.restore_state()
     state = list(tracer.state_inputs.values())
