@@ -56,8 +56,19 @@ class AllReducePrim(Op):
         mask = ops.cast(ops.equal(x, out), g.dtype)
         return (AllReducePrim.apply(g, op=ReduceOp.SUM, group=group) * mask,)
 
-    def lower(self, g, *xs, **attrs):
-        raise _no_lowering(self.name)
+    def lower(self, g, *xs, op, group):
+        from cellonnx.graph.trace import current, tracing_step
+
+        if not tracing_step():
+            raise _no_lowering(self.name)
+        # a compiled training step (SyncBatchNorm's statistics): the step is cut around the all-reduce
+        from cellonnx.graph.boundary import host_boundary
+
+        def start(arrays):
+            return [_mpi.allreduce_array(arrays[0], op, group, "ops.AllReduce")]
+
+        (t,) = host_boundary("AllReduce", [g.in_tensors[0]], [g.out_tensors[0]._data], start)
+        return current().name_of(t)
 
 
 class AllGatherPrim(Op):
