@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from onnx import helper
 
 from cellonnx.graph.builder import value_info_of
 from cellonnx.graph.trace import TraceError, current
@@ -43,10 +44,11 @@ class Boundary:
 
 def host_boundary(label: str, tensors: Sequence[Tensor], results: Sequence[np.ndarray],
                   start: Callable[[list[np.ndarray]], Any],
-                  finish: Callable[[Any], list[np.ndarray]] = lambda h: h) -> list[Tensor]:
+                  finish: Callable[[Any], list[np.ndarray]] = lambda h: h,
+                  shapes: Sequence[Sequence[int | None]] | None = None) -> list[Tensor]:
     """Inside a traced training step: hand ``tensors`` to the host and return Tensors holding what
     ``finish(start(arrays))`` returns at run time (``results``: their values in this trace, which fix their
-    shapes and dtypes).
+    dtypes, and their shapes unless ``shapes`` gives them, None for a dim that varies from call to call).
 
     Raises:
         TraceError: not inside a traced training step, or inside a control-flow body.
@@ -63,8 +65,13 @@ def host_boundary(label: str, tensors: Sequence[Tensor], results: Sequence[np.nd
     for i, arr in enumerate(results):
         arr = np.asarray(arr)
         name = g.fresh(f"{label}.result{i}")
-        g.inputs.append(value_info_of(name, arr))
-        tracer.static_inputs.add(name)
+        shape = list(arr.shape) if shapes is None else list(shapes[i])
+        if None in shape:
+            g.inputs.append(helper.make_tensor_value_info(name, value_info_of(name, arr).type.tensor_type
+                                                          .elem_type, shape))
+        else:
+            g.inputs.append(value_info_of(name, arr))
+            tracer.static_inputs.add(name)
         t = Tensor._make(arr)
         tracer.bind(t, name)
         names.append(name)

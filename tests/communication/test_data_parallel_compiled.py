@@ -21,11 +21,11 @@ CASES = ["_".join(c) for c in script.CASES]
 def results(tmp_path_factory) -> dict:
     out = tmp_path_factory.mktemp("dp_compiled")
     mpirun("train_dp_compiled.py", str(out), n=2, timeout=240)
-    names = [*CASES, "losscale", "model"]
+    names = [*CASES, "losscale", "model", "functional"]
     return {(r, name): dict(np.load(out / f"rank{r}_{name}.npz")) for r in range(2) for name in names}
 
 
-@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("case", [*CASES, "functional"])
 def test_compiled_trajectory_equals_eager(results, case) -> None:
     for r in range(2):
         saved = results[(r, case)]

@@ -67,8 +67,12 @@ class AllReducePrim(Op):
         def start(arrays):
             return [_mpi.allreduce_array(arrays[0], op, group, "ops.AllReduce")]
 
-        (t,) = host_boundary("AllReduce", [g.in_tensors[0]], [g.out_tensors[0]._data], start)
-        return current().name_of(t)
+        from cellonnx.graph.symint import is_symbolic
+
+        tracer = current()
+        shape = [None if is_symbolic(d) else int(d) for d in tracer.shape_of(g.in_tensors[0])]
+        (t,) = host_boundary("AllReduce", [g.in_tensors[0]], [g.out_tensors[0]._data], start, shapes=[shape])
+        return tracer.name_of(t)
 
 
 class AllGatherPrim(Op):

@@ -52,8 +52,10 @@ def make(kind: str, norm: str, opt_name: str) -> tuple[nn.Cell, nn.Cell]:
 def batches(kind: str) -> list[tuple[np.ndarray, np.ndarray]]:
     rng = np.random.default_rng(0)
     shape = NETS[kind][1]
-    return [(rng.standard_normal((GLOBAL_BATCH,) + shape).astype(np.float32),
+    full = [(rng.standard_normal((GLOBAL_BATCH,) + shape).astype(np.float32),
              rng.integers(0, 3, GLOBAL_BATCH).astype(np.int32)) for _ in range(STEPS)]
+    # and a last, smaller batch (the compiled step's batch dim is dynamic: SyncBatchNorm's count follows it)
+    return full + [(full[0][0][:6], full[0][1][:6])]
 
 
 def shard(a: np.ndarray, rank: int, size: int) -> np.ndarray:
@@ -107,6 +109,29 @@ def loss_scale(mode: int, rank: int, size: int) -> dict[str, np.ndarray]:
         ms.set_context(mode=ms.PYNATIVE_MODE)
 
 
+def functional(mode: int, rank: int, size: int) -> dict[str, np.ndarray]:
+    """A hand-written step (value_and_grad, DistributedGradReducer, the optimizer) under ``ms.jit``."""
+    ms.set_context(mode=mode)
+    try:
+        net, _ = make("mlp", "sync", "adam")
+        opt = nn.Adam(net.trainable_params(), learning_rate=0.01)
+        loss_fn = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+        grad_fn = ms.value_and_grad(lambda x, y: loss_fn(net(x), y), None, opt.parameters)
+        reducer = nn.DistributedGradReducer(opt.parameters)
+
+        @ms.jit
+        def train_step(x: ms.Tensor, y: ms.Tensor) -> ms.Tensor:
+            loss, grads = grad_fn(x, y)
+            opt(reducer(grads))
+            return loss
+
+        losses = [train_step(ms.Tensor(shard(x, rank, size)), ms.Tensor(shard(y, rank, size))).asnumpy()
+                  for x, y in batches("mlp")]
+        return {"losses": np.array(losses), **{"end/" + k: v for k, v in state(net).items()}}
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
 def model_train(rank: int, size: int) -> dict[str, np.ndarray]:
     """Model.train in GRAPH_MODE: its TrainOneStepCell runs compiled, the all-reduce between graphs."""
     from cellonnx.dataset import NumpySlicesDataset
@@ -150,6 +175,9 @@ def main(out: str) -> None:
                  **{"graph/" + k: v for k, v in graph.items()})
     eager, graph = loss_scale(ms.PYNATIVE_MODE, rank, size), loss_scale(ms.GRAPH_MODE, rank, size)
     np.savez(f"{out}/rank{rank}_losscale.npz", **{"eager/" + k: v for k, v in eager.items()},
+             **{"graph/" + k: v for k, v in graph.items()})
+    eager, graph = functional(ms.PYNATIVE_MODE, rank, size), functional(ms.GRAPH_MODE, rank, size)
+    np.savez(f"{out}/rank{rank}_functional.npz", **{"eager/" + k: v for k, v in eager.items()},
              **{"graph/" + k: v for k, v in graph.items()})
     np.savez(f"{out}/rank{rank}_model.npz", **model_train(rank, size))
 
