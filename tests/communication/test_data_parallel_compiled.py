@@ -72,6 +72,11 @@ def test_the_step_is_cut_around_the_buckets(results) -> None:
     assert sync.count("start") > len(starts)
 
 
+def test_export_of_a_data_parallel_step_says_why_not(results) -> None:
+    msg = str(results[(0, "cnn_sync_adam")]["graph/export_error"])
+    assert "collectives across ranks (AllReduce, DistributedGradReducer" in msg
+
+
 def test_loss_scale_overflow_on_one_rank_skips_the_compiled_step_everywhere(results) -> None:
     for r in range(2):
         saved = results[(r, "losscale")]

@@ -80,6 +80,11 @@ def run(kind: str, norm: str, opt_name: str, mode: int, rank: int, size: int) ->
         if mode == ms.GRAPH_MODE:   # how the compiled step was cut: graphs run, boundaries started / finished
             (compiled,) = _compiled_steps(step)
             out["actions"] = np.array([kind for kind, _ in compiled.plan.actions])
+            from cellonnx.graph.export_step import export_step_model
+            try:
+                export_step_model(step, ms.Tensor(shard(x, rank, size)), ms.Tensor(shard(y, rank, size)))
+            except ValueError as exc:
+                out["export_error"] = np.array(str(exc))
         return out
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
