@@ -32,6 +32,8 @@ class Boundary:
         start: called with the values as NumPy arrays; returns a handle.
         finish: called with the handle; returns the results (arrays of the traced shapes and dtypes).
         specs: (dtype, shape) of each value sent.
+        buffers: when given, returns where the graph should write each value (a C-contiguous array of its
+            dtype and shape, or None): a bucket's gradients written straight into the bucket.
     """
 
     label: str
@@ -40,15 +42,18 @@ class Boundary:
     start: Callable[[list[np.ndarray]], Any]
     finish: Callable[[Any], list[np.ndarray]]
     specs: list[tuple[Any, tuple]]
+    buffers: Callable[[], list[np.ndarray | None]] | None = None
 
 
 def host_boundary(label: str, tensors: Sequence[Tensor], results: Sequence[np.ndarray],
                   start: Callable[[list[np.ndarray]], Any],
                   finish: Callable[[Any], list[np.ndarray]] = lambda h: h,
-                  shapes: Sequence[Sequence[int | None]] | None = None) -> list[Tensor]:
+                  shapes: Sequence[Sequence[int | None]] | None = None,
+                  buffers: Callable[[], list[np.ndarray | None]] | None = None) -> list[Tensor]:
     """Inside a traced training step: hand ``tensors`` to the host and return Tensors holding what
     ``finish(start(arrays))`` returns at run time (``results``: their values in this trace, which fix their
     dtypes, and their shapes unless ``shapes`` gives them, None for a dim that varies from call to call).
+    ``buffers`` (see :class:`Boundary`) lets the graph write the values where ``start`` wants them.
 
     Raises:
         TraceError: not inside a traced training step, or inside a control-flow body.
@@ -77,7 +82,7 @@ def host_boundary(label: str, tensors: Sequence[Tensor], results: Sequence[np.nd
         names.append(name)
         outs.append(t)
     specs = [(t.dtype, tuple(t._data.shape)) for t in tensors]
-    boundaries(tracer).append(Boundary(label, values, names, start, finish, specs))
+    boundaries(tracer).append(Boundary(label, values, names, start, finish, specs, buffers))
     return outs
 
 

@@ -215,6 +215,11 @@ class SplitStep(CompiledStep):
         self._update_shapes = [tuple(p._data.shape) for _, p in step.updates]
         from cellonnx.graph.train import _static_shape
         self._out_shapes = [_static_shape(step.model, name) for name in step.outputs]
+        # values the host wants written in place (a bucket's gradients straight into the bucket)
+        self._buffers = [(k, b) for k, b in enumerate(step.boundaries) if b.buffers is not None]
+        # (not a value the step reads again: the collective works on it in place)
+        self._reread = {v for part in self.plan.parts for v in part.inputs} | set(step.outputs) | \
+            {name for name, _ in step.updates}
         self._data_pos = dict(step.data_inputs)
         self._state_of = dict(step.state)
         self.steps = 0
@@ -224,6 +229,12 @@ class SplitStep(CompiledStep):
         env: dict[str, Any] = dict(self.plan.constants)
         handles: dict[int, Any] = {}
         found = self.step.boundaries
+        placed: dict[str, np.ndarray] = {}
+        for _, b in self._buffers:
+            assert b.buffers is not None
+            for v, arr in zip(b.values, b.buffers()):
+                if arr is not None and v not in self._reread:
+                    placed[v] = arr
         for kind, what in self.plan.actions:
             if kind == "run":
                 sess = what.session.inner
@@ -237,9 +248,14 @@ class SplitStep(CompiledStep):
                     else:
                         binding.bind_cpu_input(name, np.ascontiguousarray(value))
                 for name in what.outputs:
-                    binding.bind_output(name, "cpu")
+                    arr = placed.get(name)
+                    if arr is None:
+                        binding.bind_output(name, "cpu")
+                    else:
+                        binding.bind_output(name, "cpu", 0, arr.dtype, list(arr.shape), arr.ctypes.data)
                 sess.run_with_iobinding(binding)
                 env.update(zip(what.outputs, binding.get_outputs()))
+                env.update((name, placed[name]) for name in what.outputs if name in placed)
             elif kind == "start":
                 b = found[what]
                 arrays = [_host(env[v]) if v in env else _host(self._feed(v, args)) for v in b.values]

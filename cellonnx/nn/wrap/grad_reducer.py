@@ -306,12 +306,18 @@ def _bucket_boundaries(plan: _Plan, grads: tuple, reduced: list[Tensor], scale: 
     out = list(reduced)
     for b in plan.buckets:
         dtypes = [grads[i]._data.dtype for i in b.members]
+        # the graph writes the gradients straight into the bucket (one buffer per bucket, reused every step:
+        # its sums are read by the update graph of the same step only)
+        buf = np.empty(b.size, b.dtype)
+        views = [buf[b.offsets[i][0]:b.offsets[i][0] + b.offsets[i][1]].reshape(b.offsets[i][2])
+                 if dt == b.dtype else None for i, dt in zip(b.members, dtypes)]
 
-        def start(arrays: list[np.ndarray], b: _Bucket = b) -> tuple:
-            buf = np.empty(b.size, b.dtype)
-            for i, arr in zip(b.members, arrays):
-                off, n, _ = b.offsets[i]
-                buf[off:off + n] = arr.reshape(-1)
+        def start(arrays: list[np.ndarray], b: _Bucket = b, buf: np.ndarray = buf,
+                  views: list = views) -> tuple:
+            for i, arr, view in zip(b.members, arrays, views):
+                if arr is not view:
+                    off, n, _ = b.offsets[i]
+                    buf[off:off + n] = arr.reshape(-1)
             request = plan.comm.Iallreduce(_mpi.STATE.mpi.IN_PLACE, buf, op=_mpi.STATE.mpi.SUM)
             return buf, _progress.submit(request)
 
@@ -324,7 +330,8 @@ def _bucket_boundaries(plan: _Plan, grads: tuple, reduced: list[Tensor], scale: 
                     .astype(dt, copy=False) for i, dt in zip(b.members, dtypes)]
 
         results = host_boundary(f"DistributedGradReducer.bucket{b.index}", [grads[i] for i in b.members],
-                                [out[i]._data for i in b.members], start, finish)
+                                [out[i]._data for i in b.members], start, finish,
+                                buffers=lambda views=views: views)
         for i, t in zip(b.members, results):
             out[i] = t
     return out
