@@ -13,6 +13,11 @@ was changed after it was computed), and returns the reduced gradients.
 
 Buckets start in one fixed order on every rank, as MPI needs collectives to be called in the same order
 everywhere.
+
+In a compiled training step (GRAPH_MODE, ``jit``) each bucket is a host boundary of the traced step
+(cellonnx/graph/boundary.py): the step is cut into onnxruntime graphs around the buckets, the graph computing
+a bucket's gradients writes them straight into the bucket, and its all-reduce starts as soon as that graph
+has run (cellonnx/graph/split_step.py).
 """
 from __future__ import annotations
 

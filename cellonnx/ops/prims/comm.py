@@ -33,8 +33,9 @@ class ReduceOp:
 
 
 def _no_lowering(name: str) -> OpError:
-    return OpError(f"ops.{name}: a collective has no ONNX form; a compiled step runs it between graphs "
-                   "(compile the parts before and after the communication)")
+    return OpError(f"ops.{name}: a collective has no ONNX form; a compiled training step runs AllReduce "
+                   "between its graphs (DistributedGradReducer, SyncBatchNorm), other collectives only "
+                   "eagerly: run this code in PYNATIVE_MODE")
 
 
 class AllReducePrim(Op):
