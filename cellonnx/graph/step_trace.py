@@ -21,6 +21,7 @@ import onnx
 
 import cellonnx
 from cellonnx import context
+from cellonnx.graph.boundary import boundaries, expose
 from cellonnx.graph.builder import DEFAULT_OPSET, GraphBuilder, targets_gpu
 from cellonnx.graph.optimize import optimize
 from cellonnx.graph.trace import TraceError, Tracer, tracing
@@ -52,6 +53,7 @@ class StepGraph:
     structure: Any
     returned_params: dict[int, Parameter] = field(default_factory=dict)
     cells: list[Any] = field(default_factory=list)
+    boundaries: list[Any] = field(default_factory=list)   # host work (collectives): graph/boundary.py
 
     def guard(self) -> tuple:
         """What the graph assumed of Python state it does not read: the training flag of every cell the
@@ -148,6 +150,8 @@ def trace_step(fn: Callable[..., Any], args: Sequence[Any], name: str = "train_s
                     if entry is not None and entry[0] == value:
                         continue
                     updates.append((g.add_output(value, f"{p.name}.new", p.dtype, list(p._data.shape)), p))
+                found = boundaries(tracer)
+                expose(g, found)
     finally:
         tracer.restore_state()
     state = list(tracer.state_inputs.values())
@@ -158,7 +162,7 @@ def trace_step(fn: Callable[..., Any], args: Sequence[Any], name: str = "train_s
     model = optimize(model)
     _check_no_dropped_inputs(model, state)
     return StepGraph(model, data_inputs, state, updates, outputs, structure, returned,
-                     list(tracer.cells_seen.values()))
+                     list(tracer.cells_seen.values()), found)
 
 
 def _check_no_dropped_inputs(model: onnx.ModelProto, state: list[tuple[str, Parameter]]) -> None:
