@@ -39,12 +39,15 @@ class SmallConvNet(nn.Cell):
         return self.fc(self.flatten(self.c4(x)))
 
 
-def _build() -> Any:
-    net = SmallConvNet()
+def _momentum_step(net: nn.Cell) -> Any:
     loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
     step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), nn.Momentum(net.trainable_params(), 0.05, 0.9))
     step.set_train()
     return step
+
+
+def _build() -> Any:
+    return _momentum_step(SmallConvNet())
 
 
 def test_small_convs_lower_to_gemm_with_a_dynamic_batch() -> None:
@@ -92,11 +95,7 @@ class CudaFormsNet(nn.Cell):
 
 
 def _build_cuda_forms() -> Any:
-    net = CudaFormsNet()
-    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
-    step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), nn.Momentum(net.trainable_params(), 0.05, 0.9))
-    step.set_train()
-    return step
+    return _momentum_step(CudaFormsNet())
 
 
 @pytest.fixture
