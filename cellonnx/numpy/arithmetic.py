@@ -158,6 +158,11 @@ def float_power(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor, float32 unless ``dtype``.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.float_power(mnp.array([1.0, 2.0, 3.0]), 2))
+        [1. 4. 9.]
     """
     a, b = to_tensors(x1, x2)
     return finish(F.pow(cast(a, np.float32), cast(b, np.float32)), dtype)
@@ -254,6 +259,12 @@ def divmod_(x1: Any, x2: Any, dtype: Any = None) -> tuple[Tensor, Tensor]:
 
     Returns:
         Tuple of two tensors.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> q, r = mnp.divmod(mnp.array([7, -7]), 3)
+        >>> print(q, r)
+        [ 2 -3] [1 2]
     """
     a, b = to_tensors(x1, x2)
     return finish(F.floor_div(a, b), dtype), finish(_remainder(a, b), dtype)
@@ -380,6 +391,11 @@ def positive(a: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.positive(mnp.array([1.0, -2.0])))
+        [ 1. -2.]
     """
     return apply(lambda t: F.neg(F.neg(t)), a, dtype=dtype)
 
@@ -437,6 +453,11 @@ def heaviside(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor of the promoted dtype.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.heaviside(mnp.array([-1.0, 0.0, 2.0]), mnp.array(0.5)))
+        [0.  0.5 1. ]
     """
     a, b = to_tensors(x1, x2)
     d = promote(a.dtype, b.dtype)
@@ -512,6 +533,11 @@ def fix(x: Any) -> Tensor:
 
     Returns:
         Tensor; as in MindSpore anything but float16 and float32 (integers, float64) gives float32.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.fix(mnp.array([1.7, -1.7])))
+        [ 1. -1.]
     """
     t = to_tensor(x)
     return _trunc(t if t._data.dtype in _F16_F32 else cast(t, np.float32))
@@ -654,17 +680,34 @@ def bitwise_and(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.bitwise_and(mnp.array([12, 10]), mnp.array([10, 6])))
+        [8 2]
     """
     return apply(F.bitwise_and, x1, x2, dtype=dtype)
 
 
 def bitwise_or(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
-    """Computes the bit-wise OR of two integer or bool tensors element-wise (see ``bitwise_and``)."""
+    """Computes the bit-wise OR of two integer or bool tensors element-wise (see ``bitwise_and``).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.bitwise_or(mnp.array([12, 10]), mnp.array([10, 6])))
+        [14 14]
+    """
     return apply(F.bitwise_or, x1, x2, dtype=dtype)
 
 
 def bitwise_xor(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
-    """Computes the bit-wise XOR of two integer or bool tensors element-wise (see ``bitwise_and``)."""
+    """Computes the bit-wise XOR of two integer or bool tensors element-wise (see ``bitwise_and``).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.bitwise_xor(mnp.array([12, 10]), mnp.array([10, 6])))
+        [ 6 12]
+    """
     return apply(F.bitwise_xor, x1, x2, dtype=dtype)
 
 

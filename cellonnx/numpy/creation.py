@@ -81,6 +81,12 @@ def copy_(a: Any) -> Tensor:
 
     Returns:
         Tensor, a new tensor with the data of ``a`` (gradients flow through it).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.array([1, 2])
+        >>> print(mnp.copy(x))
+        [1 2]
     """
     a = asarray(a)
     return F.mul(a, 1) if a._data.dtype != np.bool_ else F.logical_and(a, True)
@@ -185,6 +191,11 @@ def empty(shape: Any, dtype: Any = dtypes.float32) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> mnp.empty((2, 3)).shape
+        (2, 3)
     """
     return zeros(shape, dtype)
 
@@ -242,6 +253,11 @@ def empty_like(prototype: Any, dtype: Any = None, shape: Any = None) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> mnp.empty_like(mnp.ones((2, 3))).shape
+        (2, 3)
     """
     return zeros_like(prototype, dtype, shape)
 
@@ -438,6 +454,11 @@ def logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, base: 
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.logspace(0, 2, 3))
+        [  1.  10. 100.]
     """
     if not isinstance(base, (int, float, bool)):
         raise TypeError(f"logspace: base must be a number, got {type(base).__name__}")
@@ -461,6 +482,11 @@ def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype
 
     Returns:
         Tensor, ``start * (stop / start) ** (i / (num - 1))``.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.geomspace(1, 1000, 4).asnumpy().round(2))
+        [   1.   10.  100. 1000.]
     """
     lo, hi = _bounds(start, stop, "geomspace")
     root = num - 1 if endpoint else num

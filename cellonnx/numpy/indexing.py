@@ -144,6 +144,12 @@ def choose(a: Any, choices: Any, mode: str = "clip") -> Tensor:
 
     Returns:
         Tensor, ``choices[a[I]][I]`` at each position I.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> choices = [mnp.array([0, 1, 2]), mnp.array([10, 11, 12])]
+        >>> print(mnp.choose(mnp.array([1, 0, 1]), choices))
+        [10  1 12]
     """
     a = to_tensor(a)
     if not is_int(a):
@@ -173,6 +179,12 @@ def select(condlist: Any, choicelist: Any, default: Any = 0) -> Tensor:
 
     Returns:
         Tensor of the choices' dtype.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.arange(5)
+        >>> print(mnp.select([x < 2, x > 3], [x, x * 10], default=-1))
+        [ 0  1 -1 -1 40]
     """
     conds, choices = to_tensor(condlist), to_tensor(choicelist)
     if conds.ndim == 0 or choices.ndim == 0:
@@ -233,6 +245,12 @@ def argwhere(a: Any) -> Tensor:
 
     Returns:
         Tensor, int64 of shape (number of non-zero elements, a.ndim).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.argwhere(mnp.array([[0, 1], [2, 0]])))
+        [[0 1]
+         [1 0]]
     """
     return F.nonzero(to_tensor(a))
 
@@ -249,6 +267,12 @@ def unravel_index(indices: Any, shape: Any, order: str = "C") -> Any:
     Returns:
         Tuple of tensors, one per dimension of ``shape`` (a 1-element tensor for a scalar index into a 1-D
         shape, as MindSpore).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> rows, cols = mnp.unravel_index(mnp.array([1, 5]), (2, 3))
+        >>> print(rows, cols)
+        [0 1] [1 2]
     """
     idx = to_tensor(indices)
     if order not in ("C", "F"):
@@ -280,6 +304,11 @@ def ravel_multi_index(multi_index: Any, dims: Any, mode: str = "clip", order: st
 
     Returns:
         Tensor of flat indices, float32 (MindSpore sums them as float32).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.ravel_multi_index((mnp.array([0, 1]), mnp.array([1, 2])), (2, 3)))
+        [1. 5.]
     """
     dims = (dims,) if isinstance(dims, int) else tuple(dims)
     if any(isinstance(d, (bool, float)) for d in dims):

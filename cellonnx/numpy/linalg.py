@@ -202,6 +202,15 @@ def multi_dot(arrays: Any) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> a = mnp.ones((2, 3))
+        >>> b = mnp.ones((3, 4))
+        >>> c = mnp.ones((4, 1))
+        >>> print(mnp.multi_dot([a, b, c]))
+        [[12.]
+         [12.]]
     """
     if isinstance(arrays, Tensor):
         arrays = [at(arrays, i) for i in range(int(arrays.shape[0]))]
@@ -245,6 +254,12 @@ def matrix_power(a: Any, n: int) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.matrix_power(mnp.array([[1.0, 1.0], [0.0, 1.0]]), 3))
+        [[1. 3.]
+         [0. 1.]]
     """
     a = to_tensor(a)
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)):

@@ -66,7 +66,13 @@ def less(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
 
 
 def less_equal(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
-    """Returns the truth value of ``x1 <= x2`` element-wise (see ``equal``)."""
+    """Returns the truth value of ``x1 <= x2`` element-wise (see ``equal``).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.less_equal(mnp.array([1, 2, 3]), mnp.array([2, 2, 2])))
+        [ True  True False]
+    """
     return _compare(F.less_equal, x1, x2, dtype)
 
 
@@ -82,7 +88,13 @@ def greater(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
 
 
 def greater_equal(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
-    """Returns the truth value of ``x1 >= x2`` element-wise (see ``equal``)."""
+    """Returns the truth value of ``x1 >= x2`` element-wise (see ``equal``).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.greater_equal(mnp.array([1, 2, 3]), mnp.array([2, 2, 2])))
+        [False  True  True]
+    """
     return _compare(F.greater_equal, x1, x2, dtype)
 
 
@@ -146,6 +158,11 @@ def isposinf(x: Any) -> Tensor:
 
     Returns:
         Tensor of bools.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.isposinf(mnp.array([float('inf'), 1.0])))
+        [ True False]
     """
     t = to_tensor(x)
     return F.logical_and(_isinf(t), F.greater(t, 0))
@@ -159,6 +176,11 @@ def isneginf(x: Any) -> Tensor:
 
     Returns:
         Tensor of bools.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.isneginf(mnp.array([-float('inf'), 1.0])))
+        [ True False]
     """
     t = to_tensor(x)
     return F.logical_and(_isinf(t), F.less(t, 0))
@@ -173,6 +195,13 @@ def isscalar(element: Any) -> bool:
 
     Returns:
         bool.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> mnp.isscalar(3.0)
+        True
+        >>> mnp.isscalar(mnp.array([3.0]))
+        False
     """
     return isinstance(element, (int, float, complex, bool, str, np.generic))
 
@@ -200,7 +229,13 @@ def logical_or(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
 
 
 def logical_xor(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
-    """Computes the truth value of ``x1 XOR x2`` element-wise (see ``equal``)."""
+    """Computes the truth value of ``x1 XOR x2`` element-wise (see ``equal``).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.logical_xor(mnp.array([True, False, True]), mnp.array([True, True, False])))
+        [False  True  True]
+    """
     return apply(F.logical_xor, x1, x2, dtype=dtype)
 
 
@@ -290,6 +325,11 @@ def array_equiv(a1: Any, a2: Any) -> Tensor:
 
     Returns:
         Tensor, a bool scalar.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> mnp.array_equiv(mnp.array([1, 2]), mnp.array([[1, 2], [1, 2]]))
+        Tensor(shape=[], dtype=Bool, value= True)
     """
     a1, a2 = to_tensors(a1, a2)
     try:
@@ -310,6 +350,11 @@ def signbit(x: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor of bools.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.signbit(mnp.array([-1.0, 0.0, 2.0])))
+        [ True False False]
     """
     if dtype is not None and check_dtype(dtype, "signbit") != check_dtype("bool"):
         raise TypeError("signbit: casting the result is not allowed (dtype must be bool)")
@@ -326,6 +371,11 @@ def sometrue(a: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
 
     Returns:
         Tensor of bools.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.sometrue(mnp.array([[False, True], [False, False]]), axis=1))
+        [ True False]
     """
     if not isinstance(keepdims, (int, bool)):
         raise TypeError(f"sometrue: keepdims must be an int or bool, got {type(keepdims).__name__}")
@@ -342,6 +392,11 @@ def in1d(ar1: Any, ar2: Any, invert: bool = False) -> Tensor:
 
     Returns:
         Tensor, 1-D of bools.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.in1d(mnp.array([1, 2, 3]), mnp.array([2, 4])))
+        [False  True False]
     """
     ar1, ar2 = to_tensors(ar1, ar2)
     found = F.equal(F.reshape(ar1, (-1, 1)), F.reshape(ar2, (1, -1)))
@@ -359,6 +414,12 @@ def isin(element: Any, test_elements: Any, invert: bool = False) -> Tensor:
 
     Returns:
         Tensor of bools.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.isin(mnp.array([[1, 2], [3, 4]]), mnp.array([2, 3])))
+        [[False  True]
+         [ True False]]
     """
     element = to_tensor(element)
     return F.reshape(in1d(element, test_elements, invert), tuple(element.shape))

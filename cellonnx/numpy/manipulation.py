@@ -109,6 +109,11 @@ def rollaxis(x: Any, axis: int, start: int = 0) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> mnp.rollaxis(mnp.ones((2, 3, 4)), 2).shape
+        (4, 2, 3)
     """
     x = to_tensor(x)
     nd = x.ndim
@@ -281,6 +286,11 @@ def append(arr: Any, values: Any, axis: int | None = None) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.append(mnp.array([1, 2]), mnp.array([3, 4])))
+        [1 2 3 4]
     """
     arr, values = to_tensor(arr), to_tensor(values)
     if axis is None:
@@ -372,6 +382,11 @@ def dstack(tup: Any) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> mnp.dstack((mnp.array([1, 2]), mnp.array([3, 4]))).shape
+        (1, 2, 2)
     """
     def fix(t: Tensor) -> Tensor:
         t = _lead(t, 2)
@@ -392,6 +407,11 @@ def atleast_1d(*arys: Any) -> Any:
 
     Returns:
         Tensor, or a list of tensors for several inputs.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> mnp.atleast_1d(mnp.array(3.0)).shape
+        (1,)
     """
     return _atleast(arys, lambda t: _lead(t, 1), "atleast_1d")
 
@@ -422,6 +442,11 @@ def atleast_3d(*arys: Any) -> Any:
 
     Returns:
         Tensor, or a list of tensors for several inputs.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> mnp.atleast_3d(mnp.array([1.0, 2.0])).shape
+        (1, 2, 1)
     """
     def fix(t: Tensor) -> Tensor:
         if t.ndim == 0:
@@ -550,6 +575,14 @@ def broadcast_arrays(*args: Any) -> list[Tensor]:
 
     Returns:
         List of tensors of the common shape.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> a, b = mnp.broadcast_arrays(mnp.array([[1], [2]]), mnp.array([10, 20, 30]))
+        >>> a.shape
+        (2, 3)
+        >>> b.shape
+        (2, 3)
     """
     ts = [to_tensor(a) for a in args]
     shape = broadcast_shape(*[tuple(t.shape) for t in ts], op="broadcast_arrays")
@@ -629,6 +662,12 @@ def array_split(x: Any, indices_or_sections: Any, axis: int = 0) -> Any:
 
     Returns:
         Tuple or list of tensors.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> parts = mnp.array_split(mnp.arange(5), 2)
+        >>> print(parts[0], parts[1])
+        [0 1 2] [3 4]
     """
     return _split(x, indices_or_sections, axis, True, "array_split")
 
@@ -642,6 +681,13 @@ def vsplit(x: Any, indices_or_sections: Any) -> Any:
 
     Returns:
         Tuple or list of tensors.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> parts = mnp.vsplit(mnp.arange(8).reshape(4, 2), 2)
+        >>> print(parts[1])
+        [[4 5]
+         [6 7]]
     """
     return split(x, indices_or_sections, 0)
 
@@ -655,6 +701,13 @@ def hsplit(x: Any, indices_or_sections: Any) -> Any:
 
     Returns:
         Tuple or list of tensors.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> parts = mnp.hsplit(mnp.arange(8).reshape(2, 4), 2)
+        >>> print(parts[1])
+        [[2 3]
+         [6 7]]
     """
     x = to_tensor(x)
     return split(x, indices_or_sections, 0 if x.ndim == 1 else 1)
@@ -669,6 +722,12 @@ def dsplit(x: Any, indices_or_sections: Any) -> Any:
 
     Returns:
         Tuple or list of tensors.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.arange(8).reshape(1, 2, 4)
+        >>> [p.shape for p in mnp.dsplit(x, 2)]
+        [(1, 2, 2), (1, 2, 2)]
     """
     return split(x, indices_or_sections, 2)
 
@@ -704,6 +763,12 @@ def flipud(m: Any) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.flipud(mnp.array([[1, 2], [3, 4]])))
+        [[3 4]
+         [1 2]]
     """
     return flip(m, 0)
 

@@ -34,6 +34,13 @@ def tri(N: int, M: int | None = None, k: int = 0, dtype: Any = dtypes.float32) -
 
     Returns:
         Tensor of shape (N, M).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.tri(3, 3, 0))
+        [[1. 0. 0.]
+         [1. 1. 0.]
+         [1. 1. 1.]]
     """
     return cast(_tri_mask(N, N if M is None else M, k), check_dtype(dtype, "tri"))
 
@@ -101,6 +108,11 @@ def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Tensor:
 
     Returns:
         Tensor, the other axes followed by the diagonal.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.diagonal(mnp.arange(9).reshape(3, 3)))
+        [0 4 8]
     """
     a = to_tensor(a)
     nd = a.ndim
@@ -159,6 +171,12 @@ def diagflat(v: Any, k: int = 0) -> Tensor:
 
     Returns:
         Tensor of shape (n + |k|, n + |k|), n the size of ``v``.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.diagflat(mnp.array([1, 2])))
+        [[1 0]
+         [0 2]]
     """
     v = F.reshape(to_tensor(v), (-1,))
     n, kk = int(v.shape[0]), abs(int(k))
@@ -233,6 +251,14 @@ def triu_indices(n: int, k: int = 0, m: int | None = None) -> tuple[Tensor, Tens
 
     Returns:
         Tuple of two int32 tensors (row indices, column indices).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> rows, cols = mnp.triu_indices(3)
+        >>> print(rows)
+        [0 0 0 1 1 2]
+        >>> print(cols)
+        [0 1 2 1 2 2]
     """
     return _tri_indices(n, k, m, True, "triu_indices")
 
@@ -247,6 +273,14 @@ def tril_indices(n: int, k: int = 0, m: int | None = None) -> tuple[Tensor, Tens
 
     Returns:
         Tuple of two int32 tensors (row indices, column indices).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> rows, cols = mnp.tril_indices(3)
+        >>> print(rows)
+        [0 1 1 2 2 2]
+        >>> print(cols)
+        [0 0 1 0 1 2]
     """
     return _tri_indices(n, k, m, False, "tril_indices")
 
@@ -296,6 +330,13 @@ def vander(x: Any, N: int | None = None, increasing: bool = False) -> Tensor:
 
     Returns:
         Tensor of shape (len(x), N), ``x``'s dtype.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.vander(mnp.array([1, 2, 3]), 3))
+        [[1 1 1]
+         [4 2 1]
+         [9 3 1]]
     """
     x = to_tensor(x)
     if x.ndim != 1:
@@ -414,6 +455,15 @@ def indices(dimensions: Any, dtype: Any = dtypes.int32, sparse: bool = False) ->
 
     Returns:
         List of tensors, one per dimension (as MindSpore; NumPy stacks the dense ones).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> grid = mnp.indices((2, 3))
+        >>> len(grid)
+        2
+        >>> print(grid[1])
+        [[0 1 2]
+         [0 1 2]]
     """
     if not isinstance(dimensions, (tuple, list)):
         raise TypeError(f"indices: dimensions must be a tuple or list, got {type(dimensions).__name__}")

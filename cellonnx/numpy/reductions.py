@@ -407,12 +407,23 @@ def nanvar(a: Any, axis: Any = None, dtype: Any = None, ddof: int = 0, keepdims:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.nanvar(mnp.array([1.0, float('nan'), 3.0])))
+        1.0
     """
     return _nanvar(a, axis, dtype, ddof, keepdims, "nanvar")
 
 
 def nanstd(a: Any, axis: Any = None, dtype: Any = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
-    """Computes the standard deviation along the specified axes, ignoring NaNs (see ``nanvar``)."""
+    """Computes the standard deviation along the specified axes, ignoring NaNs (see ``nanvar``).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.nanstd(mnp.array([1.0, float('nan'), 3.0])))
+        1.0
+    """
     return F.sqrt(_nanvar(a, axis, dtype, ddof, keepdims, "nanstd"))
 
 
@@ -441,12 +452,23 @@ def nanmax(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) 
 
     Returns:
         Tensor (NaN where a slice holds only NaN).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.nanmax(mnp.array([1.0, float('nan'), 3.0])))
+        3.0
     """
     return _nan_extreme(F.amax, -math.inf, a, axis, dtype, keepdims, "nanmax")
 
 
 def nanmin(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Tensor:
-    """Returns the minimum along the given axes, ignoring NaNs (see ``nanmax``)."""
+    """Returns the minimum along the given axes, ignoring NaNs (see ``nanmax``).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.nanmin(mnp.array([1.0, float('nan'), 3.0])))
+        1.0
+    """
     return _nan_extreme(F.amin, math.inf, a, axis, dtype, keepdims, "nanmin")
 
 
@@ -480,7 +502,13 @@ def cumsum(a: Any, axis: int | None = None, dtype: Any = None) -> Tensor:
 
 
 def nancumsum(a: Any, axis: int | None = None, dtype: Any = None) -> Tensor:
-    """Returns the cumulative sum along a given axis, treating NaN as zero (see ``cumsum``)."""
+    """Returns the cumulative sum along a given axis, treating NaN as zero (see ``cumsum``).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.nancumsum(mnp.array([1.0, float('nan'), 2.0])))
+        [1. 1. 3.]
+    """
     return cumsum(_zero_nan(to_tensor(a)), axis, dtype)
 
 

@@ -182,6 +182,11 @@ def histogram_bin_edges(a: Any, bins: Any = 10, range: Any = None, weights: Any 
 
     Returns:
         Tensor, float32 (given edges keep their dtype).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.histogram_bin_edges(mnp.array([1.0, 2.0, 3.0]), bins=2))
+        [1. 2. 3.]
     """
     a = to_tensor(a)
     if weights is not None and tuple(to_tensor(weights).shape) != tuple(a.shape):
@@ -364,6 +369,12 @@ def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: in
 
     Returns:
         Tensor (computed in float32; a single variable gives a scalar).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.cov(mnp.array([[0.0, 1.0, 2.0], [2.0, 1.0, 0.0]])))
+        [[ 1. -1.]
+         [-1.  1.]]
     """
     m = _cov_input(m, rowvar)
     if y is not None:
@@ -404,6 +415,12 @@ def corrcoef(x: Any, y: Any = None, rowvar: bool = True, dtype: Any = None) -> T
 
     Returns:
         Tensor, clipped to [-1, 1].
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.corrcoef(mnp.array([[0.0, 1.0, 2.0], [2.0, 1.0, 0.0]])))
+        [[ 1. -1.]
+         [-1.  1.]]
     """
     c = cov(x, y, rowvar)
     if c.ndim == 0:

@@ -60,6 +60,11 @@ def exp2(x: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.exp2(mnp.array([0.0, 1.0, 3.0])))
+        [1. 2. 8.]
     """
     return power(2, x, dtype)
 
@@ -73,6 +78,11 @@ def expm1(x: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor; integers give float32.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.expm1(mnp.array([0.0, 1.0])).asnumpy().round(4))
+        [0.     1.7183]
     """
     return apply(lambda t: F.expm1(as_float(t)), x, dtype=dtype)
 
@@ -140,6 +150,11 @@ def log1p(x: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor; integers give float32.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.log1p(mnp.array([0.0, 1.0])).asnumpy().round(4))
+        [0.     0.6931]
     """
     return apply(lambda t: F.log1p(as_float(t)), x, dtype=dtype)
 
@@ -163,6 +178,11 @@ def logaddexp(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.logaddexp(mnp.array([0.0, 1.0]), mnp.array([0.0, 2.0])).asnumpy().round(4))
+        [0.6931 2.3133]
     """
     return apply(lambda a, b: _logaddexp(a, b, 1.0), x1, x2, dtype=dtype)
 
@@ -227,6 +247,11 @@ def cbrt(x: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor; integers give float32 (float16 too, as MindSpore promotes with float32).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.cbrt(mnp.array([1.0, 8.0, 27.0])).asnumpy().round(4))
+        [1. 2. 3.]
     """
     def _cbrt(t: Tensor) -> Tensor:
         t = cast(t, promote(t.dtype, dtypes.float32))
@@ -243,6 +268,11 @@ def reciprocal(x: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor of the input's dtype (integers divide with truncation, as MindSpore: 0 unless x is +-1).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.reciprocal(mnp.array([1.0, 2.0, 4.0])))
+        [1.   0.5  0.25]
     """
     def _reciprocal(t: Tensor) -> Tensor:
         if is_int(t):
@@ -286,32 +316,68 @@ def cos(x: Any, dtype: Any = None) -> Tensor:
 
 
 def tan(x: Any, dtype: Any = None) -> Tensor:
-    """Computes the tangent element-wise (see ``sin`` for the dtypes)."""
+    """Computes the tangent element-wise (see ``sin`` for the dtypes).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.tan(mnp.array([0.0, 0.7853982])).asnumpy().round(4))
+        [0. 1.]
+    """
     return _trig_apply(F.tan, x, dtype)
 
 
 def arcsin(x: Any, dtype: Any = None) -> Tensor:
-    """Inverse sine, element-wise (see ``sin`` for the dtypes)."""
+    """Inverse sine, element-wise (see ``sin`` for the dtypes).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.arcsin(mnp.array([0.0, 1.0])).asnumpy().round(4))
+        [0.     1.5708]
+    """
     return _trig_apply(F.asin, x, dtype)
 
 
 def arccos(input: Any, dtype: Any = None) -> Tensor:
-    """Trigonometric inverse cosine, element-wise (see ``sin`` for the dtypes)."""
+    """Trigonometric inverse cosine, element-wise (see ``sin`` for the dtypes).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.arccos(mnp.array([1.0, 0.0])).asnumpy().round(4))
+        [0.     1.5708]
+    """
     return _trig_apply(F.acos, input, dtype)
 
 
 def arctan(x: Any, dtype: Any = None) -> Tensor:
-    """Trigonometric inverse tangent, element-wise (see ``sin`` for the dtypes)."""
+    """Trigonometric inverse tangent, element-wise (see ``sin`` for the dtypes).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.arctan(mnp.array([0.0, 1.0])).asnumpy().round(4))
+        [0.     0.7854]
+    """
     return _trig_apply(F.atan, x, dtype)
 
 
 def sinh(x: Any, dtype: Any = None) -> Tensor:
-    """Hyperbolic sine, element-wise (see ``sin`` for the dtypes)."""
+    """Hyperbolic sine, element-wise (see ``sin`` for the dtypes).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.sinh(mnp.array([0.0, 1.0])).asnumpy().round(4))
+        [0.     1.1752]
+    """
     return _trig_apply(F.sinh, x, dtype)
 
 
 def cosh(x: Any, dtype: Any = None) -> Tensor:
-    """Hyperbolic cosine, element-wise (see ``sin`` for the dtypes)."""
+    """Hyperbolic cosine, element-wise (see ``sin`` for the dtypes).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.cosh(mnp.array([0.0, 1.0])).asnumpy().round(4))
+        [1.     1.5431]
+    """
     return _trig_apply(F.cosh, x, dtype)
 
 
@@ -351,6 +417,11 @@ def arctan2(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor in radians, in [-pi, pi] (dtypes as ``sin``, then promoted).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.arctan2(mnp.array([1.0, 1.0]), mnp.array([1.0, -1.0])).asnumpy().round(4))
+        [0.7854 2.3562]
     """
     return finish(F.atan2(_trig(x1), _trig(x2)), dtype)
 
@@ -374,7 +445,13 @@ def deg2rad(x: Any, dtype: Any = None) -> Tensor:
 
 
 def radians(x: Any, dtype: Any = None) -> Tensor:
-    """Converts angles from degrees to radians (see ``deg2rad``)."""
+    """Converts angles from degrees to radians (see ``deg2rad``).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.radians(mnp.array([0.0, 180.0])).asnumpy().round(4))
+        [0.     3.1416]
+    """
     return deg2rad(x, dtype)
 
 
