@@ -4,6 +4,7 @@ without one are listed in pending/<namespace>.txt, the committed record that may
 figures with:
 
     python -m tests.docs.api_examples            # names, with a docstring, with an example, pending
+    python -m tests.docs.api_examples --at REV   # with an example at git revision REV and now, side by side
     python -m tests.docs.api_examples --write    # rewrite the pending lists from the code (drops names only)
 
 An object reachable under several names (``ops.absolute`` is ``ops.abs``; ``ops.ReLU`` is
@@ -14,8 +15,11 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import json
 import re
+import subprocess
 import sys
+import tempfile
 import types
 from functools import cache
 from pathlib import Path
@@ -122,7 +126,36 @@ def write_pending() -> None:
         path.write_text(header + "".join(n + "\n" for n in lacking))
 
 
+def figures_at(rev: str) -> dict[str, dict[str, int]]:
+    """The figures of cellonnx as it was at git revision ``rev`` (its package exported to a scratch folder and
+    imported from there, in a child process)."""
+    root = Path(__file__).resolve().parents[2]
+    with tempfile.TemporaryDirectory() as scratch:
+        archive = subprocess.run(["git", "-C", str(root), "archive", rev, "cellonnx"], check=True,
+                                 capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", scratch], input=archive, check=True)
+        code = (f"import sys; sys.path[:0] = [{scratch!r}, {str(root)!r}]; import json; "
+                "from tests.docs.api_examples import figures; print(json.dumps(figures()))")
+        out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True,
+                             cwd=scratch).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def compare(rev: str) -> None:
+    before, now = figures_at(rev), figures()
+    print(f"{'namespace':34} {'names':>6} {'example at ' + rev[:10]:>22} {'example now':>12}")
+    total = [0, 0, 0]
+    for namespace in NAMESPACES:
+        b, n = before.get(namespace, {"names": 0, "example": 0}), now[namespace]
+        total = [total[0] + n["names"], total[1] + b["example"], total[2] + n["example"]]
+        print(f"{namespace:34} {n['names']:6d} {b['example']:22d} {n['example']:12d}")
+    print(f"{'all':34} {total[0]:6d} {total[1]:22d} {total[2]:12d}")
+
+
 def main(argv: list[str]) -> None:
+    if "--at" in argv:
+        compare(argv[argv.index("--at") + 1])
+        return
     if "--write" in argv:
         write_pending()
     print(f"{'namespace':34} {'names':>6} {'docstring':>10} {'example':>8} {'pending':>8}")
