@@ -339,7 +339,16 @@ ROWS = [
          [1 2]
          [3 4]]
         """),
-    Row("DepthToSpace", "block_size", "x", "_depth_to_space(x, block_size)"),
+    Row("DepthToSpace", "block_size", "x", "_depth_to_space(x, block_size)",
+        summary="Moves blocks of channels of an NCHW input into space.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((1, 4, 2, 2)), ms.float32)
+        >>> ops.DepthToSpace(block_size=2)(x).shape
+        (1, 1, 4, 4)
+        """),
     Row("SpaceToDepth", "block_size", "x", "_space_to_depth(x, block_size)"),
     Row("Padding", "pad_dim_size=8", "x", "_padding(x, pad_dim_size)"),
     # ---- joining and splitting
@@ -681,7 +690,17 @@ ROWS = [
          [5. 5.]]
         """),
     Row("FillV2", "", "shape, value", "_fill_v2(shape, value)"),
-    Row("Fills", "", "x, value", "_fills(x, value)"),
+    Row("Fills", "", "x, value", "_fills(x, value)",
+        summary="A tensor of ``x``'s shape and dtype filled with ``value``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.zeros((2, 2)), ms.float32)
+        >>> print(ops.Fills()(x, 3.0))
+        [[3. 3.]
+         [3. 3.]]
+        """),
     Row("OneHot", "axis=-1", "indices, depth, on_value, off_value",
         "one_hot(indices, depth, on_value, off_value, axis)",
         summary="One-hot vectors of length ``depth`` for integer ``indices``.",

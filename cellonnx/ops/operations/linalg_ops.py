@@ -56,7 +56,17 @@ def _conjugate_transpose(x: Tensor, perm: Any) -> Tensor:
 
 ROWS = [
     # ---- factorizations
-    Row("Cholesky", "upper=False", "input_x", "cholesky(input_x, upper)"),
+    Row("Cholesky", "upper=False", "input_x", "cholesky(input_x, upper)",
+        summary="The Cholesky factor of each symmetric positive-definite matrix.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[4.0, 2.0], [2.0, 5.0]]), ms.float32)
+        >>> print(ops.Cholesky()(x))
+        [[2. 0.]
+         [1. 2.]]
+        """),
     Row("CholeskyInverse", "upper=False", "input_x", "cholesky_inverse(input_x, upper)"),
     Row("CholeskySolve", "upper=False", "x1, x2", "cholesky_solve(x1, x2, upper)"),
     Row("Svd", "full_matrices=False, compute_uv=True", "input", "_svd(input, full_matrices, compute_uv)"),
@@ -70,7 +80,18 @@ ROWS = [
     # ---- solving and matrix functions
     Row("LuSolve", "", "x, lu_data, lu_pivots", "lu_solve(x, lu_data, lu_pivots)"),
     Row("Lstsq", "fast=True, l2_regularizer=0.0", "x, a", "lstsq(x, a)"),
-    Row("MatrixSolve", "adjoint=False", "matrix, rhs", "matrix_solve(matrix, rhs, adjoint)"),
+    Row("MatrixSolve", "adjoint=False", "matrix, rhs", "matrix_solve(matrix, rhs, adjoint)",
+        summary="The solution ``X`` of ``matrix @ X = rhs``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([[2.0, 0.0], [0.0, 4.0]]), ms.float32)
+        >>> b = Tensor(np.array([[2.0], [8.0]]), ms.float32)
+        >>> print(ops.MatrixSolve()(a, b))
+        [[1.]
+         [2.]]
+        """),
     Row("MatrixInverse", "adjoint=False", "x", "_matrix_inverse(x, adjoint)",
         summary="The inverse of each square matrix of ``x``.",
         example="""
@@ -93,8 +114,28 @@ ROWS = [
         5.0
         """),
     Row("LogMatrixDeterminant", "", "input", "log_matrix_determinant(input)"),
-    Row("MatrixExp", "", "input", "matrix_exp(input)"),
-    Row("MatrixPower", "n", "x", "matrix_power(x, n)"),
+    Row("MatrixExp", "", "input", "matrix_exp(input)",
+        summary="The matrix exponential of each square matrix.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.zeros((2, 2)), ms.float32)
+        >>> print(ops.MatrixExp()(x))
+        [[1. 0.]
+         [0. 1.]]
+        """),
+    Row("MatrixPower", "n", "x", "matrix_power(x, n)",
+        summary="Each square matrix raised to the integer power ``n``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[[1.0, 1.0], [0.0, 1.0]]]), ms.float32)
+        >>> print(ops.MatrixPower(3)(x))
+        [[[1. 3.]
+          [0. 1.]]]
+        """),
     # ---- diagonals and bands
     Row("Diag", "", "input", "diag(input)",
         summary="A tensor with ``input`` on its diagonal (shape ``input.shape + input.shape``).",
@@ -117,7 +158,19 @@ ROWS = [
         >>> print(ops.DiagPart()(x))
         [1. 2. 3.]
         """),
-    Row("MatrixBandPart", "", "x, lower, upper", "matrix_band_part(x, lower, upper)"),
+    Row("MatrixBandPart", "", "x, lower, upper", "matrix_band_part(x, lower, upper)",
+        summary=("``x`` with the elements outside the band of ``lower`` sub- and ``upper`` super-diagonals "
+                 "zeroed."),
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((3, 3)), ms.float32)
+        >>> print(ops.MatrixBandPart()(x, 0, 1))
+        [[1. 1. 0.]
+         [0. 1. 1.]
+         [0. 0. 1.]]
+        """),
     Row("MatrixDiagV3", "align='RIGHT_LEFT'", "x, k, num_rows, num_cols, padding_value",
         "matrix_diag(x, k, num_rows, num_cols, padding_value, align)"),
     Row("MatrixDiagPartV3", "align='RIGHT_LEFT'", "x, k, padding_value",

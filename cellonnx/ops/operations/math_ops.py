@@ -207,7 +207,16 @@ ROWS = [
         >>> print(ops.Floor()(x))
         [ 1.  2. -2.]
         """),
-    Row("Inv", "", "x", "reciprocal(x)"),
+    Row("Inv", "", "x", "reciprocal(x)",
+        summary="``1 / x``, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 4.0]), ms.float32)
+        >>> print(ops.Inv()(x))
+        [1.   0.5  0.25]
+        """),
     Row("IsFinite", "", "input", "isfinite(input)",
         summary="Whether each element is finite (neither infinite nor NaN).",
         example="""
@@ -595,7 +604,17 @@ ROWS = [
         >>> print(ops.LogicalXor()(x, y))
         [False  True  True]
         """),
-    Row("ApproximateEqual", "tolerance=1e-05", "x, y", "_approximate_equal(x, y, tolerance)"),
+    Row("ApproximateEqual", "tolerance=1e-05", "x, y", "_approximate_equal(x, y, tolerance)",
+        summary="Whether ``|x - y| < tolerance``, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> y = Tensor(np.array([1.0, 2.1]), ms.float32)
+        >>> print(ops.ApproximateEqual(tolerance=0.05)(x, y))
+        [ True False]
+        """),
     Row("EqualCount", "", "x, y", "_equal_count(x, y)"),
     Row("Lerp", "", "input, end, weight", "lerp(input, end, weight)",
         summary="Linear interpolation ``input + weight * (end - input)``, elementwise.",
@@ -711,7 +730,19 @@ ROWS = [
         [9. 7. 4. 0.]
         """),
     Row("ReduceStd", "axis=[], unbiased=True, keep_dims=False", "x",
-        "std_mean(x, axes(axis), int(unbiased), keep_dims)"),
+        "std_mean(x, axes(axis), int(unbiased), keep_dims)",
+        summary="The standard deviation and the mean over the given axes.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 3.0], [2.0, 6.0]]), ms.float32)
+        >>> std, mean = ops.ReduceStd(axis=1, unbiased=False)(x)
+        >>> print(std)
+        [1. 2.]
+        >>> print(mean)
+        [2. 4.]
+        """),
     Row("SquareSumAll", "", "x, y", "(sum(square(x)), sum(square(y)))"),
     Row("LpNorm", "axis, p=2, keep_dims=False, epsilon=1e-12", "input",
         "_lp_norm(input, axis, p, keep_dims, epsilon)"),

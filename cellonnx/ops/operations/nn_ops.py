@@ -559,7 +559,18 @@ ROWS = [
          [0.  1. ]]
         """),
     # ---- dense, convolution and bias
-    Row("Dense", "", "input, weight, bias=None", "dense(input, weight, bias)"),
+    Row("Dense", "", "input, weight, bias=None", "dense(input, weight, bias)",
+        summary="``input @ weight.T + bias``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 2.0, 3.0]]), ms.float32)
+        >>> weight = Tensor(np.array([[1.0, 0.0, 0.0], [1.0, 1.0, 1.0]]), ms.float32)
+        >>> bias = Tensor(np.array([0.5, -6.0]), ms.float32)
+        >>> print(ops.Dense()(x, weight, bias))
+        [[1.5 0. ]]
+        """),
     Row("BiasAdd", "data_format='NCHW'", "input_x, bias", "_bias_add(input_x, bias, data_format)",
         _setup_bias_add,
         summary="Adds a 1-D bias to the channel axis of ``input_x`` (axis 1 for NCHW, the last for NHWC).",
@@ -625,8 +636,29 @@ ROWS = [
         """),
     Row("MaxPoolWithArgmaxV2", "kernel_size, strides=None, pads=0, dilation=(1, 1), ceil_mode=False, "
         "argmax_type=mstype.int64", "x", "_max_pool_v2(x, self)", _setup_pool_v2),
-    Row("AdaptiveAvgPool2D", "output_size", "x", "adaptive_avg_pool2d(x, _adaptive_size(x, output_size))"),
-    Row("AdaptiveMaxPool2D", "output_size", "input", "_adaptive_max_pool2d(input, output_size)"),
+    Row("AdaptiveAvgPool2D", "output_size", "x", "adaptive_avg_pool2d(x, _adaptive_size(x, output_size))",
+        summary="2-D average pooling to a fixed output size.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 4, 4), ms.float32)
+        >>> print(ops.AdaptiveAvgPool2D((2, 2))(x))
+        [[[[ 2.5  4.5]
+           [10.5 12.5]]]]
+        """),
+    Row("AdaptiveMaxPool2D", "output_size", "input", "_adaptive_max_pool2d(input, output_size)",
+        summary="2-D max pooling to a fixed output size; returns the values and their indices.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 4, 4), ms.float32)
+        >>> values, indices = ops.AdaptiveMaxPool2D((2, 2))(x)
+        >>> print(values)
+        [[[[ 5.  7.]
+           [13. 15.]]]]
+        """),
     # ---- normalisation
     Row("LayerNorm", "begin_norm_axis=1, begin_params_axis=1, epsilon=1e-07", "input_x, gamma, beta",
         "_layer_norm(input_x, gamma, beta, begin_norm_axis, begin_params_axis, epsilon)",

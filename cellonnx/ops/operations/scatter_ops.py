@@ -71,7 +71,16 @@ ROWS = [
     Row("UniqueWithPad", "", "x, pad_num", "unique_with_pad(x, pad_num)"),
     Row("SearchSorted", "dtype=mstype.int64, right=False", "sorted_sequence, values, sorter=None",
         "_searchsorted(sorted_sequence, values, sorter, dtype, right)"),
-    Row("Bucketize", "boundaries", "input", "bucketize(input, boundaries)"),
+    Row("Bucketize", "boundaries", "input", "bucketize(input, boundaries)",
+        summary="The index of the bucket of ``boundaries`` each element falls in.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.5, 1.5, 2.5]), ms.float32)
+        >>> print(ops.Bucketize(boundaries=[1.0, 2.0])(x))
+        [0 1 2]
+        """),
     Row("Coalesce", "", "x_indices, x_values, x_shape", "coalesce(x_indices, x_values, x_shape)"),
     # ---- triangles, grids and layouts
     Row("Tril", "diagonal=0", "x", "tril(x, diagonal)"),
