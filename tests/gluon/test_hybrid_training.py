@@ -1,0 +1,184 @@
+"""Training a hybridized block under ``autograd.record()``: the block runs as a compiled forward graph and a
+compiled backward graph in onnxruntime (cellonnx/gluon/hybrid_train.py), and five steps of the imperative
+loop (record, loss, backward, Trainer.step) give the trajectory of the same network run eagerly: losses,
+parameters, optimizer states and moving statistics, in Gluon 2.x (mx.np) and 1.x (mx.nd, hybrid_forward)."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+import cellonnx.mxnet as mx
+from cellonnx.gluon.hybrid_train import CompiledTraining
+from tests.tolerance import assert_close
+
+gluon, autograd, nn = mx.gluon, mx.autograd, mx.gluon.nn
+
+
+def mlp() -> Any:
+    net = nn.HybridSequential()
+    net.add(nn.Dense(16, activation="relu"), nn.Dense(8, activation="tanh"), nn.Dense(3))
+    return net
+
+
+def cnn(dropout: float | None = None) -> Any:
+    net = nn.HybridSequential()
+    net.add(nn.Conv2D(4, 3, padding=1), nn.BatchNorm(), nn.Activation("relu"), nn.MaxPool2D(2),
+            nn.Conv2D(6, 3, strides=2), nn.BatchNorm(), nn.Activation("relu"), nn.Flatten())
+    if dropout is not None:
+        net.add(nn.Dropout(dropout))
+    net.add(nn.Dense(3))
+    return net
+
+
+class Gluon1Net(gluon.HybridBlock):
+    """Gluon 1.x style: hybrid_forward(F, x) over mx.nd / mx.sym, a parameter of its own."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        with self.name_scope():
+            self.conv = nn.Conv2D(4, 3, in_channels=2)
+            self.bn = nn.BatchNorm(in_channels=4)
+            self.dense = nn.Dense(3, in_units=4 * 6 * 6)
+            self.scale = self.params.get("scale", shape=(3,), init=mx.init.One())
+
+    def hybrid_forward(self, F: Any, x: Any, scale: Any) -> Any:
+        h = F.relu(self.bn(self.conv(x)))
+        return F.broadcast_mul(self.dense(F.flatten(h)), scale.reshape((1, 3)))
+
+
+NETS: dict[str, tuple[Callable[[], Any], tuple]] = {
+    "mlp": (mlp, (6, 10)),
+    "cnn_batchnorm": (cnn, (6, 2, 8, 8)),
+    "cnn_dropout0": (lambda: cnn(0.0), (6, 2, 8, 8)),
+    "gluon1": (Gluon1Net, (6, 2, 8, 8)),
+}
+OPTIMIZERS = {
+    "sgd_momentum_wd": ("sgd", {"learning_rate": 0.1, "momentum": 0.9, "wd": 1e-3}),
+    "adam_wd": ("adam", {"learning_rate": 0.01, "wd": 1e-3}),
+}
+
+
+def seeded(name: str, hybrid: bool, style: str) -> tuple[Any, Any, Any]:
+    build, shape = NETS[name]
+    with mx.name.NameManager():  # the same 1.x prefixes on both sides
+        net = build()
+    net.initialize()
+    rng = np.random.default_rng(7)
+    x = rng.normal(size=shape).astype(np.float32)
+    y = rng.integers(0, 3, shape[0]).astype(np.float32)
+    arr = mx.nd.array if style == "1.x" else mx.np.array
+    with autograd.pause():
+        net(arr(x))  # deferred shapes
+    for key in sorted(net.collect_params()):
+        p = net.collect_params()[key]
+        if key.endswith("running_var"):
+            value = rng.uniform(0.5, 1.5, p.shape)
+        else:
+            value = rng.normal(scale=0.3, size=p.shape)
+        p.set_data(arr(value.astype(np.float32)))
+    if hybrid:
+        net.hybridize(static_alloc=True)
+    return net, arr(x), arr(y)
+
+
+def trajectory(name: str, hybrid: bool, optimizer: str, style: str = "2.x", steps: int = 5
+               ) -> dict[str, np.ndarray]:
+    net, x, y = seeded(name, hybrid, style)
+    loss_fn = gluon.loss.SoftmaxCrossEntropyLoss()
+    opt, params = OPTIMIZERS[optimizer]
+    trainer = gluon.Trainer(net.collect_params(), opt, dict(params))
+    got: dict[str, np.ndarray] = {}
+    for i in range(steps):
+        with autograd.record():
+            out = net(x)
+            loss = loss_fn(out, y)
+        loss.backward()
+        trainer.step(x.shape[0])
+        got[f"loss{i}"] = loss.asnumpy()
+    for key, p in net.collect_params().items():
+        got[key] = p.data().asnumpy()
+    for i, state in trainer._states.items():
+        for j, arr in enumerate(s for s in (state if isinstance(state, tuple) else (state,)) if s is not None):
+            got[f"state{i}.{j}"] = np.asarray(arr)
+    if hybrid:
+        runs = [c for c in net._compiled.values() if isinstance(c, CompiledTraining)]
+        assert len(runs) == 1, "one trace serves every step"
+        assert runs[0].forward_runs == steps and runs[0].backward_runs == steps, "onnxruntime ran each step"
+    return got
+
+
+@pytest.mark.parametrize("optimizer", sorted(OPTIMIZERS))
+@pytest.mark.parametrize("name", sorted(NETS))
+def test_hybridized_trajectory_equals_eager(name: str, optimizer: str) -> None:
+    style = "1.x" if name == "gluon1" else "2.x"
+    eager = trajectory(name, False, optimizer, style)
+    compiled = trajectory(name, True, optimizer, style)
+    assert sorted(compiled) == sorted(eager)
+    for key in eager:
+        assert_close(compiled[key], eager[key], 1e-4, 1e-5, what=f"{name}/{optimizer}: {key}")
+
+
+def test_batchnorm_moving_statistics_follow_training_mode() -> None:
+    net, x, _ = seeded("cnn_batchnorm", True, "2.x")
+    before = {k: p.data().asnumpy() for k, p in net.collect_params().items() if "running" in k}
+    with autograd.record(train_mode=False):  # predict mode: moving statistics used, not updated
+        net(x).backward()
+    for k, v in before.items():
+        assert_close(net.collect_params()[k].data().asnumpy(), v, 1e-6, what=k)
+    eager, _, _ = seeded("cnn_batchnorm", False, "2.x")
+    with autograd.record(train_mode=False):
+        eager(x).backward()
+    for k, p in eager.collect_params().items():
+        if p.grad_req != "null":
+            assert_close(net.collect_params()[k].grad().asnumpy(), p.grad().asnumpy(), 1e-4, 1e-5, what=k)
+    assert len(net._compiled) == 1
+    with autograd.record():
+        net(x)
+    assert len(net._compiled) == 2, "training mode traces again"
+
+
+def test_grad_req_add_and_null_and_input_gradient() -> None:
+    nets = [seeded("mlp", hybrid, "2.x") for hybrid in (False, True)]
+    for net, _, _ in nets:
+        net[0].weight.grad_req = "add"
+        net[1].weight.grad_req = "null"
+    grads = []
+    for net, x, _ in nets:
+        x.attach_grad()
+        for _ in range(2):
+            with autograd.record():
+                out = net(x)
+            out.backward()
+        grads.append((net[0].weight.grad().asnumpy(), net[2].weight.grad().asnumpy(), x.grad.asnumpy()))
+    for got, want, what in zip(grads[1], grads[0], ("add", "write", "input")):
+        assert_close(got, want, 1e-4, 1e-5, what=what)
+    assert nets[1][0][1].weight.grad_req == "null"
+
+
+def test_new_batch_size_reuses_the_graph_and_static_shape_traces_again() -> None:
+    for static, traces in ((False, 1), (True, 2)):
+        net, x, _ = seeded("mlp", False, "2.x")
+        net.hybridize(static_alloc=True, static_shape=static)
+        for n in (6, 4):
+            with autograd.record():
+                net(x[:n]).backward()
+        assert len(net._compiled) == traces
+
+
+def test_dropout_mask_is_shared_by_forward_and_backward() -> None:
+    net = nn.HybridSequential()
+    net.add(nn.Dropout(0.5))
+    net.initialize()
+    net.hybridize()
+    x = mx.np.array(np.random.default_rng(0).uniform(1, 2, (64, 64)).astype(np.float32))
+    x.attach_grad()
+    with autograd.record():
+        out = net(x)
+    out.backward()
+    kept = out.asnumpy() != 0
+    assert 0.4 < kept.mean() < 0.6
+    assert_close(out.asnumpy(), np.where(kept, x.asnumpy() * 2, 0), 1e-6)
+    assert_close(x.grad.asnumpy(), kept * 2.0, 1e-6)
