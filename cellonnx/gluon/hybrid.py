@@ -16,8 +16,8 @@ import numpy as np
 import onnx
 
 from cellonnx import context
-from cellonnx.gluon import autograd
 from cellonnx.autograd.tape import is_grad_enabled
+from cellonnx.gluon import autograd
 from cellonnx.gluon.block import Block, _grad_req, adopt
 from cellonnx.gluon.hybrid_train import CompiledTraining
 from cellonnx.graph import compile as _compile

@@ -193,7 +193,8 @@ def split(model: onnx.ModelProto, fwd_outputs: Sequence[str], bwd_outputs: Seque
         if n in producer and producer[n] in fwd and n not in residuals:
             residuals.append(n)
     inferred = shape_inference.infer_shapes(model)
-    types = {v.name: v.type.tensor_type.elem_type for v in (*inferred.graph.value_info, *inferred.graph.output)}
+    types = {v.name: v.type.tensor_type.elem_type
+             for v in (*inferred.graph.value_info, *inferred.graph.output)}
     outs = {o.name: o for o in graph.output}
 
     def value_info(n: str) -> onnx.ValueInfoProto:

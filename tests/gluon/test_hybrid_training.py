@@ -101,7 +101,8 @@ def trajectory(name: str, hybrid: bool, optimizer: str, style: str = "2.x", step
     for key, p in net.collect_params().items():
         got[key] = p.data().asnumpy()
     for i, state in trainer._states.items():
-        for j, arr in enumerate(s for s in (state if isinstance(state, tuple) else (state,)) if s is not None):
+        slots = state if isinstance(state, tuple) else (state,)
+        for j, arr in enumerate(s for s in slots if s is not None):
             got[f"state{i}.{j}"] = np.asarray(arr)
     if hybrid:
         runs = [c for c in net._compiled.values() if isinstance(c, CompiledTraining)]
