@@ -2,8 +2,9 @@
 
 Once hybridized, the first inference call traces ``forward`` through ``cellonnx.graph.compile`` (batch axis
 dynamic unless ``static_shape=True``) and later calls run the compiled graph; weights updated since (a Trainer
-step, load_parameters) reach the session without a new trace. Calls inside ``autograd.record()`` or in
-training mode run eagerly, so gradients and batch statistics work as before. ``export`` writes the same graph
+step, load_parameters) reach the session without a new trace. Calls inside ``autograd.record()`` run a
+forward and a backward graph traced for training (cellonnx/gluon/hybrid_train.py, MXNet's CachedOp: one tape
+entry whose backward is the compiled one); calls in training mode outside ``record()`` run eagerly. ``export`` writes the same graph
 to ``<path>.onnx``; ``register_op_hook`` sees every intermediate value of the compiled graph.
 """
 from __future__ import annotations
@@ -137,7 +138,8 @@ class HybridBlock(Block):
     def hybridize(self, active: bool = True, partition_if_dynamic: bool = True, static_alloc: bool = False,
                   static_shape: bool = False, inline_limit: int = 2, forward_bulk_size: int | None = None,
                   backward_bulk_size: int | None = None, **kwargs: Any) -> None:
-        """Compile this block (and its HybridBlock children) at the next inference call.
+        """Compile this block (and its HybridBlock children) at the next call (inference, or training
+        inside ``autograd.record()``).
 
         Args:
             active: turn compilation on or off. Default: True.

@@ -5,6 +5,7 @@ parameters, optimizer states and moving statistics, in Gluon 2.x (mx.np) and 1.x
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -183,3 +184,44 @@ def test_dropout_mask_is_shared_by_forward_and_backward() -> None:
     assert 0.4 < kept.mean() < 0.6
     assert_close(out.asnumpy(), np.where(kept, x.asnumpy() * 2, 0), 1e-6)
     assert_close(x.grad.asnumpy(), kept * 2.0, 1e-6)
+
+
+MXNET = Path(__file__).resolve().parents[1] / "fixtures" / "mxnet" / "hybrid_train" / "expected.npz"
+
+
+@pytest.mark.parametrize("optimizer", ["sgd", "adam"])
+def test_five_steps_match_mxnet_1_9_1(optimizer: str) -> None:
+    """tests/fixtures/mxnet/gen_hybrid_train.py: the same loop hybridized in real MXNet (its CachedOp)."""
+    want = dict(np.load(MXNET))
+    opt, params = {"sgd": OPTIMIZERS["sgd_momentum_wd"], "adam": OPTIMIZERS["adam_wd"]}[optimizer]
+    with mx.name.NameManager():
+        net = nn.HybridSequential()
+        with net.name_scope():
+            net.add(nn.Conv2D(4, 3, in_channels=2), nn.BatchNorm(in_channels=4), nn.Activation("relu"),
+                    nn.MaxPool2D(2), nn.Flatten(), nn.Dense(3, in_units=36))
+    net.initialize()
+    for k, (name, p) in enumerate(net.collect_params().items()):
+        rng = np.random.default_rng(100 + k)
+        value = (rng.uniform(0.5, 1.5, p.shape) if name.endswith("running_var")
+                 else rng.normal(scale=0.3, size=p.shape))
+        p.set_data(mx.nd.array(value.astype(np.float32)))
+    net.hybridize(static_alloc=True)
+    loss_fn = gluon.loss.SoftmaxCrossEntropyLoss()
+    trainer = gluon.Trainer(net.collect_params(), opt, dict(params))
+    x, y = mx.nd.array(want["x"]), mx.nd.array(want["y"])
+    for i in range(5):
+        with autograd.record():
+            loss = loss_fn(net(x), y)
+        loss.backward()
+        trainer.step(x.shape[0])
+        assert_close(loss.asnumpy(), want[f"{optimizer}__loss{i}"], 1e-4, 1e-5, what=f"loss {i}")
+    for k, p in enumerate(net.collect_params().values()):
+        assert_close(p.data().asnumpy(), want[f"{optimizer}__param{k}"], 1e-4, 1e-5, what=p.name)
+    states = {k: v for k, v in want.items() if k.startswith(f"{optimizer}__state")}
+    assert len(states) == sum(len(s) if isinstance(s, tuple) else 1 for s in trainer._states.values())
+    for key, value in states.items():
+        k, j = map(int, key.split("state")[1].split("."))
+        state = trainer._states[k]
+        assert_close(np.asarray(state[j] if isinstance(state, tuple) else state), value, 1e-4, 1e-5, what=key)
+    (compiled,) = [c for c in net._compiled.values() if isinstance(c, CompiledTraining)]
+    assert compiled.backward_runs == 5
