@@ -4,8 +4,9 @@ Once hybridized, the first inference call traces ``forward`` through ``cellonnx.
 dynamic unless ``static_shape=True``) and later calls run the compiled graph; weights updated since (a Trainer
 step, load_parameters) reach the session without a new trace. Calls inside ``autograd.record()`` run a
 forward and a backward graph traced for training (cellonnx/gluon/hybrid_train.py, MXNet's CachedOp: one tape
-entry whose backward is the compiled one); calls in training mode outside ``record()`` run eagerly. ``export`` writes the same graph
-to ``<path>.onnx``; ``register_op_hook`` sees every intermediate value of the compiled graph.
+entry whose backward is the compiled one); calls in training mode outside ``record()`` run eagerly.
+``export`` writes the same graph to ``<path>.onnx``; ``register_op_hook`` sees every intermediate value of the
+compiled graph.
 """
 from __future__ import annotations
 

@@ -225,3 +225,39 @@ def test_five_steps_match_mxnet_1_9_1(optimizer: str) -> None:
         assert_close(np.asarray(state[j] if isinstance(state, tuple) else state), value, 1e-4, 1e-5, what=key)
     (compiled,) = [c for c in net._compiled.values() if isinstance(c, CompiledTraining)]
     assert compiled.backward_runs == 5
+
+
+class TwoHeads(gluon.HybridBlock):
+    """Deferred shapes and a tuple of outputs, one of which is not differentiated."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.body = nn.Dense(5, activation="relu")
+        self.a, self.b = nn.Dense(2), nn.Dense(3)
+
+    def forward(self, x: Any) -> Any:
+        h = self.body(x)
+        return self.a(h), self.b(h)
+
+
+def test_deferred_shapes_and_several_outputs() -> None:
+    got = []
+    for hybrid in (False, True):
+        mx.random.seed(3)
+        net = TwoHeads()
+        net.initialize(mx.init.Uniform(0.5))
+        if hybrid:
+            net.hybridize()
+        x = mx.np.array(np.random.default_rng(1).normal(size=(4, 6)).astype(np.float32))
+        with autograd.record():  # the first call: the shapes come from this input
+            a, b = net(x)
+            loss = (a * a).sum() + b.sum() * 0.5
+        loss.backward()
+        got.append({"a": a.asnumpy(), "b": b.asnumpy(),
+                    **{k: p.grad().asnumpy() for k, p in net.collect_params().items()}})
+        if hybrid:
+            (compiled,) = net._compiled.values()
+            assert compiled.backward_runs == 1
+    assert got[0].keys() == got[1].keys()
+    for key in got[0]:
+        assert_close(got[1][key], got[0][key], 1e-4, 1e-5, what=key)
