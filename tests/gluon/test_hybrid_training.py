@@ -261,3 +261,30 @@ def test_deferred_shapes_and_several_outputs() -> None:
     assert got[0].keys() == got[1].keys()
     for key in got[0]:
         assert_close(got[1][key], got[0][key], 1e-4, 1e-5, what=key)
+
+
+def test_onnxruntime_runs_the_block_and_inference_sees_the_trained_state(monkeypatch) -> None:
+    import onnxruntime as ort
+
+    runs = []
+    real = ort.InferenceSession.run
+
+    def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
+        runs.append(self)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(ort.InferenceSession, "run", counted)
+    outputs = []
+    for hybrid in (False, True):
+        net, x, y = seeded("cnn_batchnorm", hybrid, "2.x")
+        trainer = gluon.Trainer(net.collect_params(), "sgd", {"learning_rate": 0.1, "momentum": 0.9})
+        before = len(runs)
+        for _ in range(3):
+            with autograd.record():
+                loss = gluon.loss.SoftmaxCrossEntropyLoss()(net(x), y)
+            loss.backward()
+            trainer.step(x.shape[0])
+        assert len(runs) - before == (6 if hybrid else 0), "a forward and a backward run per step"
+        assert len({id(s) for s in runs[before:]}) == (2 if hybrid else 0), "two sessions, built once"
+        outputs.append(net(x).asnumpy())   # inference: the moving statistics and weights of the training
+    assert_close(outputs[1], outputs[0], 1e-4, 1e-5, what="inference after training")
