@@ -239,7 +239,8 @@ class HybridBlock(Block):
                 return Cell.__call__(self, *xs)
 
             graphs = trace_vjp(forward, args, wrt, dynamic_batch=not static, name=type(self).__name__)
-            compiled = CompiledTraining(graphs, target, context.get_context("device_id") or 0)
+            compiled = CompiledTraining(graphs, target, context.get_context("device_id") or 0,
+                                        type(self).__name__)
             self._compiled[key] = compiled
         return compiled
 

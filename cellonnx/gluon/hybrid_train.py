@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from cellonnx.autograd.function import _Function
+from cellonnx.autograd.tape import is_grad_enabled
 from cellonnx.graph.compile import serialize
 from cellonnx.graph.runtime import Session
 from cellonnx.graph.step_trace import rebuild
@@ -30,8 +31,10 @@ class CompiledTraining:
         forward_runs / backward_runs: how many times each graph ran.
     """
 
-    def __init__(self, graphs: VJPGraphs, device_target: str = "CPU", device_id: int = 0) -> None:
+    def __init__(self, graphs: VJPGraphs, device_target: str = "CPU", device_id: int = 0,
+                 name: str = "HybridBlock") -> None:
         self.graphs = graphs
+        self.name = name
         self.forward_session = Session(serialize(graphs.forward), device_target, device_id)
         self.backward_session = (Session(serialize(graphs.backward), device_target, device_id)
                                  if graphs.backward is not None else None)
@@ -92,8 +95,11 @@ class _BlockCall(_Function):
 
     @staticmethod
     def backward(ctx: Any, *grads: Tensor) -> tuple:
+        if is_grad_enabled():  # create_graph=True: the gradient would have to be differentiated again
+            raise RuntimeError(f"{ctx.prog.name}: a hybridized block's gradient is computed by its compiled "
+                               "backward graph, which cannot be differentiated again (create_graph=True); "
+                               "call hybridize(False) on it for higher-order gradients")
         result = ctx.prog.run_backward(ctx.values, ctx.feeds, grads)
-        ctx.values = ctx.feeds = None  # the residuals are not needed again
         out: list[Any] = [None, None]
         for (kind, k), r in zip(ctx.prog.graphs.targets, result):
             like = k if kind == "param" else None

@@ -288,3 +288,18 @@ def test_onnxruntime_runs_the_block_and_inference_sees_the_trained_state(monkeyp
         assert len({id(s) for s in runs[before:]}) == (2 if hybrid else 0), "two sessions, built once"
         outputs.append(net(x).asnumpy())   # inference: the moving statistics and weights of the training
     assert_close(outputs[1], outputs[0], 1e-4, 1e-5, what="inference after training")
+
+
+def test_second_backward_and_create_graph() -> None:
+    net, x, _ = seeded("mlp", True, "2.x")
+    with autograd.record():
+        out = net(x).sum()
+    out.backward()
+    first = net[0].weight.grad().asnumpy().copy()
+    out.backward()   # the saved values stay while the output lives, as eagerly
+    assert_close(net[0].weight.grad().asnumpy(), first, 1e-6)
+    x.attach_grad()
+    with autograd.record():
+        out = net(x).sum()
+    with pytest.raises(RuntimeError, match="HybridSequential.*create_graph"):
+        autograd.grad(out, [x], create_graph=True)
