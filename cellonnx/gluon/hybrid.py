@@ -238,7 +238,12 @@ class HybridBlock(Block):
             def forward(*xs: Any) -> Any:
                 return Cell.__call__(self, *xs)
 
-            graphs = trace_vjp(forward, args, wrt, dynamic_batch=not static, name=type(self).__name__)
+            try:
+                graphs = trace_vjp(forward, args, wrt, dynamic_batch=not static, name=type(self).__name__)
+            except _trace.TraceError as exc:
+                raise type(exc)(f"{type(self).__name__} is hybridized and trains as a compiled graph under "
+                                f"autograd.record(): {exc} (or call hybridize(False) on it to train it "
+                                "eagerly)") from exc
             compiled = CompiledTraining(graphs, target, context.get_context("device_id") or 0,
                                         type(self).__name__)
             self._compiled[key] = compiled

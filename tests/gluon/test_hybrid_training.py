@@ -303,3 +303,30 @@ def test_second_backward_and_create_graph() -> None:
         out = net(x).sum()
     with pytest.raises(RuntimeError, match="HybridSequential.*create_graph"):
         autograd.grad(out, [x], create_graph=True)
+
+
+class ValueBranch(gluon.HybridBlock):
+    def __init__(self) -> None:
+        super().__init__()
+        self.dense = nn.Dense(2, in_units=3)
+
+    def forward(self, x: Any) -> Any:
+        if float(x.sum().asnumpy()) > 0:   # a Python branch on a value: no static graph holds it
+            return self.dense(x)
+        return -self.dense(x)
+
+
+def test_what_cannot_compile_names_the_block_and_the_way_out() -> None:
+    from cellonnx.graph.trace import TraceError
+
+    net = ValueBranch()
+    net.initialize()
+    net.hybridize()
+    x = mx.np.array(np.ones((2, 3), np.float32))
+    with pytest.raises(TraceError, match=r"ValueBranch is hybridized.*read into Python.*hybridize\(False\)"):
+        with autograd.record():
+            net(x)
+    net.hybridize(False)
+    with autograd.record():
+        net(x).backward()
+    assert net.dense.weight.grad() is not None
