@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from cellonnx import context
 from cellonnx.autograd.function import _Function
 from cellonnx.autograd.tape import is_grad_enabled
 from cellonnx.graph.compile import serialize
@@ -35,8 +36,11 @@ class CompiledTraining:
                  name: str = "HybridBlock") -> None:
         self.graphs = graphs
         self.name = name
-        self.forward_session = Session(serialize(graphs.forward), device_target, device_id)
-        self.backward_session = (Session(serialize(graphs.backward), device_target, device_id)
+        threads = context.get_context("intra_op_num_threads") or 0
+        self.forward_session = Session(serialize(graphs.forward), device_target, device_id,
+                                       intra_op_num_threads=threads)
+        self.backward_session = (Session(serialize(graphs.backward), device_target, device_id,
+                                         intra_op_num_threads=threads)
                                  if graphs.backward is not None else None)
         self._fwd_names = list(dict.fromkeys([*graphs.outputs, *(o for o, _ in graphs.updates),
                                               *graphs.residuals]))
