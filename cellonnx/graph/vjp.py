@@ -207,7 +207,7 @@ def split(model: onnx.ModelProto, fwd_outputs: Sequence[str], bwd_outputs: Seque
     def sub_model(kept: set[int], ins: list[onnx.ValueInfoProto], outputs: list[onnx.ValueInfoProto],
                   extra: list[onnx.NodeProto], name: str) -> onnx.ModelProto:
         chosen = [nodes[k] for k in sorted(kept)] + extra
-        used = {n for nd in chosen for n in _reads(nd)}
+        used = {n for nd in chosen for n in _reads(nd)} | {o.name for o in outputs}  # (a constant output)
         g = helper.make_graph(chosen, name, ins, outputs, [t for n, t in inits.items() if n in used])
         m = helper.make_model(g, opset_imports=list(model.opset_import), ir_version=model.ir_version,
                               producer_name=model.producer_name, producer_version=model.producer_version)

@@ -330,3 +330,14 @@ def test_what_cannot_compile_names_the_block_and_the_way_out() -> None:
     with autograd.record():
         net(x).backward()
     assert net.dense.weight.grad() is not None
+
+
+def test_fixed_gamma_is_stored_as_one_after_a_compiled_training_pass() -> None:
+    net = nn.HybridSequential()
+    net.add(nn.Conv2D(3, 1, in_channels=2), nn.BatchNorm(scale=False, in_channels=3), nn.Dense(2))
+    net.initialize()
+    net[1].gamma.set_data(mx.np.array(np.full(3, 2.0, np.float32)))
+    net.hybridize()
+    with autograd.record():
+        net(mx.np.array(np.ones((2, 2, 4, 4), np.float32))).backward()
+    assert_close(net[1].gamma.data().asnumpy(), np.ones(3, np.float32), 1e-6)

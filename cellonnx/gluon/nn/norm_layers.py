@@ -63,6 +63,10 @@ def batch_norm(x: Tensor, gamma: Tensor, beta: Tensor, running_mean: Tensor, run
                 gamma._assign_array(np.ones_like(gamma._data))
         elif _trace.tracing_step():  # a compiled training graph: the update is part of it
             _traced_update(x, mean, var, running_mean, running_var, momentum)
+            if fix_gamma and isinstance(gamma, CoreParameter):
+                from cellonnx.ops.operations._util import assign_to
+
+                assign_to(gamma, ops.ones_like(gamma), "BatchNorm")
     else:
         y = BatchNormInfer.apply(x, running_mean, running_var, g, beta, eps=eps)
     return ops.transpose(y, tuple(back)) if back is not None else y
