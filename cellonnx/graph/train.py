@@ -134,7 +134,12 @@ def compiled_step(owner: Any, fn: Callable[..., Any], args: Sequence[Any], name:
         for others in per_owner.values():   # the state held by another structure goes back to the host
             for other in others:
                 other.state.sync(other.parameters)
-        compiled = CompiledStep(trace_step(fn, args, name, arg_names=arg_names))
+        traced = trace_step(fn, args, name, arg_names=arg_names)
+        if traced.boundaries:   # collectives in the step: graphs cut around them (graph/split_step.py)
+            from cellonnx.graph.split_step import SplitStep
+            compiled = SplitStep(traced)
+        else:
+            compiled = CompiledStep(traced)
         compiled.guard = compiled.step.guard()
         _release_trace_memory()
         entries.append(compiled)
