@@ -27,6 +27,7 @@ from cellonnx.autograd.tape import run_backward, set_grad_enabled
 from cellonnx.graph.builder import DEFAULT_OPSET, GraphBuilder
 from cellonnx.graph.optimize import optimize
 from cellonnx.graph.step_trace import _structure, _tensor_outputs, data_specs
+from cellonnx.graph.symint import is_symbolic
 from cellonnx.graph.trace import TraceError, Tracer, tracing
 from cellonnx.tensor import Parameter, Tensor
 
@@ -120,7 +121,8 @@ def trace_vjp(fn: Callable[..., Any], args: Sequence[Any], wrt_args: Sequence[in
                 seeds = []
                 for i, t in heads:
                     seed = Tensor._make(np.ones_like(t._data))
-                    shape = [None] * t._data.ndim if tracer.is_traced(t) else list(t._data.shape)
+                    # the output's own dims: dynamic where its are, so the seed's shape equals the output's
+                    shape = [None if is_symbolic(d) else int(d) for d in t.shape]
                     tracer.bind(seed, g.add_input(f"grad_output_{i}", t.dtype, shape))
                     seeds.append(seed)
                     grad_inputs.append((f"grad_output_{i}", i))
