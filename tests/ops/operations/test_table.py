@@ -45,6 +45,11 @@ def _hook(g: Any) -> Any:
 
 
 EXTRA: dict[str, dict[str, Any]] = {
+    "ExtractImagePatches": c(lambda: ops.ExtractImagePatches([1, 1, 2, 2], [1, 1, 1, 2], [1, 1, 1, 1],
+                                                             "SAME"), [f32(1, 2, 4, 5)]),
+    "ExtractVolumePatches": c(lambda: ops.ExtractVolumePatches(2, 1, "VALID"), [f32(1, 2, 3, 3, 3)]),
+    "Dilation2D": c(lambda: ops.Dilation2D(1, 1), [f32(1, 2, 4, 4), f32(2, 2, 2)]),
+    "DepthwiseConv2dNative": c(lambda: ops.DepthwiseConv2dNative(1, 2), [f32(1, 2, 4, 4), f32(1, 2, 2, 2)]),
     "MatrixLogarithm": c(lambda: ops.MatrixLogarithm(), [], lambda p: p(T([[2 + 1j, 0.5], [0.2, 3 - 1j]],
                                                                            ms.complex64))),
     "RaggedRange": c(lambda: ops.RaggedRange(ms.int64), [],

@@ -1,0 +1,113 @@
+"""Rows for the sliding-window composites behind ops.ExtractImagePatches, ExtractVolumePatches, Dilation2D and
+DepthwiseConv2dNative (composite/patches.py), called through the operator classes.
+
+References are float64 loops over output positions written from MindSpore's documented formulas (output
+sizes, 'SAME' padding split evenly with the odd pixel at the end, TensorFlow's patch order: kernel
+positions, then channels). MindSpore's CPU build has no kernel for ExtractImagePatches, Dilation2D and
+DepthwiseConv2dNative; ExtractVolumePatches is also compared with MindSpore itself in
+tests/ops/operations/test_pending_ops.py.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from cellonnx import ops
+from tests.ops.harness import OpCase, rand
+
+
+def _same(n, k, s, r):
+    o = -(-n // s)
+    need = max((o - 1) * s + (k - 1) * r + 1 - n, 0)
+    return o, need // 2
+
+
+def _geometry(shape, k, s, r, padding):
+    outs, begins = [], []
+    for n, kk, ss, rr in zip(shape, k, s, r):
+        if padding == "SAME":
+            o, b = _same(n, kk, ss, rr)
+        else:
+            o, b = (n - (kk - 1) * rr - 1) // ss + 1, 0
+        outs.append(o)
+        begins.append(b)
+    return outs, begins
+
+
+def _patches_ref(x, k, s, r, padding):
+    """(N, C, *sp) -> (N, prod(k) * C, *out), value at channel (tap, c) = x[c, o * s - begin + tap * r]."""
+    nd = len(k)
+    outs, begins = _geometry(x.shape[2:], k, s, r, padding)
+    taps = list(np.ndindex(*k))
+    c = x.shape[1]
+    out = np.zeros((x.shape[0], len(taps) * c, *outs))
+    for t, tap in enumerate(taps):
+        for pos in np.ndindex(*outs):
+            src = [p * ss - b + i * rr for p, ss, b, i, rr in zip(pos, s, begins, tap, r)]
+            if all(0 <= v < n for v, n in zip(src, x.shape[2:])):
+                out[(slice(None), slice(t * c, (t + 1) * c)) + pos] = x[(slice(None), slice(None), *src)]
+    assert nd == len(outs)
+    return out
+
+
+def _dilation_ref(x, f, s, r, padding):
+    k = f.shape[1:]
+    outs, begins = _geometry(x.shape[2:], k, s, r, padding)
+    out = np.full(x.shape[:2] + tuple(outs), -np.inf)
+    for tap in np.ndindex(*k):
+        for pos in np.ndindex(*outs):
+            src = [p * ss - b + i * rr for p, ss, b, i, rr in zip(pos, s, begins, tap, r)]
+            if all(0 <= v < n for v, n in zip(src, x.shape[2:])):
+                val = x[:, :, src[0], src[1]] + f[:, tap[0], tap[1]]
+                out[(slice(None), slice(None)) + pos] = np.maximum(out[(slice(None), slice(None)) + pos], val)
+    return out
+
+
+def _depthwise_ref(x, w, s, d, pads):
+    xp = np.pad(x, [(0, 0), (0, 0), pads[0:2], pads[2:4]])
+    kh, kw = w.shape[2:]
+    oh = (xp.shape[2] - (kh - 1) * d - 1) // s + 1
+    ow = (xp.shape[3] - (kw - 1) * d - 1) // s + 1
+    out = np.zeros(x.shape[:2] + (oh, ow))
+    for i, j in np.ndindex(kh, kw):
+        view = xp[:, :, i * d:i * d + (oh - 1) * s + 1:s, j * d:j * d + (ow - 1) * s + 1:s]
+        out += view * w[0, :, i, j, None, None]
+    return out
+
+
+def _distinct(*shape, seed=0):
+    """Values far apart, so a window's maximum is not a near-tie that finite differences would straddle."""
+    rng = np.random.default_rng(seed)
+    return rng.permutation(np.prod(shape)).reshape(shape) * 0.1
+
+
+CASES = [
+    OpCase("extract_image_patches_valid",
+           lambda x: ops.ExtractImagePatches([1, 1, 2, 3], [1, 1, 1, 2], [1, 1, 2, 1])(x), [rand(2, 3, 5, 6)],
+           lambda x: _patches_ref(x, (2, 3), (1, 2), (2, 1), "VALID")),
+    OpCase("extract_image_patches_same",
+           lambda x: ops.ExtractImagePatches([1, 1, 3, 2], [1, 1, 2, 2], [1, 1, 1, 1], "same")(x),
+           [rand(1, 2, 5, 4)], lambda x: _patches_ref(x, (3, 2), (2, 2), (1, 1), "SAME")),
+    OpCase("extract_volume_patches_same",
+           lambda x: ops.ExtractVolumePatches((1, 1, 2, 3, 2), (1, 1, 2, 1, 2), "SAME")(x),
+           [rand(1, 2, 3, 4, 5)],
+           lambda x: _patches_ref(x, (2, 3, 2), (2, 1, 2), (1, 1, 1), "SAME")),
+    OpCase("extract_volume_patches_valid", lambda x: ops.ExtractVolumePatches(2, 1, "valid")(x),
+           [rand(1, 2, 3, 3, 4)], lambda x: _patches_ref(x, (2, 2, 2), (1, 1, 1), (1, 1, 1), "VALID")),
+    OpCase("dilation2d_same", lambda x, f: ops.Dilation2D(stride=(2, 1), dilation=1)(x, f),
+           [_distinct(2, 2, 5, 5), _distinct(2, 3, 2, seed=1)],
+           lambda x, f: _dilation_ref(x, f, (2, 1), (1, 1), "SAME")),
+    OpCase("dilation2d_valid_dilated", lambda x, f: ops.Dilation2D(1, (1, 1, 2, 1), "valid")(x, f),
+           [_distinct(1, 3, 6, 5), _distinct(3, 2, 2, seed=2)],
+           lambda x, f: _dilation_ref(x, f, (1, 1), (2, 1), "VALID")),
+    OpCase("depthwise_conv2d_native_valid", lambda x, w: ops.DepthwiseConv2dNative(1, 3)(x, w),
+           [rand(2, 3, 5, 6), rand(1, 3, 3, 3, seed=1)],
+           lambda x, w: _depthwise_ref(x, w, 1, 1, (0, 0, 0, 0))),
+    OpCase("depthwise_conv2d_native_same_strided",
+           lambda x, w: ops.DepthwiseConv2dNative(1, (2, 2), pad_mode="same", stride=2)(x, w),
+           [rand(1, 2, 5, 5), rand(1, 2, 2, 2, seed=1)],
+           lambda x, w: _depthwise_ref(x, w, 2, 1, (0, 1, 0, 1))),
+    OpCase("depthwise_conv2d_native_pad_dilated",
+           lambda x, w: ops.DepthwiseConv2dNative(1, 2, pad_mode="pad", pad=(1, 0, 2, 1), dilation=2)(x, w),
+           [rand(1, 2, 5, 5), rand(1, 2, 2, 2, seed=1)],
+           lambda x, w: _depthwise_ref(x, w, 1, 2, (1, 0, 2, 1))),
+]
