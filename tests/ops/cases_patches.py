@@ -80,7 +80,27 @@ def _distinct(*shape, seed=0):
     return rng.permutation(np.prod(shape)).reshape(shape) * 0.1
 
 
+def _regular_pool_ref(x, k, overlapping, reduce):
+    """NHWC pooling over cells of k pixels (the fractional pools when the ratio divides the input: their
+    cells are then fixed), a cell reaching one pixel further when overlapping."""
+    n, h, w, c = x.shape
+    oh, ow = h // k, w // k
+    out = np.zeros((n, oh, ow, c))
+    for a, b in np.ndindex(oh, ow):
+        e = 1 if overlapping else 0
+        out[:, a, b] = reduce(x[:, a * k:min(a * k + k + e, h), b * k:min(b * k + k + e, w)], axis=(1, 2))
+    return out
+
+
+_FRACTIONAL_NOTE = "eager only: the pooling cells are drawn per call, so there is no ONNX lowering"
+
 CASES = [
+    OpCase("fractional_max_pool_regular", lambda x: ops.FractionalMaxPool([1.0, 2.0, 2.0, 1.0])(x)[0],
+           [_distinct(2, 4, 6, 3)], lambda x: _regular_pool_ref(x, 2, False, np.max), lower=False,
+           note=_FRACTIONAL_NOTE),
+    OpCase("fractional_avg_pool_regular_overlapping",
+           lambda x: ops.FractionalAvgPool([1.0, 2.0, 2.0, 1.0], True, True)(x)[0], [rand(1, 6, 4, 2)],
+           lambda x: _regular_pool_ref(x, 2, True, np.mean), lower=False, note=_FRACTIONAL_NOTE),
     OpCase("extract_image_patches_valid",
            lambda x: ops.ExtractImagePatches([1, 1, 2, 3], [1, 1, 1, 2], [1, 1, 2, 1])(x), [rand(2, 3, 5, 6)],
            lambda x: _patches_ref(x, (2, 3), (1, 2), (2, 1), "VALID")),

@@ -1,12 +1,14 @@
 """MindSpore's sliding-window operator classes that have no functional twin in ``mindspore.ops``
 (``ops.ExtractImagePatches``, ``ops.ExtractVolumePatches``, ``ops.Dilation2D``,
-``ops.DepthwiseConv2dNative``): table rows over the composites of cellonnx/ops/composite/patches.py (see
-table.py), so they are differentiable and export to ONNX.
+``ops.DepthwiseConv2dNative``, ``ops.FractionalMaxPool``, ``ops.FractionalAvgPool``): table rows over the
+composites of cellonnx/ops/composite/patches.py and fractional_pool.py (see table.py), so they are
+differentiable; the first four export to ONNX, the fractional pools (random cells per call) run eagerly.
 """
 from __future__ import annotations
 
 from typing import Any
 
+from cellonnx.ops.composite.fractional_pool import fractional_pool
 from cellonnx.ops.composite.patches import (  # noqa: F401 (the rows' twins call them)
     depthwise_conv2d_native,
     dilation2d,
@@ -150,6 +152,43 @@ def _depthwise(prim: Any, x: Any, w: Any) -> Any:
                                    prim.stride[2:], prim.dilation[2:])
 
 
+def _setup_fractional(prim: Any) -> None:
+    op = prim.name
+    ratio = prim.pooling_ratio
+    if not isinstance(ratio, list):
+        raise TypeError(f"For '{op}', the 'pooling_ratio' must be a list, but got {type(ratio).__name__}.")
+    for item in ratio:
+        if not isinstance(item, float):
+            raise TypeError(f"For '{op}', the 'pooling_ratio_item' must be a float, but got "
+                            f"{type(item).__name__}.")
+    for name in ("pseudo_random", "overlapping", "deterministic"):
+        if not isinstance(getattr(prim, name), bool):
+            raise TypeError(f"For '{op}', the '{name}' must be a bool, but got "
+                            f"{type(getattr(prim, name)).__name__}.")
+    for name in ("seed", "seed2"):
+        value = getattr(prim, name)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"For '{op}', the '{name}' must be an int, but got {type(value).__name__}.")
+    if len(ratio) != 4:
+        raise ValueError(f"For '{op}', the length of 'pooling_ratio' must be 4, but got {len(ratio)}.")
+    if ratio[0] != 1.0 or ratio[3] != 1.0:
+        raise ValueError(f"For '{op}', the first and last elements of 'pooling_ratio' must be 1.0 (no "
+                         f"pooling over the batch and the channels), but got {ratio}.")
+    if ratio[1] < 1.0 or ratio[2] < 1.0:
+        raise ValueError(f"For '{op}', the row and col elements of 'pooling_ratio' must be >= 1.0, but got "
+                         f"{ratio}.")
+    if op == "FractionalAvgPool" and not prim.deterministic and (prim.seed or prim.seed2):
+        raise ValueError(f"For '{op}', both 'seed' and 'seed2' must be 0 if 'deterministic' is false.")
+
+
+def _fractional(prim: Any, x: Any, mode: str) -> Any:
+    from cellonnx.ops.prims.random import generator
+
+    seed = prim.seed or prim.seed2
+    rng = generator(prim.name, int(seed) if seed else None)
+    return fractional_pool(x, prim.pooling_ratio, prim.pseudo_random, prim.overlapping, rng, mode, prim.name)
+
+
 ROWS = [
     Row("ExtractImagePatches", "ksizes, strides, rates, padding='VALID'", "input_x",
         "_image_patches(input_x, ksizes, strides, rates, padding)", _setup_image_patches),
@@ -160,6 +199,10 @@ ROWS = [
     Row("DepthwiseConv2dNative",
         "channel_multiplier, kernel_size, mode=3, pad_mode='valid', pad=0, stride=1, dilation=1, group=1",
         "x, w", "_depthwise(self, x, w)", _setup_depthwise),
+    Row("FractionalMaxPool", "pooling_ratio, pseudo_random=False, overlapping=False, deterministic=False, "
+        "seed=0, seed2=0", "x", "_fractional(self, x, 'max')", _setup_fractional),
+    Row("FractionalAvgPool", "pooling_ratio, pseudo_random=False, overlapping=False, deterministic=False, "
+        "seed=0, seed2=0", "x", "_fractional(self, x, 'avg')", _setup_fractional),
 ]
 
 CLASSES = build(ROWS, globals())

@@ -60,3 +60,72 @@ def test_dilation2d_integer_input_keeps_its_dtype():
     y = ops.Dilation2D(1, 1, "valid")(x, f)
     assert y.dtype == ms.int32
     np.testing.assert_array_equal(y.asnumpy()[0, 0], np.arange(16).reshape(4, 4)[1:, :3] + 2)
+
+
+RATIOS = [([1.0, 1.5, 1.5, 1.0], False), ([1.0, 1.4, 1.7, 1.0], False), ([1.0, 1.3, 2.2, 1.0], True),
+          ([1.0, 1.6, 1.2, 1.0], True)]  # as gen_pending_ops.FRACTIONAL: (pooling_ratio, overlapping)
+
+
+@pytest.mark.parametrize("op, mode", [("FractionalMaxPool", "max"), ("FractionalAvgPool", "avg")])
+@pytest.mark.parametrize("i", range(4))
+@pytest.mark.parametrize("kind", ["f", "i"])
+def test_fractional_pools_match_mindspore_on_its_cells(op, mode, i, kind):
+    """MindSpore's random cells are its own; pooled over the same cells, the values are MindSpore's."""
+    from cellonnx.ops.composite.fractional_pool import pool_with_sequences
+
+    fix = np.load(FIX / "fractional.npz")
+    key = f"{op}{i}{kind}"
+    x = fix["x" if kind == "f" else "xi"]
+    got = pool_with_sequences(ms.Tensor(x), fix[f"{key}_rows"], fix[f"{key}_cols"], RATIOS[i][1], mode)
+    assert got.dtype == ms.Tensor(x).dtype
+    assert_close(got.asnumpy(), fix[f"{key}_y"], rtol=1e-6 if kind == "f" else 0)
+
+
+@pytest.mark.parametrize("op", ["FractionalMaxPool", "FractionalAvgPool"])
+@pytest.mark.parametrize("pseudo", [False, True])
+def test_fractional_cells_are_fractional(op, pseudo):
+    """The drawn boundaries start at 0, end at the input size and step by in // out or in // out + 1; the
+    outputs are the pools over them."""
+    x = np.random.default_rng(0).standard_normal((2, 11, 13, 3)).astype(np.float32)
+    for seed in range(5):
+        y, rows, cols = getattr(ops, op)([1.0, 1.7, 1.45, 1.0], pseudo, False, True, seed + 1)(ms.Tensor(x))
+        for seq, n, r in ((rows.asnumpy(), 11, 1.7), (cols.asnumpy(), 13, 1.45)):
+            out = int(n / r)
+            assert seq.dtype == np.int64 and len(seq) == out + 1 and seq[0] == 0 and seq[-1] == n
+            assert set(np.diff(seq)) <= {n // out, n // out + 1}
+        want = np.zeros(y.shape)
+        reduce = np.max if op == "FractionalMaxPool" else np.mean
+        r, c = rows.asnumpy(), cols.asnumpy()
+        for a, b in np.ndindex(len(r) - 1, len(c) - 1):
+            want[:, a, b] = reduce(x[:, r[a]:r[a + 1], c[b]:c[b + 1]], axis=(1, 2))
+        assert_close(y.asnumpy(), want, rtol=1e-6)
+
+
+def test_fractional_docstring_examples():
+    x = ms.Tensor(np.arange(1, 17).reshape(1, 4, 4, 1).astype(np.int64))
+    y, rows, _ = ops.FractionalMaxPool([1.0, 1.5, 1.5, 1.0])(x)
+    np.testing.assert_array_equal(y.asnumpy().ravel(), [6, 8, 14, 16])
+    np.testing.assert_array_equal(rows.asnumpy(), [0, 2, 4])
+    y, _, _ = ops.FractionalAvgPool([1.0, 1.5, 1.5, 1.0])(x)
+    np.testing.assert_array_equal(y.asnumpy().ravel(), [3, 5, 11, 13])
+
+
+def test_fractional_gradient_and_errors():
+    x = ms.Tensor(np.random.default_rng(1).standard_normal((1, 6, 6, 1)).astype(np.float32))
+    g = ms.grad(lambda t: ops.FractionalAvgPool([1.0, 2.0, 2.0, 1.0])(t)[0].sum())(x)
+    assert_close(g.asnumpy(), np.full((1, 6, 6, 1), 0.25), rtol=1e-6)
+    with pytest.raises(ValueError, match="first and last"):
+        ops.FractionalMaxPool([2.0, 1.5, 1.5, 1.0])
+    with pytest.raises(TypeError, match="pooling_ratio"):
+        ops.FractionalMaxPool((1.0, 1.5, 1.5, 1.0))
+    with pytest.raises(ValueError, match="seed"):
+        ops.FractionalAvgPool([1.0, 1.5, 1.5, 1.0], seed=1)
+    with pytest.raises(TypeError, match="4-D"):
+        ops.FractionalMaxPool([1.0, 1.5, 1.5, 1.0])(ms.Tensor(np.zeros((4, 4, 1), np.float32)))
+    with pytest.raises(NotImplementedError, match="FractionalMaxPool"):
+        from cellonnx.ops import registry
+        old, registry.TRACE_HOOK = registry.TRACE_HOOK, object()
+        try:
+            ops.FractionalMaxPool([1.0, 1.5, 1.5, 1.0])(x)
+        finally:
+            registry.TRACE_HOOK = old
