@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from cellonnx import ops
+from cellonnx.tensor import Tensor
 from tests.ops.harness import OpCase, rand
 
 
@@ -92,9 +93,36 @@ def _regular_pool_ref(x, k, overlapping, reduce):
     return out
 
 
+_RESAMPLE_NOTE = ("values against MindSpore 2.10 in tests/ops/operations/test_resample_ops.py; this row "
+                  "checks the gradient and the lowering. Computed in float32 (MindSpore's output dtype) also "
+                  "for float64 input; the output is linear in the image, so a large finite-difference step "
+                  "is exact")
+F32_GRAD = {"eps": 1e-2, "grad_rtol": 1e-4, "grad_atol": 1e-5}
+
+
+def _i32(v):
+    return Tensor(np.array(v, np.int32))
+
+
+def _f32(v):
+    return Tensor(np.array(v, np.float32))
+
+
 _FRACTIONAL_NOTE = "eager only: the pooling cells are drawn per call, so there is no ONNX lowering"
 
 CASES = [
+    OpCase("resize_area", lambda x: ops.ResizeArea()(x, _i32([3, 5])), [rand(2, 5, 7, 3)], None,
+           note=_RESAMPLE_NOTE, **F32_GRAD),
+    OpCase("resize_area_align_corners_up", lambda x: ops.ResizeArea(True)(x, _i32([6, 4])),
+           [rand(1, 4, 3, 2)],
+           None, note=_RESAMPLE_NOTE, **F32_GRAD),
+    OpCase("scale_and_translate", lambda x: ops.ScaleAndTranslate()(x, _i32([3, 4]), _f32([0.6, 0.55]),
+                                                                    _f32([0.3, -0.2])),
+           [rand(1, 5, 7, 2)], None, note=_RESAMPLE_NOTE, **F32_GRAD),
+    OpCase("scale_and_translate_keyscubic_up",
+           lambda x: ops.ScaleAndTranslate("keyscubic", False)(x, _i32([7, 6]), _f32([1.5, 1.2]),
+                                                               _f32([0, 1])),
+           [rand(1, 4, 5, 1)], None, note=_RESAMPLE_NOTE, **F32_GRAD),
     OpCase("fractional_max_pool_regular", lambda x: ops.FractionalMaxPool([1.0, 2.0, 2.0, 1.0])(x)[0],
            [_distinct(2, 4, 6, 3)], lambda x: _regular_pool_ref(x, 2, False, np.max), lower=False,
            note=_FRACTIONAL_NOTE),

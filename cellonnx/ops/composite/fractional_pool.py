@@ -80,7 +80,7 @@ def pool_with_sequences(x: Tensor, rows: np.ndarray, cols: np.ndarray, overlappi
 def fractional_pool(x: Tensor, pooling_ratio: Sequence[float], pseudo_random: bool, overlapping: bool,
                     rng: np.random.Generator, mode: str, op: str) -> tuple[Tensor, Tensor, Tensor]:
     """(pooled x, row boundaries, column boundaries) of an NHWC input; see the module docstring."""
-    if registry.TRACE_HOOK is not None:
+    if registry.ACTIVE_TRACER is not None:
         raise NotImplementedError(f"ops.{op} cannot be exported to ONNX: its pooling cells are drawn at "
                                   "random on each call; it runs eagerly only")
     if not isinstance(x, Tensor):

@@ -24,6 +24,7 @@ from cellonnx.ops.operations import (
     optim_ops,
     other_ops,
     random_ops,
+    resample_ops,
     resize_ops,
     rnn_ops,
     sampling_ops,
@@ -50,6 +51,7 @@ from cellonnx.ops.operations.nn_ops import *
 from cellonnx.ops.operations.optim_ops import *
 from cellonnx.ops.operations.other_ops import *
 from cellonnx.ops.operations.random_ops import *
+from cellonnx.ops.operations.resample_ops import *
 from cellonnx.ops.operations.resize_ops import *
 from cellonnx.ops.operations.rnn_ops import *
 from cellonnx.ops.operations.sampling_ops import *
@@ -61,7 +63,8 @@ from cellonnx.ops.prims.control import ForiLoop, Scan, WhileLoop
 
 FAMILIES = (math_ops, array_ops, nn_ops, random_ops, optim_ops, debug_ops, other_ops, special_ops, linalg_ops,
             scatter_ops, image_ops, loss_ops, compat_ops, extra_ops, nn3d_ops, resize_ops, rnn_ops,
-            spectral_ops, color_ops, matrix_ops, nms_ops, ctc_ops, sampling_ops, window_ops)
+            spectral_ops, color_ops, matrix_ops, nms_ops, ctc_ops, sampling_ops, window_ops,
+            resample_ops)
 ROWS = [row for family in FAMILIES for row in family.ROWS]
 
 __all__ = ["ForiLoop", "Scan", "WhileLoop"]

@@ -124,8 +124,8 @@ def test_fractional_gradient_and_errors():
         ops.FractionalMaxPool([1.0, 1.5, 1.5, 1.0])(ms.Tensor(np.zeros((4, 4, 1), np.float32)))
     with pytest.raises(NotImplementedError, match="FractionalMaxPool"):
         from cellonnx.ops import registry
-        old, registry.TRACE_HOOK = registry.TRACE_HOOK, object()
+        old, registry.ACTIVE_TRACER = registry.ACTIVE_TRACER, object()
         try:
             ops.FractionalMaxPool([1.0, 1.5, 1.5, 1.0])(x)
         finally:
-            registry.TRACE_HOOK = old
+            registry.ACTIVE_TRACER = old

@@ -1,0 +1,71 @@
+"""ops.ResizeArea and ops.ScaleAndTranslate against MindSpore 2.10 on CPU
+(tests/fixtures/mindspore/gen_pending_ops.py): every kernel, with and without antialias, down- and
+up-scaling, translated, float and integer images; plus MindSpore's errors. Gradients and the ONNX lowering are
+checked by the op table (tests/ops/cases_patches.py)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import cellonnx as ms
+from cellonnx import ops
+from tests.tolerance import assert_close
+
+FIX = np.load(Path(__file__).parents[2] / "fixtures/mindspore/pending_ops/resample.npz")
+KERNELS = ("lanczos1", "lanczos3", "lanczos5", "gaussian", "box", "triangle", "keyscubic", "mitchellcubic")
+SAT = (((3, 4), (0.6, 0.55), (0.0, 0.0)), ((9, 12), (1.8, 1.7), (0.5, -1.0)),
+       ((4, 5), (0.8, 0.7), (-0.7, 1.2)))
+
+
+def _i32(v):
+    return ms.Tensor(np.array(v, np.int32))
+
+
+def _f32(v):
+    return ms.Tensor(np.array(v, np.float32))
+
+
+@pytest.mark.parametrize("align", [False, True])
+def test_resize_area_matches_mindspore(align):
+    for i, size in enumerate(((3, 4), (8, 10), (5, 3))):
+        got = ops.ResizeArea(align)(ms.Tensor(FIX["x"]), _i32(size))
+        assert got.dtype == ms.float32
+        assert_close(got.asnumpy(), FIX[f"area{int(align)}{i}"], rtol=1e-5)
+    got = ops.ResizeArea(align)(ms.Tensor(FIX["xi"]), _i32([3, 4]))
+    assert_close(got.asnumpy(), FIX[f"area{int(align)}i"], rtol=1e-6)
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+@pytest.mark.parametrize("antialias", [False, True])
+def test_scale_and_translate_matches_mindspore(kernel, antialias):
+    for i, (size, scale, trans) in enumerate(SAT):
+        prim = ops.ScaleAndTranslate(kernel, antialias)
+        got = prim(ms.Tensor(FIX["x"]), _i32(size), _f32(scale), _f32(trans))
+        assert got.dtype == ms.float32 and got.shape == FIX[f"sat_{kernel}{int(antialias)}{i}"].shape
+        assert_close(got.asnumpy(), FIX[f"sat_{kernel}{int(antialias)}{i}"], rtol=1e-5)
+    got = ops.ScaleAndTranslate()(ms.Tensor(FIX["xi"]), _i32([3, 4]), _f32([0.7, 0.6]), _f32([0.2, 0.0]))
+    assert_close(got.asnumpy(), FIX["sat_int"], rtol=1e-6)
+
+
+def test_docstring_example():
+    image = ms.Tensor(np.array([[[[9.0], [5.0], [2.0], [1.0]], [[6.0], [1.0], [9.0], [7.0]]]], np.float32))
+    got = ops.ScaleAndTranslate()(image, _i32([2, 2]), _f32([1, 1]), _f32([1, 1]))
+    np.testing.assert_allclose(got.asnumpy().ravel(), [0.0, 0.0, 0.0, 9.0], atol=1e-6)
+
+
+def test_errors_as_mindspore():
+    x = ms.Tensor(np.zeros((1, 4, 4, 1), np.float32))
+    with pytest.raises(ValueError, match="kernel_type"):
+        ops.ScaleAndTranslate("cubic")
+    with pytest.raises(TypeError, match="align_corners"):
+        ops.ResizeArea(1)
+    with pytest.raises(TypeError, match="'size' must be int32"):
+        ops.ResizeArea()(x, ms.Tensor(np.array([2, 2], np.int64)))
+    with pytest.raises(ValueError, match="positive"):
+        ops.ResizeArea()(x, _i32([0, 2]))
+    with pytest.raises(ValueError, match="dimension of 'images' must be 4"):
+        ops.ResizeArea()(ms.Tensor(np.zeros((4, 4, 1), np.float32)), _i32([2, 2]))
+    with pytest.raises(TypeError, match="'scale' must be float32"):
+        ops.ScaleAndTranslate()(x, _i32([2, 2]), ms.Tensor(np.array([1.0, 1.0])), _f32([0, 0]))
