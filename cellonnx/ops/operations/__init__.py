@@ -31,6 +31,7 @@ from cellonnx.ops.operations import (
     scatter_ops,
     special_ops,
     spectral_ops,
+    text_ops,
     window_ops,
 )
 from cellonnx.ops.operations.array_ops import *
@@ -58,13 +59,14 @@ from cellonnx.ops.operations.sampling_ops import *
 from cellonnx.ops.operations.scatter_ops import *
 from cellonnx.ops.operations.special_ops import *
 from cellonnx.ops.operations.spectral_ops import *
+from cellonnx.ops.operations.text_ops import *
 from cellonnx.ops.operations.window_ops import *
 from cellonnx.ops.prims.control import ForiLoop, Scan, WhileLoop
 
 FAMILIES = (math_ops, array_ops, nn_ops, random_ops, optim_ops, debug_ops, other_ops, special_ops, linalg_ops,
             scatter_ops, image_ops, loss_ops, compat_ops, extra_ops, nn3d_ops, resize_ops, rnn_ops,
             spectral_ops, color_ops, matrix_ops, nms_ops, ctc_ops, sampling_ops, window_ops,
-            resample_ops)
+            resample_ops, text_ops)
 ROWS = [row for family in FAMILIES for row in family.ROWS]
 
 __all__ = ["ForiLoop", "Scan", "WhileLoop"]
