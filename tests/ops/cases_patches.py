@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from cellonnx import ops
+from cellonnx.ops.composite.glimpse import extract_glimpse
 from cellonnx.tensor import Tensor
 from tests.ops.harness import OpCase, rand
 
@@ -108,9 +109,27 @@ def _f32(v):
     return Tensor(np.array(v, np.float32))
 
 
+def _glimpse_ref(x, size, origins):
+    """Zero-noise windows at the given top-left pixels."""
+    n, h, w, c = x.shape
+    out = np.zeros((n, *size, c))
+    for b, (r0, c0) in enumerate(origins):
+        for i, j in np.ndindex(*size):
+            if 0 <= r0 + i < h and 0 <= c0 + j < w:
+                out[b, i, j] = x[b, r0 + i, c0 + j]
+    return out
+
+
 _FRACTIONAL_NOTE = "eager only: the pooling cells are drawn per call, so there is no ONNX lowering"
 
 CASES = [
+    # centred offsets in pixels: row 3 + (-1.0) / 2 - 1.5 = 1 (truncated), col 3.5 + 2.4 / 2 - 2 = 2.7 -> 2;
+    # the second (row 3 - 3 - 1.5 = -1.5 -> -1, toward zero; col 3.5 - 3.5 - 2 = -2) hangs over the corner
+    # (the composite behind ops.ExtractGlimpse, which takes float32 only: float64 gradients are checked)
+    OpCase("extract_glimpse_zero_noise",
+           lambda x: extract_glimpse(x, (3, 4), np.array([[-1.0, 2.4], [-6.0, -7.0]]), True, False, "zero",
+                                     None),
+           [rand(2, 6, 7, 2)], lambda x: _glimpse_ref(x, (3, 4), [(1, 2), (-1, -2)])),
     OpCase("resize_area", lambda x: ops.ResizeArea()(x, _i32([3, 5])), [rand(2, 5, 7, 3)], None,
            note=_RESAMPLE_NOTE, **F32_GRAD),
     OpCase("resize_area_align_corners_up", lambda x: ops.ResizeArea(True)(x, _i32([6, 4])),

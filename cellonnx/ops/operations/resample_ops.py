@@ -1,11 +1,13 @@
-"""MindSpore's ``ops.ResizeArea`` and ``ops.ScaleAndTranslate``: table rows over the separable resampling of
-cellonnx/ops/composite/resample.py (see table.py). Inputs are NHWC images; the output is float32."""
+"""MindSpore's ``ops.ResizeArea``, ``ops.ScaleAndTranslate`` and ``ops.ExtractGlimpse``: table rows over the
+separable resampling of cellonnx/ops/composite/resample.py and the windows of glimpse.py (see table.py).
+Inputs are NHWC images; the output is float32."""
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
 
+from cellonnx.ops.composite.glimpse import extract_glimpse
 from cellonnx.ops.composite.resample import KERNELS, area_weights, scale_translate_weights, separable
 from cellonnx.ops.operations.table import Row, build
 from cellonnx.tensor import Tensor
@@ -76,12 +78,48 @@ def _scale_and_translate(images: Any, size: Any, scale: Any, translation: Any, k
                      scale_translate_weights(w, ow, sx, tx, kernel_type, antialias))
 
 
+def _setup_glimpse(prim: Any) -> None:
+    for attr in ("centered", "normalized", "uniform_noise"):
+        if not isinstance(getattr(prim, attr), bool):
+            raise TypeError(f"For '{prim.name}', the '{attr}' must be a bool, but got "
+                            f"{type(getattr(prim, attr)).__name__}.")
+    if not isinstance(prim.noise, str):
+        raise TypeError(f"For '{prim.name}', the 'noise' must be a str, but got {type(prim.noise).__name__}.")
+    if prim.noise not in ("uniform", "gaussian", "zero"):
+        raise ValueError(f"For '{prim.name}', the 'noise' must be one of ['uniform', 'gaussian', 'zero'], "
+                         f"but got {prim.noise!r}.")
+    if prim.uniform_noise and prim.noise != "uniform":
+        raise ValueError(f"For '{prim.name}', the value of 'noise' must be uniform when uniform_noise is "
+                         f"True, but got {prim.noise}.")
+
+
+def _glimpse(prim: Any, x: Any, size: Any, offsets: Any) -> Tensor:
+    from cellonnx.ops.prims.random import generator
+
+    op = "ExtractGlimpse"
+    if not isinstance(x, Tensor) or x.ndim != 4 or x.asnumpy().dtype != np.float32:
+        raise TypeError(f"For '{op}', 'x' must be a 4-D float32 Tensor (N, H, W, C), but got "
+                        f"{x.dtype if isinstance(x, Tensor) else type(x).__name__} of shape "
+                        f"{tuple(x.shape) if isinstance(x, Tensor) else None}.")
+    gh, gw = (int(v) for v in _pair(size, "size", "int32", op, True))
+    if not isinstance(offsets, Tensor):
+        raise ValueError(f"For '{op}', 'offsets' must be a Tensor, but got {type(offsets).__name__}.")
+    off = offsets.asnumpy()
+    if off.ndim != 2 or off.shape[1] != 2 or off.shape[0] != int(x.shape[0]):
+        raise ValueError(f"For '{op}', 'offsets' must be (batch_size = {int(x.shape[0])}, 2), but got shape "
+                         f"{off.shape}.")
+    noise = "uniform" if prim.uniform_noise else prim.noise
+    return extract_glimpse(x, (gh, gw), off, prim.centered, prim.normalized, noise, generator(op))
+
+
 ROWS = [
     Row("ResizeArea", "align_corners=False", "images, size", "_resize_area(images, size, align_corners)",
         _setup_resize_area),
     Row("ScaleAndTranslate", "kernel_type='lanczos3', antialias=True", "images, size, scale, translation",
         "_scale_and_translate(images, size, scale, translation, kernel_type, antialias)",
         _setup_scale_translate),
+    Row("ExtractGlimpse", "centered=True, normalized=True, uniform_noise=True, noise='uniform'",
+        "x, size, offsets", "_glimpse(self, x, size, offsets)", _setup_glimpse),
 ]
 
 CLASSES = build(ROWS, globals())

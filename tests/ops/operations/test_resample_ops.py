@@ -69,3 +69,35 @@ def test_errors_as_mindspore():
         ops.ResizeArea()(ms.Tensor(np.zeros((4, 4, 1), np.float32)), _i32([2, 2]))
     with pytest.raises(TypeError, match="'scale' must be float32"):
         ops.ScaleAndTranslate()(x, _i32([2, 2]), ms.Tensor(np.array([1.0, 1.0])), _f32([0, 0]))
+
+
+@pytest.mark.parametrize("centered", [False, True])
+@pytest.mark.parametrize("normalized", [False, True])
+def test_extract_glimpse_matches_mindspore(centered, normalized):
+    g = np.load(Path(__file__).parents[2] / "fixtures/mindspore/pending_ops/glimpse.npz")
+    off = g["off_n" if normalized else "off_u"]
+    for i, size in enumerate(((3, 4), (2, 5))):
+        prim = ops.ExtractGlimpse(centered, normalized, False, "zero")
+        got = prim(ms.Tensor(g["x"]), _i32(size), ms.Tensor(off)).asnumpy()
+        np.testing.assert_array_equal(got, g[f"y{int(centered)}{int(normalized)}{i}"])
+
+
+@pytest.mark.parametrize("uniform, noise", [(True, "uniform"), (False, "gaussian")])
+def test_extract_glimpse_noise_fills_only_outside(uniform, noise):
+    x = np.random.default_rng(0).uniform(2.0, 3.0, (1, 4, 4, 1)).astype(np.float32)
+    prim = ops.ExtractGlimpse(False, False, uniform, noise)
+    got = prim(ms.Tensor(x), _i32([4, 4]), ms.Tensor(np.array([[1.0, 2.0]], np.float32))).asnumpy()
+    np.testing.assert_array_equal(got[0, 1:, :], x[0, :3, :])  # window rows -1..2, cols 0..3
+    assert np.all(got[0, 0] != 0)
+    if noise == "uniform":
+        assert np.all((got[0, 0] >= x.min()) & (got[0, 0] <= x.max()))
+
+
+def test_extract_glimpse_errors():
+    with pytest.raises(ValueError, match="uniform when uniform_noise is True"):
+        ops.ExtractGlimpse(noise="zero")
+    with pytest.raises(ValueError, match="noise"):
+        ops.ExtractGlimpse(uniform_noise=False, noise="salt")
+    with pytest.raises(ValueError, match="offsets"):
+        ops.ExtractGlimpse()(ms.Tensor(np.zeros((2, 4, 4, 1), np.float32)), _i32([2, 2]),
+                             ms.Tensor(np.zeros((1, 2), np.float32)))
