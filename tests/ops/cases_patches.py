@@ -123,6 +123,10 @@ def _glimpse_ref(x, size, origins):
 _FRACTIONAL_NOTE = "eager only: the pooling cells are drawn per call, so there is no ONNX lowering"
 
 CASES = [
+    OpCase("deformable_offsets", lambda x, o: ops.DeformableOffsets((1, 1, 2, 1), (1, 0, 1, 1), (2, 2))(x, o),
+           [rand(1, 2, 4, 5), rand(1, 12, 2, 6, seed=1, low=-0.7, high=0.7)], None,
+           note="values against MindSpore 2.10 in tests/ops/operations/test_window_ops.py; this row checks "
+                "the gradients (bilinear sampling: offsets kept off whole pixels) and the lowering"),
     # centred offsets in pixels: row 3 + (-1.0) / 2 - 1.5 = 1 (truncated), col 3.5 + 2.4 / 2 - 2 = 2.7 -> 2;
     # the second (row 3 - 3 - 1.5 = -1.5 -> -1, toward zero; col 3.5 - 3.5 - 2 = -2) hangs over the corner
     # (the composite behind ops.ExtractGlimpse, which takes float32 only: float64 gradients are checked)

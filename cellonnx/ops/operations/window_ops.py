@@ -1,14 +1,16 @@
 """MindSpore's sliding-window operator classes that have no functional twin in ``mindspore.ops``
 (``ops.ExtractImagePatches``, ``ops.ExtractVolumePatches``, ``ops.Dilation2D``,
-``ops.DepthwiseConv2dNative``, ``ops.FractionalMaxPool``, ``ops.FractionalAvgPool``): table rows over the
-composites of cellonnx/ops/composite/patches.py and fractional_pool.py (see table.py), so they are
-differentiable; the first four export to ONNX, the fractional pools (random cells per call) run eagerly.
+``ops.DepthwiseConv2dNative``, ``ops.FractionalMaxPool``, ``ops.FractionalAvgPool``,
+``ops.DeformableOffsets``): table rows over the composites of cellonnx/ops/composite/patches.py,
+fractional_pool.py and grid_sample.py (see table.py), so they are differentiable; all but the fractional
+pools (random cells per call, eager only) export to ONNX.
 """
 from __future__ import annotations
 
 from typing import Any
 
 from cellonnx.ops.composite.fractional_pool import fractional_pool
+from cellonnx.ops.composite.grid_sample import deformable_offsets  # noqa: F401 (a row's twin)
 from cellonnx.ops.composite.patches import (  # noqa: F401 (the rows' twins call them)
     depthwise_conv2d_native,
     dilation2d,
@@ -189,6 +191,39 @@ def _fractional(prim: Any, x: Any, mode: str) -> Any:
     return fractional_pool(x, prim.pooling_ratio, prim.pseudo_random, prim.overlapping, rng, mode, prim.name)
 
 
+def _int_tuple(value: Any, n: int, name: str, op: str) -> tuple[int, ...]:
+    if not isinstance(value, tuple) or len(value) != n or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in value):
+        raise TypeError(f"For '{op}', the '{name}' must be a tuple of {n} ints, but got {value!r}.")
+    return value
+
+
+def _setup_deformable(prim: Any) -> None:
+    op = prim.name
+    if prim.data_format not in ("NCHW", "NHWC"):
+        raise ValueError(f"For '{op}', the 'data_format' must be 'NCHW' or 'NHWC', but got "
+                         f"{prim.data_format!r}.")
+    if prim.data_format == "NHWC":
+        raise ValueError(f"For '{op}', only the 'NCHW' data_format is supported (as on MindSpore's CPU and "
+                         "GPU), but got 'NHWC'.")
+    prim.add_prim_attr("format", prim.data_format)
+    pos_c = 1
+    for name in ("strides", "dilations"):
+        value = _int_tuple(getattr(prim, name), 4, name, op)
+        if value[0] != 1 or value[pos_c] != 1:
+            raise ValueError(f"For '{op}', The N and C dimensions of '{name}' must be set to 1.")
+    _int_tuple(prim.pads, 4, "pads", op)
+    _int_tuple(prim.ksize, 2, "kernel_size", op)
+    groups = prim.deformable_groups
+    if isinstance(groups, bool) or not isinstance(groups, int) or groups < 1:
+        raise ValueError(f"For '{op}', the 'deformable_groups' must be a positive int, but got {groups!r}.")
+    if not isinstance(prim.modulated, bool):
+        raise TypeError(f"For '{op}', the 'modulated' must be a bool, but got "
+                        f"{type(prim.modulated).__name__}.")
+    if prim.modulated is not True:
+        raise ValueError(f"For '{op}', The modulated must be set to True.")
+
+
 ROWS = [
     Row("ExtractImagePatches", "ksizes, strides, rates, padding='VALID'", "input_x",
         "_image_patches(input_x, ksizes, strides, rates, padding)", _setup_image_patches),
@@ -203,6 +238,10 @@ ROWS = [
         "seed=0, seed2=0", "x", "_fractional(self, x, 'max')", _setup_fractional),
     Row("FractionalAvgPool", "pooling_ratio, pseudo_random=False, overlapping=False, deterministic=False, "
         "seed=0, seed2=0", "x", "_fractional(self, x, 'avg')", _setup_fractional),
+    Row("DeformableOffsets", "strides, pads, ksize, dilations=(1, 1, 1, 1), data_format='NCHW', "
+        "deformable_groups=1, modulated=True", "x, offsets",
+        "deformable_offsets(x, offsets, ksize, strides, pads, dilations, deformable_groups, modulated)",
+        _setup_deformable),
 ]
 
 CLASSES = build(ROWS, globals())

@@ -68,6 +68,8 @@ EXTRA: dict[str, dict[str, Any]] = {
                        lambda p, a, b: p(a, b, T(0.1, ms.float64))),
     "ExtractGlimpse": c(lambda: ops.ExtractGlimpse(True, True, False, "zero"), [f32(2, 5, 6, 2), f32(2, 2)],
                         lambda p, x, o: p(x, T([3, 2], ms.int32), o)),
+    "DeformableOffsets": c(lambda: ops.DeformableOffsets((1, 1, 1, 1), (0, 0, 0, 0), (2, 2)),
+                           [f32(1, 2, 4, 4), f32(1, 12, 3, 3)]),
     "DepthwiseConv2dNative": c(lambda: ops.DepthwiseConv2dNative(1, 2), [f32(1, 2, 4, 4), f32(1, 2, 2, 2)]),
     "MatrixLogarithm": c(lambda: ops.MatrixLogarithm(), [], lambda p: p(T([[2 + 1j, 0.5], [0.2, 3 - 1j]],
                                                                            ms.complex64))),

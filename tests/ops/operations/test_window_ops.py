@@ -129,3 +129,27 @@ def test_fractional_gradient_and_errors():
             ops.FractionalMaxPool([1.0, 1.5, 1.5, 1.0])(x)
         finally:
             registry.ACTIVE_TRACER = old
+
+
+DEFORMABLE = [((1, 1, 1, 1), (0, 0, 0, 0), (2, 2), (1, 1, 1, 1), 1),
+              ((1, 1, 2, 1), (1, 0, 1, 1), (3, 2), (1, 1, 1, 2), 2)]  # as gen_pending_ops.deformable
+
+
+@pytest.mark.parametrize("i", range(2))
+def test_deformable_offsets_match_mindspore(i):
+    fix = np.load(FIX / "deformable.npz")
+    strides, pads, ksize, dilations, groups = DEFORMABLE[i]
+    prim = ops.DeformableOffsets(strides, pads, ksize, dilations, "NCHW", groups)
+    got = prim(ms.Tensor(fix["x"]), ms.Tensor(fix[f"off{i}"]))
+    assert got.shape == fix[f"y{i}"].shape
+    assert_close(got.asnumpy(), fix[f"y{i}"], rtol=1e-6)
+
+
+def test_deformable_offsets_errors():
+    with pytest.raises(ValueError, match="N and C dimensions of 'strides'"):
+        ops.DeformableOffsets((1, 2, 1, 1), (0, 0, 0, 0), (2, 2))
+    with pytest.raises(ValueError, match="modulated"):
+        ops.DeformableOffsets((1, 1, 1, 1), (0, 0, 0, 0), (2, 2), modulated=False)
+    with pytest.raises(ValueError, match="offsets"):
+        prim = ops.DeformableOffsets((1, 1, 1, 1), (0, 0, 0, 0), (2, 2))
+        prim(ms.Tensor(np.zeros((1, 2, 4, 4), np.float32)), ms.Tensor(np.zeros((1, 12, 2, 2), np.float32)))
