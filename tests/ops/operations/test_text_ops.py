@@ -90,3 +90,22 @@ def test_matrix_solve_ls_errors():
         ops.MatrixSolveLs()(a, T(np.ones((3, 2))), T(np.float64(0.1)))
     with pytest.raises(TypeError, match="fast"):
         ops.MatrixSolveLs(1)
+
+
+@pytest.mark.parametrize("i, start, size", [(0, [0, 1], [2, 3]), (1, [1, 0], [5, 5]), (2, [3, 4], [1, 2])])
+def test_sparse_slice_matches_mindspore(i, start, size):
+    f = np.load(FIX / "misc.npz")
+    i64 = np.int64
+    got = ops.SparseSlice()(T(f["ss_idx"]), T(f["ss_val"]), T(np.array([4, 5], i64)), T(np.array(start, i64)),
+                            T(np.array(size, i64)))
+    for g, key in zip(got, ("idx", "val", "shape")):
+        assert g.asnumpy().dtype == f[f"ss{i}_{key}"].dtype
+        np.testing.assert_array_equal(g.asnumpy(), f[f"ss{i}_{key}"])
+
+
+def test_sparse_slice_values_get_gradients():
+    i64 = np.int64
+    idx = T(np.array([[0, 1], [1, 2], [2, 0]], i64))
+    grad = ms.grad(lambda v: ops.SparseSlice()(idx, v, T(np.array([3, 3], i64)), T(np.array([0, 1], i64)),
+                                               T(np.array([2, 2], i64)))[1].sum())(T(np.ones(3, np.float32)))
+    np.testing.assert_array_equal(grad.asnumpy(), [1, 1, 0])
