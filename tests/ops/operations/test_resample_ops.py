@@ -101,3 +101,46 @@ def test_extract_glimpse_errors():
     with pytest.raises(ValueError, match="offsets"):
         ops.ExtractGlimpse()(ms.Tensor(np.zeros((2, 4, 4, 1), np.float32)), _i32([2, 2]),
                              ms.Tensor(np.zeros((1, 2), np.float32)))
+
+
+def _distort(prim, size, boxes, cover, dtype=np.int32):
+    return prim(ms.Tensor(np.array(size, dtype)), ms.Tensor(np.array(boxes, np.float32)),
+                ms.Tensor(np.array([cover], np.float32)))
+
+
+def test_sample_distorted_bounding_box_meets_its_constraints():
+    """MindSpore's draws are its own; each window drawn here keeps the constraints: aspect ratio and area
+    within range, inside the image, covering 80% of the box, begin / size / bboxes describing one window."""
+    prim = ops.SampleDistortedBoundingBoxV2(seed=1, seed2=1, aspect_ratio_range=(0.9, 1.1),
+                                            area_range=(0.1, 1.0))
+    h, w = 640, 480
+    y0, x0, y1, x1 = int(0.38 * h), int(0.17 * w), int(0.95 * h), int(0.40 * w)
+    for _ in range(20):
+        begin, size, bboxes = _distort(prim, [h, w, 3], [[[0.38, 0.17, 0.95, 0.40]]], 0.8)
+        assert begin.dtype == size.dtype == ms.int32
+        assert bboxes.dtype == ms.float32 and bboxes.shape == (1, 1, 4)
+        (by, bx, bz), (sh, sw, last) = begin.asnumpy().tolist(), size.asnumpy().tolist()
+        assert bz == 0 and last == -1 and 0 <= by and by + sh <= h and 0 <= bx and bx + sw <= w
+        assert 0.1 * h * w <= sh * sw <= h * w and abs(sw / sh - 1.0) <= 0.1 + 1.0 / sh
+        inter = max(min(bx + sw, x1) - max(bx, x0), 0) * max(min(by + sh, y1) - max(by, y0), 0)
+        assert inter / ((x1 - x0) * (y1 - y0)) >= 0.8
+        assert_close(bboxes.asnumpy().ravel(), np.array([by / h, bx / w, (by + sh) / h, (bx + sw) / w]),
+                     rtol=1e-6)
+
+
+def test_sample_distorted_bounding_box_falls_back_to_the_image():
+    prim = ops.SampleDistortedBoundingBoxV2(area_range=(0.05, 0.1), max_attempts=5)
+    begin, size, bboxes = _distort(prim, [40, 30, 3], [[[0.0, 0.0, 1.0, 1.0]]], 1.0, np.uint8)
+    assert begin.asnumpy().tolist() == [0, 0, 0] and size.asnumpy().tolist() == [40, 30, 255]
+    np.testing.assert_array_equal(bboxes.asnumpy(), [[[0.0, 0.0, 1.0, 1.0]]])
+
+
+def test_sample_distorted_bounding_box_errors():
+    with pytest.raises(ValueError, match="area_range"):
+        ops.SampleDistortedBoundingBoxV2(area_range=(0.5, 1.5))
+    with pytest.raises(TypeError, match="aspect_ratio_range"):
+        ops.SampleDistortedBoundingBoxV2(aspect_ratio_range=(1, 2))
+    with pytest.raises(ValueError, match="no bounding boxes"):
+        _distort(ops.SampleDistortedBoundingBoxV2(), [4, 4, 3], np.zeros((1, 0, 4)), 0.1)
+    whole = ops.SampleDistortedBoundingBoxV2(use_image_if_no_bounding_boxes=True)
+    _distort(whole, [4, 4, 3], np.zeros((1, 0, 4)), 0.1)
