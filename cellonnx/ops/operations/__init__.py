@@ -6,6 +6,7 @@ over cellonnx's functional ops (table.py); the family modules hold the rows. The
 from __future__ import annotations
 
 from cellonnx.ops.operations import (
+    adafactor_ops,
     array_ops,
     color_ops,
     comm_ops,
@@ -34,6 +35,7 @@ from cellonnx.ops.operations import (
     text_ops,
     window_ops,
 )
+from cellonnx.ops.operations.adafactor_ops import *
 from cellonnx.ops.operations.array_ops import *
 from cellonnx.ops.operations.color_ops import *
 from cellonnx.ops.operations.comm_ops import *
@@ -66,7 +68,7 @@ from cellonnx.ops.prims.control import ForiLoop, Scan, WhileLoop
 FAMILIES = (math_ops, array_ops, nn_ops, random_ops, optim_ops, debug_ops, other_ops, special_ops, linalg_ops,
             scatter_ops, image_ops, loss_ops, compat_ops, extra_ops, nn3d_ops, resize_ops, rnn_ops,
             spectral_ops, color_ops, matrix_ops, nms_ops, ctc_ops, sampling_ops, window_ops,
-            resample_ops, text_ops)
+            resample_ops, text_ops, adafactor_ops)
 ROWS = [row for family in FAMILIES for row in family.ROWS]
 
 __all__ = ["ForiLoop", "Scan", "WhileLoop"]
