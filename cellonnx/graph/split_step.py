@@ -272,24 +272,9 @@ class SplitStep(CompiledStep):
         return self.state.value(self._state_of[name])
 
     def __call__(self, *args: Any) -> Any:
-        from cellonnx.graph.step_trace import rebuild
-        from cellonnx.tensor import Tensor
-
         env = self._run(args)
-        values = {n: (env[n] if n in env else self._feed(n, args)) for n in
-                  (*self.step.outputs, *(name for name, _ in self.step.updates))}
-        self.state.update((p, _ort(values[name]), shape)
-                          for (name, p), shape in zip(self.step.updates, self._update_shapes))
-        self.steps += 1
-        flat: list[Any] = []
-        for i, name in enumerate(self.step.outputs):
-            p = self.step.returned_params.get(i)
-            if p is None:
-                arr = np.array(_host(values[name]), copy=True)
-                shape = self._out_shapes[i]
-                p = Tensor._make(arr.reshape(shape) if shape is not None and arr.size == 1 else arr)
-            flat.append(p)
-        return rebuild(self.step.structure, flat)
+        return self._finish({n: _ort(env[n] if n in env else self._feed(n, args)) for n in
+                             (*self.step.outputs, *(name for name, _ in self.step.updates))})
 
 
 def _host(value: Any) -> np.ndarray:

@@ -64,7 +64,10 @@ class CompiledStep:
         for name in self._out_names:
             binding.bind_output(name, self.device, self.device_id if self.device == "cuda" else 0)
         sess.run_with_iobinding(binding)
-        values = dict(zip(self._out_names, binding.get_outputs()))
+        return self._finish(dict(zip(self._out_names, binding.get_outputs())))
+
+    def _finish(self, values: dict[str, Any]) -> Any:
+        """Keep the updated state (OrtValues by output name) and build the step's results."""
         self.state.update((p, values[name], shape)
                           for (name, p), shape in zip(self.step.updates, self._update_shapes))
         self.steps += 1
