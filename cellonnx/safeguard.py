@@ -195,7 +195,8 @@ def _new_tensor(shape: list[int], kind: str | None, scale: float) -> np.ndarray 
             return eye[:, np.random.permutation(shape[1]).astype(np.int32)]
         return None
     if kind == "random":
-        return np.random.randint(1, scale, size=shape).astype(np.float16)
+        draws = np.random.randint(1, scale, size=shape)  # type: ignore[call-overload]
+        return np.asarray(draws).astype(np.float16)
     return None
 
 
@@ -221,7 +222,7 @@ def _make_metadata(configs: list[dict[str, Any]], scale: float) -> tuple[dict[st
         for key in names:
             if not layers and metadata.get(key) is not None:
                 continue
-            value = _new_tensor(config.get("shape"), config.get("type"), scale)
+            value = _new_tensor(list(config.get("shape") or []), config.get("type"), scale)
             metadata[key] = value
             if config.get("save_metadata", False) and value is not None:
                 op = config.get("metadata_op")
@@ -271,6 +272,8 @@ def _obfuscate_file(path: str, metadata: dict[str, Any], config: dict[str, Any],
         logger.error("Load checkpoint failed for file %s.", path)
         return False
     for name, param in params.items():
+        if isinstance(param, str):  # a string entry of the checkpoint: saved back as it is
+            continue
         param_path = "/".join(name.split("."))
         for entry in config.get("weight_obf_config", []):
             target, layers, ops_ = entry.get("target"), entry.get("layers", []), entry.get("weight_obf_ops")
