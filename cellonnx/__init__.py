@@ -30,6 +30,8 @@ from cellonnx.graph.verify import verify
 from cellonnx.graph.compile import compile_cell as compile_graph
 from cellonnx.checkpoint import load_checkpoint, load_param_into_net, save_checkpoint
 from cellonnx.checkpoint_mapping import load_checkpoint_into
+from cellonnx.safeguard import load_obf_params_into_net, obfuscate_ckpt
+from cellonnx.param_broadcast import parameter_broadcast
 from cellonnx import dataset, train
 from cellonnx import numpy  # as mindspore: ms.numpy.ones(...)
 from cellonnx.train import *  # as mindspore: ms.Model, ms.LossMonitor, ms.Accuracy ...

@@ -19,6 +19,7 @@ from cellonnx.tensor import Parameter, Tensor
 __all__ = ["P2POp", "all_to_all", "all_to_all_single", "batch_isend_irecv", "recv_object_list",
            "send_object_list"]
 __all__ += ["all_gather_into_tensor_uneven", "reduce_scatter_tensor_uneven"]
+__all__ += ["all_to_all_v_c"]
 __all__ += ["all_gather", "all_gather_into_tensor", "all_gather_object", "all_reduce", "barrier", "broadcast",
            "broadcast_object_list", "destroy_process_group", "gather_into_tensor", "gather_object",
            "get_backend", "get_global_rank", "get_group_rank", "get_process_group_ranks", "get_rank",
@@ -395,6 +396,61 @@ def all_to_all_single(output: Tensor, input: Tensor, output_split_sizes: list | 
     parts = np.split(x, np.cumsum(rows_in)[:-1])
     got = _alltoallv(parts, [r * inner for r in rows_out], x.dtype, group, "all_to_all_single")
     _write(output, np.concatenate(got).reshape(output.shape).astype(output._data.dtype), "all_to_all_single")
+    return _handle(async_op)
+
+
+def all_to_all_v_c(output: Tensor, input: Tensor, send_count_matrix: list, group: str | None = None,
+                   async_op: bool = False) -> Any:
+    r"""Split ``input`` along dimension 0 as ``send_count_matrix`` says, send the parts to the ranks of the
+    group and write the parts received, concatenated in rank order, into ``output``.
+
+    Args:
+        output (Tensor): written with what the ranks sent here; its dimensions after the first must hold as
+            many elements as the input's.
+        input (Tensor): the tensor scattered to the ranks.
+        send_count_matrix (list[int]): ``send_count_matrix[i * rank_size + j]`` rows (first-dimension slices)
+            go from rank i to rank j.
+        group (str, optional): the group. Default: ``None`` (the world group).
+        async_op (bool, optional): return a CommHandle. Default: ``False``.
+
+    Returns:
+        CommHandle when ``async_op`` is True, else None.
+
+    Raises:
+        TypeError: `input` or `output` not a Tensor, `group` not a str, `async_op` not a bool,
+            `send_count_matrix` not a list of rank_size * rank_size ints.
+        ValueError: the inner sizes of `input` and `output` differ, or `output` does not hold what arrives.
+    """
+    name = "all_to_all_v_c"
+    for what, t in (("input", input), ("output", output)):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"For {name}, '{what}' must be a Tensor, but got {type(t).__name__}")
+    group = _cf._group(group, name)
+    if not isinstance(async_op, bool):
+        raise TypeError(f"The argument 'async_op' must be a bool, but got {type(async_op)}.")
+    if not isinstance(send_count_matrix, list):
+        raise TypeError(f"send_count_matrix must be list, but got {type(send_count_matrix)}")
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in send_count_matrix):
+        raise TypeError("send_count_matrix elements must be of type int")
+    c = _mpi.comm(group, name)
+    size, rank = c.Get_size(), c.Get_rank()
+    if size * size != len(send_count_matrix):
+        raise TypeError(f"send_count_matrix must be square matrix, but got {len(send_count_matrix)}.")
+    x = input._data
+    inner = int(np.prod(x.shape[1:], dtype=np.int64))
+    if inner != int(np.prod(output._data.shape[1:], dtype=np.int64)):
+        raise ValueError("The input and output dimensions except 0 must be of equal size, but got "
+                         f"{inner} and {int(np.prod(output._data.shape[1:], dtype=np.int64))}.")
+    m = np.asarray(send_count_matrix, np.int64).reshape(size, size)
+    sends, recvs = [int(v) * inner for v in m[rank]], [int(v) * inner for v in m[:, rank]]
+    flat = x.reshape(-1)
+    if sum(sends) > flat.size or sum(recvs) != output._data.size:
+        raise ValueError(f"For {name}, rank {rank} sends {sum(sends)} and receives {sum(recvs)} elements, "
+                         f"but the input holds {flat.size} and the output {output._data.size}")
+    parts = np.split(flat[:sum(sends)], np.cumsum(sends)[:-1]) if sends else []
+    got = _alltoallv(parts, recvs, x.dtype, group, name)
+    out = np.concatenate(got) if got else np.zeros(0, x.dtype)
+    _write(output, _mpi.from_wire(out, x.dtype).reshape(output.shape), name)
     return _handle(async_op)
 
 

@@ -16,8 +16,9 @@ from cellonnx.ops.prims.comm import (
 )
 from cellonnx.ops.prims.comm_neighbor import NeighborExchange, NeighborExchangeV2
 from cellonnx.ops.prims.comm_p2p import BatchISendIRecv, Receive, Send
-from cellonnx.ops.prims.comm_v import AllGatherV, AlltoAllV, AlltoAllVC, ReduceScatterV
+from cellonnx.ops.prims.comm_v import AllGatherV, AlltoAllV, AlltoAllVC, ReduceScatterV, _AllSwap
 
 __all__ = ["AllGather", "AllGatherV", "AllReduce", "AlltoAll", "AlltoAllV", "AlltoAllVC", "Barrier",
            "BatchISendIRecv", "Broadcast", "CollectiveGather", "CollectiveScatter", "NeighborExchange",
            "NeighborExchangeV2", "Receive", "Reduce", "ReduceOp", "ReduceScatter", "ReduceScatterV", "Send"]
+__all__ += ["_AllSwap"]

@@ -1,5 +1,7 @@
-"""MindSpore's ``ops.LSTM`` operator class: the whole multi-layer LSTM with its weights in one flat tensor,
-as MindSpore's CPU kernel takes them: a table row over ``ops.lstm`` (see table.py).
+"""MindSpore's recurrent operator classes: ``ops.LSTM``, the whole multi-layer LSTM with its weights in one
+flat tensor, as MindSpore's CPU kernel takes them (a row over ``ops.lstm``, see table.py), and the fused
+cells ``ops.BasicLSTMCell``, ``ops.DynamicRNN`` and ``ops.DynamicGRUV2`` (rows over
+cellonnx/ops/composite/rnn_fused.py, where their weight layouts are described).
 
 The flat weight (``(weight_size, 1, 1)``, or any shape with that many elements) holds, in this order: every
 ``weight_ih`` (4 * hidden_size rows of the layer's input size), for each layer and within it the forward,
@@ -11,6 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
+from cellonnx.ops.composite.rnn_fused import basic_lstm_cell, dynamic_gru_v2, dynamic_rnn
 from cellonnx.ops.operations.table import Row, build
 from cellonnx.tensor import Tensor
 
@@ -74,9 +79,121 @@ def _lstm(x: Tensor, h: Tensor, c: Tensor, w: Tensor, prim: Any) -> tuple[Tensor
     return out, h_n, c_n, workspace, workspace
 
 
+def _check_types(prim: Any, **types: Any) -> None:
+    for attr, kind in types.items():
+        value = getattr(prim, attr)
+        ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
+        if not ok:
+            raise TypeError(f"For '{prim.name}', the '{attr}' must be {kind.__name__}, but got "
+                            f"{type(value).__name__} {value!r}.")
+
+
+def _check_choice(prim: Any, attr: str, choices: tuple[str, ...]) -> None:
+    if getattr(prim, attr) not in choices:
+        raise ValueError(f"For '{prim.name}', the '{attr}' must be one of {list(choices)}, but got "
+                         f"{getattr(prim, attr)!r}.")
+
+
+def _check_keep_prob(prim: Any, applies: bool) -> None:
+    if not 0.0 <= prim.keep_prob <= 1.0:
+        raise ValueError(f"For '{prim.name}', the 'keep_prob' must be in [0.0, 1.0], but got "
+                         f"{prim.keep_prob}.")
+    if applies and prim.keep_prob != 1.0:
+        # MindSpore documents no formula for the dropout its Ascend kernels apply (nor where its mask goes)
+        raise ValueError(f"For '{prim.name}', a 'keep_prob' below 1.0 in training (dropout inside the fused "
+                         f"kernel) is not supported, but got {prim.keep_prob}; apply nn.Dropout to the "
+                         f"output.")
+
+
+def _setup_basic_lstm_cell(prim: Any) -> None:
+    _check_types(prim, keep_prob=float, forget_bias=float, state_is_tuple=bool)
+    _check_choice(prim, "activation", ("tanh",))
+    _check_keep_prob(prim, True)
+
+
+def _setup_dynamic_rnn(prim: Any) -> None:
+    _check_types(prim, cell_type=str, direction=str, cell_depth=int, use_peephole=bool, keep_prob=float,
+                 cell_clip=float, num_proj=int, time_major=bool, activation=str, forget_bias=float,
+                 is_training=bool)
+    if prim.num_proj < 0:
+        raise ValueError(f"For '{prim.name}', the 'num_proj' must be a non-negative int, but got "
+                         f"{prim.num_proj}.")
+    if not prim.time_major:
+        raise ValueError(f"For '{prim.name}', the 'time_major' must be True (the only layout MindSpore "
+                         f"supports), but got False.")
+    _check_choice(prim, "cell_type", ("LSTM",))
+    _check_choice(prim, "direction", ("UNIDIRECTIONAL",))
+    _check_choice(prim, "activation", ("tanh",))
+    _check_keep_prob(prim, prim.is_training)
+    _fused_unsupported(prim, use_peephole=prim.use_peephole, num_proj=prim.num_proj > 0)
+
+
+def _setup_dynamic_gru_v2(prim: Any) -> None:
+    _check_types(prim, direction=str, cell_depth=int, keep_prob=float, cell_clip=float, num_proj=int,
+                 time_major=bool, activation=str, gate_order=str, reset_after=bool, is_training=bool)
+    if prim.num_proj < 0:
+        raise ValueError(f"For '{prim.name}', the 'num_proj' must be a non-negative int, but got "
+                         f"{prim.num_proj}.")
+    _check_choice(prim, "direction", ("UNIDIRECTIONAL",))
+    _check_choice(prim, "activation", ("tanh",))
+    _check_choice(prim, "gate_order", ("zrh", "rzh"))
+    _check_keep_prob(prim, prim.is_training)
+    _fused_unsupported(prim, num_proj=prim.num_proj > 0, time_major=not prim.time_major,
+                       cell_clip=prim.cell_clip > 0)
+
+
+def _fused_unsupported(prim: Any, **flags: bool) -> None:
+    """Options MindSpore accepts but whose math it does not document (they take no extra weights)."""
+    bad = [name for name, on in flags.items() if on]
+    if bad:
+        raise ValueError(f"For '{prim.name}', {', '.join(f'{n}={getattr(prim, n)!r}' for n in bad)} is not "
+                         f"supported: only the documented computation (no peephole, no projection, "
+                         f"time-major input, GRU without cell_clip) is.")
+
+
+def _no_seq_length(prim: Any, seq_length: Any) -> None:
+    if seq_length is not None:
+        raise ValueError(f"For '{prim.name}', 'seq_length' must be None (the only value MindSpore supports); "
+                         f"mask the outputs by length instead, as nn.LSTM / nn.GRU do.")
+
+
+def _basic_lstm_cell(x: Tensor, h: Tensor, c: Tensor, w: Tensor, b: Tensor, prim: Any) -> tuple[Tensor, ...]:
+    from cellonnx.ops import cast
+    ct, ht, *gates = basic_lstm_cell(x, h, c, w, b, prim.forget_bias)
+    if ht._data.dtype == np.float32:  # MindSpore's kernel gives ht in float16 for its float16/32 inputs
+        ht = cast(ht, np.float16)
+    return (ct, ht, *gates)
+
+
+def _dynamic_rnn(x: Tensor, w: Tensor, b: Tensor, seq_length: Any, init_h: Tensor, init_c: Tensor,
+                 prim: Any) -> tuple[Tensor, ...]:
+    _no_seq_length(prim, seq_length)
+    return dynamic_rnn(x, w, b, init_h, init_c, prim.forget_bias, prim.cell_clip)
+
+
+def _dynamic_gru_v2(x: Tensor, weight_input: Tensor, weight_hidden: Tensor, bias_input: Any, bias_hidden: Any,
+                    seq_length: Any, init_h: Tensor, prim: Any) -> tuple[Tensor, ...]:
+    _no_seq_length(prim, seq_length)
+    return dynamic_gru_v2(x, weight_input, weight_hidden, bias_input, bias_hidden, init_h, prim.gate_order,
+                          prim.reset_after)
+
+
 ROWS = [
     Row("LSTM", "input_size, hidden_size, num_layers, has_bias, bidirectional, dropout, proj_size=0",
         "input, h, c, w", "_lstm(input, h, c, w, self)", _setup_lstm),
+    Row("BasicLSTMCell", "keep_prob=1.0, forget_bias=1.0, state_is_tuple=True, activation='tanh'",
+        "x, h, c, w, b", "_basic_lstm_cell(x, h, c, w, b, self)", _setup_basic_lstm_cell),
+    Row("DynamicRNN", "cell_type='LSTM', direction='UNIDIRECTIONAL', cell_depth=1, use_peephole=False, "
+        "keep_prob=1.0, cell_clip=-1.0, num_proj=0, time_major=True, activation='tanh', forget_bias=0.0, "
+        "is_training=True",
+        "x, w, b, seq_length, init_h, init_c", "_dynamic_rnn(x, w, b, seq_length, init_h, init_c, self)",
+        _setup_dynamic_rnn),
+    Row("DynamicGRUV2", "direction='UNIDIRECTIONAL', cell_depth=1, keep_prob=1.0, cell_clip=-1.0, "
+        "num_proj=0, time_major=True, activation='tanh', gate_order='rzh', reset_after=True, "
+        "is_training=True",
+        "x, weight_input, weight_hidden, bias_input, bias_hidden, seq_length, init_h",
+        "_dynamic_gru_v2(x, weight_input, weight_hidden, bias_input, bias_hidden, seq_length, init_h, self)",
+        _setup_dynamic_gru_v2),
 ]
 
 CLASSES = build(ROWS, globals())

@@ -21,7 +21,7 @@ from cellonnx.ops.prims.comm import (
 from cellonnx.ops.registry import Op
 from cellonnx.tensor import Tensor
 
-__all__ = ["AllGatherV", "AlltoAllV", "AlltoAllVC", "ReduceScatterV"]
+__all__ = ["AllGatherV", "AlltoAllV", "AlltoAllVC", "ReduceScatterV", "_AllSwap"]
 
 def _counts(value: Any, prim: str, what: str, size: int) -> list[int]:
     """A list / tuple / 1-D Tensor of ``size`` non-negative ints."""
@@ -265,3 +265,49 @@ class AlltoAllVC(_Collective):
         send = tuple(int(n) * self.block_size for n in m[rank])
         recv = tuple(int(n) * self.block_size for n in m[:, rank])
         return AlltoAllVPrim.apply(_tensor(self.name, x), send=send, recv=recv, group=self.group)
+
+
+class _AllSwap(_Collective):
+    r"""All-to-all of the rows of a 2-D tensor: this rank's rows are split in order into ``send_size[j]``
+    rows for rank j, and the rows received (``recv_size[j]`` from rank j) are concatenated in rank order. Its
+    gradient is the swap back (sizes exchanged), as MindSpore's.
+
+    Args:
+        group (str): the group. Default: the world group.
+
+    Inputs:
+        - **tensor_in** (Tensor) - 2-D.
+        - **send_size** (Tensor) - 1-D int64, the rows sent to each rank.
+        - **recv_size** (Tensor) - 1-D int64, the rows received from each rank.
+
+    Outputs:
+        Tensor of shape (sum(recv_size), tensor_in.shape[1]).
+    """
+
+    def __init__(self, group: str = WORLD) -> None:
+        if not isinstance(group, str):
+            raise TypeError(f"For '_AllSwap', the 'group' must be a str, but got {type(group).__name__}.")
+        super().__init__(group)
+
+    def __call__(self, tensor_in: Tensor, send_size: Tensor, recv_size: Tensor) -> Tensor:
+        from cellonnx.ops.prims.shape import reshape
+        x = _tensor(self.name, tensor_in)
+        if len(x.shape) != 2:
+            raise ValueError(f"For '_AllSwap', 'tensor_in' must be 2-D, but got shape {tuple(x.shape)}.")
+        for what, t in (("send_size", send_size), ("recv_size", recv_size)):
+            if not isinstance(t, Tensor) or t._data.dtype != np.int64 or t._data.ndim != 1:
+                raise TypeError(f"For '_AllSwap', '{what}' must be a 1-D int64 Tensor, but got "
+                                f"{getattr(t, 'dtype', type(t).__name__)} of shape "
+                                f"{getattr(t, 'shape', None)}.")
+        size = _mpi.comm(self.group, "ops._AllSwap").Get_size()
+        cols = int(x.shape[1])
+        send = tuple(n * cols for n in _counts(send_size, self.name, "send_size", size))
+        recv = tuple(n * cols for n in _counts(recv_size, self.name, "recv_size", size))
+        if sum(send) != x._data.size:
+            raise ValueError(f"For '_AllSwap', send_size {_counts(send_size, self.name, 'send_size', size)} "
+                             "must sum to "
+                             f"tensor_in's {int(x.shape[0])} rows.")
+        out = AlltoAllVPrim.apply(reshape(x, (-1,)), send=send, recv=recv, group=self.group)
+        if sum(recv) == 0:  # AlltoAllV gives a 0-d placeholder when nothing arrives
+            return Tensor(np.zeros((0, cols), x._data.dtype))
+        return reshape(out, (sum(recv) // cols, cols))

@@ -181,6 +181,12 @@ EXTRA: dict[str, dict[str, Any]] = {
     "NonDeterministicInts": c(lambda: ops.NonDeterministicInts(ms.int32), [], lambda p: p((0, 3))),
     "NonMaxSuppressionV3": c(lambda: ops.NonMaxSuppressionV3(), [f32(6, 4), f32(6)],
                              lambda p, b, s: p(b, s, T(4, ms.int32), T(0.4), T(-1.0))),
+    "BasicLSTMCell": c(lambda: ops.BasicLSTMCell(), [f32(2, 3), f32(2, 4), f32(2, 4), f32(7, 16), f32(16)]),
+    "DynamicRNN": c(lambda: ops.DynamicRNN(), [f32(2, 3, 4), f32(9, 20), f32(20), f32(1, 3, 5), f32(1, 3, 5)],
+                    lambda p, x, w, b, h, cc: p(x, w, b, None, h, cc)),
+    "DynamicGRUV2": c(lambda: ops.DynamicGRUV2(gate_order="zrh"),
+                      [f32(2, 3, 4), f32(4, 15), f32(5, 15), f32(15), f32(15), f32(3, 5)],
+                      lambda p, x, wi, wh, bi, bh, h: p(x, wi, wh, bi, bh, None, h)),
     "Custom": c(lambda: ops.Custom(lambda a, b: a * b + 1, out_shape=lambda a, b: a, out_dtype=ms.float32),
                 [f32(2, 2), f32(2, 2)]),
 }
