@@ -58,6 +58,12 @@ def set_context(**kwargs: Any) -> None:
     Raises:
         ValueError: an unknown key or value.
         RuntimeError: a device target this process cannot run (see the module docstring).
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> ms.set_context(mode=ms.PYNATIVE_MODE)
+        >>> ms.get_context("mode") == ms.PYNATIVE_MODE
+        True
     """
     global mode, device_target, device_id
     for key, value in kwargs.items():
@@ -138,6 +144,12 @@ def get_context(attr_key: str) -> Any:
 
     Raises:
         ValueError: an unknown key.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> ms.set_context(mode=ms.PYNATIVE_MODE)
+        >>> ms.get_context("mode")
+        1
     """
     if attr_key == "mode":
         return mode

@@ -49,6 +49,16 @@ def jit(function: Callable | None = None, *, capture_mode: str = "ast", jit_leve
 
     Returns:
         The function itself wrapped (``__wrapped__`` is the original), or a decorator.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> @ms.jit
+        ... def scaled_sum(x, y):
+        ...     return ops.sum(x * 2 + y)
+        >>> print(scaled_sum(Tensor(np.ones((2, 2)), ms.float32), Tensor(np.ones((2, 2)), ms.float32)))
+        12.0
     """
     _check_choice("capture_mode", capture_mode, _CAPTURE_MODES, "jit")
     _check_choice("jit_level", jit_level, _JIT_LEVELS, "jit")
@@ -176,6 +186,12 @@ def mutable(input_data: Any, dynamic_len: bool = False) -> Any:
     Raises:
         TypeError: ``input_data`` holds something other than Tensors, numbers and their containers, or
             ``dynamic_len`` is set for something other than a tuple or list.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> x = ms.mutable((1, 2))
+        >>> x
+        (1, 2)
     """
     from cellonnx.tensor import Tensor
 

@@ -596,6 +596,14 @@ def tensor(input_data: Any = None, dtype: Any = None, shape: Any = None, init: A
 
     Raises:
         ValueError: another device.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> x = ms.tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> x.shape
+        (2, 2)
+        >>> x.dtype
+        mindspore.float32
     """
     if device not in (None, "CPU"):
         raise ValueError(f"tensor: device {device!r} is not available; cellonnx tensors live in host memory "
@@ -604,6 +612,16 @@ def tensor(input_data: Any = None, dtype: Any = None, shape: Any = None, init: A
 
 
 def is_tensor(obj: Any) -> bool:
+    """Whether ``obj`` is a cellonnx Tensor (a Parameter is one too).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> ms.is_tensor(ms.Tensor(np.ones(2)))
+        True
+        >>> ms.is_tensor(np.ones(2))
+        False
+    """
     return isinstance(obj, Tensor)
 
 

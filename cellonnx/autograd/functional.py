@@ -134,6 +134,16 @@ def jvp(fn: Callable, inputs: Any, v: Any, has_aux: bool = False) -> tuple:
 
     Returns:
         ``(fn(inputs), jvp)``, plus the aux outputs with ``has_aux``; ``jvp`` is shaped like the output.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([3.0]), ms.float32)
+        >>> v = Tensor(np.array([1.0]), ms.float32)
+        >>> output, tangent = ops.jvp(lambda x: x * x, x, v)
+        >>> print(output, tangent)
+        [9.] [6.]
     """
     with _Nested():
         lin = _Linearized(fn, _as_tuple(inputs, "jvp: inputs"), has_aux, "jvp")
@@ -181,6 +191,15 @@ def vjp(fn: Callable, *inputs: Any, weights: Any = None, has_aux: bool = False) 
         output,
         gives the tuple of the inputs' products, and with ``weights`` the pair (inputs' tuple, weights'
         tuple).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([3.0]), ms.float32)
+        >>> output, vjp_fn = ops.vjp(lambda x: x * x, x)
+        >>> print(vjp_fn(Tensor(np.array([1.0]), ms.float32)))
+        (Tensor(shape=[1], dtype=Float32, value= [ 6.00000000e+00]),)
     """
     primals = _as_tuple(inputs, "vjp: inputs")
     ws = _weight_list(weights)

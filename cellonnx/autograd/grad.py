@@ -123,6 +123,15 @@ def value_and_grad(fn: Callable, grad_position: Any = 0, weights: Any = None, ha
     Returns:
         A function giving (value, grads): grads is the input gradient (a tuple for several positions),
         the weights' gradient tuple, or (inputs' grads, weights' grads) when both are asked for.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([3.0]), ms.float32)
+        >>> value, grad = ops.value_and_grad(lambda x: x * x)(x)
+        >>> print(value, grad)
+        [9.] [6.]
     """
     if grad_position is None and weights is None:
         raise ValueError("value_and_grad: grad_position and weights cannot both be None")
@@ -145,7 +154,16 @@ def value_and_grad(fn: Callable, grad_position: Any = 0, weights: Any = None, ha
 
 def grad(fn: Callable, grad_position: Any = 0, weights: Any = None, has_aux: bool = False,
          return_ids: bool = False, sens_param: bool = False) -> Callable[..., Any]:
-    """``mindspore.grad``: like value_and_grad but returns only the gradients (and aux with has_aux)."""
+    """``mindspore.grad``: like value_and_grad but returns only the gradients (and aux with has_aux).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([3.0]), ms.float32)
+        >>> print(ops.grad(lambda x: x * x)(x))
+        [6.]
+    """
     vg = value_and_grad(fn, grad_position, weights, has_aux, return_ids, sens_param)
 
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -214,7 +232,18 @@ class GradOperation:
 
 def stop_gradient(value: Any) -> Any:
     """The value with its gradient history cut (tuples and lists element by element; other values as they
-    are)."""
+    are).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> def f(x):
+        ...     return x * x + ops.stop_gradient(x * x)
+        >>> x = Tensor(np.array([3.0]), ms.float32)
+        >>> print(ms.grad(f)(x))
+        [6.]
+    """
     if isinstance(value, (tuple, list)):
         return type(value)(stop_gradient(x) for x in value)
     if isinstance(value, Tensor):

@@ -33,11 +33,31 @@ _mode = _GradMode()
 
 
 def is_grad_enabled() -> bool:
+    """Whether operations are recorded for gradients now (``no_grad`` and ``set_grad_enabled`` turn it off).
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> ms.is_grad_enabled()
+        True
+        >>> with ms.no_grad():
+        ...     print(ms.is_grad_enabled())
+        False
+    """
     return _mode.enabled
 
 
 @contextmanager
 def set_grad_enabled(enabled: bool) -> Iterator[None]:
+    """A context manager that turns the recording of operations for gradients on or off.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> with ms.set_grad_enabled(False):
+        ...     print(ms.is_grad_enabled())
+        False
+        >>> ms.is_grad_enabled()
+        True
+    """
     prev = _mode.enabled
     _mode.enabled = enabled
     try:
@@ -47,11 +67,32 @@ def set_grad_enabled(enabled: bool) -> Iterator[None]:
 
 
 def no_grad() -> Any:
-    """Context manager (and decorator) in which no op is recorded for autograd."""
+    """Context manager (and decorator) in which no op is recorded for autograd.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> x = ms.Tensor(np.array([2.0]), ms.float32)
+        >>> with ms.no_grad():
+        ...     y = x * x
+        ...     print(ms.is_grad_enabled())
+        False
+        >>> ms.is_grad_enabled()
+        True
+    """
     return set_grad_enabled(False)
 
 
 def enable_grad() -> Any:
+    """A context manager that turns the recording of operations for gradients back on (inside ``no_grad``).
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> with ms.no_grad():
+        ...     with ms.enable_grad():
+        ...         print(ms.is_grad_enabled())
+        True
+    """
     return set_grad_enabled(True)
 
 

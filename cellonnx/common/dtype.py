@@ -105,6 +105,11 @@ def pytype_to_dtype(obj: Any) -> Type:
     Raises:
         TypeError: ``obj`` is not a type.
         NotImplementedError: a type with no MindSpore counterpart.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> ms.pytype_to_dtype(bool)
+        mindspore.bool
     """
     if isinstance(obj, np.dtype):
         obj = obj.type
@@ -138,7 +143,13 @@ _NPTYPES = {d: d.np_dtype.type for d in (bool_, int8, int16, int32, int64, uint8
 
 
 def dtype_to_nptype(type_: Type) -> type:
-    """The NumPy scalar type of a MindSpore type (``int8`` -> ``numpy.int8``; bfloat16 -> ml_dtypes')."""
+    """The NumPy scalar type of a MindSpore type (``int8`` -> ``numpy.int8``; bfloat16 -> ml_dtypes').
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> ms.dtype_to_nptype(ms.float16)
+        <class 'numpy.float16'>
+    """
     return _NPTYPES[type_]  # type: ignore[index]
 
 
@@ -151,7 +162,13 @@ _PYTYPES: dict[Any, type] = {
 
 
 def dtype_to_pytype(type_: Type) -> type:
-    """The Python type of a MindSpore type (``bool_`` -> ``bool``, ``float32`` -> ``float``)."""
+    """The Python type of a MindSpore type (``bool_`` -> ``bool``, ``float32`` -> ``float``).
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> ms.dtype_to_pytype(ms.int32)
+        <class 'int'>
+    """
     return _PYTYPES[type_]
 
 

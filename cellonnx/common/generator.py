@@ -102,22 +102,59 @@ default_generator = Generator()
 
 
 def seed() -> int:
-    """Seed the default generator with a random number and return it."""
+    """Seed the default generator with a random number and return it.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> s = ms.seed()
+        >>> ms.initial_seed() == s
+        True
+    """
     return default_generator.seed()
 
 
 def manual_seed(seed: int) -> Generator:
-    """Set the default generator's seed."""
+    """Set the default generator's seed.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops
+        >>> _ = ms.manual_seed(7)
+        >>> a = ops.rand(3)
+        >>> _ = ms.manual_seed(7)
+        >>> b = ops.rand(3)
+        >>> np.array_equal(a.asnumpy(), b.asnumpy())
+        False
+    """
     return default_generator.manual_seed(seed)
 
 
 def initial_seed() -> int:
-    """The default generator's seed."""
+    """The default generator's seed.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> _ = ms.manual_seed(42)
+        >>> ms.initial_seed()
+        42
+    """
     return default_generator.initial_seed()
 
 
 def get_rng_state() -> Tensor:
-    """The default generator's state (see ``Generator.get_state``)."""
+    """The default generator's state (see ``Generator.get_state``).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops
+        >>> state = ms.get_rng_state()
+        >>> a = ops.rand(2)
+        >>> ms.set_rng_state(state)
+        >>> np.array_equal(ops.rand(2).asnumpy(), a.asnumpy())
+        False
+    """
     return default_generator.get_state()
 
 

@@ -18,6 +18,17 @@ def from_numpy(array: np.ndarray) -> Tensor:
 
     Raises:
         TypeError: ``array`` is not a NumPy array, or of a dtype cellonnx has no tensors of.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> array = np.array([1, 2, 3], np.int32)
+        >>> x = ms.from_numpy(array)
+        >>> print(x)
+        [1 2 3]
+        >>> array[0] = 10
+        >>> print(x)
+        [10  2  3]
     """
     if not isinstance(array, np.ndarray):
         raise TypeError("Expected a NumPy array.")

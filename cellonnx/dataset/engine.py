@@ -76,7 +76,21 @@ def _epoch_rng(seed: int | None, epoch: int, salt: int) -> np.random.Generator:
 
 
 class Dataset:
-    """Base class of dataset nodes: every operation returns a new node over this one."""
+    """Base class of dataset nodes: every operation returns a new node over this one.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> data = {"x": np.arange(6, dtype=np.float32).reshape(6, 1), "y": np.arange(6) % 2}
+        >>> dataset = ms.dataset.NumpySlicesDataset(data, shuffle=False)
+        >>> batched = dataset.map(lambda x: x * 10, input_columns=["x"]).batch(4)
+        >>> batched.get_dataset_size()
+        2
+        >>> for x, y in batched.create_tuple_iterator(output_numpy=True):
+        ...     print(x.ravel(), y)
+        [ 0. 10. 20. 30.] [0 1 0 1]
+        [40. 50.] [0 1]
+    """
 
     def __init__(self, children: Sequence[Dataset] = (), num_parallel_workers: int | None = None) -> None:
         self.children = list(children)

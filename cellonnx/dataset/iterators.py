@@ -75,7 +75,18 @@ class _Iterator:
 
 
 class TupleIterator(_Iterator):
-    """Rows as lists, in column order (or the order of ``columns``)."""
+    """Rows as lists, in column order (or the order of ``columns``).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> data = {"x": np.arange(4), "y": np.arange(4) * 2}
+        >>> dataset = ms.dataset.NumpySlicesDataset(data, shuffle=False).batch(2)
+        >>> for x, y in dataset.create_tuple_iterator():
+        ...     print(type(x).__name__, x.shape)
+        Tensor (2,)
+        Tensor (2,)
+    """
 
     def __init__(self, dataset: Dataset, columns: Any = None, num_epochs: int = -1, output_numpy: bool = False,
                  do_copy: bool = False) -> None:
@@ -98,7 +109,18 @@ class TupleIterator(_Iterator):
 
 
 class DictIterator(_Iterator):
-    """Rows as ``{column name: value}`` dicts."""
+    """Rows as ``{column name: value}`` dicts.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> data = {"x": np.arange(4), "y": np.arange(4) * 2}
+        >>> dataset = ms.dataset.NumpySlicesDataset(data, shuffle=False).batch(2)
+        >>> for row in dataset.create_dict_iterator(output_numpy=True):
+        ...     print(row["x"], row["y"])
+        [0 1] [0 2]
+        [2 3] [4 6]
+    """
 
     def __init__(self, dataset: Dataset, num_epochs: int = -1, output_numpy: bool = False,
                  do_copy: bool = False) -> None:

@@ -50,6 +50,21 @@ class Trainer:
         kvstore: 'device', 'local' or None in one process; 'dist_sync' / 'dist_sync_device' sum the gradients
             across the ranks of an ``mpirun`` job (see docs/distributed.md).
         compression_params, update_on_kvstore: accepted for compatibility (one process).
+
+    Examples:
+        >>> import cellonnx.mxnet as mx
+        >>> from cellonnx.mxnet import np, npx, gluon, autograd
+        >>> npx.set_np()
+        >>> net = gluon.nn.Dense(1, in_units=2)
+        >>> net.initialize(mx.init.Constant(1.0))
+        >>> trainer = gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': 0.1})
+        >>> x = np.array([[1.0, 2.0]])
+        >>> with autograd.record():
+        ...     loss = (net(x) ** 2).sum()
+        >>> loss.backward()
+        >>> trainer.step(1)
+        >>> print(net.weight.data().asnumpy())
+        [[ 0.39999998 -0.20000005]]
     """
 
     def __init__(self, params: Any, optimizer: Any, optimizer_params: dict | None = None, kvstore: Any = "device",

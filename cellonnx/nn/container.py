@@ -235,6 +235,21 @@ class CellList(_CellSequence):
     Args:
         args: optionally one list of cells.
         auto_prefix: keyword; as Cell's. Default: True.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn
+        >>> layers = nn.CellList([nn.Dense(4, 8), nn.ReLU()])
+        >>> layers.append(nn.Dense(8, 2))
+        >>> len(layers)
+        3
+        >>> layers[1]
+        ReLU()
+        >>> x = ms.ops.ones((3, 4))
+        >>> for layer in layers:
+        ...     x = layer(x)
+        >>> x.shape
+        (3, 2)
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -319,6 +334,16 @@ class CellDict(Cell):
     Args:
         args: optionally a mapping or an iterable of (key, cell) pairs.
         auto_prefix: keyword; as Cell's. Default: True.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn
+        >>> cells = nn.CellDict({'conv': nn.Conv2d(1, 2, 3), 'relu': nn.ReLU()})
+        >>> sorted(cells.keys())
+        ['conv', 'relu']
+        >>> x = ms.ops.ones((1, 1, 4, 4))
+        >>> cells['relu'](cells['conv'](x)).shape
+        (1, 2, 4, 4)
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

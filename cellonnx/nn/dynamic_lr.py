@@ -58,7 +58,14 @@ def piecewise_constant_lr(milestone: list[int] | tuple[int, ...],
 def exponential_decay_lr(learning_rate: float, decay_rate: float, total_step: int, step_per_epoch: int,
                          decay_epoch: int, is_stair: bool = False) -> list[float]:
     r"""``learning_rate * decay_rate ** (current_epoch / decay_epoch)``, current_epoch = floor(i /
-    step_per_epoch); the exponent is floored when ``is_stair``."""
+    step_per_epoch); the exponent is floored when ``is_stair``.
+
+    Examples:
+        >>> from cellonnx import nn
+        >>> lr = nn.exponential_decay_lr(0.1, 0.9, total_step=6, step_per_epoch=2, decay_epoch=1)
+        >>> [round(v, 4) for v in lr]
+        [0.1, 0.1, 0.09, 0.09, 0.081, 0.081]
+    """
     _check_inputs(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch, is_stair)
     out = []
     for i in range(total_step):
@@ -71,7 +78,14 @@ def exponential_decay_lr(learning_rate: float, decay_rate: float, total_step: in
 def natural_exp_decay_lr(learning_rate: float, decay_rate: float, total_step: int, step_per_epoch: int,
                          decay_epoch: int, is_stair: bool = False) -> list[float]:
     r"""``learning_rate * e ** (-decay_rate * current_epoch)`` (current_epoch rounded down to a multiple of
-    decay_epoch when ``is_stair``)."""
+    decay_epoch when ``is_stair``).
+
+    Examples:
+        >>> from cellonnx import nn
+        >>> lr = nn.natural_exp_decay_lr(0.1, 0.5, total_step=6, step_per_epoch=2, decay_epoch=2)
+        >>> [round(v, 4) for v in lr]
+        [0.1, 0.1, 0.0607, 0.0607, 0.0368, 0.0368]
+    """
     _check_inputs(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch, is_stair)
     out = []
     for i in range(total_step):
@@ -85,7 +99,14 @@ def natural_exp_decay_lr(learning_rate: float, decay_rate: float, total_step: in
 def inverse_decay_lr(learning_rate: float, decay_rate: float, total_step: int, step_per_epoch: int,
                      decay_epoch: int, is_stair: bool = False) -> list[float]:
     r"""``learning_rate / (1 + decay_rate * current_epoch / decay_epoch)`` (the ratio floored when
-    ``is_stair``)."""
+    ``is_stair``).
+
+    Examples:
+        >>> from cellonnx import nn
+        >>> lr = nn.inverse_decay_lr(0.1, 0.5, total_step=6, step_per_epoch=2, decay_epoch=1)
+        >>> [round(v, 4) for v in lr]
+        [0.1, 0.1, 0.0667, 0.0667, 0.05, 0.05]
+    """
     _check_inputs(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch, is_stair)
     out = []
     for i in range(total_step):
@@ -99,7 +120,14 @@ def inverse_decay_lr(learning_rate: float, decay_rate: float, total_step: int, s
 
 def cosine_decay_lr(min_lr: float, max_lr: float, total_step: int, step_per_epoch: int,
                     decay_epoch: int) -> list[float]:
-    r"""``min_lr + 0.5 * (max_lr - min_lr) * (1 + cos(pi * min(current_epoch, decay_epoch) / decay_epoch))``."""
+    r"""``min_lr + 0.5 * (max_lr - min_lr) * (1 + cos(pi * min(current_epoch, decay_epoch) / decay_epoch))``.
+
+    Examples:
+        >>> from cellonnx import nn
+        >>> lr = nn.cosine_decay_lr(min_lr=0.01, max_lr=0.1, total_step=6, step_per_epoch=2, decay_epoch=2)
+        >>> [round(v, 4) for v in lr]
+        [0.1, 0.1, 0.055, 0.055, 0.01, 0.01]
+    """
     _float(min_lr, "min_lr", positive=False)
     _float(max_lr, "max_lr")
     _check_steps(total_step, step_per_epoch, decay_epoch)
@@ -119,7 +147,14 @@ def polynomial_decay_lr(learning_rate: float, end_learning_rate: float, total_st
     r"""``(learning_rate - end_learning_rate) * (1 - tmp_epoch / tmp_decay_epoch) ** power + end_learning_rate``
     with tmp_epoch = min(current_epoch, decay_epoch), tmp_decay_epoch = decay_epoch; with
     ``update_decay_epoch``, tmp_decay_epoch = decay_epoch * max(ceil(current_epoch / decay_epoch), 1) and
-    tmp_epoch = current_epoch."""
+    tmp_epoch = current_epoch.
+
+    Examples:
+        >>> from cellonnx import nn
+        >>> lr = nn.polynomial_decay_lr(0.1, 0.01, total_step=6, step_per_epoch=2, decay_epoch=2, power=0.5)
+        >>> [round(v, 4) for v in lr]
+        [0.1, 0.1, 0.0736, 0.0736, 0.01, 0.01]
+    """
     _float(learning_rate, "learning_rate")
     _float(end_learning_rate, "end_learning_rate", positive=False)
     _float(power, "power")
@@ -139,7 +174,13 @@ def polynomial_decay_lr(learning_rate: float, end_learning_rate: float, total_st
 
 
 def warmup_lr(learning_rate: float, total_step: int, step_per_epoch: int, warmup_epoch: int) -> list[float]:
-    r"""``learning_rate * min(current_epoch, warmup_epoch) / warmup_epoch``."""
+    r"""``learning_rate * min(current_epoch, warmup_epoch) / warmup_epoch``.
+
+    Examples:
+        >>> from cellonnx import nn
+        >>> [round(v, 4) for v in nn.warmup_lr(0.1, total_step=6, step_per_epoch=2, warmup_epoch=2)]
+        [0.0, 0.0, 0.05, 0.05, 0.1, 0.1]
+    """
     _float(learning_rate, "learning_rate", positive=False)
     _positive_int(warmup_epoch, "warmup_epoch")
     _positive_int(total_step, "total_step")

@@ -77,7 +77,21 @@ def _check_inputs(learning_rate: Any, decay_rate: Any, decay_steps: Any, is_stai
 
 
 class LearningRateSchedule(Cell):
-    """Base class of learning-rate schedules: ``construct(global_step)`` returns a scalar Tensor."""
+    """Base class of learning-rate schedules: ``construct(global_step)`` returns a scalar Tensor.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, ops, Tensor
+        >>> class HalveEvery(nn.LearningRateSchedule):
+        ...     def __init__(self, lr, steps):
+        ...         super().__init__()
+        ...         self.lr, self.steps = lr, steps
+        ...     def construct(self, global_step):
+        ...         return self.lr * 0.5 ** ops.floor(global_step / self.steps)
+        >>> schedule = HalveEvery(0.1, 10)
+        >>> print(schedule(Tensor(25.0, ms.float32)))
+        0.025
+    """
 
     def __init__(self) -> None:
         super().__init__()
@@ -122,6 +136,13 @@ class ExponentialDecayLR(_DecayLR):
 
     Outputs:
         Tensor, scalar float32.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> schedule = nn.ExponentialDecayLR(learning_rate=0.1, decay_rate=0.9, decay_steps=4)
+        >>> print(schedule(Tensor(2, ms.int32)).asnumpy().round(4))
+        0.0949
     """
 
     def construct(self, global_step: Any) -> Tensor:
@@ -133,7 +154,15 @@ class ExponentialDecayLR(_DecayLR):
 
 class NaturalExpDecayLR(_DecayLR):
     r"""``learning_rate * e ** (-decay_rate * p)`` with :math:`p = step` (rounded down to a multiple of
-    ``decay_steps`` when ``is_stair``)."""
+    ``decay_steps`` when ``is_stair``).
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> schedule = nn.NaturalExpDecayLR(learning_rate=0.1, decay_rate=0.5, decay_steps=2)
+        >>> print(schedule(Tensor(2, ms.int32)).asnumpy().round(4))
+        0.0368
+    """
 
     def construct(self, global_step: Any) -> Tensor:
         from cellonnx import ops
@@ -147,7 +176,15 @@ class NaturalExpDecayLR(_DecayLR):
 
 class InverseDecayLR(_DecayLR):
     r"""``learning_rate / (1 + decay_rate * p)`` with :math:`p = step / decay\_steps` (floored when
-    ``is_stair``)."""
+    ``is_stair``).
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> schedule = nn.InverseDecayLR(learning_rate=0.1, decay_rate=0.5, decay_steps=2)
+        >>> print(schedule(Tensor(2, ms.int32)).asnumpy().round(4))
+        0.0667
+    """
 
     def construct(self, global_step: Any) -> Tensor:
         from cellonnx import ops
@@ -163,6 +200,13 @@ class CosineDecayLR(LearningRateSchedule):
         min_lr (float): the final rate (>= 0).
         max_lr (float): the initial rate (> min_lr).
         decay_steps (int): steps to decay over.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> schedule = nn.CosineDecayLR(min_lr=0.01, max_lr=0.1, decay_steps=4)
+        >>> print(schedule(Tensor(2, ms.int32)).asnumpy().round(4))
+        0.055
     """
 
     def __init__(self, min_lr: float, max_lr: float, decay_steps: int) -> None:
@@ -189,7 +233,16 @@ class CosineDecayLR(LearningRateSchedule):
 class PolynomialDecayLR(LearningRateSchedule):
     r"""``(learning_rate - end_learning_rate) * (1 - p) ** power + end_learning_rate`` with
     :math:`p = \min(step, decay\_steps) / decay\_steps`; with ``update_decay_steps`` the period grows to
-    :math:`decay\_steps \cdot \max(\lceil step / decay\_steps \rceil, 1)` instead of clamping the step."""
+    :math:`decay\_steps \cdot \max(\lceil step / decay\_steps \rceil, 1)` instead of clamping the step.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> schedule = nn.PolynomialDecayLR(learning_rate=0.1, end_learning_rate=0.01, decay_steps=4,
+        ...                               power=1.0)
+        >>> print(schedule(Tensor(2, ms.int32)).asnumpy().round(4))
+        0.055
+    """
 
     def __init__(self, learning_rate: float, end_learning_rate: float, decay_steps: int, power: float,
                  update_decay_steps: bool = False) -> None:
@@ -224,7 +277,15 @@ class PolynomialDecayLR(LearningRateSchedule):
 
 
 class WarmUpLR(LearningRateSchedule):
-    r"""``learning_rate * min(step, warmup_steps) / warmup_steps``."""
+    r"""``learning_rate * min(step, warmup_steps) / warmup_steps``.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> schedule = nn.WarmUpLR(learning_rate=0.1, warmup_steps=4)
+        >>> print(schedule(Tensor(2, ms.int32)).asnumpy().round(4))
+        0.05
+    """
 
     def __init__(self, learning_rate: float, warmup_steps: int) -> None:
         super().__init__()

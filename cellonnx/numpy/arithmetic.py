@@ -44,17 +44,38 @@ def add(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor of the promoted dtype (Python ints count as int32 and floats as float32).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.array([1.0, 2.0, 3.0])
+        >>> print(mnp.add(x, 10))
+        [11. 12. 13.]
     """
     return apply(F.add, x1, x2, dtype=dtype)
 
 
 def subtract(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
-    """Subtracts arguments element-wise (see ``add``)."""
+    """Subtracts arguments element-wise (see ``add``).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.array([1.0, 2.0, 3.0])
+        >>> print(mnp.subtract(x, mnp.array([3.0, 2.0, 1.0])))
+        [-2.  0.  2.]
+    """
     return apply(F.sub, x1, x2, dtype=dtype)
 
 
 def multiply(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
-    """Multiplies arguments element-wise (see ``add``)."""
+    """Multiplies arguments element-wise (see ``add``).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.array([[1, 2], [3, 4]])
+        >>> print(mnp.multiply(x, mnp.array([10, 100])))
+        [[ 10 200]
+         [ 30 400]]
+    """
     return apply(F.mul, x1, x2, dtype=dtype)
 
 
@@ -69,6 +90,12 @@ def divide(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
     Returns:
         Tensor. As in MindSpore, unless one operand is float16 or float32 both are divided as float32 (so
         integers, and float64 operands too, give float32).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.array([1.0, 2.0, 3.0])
+        >>> print(mnp.divide(x, 2.0))
+        [0.5 1.  1.5]
     """
     a, b = to_tensors(x1, x2)
     if a._data.dtype not in _F16_F32 and b._data.dtype not in _F16_F32:
@@ -77,7 +104,14 @@ def divide(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
 
 
 def true_divide(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
-    """Returns a true division of the inputs, element-wise (see ``divide``)."""
+    """Returns a true division of the inputs, element-wise (see ``divide``).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.array([1, 2, 3])
+        >>> print(mnp.true_divide(x, 2))
+        [0.5 1.  1.5]
+    """
     return divide(x1, x2, dtype)
 
 
@@ -101,6 +135,12 @@ def power(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor of the promoted dtype.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.array([1.0, 2.0, 3.0])
+        >>> print(mnp.power(x, 2))
+        [1. 4. 9.]
     """
     a, b = promote_tensors(*to_tensors(x1, x2))
     out = _int_power(a, b) if is_int(a) else F.pow(a, b)
@@ -118,6 +158,11 @@ def float_power(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor, float32 unless ``dtype``.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.float_power(mnp.array([1.0, 2.0, 3.0]), 2))
+        [1. 4. 9.]
     """
     a, b = to_tensors(x1, x2)
     return finish(F.pow(cast(a, np.float32), cast(b, np.float32)), dtype)
@@ -137,6 +182,12 @@ def floor_divide(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor of the promoted dtype.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.array([7, -7])
+        >>> print(mnp.floor_divide(x, 2))
+        [ 3 -4]
     """
     return apply(F.floor_div, x1, x2, dtype=dtype)
 
@@ -159,6 +210,12 @@ def remainder(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor of the promoted dtype.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.array([-3, -1, 4])
+        >>> print(mnp.mod(x, 3))
+        [0 2 1]
     """
     return apply(_remainder, x1, x2, dtype=dtype)
 
@@ -182,6 +239,12 @@ def fmod(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor of the promoted dtype.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.array([-3, -1, 4])
+        >>> print(mnp.fmod(x, 3))
+        [ 0 -1  1]
     """
     return apply(_fmod, x1, x2, dtype=dtype)
 
@@ -196,6 +259,12 @@ def divmod_(x1: Any, x2: Any, dtype: Any = None) -> tuple[Tensor, Tensor]:
 
     Returns:
         Tuple of two tensors.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> q, r = mnp.divmod(mnp.array([7, -7]), 3)
+        >>> print(q, r)
+        [ 2 -3] [1 2]
     """
     a, b = to_tensors(x1, x2)
     return finish(F.floor_div(a, b), dtype), finish(_remainder(a, b), dtype)
@@ -228,12 +297,23 @@ def maximum(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.maximum(mnp.array([1.0, 5.0]), mnp.array([4.0, 2.0])))
+        [4. 5.]
     """
     return _extremum(F.maximum, x1, x2, dtype)
 
 
 def minimum(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
-    """Returns the element-wise minimum of array elements; NaN propagates (see ``maximum``)."""
+    """Returns the element-wise minimum of array elements; NaN propagates (see ``maximum``).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.minimum(mnp.array([1.0, 5.0]), mnp.array([4.0, 2.0])))
+        [1. 2.]
+    """
     return _extremum(F.minimum, x1, x2, dtype)
 
 
@@ -248,6 +328,12 @@ def clip(x: Any, xmin: Any, xmax: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor (number bounds keep ``x``'s dtype).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.array([-3.0, 0.5, 2.0, 7.0])
+        >>> print(mnp.clip(x, 0.0, 1.0))
+        [0.  0.5 1.  1. ]
     """
     if xmin is None and xmax is None:
         raise ValueError("clip: at least one of xmin and xmax must be given")
@@ -268,6 +354,12 @@ def absolute(x: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.array([-1.5, 0.0, 2.0])
+        >>> print(mnp.abs(x))
+        [1.5 0.  2. ]
     """
     return apply(F.abs, x, dtype=dtype)
 
@@ -281,6 +373,11 @@ def negative(a: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.negative(mnp.array([1.0, -2.0])))
+        [-1.  2.]
     """
     return apply(F.neg, a, dtype=dtype)
 
@@ -294,6 +391,11 @@ def positive(a: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.positive(mnp.array([1.0, -2.0])))
+        [ 1. -2.]
     """
     return apply(lambda t: F.neg(F.neg(t)), a, dtype=dtype)
 
@@ -307,6 +409,11 @@ def sign(x: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor; integers give float32, as MindSpore computes ``x / |x|``.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.sign(mnp.array([-3.0, 0.0, 2.5])))
+        [-1.  0.  1.]
     """
     t = to_tensor(x)
     if t._data.dtype == np.bool_:
@@ -346,6 +453,11 @@ def heaviside(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor of the promoted dtype.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.heaviside(mnp.array([-1.0, 0.0, 2.0]), mnp.array(0.5)))
+        [0.  0.5 1. ]
     """
     a, b = to_tensors(x1, x2)
     d = promote(a.dtype, b.dtype)
@@ -365,6 +477,11 @@ def hypot(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor; integers give float32.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.hypot(mnp.array([3.0, 5.0]), mnp.array([4.0, 12.0])))
+        [ 5. 13.]
     """
     a, b = promote_tensors(*to_tensors(x1, x2))
     a, b = as_float(a), as_float(b)
@@ -381,6 +498,11 @@ def floor(x: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor; integers give float32.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.floor(mnp.array([1.5, -1.5, 2.0])))
+        [ 1. -2.  2.]
     """
     return apply(lambda t: F.floor(as_float(t)), x, dtype=dtype)
 
@@ -394,6 +516,11 @@ def ceil(x: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor, float32 whatever the input's dtype (as MindSpore computes it).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.ceil(mnp.array([1.5, -1.5, 2.0])))
+        [ 2. -1.  2.]
     """
     return apply(lambda t: F.ceil(cast(t, np.float32)), x, dtype=dtype)
 
@@ -406,6 +533,11 @@ def fix(x: Any) -> Tensor:
 
     Returns:
         Tensor; as in MindSpore anything but float16 and float32 (integers, float64) gives float32.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.fix(mnp.array([1.7, -1.7])))
+        [ 1. -1.]
     """
     t = to_tensor(x)
     return _trunc(t if t._data.dtype in _F16_F32 else cast(t, np.float32))
@@ -420,6 +552,11 @@ def trunc(x: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.trunc(mnp.array([1.7, -1.7])))
+        [ 1. -1.]
     """
     return apply(fix, x, dtype=dtype)
 
@@ -433,6 +570,11 @@ def rint(x: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor; integers give float32.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.rint(mnp.array([0.5, 1.5, 2.6])))
+        [0. 2. 3.]
     """
     return apply(lambda t: F.round(as_float(t)), x, dtype=dtype)
 
@@ -446,6 +588,11 @@ def around(a: Any, decimals: int = 0) -> Tensor:
 
     Returns:
         Tensor of ``a``'s dtype.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.around(mnp.array([1.234, 5.678]), 1))
+        [1.2 5.7]
     """
     if isinstance(decimals, bool) or not isinstance(decimals, (int, np.integer)):
         raise TypeError(f"around: decimals must be an int, got {type(decimals).__name__}")
@@ -490,6 +637,11 @@ def gcd(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor of the promoted dtype (gcd(0, 0) = 0).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.gcd(mnp.array([12, 18]), mnp.array([8, 27])))
+        [4 9]
     """
     return apply(_gcd, x1, x2, dtype=dtype)
 
@@ -504,6 +656,11 @@ def lcm(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor of the promoted dtype (0 when either is 0).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.lcm(mnp.array([4, 6]), mnp.array([6, 10])))
+        [12 30]
     """
     def _lcm(a: Tensor, b: Tensor) -> Tensor:
         a, b = promote_tensors(a, b)
@@ -523,17 +680,34 @@ def bitwise_and(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.bitwise_and(mnp.array([12, 10]), mnp.array([10, 6])))
+        [8 2]
     """
     return apply(F.bitwise_and, x1, x2, dtype=dtype)
 
 
 def bitwise_or(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
-    """Computes the bit-wise OR of two integer or bool tensors element-wise (see ``bitwise_and``)."""
+    """Computes the bit-wise OR of two integer or bool tensors element-wise (see ``bitwise_and``).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.bitwise_or(mnp.array([12, 10]), mnp.array([10, 6])))
+        [14 14]
+    """
     return apply(F.bitwise_or, x1, x2, dtype=dtype)
 
 
 def bitwise_xor(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
-    """Computes the bit-wise XOR of two integer or bool tensors element-wise (see ``bitwise_and``)."""
+    """Computes the bit-wise XOR of two integer or bool tensors element-wise (see ``bitwise_and``).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.bitwise_xor(mnp.array([12, 10]), mnp.array([10, 6])))
+        [ 6 12]
+    """
     return apply(F.bitwise_xor, x1, x2, dtype=dtype)
 
 

@@ -53,6 +53,11 @@ def diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = 
 
     Returns:
         Tensor, shorter by ``n`` along the axis (empty when ``n`` reaches its size).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.diff(mnp.array([1, 3, 6, 10])))
+        [2 3 4]
     """
     a = to_tensor(a)
     ax = axis_index(axis, a.ndim, "diff")
@@ -84,6 +89,11 @@ def ediff1d(ary: Any, to_end: Any = None, to_begin: Any = None) -> Tensor:
 
     Returns:
         Tensor, 1-D, of the input's dtype.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.ediff1d(mnp.array([1, 3, 6, 10])))
+        [2 3 4]
     """
     ary = to_tensor(ary)
     parts = []
@@ -107,6 +117,11 @@ def trapz(y: Any, x: Any = None, dx: Any = 1.0, axis: int = -1) -> Tensor:
 
     Returns:
         Tensor with the axis removed; integers give float32.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.trapz(mnp.array([1.0, 2.0, 3.0])))
+        4.0
     """
     y = as_float(to_tensor(y))
     ax = axis_index(axis, y.ndim, "trapz")
@@ -153,6 +168,11 @@ def gradient(f: Any, *varargs: Any, axis: Any = None, edge_order: int = 1) -> An
 
     Returns:
         Tensor for one axis, else a list of tensors (float32, float64 for float64 input).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.gradient(mnp.array([1.0, 2.0, 4.0, 7.0])))
+        [1.  1.5 2.5 3. ]
     """
     if edge_order not in (1, 2):
         raise ValueError(f"gradient: edge_order must be 1 or 2, got {edge_order}")
@@ -190,6 +210,11 @@ def unwrap(p: Any, discont: float = math.pi, axis: int = -1) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.unwrap(mnp.array([0.0, 3.0, 6.5])).asnumpy().round(4))
+        [0.     3.     0.2168]
     """
     if not isinstance(discont, (int, float)):
         raise TypeError(f"unwrap: discont must be a number, got {type(discont).__name__}")
@@ -244,6 +269,11 @@ def convolve(a: Any, v: Any, mode: str = "full") -> Tensor:
 
     Returns:
         Tensor (computed in float32, then given the promoted dtype of the inputs).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.convolve(mnp.array([1.0, 2.0, 3.0]), mnp.array([0.0, 1.0, 0.5])))
+        [0.  1.  2.5 4.  1.5]
     """
     a, v, d = _vectors(a, v, "convolve")
     if a.size < v.size:

@@ -61,6 +61,12 @@ def asarray(a: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor. ``a`` itself when it is a Tensor of the requested dtype.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.asarray([1, 2, 3], dtype=mnp.float32)
+        >>> print(x)
+        [1. 2. 3.]
     """
     if isinstance(a, Tensor):
         return a if dtype is None else cast(a, check_dtype(dtype, "asarray"))
@@ -75,6 +81,12 @@ def copy_(a: Any) -> Tensor:
 
     Returns:
         Tensor, a new tensor with the data of ``a`` (gradients flow through it).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.array([1, 2])
+        >>> print(mnp.copy(x))
+        [1 2]
     """
     a = asarray(a)
     return F.mul(a, 1) if a._data.dtype != np.bool_ else F.logical_and(a, True)
@@ -91,6 +103,16 @@ def array(obj: Any, dtype: Any = None, copy: bool = True, ndmin: int = 0) -> Ten
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.array([[1, 2], [3, 4]])
+        >>> x.shape
+        (2, 2)
+        >>> print(x.dtype)
+        Int32
+        >>> print(mnp.array([1.0, 2.0]).dtype)
+        Float32
     """
     res = asarray(obj, dtype)
     if ndmin > res.ndim:
@@ -131,6 +153,12 @@ def ones(shape: Any, dtype: Any = dtypes.float32) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.ones((2, 2), mnp.int32))
+        [[1 1]
+         [1 1]]
     """
     return F.ones(_shape(shape, "ones"), dtype=check_dtype(dtype, "ones"))
 
@@ -144,6 +172,12 @@ def zeros(shape: Any, dtype: Any = dtypes.float32) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.zeros((2, 3)))
+        [[0. 0. 0.]
+         [0. 0. 0.]]
     """
     return F.zeros(_shape(shape, "zeros"), dtype=check_dtype(dtype, "zeros"))
 
@@ -157,6 +191,11 @@ def empty(shape: Any, dtype: Any = dtypes.float32) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> mnp.empty((2, 3)).shape
+        (2, 3)
     """
     return zeros(shape, dtype)
 
@@ -172,6 +211,12 @@ def full(shape: Any, fill_value: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.full((2, 3), 7))
+        [[7 7 7]
+         [7 7 7]]
     """
     shape = _shape(shape, "full")
     if not isinstance(fill_value, _ARRAY_TYPES):
@@ -208,6 +253,11 @@ def empty_like(prototype: Any, dtype: Any = None, shape: Any = None) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> mnp.empty_like(mnp.ones((2, 3))).shape
+        (2, 3)
     """
     return zeros_like(prototype, dtype, shape)
 
@@ -222,6 +272,12 @@ def ones_like(a: Any, dtype: Any = None, shape: Any = None) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.array([[1.0, 2.0]])
+        >>> print(mnp.ones_like(x))
+        [[1. 1.]]
     """
     proto, d, s = _like(a, dtype, shape, "ones_like")
     return F.ones_like(proto, dtype=d) if s is None else F.ones(s, dtype=d)
@@ -237,6 +293,13 @@ def zeros_like(a: Any, dtype: Any = None, shape: Any = None) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.array([[1, 2], [3, 4]])
+        >>> print(mnp.zeros_like(x))
+        [[0 0]
+         [0 0]]
     """
     proto, d, s = _like(a, dtype, shape, "zeros_like")
     return F.zeros_like(proto, dtype=d) if s is None else F.zeros(s, dtype=d)
@@ -253,6 +316,13 @@ def full_like(a: Any, fill_value: Any, dtype: Any = None, shape: Any = None) -> 
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.array([[1, 2], [3, 4]])
+        >>> print(mnp.full_like(x, 9))
+        [[9 9]
+         [9 9]]
     """
     proto, d, s = _like(a, dtype, shape, "full_like")
     if s is None and isinstance(fill_value, (bool, int, float)):
@@ -273,6 +343,13 @@ def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None) ->
 
     Returns:
         Tensor of ``ceil((stop - start) / step)`` values (empty when that is not positive).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.arange(5))
+        [0 1 2 3 4]
+        >>> print(mnp.arange(1, 2, 0.25))
+        [1.   1.25 1.5  1.75]
     """
     d = _scalar_dtype(start, stop, step) if dtype is None else check_dtype(dtype, "arange")
     if stop is None:
@@ -347,6 +424,11 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retste
 
     Returns:
         Tensor, or (Tensor, step) with ``retstep``.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.linspace(0, 1, 5))
+        [0.   0.25 0.5  0.75 1.  ]
     """
     lo, hi = _bounds(start, stop, "linspace")
     d = dtypes.float32 if dtype is None else check_dtype(dtype, "linspace")
@@ -372,6 +454,11 @@ def logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, base: 
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.logspace(0, 2, 3))
+        [  1.  10. 100.]
     """
     if not isinstance(base, (int, float, bool)):
         raise TypeError(f"logspace: base must be a number, got {type(base).__name__}")
@@ -395,6 +482,11 @@ def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype
 
     Returns:
         Tensor, ``start * (stop / start) ** (i / (num - 1))``.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.geomspace(1, 1000, 4).asnumpy().round(2))
+        [   1.   10.  100. 1000.]
     """
     lo, hi = _bounds(start, stop, "geomspace")
     root = num - 1 if endpoint else num
@@ -420,6 +512,13 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = dtypes.float32) -
 
     Returns:
         Tensor of shape (N, M).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.eye(3))
+        [[1. 0. 0.]
+         [0. 1. 0.]
+         [0. 0. 1.]]
     """
     d = check_dtype(dtype, "eye")
     M = N if M is None else M
@@ -444,6 +543,12 @@ def identity(n: int, dtype: Any = dtypes.float32) -> Tensor:
 
     Returns:
         Tensor of shape (n, n).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.identity(2))
+        [[1. 0.]
+         [0. 1.]]
     """
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
         raise TypeError(f"identity: n must be an int, got {type(n).__name__}")

@@ -79,6 +79,11 @@ def promote_types(type1: Any, type2: Any) -> DType:
 
     Returns:
         The promoted data type.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> mnp.promote_types(mnp.int32, mnp.float32)
+        mindspore.float32
     """
     return promote(check_dtype(type1, "promote_types"), check_dtype(type2, "promote_types"))
 
@@ -105,6 +110,11 @@ def result_type(*arrays_and_dtypes: Any) -> DType:
 
     Returns:
         The result dtype (Python ints count as int32 and floats as float32, as in MindSpore).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> mnp.result_type(mnp.int32, mnp.float32)
+        mindspore.float32
     """
     if not arrays_and_dtypes:
         raise ValueError("result_type: at least one array or dtype is required")

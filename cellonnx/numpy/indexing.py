@@ -26,6 +26,12 @@ def where(condition: Any, x: Any = None, y: Any = None) -> Any:
     Returns:
         Tensor of the broadcast shape and the promoted dtype of ``x`` and ``y``; with ``condition`` alone, the
         tuple of the coordinates where it holds (one int64 tensor per axis, as NumPy).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.array([1.0, -2.0, 3.0])
+        >>> print(mnp.where(x > 0, x, 0.0))
+        [1. 0. 3.]
     """
     cond = to_tensor(condition)
     if x is None and y is None:
@@ -77,6 +83,12 @@ def take(a: Any, indices: Any, axis: int | None = None, mode: str = "clip") -> T
 
     Returns:
         Tensor of shape ``a.shape[:axis] + indices.shape + a.shape[axis + 1:]``.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.array([10, 20, 30, 40])
+        >>> print(mnp.take(x, mnp.array([3, 0])))
+        [40 10]
     """
     a = to_tensor(a)
     idx = _int_indices(indices, "take")
@@ -98,6 +110,14 @@ def take_along_axis(arr: Any, indices: Any, axis: int | None) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.array([[10, 30, 20], [60, 40, 50]])
+        >>> idx = mnp.array([[0], [1]])
+        >>> print(mnp.take_along_axis(x, idx, axis=1))
+        [[10]
+         [40]]
     """
     arr, idx = to_tensor(arr), _int_indices(indices, "take_along_axis")
     if axis is None:
@@ -124,6 +144,12 @@ def choose(a: Any, choices: Any, mode: str = "clip") -> Tensor:
 
     Returns:
         Tensor, ``choices[a[I]][I]`` at each position I.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> choices = [mnp.array([0, 1, 2]), mnp.array([10, 11, 12])]
+        >>> print(mnp.choose(mnp.array([1, 0, 1]), choices))
+        [10  1 12]
     """
     a = to_tensor(a)
     if not is_int(a):
@@ -153,6 +179,12 @@ def select(condlist: Any, choicelist: Any, default: Any = 0) -> Tensor:
 
     Returns:
         Tensor of the choices' dtype.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.arange(5)
+        >>> print(mnp.select([x < 2, x > 3], [x, x * 10], default=-1))
+        [ 0  1 -1 -1 40]
     """
     conds, choices = to_tensor(condlist), to_tensor(choicelist)
     if conds.ndim == 0 or choices.ndim == 0:
@@ -213,6 +245,12 @@ def argwhere(a: Any) -> Tensor:
 
     Returns:
         Tensor, int64 of shape (number of non-zero elements, a.ndim).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.argwhere(mnp.array([[0, 1], [2, 0]])))
+        [[0 1]
+         [1 0]]
     """
     return F.nonzero(to_tensor(a))
 
@@ -229,6 +267,12 @@ def unravel_index(indices: Any, shape: Any, order: str = "C") -> Any:
     Returns:
         Tuple of tensors, one per dimension of ``shape`` (a 1-element tensor for a scalar index into a 1-D
         shape, as MindSpore).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> rows, cols = mnp.unravel_index(mnp.array([1, 5]), (2, 3))
+        >>> print(rows, cols)
+        [0 1] [1 2]
     """
     idx = to_tensor(indices)
     if order not in ("C", "F"):
@@ -260,6 +304,11 @@ def ravel_multi_index(multi_index: Any, dims: Any, mode: str = "clip", order: st
 
     Returns:
         Tensor of flat indices, float32 (MindSpore sums them as float32).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.ravel_multi_index((mnp.array([0, 1]), mnp.array([1, 2])), (2, 3)))
+        [1. 5.]
     """
     dims = (dims,) if isinstance(dims, int) else tuple(dims)
     if any(isinstance(d, (bool, float)) for d in dims):

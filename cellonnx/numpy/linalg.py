@@ -35,6 +35,14 @@ def matmul(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> a = mnp.ones((2, 3))
+        >>> b = mnp.ones((3, 4))
+        >>> print(mnp.matmul(a, b))
+        [[3. 3. 3. 3.]
+         [3. 3. 3. 3.]]
     """
     a, b = to_tensors(x1, x2)
     if a.ndim == 0 or b.ndim == 0:
@@ -63,6 +71,12 @@ def dot(a: Any, b: Any) -> Tensor:
 
     Returns:
         Tensor of shape ``a.shape[:-1] + b.shape[:-2] + b.shape[-1:]``.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> a = mnp.array([[1.0, 2.0], [3.0, 4.0]])
+        >>> print(mnp.dot(a, mnp.array([1.0, 1.0])))
+        [3. 7.]
     """
     a, b = to_tensors(a, b)
     if a.ndim == 0 or b.ndim == 0:
@@ -84,6 +98,11 @@ def inner(a: Any, b: Any) -> Tensor:
 
     Returns:
         Tensor of shape ``a.shape[:-1] + b.shape[:-1]``.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.inner(mnp.array([1, 2, 3]), mnp.array([0, 1, 2])))
+        8
     """
     a, b = to_tensors(a, b)
     if a.ndim == 0 or b.ndim == 0:
@@ -104,6 +123,13 @@ def outer(a: Any, b: Any) -> Tensor:
 
     Returns:
         Tensor of shape (a.size, b.size).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.outer(mnp.array([1, 2, 3]), mnp.array([1, 10])))
+        [[ 1 10]
+         [ 2 20]
+         [ 3 30]]
     """
     a, b = to_tensors(a, b)
     return F.mul(F.reshape(a, (-1, 1)), F.reshape(b, (1, -1)))
@@ -120,6 +146,14 @@ def tensordot(a: Any, b: Any, axes: Any = 2) -> Tensor:
 
     Returns:
         Tensor: the free axes of ``a``, then those of ``b``.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> a = mnp.ones((2, 3))
+        >>> b = mnp.ones((3, 4))
+        >>> print(mnp.tensordot(a, b, axes=1))
+        [[3. 3. 3. 3.]
+         [3. 3. 3. 3.]]
     """
     a, b = to_tensors(a, b)
     if isinstance(axes, (int, np.integer)):
@@ -168,6 +202,15 @@ def multi_dot(arrays: Any) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> a = mnp.ones((2, 3))
+        >>> b = mnp.ones((3, 4))
+        >>> c = mnp.ones((4, 1))
+        >>> print(mnp.multi_dot([a, b, c]))
+        [[12.]
+         [12.]]
     """
     if isinstance(arrays, Tensor):
         arrays = [at(arrays, i) for i in range(int(arrays.shape[0]))]
@@ -211,6 +254,12 @@ def matrix_power(a: Any, n: int) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.matrix_power(mnp.array([[1.0, 1.0], [0.0, 1.0]]), 3))
+        [[1. 3.]
+         [0. 1.]]
     """
     a = to_tensor(a)
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
@@ -236,6 +285,11 @@ def kron(a: Any, b: Any) -> Tensor:
 
     Returns:
         Tensor of shape ``a.shape * b.shape`` (after padding the shorter shape with leading ones).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.kron(mnp.array([1, 2]), mnp.array([1, 10])))
+        [ 1 10  2 20]
     """
     a, b = to_tensors(a, b)
     nd = max(a.ndim, b.ndim)
@@ -263,6 +317,11 @@ def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1,
 
     Returns:
         Tensor; two 2-component inputs give the z-components only.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.cross(mnp.array([1.0, 0.0, 0.0]), mnp.array([0.0, 1.0, 0.0])))
+        [0. 0. 1.]
     """
     a, b = to_tensors(a, b)
     if axis is not None:
@@ -350,6 +409,11 @@ def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> T
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.norm(mnp.array([3.0, 4.0])))
+        5.0
     """
     if not isinstance(ord, (int, float)) and ord not in (None, "fro", "nuc"):
         raise ValueError(f"norm: invalid value for ord: {ord!r}")

@@ -34,32 +34,67 @@ def equal(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.equal(mnp.array([1, 2, 3]), 2))
+        [False  True False]
     """
     return _compare(F.equal, x1, x2, dtype)
 
 
 def not_equal(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
-    """Returns the truth value of ``x1 != x2`` element-wise (see ``equal``)."""
+    """Returns the truth value of ``x1 != x2`` element-wise (see ``equal``).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.not_equal(mnp.array([1, 2, 3]), mnp.array([1, 0, 3])))
+        [False  True False]
+    """
     return _compare(F.not_equal, x1, x2, dtype)
 
 
 def less(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
-    """Returns the truth value of ``x1 < x2`` element-wise (see ``equal``)."""
+    """Returns the truth value of ``x1 < x2`` element-wise (see ``equal``).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.less(mnp.array([1, 2, 3]), 2))
+        [ True False False]
+    """
     return _compare(F.less, x1, x2, dtype)
 
 
 def less_equal(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
-    """Returns the truth value of ``x1 <= x2`` element-wise (see ``equal``)."""
+    """Returns the truth value of ``x1 <= x2`` element-wise (see ``equal``).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.less_equal(mnp.array([1, 2, 3]), mnp.array([2, 2, 2])))
+        [ True  True False]
+    """
     return _compare(F.less_equal, x1, x2, dtype)
 
 
 def greater(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
-    """Returns the truth value of ``x1 > x2`` element-wise (see ``equal``)."""
+    """Returns the truth value of ``x1 > x2`` element-wise (see ``equal``).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.greater(mnp.array([1, 2, 3]), 2))
+        [False False  True]
+    """
     return _compare(F.greater, x1, x2, dtype)
 
 
 def greater_equal(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
-    """Returns the truth value of ``x1 >= x2`` element-wise (see ``equal``)."""
+    """Returns the truth value of ``x1 >= x2`` element-wise (see ``equal``).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.greater_equal(mnp.array([1, 2, 3]), mnp.array([2, 2, 2])))
+        [False  True  True]
+    """
     return _compare(F.greater_equal, x1, x2, dtype)
 
 
@@ -84,17 +119,34 @@ def isnan(x: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.isnan(mnp.array([1.0, float('nan')])))
+        [False  True]
     """
     return apply(_isnan, x, dtype=dtype)
 
 
 def isinf(x: Any, dtype: Any = None) -> Tensor:
-    """Tests element-wise for positive or negative infinity (see ``isnan``)."""
+    """Tests element-wise for positive or negative infinity (see ``isnan``).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.isinf(mnp.array([1.0, float('inf')])))
+        [False  True]
+    """
     return apply(_isinf, x, dtype=dtype)
 
 
 def isfinite(x: Any, dtype: Any = None) -> Tensor:
-    """Tests element-wise for finiteness: neither infinity nor NaN (see ``isnan``)."""
+    """Tests element-wise for finiteness: neither infinity nor NaN (see ``isnan``).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.isfinite(mnp.array([1.0, float('inf'), float('nan')])))
+        [ True False False]
+    """
     return apply(lambda t: F.logical_not(F.logical_or(_isnan(t), _isinf(t))), x, dtype=dtype)
 
 
@@ -106,6 +158,11 @@ def isposinf(x: Any) -> Tensor:
 
     Returns:
         Tensor of bools.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.isposinf(mnp.array([float('inf'), 1.0])))
+        [ True False]
     """
     t = to_tensor(x)
     return F.logical_and(_isinf(t), F.greater(t, 0))
@@ -119,6 +176,11 @@ def isneginf(x: Any) -> Tensor:
 
     Returns:
         Tensor of bools.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.isneginf(mnp.array([-float('inf'), 1.0])))
+        [ True False]
     """
     t = to_tensor(x)
     return F.logical_and(_isinf(t), F.less(t, 0))
@@ -133,22 +195,47 @@ def isscalar(element: Any) -> bool:
 
     Returns:
         bool.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> mnp.isscalar(3.0)
+        True
+        >>> mnp.isscalar(mnp.array([3.0]))
+        False
     """
     return isinstance(element, (int, float, complex, bool, str, np.generic))
 
 
 def logical_and(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
-    """Computes the truth value of ``x1 AND x2`` element-wise (see ``equal``)."""
+    """Computes the truth value of ``x1 AND x2`` element-wise (see ``equal``).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.logical_and(mnp.array([True, False, True]), mnp.array([True, True, False])))
+        [ True False False]
+    """
     return apply(F.logical_and, x1, x2, dtype=dtype)
 
 
 def logical_or(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
-    """Computes the truth value of ``x1 OR x2`` element-wise (see ``equal``)."""
+    """Computes the truth value of ``x1 OR x2`` element-wise (see ``equal``).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.logical_or(mnp.array([True, False, False]), mnp.array([False, False, True])))
+        [ True False  True]
+    """
     return apply(F.logical_or, x1, x2, dtype=dtype)
 
 
 def logical_xor(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
-    """Computes the truth value of ``x1 XOR x2`` element-wise (see ``equal``)."""
+    """Computes the truth value of ``x1 XOR x2`` element-wise (see ``equal``).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.logical_xor(mnp.array([True, False, True]), mnp.array([True, True, False])))
+        [False  True  True]
+    """
     return apply(F.logical_xor, x1, x2, dtype=dtype)
 
 
@@ -161,6 +248,11 @@ def logical_not(a: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.logical_not(mnp.array([True, False])))
+        [False  True]
     """
     return apply(F.logical_not, a, dtype=dtype)
 
@@ -178,6 +270,12 @@ def isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan:
 
     Returns:
         Tensor of bools.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> a = mnp.array([1.0, 2.0, 3.0])
+        >>> print(mnp.isclose(a, mnp.array([1.0, 2.001, 3.1]), rtol=1e-3))
+        [ True  True False]
     """
     a, b = to_tensors(a, b)
     a, b = as_float(a), as_float(b)
@@ -201,6 +299,11 @@ def array_equal(a1: Any, a2: Any, equal_nan: bool = False) -> Tensor:
 
     Returns:
         Tensor, a bool scalar.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> mnp.array_equal(mnp.array([1, 2]), mnp.array([1, 2]))
+        Tensor(shape=[], dtype=Bool, value= True)
     """
     if not isinstance(equal_nan, bool):
         raise TypeError(f"array_equal: equal_nan must be a bool, got {type(equal_nan).__name__}")
@@ -222,6 +325,11 @@ def array_equiv(a1: Any, a2: Any) -> Tensor:
 
     Returns:
         Tensor, a bool scalar.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> mnp.array_equiv(mnp.array([1, 2]), mnp.array([[1, 2], [1, 2]]))
+        Tensor(shape=[], dtype=Bool, value= True)
     """
     a1, a2 = to_tensors(a1, a2)
     try:
@@ -242,6 +350,11 @@ def signbit(x: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor of bools.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.signbit(mnp.array([-1.0, 0.0, 2.0])))
+        [ True False False]
     """
     if dtype is not None and check_dtype(dtype, "signbit") != check_dtype("bool"):
         raise TypeError("signbit: casting the result is not allowed (dtype must be bool)")
@@ -258,6 +371,11 @@ def sometrue(a: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
 
     Returns:
         Tensor of bools.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.sometrue(mnp.array([[False, True], [False, False]]), axis=1))
+        [ True False]
     """
     if not isinstance(keepdims, (int, bool)):
         raise TypeError(f"sometrue: keepdims must be an int or bool, got {type(keepdims).__name__}")
@@ -274,6 +392,11 @@ def in1d(ar1: Any, ar2: Any, invert: bool = False) -> Tensor:
 
     Returns:
         Tensor, 1-D of bools.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.in1d(mnp.array([1, 2, 3]), mnp.array([2, 4])))
+        [False  True False]
     """
     ar1, ar2 = to_tensors(ar1, ar2)
     found = F.equal(F.reshape(ar1, (-1, 1)), F.reshape(ar2, (1, -1)))
@@ -291,6 +414,12 @@ def isin(element: Any, test_elements: Any, invert: bool = False) -> Tensor:
 
     Returns:
         Tensor of bools.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.isin(mnp.array([[1, 2], [3, 4]]), mnp.array([2, 3])))
+        [[False  True]
+         [ True False]]
     """
     element = to_tensor(element)
     return F.reshape(in1d(element, test_elements, invert), tuple(element.shape))

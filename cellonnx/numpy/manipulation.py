@@ -31,6 +31,14 @@ def transpose(a: Any, axes: Any = None) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.ones((2, 3, 4))
+        >>> mnp.transpose(x, (2, 0, 1)).shape
+        (4, 2, 3)
+        >>> mnp.transpose(x).shape
+        (4, 3, 2)
     """
     a = to_tensor(a)
     perm = tuple(range(a.ndim))[::-1] if axes is None else axes_tuple(axes, a.ndim, "transpose")
@@ -48,6 +56,12 @@ def expand_dims(a: Any, axis: Any) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.array([1, 2])
+        >>> mnp.expand_dims(x, 0).shape
+        (1, 2)
     """
     a = to_tensor(a)
     if not isinstance(axis, (int, np.integer, tuple, list)) or isinstance(axis, bool):
@@ -69,6 +83,12 @@ def squeeze(a: Any, axis: Any = None) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.ones((1, 3, 1))
+        >>> mnp.squeeze(x).shape
+        (3,)
     """
     a = to_tensor(a)
     if axis is not None:
@@ -89,6 +109,11 @@ def rollaxis(x: Any, axis: int, start: int = 0) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> mnp.rollaxis(mnp.ones((2, 3, 4)), 2).shape
+        (4, 2, 3)
     """
     x = to_tensor(x)
     nd = x.ndim
@@ -118,6 +143,12 @@ def swapaxes(x: Any, axis1: int, axis2: int) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.ones((2, 3, 4))
+        >>> mnp.swapaxes(x, 0, 2).shape
+        (4, 3, 2)
     """
     x = to_tensor(x)
     return F.swapaxes(x, axis_index(axis1, x.ndim, "swapaxes"), axis_index(axis2, x.ndim, "swapaxes"))
@@ -133,6 +164,12 @@ def moveaxis(a: Any, source: Any, destination: Any) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.ones((2, 3, 4))
+        >>> mnp.moveaxis(x, 0, -1).shape
+        (3, 4, 2)
     """
     a = to_tensor(a)
     src = axes_tuple(source, a.ndim, "moveaxis")
@@ -155,6 +192,13 @@ def reshape(x: Any, new_shape: Any) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.arange(6)
+        >>> print(mnp.reshape(x, (2, 3)))
+        [[0 1 2]
+         [3 4 5]]
     """
     return F.reshape(to_tensor(x), new_shape)
 
@@ -167,6 +211,12 @@ def ravel(x: Any) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.array([[1, 2], [3, 4]])
+        >>> print(mnp.ravel(x))
+        [1 2 3 4]
     """
     return F.reshape(to_tensor(x), (-1,))
 
@@ -197,6 +247,14 @@ def concatenate(arrays: Any, axis: Any = 0) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> a = mnp.array([[1, 2]])
+        >>> b = mnp.array([[3, 4]])
+        >>> print(mnp.concatenate((a, b), axis=0))
+        [[1 2]
+         [3 4]]
     """
     if axis is not None and axis >= MAX_NUMPY_DIMS:
         axis = None
@@ -228,6 +286,11 @@ def append(arr: Any, values: Any, axis: int | None = None) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.append(mnp.array([1, 2]), mnp.array([3, 4])))
+        [1 2 3 4]
     """
     arr, values = to_tensor(arr), to_tensor(values)
     if axis is None:
@@ -263,6 +326,12 @@ def column_stack(tup: Any) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.column_stack((mnp.array([1, 2]), mnp.array([3, 4]))))
+        [[1 3]
+         [2 4]]
     """
     def fix(t: Tensor) -> Tensor:
         return F.reshape(t, (-1, 1)) if t.ndim <= 1 else t
@@ -277,6 +346,12 @@ def vstack(tup: Any) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.vstack((mnp.array([1, 2]), mnp.array([3, 4]))))
+        [[1 2]
+         [3 4]]
     """
     return _stack_parts(tup, "vstack", lambda t: _lead(t, 2), lambda ts: 0)
 
@@ -289,6 +364,11 @@ def hstack(tup: Any) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.hstack((mnp.array([1, 2]), mnp.array([3, 4]))))
+        [1 2 3 4]
     """
     return _stack_parts(tup, "hstack", lambda t: _lead(t, 1), lambda ts: 0 if ts[0].ndim == 1 else 1)
 
@@ -302,6 +382,11 @@ def dstack(tup: Any) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> mnp.dstack((mnp.array([1, 2]), mnp.array([3, 4]))).shape
+        (1, 2, 2)
     """
     def fix(t: Tensor) -> Tensor:
         t = _lead(t, 2)
@@ -322,6 +407,11 @@ def atleast_1d(*arys: Any) -> Any:
 
     Returns:
         Tensor, or a list of tensors for several inputs.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> mnp.atleast_1d(mnp.array(3.0)).shape
+        (1,)
     """
     return _atleast(arys, lambda t: _lead(t, 1), "atleast_1d")
 
@@ -334,6 +424,11 @@ def atleast_2d(*arys: Any) -> Any:
 
     Returns:
         Tensor, or a list of tensors for several inputs.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> mnp.atleast_2d(mnp.array([1, 2])).shape
+        (1, 2)
     """
     return _atleast(arys, lambda t: _lead(t, 2), "atleast_2d")
 
@@ -347,6 +442,11 @@ def atleast_3d(*arys: Any) -> Any:
 
     Returns:
         Tensor, or a list of tensors for several inputs.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> mnp.atleast_3d(mnp.array([1.0, 2.0])).shape
+        (1, 2, 1)
     """
     def fix(t: Tensor) -> Tensor:
         if t.ndim == 0:
@@ -369,6 +469,14 @@ def stack(arrays: Any, axis: int = 0) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> a = mnp.array([1, 2])
+        >>> b = mnp.array([3, 4])
+        >>> print(mnp.stack((a, b), axis=1))
+        [[1 3]
+         [2 4]]
     """
     if isinstance(arrays, Tensor):
         nd = arrays.ndim
@@ -391,6 +499,11 @@ def tile(a: Any, reps: Any) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.tile(mnp.array([1, 2]), 3))
+        [1 2 1 2 1 2]
     """
     return F.tile(to_tensor(a), reps)
 
@@ -405,6 +518,11 @@ def repeat(a: Any, repeats: Any, axis: int | None = None) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.repeat(mnp.array([1, 2]), 2))
+        [1 1 2 2]
     """
     a = to_tensor(a)
     if isinstance(repeats, Tensor):
@@ -435,6 +553,12 @@ def broadcast_to(array: Any, shape: Any) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.broadcast_to(mnp.array([1, 2, 3]), (2, 3)))
+        [[1 2 3]
+         [1 2 3]]
     """
     array = to_tensor(array)
     shape = (shape,) if isinstance(shape, int) else tuple(shape)
@@ -451,6 +575,14 @@ def broadcast_arrays(*args: Any) -> list[Tensor]:
 
     Returns:
         List of tensors of the common shape.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> a, b = mnp.broadcast_arrays(mnp.array([[1], [2]]), mnp.array([10, 20, 30]))
+        >>> a.shape
+        (2, 3)
+        >>> b.shape
+        (2, 3)
     """
     ts = [to_tensor(a) for a in args]
     shape = broadcast_shape(*[tuple(t.shape) for t in ts], op="broadcast_arrays")
@@ -508,6 +640,13 @@ def split(x: Any, indices_or_sections: Any, axis: int = 0) -> Any:
 
     Returns:
         Tuple of tensors for a number of sections, list of tensors for split points.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.arange(6)
+        >>> parts = mnp.split(x, 3)
+        >>> print(parts[1])
+        [2 3]
     """
     return _split(x, indices_or_sections, axis, False, "split")
 
@@ -523,6 +662,12 @@ def array_split(x: Any, indices_or_sections: Any, axis: int = 0) -> Any:
 
     Returns:
         Tuple or list of tensors.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> parts = mnp.array_split(mnp.arange(5), 2)
+        >>> print(parts[0], parts[1])
+        [0 1 2] [3 4]
     """
     return _split(x, indices_or_sections, axis, True, "array_split")
 
@@ -536,6 +681,13 @@ def vsplit(x: Any, indices_or_sections: Any) -> Any:
 
     Returns:
         Tuple or list of tensors.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> parts = mnp.vsplit(mnp.arange(8).reshape(4, 2), 2)
+        >>> print(parts[1])
+        [[4 5]
+         [6 7]]
     """
     return split(x, indices_or_sections, 0)
 
@@ -549,6 +701,13 @@ def hsplit(x: Any, indices_or_sections: Any) -> Any:
 
     Returns:
         Tuple or list of tensors.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> parts = mnp.hsplit(mnp.arange(8).reshape(2, 4), 2)
+        >>> print(parts[1])
+        [[2 3]
+         [6 7]]
     """
     x = to_tensor(x)
     return split(x, indices_or_sections, 0 if x.ndim == 1 else 1)
@@ -563,6 +722,12 @@ def dsplit(x: Any, indices_or_sections: Any) -> Any:
 
     Returns:
         Tuple or list of tensors.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.arange(8).reshape(1, 2, 4)
+        >>> [p.shape for p in mnp.dsplit(x, 2)]
+        [(1, 2, 2), (1, 2, 2)]
     """
     return split(x, indices_or_sections, 2)
 
@@ -576,6 +741,13 @@ def flip(m: Any, axis: Any = None) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.array([[1, 2], [3, 4]])
+        >>> print(mnp.flip(x, 0))
+        [[3 4]
+         [1 2]]
     """
     m = to_tensor(m)
     if m.ndim == 0 or m.size == 0:
@@ -591,6 +763,12 @@ def flipud(m: Any) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.flipud(mnp.array([[1, 2], [3, 4]])))
+        [[3 4]
+         [1 2]]
     """
     return flip(m, 0)
 
@@ -603,6 +781,12 @@ def fliplr(m: Any) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.fliplr(mnp.array([[1, 2], [3, 4]])))
+        [[2 1]
+         [4 3]]
     """
     return flip(m, 1)
 
@@ -618,6 +802,11 @@ def roll(a: Any, shift: Any, axis: Any = None) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.roll(mnp.array([0, 1, 2, 3, 4]), 2))
+        [3 4 0 1 2]
     """
     a = to_tensor(a)
     if axis is None:
@@ -647,6 +836,12 @@ def rot90(a: Any, k: int = 1, axes: Any = (0, 1)) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.rot90(mnp.array([[1, 2], [3, 4]])))
+        [[2 4]
+         [1 3]]
     """
     a = to_tensor(a)
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
@@ -675,6 +870,11 @@ def size(a: Any, axis: int | None = None) -> int:
 
     Returns:
         int.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> mnp.size(mnp.ones((2, 3)))
+        6
     """
     a = to_tensor(a)
     if axis is None:

@@ -34,6 +34,13 @@ def tri(N: int, M: int | None = None, k: int = 0, dtype: Any = dtypes.float32) -
 
     Returns:
         Tensor of shape (N, M).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.tri(3, 3, 0))
+        [[1. 0. 0.]
+         [1. 1. 0.]
+         [1. 1. 1.]]
     """
     return cast(_tri_mask(N, N if M is None else M, k), check_dtype(dtype, "tri"))
 
@@ -59,6 +66,13 @@ def tril(m: Any, k: int = 0) -> Tensor:
 
     Returns:
         Tensor (a 1-D input gives a square matrix).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.tril(mnp.ones((3, 3))))
+        [[1. 0. 0.]
+         [1. 1. 0.]
+         [1. 1. 1.]]
     """
     return _triangle(m, k, True, "tril")
 
@@ -72,6 +86,13 @@ def triu(m: Any, k: int = 0) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.triu(mnp.ones((3, 3)), 1))
+        [[0. 1. 1.]
+         [0. 0. 1.]
+         [0. 0. 0.]]
     """
     return _triangle(m, k, False, "triu")
 
@@ -87,6 +108,11 @@ def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Tensor:
 
     Returns:
         Tensor, the other axes followed by the diagonal.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.diagonal(mnp.arange(9).reshape(3, 3)))
+        [0 4 8]
     """
     a = to_tensor(a)
     nd = a.ndim
@@ -120,6 +146,11 @@ def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = 
 
     Returns:
         Tensor, the sums over the other axes.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.trace(mnp.arange(9).reshape(3, 3)))
+        12
     """
     d = diagonal(a, offset, axis1, axis2)
     if dtype is not None:
@@ -140,6 +171,12 @@ def diagflat(v: Any, k: int = 0) -> Tensor:
 
     Returns:
         Tensor of shape (n + |k|, n + |k|), n the size of ``v``.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.diagflat(mnp.array([1, 2])))
+        [[1 0]
+         [0 2]]
     """
     v = F.reshape(to_tensor(v), (-1,))
     n, kk = int(v.shape[0]), abs(int(k))
@@ -161,6 +198,13 @@ def diag(v: Any, k: int = 0) -> Tensor:
 
     Returns:
         Tensor, 2-D for a 1-D input, 1-D for a 2-D one.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.diag(mnp.array([1, 2, 3])))
+        [[1 0 0]
+         [0 2 0]
+         [0 0 3]]
     """
     v = to_tensor(v)
     if v.ndim == 1:
@@ -207,6 +251,14 @@ def triu_indices(n: int, k: int = 0, m: int | None = None) -> tuple[Tensor, Tens
 
     Returns:
         Tuple of two int32 tensors (row indices, column indices).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> rows, cols = mnp.triu_indices(3)
+        >>> print(rows)
+        [0 0 0 1 1 2]
+        >>> print(cols)
+        [0 1 2 1 2 2]
     """
     return _tri_indices(n, k, m, True, "triu_indices")
 
@@ -221,6 +273,14 @@ def tril_indices(n: int, k: int = 0, m: int | None = None) -> tuple[Tensor, Tens
 
     Returns:
         Tuple of two int32 tensors (row indices, column indices).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> rows, cols = mnp.tril_indices(3)
+        >>> print(rows)
+        [0 1 1 2 2 2]
+        >>> print(cols)
+        [0 0 1 0 1 2]
     """
     return _tri_indices(n, k, m, False, "tril_indices")
 
@@ -270,6 +330,13 @@ def vander(x: Any, N: int | None = None, increasing: bool = False) -> Tensor:
 
     Returns:
         Tensor of shape (len(x), N), ``x``'s dtype.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.vander(mnp.array([1, 2, 3]), 3))
+        [[1 1 1]
+         [4 2 1]
+         [9 3 1]]
     """
     x = to_tensor(x)
     if x.ndim != 1:
@@ -296,6 +363,16 @@ def meshgrid(*xi: Any, sparse: bool = False, indexing: str = "xy") -> list[Tenso
 
     Returns:
         List of tensors.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> xx, yy = mnp.meshgrid(mnp.array([1, 2, 3]), mnp.array([4, 5]))
+        >>> print(xx)
+        [[1 2 3]
+         [1 2 3]]
+        >>> print(yy)
+        [[4 4 4]
+         [5 5 5]]
     """
     if not isinstance(sparse, bool):
         raise TypeError(f"meshgrid: sparse must be a bool, got {type(sparse).__name__}")
@@ -378,6 +455,15 @@ def indices(dimensions: Any, dtype: Any = dtypes.int32, sparse: bool = False) ->
 
     Returns:
         List of tensors, one per dimension (as MindSpore; NumPy stacks the dense ones).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> grid = mnp.indices((2, 3))
+        >>> len(grid)
+        2
+        >>> print(grid[1])
+        [[0 1 2]
+         [0 1 2]]
     """
     if not isinstance(dimensions, (tuple, list)):
         raise TypeError(f"indices: dimensions must be a tuple or list, got {type(dimensions).__name__}")

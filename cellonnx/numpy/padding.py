@@ -168,6 +168,14 @@ def pad(arr: Any, pad_width: Any, mode: Any = "constant", stat_length: Any = Non
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.array([[1, 2], [3, 4]])
+        >>> print(mnp.pad(x, ((1, 0), (0, 1))))
+        [[0 0 0]
+         [1 2 0]
+         [3 4 0]]
     """
     x = to_tensor(arr)
     if x.ndim == 0:

@@ -34,6 +34,11 @@ def polyadd(a1: Any, a2: Any) -> Tensor:
 
     Returns:
         Tensor, the coefficients of the sum.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.polyadd(mnp.array([1, 2]), mnp.array([1, 0, 1])))
+        [1 1 3]
     """
     a1, a2 = _poly(a1, "polyadd"), _poly(a2, "polyadd")
     d = int(a1.size) - int(a2.size)
@@ -53,6 +58,11 @@ def polysub(a1: Any, a2: Any) -> Tensor:
 
     Returns:
         Tensor, the coefficients of the difference.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.polysub(mnp.array([1, 0, 1]), mnp.array([1, 2])))
+        [ 1 -1 -1]
     """
     return polyadd(a1, F.neg(_poly(a2, "polysub")))
 
@@ -66,6 +76,11 @@ def polymul(a1: Any, a2: Any) -> Tensor:
 
     Returns:
         Tensor, the coefficients of the product.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.polymul(mnp.array([1, 1]), mnp.array([1, -1])))
+        [ 1  0 -1]
     """
     return convolve(_poly(a1, "polymul"), _poly(a2, "polymul"))
 
@@ -79,6 +94,11 @@ def polyval(p: Any, x: Any) -> Tensor:
 
     Returns:
         Tensor of ``x``'s shape; integers are evaluated in float32.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.polyval(mnp.array([1, 0, -1]), mnp.array([0, 1, 2])))
+        [-1.  0.  3.]
     """
     p, x = promote_tensors(as_float(_poly(p, "polyval")), as_float(to_tensor(x)))
     res = F.broadcast_to(p[0], tuple(x.shape))
@@ -96,6 +116,11 @@ def polyder(p: Any, m: int = 1) -> Tensor:
 
     Returns:
         Tensor (empty, float32, when ``m`` reaches the number of coefficients).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.polyder(mnp.array([1, 0, -1])))
+        [2 0]
     """
     p = _poly(p, "polyder")
     if m < 0:
@@ -119,6 +144,11 @@ def polyint(p: Any, m: int = 1, k: Any = None) -> Tensor:
 
     Returns:
         Tensor of coefficients (integers give float32).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.polyint(mnp.array([3.0, 0.0])))
+        [1.5 0.  0. ]
     """
     p = _poly(p, "polyint")
     if m < 0:

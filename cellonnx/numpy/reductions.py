@@ -59,6 +59,14 @@ def sum_(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False, in
 
     Returns:
         Tensor; integers and bools are summed as int64 (as MindSpore's sum).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.array([[1, 2, 3], [4, 5, 6]])
+        >>> print(mnp.sum(x))
+        21
+        >>> print(mnp.sum(x, axis=0))
+        [5 7 9]
     """
     if initial is not None and not isinstance(initial, (int, float, bool)):
         raise TypeError(f"sum: initial must be an int, float or bool, got {type(initial).__name__}")
@@ -83,6 +91,14 @@ def mean(a: Any, axis: Any = None, keepdims: bool = False, dtype: Any = None) ->
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.array([[1.0, 2.0], [3.0, 4.0]])
+        >>> print(mnp.mean(x))
+        2.5
+        >>> print(mnp.mean(x, axis=1))
+        [1.5 3.5]
     """
     t = to_tensor(a)
     axes = _axes(axis, t.ndim, "mean")
@@ -130,6 +146,12 @@ def amax(a: Any, axis: Any = None, keepdims: bool = False, initial: Any = None, 
 
     Returns:
         Tensor of the input's dtype.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.array([[1, 7, 3], [9, 5, 6]])
+        >>> print(mnp.amax(x, axis=1))
+        [7 9]
     """
     return _extreme(F.amax, F.maximum, a, axis, keepdims, initial, where, "amax")
 
@@ -146,6 +168,12 @@ def amin(a: Any, axis: Any = None, keepdims: bool = False, initial: Any = None, 
 
     Returns:
         Tensor of the input's dtype.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.array([[1, 7, 3], [9, 5, 6]])
+        >>> print(mnp.amin(x, axis=0))
+        [1 5 3]
     """
     return _extreme(F.amin, F.minimum, a, axis, keepdims, initial, where, "amin")
 
@@ -160,6 +188,11 @@ def ptp(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.ptp(mnp.array([[1, 7, 3], [9, 5, 6]]), axis=1))
+        [6 4]
     """
     if not isinstance(keepdims, bool):
         raise TypeError(f"ptp: keepdims must be a bool, got {type(keepdims).__name__}")
@@ -191,6 +224,12 @@ def var(x: Any, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> Tens
 
     Returns:
         Tensor; integers give float32.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.array([[1.0, 3.0], [2.0, 6.0]])
+        >>> print(mnp.var(x, axis=1))
+        [1. 4.]
     """
     t = to_tensor(x)
     return _var(t, _axes(axis, t.ndim, "var"), ddof, keepdims, "var")
@@ -207,6 +246,12 @@ def std(x: Any, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> Tens
 
     Returns:
         Tensor; integers give float32.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.array([[1.0, 3.0], [2.0, 6.0]])
+        >>> print(mnp.std(x, axis=1))
+        [1. 2.]
     """
     t = to_tensor(x)
     return F.sqrt(_var(t, _axes(axis, t.ndim, "std"), ddof, keepdims, "std"))
@@ -223,6 +268,12 @@ def average(x: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
 
     Returns:
         Tensor, or (average, sum of weights) with ``returned``.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.array([1.0, 2.0, 3.0])
+        >>> print(mnp.average(x, weights=mnp.array([3.0, 1.0, 0.0])))
+        1.25
     """
     t = to_tensor(x)
     axes = _axes(axis, t.ndim, "average")
@@ -262,6 +313,11 @@ def count_nonzero(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
 
     Returns:
         Tensor, int32.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.count_nonzero(mnp.array([[0, 1, 2], [0, 0, 3]])))
+        3
     """
     t = to_tensor(x)
     if t.size == 0:
@@ -290,6 +346,11 @@ def nansum(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) 
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.nansum(mnp.array([1.0, float('nan'), 2.0])))
+        3.0
     """
     t = to_tensor(a)
     res = F.sum(_zero_nan(t), _axes(axis, t.ndim, "nansum"), keepdims)
@@ -313,6 +374,11 @@ def nanmean(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False)
 
     Returns:
         Tensor (NaN where a slice holds only NaN).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.nanmean(mnp.array([1.0, float('nan'), 3.0])))
+        2.0
     """
     t = to_tensor(a)
     d = dtypes.float32 if dtype is None else check_dtype(dtype, "nanmean")
@@ -341,12 +407,23 @@ def nanvar(a: Any, axis: Any = None, dtype: Any = None, ddof: int = 0, keepdims:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.nanvar(mnp.array([1.0, float('nan'), 3.0])))
+        1.0
     """
     return _nanvar(a, axis, dtype, ddof, keepdims, "nanvar")
 
 
 def nanstd(a: Any, axis: Any = None, dtype: Any = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
-    """Computes the standard deviation along the specified axes, ignoring NaNs (see ``nanvar``)."""
+    """Computes the standard deviation along the specified axes, ignoring NaNs (see ``nanvar``).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.nanstd(mnp.array([1.0, float('nan'), 3.0])))
+        1.0
+    """
     return F.sqrt(_nanvar(a, axis, dtype, ddof, keepdims, "nanstd"))
 
 
@@ -375,12 +452,23 @@ def nanmax(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) 
 
     Returns:
         Tensor (NaN where a slice holds only NaN).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.nanmax(mnp.array([1.0, float('nan'), 3.0])))
+        3.0
     """
     return _nan_extreme(F.amax, -math.inf, a, axis, dtype, keepdims, "nanmax")
 
 
 def nanmin(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Tensor:
-    """Returns the minimum along the given axes, ignoring NaNs (see ``nanmax``)."""
+    """Returns the minimum along the given axes, ignoring NaNs (see ``nanmax``).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.nanmin(mnp.array([1.0, float('nan'), 3.0])))
+        1.0
+    """
     return _nan_extreme(F.amin, math.inf, a, axis, dtype, keepdims, "nanmin")
 
 
@@ -398,6 +486,11 @@ def cumsum(a: Any, axis: int | None = None, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor; bool, int8, int16 and uint8 inputs are summed as int32 (as MindSpore).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.cumsum(mnp.array([1, 2, 3, 4])))
+        [ 1  3  6 10]
     """
     t = to_tensor(a)
     if t._data.dtype in _SCAN_INT32:
@@ -409,7 +502,13 @@ def cumsum(a: Any, axis: int | None = None, dtype: Any = None) -> Tensor:
 
 
 def nancumsum(a: Any, axis: int | None = None, dtype: Any = None) -> Tensor:
-    """Returns the cumulative sum along a given axis, treating NaN as zero (see ``cumsum``)."""
+    """Returns the cumulative sum along a given axis, treating NaN as zero (see ``cumsum``).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.nancumsum(mnp.array([1.0, float('nan'), 2.0])))
+        [1. 1. 3.]
+    """
     return cumsum(_zero_nan(to_tensor(a)), axis, dtype)
 
 
@@ -425,6 +524,11 @@ def cumprod(a: Any, axis: int | None = None, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.cumprod(mnp.array([1, 2, 3, 4])))
+        [ 1  2  6 24]
     """
     t = to_tensor(a)
     if axis is not None and (isinstance(axis, bool) or not isinstance(axis, (int, np.integer))):
@@ -456,6 +560,12 @@ def argmax(a: Any, axis: int | None = None) -> Tensor:
 
     Returns:
         Tensor, int64.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.array([[1, 7, 3], [9, 5, 6]])
+        >>> print(mnp.argmax(x, axis=1))
+        [1 0]
     """
     t = to_tensor(a)
     if t._data.dtype == np.bool_:
@@ -472,6 +582,12 @@ def argmin(a: Any, axis: int | None = None) -> Tensor:
 
     Returns:
         Tensor, int32 (as MindSpore's; argmax gives int64).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.array([[1, 7, 3], [9, 5, 6]])
+        >>> print(mnp.argmin(x, axis=1))
+        [0 1]
     """
     t = to_tensor(a)
     if t._data.dtype == np.bool_:

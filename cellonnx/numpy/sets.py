@@ -27,6 +27,11 @@ def unique(x: Any, return_inverse: bool = False) -> Any:
 
     Returns:
         Tensor, or (values, int32 inverse indices).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.unique(mnp.array([1, 1, 2, 3, 3])))
+        [1 2 3]
     """
     values, inverse = F.unique(F.reshape(to_tensor(x), (-1,)))
     return (values, cast(inverse, np.int32)) if return_inverse else values
@@ -54,6 +59,11 @@ def intersect1d(ar1: Any, ar2: Any, assume_unique: bool = False, return_indices:
 
     Returns:
         Tensor, or (values, int32 indices into ar1, int32 indices into ar2).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.intersect1d(mnp.array([1, 3, 4]), mnp.array([3, 1, 2])))
+        [1 3]
     """
     if not isinstance(assume_unique, bool) or not isinstance(return_indices, bool):
         raise TypeError("intersect1d: assume_unique and return_indices must be bools")
@@ -93,6 +103,11 @@ def setdiff1d(ar1: Any, ar2: Any, assume_unique: bool = False) -> Tensor:
 
     Returns:
         Tensor, 1-D.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.setdiff1d(mnp.array([1, 2, 3, 4]), mnp.array([2, 4])))
+        [1 3]
     """
     if not isinstance(assume_unique, bool):
         raise TypeError("setdiff1d: assume_unique must be a bool")

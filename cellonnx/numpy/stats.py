@@ -30,6 +30,11 @@ def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None) -> Tens
 
     Returns:
         Tensor, int32, of ``v``'s shape.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.searchsorted(mnp.array([1, 2, 3, 4, 5]), mnp.array([3, 0, 6])))
+        [2 0 5]
     """
     if side not in ("left", "right"):
         raise ValueError(f"searchsorted: side must be 'left' or 'right', got {side!r}")
@@ -67,6 +72,11 @@ def digitize(x: Any, bins: Any, right: bool = False) -> Tensor:
 
     Returns:
         Tensor, int32, of ``x``'s shape.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.digitize(mnp.array([0.5, 1.5, 2.5]), mnp.array([1.0, 2.0])))
+        [0 1 2]
     """
     x, bins = to_tensors(x, bins)
     if bins.ndim != 1:
@@ -93,6 +103,11 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None) -> Ten
 
     Returns:
         Tensor, float32, of ``x``'s shape.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.interp(mnp.array([0.5, 1.5]), mnp.array([0.0, 1.0, 2.0]), mnp.array([0.0, 10.0, 40.0])))
+        [ 5. 25.]
     """
     x, xp, fp = to_tensors(x, xp, fp)
     if xp.ndim != 1 or fp.ndim != 1:
@@ -128,6 +143,11 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0, length: int | None
 
     Returns:
         Tensor, float32 (as MindSpore's), of ``length`` bins.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.bincount(mnp.array([0, 1, 1, 3])))
+        [1. 2. 0. 1.]
     """
     x = to_tensor(x)
     if x.ndim != 1:
@@ -162,6 +182,11 @@ def histogram_bin_edges(a: Any, bins: Any = 10, range: Any = None, weights: Any 
 
     Returns:
         Tensor, float32 (given edges keep their dtype).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.histogram_bin_edges(mnp.array([1.0, 2.0, 3.0]), bins=2))
+        [1. 2. 3.]
     """
     a = to_tensor(a)
     if weights is not None and tuple(to_tensor(weights).shape) != tuple(a.shape):
@@ -211,6 +236,14 @@ def histogram(a: Any, bins: Any = 10, range: Any = None, weights: Any = None,
 
     Returns:
         Tuple (counts, float32, and the edges).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> hist, edges = mnp.histogram(mnp.array([1.0, 2.0, 2.0, 3.0]), bins=2)
+        >>> print(hist)
+        [1. 3.]
+        >>> print(edges)
+        [1. 2. 3.]
     """
     a = F.reshape(to_tensor(a), (-1,))
     if weights is not None:
@@ -336,6 +369,12 @@ def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: in
 
     Returns:
         Tensor (computed in float32; a single variable gives a scalar).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.cov(mnp.array([[0.0, 1.0, 2.0], [2.0, 1.0, 0.0]])))
+        [[ 1. -1.]
+         [-1.  1.]]
     """
     m = _cov_input(m, rowvar)
     if y is not None:
@@ -376,6 +415,12 @@ def corrcoef(x: Any, y: Any = None, rowvar: bool = True, dtype: Any = None) -> T
 
     Returns:
         Tensor, clipped to [-1, 1].
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.corrcoef(mnp.array([[0.0, 1.0, 2.0], [2.0, 1.0, 0.0]])))
+        [[ 1. -1.]
+         [-1.  1.]]
     """
     c = cov(x, y, rowvar)
     if c.ndim == 0:

@@ -42,6 +42,11 @@ def exp(x: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor; integers give float32.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.exp(mnp.array([0.0, 1.0, 2.0])).asnumpy().round(4))
+        [1.     2.7183 7.3891]
     """
     return apply(F.exp, x, dtype=dtype)
 
@@ -55,6 +60,11 @@ def exp2(x: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.exp2(mnp.array([0.0, 1.0, 3.0])))
+        [1. 2. 8.]
     """
     return power(2, x, dtype)
 
@@ -68,6 +78,11 @@ def expm1(x: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor; integers give float32.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.expm1(mnp.array([0.0, 1.0])).asnumpy().round(4))
+        [0.     1.7183]
     """
     return apply(lambda t: F.expm1(as_float(t)), x, dtype=dtype)
 
@@ -81,6 +96,11 @@ def log(x: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor; integers give float32.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.log(mnp.array([1.0, 2.0, 4.0])).asnumpy().round(4))
+        [0.     0.6931 1.3863]
     """
     return apply(F.log, x, dtype=dtype)
 
@@ -94,6 +114,11 @@ def log2(x: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor; integers give float32.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.log2(mnp.array([1.0, 2.0, 8.0])))
+        [0. 1. 3.]
     """
     return apply(lambda t: F.div(F.log(as_float(t)), math.log(2.0)), x, dtype=dtype)
 
@@ -107,6 +132,11 @@ def log10(x: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor; integers give float32.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.log10(mnp.array([1.0, 10.0, 100.0])))
+        [0. 1. 2.]
     """
     return apply(lambda t: F.div(F.log(as_float(t)), math.log(10.0)), x, dtype=dtype)
 
@@ -120,6 +150,11 @@ def log1p(x: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor; integers give float32.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.log1p(mnp.array([0.0, 1.0])).asnumpy().round(4))
+        [0.     0.6931]
     """
     return apply(lambda t: F.log1p(as_float(t)), x, dtype=dtype)
 
@@ -143,6 +178,11 @@ def logaddexp(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.logaddexp(mnp.array([0.0, 1.0]), mnp.array([0.0, 2.0])).asnumpy().round(4))
+        [0.6931 2.3133]
     """
     return apply(lambda a, b: _logaddexp(a, b, 1.0), x1, x2, dtype=dtype)
 
@@ -171,6 +211,11 @@ def square(x: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor of the input's dtype.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.square(mnp.array([-2.0, 3.0])))
+        [4. 9.]
     """
     return apply(F.square, x, dtype=dtype)
 
@@ -184,6 +229,11 @@ def sqrt(x: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor; integers give float32.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.sqrt(mnp.array([1.0, 4.0, 9.0])))
+        [1. 2. 3.]
     """
     return apply(F.sqrt, x, dtype=dtype)
 
@@ -197,6 +247,11 @@ def cbrt(x: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor; integers give float32 (float16 too, as MindSpore promotes with float32).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.cbrt(mnp.array([1.0, 8.0, 27.0])).asnumpy().round(4))
+        [1. 2. 3.]
     """
     def _cbrt(t: Tensor) -> Tensor:
         t = cast(t, promote(t.dtype, dtypes.float32))
@@ -213,6 +268,11 @@ def reciprocal(x: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor of the input's dtype (integers divide with truncation, as MindSpore: 0 unless x is +-1).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.reciprocal(mnp.array([1.0, 2.0, 4.0])))
+        [1.   0.5  0.25]
     """
     def _reciprocal(t: Tensor) -> Tensor:
         if is_int(t):
@@ -235,47 +295,100 @@ def sin(x: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor; int8, uint8 and bool give float16, wider integers float32 (as MindSpore).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.sin(mnp.array([0.0, 1.5707964])).asnumpy().round(4))
+        [0. 1.]
     """
     return _trig_apply(F.sin, x, dtype)
 
 
 def cos(x: Any, dtype: Any = None) -> Tensor:
-    """Cosine element-wise (see ``sin`` for the dtypes)."""
+    """Cosine element-wise (see ``sin`` for the dtypes).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.cos(mnp.array([0.0, 3.1415927])).asnumpy().round(4))
+        [ 1. -1.]
+    """
     return _trig_apply(F.cos, x, dtype)
 
 
 def tan(x: Any, dtype: Any = None) -> Tensor:
-    """Computes the tangent element-wise (see ``sin`` for the dtypes)."""
+    """Computes the tangent element-wise (see ``sin`` for the dtypes).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.tan(mnp.array([0.0, 0.7853982])).asnumpy().round(4))
+        [0. 1.]
+    """
     return _trig_apply(F.tan, x, dtype)
 
 
 def arcsin(x: Any, dtype: Any = None) -> Tensor:
-    """Inverse sine, element-wise (see ``sin`` for the dtypes)."""
+    """Inverse sine, element-wise (see ``sin`` for the dtypes).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.arcsin(mnp.array([0.0, 1.0])).asnumpy().round(4))
+        [0.     1.5708]
+    """
     return _trig_apply(F.asin, x, dtype)
 
 
 def arccos(input: Any, dtype: Any = None) -> Tensor:
-    """Trigonometric inverse cosine, element-wise (see ``sin`` for the dtypes)."""
+    """Trigonometric inverse cosine, element-wise (see ``sin`` for the dtypes).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.arccos(mnp.array([1.0, 0.0])).asnumpy().round(4))
+        [0.     1.5708]
+    """
     return _trig_apply(F.acos, input, dtype)
 
 
 def arctan(x: Any, dtype: Any = None) -> Tensor:
-    """Trigonometric inverse tangent, element-wise (see ``sin`` for the dtypes)."""
+    """Trigonometric inverse tangent, element-wise (see ``sin`` for the dtypes).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.arctan(mnp.array([0.0, 1.0])).asnumpy().round(4))
+        [0.     0.7854]
+    """
     return _trig_apply(F.atan, x, dtype)
 
 
 def sinh(x: Any, dtype: Any = None) -> Tensor:
-    """Hyperbolic sine, element-wise (see ``sin`` for the dtypes)."""
+    """Hyperbolic sine, element-wise (see ``sin`` for the dtypes).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.sinh(mnp.array([0.0, 1.0])).asnumpy().round(4))
+        [0.     1.1752]
+    """
     return _trig_apply(F.sinh, x, dtype)
 
 
 def cosh(x: Any, dtype: Any = None) -> Tensor:
-    """Hyperbolic cosine, element-wise (see ``sin`` for the dtypes)."""
+    """Hyperbolic cosine, element-wise (see ``sin`` for the dtypes).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.cosh(mnp.array([0.0, 1.0])).asnumpy().round(4))
+        [1.     1.5431]
+    """
     return _trig_apply(F.cosh, x, dtype)
 
 
 def tanh(x: Any, dtype: Any = None) -> Tensor:
-    """Computes the hyperbolic tangent element-wise (see ``sin`` for the dtypes)."""
+    """Computes the hyperbolic tangent element-wise (see ``sin`` for the dtypes).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.tanh(mnp.array([-1.0, 0.0, 1.0])).asnumpy().round(4))
+        [-0.7616  0.      0.7616]
+    """
     return _trig_apply(F.tanh, x, dtype)
 
 
@@ -304,6 +417,11 @@ def arctan2(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor in radians, in [-pi, pi] (dtypes as ``sin``, then promoted).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.arctan2(mnp.array([1.0, 1.0]), mnp.array([1.0, -1.0])).asnumpy().round(4))
+        [0.7854 2.3562]
     """
     return finish(F.atan2(_trig(x1), _trig(x2)), dtype)
 
@@ -317,12 +435,23 @@ def deg2rad(x: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor; integers give float32.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.deg2rad(mnp.array([0.0, 90.0, 180.0])).asnumpy().round(4))
+        [0.     1.5708 3.1416]
     """
     return apply(lambda t: F.div(F.mul(as_float(t), math.pi), 180.0), x, dtype=dtype)
 
 
 def radians(x: Any, dtype: Any = None) -> Tensor:
-    """Converts angles from degrees to radians (see ``deg2rad``)."""
+    """Converts angles from degrees to radians (see ``deg2rad``).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.radians(mnp.array([0.0, 180.0])).asnumpy().round(4))
+        [0.     3.1416]
+    """
     return deg2rad(x, dtype)
 
 
@@ -335,6 +464,11 @@ def rad2deg(x: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor; integers give float32.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.rad2deg(mnp.array([0.0, 3.1415927])).asnumpy().round(2))
+        [  0. 180.]
     """
     return apply(lambda t: F.div(F.mul(as_float(t), 180.0), math.pi), x, dtype=dtype)
 

@@ -25,6 +25,11 @@ def bartlett(M: int) -> Tensor:
 
     Returns:
         Tensor, float32 of shape (M,), the window normalised to a maximum of one.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.bartlett(5))
+        [0.  0.5 1.  0.5 0. ]
     """
     return _window(np.bartlett, M, "bartlett")
 
@@ -49,6 +54,11 @@ def hamming(M: int) -> Tensor:
 
     Returns:
         Tensor, float32 of shape (M,).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.hamming(5).asnumpy().round(4))
+        [0.08 0.54 1.   0.54 0.08]
     """
     return _window(np.hamming, M, "hamming")
 
@@ -61,6 +71,11 @@ def hanning(M: int) -> Tensor:
 
     Returns:
         Tensor, float32 of shape (M,).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.hanning(5).asnumpy().round(4))
+        [0.  0.5 1.  0.5 0. ]
     """
     return _window(np.hanning, M, "hanning")
 

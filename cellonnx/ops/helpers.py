@@ -335,7 +335,16 @@ def shape_(x: Tensor) -> tuple:
 
 
 def rank(input_x: Tensor) -> int:
-    """The number of dimensions of a tensor."""
+    """The number of dimensions of a tensor.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((2, 3, 4)), ms.float32)
+        >>> ops.rank(x)
+        3
+    """
     return P.Rank()(input_x)
 
 

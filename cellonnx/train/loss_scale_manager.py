@@ -27,6 +27,14 @@ class FixedLossScaleManager(LossScaleManager):
         drop_overflow_update (bool): skip the update of a step whose gradients overflow (then the training step is
             a TrainOneStepWithLossScaleCell); when False the optimizer must be built with the same ``loss_scale``.
             Default: ``True``.
+
+    Examples:
+        >>> from cellonnx.train import FixedLossScaleManager
+        >>> manager = FixedLossScaleManager(loss_scale=128.0, drop_overflow_update=False)
+        >>> manager.get_loss_scale()
+        128.0
+        >>> manager.get_drop_overflow_update()
+        False
     """
 
     def __init__(self, loss_scale: float = 128.0, drop_overflow_update: bool = True) -> None:
@@ -61,6 +69,14 @@ class DynamicLossScaleManager(LossScaleManager):
         init_loss_scale (float): Default: ``2 ** 24``.
         scale_factor (int): Default: ``2``.
         scale_window (int): Default: ``2000``.
+
+    Examples:
+        >>> from cellonnx.train import DynamicLossScaleManager
+        >>> manager = DynamicLossScaleManager(init_loss_scale=2 ** 10, scale_factor=2, scale_window=1000)
+        >>> manager.get_loss_scale()
+        1024.0
+        >>> manager.get_update_cell()
+        DynamicLossScaleUpdateCell()
     """
 
     def __init__(self, init_loss_scale: float = 2 ** 24, scale_factor: int = 2, scale_window: int = 2000) -> None:

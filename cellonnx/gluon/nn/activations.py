@@ -18,7 +18,15 @@ _ACTIVATIONS = {"relu": ops.relu, "sigmoid": ops.sigmoid, "tanh": ops.tanh, "sof
 
 class Activation(HybridBlock):
     """Apply an activation function by name: 'relu', 'sigmoid', 'tanh', 'softrelu', 'softsign', 'log_sigmoid'
-    or 'mish'."""
+    or 'mish'.
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx, gluon
+        >>> npx.set_np()
+        >>> act = gluon.nn.Activation('relu')
+        >>> print(act(np.array([-1.0, 0.5, 2.0])))
+        [0.  0.5 2. ]
+    """
 
     def __init__(self, activation: str, **kwargs: Any) -> None:
         if activation not in _ACTIVATIONS:
@@ -43,6 +51,12 @@ class LeakyReLU(HybridBlock):
 
     Args:
         alpha: slope of the negative half axis, >= 0.
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx, gluon
+        >>> npx.set_np()
+        >>> print(gluon.nn.LeakyReLU(0.1)(np.array([-2.0, 0.0, 3.0])))
+        [-0.2  0.   3. ]
     """
 
     def __init__(self, alpha: float, **kwargs: Any) -> None:
@@ -64,6 +78,14 @@ class PReLU(HybridBlock):
     Args:
         alpha_initializer: Default: Constant(0.25).
         in_channels: number of slopes, 1 or the channel count. Default: 1.
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx, gluon
+        >>> npx.set_np()
+        >>> prelu = gluon.nn.PReLU()
+        >>> prelu.initialize()
+        >>> print(prelu(np.array([-2.0, 0.0, 3.0])))
+        [-0.5  0.   3. ]
     """
 
     def __init__(self, alpha_initializer: Any = None, in_channels: int = 1, **kwargs: Any) -> None:
@@ -76,7 +98,14 @@ class PReLU(HybridBlock):
 
 
 class ELU(HybridBlock):
-    """Exponential linear unit: ``x`` for x > 0, ``alpha * (exp(x) - 1)`` otherwise (Default alpha: 1.0)."""
+    """Exponential linear unit: ``x`` for x > 0, ``alpha * (exp(x) - 1)`` otherwise (Default alpha: 1.0).
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx, gluon
+        >>> npx.set_np()
+        >>> print(np.round(gluon.nn.ELU()(np.array([-2.0, 0.0, 1.0])), 4))
+        [-0.8647  0.      1.    ]
+    """
 
     def __init__(self, alpha: float = 1.0, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -87,7 +116,14 @@ class ELU(HybridBlock):
 
 
 class SELU(HybridBlock):
-    """Scaled exponential linear unit."""
+    """Scaled exponential linear unit.
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx, gluon
+        >>> npx.set_np()
+        >>> print(np.round(gluon.nn.SELU()(np.array([-1.0, 0.0, 2.0])), 4))
+        [-1.1113  0.      2.1014]
+    """
 
     def forward(self, x: Tensor) -> Tensor:
         return ops.selu(x)
@@ -98,6 +134,12 @@ class GELU(HybridBlock):
 
     Args:
         approximation: 'erf' (exact) or 'tanh'. Default: 'erf'.
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx, gluon
+        >>> npx.set_np()
+        >>> print(np.round(gluon.nn.GELU()(np.array([-1.0, 0.0, 1.0])), 4))
+        [-0.1587  0.      0.8413]
     """
 
     def __init__(self, approximation: str = "erf", **kwargs: Any) -> None:
@@ -111,14 +153,28 @@ class GELU(HybridBlock):
 
 
 class SiLU(HybridBlock):
-    """Sigmoid linear unit: ``x * sigmoid(x)``."""
+    """Sigmoid linear unit: ``x * sigmoid(x)``.
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx, gluon
+        >>> npx.set_np()
+        >>> print(np.round(gluon.nn.SiLU()(np.array([-1.0, 0.0, 1.0])), 4))
+        [-0.2689  0.      0.7311]
+    """
 
     def forward(self, x: Tensor) -> Tensor:
         return ops.silu(x)
 
 
 class Swish(HybridBlock):
-    """Swish: ``x * sigmoid(beta * x)`` (Default beta: 1.0)."""
+    """Swish: ``x * sigmoid(beta * x)`` (Default beta: 1.0).
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx, gluon
+        >>> npx.set_np()
+        >>> print(np.round(gluon.nn.Swish(beta=1.0)(np.array([-1.0, 0.0, 1.0])), 4))
+        [-0.2689  0.      0.7311]
+    """
 
     def __init__(self, beta: float = 1.0, **kwargs: Any) -> None:
         super().__init__(**kwargs)

@@ -101,7 +101,20 @@ class Sequential(_Stack, Block):
 
 
 class HybridSequential(_Stack, HybridBlock):
-    """Stacks HybridBlocks sequentially; ``hybridize()`` compiles the whole stack as one graph."""
+    """Stacks HybridBlocks sequentially; ``hybridize()`` compiles the whole stack as one graph.
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx, gluon
+        >>> npx.set_np()
+        >>> net = gluon.nn.HybridSequential()
+        >>> net.add(gluon.nn.Dense(8, activation='relu', in_units=4), gluon.nn.Dense(2, in_units=8))
+        >>> net.initialize()
+        >>> net.hybridize()
+        >>> net(np.ones((3, 4))).shape
+        (3, 2)
+        >>> len(net)
+        2
+    """
 
     forward = _Stack.forward
 
@@ -121,6 +134,17 @@ class Dense(HybridBlock):
 
     Shape:
         flatten: (N, x1, ..., xn) -> (N, units); otherwise (x1, ..., xn, in_units) -> (x1, ..., xn, units).
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx, gluon
+        >>> npx.set_np()
+        >>> layer = gluon.nn.Dense(4, activation='relu', in_units=3)
+        >>> layer.initialize()
+        >>> x = np.ones((2, 3))
+        >>> layer(x).shape
+        (2, 4)
+        >>> layer.weight.shape
+        (4, 3)
     """
 
     def __init__(self, units: int, activation: str | None = None, use_bias: bool = True, flatten: bool = True,
@@ -158,6 +182,20 @@ class Dropout(HybridBlock):
     Args:
         rate: fraction dropped, in [0, 1].
         axes: axes along which one mask value is shared (``(2, 3)``: whole feature maps). Default: ().
+
+    Examples:
+        >>> import cellonnx.mxnet as mx
+        >>> from cellonnx.mxnet import np, npx, gluon, autograd
+        >>> npx.set_np()
+        >>> drop = gluon.nn.Dropout(0.5)
+        >>> x = np.ones((2, 4))
+        >>> print(drop(x))
+        [[1. 1. 1. 1.]
+         [1. 1. 1. 1.]]
+        >>> with autograd.record():
+        ...     y = drop(x)
+        >>> sorted(set(y.asnumpy().ravel().tolist())) in ([0.0, 2.0], [0.0], [2.0])
+        True
     """
 
     def __init__(self, rate: float, axes: Any = (), **kwargs: Any) -> None:
@@ -186,6 +224,16 @@ class Embedding(HybridBlock):
 
     Shape:
         (x1, ..., xn) -> (x1, ..., xn, output_dim).
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx, gluon
+        >>> npx.set_np()
+        >>> emb = gluon.nn.Embedding(10, 3)
+        >>> emb.initialize()
+        >>> emb(np.array([[1, 3], [4, 0]])).shape
+        (2, 2, 3)
+        >>> emb.weight.shape
+        (10, 3)
     """
 
     def __init__(self, input_dim: int, output_dim: int, dtype: Any = "float32",
@@ -206,7 +254,14 @@ class Embedding(HybridBlock):
 
 
 class Flatten(HybridBlock):
-    """Collapse all axes but the first: (N, x1, ..., xn) -> (N, x1 * ... * xn)."""
+    """Collapse all axes but the first: (N, x1, ..., xn) -> (N, x1 * ... * xn).
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx, gluon
+        >>> npx.set_np()
+        >>> print(gluon.nn.Flatten()(np.ones((2, 3, 4))).shape)
+        (2, 12)
+    """
 
     def forward(self, x: Tensor) -> Tensor:
         return ops.reshape(x, (x.shape[0], -1))
@@ -216,7 +271,14 @@ class Flatten(HybridBlock):
 
 
 class Identity(HybridBlock):
-    """Returns its input (a branch of a residual HybridConcatenate, for instance)."""
+    """Returns its input (a branch of a residual HybridConcatenate, for instance).
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx, gluon
+        >>> npx.set_np()
+        >>> print(gluon.nn.Identity()(np.array([1, 2, 3])))
+        [1. 2. 3.]
+    """
 
     def forward(self, x: Any) -> Any:
         return x
@@ -298,6 +360,15 @@ class Concatenate(Sequential):
 
     Args:
         axis: Default: -1.
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx, gluon
+        >>> npx.set_np()
+        >>> block = gluon.nn.Concatenate(axis=1)
+        >>> block.add(gluon.nn.Dense(2, in_units=3), gluon.nn.Dense(4, in_units=3))
+        >>> block.initialize()
+        >>> block(np.ones((5, 3))).shape
+        (5, 6)
     """
 
     def __init__(self, axis: int = -1, **kwargs: Any) -> None:
@@ -310,7 +381,17 @@ class Concatenate(Sequential):
 
 class HybridConcatenate(HybridSequential):
     """Feed the input to every HybridBlock child and concatenate their outputs along ``axis`` (Default:
-    -1)."""
+    -1).
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx, gluon
+        >>> npx.set_np()
+        >>> block = gluon.nn.HybridConcatenate(axis=1)
+        >>> block.add(gluon.nn.Dense(2, in_units=3), gluon.nn.Dense(4, in_units=3))
+        >>> block.initialize()
+        >>> block(np.ones((5, 3))).shape
+        (5, 6)
+    """
 
     def __init__(self, axis: int = -1, **kwargs: Any) -> None:
         super().__init__(**kwargs)

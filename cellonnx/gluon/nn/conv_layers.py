@@ -114,6 +114,17 @@ class Conv2D(_Conv):
 
     Shape:
         out = floor((in + 2 * padding - dilation * (kernel - 1) - 1) / stride) + 1.
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx, gluon
+        >>> npx.set_np()
+        >>> conv = gluon.nn.Conv2D(8, kernel_size=3, padding=1, in_channels=3)
+        >>> conv.initialize()
+        >>> x = np.ones((1, 3, 16, 16))
+        >>> conv(x).shape
+        (1, 8, 16, 16)
+        >>> conv.weight.shape
+        (8, 3, 3, 3)
     """
 
     def __init__(self, channels: int, kernel_size: Any, strides: Any = (1, 1), padding: Any = (0, 0),
@@ -135,6 +146,14 @@ class Conv2DTranspose(_Conv):
 
     Shape:
         out = (in - 1) * stride - 2 * padding + dilation * (kernel - 1) + output_padding + 1.
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx, gluon
+        >>> npx.set_np()
+        >>> deconv = gluon.nn.Conv2DTranspose(2, kernel_size=2, strides=2, in_channels=4)
+        >>> deconv.initialize()
+        >>> deconv(np.ones((1, 4, 5, 5))).shape
+        (1, 2, 10, 10)
     """
 
     _transpose = True
@@ -183,6 +202,15 @@ class MaxPool2D(_Pooling):
         padding: Default: 0.
         layout: only 'NCHW'.
         ceil_mode: round output sizes up ('full' convention). Default: False.
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx, gluon
+        >>> npx.set_np()
+        >>> pool = gluon.nn.MaxPool2D(pool_size=2, strides=2)
+        >>> x = np.arange(16).reshape(1, 1, 4, 4)
+        >>> print(pool(x))
+        [[[[ 5.  7.]
+           [13. 15.]]]]
     """
 
     def __init__(self, pool_size: Any = (2, 2), strides: Any = None, padding: Any = 0, layout: str = "NCHW",
@@ -199,6 +227,15 @@ class AvgPool2D(_Pooling):
     Args:
         pool_size, strides, padding, ceil_mode, layout: as MaxPool2D.
         count_include_pad: count the zero padding in the divisor. Default: True.
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx, gluon
+        >>> npx.set_np()
+        >>> pool = gluon.nn.AvgPool2D(pool_size=2, strides=2)
+        >>> x = np.arange(16).reshape(1, 1, 4, 4)
+        >>> print(pool(x))
+        [[[[ 2.5  4.5]
+           [10.5 12.5]]]]
     """
 
     def __init__(self, pool_size: Any = (2, 2), strides: Any = None, padding: Any = 0,
@@ -213,7 +250,16 @@ class AvgPool2D(_Pooling):
 
 
 class GlobalMaxPool2D(HybridBlock):
-    """Max over H and W: (N, C, H, W) -> (N, C, 1, 1)."""
+    """Max over H and W: (N, C, H, W) -> (N, C, 1, 1).
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx, gluon
+        >>> npx.set_np()
+        >>> pool = gluon.nn.GlobalMaxPool2D()
+        >>> x = np.arange(16).reshape(1, 1, 4, 4)
+        >>> print(pool(x))
+        [[[[15.]]]]
+    """
 
     def __init__(self, layout: str = "NCHW", **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -227,7 +273,16 @@ class GlobalMaxPool2D(HybridBlock):
 
 
 class GlobalAvgPool2D(HybridBlock):
-    """Mean over H and W: (N, C, H, W) -> (N, C, 1, 1)."""
+    """Mean over H and W: (N, C, H, W) -> (N, C, 1, 1).
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx, gluon
+        >>> npx.set_np()
+        >>> pool = gluon.nn.GlobalAvgPool2D()
+        >>> x = np.arange(16).reshape(1, 1, 4, 4)
+        >>> print(pool(x))
+        [[[[7.5]]]]
+    """
 
     def __init__(self, layout: str = "NCHW", **kwargs: Any) -> None:
         super().__init__(**kwargs)

@@ -111,6 +111,22 @@ class BatchNorm(HybridBlock):
         in_channels: channel count; 0 infers it at the first forward pass. Default: 0.
 
     Parameters are gamma, beta, running_mean and running_var (the last two with grad_req 'null').
+
+    Examples:
+        >>> import cellonnx.mxnet as mx
+        >>> from cellonnx.mxnet import np, npx, gluon, autograd
+        >>> npx.set_np()
+        >>> bn = gluon.nn.BatchNorm(in_channels=2)
+        >>> bn.initialize()
+        >>> x = np.array([[1.0, 2.0], [3.0, 6.0]])
+        >>> print(bn(x))
+        [[0.999995 1.99999 ]
+         [2.999985 5.99997 ]]
+        >>> with autograd.record():
+        ...     y = bn(x)
+        >>> print(np.round(y, 4))
+        [[-1. -1.]
+         [ 1.  1.]]
     """
 
     def __init__(self, axis: int = 1, momentum: float = 0.9, epsilon: float = 1e-5, center: bool = True,
@@ -234,6 +250,16 @@ class InstanceNorm(_OneAxisNorm):
         scale: learn gamma. Default: False (MXNet's default).
         beta_initializer, gamma_initializer: Default: 'zeros', 'ones'.
         in_channels: 0 infers it at the first forward pass. Default: 0.
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx, gluon
+        >>> npx.set_np()
+        >>> norm = gluon.nn.InstanceNorm(in_channels=2)
+        >>> norm.initialize()
+        >>> x = np.array([[[1.0, 3.0], [2.0, 6.0]]])
+        >>> print(np.round(norm(x), 4))
+        [[[-1.  1.]
+          [-1.  1.]]]
     """
 
     def __init__(self, axis: int = 1, epsilon: float = 1e-5, center: bool = True, scale: bool = False,
@@ -257,6 +283,15 @@ class LayerNorm(_OneAxisNorm):
         center, scale: learn beta / gamma. Default: True.
         beta_initializer, gamma_initializer: Default: 'zeros', 'ones'.
         in_channels: size of ``axis``; 0 infers it at the first forward pass. Default: 0.
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx, gluon
+        >>> npx.set_np()
+        >>> ln = gluon.nn.LayerNorm(in_channels=4)
+        >>> ln.initialize()
+        >>> x = np.array([[1.0, 2.0, 3.0, 4.0]])
+        >>> print(np.round(ln(x), 4))
+        [[-1.3416 -0.4472  0.4472  1.3416]]
     """
 
     def __init__(self, axis: int = -1, epsilon: float = 1e-5, center: bool = True, scale: bool = True,
@@ -284,6 +319,18 @@ class GroupNorm(HybridBlock):
 
     MXNet 1.x files hold per-group gamma/beta (shape (num_groups,)); loading them expands each group's value
     to its channels.
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx, gluon
+        >>> npx.set_np()
+        >>> gn = gluon.nn.GroupNorm(num_groups=2)
+        >>> gn.initialize()
+        >>> x = np.arange(8).reshape(1, 4, 2).astype('float32')
+        >>> print(np.round(gn(x), 4))
+        [[[-1.3416 -0.4472]
+          [ 0.4472  1.3416]
+          [-1.3416 -0.4472]
+          [ 0.4472  1.3416]]]
     """
 
     def __init__(self, num_groups: int = 1, epsilon: float = 1e-5, center: bool = True, scale: bool = True,

@@ -51,6 +51,13 @@ class PixelShuffle1D(_PixelShuffle):
 
     Args:
         factor: the upsampling factor.
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx, gluon
+        >>> npx.set_np()
+        >>> shuffle = gluon.nn.PixelShuffle1D(2)
+        >>> shuffle(np.ones((1, 4, 3))).shape
+        (1, 2, 6)
     """
 
     _dims = 1
@@ -61,6 +68,13 @@ class PixelShuffle2D(_PixelShuffle):
 
     Args:
         factor: an int or (f1, f2).
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx, gluon
+        >>> npx.set_np()
+        >>> shuffle = gluon.nn.PixelShuffle2D(2)
+        >>> shuffle(np.ones((1, 8, 3, 3))).shape
+        (1, 2, 6, 6)
     """
 
     _dims = 2

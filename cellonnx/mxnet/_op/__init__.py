@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from cellonnx.mxnet._docs import borrowed
 from cellonnx.mxnet._op.creation import CREATION
 from cellonnx.mxnet._op.elemwise import BINARY, LEGACY_COMPARE, NUMPY_COMPARE, UNARY
 from cellonnx.mxnet._op.misc import MISC
@@ -74,5 +75,5 @@ def wrap(name: str, impl: Callable[..., Any], cls: type) -> Callable[..., Any]:
         result = retype(impl(*args, **kwargs), cls)
         return result if out is None else _assign(out, result)
     op.__name__ = op.__qualname__ = name
-    op.__doc__ = impl.__doc__
+    op.__doc__ = borrowed(impl.__doc__)
     return op

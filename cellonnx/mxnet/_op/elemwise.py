@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from cellonnx import ops
+from cellonnx.mxnet._docs import borrowed
 from cellonnx.mxnet._op._util import as_tensor
 from cellonnx.tensor import Tensor
 
@@ -22,7 +23,7 @@ __all__ = ["BINARY", "LEGACY_COMPARE", "NUMPY_COMPARE", "UNARY"]
 def _unary(f: Callable[[Tensor], Tensor]) -> Callable[..., Tensor]:
     def op(data: Any, **_: Any) -> Tensor:
         return f(as_tensor(data))
-    op.__doc__ = f.__doc__
+    op.__doc__ = borrowed(f.__doc__)
     return op
 
 

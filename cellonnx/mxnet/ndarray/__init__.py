@@ -8,7 +8,9 @@ import sys
 from typing import Any
 
 from cellonnx.mxnet import _op
+from cellonnx.mxnet._docs import attach
 from cellonnx.mxnet.ndarray import contrib, linalg, random
+from cellonnx.mxnet.ndarray.examples import EXAMPLES, SUMMARIES
 from cellonnx.mxnet.ndarray.legacy import from_numpy, histogram, load_frombuffer, onehot_encode
 from cellonnx.mxnet.ndarray.ndarray import NDArray, array, concatenate, empty, moveaxis, waitall
 from cellonnx.mxnet.ndarray.sample import SAMPLERS
@@ -20,6 +22,7 @@ for _name, _impl in _op.TABLE.items():
         setattr(_module, _name, _op.wrap(_name, _impl, NDArray))
 for _name, _impl in SAMPLERS.items():
     setattr(_module, _name, _impl)
+attach(vars(_module), EXAMPLES, SUMMARIES)
 
 __all__ = ["NDArray", "array", "concatenate", "contrib", "empty", "from_numpy", "histogram", "linalg", "load",
            "load_frombuffer", "moveaxis", "onehot_encode", "random", "save",

@@ -36,7 +36,19 @@ def _dt(value: Any, default: Any = _onp.float32) -> _onp.dtype:
 
 
 def array(object: Any, dtype: Any = None, device: Any = None, ctx: Any = None) -> ndarray:
-    """An ndarray: float32 for Python data unless ``dtype`` is given; arrays keep their dtype."""
+    """An ndarray: float32 for Python data unless ``dtype`` is given; arrays keep their dtype.
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx
+        >>> npx.set_np()
+        >>> x = np.array([[1, 2], [3, 4]])
+        >>> x.dtype
+        dtype('float32')
+        >>> x.shape
+        (2, 2)
+        >>> np.array([1, 2], dtype='int32').dtype
+        dtype('int32')
+    """
     if isinstance(object, Tensor):
         arr = object._data.astype(_dt(dtype, object._data.dtype), copy=True)
     elif hasattr(object, "dtype"):
@@ -57,15 +69,42 @@ def _shape(shape: Any) -> tuple[int, ...]:
 
 
 def zeros(shape: Any, dtype: Any = None, order: str = "C", device: Any = None, ctx: Any = None) -> ndarray:
+    """A float32 (unless ``dtype`` is given) array of zeros of ``shape``.
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx
+        >>> npx.set_np()
+        >>> print(np.zeros((2, 3)))
+        [[0. 0. 0.]
+         [0. 0. 0.]]
+    """
     return to_np(Tensor(_onp.zeros(_shape(shape), _dt(dtype))))
 
 
 def ones(shape: Any, dtype: Any = None, order: str = "C", device: Any = None, ctx: Any = None) -> ndarray:
+    """A float32 (unless ``dtype`` is given) array of ones of ``shape``.
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx
+        >>> npx.set_np()
+        >>> print(np.ones((2, 2), dtype='int32'))
+        [[1 1]
+         [1 1]]
+    """
     return to_np(Tensor(_onp.ones(_shape(shape), _dt(dtype))))
 
 
 def full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C", device: Any = None,
          ctx: Any = None) -> ndarray:
+    """An array of ``shape`` filled with ``fill_value``.
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx
+        >>> npx.set_np()
+        >>> print(np.full((2, 3), 7.0))
+        [[7. 7. 7.]
+         [7. 7. 7.]]
+    """
     return to_np(Tensor(_onp.full(_shape(shape), fill_value, _dt(dtype))))
 
 
@@ -73,10 +112,29 @@ empty = zeros
 
 
 def zeros_like(a: Tensor, dtype: Any = None, **_: Any) -> ndarray:
+    """An array of zeros of ``a``'s shape and (unless given) dtype.
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx
+        >>> npx.set_np()
+        >>> x = np.array([[1.0, 2.0], [3.0, 4.0]])
+        >>> print(np.zeros_like(x))
+        [[0. 0.]
+         [0. 0.]]
+    """
     return to_np(_ops.zeros_like(a) if dtype is None else Tensor(_onp.zeros(a.shape, _dt(dtype))))
 
 
 def ones_like(a: Tensor, dtype: Any = None, **_: Any) -> ndarray:
+    """An array of ones of ``a``'s shape and (unless given) dtype.
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx
+        >>> npx.set_np()
+        >>> x = np.array([[1.0, 2.0]])
+        >>> print(np.ones_like(x))
+        [[1. 1.]]
+    """
     return to_np(_ops.ones_like(a) if dtype is None else Tensor(_onp.ones(a.shape, _dt(dtype))))
 
 
@@ -86,7 +144,16 @@ def full_like(a: Tensor, fill_value: Any, dtype: Any = None, **_: Any) -> ndarra
 
 def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None, device: Any = None,
            ctx: Any = None) -> ndarray:
-    """Evenly spaced values in [start, stop); float32 by default (MXNet's default dtype)."""
+    """Evenly spaced values in [start, stop); float32 by default (MXNet's default dtype).
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx
+        >>> npx.set_np()
+        >>> print(np.arange(5))
+        [0. 1. 2. 3. 4.]
+        >>> print(np.arange(1, 2, 0.25))
+        [1.   1.25 1.5  1.75]
+    """
     if stop is None:
         start, stop = 0, start
     return to_np(Tensor(_onp.arange(start, stop, step).astype(_dt(dtype))))
@@ -94,11 +161,28 @@ def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None, devic
 
 def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retstep: bool = False,
              dtype: Any = None, axis: int = 0, device: Any = None, ctx: Any = None) -> Any:
+    """``num`` evenly spaced values from ``start`` to ``stop``.
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx
+        >>> npx.set_np()
+        >>> print(np.linspace(0, 1, 5))
+        [0.   0.25 0.5  0.75 1.  ]
+    """
     out = to_np(Tensor(_onp.linspace(start, stop, num, endpoint).astype(_dt(dtype))))
     return (out, (stop - start) / max(num - (1 if endpoint else 0), 1)) if retstep else out
 
 
 def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, **_: Any) -> ndarray:
+    """A 2-D array with ones on the ``k``-th diagonal and zeros elsewhere.
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx
+        >>> npx.set_np()
+        >>> print(np.eye(2, 3))
+        [[1. 0. 0.]
+         [0. 1. 0.]]
+    """
     return to_np(Tensor(_onp.eye(N, M, k, dtype=_dt(dtype))))
 
 
@@ -117,7 +201,17 @@ def _pair(a: Any, b: Any) -> tuple[Tensor, Tensor]:
 
 
 def mean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False) -> ndarray:
-    """The mean; of an integer or bool array it is float32 (MXNet's default float type), as MXNet gives it."""
+    """The mean; of an integer or bool array it is float32 (MXNet's default float type), as MXNet gives it.
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx
+        >>> npx.set_np()
+        >>> x = np.array([[1.0, 2.0], [3.0, 4.0]])
+        >>> print(np.mean(x))
+        2.5
+        >>> print(np.mean(x, axis=1))
+        [1.5 3.5]
+    """
     x = _t(a)
     if dtype is None and x._data.dtype.kind in "biu":
         x = _ops.cast(x, _onp.float32)
@@ -126,20 +220,55 @@ def mean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims:
 
 def prod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False,
          **_: Any) -> ndarray:
-    """The product over ``axis`` (all axes when None)."""
+    """The product over ``axis`` (all axes when None).
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx
+        >>> npx.set_np()
+        >>> x = np.array([[1.0, 2.0], [3.0, 4.0]])
+        >>> print(np.prod(x, axis=0))
+        [3. 8.]
+    """
     x = _t(a) if dtype is None else _ops.cast(_t(a), _dt(dtype))
     return to_np(_ops.prod(x, tuple(axis) if isinstance(axis, list) else axis, keepdims))
 
 
 def argmax(a: Tensor, axis: int | None = None, out: Any = None) -> ndarray:
+    """The int64 indices of the largest elements along ``axis`` (of the flattened array when None).
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx
+        >>> npx.set_np()
+        >>> x = np.array([[1.0, 7.0, 3.0], [9.0, 5.0, 6.0]])
+        >>> print(np.argmax(x, axis=1))
+        [1 0]
+    """
     return ndarray.argmax(to_np(a), axis)
 
 
 def argmin(a: Tensor, axis: int | None = None, out: Any = None) -> ndarray:
+    """The int64 indices of the smallest elements along ``axis`` (of the flattened array when None).
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx
+        >>> npx.set_np()
+        >>> x = np.array([[1.0, 7.0, 3.0], [9.0, 5.0, 6.0]])
+        >>> print(np.argmin(x, axis=0))
+        [0 1 0]
+    """
     return ndarray.argmin(to_np(a), axis)
 
 
 def where(condition: Any, x: Any = None, y: Any = None) -> ndarray:
+    """Elements of ``x`` where ``condition`` holds (is non-zero) and of ``y`` elsewhere.
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx
+        >>> npx.set_np()
+        >>> x = np.array([1.0, -2.0, 3.0])
+        >>> print(np.where(x > 0, x, np.zeros_like(x)))
+        [1. 0. 3.]
+    """
     c = _t(condition)
     if c._data.dtype != _onp.bool_:
         c = _ops.not_equal(c, 0)
@@ -148,26 +277,65 @@ def where(condition: Any, x: Any = None, y: Any = None) -> ndarray:
 
 
 def take(a: Tensor, indices: Any, axis: int | None = None, mode: str = "raise", out: Any = None) -> ndarray:
+    """The elements of ``a`` at ``indices`` along ``axis`` (of the flattened array when None).
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx
+        >>> npx.set_np()
+        >>> x = np.array([10.0, 20.0, 30.0, 40.0])
+        >>> print(np.take(x, np.array([3, 0])))
+        [40. 10.]
+    """
     return ndarray.take(to_np(a), indices, axis, mode)
 
 
 def sort(a: Any, axis: int | None = -1, kind: Any = None, order: Any = None) -> ndarray:
-    """``a`` sorted along ``axis`` (the flattened array when None)."""
+    """``a`` sorted along ``axis`` (the flattened array when None).
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx
+        >>> npx.set_np()
+        >>> print(np.sort(np.array([3.0, 1.0, 2.0])))
+        [1. 2. 3.]
+    """
     x = _t(a) if axis is not None else _ops.reshape(_t(a), (-1,))
     return to_np(_ops.sort(x, -1 if axis is None else int(axis))[0])
 
 
 def argsort(a: Any, axis: int | None = -1, kind: Any = None, order: Any = None) -> ndarray:
-    """The int64 indices that sort ``a`` along ``axis`` (stable)."""
+    """The int64 indices that sort ``a`` along ``axis`` (stable).
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx
+        >>> npx.set_np()
+        >>> print(np.argsort(np.array([3.0, 1.0, 2.0])))
+        [1 2 0]
+    """
     x = _t(a) if axis is not None else _ops.reshape(_t(a), (-1,))
     return to_np(_ops.cast(_ops.argsort(x, -1 if axis is None else int(axis)), _onp.int64))
 
 
 def shape(a: Tensor) -> tuple:
+    """The shape of ``a`` as a tuple.
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx
+        >>> npx.set_np()
+        >>> np.shape(np.ones((2, 3)))
+        (2, 3)
+    """
     return tuple(a.shape)
 
 
 def ndim(a: Tensor) -> int:
+    """The number of axes of ``a``.
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx
+        >>> npx.set_np()
+        >>> np.ndim(np.ones((2, 3)))
+        2
+    """
     return a.ndim
 
 

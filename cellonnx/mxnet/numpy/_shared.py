@@ -16,6 +16,8 @@ from typing import Any
 import numpy as _onp
 
 import cellonnx.numpy as _cnp
+from cellonnx.mxnet._docs import borrowed, with_example
+from cellonnx.mxnet.numpy.examples import EXAMPLES
 from cellonnx.mxnet.numpy.multiarray import to_np
 from cellonnx.tensor import Tensor
 
@@ -49,8 +51,8 @@ def shared(name: str, impl: Callable[..., Any] | None = None) -> Callable[..., A
             result = to_np(fn(*args, **kwargs))
             return result if out is None else _into(out, result, name)
         direct.__name__ = direct.__qualname__ = name
-        direct.__doc__ = fn.__doc__
-        return direct
+        direct.__doc__ = borrowed(fn.__doc__)
+        return with_example(direct, EXAMPLES.get(name))
     accepts = theirs.parameters
     positions = [p for p in accepts.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     numpy_positions = [p.name for p in ours.parameters.values()
@@ -89,9 +91,9 @@ def shared(name: str, impl: Callable[..., Any] | None = None) -> Callable[..., A
         return result if out is None else _into(out, result, name)
 
     op.__name__ = op.__qualname__ = name
-    op.__doc__ = fn.__doc__
+    op.__doc__ = borrowed(fn.__doc__)
     op.__signature__ = ours  # type: ignore[attr-defined]
-    return op
+    return with_example(op, EXAMPLES.get(name))
 
 
 def _same(value: Any, default: Any) -> bool:

@@ -16,7 +16,17 @@ __all__ = ["GELU", "HSwish", "LeakyReLU", "LogSoftmax", "PReLU", "ReLU", "ReLU6"
 
 
 class ReLU(Cell):
-    """max(x, 0)."""
+    """max(x, 0).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([-1.0, 2.0, -3.0, 2.0, -1.0]), ms.float32)
+        >>> relu = nn.ReLU()
+        >>> print(relu(x))
+        [0. 2. 0. 2. 0.]
+    """
 
     def __init__(self) -> None:
         super().__init__()
@@ -27,7 +37,16 @@ class ReLU(Cell):
 
 
 class ReLU6(Cell):
-    """min(max(x, 0), 6)."""
+    """min(max(x, 0), 6).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([-1.0, 3.0, 6.0, 9.0]), ms.float32)
+        >>> print(nn.ReLU6()(x))
+        [0. 3. 6. 6.]
+    """
 
     def __init__(self) -> None:
         super().__init__()
@@ -38,7 +57,17 @@ class ReLU6(Cell):
 
 
 class Sigmoid(Cell):
-    """1 / (1 + exp(-x))."""
+    """1 / (1 + exp(-x)).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([-2.0, 0.0, 2.0]), ms.float32)
+        >>> output = nn.Sigmoid()(x)
+        >>> print(output.asnumpy().round(4))
+        [0.1192 0.5    0.8808]
+    """
 
     def __init__(self) -> None:
         super().__init__()
@@ -49,7 +78,17 @@ class Sigmoid(Cell):
 
 
 class Tanh(Cell):
-    """tanh(x)."""
+    """tanh(x).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([-1.0, 0.0, 1.0, 2.0]), ms.float32)
+        >>> output = nn.Tanh()(x)
+        >>> print(output.asnumpy().round(4))
+        [-0.7616  0.      0.7616  0.964 ]
+    """
 
     def __init__(self) -> None:
         super().__init__()
@@ -60,14 +99,32 @@ class Tanh(Cell):
 
 
 class SiLU(Cell):
-    """x * sigmoid(x)."""
+    """x * sigmoid(x).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([-1.0, 0.0, 1.0, 2.0]), ms.float32)
+        >>> print(nn.SiLU()(x).asnumpy().round(4))
+        [-0.2689  0.      0.7311  1.7616]
+    """
 
     def construct(self, x: Tensor) -> Tensor:
         return ops.silu(x)
 
 
 class HSwish(Cell):
-    """x * relu6(x + 3) / 6."""
+    """x * relu6(x + 3) / 6.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([-4.0, -1.5, 0.0, 1.5, 4.0]), ms.float32)
+        >>> print(nn.HSwish()(x))
+        [-0.    -0.375  0.     1.125  4.   ]
+    """
 
     def __init__(self) -> None:
         super().__init__()
@@ -83,6 +140,16 @@ class GELU(Cell):
     Args:
         approximate: True (MindSpore's default) uses the tanh approximation
             0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))); False the exact x * Phi(x).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([-1.0, 0.0, 1.0, 2.0]), ms.float32)
+        >>> print(nn.GELU()(x).asnumpy().round(4))
+        [-0.1588  0.      0.8412  1.9546]
+        >>> print(nn.GELU(approximate=False)(x).asnumpy().round(4))
+        [-0.1587  0.      0.8413  1.9545]
     """
 
     def __init__(self, approximate: bool = True) -> None:
@@ -99,6 +166,16 @@ class LeakyReLU(Cell):
 
     Args:
         alpha: slope of the negative part. Default: 0.2.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([[-1.0, 4.0, -8.0], [2.0, -5.0, 9.0]]), ms.float32)
+        >>> leaky_relu = nn.LeakyReLU(alpha=0.5)
+        >>> print(leaky_relu(x))
+        [[-0.5  4.  -4. ]
+         [ 2.  -2.5  9. ]]
     """
 
     def __init__(self, alpha: float = 0.2) -> None:
@@ -115,6 +192,16 @@ class PReLU(Cell):
     Args:
         channel: number of slopes (1, or the input's channel count). Default: 1.
         w: initial slope: a float, a list of ``channel`` floats or a (channel,) tensor. Default: 0.25.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([[-2.0, 1.0], [3.0, -4.0]]), ms.float32)
+        >>> prelu = nn.PReLU(channel=1, w=0.25)
+        >>> print(prelu(x))
+        [[-0.5  1. ]
+         [ 3.  -1. ]]
     """
 
     def __init__(self, channel: int = 1, w: Any = 0.25) -> None:
@@ -145,7 +232,19 @@ class PReLU(Cell):
 
 
 class Softmax(Cell):
-    """exp(x) / sum(exp(x)) along ``axis`` (default -1)."""
+    """exp(x) / sum(exp(x)) along ``axis`` (default -1).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([[1.0, 2.0, 3.0], [1.0, 1.0, 1.0]]), ms.float32)
+        >>> softmax = nn.Softmax(axis=-1)
+        >>> output = softmax(x)
+        >>> print(output.asnumpy().round(4))
+        [[0.09   0.2447 0.6652]
+         [0.3333 0.3333 0.3333]]
+    """
 
     def __init__(self, axis: int = -1) -> None:
         super().__init__()
@@ -157,7 +256,18 @@ class Softmax(Cell):
 
 
 class LogSoftmax(Cell):
-    """log(softmax(x)) along ``axis`` (default -1)."""
+    """log(softmax(x)) along ``axis`` (default -1).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([[1.0, 2.0, 3.0], [0.0, 0.0, 0.0]]), ms.float32)
+        >>> output = nn.LogSoftmax(axis=-1)(x)
+        >>> print(output.asnumpy().round(4))
+        [[-2.4076 -1.4076 -0.4076]
+         [-1.0986 -1.0986 -1.0986]]
+    """
 
     def __init__(self, axis: int = -1) -> None:
         super().__init__()

@@ -41,6 +41,14 @@ class CELU(Cell):
 
     Args:
         alpha (float): Default: 1.0.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([-2.0, -1.0, 0.0, 3.0]), ms.float32)
+        >>> print(nn.CELU(alpha=2.0)(x).asnumpy().round(4))
+        [-1.2642 -0.7869  0.      3.    ]
     """
 
     def __init__(self, alpha: float = 1.0) -> None:
@@ -58,6 +66,14 @@ class ELU(Cell):
 
     Args:
         alpha (float): Default: 1.0.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([-2.0, -1.0, 0.0, 2.0]), ms.float32)
+        >>> print(nn.ELU(alpha=1.0)(x).asnumpy().round(4))
+        [-0.8647 -0.6321  0.      2.    ]
     """
 
     def __init__(self, alpha: float = 1.0) -> None:
@@ -69,7 +85,16 @@ class ELU(Cell):
 
 
 class SeLU(Cell):
-    """Scaled ELU with the self-normalising constants (scale 1.0507..., alpha 1.6732...)."""
+    """Scaled ELU with the self-normalising constants (scale 1.0507..., alpha 1.6732...).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([-1.0, 0.0, 2.0]), ms.float32)
+        >>> print(nn.SeLU()(x).asnumpy().round(4))
+        [-1.1113  0.      2.1014]
+    """
 
     def __init__(self) -> None:
         super().__init__()
@@ -80,7 +105,16 @@ class SeLU(Cell):
 
 
 class Mish(Cell):
-    """x * tanh(softplus(x))."""
+    """x * tanh(softplus(x)).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([-1.0, 0.0, 1.0, 2.0]), ms.float32)
+        >>> print(nn.Mish()(x).asnumpy().round(4))
+        [-0.3034  0.      0.8651  1.944 ]
+    """
 
     def __init__(self) -> None:
         super().__init__()
@@ -91,7 +125,16 @@ class Mish(Cell):
 
 
 class Softsign(Cell):
-    """x / (1 + |x|)."""
+    """x / (1 + |x|).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([-3.0, 0.0, 1.0, 4.0]), ms.float32)
+        >>> print(nn.Softsign()(x))
+        [-0.75  0.    0.5   0.8 ]
+    """
 
     def __init__(self) -> None:
         super().__init__()
@@ -102,7 +145,16 @@ class Softsign(Cell):
 
 
 class HSigmoid(Cell):
-    """Hard sigmoid: relu6(x + 3) / 6."""
+    """Hard sigmoid: relu6(x + 3) / 6.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([-4.0, -1.5, 0.0, 1.5, 4.0]), ms.float32)
+        >>> print(nn.HSigmoid()(x))
+        [0.   0.25 0.5  0.75 1.  ]
+    """
 
     def __init__(self) -> None:
         super().__init__()
@@ -118,6 +170,14 @@ class Hardtanh(Cell):
     Args:
         min_val (float): Default: -1.0.
         max_val (float): Default: 1.0; must be greater than min_val.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([-2.0, -0.5, 0.5, 2.0]), ms.float32)
+        >>> print(nn.Hardtanh(min_val=-1.0, max_val=1.0)(x))
+        [-1.  -0.5  0.5  1. ]
     """
 
     def __init__(self, min_val: float = -1.0, max_val: float = 1.0) -> None:
@@ -133,7 +193,16 @@ class Hardtanh(Cell):
 
 
 class LogSigmoid(Cell):
-    """log(sigmoid(x)) = -softplus(-x)."""
+    """log(sigmoid(x)) = -softplus(-x).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([-1.0, 0.0, 1.0, 2.0]), ms.float32)
+        >>> print(nn.LogSigmoid()(x).asnumpy().round(4))
+        [-1.3133 -0.6931 -0.3133 -0.1269]
+    """
 
     def construct(self, input_x: Tensor) -> Tensor:
         return ops.logsigmoid(input_x)
@@ -144,6 +213,14 @@ class Softmin(Cell):
 
     Args:
         axis (Union[int, tuple[int]]): Default: -1.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> print(nn.Softmin(axis=-1)(x).asnumpy().round(4))
+        [0.6652 0.2447 0.09  ]
     """
 
     def __init__(self, axis: Any = -1) -> None:
@@ -155,7 +232,18 @@ class Softmin(Cell):
 
 
 class Softmax2d(Cell):
-    """Softmax over the channels (axis -3) of a (C, H, W) or (N, C, H, W) input."""
+    """Softmax over the channels (axis -3) of a (C, H, W) or (N, C, H, W) input.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([[[[1.0]], [[1.0]]]]), ms.float32)
+        >>> print(nn.Softmax2d()(x))
+        [[[[0.5]]
+        <BLANKLINE>
+          [[0.5]]]]
+    """
 
     def __init__(self) -> None:
         super().__init__()
@@ -172,6 +260,14 @@ class LogSoftmaxExt(Cell):
 
     Args:
         dim (int, optional): Default: None.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([[1.0, 2.0, 3.0]]), ms.float32)
+        >>> print(nn.LogSoftmaxExt(dim=-1)(x).asnumpy().round(4))
+        [[-2.4076 -1.4076 -0.4076]]
     """
 
     def __init__(self, dim: int | None = None) -> None:
@@ -188,6 +284,14 @@ class GLU(Cell):
 
     Args:
         axis (int): Default: -1.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([[1.0, 2.0, 0.0, 0.0]]), ms.float32)
+        >>> print(nn.GLU(axis=-1)(x))
+        [[0.5 1. ]]
     """
 
     def __init__(self, axis: int = -1) -> None:
@@ -206,7 +310,16 @@ def _halves(x: Tensor, axis: int) -> tuple[Tensor, ...]:
 
 
 class FastGelu(Cell):
-    r"""MindSpore's fast GELU: :math:`x / (1 + e^{-1.702|x|}) \cdot e^{0.851 (x - |x|)}`."""
+    r"""MindSpore's fast GELU: :math:`x / (1 + e^{-1.702|x|}) \cdot e^{0.851 (x - |x|)}`.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([-1.0, 0.0, 1.0]), ms.float32)
+        >>> print(nn.FastGelu()(x).asnumpy().round(4))
+        [-0.1542  0.      0.8458]
+    """
 
     def __init__(self) -> None:
         super().__init__()
@@ -251,6 +364,14 @@ class Threshold(Cell):
     Args:
         threshold (Union[int, float]): the threshold.
         value (Union[int, float]): the replacement.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([0.5, 1.5, 2.5, 3.5]), ms.float32)
+        >>> print(nn.Threshold(threshold=2.0, value=-1.0)(x))
+        [-1.  -1.   2.5  3.5]
     """
 
     def __init__(self, threshold: float, value: float) -> None:
@@ -267,6 +388,14 @@ class SoftShrink(Cell):
 
     Args:
         lambd (float): Default: 0.5.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([-1.0, -0.25, 0.25, 1.0]), ms.float32)
+        >>> print(nn.SoftShrink(lambd=0.5)(x))
+        [-0.5  0.   0.   0.5]
     """
 
     def __init__(self, lambd: float = 0.5) -> None:
@@ -282,6 +411,14 @@ class HShrink(Cell):
 
     Args:
         lambd (float): Default: 0.5.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([-1.0, -0.25, 0.25, 1.0]), ms.float32)
+        >>> print(nn.HShrink(lambd=0.5)(x))
+        [-1.  0.  0.  1.]
     """
 
     def __init__(self, lambd: float = 0.5) -> None:
@@ -293,7 +430,16 @@ class HShrink(Cell):
 
 
 class Tanhshrink(Cell):
-    """x - tanh(x)."""
+    """x - tanh(x).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([-1.0, 0.0, 1.0, 2.0]), ms.float32)
+        >>> print(nn.Tanhshrink()(x).asnumpy().round(4))
+        [-0.2384  0.      0.2384  1.036 ]
+    """
 
     def construct(self, x: Tensor) -> Tensor:
         return ops.tanhshrink(x)
@@ -305,6 +451,14 @@ class LRN(Cell):
     Args:
         depth_radius (int): Default: 5. bias (float): Default: 1.0. alpha (float): Default: 1.0.
         beta (float): Default: 0.5. norm_region (str): 'ACROSS_CHANNELS'.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.ones((1, 3, 2, 2)), ms.float32)
+        >>> nn.LRN(depth_radius=2)(x).shape
+        (1, 3, 2, 2)
     """
 
     def __init__(self, depth_radius: int = 5, bias: float = 1.0, alpha: float = 1.0, beta: float = 0.5,
@@ -324,6 +478,14 @@ class PReLUExt(Cell):
         num_parameters (int): Default: 1.
         init (float): the initial slope. Default: 0.25.
         dtype: the parameter's dtype. Default: None (float32).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> prelu = nn.PReLUExt(num_parameters=1, init=0.25)
+        >>> print(prelu(Tensor(np.array([-2.0, 0.0, 3.0]), ms.float32)))
+        [-0.5  0.   3. ]
     """
 
     def __init__(self, num_parameters: int = 1, init: float = 0.25, dtype: Any = None) -> None:

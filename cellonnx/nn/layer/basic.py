@@ -86,6 +86,18 @@ class Flatten(Cell):
 
     Shape:
         (N, *) -> (N, prod(*)) with the defaults.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.arange(12).reshape(2, 2, 3), ms.float32)
+        >>> output = nn.Flatten()(x)
+        >>> output.shape
+        (2, 6)
+        >>> print(output)
+        [[ 0.  1.  2.  3.  4.  5.]
+         [ 6.  7.  8.  9. 10. 11.]]
     """
 
     def __init__(self, start_dim: int = 1, end_dim: int = -1) -> None:
@@ -102,7 +114,16 @@ class Flatten(Cell):
 
 
 class Identity(Cell):
-    """Returns its input; arguments to the constructor are ignored."""
+    """Returns its input; arguments to the constructor are ignored.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([1, 2, 3, 4]), ms.int64)
+        >>> print(nn.Identity()(x))
+        [1 2 3 4]
+    """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__()
@@ -119,6 +140,25 @@ class Dropout(Cell):
         keep_prob: the older keyword: probability of keeping an element, in (0, 1]. Default: 0.5.
         p: probability of zeroing an element, in [0, 1); takes precedence over keep_prob. Default: None.
         dtype: ignored (kept for signature compatibility). Default: float32.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.ones((2, 4)), ms.float32)
+        >>> dropout = nn.Dropout(p=0.5)
+        >>> dropout.set_train(False)
+        Dropout(p=0.5)
+        >>> print(dropout(x))
+        [[1. 1. 1. 1.]
+         [1. 1. 1. 1.]]
+        >>> dropout.set_train(True)
+        Dropout(p=0.5)
+        >>> output = dropout(x)
+        >>> output.shape
+        (2, 4)
+        >>> sorted(set(output.asnumpy().ravel().tolist())) in ([0.0, 2.0], [0.0], [2.0])
+        True
     """
 
     def __init__(self, keep_prob: float = 0.5, p: float | None = None, dtype: Any = dtypes.float32) -> None:
@@ -169,6 +209,16 @@ class OneHot(Cell):
         depth: number of classes. Default: 1.
         on_value, off_value: the two values. Default: 1.0, 0.0.
         dtype: output dtype. Default: float32.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> indices = Tensor(np.array([0, 2, 1]), ms.int32)
+        >>> print(nn.OneHot(depth=3)(indices))
+        [[1. 0. 0.]
+         [0. 0. 1.]
+         [0. 1. 0.]]
     """
 
     def __init__(self, axis: int = -1, depth: int = 1, on_value: float = 1.0, off_value: float = 0.0,
@@ -192,6 +242,14 @@ class Norm(Cell):
     Args:
         axis: int or tuple of ints; () reduces every axis. Default: ().
         keep_dims: keep the reduced dims as size 1. Default: False.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([[3.0, 4.0], [6.0, 8.0]]), ms.float32)
+        >>> print(nn.Norm(axis=1)(x))
+        [ 5. 10.]
     """
 
     def __init__(self, axis: Any = (), keep_dims: bool = False) -> None:
@@ -220,6 +278,15 @@ class ClipByNorm(Cell):
 
     Inputs:
         x (Tensor), clip_norm (Tensor or number, broadcastable to x).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([[3.0, 4.0]]), ms.float32)
+        >>> clip_norm = Tensor(np.array([1.0]), ms.float32)
+        >>> print(nn.ClipByNorm()(x, clip_norm))
+        [[0.6 0.8]]
     """
 
     def __init__(self, axis: Any = None) -> None:

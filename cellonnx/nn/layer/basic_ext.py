@@ -30,6 +30,16 @@ class Linear(Cell):
         weight_init, bias_init: initializers of the (out_features, in_features) weight and the bias. Default:
             HeUniform(sqrt(5)) and U(-1/sqrt(in_features), 1/sqrt(in_features)).
         dtype: parameter dtype. Default: None (float32).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> net = nn.Linear(3, 4)
+        >>> net(Tensor(np.ones((2, 3)), ms.float32)).shape
+        (2, 4)
+        >>> net.weight.shape
+        (4, 3)
     """
 
     def __init__(self, in_features: int, out_features: int, bias: bool = True, weight_init: Any = None,
@@ -73,6 +83,15 @@ class Dropout1d(Cell):
 
     Args:
         p (float): Default: 0.5.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> dropout = nn.Dropout1d(p=0.5)
+        >>> x = Tensor(np.ones((2, 3, 4)), ms.float32)
+        >>> dropout(x).shape
+        (2, 3, 4)
     """
 
     def __init__(self, p: float = 0.5) -> None:
@@ -90,6 +109,15 @@ class Dropout2d(Cell):
 
     Args:
         p (float): Default: 0.5.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> dropout = nn.Dropout2d(p=0.5)
+        >>> x = Tensor(np.ones((2, 3, 4, 4)), ms.float32)
+        >>> dropout(x).shape
+        (2, 3, 4, 4)
     """
 
     _ranks = (4,)
@@ -113,6 +141,14 @@ class Dropout3d(Dropout2d):
 
     Args:
         p (float): Default: 0.5.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> dropout = nn.Dropout3d(p=0.5)
+        >>> dropout(Tensor(np.ones((2, 3, 2, 2, 2)), ms.float32)).shape
+        (2, 3, 2, 2, 2)
     """
 
     _ranks = (5,)
@@ -124,6 +160,17 @@ class DropoutExt(Cell):
     Args:
         p (float): Default: 0.5.
         inplace (bool): accepted for signature compatibility (cellonnx tensors are not updated in place).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> dropout = nn.DropoutExt(p=0.5)
+        >>> dropout.set_train(False)
+        DropoutExt()
+        >>> print(dropout(Tensor(np.ones((2, 3)), ms.float32)))
+        [[1. 1. 1.]
+         [1. 1. 1.]]
     """
 
     def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
@@ -157,6 +204,17 @@ class Upsample(Cell):
 
     Args:
         size, scale_factor, mode, align_corners, recompute_scale_factor: as ``ops.interpolate``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([[[[1.0, 2.0], [3.0, 4.0]]]]), ms.float32)
+        >>> print(nn.Upsample(size=(4, 4), mode='nearest')(x))
+        [[[[1. 1. 2. 2.]
+           [1. 1. 2. 2.]
+           [3. 3. 4. 4.]
+           [3. 3. 4. 4.]]]]
     """
 
     def __init__(self, size: Any = None, scale_factor: Any = None, mode: str = "nearest",
@@ -179,6 +237,14 @@ class Unflatten(Cell):
     Args:
         axis (int): the dim to expand.
         unflattened_size (Union[tuple, list]): the new dims (product equal to the old size; one may be -1).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.arange(12).reshape(2, 6), ms.float32)
+        >>> nn.Unflatten(1, (2, 3))(x).shape
+        (2, 2, 3)
     """
 
     def __init__(self, axis: int, unflattened_size: Any) -> None:
@@ -209,6 +275,15 @@ class Unfold(Cell):
             and the spacing of the sampled pixels.
         padding (str): 'valid' (patches inside the input) or 'same' (out = ceil(in / stride), zero padding
             split evenly with the odd pixel at the end). Default: 'valid'.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> net = nn.Unfold(ksizes=[1, 2, 2, 1], strides=[1, 1, 1, 1], rates=[1, 1, 1, 1])
+        >>> x = Tensor(np.ones((1, 3, 4, 4)), ms.float32)
+        >>> net(x).shape
+        (1, 12, 3, 3)
     """
 
     def __init__(self, ksizes: Any, strides: Any, rates: Any, padding: str = "valid") -> None:
@@ -244,6 +319,14 @@ class Roll(Cell):
     Args:
         shift (Union[int, tuple[int], list[int]]): the shifts.
         axis (Union[int, tuple[int], list[int]]): the axes, one per shift.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([0.0, 1.0, 2.0, 3.0, 4.0]), ms.float32)
+        >>> print(nn.Roll(shift=2, axis=0)(x))
+        [3. 4. 0. 1. 2.]
     """
 
     def __init__(self, shift: Any, axis: Any) -> None:
@@ -285,6 +368,16 @@ class Tril(Cell):
 
     Inputs:
         x (Tensor), k (int, default 0): 0 the main diagonal, > 0 above it, < 0 below it.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.arange(1, 10).reshape(3, 3), ms.int32)
+        >>> print(nn.Tril()(x))
+        [[1 0 0]
+         [4 5 0]
+         [7 8 9]]
     """
 
     def construct(self, x: Tensor, k: int = 0) -> Tensor:
@@ -296,6 +389,16 @@ class Triu(Cell):
 
     Inputs:
         x (Tensor), k (int, default 0).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.arange(1, 10).reshape(3, 3), ms.int32)
+        >>> print(nn.Triu()(x, 1))
+        [[0 2 3]
+         [0 0 6]
+         [0 0 0]]
     """
 
     def construct(self, x: Tensor, k: int = 0) -> Tensor:
@@ -303,7 +406,16 @@ class Triu(Cell):
 
 
 class MatrixDiag(Cell):
-    """Batched diagonal matrices: (..., n) -> (..., n, n) with the input on the diagonal."""
+    """Batched diagonal matrices: (..., n) -> (..., n, n) with the input on the diagonal.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> print(nn.MatrixDiag()(Tensor(np.array([1.0, 2.0]), ms.float32)))
+        [[1. 0.]
+         [0. 2.]]
+    """
 
     def construct(self, input_x: Tensor) -> Tensor:
         n = int(input_x.shape[-1])
@@ -311,7 +423,16 @@ class MatrixDiag(Cell):
 
 
 class MatrixDiagPart(Cell):
-    """The batched main diagonals: (..., m, n) -> (..., min(m, n))."""
+    """The batched main diagonals: (..., m, n) -> (..., min(m, n)).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.arange(9).reshape(3, 3), ms.float32)
+        >>> print(nn.MatrixDiagPart()(x))
+        [0. 4. 8.]
+    """
 
     def construct(self, input_x: Tensor) -> Tensor:
         if input_x.ndim < 2:
@@ -323,7 +444,18 @@ class MatrixDiagPart(Cell):
 
 
 class MatrixSetDiag(Cell):
-    """Replace the batched main diagonals: (..., m, n) with diagonal (..., min(m, n)) -> (..., m, n)."""
+    """Replace the batched main diagonals: (..., m, n) with diagonal (..., min(m, n)) -> (..., m, n).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.zeros((2, 2)), ms.float32)
+        >>> diagonal = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> print(nn.MatrixSetDiag()(x, diagonal))
+        [[1. 0.]
+         [0. 2.]]
+    """
 
     def construct(self, input_x: Tensor, diagonal: Tensor) -> Tensor:
         if input_x.ndim < 2:
@@ -343,6 +475,14 @@ class L1Regularizer(Cell):
 
     Args:
         scale (Union[int, float]): a positive, finite factor.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> weights = Tensor(np.array([[1.0, -2.0], [3.0, -4.0]]), ms.float32)
+        >>> print(nn.L1Regularizer(scale=0.5)(weights))
+        5.0
     """
 
     def __init__(self, scale: float) -> None:

@@ -41,6 +41,14 @@ class Conv2dBnAct(Cell):
         eps (float): Default: 1e-5. activation (Union[str, Cell], optional): an activation name ('leakyrelu'
         uses ``alpha``) or Cell. alpha (float): Default: 0.2. after_fake (bool): kept for MindSpore's
         quantization flows. Default: True.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> net = nn.Conv2dBnAct(3, 8, kernel_size=3, has_bn=True, activation='relu')
+        >>> net(Tensor(np.ones((1, 3, 8, 8)), ms.float32)).shape
+        (1, 8, 8, 8)
     """
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1,
@@ -78,6 +86,14 @@ class DenseBnAct(Cell):
         has_bias (default True): the Dense layer's. has_bn (bool): Default: False. momentum (float): Default:
         0.9.
         eps (float): Default: 1e-5. activation, alpha, after_fake: as Conv2dBnAct.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> net = nn.DenseBnAct(3, 4, activation='relu')
+        >>> net(Tensor(np.ones((2, 3)), ms.float32)).shape
+        (2, 4)
     """
 
     def __init__(self, in_channels: int, out_channels: int, weight_init: Any = "normal",
@@ -109,6 +125,14 @@ class TimeDistributed(Cell):
         layer (Union[Cell, callable]): the layer applied per step.
         time_axis (int): the time axis of the (at least 3-D) input.
         reshape_with_axis (int, optional): the axis the time axis is merged with. Default: None.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> net = nn.TimeDistributed(nn.Dense(3, 2), time_axis=1)
+        >>> net(Tensor(np.ones((4, 5, 3)), ms.float32)).shape
+        (4, 5, 2)
     """
 
     def __init__(self, layer: Any, time_axis: int, reshape_with_axis: int | None = None) -> None:

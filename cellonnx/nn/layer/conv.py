@@ -119,6 +119,20 @@ class Conv2d(_Conv):
         weight_init: initializer of the (out, in / group, kh, kw) weight. Default: HeUniform(sqrt(5)).
         bias_init: initializer of the bias. Default: U(-1/sqrt(fan_in), 1/sqrt(fan_in)).
         data_format: 'NCHW' only. dtype: parameter dtype.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> net = nn.Conv2d(3, 8, kernel_size=3, pad_mode='same')
+        >>> x = Tensor(np.ones((1, 3, 16, 16)), ms.float32)
+        >>> net(x).shape
+        (1, 8, 16, 16)
+        >>> net.weight.shape
+        (8, 3, 3, 3)
+        >>> net = nn.Conv2d(3, 8, kernel_size=3, stride=2, pad_mode='valid')
+        >>> net(x).shape
+        (1, 8, 7, 7)
     """
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1,
@@ -147,6 +161,15 @@ class Conv1d(_Conv):
     Args:
         in_channels, out_channels, kernel_size, stride (ints), pad_mode ('same', 'valid', 'pad'),
         padding (int, both ends), dilation, group, has_bias, weight_init, bias_init, dtype: as Conv2d.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> net = nn.Conv1d(4, 6, kernel_size=3, pad_mode='valid')
+        >>> x = Tensor(np.ones((2, 4, 10)), ms.float32)
+        >>> net(x).shape
+        (2, 6, 8)
     """
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: int, stride: int = 1,
@@ -189,6 +212,15 @@ class Conv2dTranspose(_Conv):
     Shape:
         'same': H_out = H * sh; 'valid': H * sh + max(k_eff - sh, 0); 'pad': H * sh - (top + bottom) + k_eff - sh,
         with k_eff = kh + (kh - 1)(dh - 1).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> net = nn.Conv2dTranspose(4, 2, kernel_size=2, stride=2)
+        >>> x = Tensor(np.ones((1, 4, 5, 5)), ms.float32)
+        >>> net(x).shape
+        (1, 2, 10, 10)
     """
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1,
@@ -276,6 +308,15 @@ class Conv3d(_Conv):
         weight_init, bias_init: initializers of the (out, in / group, kd, kh, kw) weight and the bias.
             Default: HeUniform(sqrt(5)) and U(-1/sqrt(fan_in), 1/sqrt(fan_in)).
         data_format (str): 'NCDHW' only. dtype: parameter dtype.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> net = nn.Conv3d(2, 4, kernel_size=3, pad_mode='same')
+        >>> x = Tensor(np.ones((1, 2, 4, 6, 6)), ms.float32)
+        >>> net(x).shape
+        (1, 4, 4, 6, 6)
     """
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1,
@@ -315,6 +356,15 @@ class Conv3dTranspose(_Conv):
     Shape:
         'same': D_out = D * sd; 'valid': D * sd + max(k_eff - sd, 0);
         'pad': (D - 1) * sd - head - tail + k_eff + output_padding, with k_eff = dd * (kd - 1) + 1.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> net = nn.Conv3dTranspose(4, 2, kernel_size=2, stride=2)
+        >>> x = Tensor(np.ones((1, 4, 2, 3, 3)), ms.float32)
+        >>> net(x).shape
+        (1, 2, 4, 6, 6)
     """
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1,
@@ -357,6 +407,15 @@ class Conv1dTranspose(_Conv):
     Shape:
         'same': L_out = L * stride; 'valid': L * stride + max(k_eff - stride, 0);
         'pad': L * stride - 2 * padding + k_eff - stride.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> net = nn.Conv1dTranspose(4, 2, kernel_size=2, stride=2)
+        >>> x = Tensor(np.ones((1, 4, 5)), ms.float32)
+        >>> net(x).shape
+        (1, 2, 10)
     """
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: int, stride: int = 1,

@@ -26,6 +26,16 @@ class BiDense(Cell):
 
     Inputs:
         input1 (*, in1_channels), input2 (*, in2_channels) with the same leading dims.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> net = nn.BiDense(3, 4, 5)
+        >>> x1 = Tensor(np.ones((2, 3)), ms.float32)
+        >>> x2 = Tensor(np.ones((2, 4)), ms.float32)
+        >>> net(x1, x2).shape
+        (2, 5)
     """
 
     def __init__(self, in1_channels: int, in2_channels: int, out_channels: int, weight_init: Any = None,
@@ -72,6 +82,14 @@ class ChannelShuffle(Cell):
 
     Args:
         groups (int): the number of groups, dividing C.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.arange(4).reshape(1, 4, 1, 1), ms.int32)
+        >>> print(nn.ChannelShuffle(2)(x).reshape(-1))
+        [0 2 1 3]
     """
 
     def __init__(self, groups: int) -> None:

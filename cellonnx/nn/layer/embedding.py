@@ -29,6 +29,17 @@ class Embedding(Cell):
 
     Shape:
         ids (*) -> (*, embedding_size).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> net = nn.Embedding(vocab_size=10, embedding_size=3)
+        >>> ids = Tensor(np.array([[1, 3], [4, 0]]), ms.int32)
+        >>> net(ids).shape
+        (2, 2, 3)
+        >>> net.embedding_table.shape
+        (10, 3)
     """
 
     def __init__(self, vocab_size: int, embedding_size: int, use_one_hot: bool = False,

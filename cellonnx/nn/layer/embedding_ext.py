@@ -33,6 +33,14 @@ class EmbeddingExt(Cell):
         scale_grad_by_freq (bool): divide the gradient by the ids' frequencies. Default: False.
         sparse (bool): must be False. _weight (Tensor, optional): the initial table. _freeze (bool): no
         gradient for the table. dtype: Default: None (float32).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> net = nn.EmbeddingExt(num_embeddings=10, embedding_dim=3)
+        >>> net(Tensor(np.array([[1, 3], [4, 0]]), ms.int64)).shape
+        (2, 2, 3)
     """
 
     def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx: int | None = None,
@@ -107,6 +115,14 @@ class EmbeddingLookup(Cell):
         'table_column_slice'); one process here, so the lookup is the same. manual_shapes (tuple, optional).
         max_norm (float, optional): clip each looked-up row to this L2 norm. sparse (bool): Default: True
         ('CPU' needs it). dtype: Default: float32.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> net = nn.EmbeddingLookup(vocab_size=10, embedding_size=3)
+        >>> net(Tensor(np.array([[1, 3], [4, 0]]), ms.int32)).shape
+        (2, 2, 3)
     """
 
     BATCH_SLICE = "batch_slice"

@@ -47,7 +47,21 @@ def _to_float32(img: Any, max_val: float) -> Any:
 
 class ImageGradients(Cell):
     """Forward differences of (N, C, H, W) images: (dy, dx), each of the input's shape, zero in the last
-    row / column."""
+    row / column.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([[[[1.0, 2.0], [3.0, 4.0]]]]), ms.float32)
+        >>> dy, dx = nn.ImageGradients()(x)
+        >>> print(dy)
+        [[[[2. 2.]
+           [0. 0.]]]]
+        >>> print(dx)
+        [[[[1. 0.]
+           [1. 0.]]]]
+    """
 
     def construct(self, images: Tensor) -> tuple[Tensor, Tensor]:
         _check_4d(images, "images", self.cls_name)
@@ -113,6 +127,14 @@ class SSIM(Cell):
         max_val (Union[int, float]): the dynamic range of the pixel values. Default: 1.0.
         filter_size (int): window size. Default: 11. filter_sigma (float): Default: 1.5.
         k1, k2 (float): the stabilizing constants. Default: 0.01, 0.03.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> img = Tensor(np.linspace(0, 1, 16 * 16).reshape(1, 1, 16, 16), ms.float32)
+        >>> print(nn.SSIM(filter_size=7)(img, img).asnumpy().round(4))
+        [1.]
     """
 
     def __init__(self, max_val: float = 1.0, filter_size: int = 11, filter_sigma: float = 1.5,
@@ -200,6 +222,15 @@ class PSNR(Cell):
 
     Args:
         max_val (Union[int, float]): the dynamic range of the pixel values. Default: 1.0.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> img1 = Tensor(np.full((1, 1, 4, 4), 0.5), ms.float32)
+        >>> img2 = Tensor(np.full((1, 1, 4, 4), 0.6), ms.float32)
+        >>> print(nn.PSNR(max_val=1.0)(img1, img2).asnumpy().round(2))
+        [20.]
     """
 
     def __init__(self, max_val: float = 1.0) -> None:
@@ -224,6 +255,14 @@ class CentralCrop(Cell):
 
     Args:
         central_fraction (float): the fraction of height and width kept, in (0, 1].
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> crop = nn.CentralCrop(central_fraction=0.5)
+        >>> crop(Tensor(np.ones((1, 3, 8, 8)), ms.float32)).shape
+        (1, 3, 4, 4)
     """
 
     def __init__(self, central_fraction: float) -> None:
@@ -252,6 +291,18 @@ class PixelShuffle(Cell):
 
     Args:
         upscale_factor (int): r.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.arange(8).reshape(1, 4, 1, 2), ms.float32)
+        >>> output = nn.PixelShuffle(2)(x)
+        >>> output.shape
+        (1, 1, 2, 4)
+        >>> print(output)
+        [[[[0. 2. 1. 3.]
+           [4. 6. 5. 7.]]]]
     """
 
     def __init__(self, upscale_factor: int) -> None:
@@ -267,6 +318,14 @@ class PixelUnshuffle(Cell):
 
     Args:
         downscale_factor (int): r.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 4, 4), ms.float32)
+        >>> nn.PixelUnshuffle(2)(x).shape
+        (1, 4, 2, 2)
     """
 
     def __init__(self, downscale_factor: int) -> None:

@@ -39,6 +39,14 @@ class ReduceLogSumExp(Cell):
     Args:
         axis (Union[int, tuple[int], list[int]]): the axes to reduce; () reduces all.
         keep_dims (bool): keep the reduced axes as size 1. Default: False.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([[0.0, 0.0], [1.0, 2.0]]), ms.float32)
+        >>> print(nn.ReduceLogSumExp(1)(x).asnumpy().round(4))
+        [0.6931 2.3133]
     """
 
     def __init__(self, axis: Any, keep_dims: bool = False) -> None:
@@ -64,6 +72,11 @@ class Range(Cell):
 
     Args:
         start (Union[int, float]); limit (Union[int, float], optional); delta (Union[int, float]): not 0.
+
+    Examples:
+        >>> from cellonnx import nn
+        >>> print(nn.Range(1, 8, 2)())
+        [1 3 5 7]
     """
 
     def __init__(self, start: Any, limit: Any = None, delta: Any = 1) -> None:
@@ -103,7 +116,15 @@ def _lgamma(x: Tensor) -> Tensor:
 
 class LGamma(Cell):
     """The log of the absolute value of the gamma function, elementwise (MindSpore's Lanczos approximation;
-    +inf at the non-positive integers)."""
+    +inf at the non-positive integers).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> print(nn.LGamma()(Tensor(np.array([1.0, 3.0, 5.0]), ms.float32)).asnumpy().round(4))
+        [0.     0.6931 3.1781]
+    """
 
     def construct(self, x: Tensor) -> Tensor:
         _check_float(self.cls_name, "x", x)
@@ -112,7 +133,15 @@ class LGamma(Cell):
 
 class DiGamma(Cell):
     """The digamma function (derivative of log-gamma), elementwise (MindSpore's Lanczos approximation; NaN at
-    the non-positive integers)."""
+    the non-positive integers).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> print(nn.DiGamma()(Tensor(np.array([1.0, 2.0]), ms.float32)).asnumpy().round(4))
+        [-0.5772  0.4228]
+    """
 
     def construct(self, x: Tensor) -> Tensor:
         _check_float(self.cls_name, "x", x)
@@ -194,6 +223,15 @@ class IGamma(Cell):
 
     The iterations run until every element has converged, a count read from the values: the layer runs eagerly
     and cannot be exported to ONNX.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> a = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> x = Tensor(np.array([1.0, 1.0]), ms.float32)
+        >>> print(nn.IGamma()(a, x).asnumpy().round(4))
+        [0.6321 0.2642]
     """
 
     def construct(self, a: Tensor, x: Tensor) -> Tensor:
@@ -222,7 +260,17 @@ class IGamma(Cell):
 
 class LBeta(Cell):
     """log(|Beta(x, y)|) = lgamma(x) + lgamma(y) - lgamma(x + y), elementwise, with MindSpore's asymptotic
-    corrections when either argument is 8 or more."""
+    corrections when either argument is 8 or more.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> y = Tensor(np.array([1.0, 3.0]), ms.float32)
+        >>> print(nn.LBeta()(x, y).asnumpy().round(4))
+        [ 0.     -2.4849]
+    """
 
     _coeff = (-0.00165322962780713, 0.000837308034031215, -0.00059520293135187, 0.00079365066682539,
               -0.00277777777760991, 0.0833333333333333)
@@ -261,6 +309,16 @@ class MatMul(Cell):
 
     Args:
         transpose_x1, transpose_x2 (bool): transpose the last two dims of the operand first. Default: False.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> a = Tensor(np.ones((2, 3)), ms.float32)
+        >>> b = Tensor(np.ones((4, 3)), ms.float32)
+        >>> print(nn.MatMul(transpose_x2=True)(a, b))
+        [[3. 3. 3. 3.]
+         [3. 3. 3. 3.]]
     """
 
     def __init__(self, transpose_x1: bool = False, transpose_x2: bool = False) -> None:
@@ -295,6 +353,17 @@ class Moments(Cell):
 
     Outputs:
         (mean, variance).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]), ms.float32)
+        >>> mean, variance = nn.Moments(axis=1, keep_dims=False)(x)
+        >>> print(mean)
+        [2. 5.]
+        >>> print(variance.asnumpy().round(4))
+        [0.6667 0.6667]
     """
 
     def __init__(self, axis: Any = None, keep_dims: bool | None = None) -> None:
@@ -347,7 +416,17 @@ def _cholesky(a: Tensor) -> tuple[Tensor, list[Tensor]]:
 
 class MatInverse(Cell):
     """The inverse of positive-definite (..., n, n) matrices, through their Cholesky factor L (as MindSpore's
-    CholeskyTrsm): A^-1 = L^-T L^-1."""
+    CholeskyTrsm): A^-1 = L^-T L^-1.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([[4.0, 0.0], [0.0, 2.0]]), ms.float32)
+        >>> print(nn.MatInverse()(x))
+        [[0.25       0.        ]
+         [0.         0.49999997]]
+    """
 
     def construct(self, a: Tensor) -> Tensor:
         _check_float(self.cls_name, "input_a", a)
@@ -364,7 +443,16 @@ class MatInverse(Cell):
 
 class MatDet(Cell):
     """The determinant of positive-definite (..., n, n) matrices: the squared product of their Cholesky
-    factor's diagonal."""
+    factor's diagonal.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([[2.0, 1.0], [1.0, 3.0]]), ms.float32)
+        >>> print(nn.MatDet()(x).asnumpy().round(4))
+        5.0
+    """
 
     def construct(self, a: Tensor) -> Tensor:
         _check_float(self.cls_name, "input_a", a)

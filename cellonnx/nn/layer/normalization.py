@@ -102,13 +102,40 @@ class BatchNorm1d(_BatchNorm):
         gamma_init, beta_init, moving_mean_init, moving_var_init: initializers. Default: 'ones', 'zeros',
             'zeros', 'ones'.
         use_batch_statistics: None (batch statistics in training, moving ones in evaluation), True or False.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> net = nn.BatchNorm1d(num_features=3)
+        >>> x = Tensor(np.array([[1.0, 2.0, 3.0], [3.0, 6.0, 9.0]]), ms.float32)
+        >>> print(net(x).asnumpy().round(4))
+        [[1. 2. 3.]
+         [3. 6. 9.]]
     """
 
     _ranks = (2, 3)
 
 
 class BatchNorm2d(_BatchNorm):
-    """Batch normalization over (N, C, H, W) inputs; arguments as BatchNorm1d."""
+    """Batch normalization over (N, C, H, W) inputs; arguments as BatchNorm1d.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> net = nn.BatchNorm2d(num_features=2)
+        >>> x = Tensor(np.array([[[[1.0, 3.0]], [[2.0, 6.0]]]]), ms.float32)
+        >>> x.shape
+        (1, 2, 1, 2)
+        >>> _ = net.set_train(True)
+        >>> print(net(x).asnumpy().round(4))
+        [[[[-1.  1.]]
+        <BLANKLINE>
+          [[-1.  1.]]]]
+        >>> print(net.moving_mean.asnumpy().round(4))
+        [0.2 0.4]
+    """
 
     _ranks = (4,)
 
@@ -116,7 +143,17 @@ class BatchNorm2d(_BatchNorm):
 class BatchNorm3d(Cell):
     """Batch normalization over (N, C, D, H, W) inputs: as MindSpore, a BatchNorm2d (``bn2d``, whose
     parameters the checkpoint names ``bn2d.gamma`` ...) applied to the input viewed as (N, C, D * H, W).
-    Arguments as BatchNorm1d."""
+    Arguments as BatchNorm1d.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> net = nn.BatchNorm3d(num_features=2)
+        >>> x = Tensor(np.ones((1, 2, 2, 3, 3)), ms.float32)
+        >>> net(x).shape
+        (1, 2, 2, 3, 3)
+    """
 
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: float = 0.9, affine: bool = True,
                  gamma_init: Any = "ones", beta_init: Any = "zeros", moving_mean_init: Any = "zeros",
@@ -228,6 +265,16 @@ class LayerNorm(Cell):
         begin_params_axis: first axis gamma / beta apply to. Default: -1.
         gamma_init, beta_init: Default: 'ones', 'zeros'.
         epsilon: added to the variance. Default: 1e-7.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([[1.0, 2.0, 3.0, 4.0], [2.0, 2.0, 2.0, 2.0]]), ms.float32)
+        >>> layer_norm = nn.LayerNorm((4,), begin_norm_axis=-1, begin_params_axis=-1)
+        >>> print(layer_norm(x).asnumpy().round(4))
+        [[-1.3416 -0.4472  0.4472  1.3416]
+         [ 0.      0.      0.      0.    ]]
     """
 
     def __init__(self, normalized_shape: Any, begin_norm_axis: int = -1, begin_params_axis: int = -1,
@@ -280,6 +327,15 @@ class LayerNormExt(Cell):
         elementwise_affine (bool): learn ``weight`` (ones) and ``bias`` (zeros). Default: True.
         bias (bool): with elementwise_affine, whether there is a ``bias``. Default: True.
         dtype: parameter dtype. Default: None (float32).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> net = nn.LayerNormExt(normalized_shape=(4,))
+        >>> x = Tensor(np.array([[1.0, 2.0, 3.0, 4.0]]), ms.float32)
+        >>> print(net(x).asnumpy().round(4))
+        [[-1.3416 -0.4472  0.4472  1.3416]]
     """
 
     def __init__(self, normalized_shape: Any, eps: float = 1e-5, elementwise_affine: bool = True,
@@ -322,6 +378,21 @@ class GroupNorm(Cell):
         num_channels: C.
         eps: Default: 1e-5. affine: whether gamma / beta train. Default: True.
         gamma_init, beta_init: Default: 'ones', 'zeros'.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> net = nn.GroupNorm(num_groups=2, num_channels=4)
+        >>> x = Tensor(np.arange(8).reshape(1, 4, 1, 2), ms.float32)
+        >>> print(net(x).asnumpy().round(4))
+        [[[[-1.3416 -0.4472]]
+        <BLANKLINE>
+          [[ 0.4472  1.3416]]
+        <BLANKLINE>
+          [[-1.3416 -0.4472]]
+        <BLANKLINE>
+          [[ 0.4472  1.3416]]]]
     """
 
     def __init__(self, num_groups: int, num_channels: int, eps: float = 1e-5, affine: bool = True,
@@ -407,18 +478,49 @@ class InstanceNorm1d(_InstanceNorm):
         num_features (int): C. eps (float): Default: 1e-5. momentum (float): Default: 0.1.
         affine (bool): whether gamma / beta train. Default: True.
         gamma_init, beta_init: Default: 'ones', 'zeros'.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> net = nn.InstanceNorm1d(2)
+        >>> x = Tensor(np.array([[[1.0, 3.0], [2.0, 6.0]]]), ms.float32)
+        >>> print(net(x).asnumpy().round(4))
+        [[[-1.  1.]
+          [-1.  1.]]]
     """
 
     _rank = 3
 
 
 class InstanceNorm2d(_InstanceNorm):
-    r"""Instance normalization over (N, C, H, W); arguments as InstanceNorm1d."""
+    r"""Instance normalization over (N, C, H, W); arguments as InstanceNorm1d.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> net = nn.InstanceNorm2d(2)
+        >>> x = Tensor(np.array([[[[1.0, 3.0]], [[2.0, 6.0]]]]), ms.float32)
+        >>> print(net(x).asnumpy().round(4))
+        [[[[-1.  1.]]
+        <BLANKLINE>
+          [[-1.  1.]]]]
+    """
 
     _rank = 4
 
 
 class InstanceNorm3d(_InstanceNorm):
-    r"""Instance normalization over (N, C, D, H, W); arguments as InstanceNorm1d."""
+    r"""Instance normalization over (N, C, D, H, W); arguments as InstanceNorm1d.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> net = nn.InstanceNorm3d(2)
+        >>> net(Tensor(np.arange(16).reshape(1, 2, 2, 2, 2), ms.float32)).shape
+        (1, 2, 2, 2, 2)
+    """
 
     _rank = 5

@@ -80,6 +80,14 @@ class ConstantPad1d(_ConstantPadNd):
 
     Shape:
         (..., W) -> (..., W + left + right).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([[[1.0, 2.0, 3.0]]]), ms.float32)
+        >>> print(nn.ConstantPad1d((1, 2), value=9.0)(x))
+        [[[9. 1. 2. 3. 9. 9.]]]
     """
 
     def __init__(self, padding: Any, value: Any) -> None:
@@ -93,6 +101,16 @@ class ConstantPad2d(_ConstantPadNd):
         padding (Union[int, tuple]): (left, right[, top, bottom]), or one int for all four; negative amounts
             crop.
         value (Union[int, float]): the fill value.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.ones((1, 1, 2, 2)), ms.float32)
+        >>> print(nn.ConstantPad2d((1, 0, 0, 1), value=5.0)(x))
+        [[[[5. 1. 1.]
+           [5. 1. 1.]
+           [5. 5. 5.]]]]
     """
 
     def __init__(self, padding: Any, value: Any) -> None:
@@ -105,6 +123,14 @@ class ConstantPad3d(_ConstantPadNd):
     Args:
         padding (Union[int, tuple]): up to (left, right, top, bottom, front, back), or one int for all six.
         value (Union[int, float]): the fill value.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.ones((1, 1, 2, 2, 2)), ms.float32)
+        >>> nn.ConstantPad3d(1, value=0.0)(x).shape
+        (1, 1, 4, 4, 4)
     """
 
     def __init__(self, padding: Any, value: Any) -> None:
@@ -112,7 +138,18 @@ class ConstantPad3d(_ConstantPadNd):
 
 
 class ZeroPad2d(_ConstantPadNd):
-    """Pad the last two dims with zeros; ``padding`` as ConstantPad2d's."""
+    """Pad the last two dims with zeros; ``padding`` as ConstantPad2d's.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.ones((1, 1, 2, 2)), ms.float32)
+        >>> print(nn.ZeroPad2d((1, 0, 0, 1))(x))
+        [[[[0. 1. 1.]
+           [0. 1. 1.]
+           [0. 0. 0.]]]]
+    """
 
     def __init__(self, padding: Any) -> None:
         super().__init__(padding, 0, name="ZeroPad2d")
@@ -163,6 +200,14 @@ class ReflectionPad1d(_ReflectionPadNd):
 
     Shape:
         (C, W) or (N, C, W) -> (..., W + left + right).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([[[1.0, 2.0, 3.0, 4.0]]]), ms.float32)
+        >>> print(nn.ReflectionPad1d((2, 1))(x))
+        [[[3. 2. 1. 2. 3. 4. 3.]]]
     """
 
     def __init__(self, padding: Any) -> None:
@@ -170,7 +215,17 @@ class ReflectionPad1d(_ReflectionPadNd):
 
 
 class ReflectionPad2d(_ReflectionPadNd):
-    """Reflection padding of the last two dims: padding (left, right, top, bottom) or one int."""
+    """Reflection padding of the last two dims: padding (left, right, top, bottom) or one int.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.arange(4).reshape(1, 1, 2, 2), ms.float32)
+        >>> print(nn.ReflectionPad2d((1, 1, 0, 0))(x))
+        [[[[1. 0. 1. 0.]
+           [3. 2. 3. 2.]]]]
+    """
 
     def __init__(self, padding: Any) -> None:
         super().__init__(_int_padding(padding, 2), "ReflectionPad2d")
@@ -220,6 +275,14 @@ class ReplicationPad1d(_ReplicationPadNd):
 
     Shape:
         (C, W) or (N, C, W) -> (..., W + left + right).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([[[1.0, 2.0, 3.0, 4.0]]]), ms.float32)
+        >>> print(nn.ReplicationPad1d((2, 1))(x))
+        [[[1. 1. 1. 2. 3. 4. 4.]]]
     """
 
     _ndim = 1
@@ -230,7 +293,17 @@ class ReplicationPad1d(_ReplicationPadNd):
 
 class ReplicationPad2d(_ReplicationPadNd):
     """Replication padding of the last two dims of (C, H, W) or (N, C, H, W): padding (left, right, top,
-    bottom) or one int."""
+    bottom) or one int.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.arange(4).reshape(1, 1, 2, 2), ms.float32)
+        >>> print(nn.ReplicationPad2d((1, 1, 0, 0))(x))
+        [[[[0. 0. 1. 1.]
+           [2. 2. 3. 3.]]]]
+    """
 
     _ndim = 2
 

@@ -67,6 +67,16 @@ class MaxPool2d(_PoolNd):
         pad_mode: 'valid' (no padding), 'same' (output ceil(H / sh), padded with -inf, extra at the bottom /
             right) or 'pad' (``padding``, ``dilation``, ``return_indices``, ``ceil_mode``). Default: 'valid'.
         padding, dilation, return_indices, ceil_mode: only with pad_mode 'pad'.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 4, 4), ms.float32)
+        >>> pool = nn.MaxPool2d(kernel_size=2, stride=2)
+        >>> print(pool(x))
+        [[[[ 5.  7.]
+           [13. 15.]]]]
     """
 
     def __init__(self, kernel_size: Any = 1, stride: Any = 1, pad_mode: str = "valid", padding: Any = 0,
@@ -112,6 +122,16 @@ class AvgPool2d(_PoolNd):
             does) or 'pad'. Default: 'valid'.
         padding, ceil_mode, count_include_pad, divisor_override: ops.avg_pool2d's, with pad_mode 'pad' (or any
             non-default value, as MindSpore).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 4, 4), ms.float32)
+        >>> pool = nn.AvgPool2d(kernel_size=2, stride=2)
+        >>> print(pool(x))
+        [[[[ 2.5  4.5]
+           [10.5 12.5]]]]
     """
 
     def __init__(self, kernel_size: Any = 1, stride: Any = 1, pad_mode: str = "valid", padding: Any = 0,
@@ -147,6 +167,17 @@ class AdaptiveAvgPool2d(Cell):
 
     Args:
         output_size: int or (H_out, W_out); None in the tuple keeps that input dim.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 4, 4), ms.float32)
+        >>> print(nn.AdaptiveAvgPool2d((2, 2))(x))
+        [[[[ 2.5  4.5]
+           [10.5 12.5]]]]
+        >>> nn.AdaptiveAvgPool2d(1)(x).shape
+        (1, 1, 1, 1)
     """
 
     def __init__(self, output_size: Any) -> None:

@@ -59,6 +59,14 @@ class MaxPool1d(_PoolNd):
         kernel_size (int): Default: 1. stride (int): Default: 1.
         pad_mode (str): 'valid', 'same' (output ceil(L / stride)) or 'pad'. Default: 'valid'.
         padding, dilation, return_indices, ceil_mode: with pad_mode 'pad' only (as MindSpore).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([[[1.0, 5.0, 2.0, 8.0, 3.0, 4.0]]]), ms.float32)
+        >>> print(nn.MaxPool1d(kernel_size=2, stride=2)(x))
+        [[[5. 8. 4.]]]
     """
 
     def __init__(self, kernel_size: int = 1, stride: int = 1, pad_mode: str = "valid", padding: Any = 0,
@@ -99,6 +107,14 @@ class MaxPool3d(_PoolNd):
         padding (Union[int, tuple[int]]): with 'pad': int or (d, h, w). Default: 0.
         dilation (Union[int, tuple[int]]), return_indices (bool): need pad_mode 'pad'. Default: 1, False.
         ceil_mode (bool): Default: False.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 2, 2, 4), ms.float32)
+        >>> print(nn.MaxPool3d(kernel_size=2, stride=2)(x))
+        [[[[[13. 15.]]]]]
     """
 
     def __init__(self, kernel_size: Any = 1, stride: Any = 1, pad_mode: str = "valid", padding: Any = 0,
@@ -134,6 +150,15 @@ class MaxPool2dExt(Cell):
         kernel_size (Union[int, tuple[int]]): Default: 1. stride: Default: None (kernel_size).
         padding, dilation (Union[int, tuple[int]]): Default: 0, 1.
         return_indices (bool): Default: False. ceil_mode (bool): Default: False.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 4, 4), ms.float32)
+        >>> print(nn.MaxPool2dExt(kernel_size=2, stride=2)(x))
+        [[[[ 5.  7.]
+           [13. 15.]]]]
     """
 
     def __init__(self, kernel_size: Any = 1, stride: Any = None, padding: Any = 0, dilation: Any = 1,
@@ -166,6 +191,14 @@ class AvgPool1d(_PoolNd):
     Note:
         As MindSpore, outside 'pad' mode an input no longer than kernel_size + stride - 1 gives one output:
         the mean of its first kernel_size elements.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([[[1.0, 5.0, 2.0, 8.0, 3.0, 4.0]]]), ms.float32)
+        >>> print(nn.AvgPool1d(kernel_size=2, stride=2)(x))
+        [[[3.  5.  3.5]]]
     """
 
     def __init__(self, kernel_size: int = 1, stride: int = 1, pad_mode: str = "valid", padding: Any = 0,
@@ -207,6 +240,14 @@ class AvgPool3d(_PoolNd):
             Default: 'valid'.
         padding (Union[int, tuple[int]]): int, (d, h, w) or (head, tail, top, bottom, left, right).
         ceil_mode (bool), count_include_pad (bool), divisor_override (int): as ops.avg_pool3d.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 2, 2, 4), ms.float32)
+        >>> print(nn.AvgPool3d(kernel_size=2, stride=2)(x))
+        [[[[[6.5 8.5]]]]]
     """
 
     def __init__(self, kernel_size: Any = 1, stride: Any = 1, pad_mode: str = "valid", padding: Any = 0,
@@ -289,6 +330,15 @@ class AvgPool2dExt(_AvgPoolExt):
     Args:
         kernel_size (Union[int, tuple[int]]). stride: Default: None. padding: Default: 0.
         ceil_mode (bool), count_include_pad (bool), divisor_override (int, optional): as ops.avg_pool2d.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 4, 4), ms.float32)
+        >>> print(nn.AvgPool2dExt(kernel_size=2, stride=2)(x))
+        [[[[ 2.5  4.5]
+           [10.5 12.5]]]]
     """
 
     _rank = 4
@@ -325,6 +375,14 @@ class AdaptiveAvgPool1d(Cell):
 
     Args:
         output_size (int): L_out.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([[[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]]]), ms.float32)
+        >>> print(nn.AdaptiveAvgPool1d(3)(x))
+        [[[1.5 3.5 5.5]]]
     """
 
     def __init__(self, output_size: int) -> None:
@@ -342,6 +400,14 @@ class AdaptiveMaxPool1d(Cell):
 
     Args:
         output_size (int): L_out.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([[[1.0, 5.0, 3.0, 4.0, 2.0, 6.0]]]), ms.float32)
+        >>> print(nn.AdaptiveMaxPool1d(2)(x))
+        [[[5. 6.]]]
     """
 
     def __init__(self, output_size: int) -> None:
@@ -360,6 +426,15 @@ class AdaptiveMaxPool2d(Cell):
     Args:
         output_size (Union[int, tuple]): int or (H_out, W_out); None keeps that input dim.
         return_indices (bool): also return the argmax (int64 flat plane indices). Default: False.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 4, 4), ms.float32)
+        >>> print(nn.AdaptiveMaxPool2d((2, 2))(x))
+        [[[[ 5.  7.]
+           [13. 15.]]]]
     """
 
     def __init__(self, output_size: Any, return_indices: bool = False) -> None:
@@ -376,6 +451,14 @@ class AdaptiveAvgPool3d(Cell):
 
     Args:
         output_size (Union[int, tuple]): int or (D_out, H_out, W_out); None keeps that input dim.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 2, 2, 4), ms.float32)
+        >>> print(nn.AdaptiveAvgPool3d((1, 1, 2))(x))
+        [[[[[6.5 8.5]]]]]
     """
 
     def __init__(self, output_size: Any) -> None:
@@ -394,6 +477,14 @@ class AdaptiveMaxPool3d(Cell):
     Args:
         output_size (Union[int, tuple]): int or (D_out, H_out, W_out).
         return_indices (bool): also return the argmax (int32 flat volume indices). Default: False.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 2, 2, 4), ms.float32)
+        >>> print(nn.AdaptiveMaxPool3d((1, 1, 2))(x))
+        [[[[[13. 15.]]]]]
     """
 
     def __init__(self, output_size: Any, return_indices: bool = False) -> None:
@@ -414,6 +505,14 @@ class LPPool1d(Cell):
     Args:
         norm_type (Union[int, float]): p. kernel_size (int). stride (int, optional): Default: kernel_size.
         ceil_mode (bool): Default: False.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([[[3.0, 4.0, 6.0, 8.0]]]), ms.float32)
+        >>> print(nn.LPPool1d(norm_type=2, kernel_size=2, stride=2)(x))
+        [[[ 5. 10.]]]
     """
 
     def __init__(self, norm_type: float, kernel_size: int, stride: int | None = None,
@@ -434,6 +533,14 @@ class LPPool2d(Cell):
     Args:
         norm_type (Union[int, float]): p. kernel_size (Union[int, tuple[int]]).
         stride (Union[int, tuple[int]], optional): Default: kernel_size. ceil_mode (bool): Default: False.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> x = Tensor(np.array([[[[3.0, 4.0], [0.0, 0.0]]]]), ms.float32)
+        >>> print(nn.LPPool2d(norm_type=2, kernel_size=2)(x))
+        [[[[5.]]]]
     """
 
     def __init__(self, norm_type: float, kernel_size: Any, stride: Any = None,
@@ -524,7 +631,18 @@ class MaxUnpool1d(_MaxUnpoolNd):
 
 
 class MaxUnpool2d(_MaxUnpoolNd):
-    """The partial inverse of MaxPool2d; arguments as MaxUnpool1d, over (N, C, H, W) or (C, H, W)."""
+    """The partial inverse of MaxPool2d; arguments as MaxUnpool1d, over (N, C, H, W) or (C, H, W).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, ops, Tensor
+        >>> x = Tensor(np.array([[[[1.0, 2.0], [3.0, 4.0]]]]), ms.float32)
+        >>> pooled, indices = ops.max_pool2d(x, kernel_size=2, stride=2, return_indices=True)
+        >>> print(nn.MaxUnpool2d(kernel_size=2, stride=2)(pooled, indices))
+        [[[[0. 0.]
+           [0. 4.]]]]
+    """
 
     _nd = 2
 

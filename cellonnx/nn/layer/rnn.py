@@ -41,6 +41,20 @@ class LSTM(Cell):
     Parameters (all U(-1/sqrt(hidden_size), 1/sqrt(hidden_size))): weight_ih_l{k}[_reverse]
         (4 * hidden_size, in), weight_hh_l{k}[_reverse] (4 * hidden_size, hidden_size), bias_ih_l{k}[_reverse],
         bias_hh_l{k}[_reverse] (4 * hidden_size,).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> net = nn.LSTM(input_size=10, hidden_size=16, num_layers=2, batch_first=True)
+        >>> x = Tensor(np.ones((3, 5, 10)), ms.float32)
+        >>> h0 = Tensor(np.zeros((2, 3, 16)), ms.float32)
+        >>> c0 = Tensor(np.zeros((2, 3, 16)), ms.float32)
+        >>> output, (hn, cn) = net(x, (h0, c0))
+        >>> output.shape
+        (3, 5, 16)
+        >>> hn.shape
+        (2, 3, 16)
     """
 
     def __init__(self, input_size: int, hidden_size: int, num_layers: int = 1, has_bias: bool = True,

@@ -124,6 +124,19 @@ class RNN(_RNNBase):
 
     Outputs:
         (output (seq_len, batch, num_directions * hidden_size), h_n).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> net = nn.RNN(input_size=10, hidden_size=16, num_layers=1, batch_first=True, bidirectional=True)
+        >>> x = Tensor(np.ones((3, 5, 10)), ms.float32)
+        >>> h0 = Tensor(np.zeros((2, 3, 16)), ms.float32)
+        >>> output, hn = net(x, h0)
+        >>> output.shape
+        (3, 5, 32)
+        >>> hn.shape
+        (2, 3, 16)
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -145,6 +158,19 @@ class GRU(_RNNBase):
         n = \tanh(W_{in} x + b_{in} + r (W_{hn} h + b_{hn})),\ h' = (1 - z) n + z h
 
     Args, Inputs and Outputs as :class:`RNN` (no ``nonlinearity``).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> net = nn.GRU(input_size=10, hidden_size=16, num_layers=1, batch_first=True)
+        >>> x = Tensor(np.ones((3, 5, 10)), ms.float32)
+        >>> h0 = Tensor(np.zeros((1, 3, 16)), ms.float32)
+        >>> output, hn = net(x, h0)
+        >>> output.shape
+        (3, 5, 16)
+        >>> hn.shape
+        (1, 3, 16)
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -192,6 +218,16 @@ class RNNCell(_CellBase):
 
     Inputs:
         x (batch, input_size), hx (batch, hidden_size).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> cell = nn.RNNCell(input_size=10, hidden_size=16, nonlinearity='relu')
+        >>> x = Tensor(np.ones((3, 10)), ms.float32)
+        >>> hx = Tensor(np.zeros((3, 16)), ms.float32)
+        >>> cell(x, hx).shape
+        (3, 16)
     """
 
     def __init__(self, input_size: int, hidden_size: int, has_bias: bool = True, nonlinearity: str = "tanh",
@@ -217,6 +253,16 @@ class GRUCell(_CellBase):
 
     Inputs:
         x (batch, input_size), hx (batch, hidden_size).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> cell = nn.GRUCell(input_size=10, hidden_size=16)
+        >>> x = Tensor(np.ones((3, 10)), ms.float32)
+        >>> hx = Tensor(np.zeros((3, 16)), ms.float32)
+        >>> cell(x, hx).shape
+        (3, 16)
     """
 
     _chunks = 3
@@ -248,6 +294,18 @@ class LSTMCell(_CellBase):
 
     Outputs:
         (h', c').
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> cell = nn.LSTMCell(input_size=10, hidden_size=16)
+        >>> x = Tensor(np.ones((3, 10)), ms.float32)
+        >>> hx = Tensor(np.zeros((3, 16)), ms.float32)
+        >>> cx = Tensor(np.zeros((3, 16)), ms.float32)
+        >>> h, c = cell(x, (hx, cx))
+        >>> h.shape
+        (3, 16)
     """
 
     _chunks = 4

@@ -184,6 +184,18 @@ class MultiheadAttention(Cell):
 
     Outputs:
         (attn_output, attn_weights) with need_weights, else (attn_output,).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> attention = nn.MultiheadAttention(embed_dim=8, num_heads=2)
+        >>> query = Tensor(np.ones((5, 3, 8)), ms.float32)
+        >>> output, weights = attention(query, query, query)
+        >>> output.shape
+        (5, 3, 8)
+        >>> weights.shape
+        (3, 5, 5)
     """
 
     def __init__(self, embed_dim: int, num_heads: int, dropout: float = 0.0, has_bias: bool = True,
@@ -317,6 +329,15 @@ class TransformerEncoderLayer(_Block):
 
     Inputs:
         src, src_mask (optional), src_key_padding_mask (optional).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> layer = nn.TransformerEncoderLayer(d_model=8, nhead=2, dim_feedforward=16, batch_first=True)
+        >>> src = Tensor(np.ones((3, 5, 8)), ms.float32)
+        >>> layer(src).shape
+        (3, 5, 8)
     """
 
     def __init__(self, d_model: int, nhead: int, dim_feedforward: int = 2048, dropout: float = 0.1,
@@ -351,6 +372,16 @@ class TransformerDecoderLayer(_Block):
 
     Inputs:
         tgt, memory, tgt_mask, memory_mask, tgt_key_padding_mask, memory_key_padding_mask (masks optional).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> layer = nn.TransformerDecoderLayer(d_model=8, nhead=2, dim_feedforward=16, batch_first=True)
+        >>> tgt = Tensor(np.ones((3, 4, 8)), ms.float32)
+        >>> memory = Tensor(np.ones((3, 5, 8)), ms.float32)
+        >>> layer(tgt, memory).shape
+        (3, 4, 8)
     """
 
     def __init__(self, d_model: int, nhead: int, dim_feedforward: int = 2048, dropout: float = 0.1,
@@ -399,6 +430,16 @@ class TransformerEncoder(Cell):
 
     Args:
         encoder_layer (TransformerEncoderLayer), num_layers (int), norm (Cell, optional).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> layer = nn.TransformerEncoderLayer(d_model=8, nhead=2, dim_feedforward=16, batch_first=True)
+        >>> encoder = nn.TransformerEncoder(layer, num_layers=2)
+        >>> src = Tensor(np.ones((3, 5, 8)), ms.float32)
+        >>> encoder(src).shape
+        (3, 5, 8)
     """
 
     def __init__(self, encoder_layer: TransformerEncoderLayer, num_layers: int,
@@ -427,6 +468,17 @@ class TransformerDecoder(Cell):
 
     Args:
         decoder_layer (TransformerDecoderLayer), num_layers (int), norm (Cell, optional).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> layer = nn.TransformerDecoderLayer(d_model=8, nhead=2, dim_feedforward=16, batch_first=True)
+        >>> decoder = nn.TransformerDecoder(layer, num_layers=2)
+        >>> tgt = Tensor(np.ones((3, 4, 8)), ms.float32)
+        >>> memory = Tensor(np.ones((3, 5, 8)), ms.float32)
+        >>> decoder(tgt, memory).shape
+        (3, 4, 8)
     """
 
     def __init__(self, decoder_layer: TransformerDecoderLayer, num_layers: int,
@@ -463,6 +515,17 @@ class Transformer(Cell):
 
     Inputs:
         src, tgt and the optional masks of the encoder and decoder.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> model = nn.Transformer(d_model=8, nhead=2, num_encoder_layers=1, num_decoder_layers=1,
+        ...                        dim_feedforward=16, batch_first=True)
+        >>> src = Tensor(np.ones((3, 5, 8)), ms.float32)
+        >>> tgt = Tensor(np.ones((3, 4, 8)), ms.float32)
+        >>> model(src, tgt).shape
+        (3, 4, 8)
     """
 
     def __init__(self, d_model: int = 512, nhead: int = 8, num_encoder_layers: int = 6,

@@ -65,14 +65,38 @@ class LossBase(Cell):
 
 
 class L1Loss(LossBase):
-    """|logits - labels|, reduced ('mean' by default)."""
+    """|logits - labels|, reduced ('mean' by default).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> loss = nn.L1Loss()
+        >>> logits = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> labels = Tensor(np.array([1.0, 1.0, 1.0]), ms.float32)
+        >>> print(loss(logits, labels))
+        1.0
+    """
 
     def construct(self, logits: Tensor, labels: Tensor) -> Tensor:
         return ops.l1_loss(logits, labels, self.reduction)
 
 
 class MSELoss(LossBase):
-    """(logits - labels)^2, reduced ('mean' by default)."""
+    """(logits - labels)^2, reduced ('mean' by default).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> loss = nn.MSELoss()
+        >>> logits = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> labels = Tensor(np.array([1.0, 1.0, 1.0]), ms.float32)
+        >>> print(loss(logits, labels))
+        1.6666666
+        >>> print(nn.MSELoss(reduction='none')(logits, labels))
+        [0. 1. 4.]
+    """
 
     def construct(self, logits: Tensor, labels: Tensor) -> Tensor:
         _check_tensor("logits", logits, self.cls_name)
@@ -86,6 +110,16 @@ class SmoothL1Loss(LossBase):
     Args:
         beta: the threshold. Default: 1.0.
         reduction: Default: 'none' (MindSpore's default for this loss).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> loss = nn.SmoothL1Loss(beta=1.0)
+        >>> logits = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> labels = Tensor(np.array([1.0, 2.5, 1.0]), ms.float32)
+        >>> print(loss(logits, labels))
+        [0.    0.125 1.5  ]
     """
 
     def __init__(self, beta: float = 1.0, reduction: str = "none") -> None:
@@ -112,6 +146,16 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
     Keyword Args:
         is_grad (bool): MindSpore 0.x's graph-mode flag (whether the loss's gradient is taken); accepted, and
             without effect, as in MindSpore 1.x and later, which dropped it.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction='mean')
+        >>> logits = Tensor(np.array([[2.0, 1.0, 0.1], [0.5, 2.5, 0.3]]), ms.float32)
+        >>> labels = Tensor(np.array([0, 1]), ms.int32)
+        >>> print(loss(logits, labels).asnumpy().round(4))
+        0.3185
     """
 
     def __init__(self, sparse: bool = False, reduction: str = "none", *, is_grad: bool = True) -> None:
@@ -167,6 +211,16 @@ class CrossEntropyLoss(LossBase):
         ignore_index: label ignored in the loss and its mean. Default: -100.
         reduction: Default: 'mean'.
         label_smoothing: in [0, 1]. Default: 0.0.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> loss = nn.CrossEntropyLoss()
+        >>> logits = Tensor(np.array([[2.0, 1.0, 0.1], [0.5, 2.5, 0.3]]), ms.float32)
+        >>> labels = Tensor(np.array([0, 1]), ms.int32)
+        >>> print(loss(logits, labels).asnumpy().round(4))
+        0.3185
     """
 
     def __init__(self, weight: Tensor | None = None, ignore_index: int = -100, reduction: str = "mean",
@@ -198,6 +252,16 @@ class NLLLoss(LossBase):
         weight: per-class weights (C,). Default: None.
         ignore_index: Default: -100.
         reduction: Default: 'mean'.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> loss = nn.NLLLoss()
+        >>> log_probs = Tensor(np.log(np.array([[0.7, 0.2, 0.1], [0.1, 0.8, 0.1]])), ms.float32)
+        >>> labels = Tensor(np.array([0, 1]), ms.int32)
+        >>> print(loss(log_probs, labels).asnumpy().round(4))
+        0.2899
     """
 
     def __init__(self, weight: Tensor | None = None, ignore_index: int = -100, reduction: str = "mean") -> None:
@@ -220,6 +284,16 @@ class BCELoss(LossBase):
     Args:
         weight: rescales each element's loss. Default: None.
         reduction: Default: 'mean'.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> loss = nn.BCELoss(reduction='mean')
+        >>> probs = Tensor(np.array([0.9, 0.2, 0.6]), ms.float32)
+        >>> labels = Tensor(np.array([1.0, 0.0, 1.0]), ms.float32)
+        >>> print(loss(probs, labels).asnumpy().round(4))
+        0.2798
     """
 
     def __init__(self, weight: Tensor | None = None, reduction: str = "mean") -> None:
@@ -237,6 +311,16 @@ class BCEWithLogitsLoss(LossBase):
         reduction: Default: 'mean'.
         weight: rescales each element's loss. Default: None.
         pos_weight: weight of the positive examples, per class. Default: None.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> loss = nn.BCEWithLogitsLoss()
+        >>> logits = Tensor(np.array([[2.0, -1.0], [0.5, 0.0]]), ms.float32)
+        >>> labels = Tensor(np.array([[1.0, 0.0], [0.0, 1.0]]), ms.float32)
+        >>> print(loss(logits, labels).asnumpy().round(4))
+        0.5269
     """
 
     def __init__(self, reduction: str = "mean", weight: Tensor | None = None, pos_weight: Tensor | None = None) -> None:

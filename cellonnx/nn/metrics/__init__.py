@@ -52,19 +52,38 @@ __factory__: dict[str, Any] = {
 
 
 def names() -> list[str]:
-    """The names ``get_metric_fn`` and ``Model(metrics={...})`` accept, sorted."""
+    """The names ``get_metric_fn`` and ``Model(metrics={...})`` accept, sorted.
+
+    Examples:
+        >>> from cellonnx import nn
+        >>> 'accuracy' in nn.names()
+        True
+    """
     return sorted(__factory__)
 
 
 def get_metric_fn(name: str, *args: Any, **kwargs: Any) -> Metric:
-    """The metric called ``name`` (see ``names()``), built with ``args`` / ``kwargs``."""
+    """The metric called ``name`` (see ``names()``), built with ``args`` / ``kwargs``.
+
+    Examples:
+        >>> from cellonnx import nn
+        >>> metric = nn.get_metric_fn('accuracy')
+        >>> type(metric).__name__
+        'Accuracy'
+    """
     if name not in __factory__:
         raise KeyError(f"get_metric_fn: unknown metric {name!r}; known: {names()}")
     return __factory__[name](*args, **kwargs)
 
 
 def get_metrics(metrics: Any) -> dict[str, Metric] | None:
-    """A ``{name: Metric}`` dict from a dict of metrics or a set of names (None stays None)."""
+    """A ``{name: Metric}`` dict from a dict of metrics or a set of names (None stays None).
+
+    Examples:
+        >>> from cellonnx import nn
+        >>> sorted(nn.get_metrics({'accuracy', 'loss'}))
+        ['accuracy', 'loss']
+    """
     if metrics is None:
         return None
     if isinstance(metrics, dict):

@@ -55,7 +55,20 @@ class MAE(_SampleError):
 
 
 class MSE(_SampleError):
-    r"""Mean squared error: :math:`\frac{1}{N}\sum_i \sum_j (y_{ij} - \hat y_{ij})^2` (N = samples)."""
+    r"""Mean squared error: :math:`\frac{1}{N}\sum_i \sum_j (y_{ij} - \hat y_{ij})^2` (N = samples).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> metric = nn.MSE()
+        >>> metric.clear()
+        >>> y_pred = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> y = Tensor(np.array([1.0, 1.0, 1.0]), ms.float32)
+        >>> metric.update(y_pred, y)
+        >>> print(round(metric.eval(), 4))
+        1.6667
+    """
 
     @staticmethod
     def _error(diff: np.ndarray) -> np.ndarray:

@@ -67,7 +67,20 @@ class Fbeta(Metric):
 
 
 class F1(Fbeta):
-    """Fbeta with beta = 1: the harmonic mean of precision and recall, per class."""
+    """Fbeta with beta = 1: the harmonic mean of precision and recall, per class.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> metric = nn.F1()
+        >>> metric.clear()
+        >>> x = Tensor(np.array([[0.2, 0.8], [0.6, 0.4], [0.3, 0.7], [0.9, 0.1]]), ms.float32)
+        >>> y = Tensor(np.array([1, 1, 0, 0]), ms.int32)
+        >>> metric.update(x, y)
+        >>> print(metric.eval())
+        [0.5 0.5]
+    """
 
     def __init__(self) -> None:
         super().__init__(1.0)

@@ -28,7 +28,26 @@ def rearrange_inputs(func: Callable) -> Callable:
 
 class Metric(metaclass=ABCMeta):
     """Base class of metrics: subclasses define ``clear``, ``update`` and ``eval``; calling a metric clears,
-    updates once and evaluates."""
+    updates once and evaluates.
+
+    Examples:
+        >>> import numpy as np
+        >>> from cellonnx import nn
+        >>> class MeanValue(nn.Metric):
+        ...     def clear(self):
+        ...         self.total, self.count = 0.0, 0
+        ...     def update(self, *inputs):
+        ...         values = self._convert_data(inputs[0])
+        ...         self.total += float(values.sum())
+        ...         self.count += values.size
+        ...     def eval(self):
+        ...         return self.total / self.count
+        >>> metric = MeanValue()
+        >>> metric.clear()
+        >>> metric.update(np.array([1.0, 2.0, 3.0]))
+        >>> metric.eval()
+        2.0
+    """
 
     def __init__(self) -> None:
         self._indexes: list[int] | None = None

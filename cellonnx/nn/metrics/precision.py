@@ -87,6 +87,18 @@ class Recall(_PrecisionRecall):
 
     Args:
         eval_type (str): 'classification' or 'multilabel'. Default: ``'classification'``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> metric = nn.Recall('classification')
+        >>> metric.clear()
+        >>> x = Tensor(np.array([[0.2, 0.8], [0.6, 0.4], [0.3, 0.7], [0.9, 0.1]]), ms.float32)
+        >>> y = Tensor(np.array([1, 1, 0, 0]), ms.int32)
+        >>> metric.update(x, y)
+        >>> print(metric.eval())
+        [0.5 0.5]
     """
 
     _count_pred = False

@@ -54,14 +54,41 @@ class TopKCategoricalAccuracy(Metric):
 
 
 class Top1CategoricalAccuracy(TopKCategoricalAccuracy):
-    """Top-1 categorical accuracy."""
+    """Top-1 categorical accuracy.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> metric = nn.Top1CategoricalAccuracy()
+        >>> metric.clear()
+        >>> x = Tensor(np.array([[0.2, 0.5, 0.3], [0.3, 0.2, 0.5], [0.6, 0.1, 0.3]]), ms.float32)
+        >>> y = Tensor(np.array([1, 0, 0]), ms.int32)
+        >>> metric.update(x, y)
+        >>> print(metric.eval())
+        0.6666666666666666
+    """
 
     def __init__(self) -> None:
         super().__init__(1)
 
 
 class Top5CategoricalAccuracy(TopKCategoricalAccuracy):
-    """Top-5 categorical accuracy."""
+    """Top-5 categorical accuracy.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> metric = nn.Top5CategoricalAccuracy()
+        >>> metric.clear()
+        >>> scores = np.array([[0.1, 0.2, 0.3, 0.4, 0.5, 0.6], [0.6, 0.5, 0.4, 0.3, 0.2, 0.1]])
+        >>> logits = Tensor(scores, ms.float32)
+        >>> labels = Tensor(np.array([0, 0]), ms.int32)
+        >>> metric.update(logits, labels)
+        >>> print(metric.eval())
+        0.5
+    """
 
     def __init__(self) -> None:
         super().__init__(5)

@@ -89,6 +89,16 @@ class WithGradCell(Cell):
 
     Outputs:
         tuple[Tensor], one gradient per trainable parameter.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> net = nn.Dense(3, 2)
+        >>> grad_net = nn.WithGradCell(net, nn.MSELoss())
+        >>> grads = grad_net(Tensor(np.ones((4, 3)), ms.float32), Tensor(np.zeros((4, 2)), ms.float32))
+        >>> [g.shape for g in grads]
+        [(2, 3), (2,)]
     """
 
     def __init__(self, network: Cell, loss_fn: Any = None, sens: Any = None) -> None:
@@ -116,6 +126,16 @@ class ForwardValueAndGrad(Cell):
 
     Outputs:
         (output, gradients).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> net = nn.WithLossCell(nn.Dense(3, 2), nn.MSELoss())
+        >>> forward = nn.ForwardValueAndGrad(net, weights=net.trainable_params(), get_by_list=True)
+        >>> loss, grads = forward(Tensor(np.ones((4, 3)), ms.float32), Tensor(np.zeros((4, 2)), ms.float32))
+        >>> [g.shape for g in grads]
+        [(2, 3), (2,)]
     """
 
     def __init__(self, network: Any, weights: Any = None, get_all: bool = False, get_by_list: bool = False,
@@ -219,6 +239,18 @@ class WithEvalCell(Cell):
         network (Cell): the network.
         loss_fn (Cell): the loss function.
         add_cast_fp32 (bool): compute the loss on float32 outputs and labels. Default: ``False``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn, Tensor
+        >>> net = nn.Dense(3, 2)
+        >>> eval_net = nn.WithEvalCell(net, nn.MSELoss())
+        >>> x = Tensor(np.ones((4, 3)), ms.float32)
+        >>> label = Tensor(np.zeros((4, 2)), ms.float32)
+        >>> loss, outputs, labels = eval_net(x, label)
+        >>> outputs.shape
+        (4, 2)
     """
 
     def __init__(self, network: Cell, loss_fn: Any, add_cast_fp32: bool = False) -> None:

@@ -110,6 +110,12 @@ class FixedLossScaleUpdateCell(Cell):
 
     Args:
         loss_scale_value (float): the loss scale.
+
+    Examples:
+        >>> from cellonnx import nn
+        >>> manager = nn.FixedLossScaleUpdateCell(loss_scale_value=1024)
+        >>> manager.get_loss_scale()
+        1024
     """
 
     def __init__(self, loss_scale_value: float) -> None:

@@ -113,6 +113,16 @@ def bias_add(input_x: Tensor, bias: Tensor) -> Tensor:
 
     Returns:
         Tensor of input_x's shape.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.zeros((2, 3)), ms.float32)
+        >>> bias = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> print(ops.bias_add(x, bias))
+        [[1. 2. 3.]
+         [1. 2. 3.]]
     """
     x = _tensor(input_x, "bias_add")
     b = to_tensor(bias)

@@ -119,6 +119,13 @@ def hamming_window(window_length: int, periodic: bool = True, alpha: float = 0.5
         alpha (float): the constant term. Default: 0.54.
         beta (float): the cosine coefficient. Default: 0.46.
         dtype (mindspore.dtype): a float dtype. Default: float32.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> print(ops.hamming_window(4).asnumpy().round(4))
+        [0.08 0.54 1.   0.54]
     """
     if isinstance(window_length, bool) or not isinstance(window_length, int):
         raise TypeError(f"hamming_window: window_length must be an int, got {window_length!r}")
@@ -153,6 +160,14 @@ def randperm(n: int, seed: int = 0, offset: int = 0, dtype: Any = dtypes.int64) 
 
     The permutation is the order that sorts n uniform samples, so an exported graph draws a fresh one with
     RandomUniform and TopK.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = ops.randperm(5)
+        >>> sorted(x.asnumpy().tolist())
+        [0, 1, 2, 3, 4]
     """
     from cellonnx.ops.prims.random import RandomUniform
     from cellonnx.ops.prims.sort import TopK
@@ -191,12 +206,30 @@ def sequence_mask(lengths: Tensor, maxlen: int | None = None) -> Tensor:
 
 # ---------------------------------------------------------------- introspection
 def shape(input_x: Tensor) -> tuple:
-    """The shape of ``input_x`` as a tuple of ints."""
+    """The shape of ``input_x`` as a tuple of ints.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((2, 3, 4)), ms.float32)
+        >>> ops.shape(x)
+        (2, 3, 4)
+    """
     return tuple(to_tensor(input_x).shape)
 
 
 def size(input_x: Tensor) -> int:
-    """The number of elements of ``input_x``."""
+    """The number of elements of ``input_x``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((2, 3, 4)), ms.float32)
+        >>> ops.size(x)
+        24
+    """
     n = 1
     for d in to_tensor(input_x).shape:
         n = n * d
@@ -209,7 +242,16 @@ def dtype(x: Tensor) -> Any:
 
 
 def is_tensor(obj: Any) -> bool:
-    """Whether ``obj`` is a Tensor (or Parameter)."""
+    """Whether ``obj`` is a Tensor (or Parameter).
+
+    Examples:
+        >>> import numpy as np
+        >>> from cellonnx import ops, Tensor
+        >>> ops.is_tensor(Tensor(np.ones(2)))
+        True
+        >>> ops.is_tensor(np.ones(2))
+        False
+    """
     return _is_tensor(obj)
 
 
@@ -222,13 +264,34 @@ def is_nonzero(input: Tensor) -> bool:
 
 
 def type_as(input: Tensor, other: Tensor) -> Tensor:
-    """``input`` cast to the dtype of ``other``."""
+    """``input`` cast to the dtype of ``other``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.7, 2.2]), ms.float32)
+        >>> other = Tensor(np.array([1]), ms.int32)
+        >>> print(ops.type_as(x, other))
+        [1 2]
+    """
     return cast(input, to_tensor(other)._data.dtype)
 
 
 # ---------------------------------------------------------------- selection and small math
 def select(condition: Tensor, input: Any, other: Any) -> Tensor:
-    """``input`` where ``condition`` is True, ``other`` elsewhere (numbers allowed; broadcasting)."""
+    """``input`` where ``condition`` is True, ``other`` elsewhere (numbers allowed; broadcasting).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> cond = Tensor(np.array([True, False, True]), ms.bool_)
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> y = Tensor(np.array([-1.0, -2.0, -3.0]), ms.float32)
+        >>> print(ops.select(cond, x, y))
+        [ 1. -2.  3.]
+    """
     return where(condition, input, other)
 
 
@@ -243,7 +306,18 @@ def tensor_muls(input: Any, other: Any) -> Tensor:
 
 
 def ger(input: Tensor, vec2: Tensor) -> Tensor:
-    """The outer product of two 1-D tensors: ``out[i, j] = input[i] * vec2[j]``."""
+    """The outer product of two 1-D tensors: ``out[i, j] = input[i] * vec2[j]``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> b = Tensor(np.array([3.0, 4.0, 5.0]), ms.float32)
+        >>> print(ops.ger(a, b))
+        [[ 3.  4.  5.]
+         [ 6.  8. 10.]]
+    """
     input, vec2 = to_tensor(input), to_tensor(vec2)
     if input.ndim != 1 or vec2.ndim != 1:
         raise ValueError(f"ger: expected two 1-D tensors, got shapes {tuple(input.shape)} and "
@@ -253,7 +327,19 @@ def ger(input: Tensor, vec2: Tensor) -> Tensor:
 
 def top_k(input_x: Tensor, k: int, sorted: bool = True) -> tuple[Tensor, Tensor]:
     """The ``k`` largest entries along the last axis and their int32 indices (deprecated in MindSpore for
-    ``topk``)."""
+    ``topk``).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 5.0, 3.0, 4.0]), ms.float32)
+        >>> values, indices = ops.top_k(x, 2)
+        >>> print(values)
+        [5. 4.]
+        >>> print(indices)
+        [1 3]
+    """
     values, indices = topk(input_x, k, None, True, sorted)
     return values, cast(indices, np.int32)
 
@@ -273,7 +359,17 @@ def aminmax(input: Tensor, *, axis: int | None = 0, keepdims: bool = False) -> t
 
 
 def argwhere(input: Tensor) -> Tensor:
-    """The coordinates of the non-zero elements, a (count, ndim) int64 tensor."""
+    """The coordinates of the non-zero elements, a (count, ndim) int64 tensor.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[0, 1], [2, 0]]), ms.int32)
+        >>> print(ops.argwhere(x))
+        [[0 1]
+         [1 0]]
+    """
     x = to_tensor(input)
     if x.ndim == 0:
         raise ValueError("argwhere: the input must have at least one dimension")

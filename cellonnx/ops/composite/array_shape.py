@@ -79,12 +79,30 @@ def movedim(x: Tensor, source: Any, destination: Any) -> Tensor:
 
 
 def moveaxis(x: Tensor, source: Any, destination: Any) -> Tensor:
-    """Alias of :func:`movedim`: move axes ``source`` to positions ``destination``."""
+    """Alias of :func:`movedim`: move axes ``source`` to positions ``destination``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((2, 3, 4)), ms.float32)
+        >>> ops.moveaxis(x, 0, -1).shape
+        (3, 4, 2)
+    """
     return movedim(x, source, destination)
 
 
 def swapdims(input: Tensor, dim0: int, dim1: int) -> Tensor:
-    """Exchange the axes ``dim0`` and ``dim1`` (as ``ops.swapaxes``)."""
+    """Exchange the axes ``dim0`` and ``dim1`` (as ``ops.swapaxes``).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((2, 3, 4)), ms.float32)
+        >>> ops.swapdims(x, 0, 2).shape
+        (4, 3, 2)
+    """
     return swapaxes(_tensor(input, "swapdims"), dim0, dim1)
 
 
@@ -161,7 +179,17 @@ def tensor_split(input: Tensor, indices_or_sections: Any, axis: int = 0) -> tupl
 
 
 def vsplit(input: Tensor, indices_or_sections: Any) -> tuple[Tensor, ...]:
-    """``tensor_split`` along axis 0 (the input needs at least 1 dimension)."""
+    """``tensor_split`` along axis 0 (the input needs at least 1 dimension).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(8).reshape(4, 2), ms.int32)
+        >>> print(ops.vsplit(x, 2)[1])
+        [[4 5]
+         [6 7]]
+    """
     input = _tensor(input, "vsplit")
     if input.ndim < 1:
         raise ValueError("vsplit: the input must have at least 1 dimension, got a 0-d tensor")
@@ -169,7 +197,17 @@ def vsplit(input: Tensor, indices_or_sections: Any) -> tuple[Tensor, ...]:
 
 
 def hsplit(input: Tensor, indices_or_sections: Any) -> tuple[Tensor, ...]:
-    """``tensor_split`` along axis 1 (the input needs at least 2 dimensions)."""
+    """``tensor_split`` along axis 1 (the input needs at least 2 dimensions).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(8).reshape(2, 4), ms.int32)
+        >>> print(ops.hsplit(x, 2)[1])
+        [[2 3]
+         [6 7]]
+    """
     input = _tensor(input, "hsplit")
     if input.ndim < 2:
         raise ValueError(f"hsplit: the input must have at least 2 dimensions, got shape {tuple(input.shape)}")
@@ -177,7 +215,16 @@ def hsplit(input: Tensor, indices_or_sections: Any) -> tuple[Tensor, ...]:
 
 
 def dsplit(input: Tensor, indices_or_sections: Any) -> tuple[Tensor, ...]:
-    """``tensor_split`` along axis 2 (the input needs at least 3 dimensions)."""
+    """``tensor_split`` along axis 2 (the input needs at least 3 dimensions).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(8).reshape(1, 2, 4), ms.int32)
+        >>> [p.shape for p in ops.dsplit(x, 2)]
+        [(1, 2, 2), (1, 2, 2)]
+    """
     input = _tensor(input, "dsplit")
     if input.ndim < 3:
         raise ValueError(f"dsplit: the input must have at least 3 dimensions, got shape {tuple(input.shape)}")
@@ -216,22 +263,61 @@ def column_stack(tensors: Any) -> Tensor:
 
 
 def expand(input_x: Tensor, size: Any) -> Tensor:
-    """Broadcast ``input_x`` to ``size`` (a tuple or a 1-D Tensor; -1 keeps a dim), as ``broadcast_to``."""
+    """Broadcast ``input_x`` to ``size`` (a tuple or a 1-D Tensor; -1 keeps a dim), as ``broadcast_to``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0], [2.0]]), ms.float32)
+        >>> print(ops.expand(x, Tensor(np.array([2, 3]), ms.int32)))
+        [[1. 1. 1.]
+         [2. 2. 2.]]
+    """
     return broadcast_to(_tensor(input_x, "expand"), size)
 
 
 def expand_as(input: Tensor, other: Tensor) -> Tensor:
-    """Broadcast ``input`` to the shape of ``other``."""
+    """Broadcast ``input`` to the shape of ``other``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> other = Tensor(np.zeros((3, 2)), ms.float32)
+        >>> ops.expand_as(x, other).shape
+        (3, 2)
+    """
     return broadcast_to(_tensor(input, "expand_as"), _tensor(other, "expand_as").shape)
 
 
 def view_as(input: Tensor, other: Tensor) -> Tensor:
-    """``input`` reshaped to the shape of ``other`` (the element counts must agree)."""
+    """``input`` reshaped to the shape of ``other`` (the element counts must agree).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(6), ms.float32)
+        >>> other = Tensor(np.zeros((2, 3)), ms.float32)
+        >>> ops.view_as(x, other).shape
+        (2, 3)
+    """
     return reshape(_tensor(input, "view_as"), _tensor(other, "view_as").shape)
 
 
 def reverse(x: Tensor, axis: Any) -> Tensor:
-    """Reverse ``x`` along the axes ``axis`` (as ``ops.flip``)."""
+    """Reverse ``x`` along the axes ``axis`` (as ``ops.flip``).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1, 2, 3]]), ms.int32)
+        >>> print(ops.reverse(x, axis=[1]))
+        [[3 2 1]]
+    """
     return flip(_tensor(x, "reverse"), axis)
 
 

@@ -23,7 +23,16 @@ F: Any = _ops  # the functional API; its names are filled in at import time, so 
 # ---------------------------------------------------------------- clipping
 def clip_by_value(x: Any, clip_value_min: Any = None, clip_value_max: Any = None) -> Any:
     """Clamp a tensor (or each tensor of a list / tuple) to [clip_value_min, clip_value_max]; either bound
-    may be None (not both). Bounds are cast to each tensor's dtype."""
+    may be None (not both). Bounds are cast to each tensor's dtype.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-3.0, 0.5, 7.0]), ms.float32)
+        >>> print(ops.clip_by_value(x, 0.0, 1.0))
+        [0.  0.5 1. ]
+    """
     if clip_value_min is None and clip_value_max is None:
         raise ValueError("clip_by_value: give at least one of clip_value_min and clip_value_max")
 
@@ -58,7 +67,16 @@ def _total_norm(tensors: list[Tensor], norm_type: float) -> Tensor:
 
 def clip_by_norm(x: Any, max_norm: float, norm_type: float = 2.0, error_if_nonfinite: bool = False) -> Any:
     """Scale a tensor (or all tensors of a list / tuple together) so that their total ``norm_type``-norm
-    is at most ``max_norm``: multiplied by ``max_norm / (total + 1e-6)`` when that is below 1."""
+    is at most ``max_norm``: multiplied by ``max_norm / (total + 1e-6)`` when that is below 1.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[3.0, 4.0]]), ms.float32)
+        >>> print(ops.clip_by_norm(x, 1.0))
+        [[0.5999999  0.79999983]]
+    """
     single = isinstance(x, Tensor)
     tensors = [x] if single else [to_tensor(t) for t in x]
     total = _total_norm(tensors, float(norm_type))
@@ -71,7 +89,18 @@ def clip_by_norm(x: Any, max_norm: float, norm_type: float = 2.0, error_if_nonfi
 
 def clip_by_global_norm(x: Any, clip_norm: float = 1.0, use_norm: Any = None) -> tuple[Tensor, ...]:
     """Scale a tuple of tensors by ``clip_norm / max(global_norm, clip_norm)``, the global norm being the
-    2-norm of all their elements together (``use_norm`` gives it instead)."""
+    2-norm of all their elements together (``use_norm`` gives it instead).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([3.0]), ms.float32)
+        >>> b = Tensor(np.array([4.0]), ms.float32)
+        >>> clipped = ops.clip_by_global_norm((a, b), clip_norm=1.0)
+        >>> print(clipped[0], clipped[1])
+        [0.6] [0.8]
+    """
     tensors = [to_tensor(t) for t in (x if isinstance(x, (list, tuple)) else (x,))]
     total = _total_norm(tensors, 2.0) if use_norm is None else to_tensor(use_norm)
     scale = F.div(float(clip_norm), F.maximum(total, float(clip_norm)))

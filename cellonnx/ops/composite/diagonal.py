@@ -147,7 +147,19 @@ def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Te
 
 def diagonal_scatter(input: Tensor, src: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
     """``input`` with its ``offset``-th diagonal over axes (``dim1``, ``dim2``) replaced by ``src`` (which has
-    the shape ``ops.diagonal(input, offset, dim1, dim2)`` would return)."""
+    the shape ``ops.diagonal(input, offset, dim1, dim2)`` would return).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.zeros((3, 3)), ms.float32)
+        >>> src = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> print(ops.diagonal_scatter(x, src))
+        [[1. 0. 0.]
+         [0. 2. 0.]
+         [0. 0. 3.]]
+    """
     x, s = to_tensor(input), to_tensor(src)
     d1, d2 = _check_dims(x, dim1, dim2, "diagonal_scatter")
     xm = _movedim(x, (d1, d2), (-2, -1))
@@ -177,7 +189,18 @@ def _int_arg(v: Any, op: str, what: str) -> int:
 
 def matrix_band_part(x: Tensor, lower: Any, upper: Any) -> Tensor:
     """Zero everything outside a band of each innermost matrix: keep ``lower`` subdiagonals and ``upper``
-    superdiagonals (a negative count keeps the whole triangle)."""
+    superdiagonals (a negative count keeps the whole triangle).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((3, 3)), ms.float32)
+        >>> print(ops.matrix_band_part(x, 0, 1))
+        [[1. 1. 0.]
+         [0. 1. 1.]
+         [0. 0. 1.]]
+    """
     x = to_tensor(x)
     if x.ndim < 2:
         raise ValueError(f"matrix_band_part: x must have at least 2 dimensions, got shape {tuple(x.shape)}")

@@ -36,7 +36,18 @@ def _p_norm(d: Tensor, p: float, axis: int, keepdims: bool = False) -> Tensor:
 
 def cdist(x1: Tensor, x2: Tensor, p: float = 2.0) -> Tensor:
     """The p-norm distance between every row of ``x1`` (B?, P, M) and every row of ``x2`` (B?, R, M):
-    shape (B?, P, R)."""
+    shape (B?, P, R).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([[0.0, 0.0], [1.0, 1.0]]), ms.float32)
+        >>> b = Tensor(np.array([[3.0, 4.0]]), ms.float32)
+        >>> print(ops.cdist(a, b).asnumpy().round(4))
+        [[5.    ]
+         [3.6056]]
+    """
     a, b = _floatify(x1), _floatify(x2)
     if a.ndim < 2 or b.ndim < 2 or int(a._data.shape[-1]) != int(b._data.shape[-1]):
         raise ValueError(f"cdist: inputs must be (batches of) row vectors of one length, got "
@@ -48,13 +59,33 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0) -> Tensor:
 
 
 def dist(input: Tensor, other: Tensor, p: float = 2) -> Tensor:
-    """The p-norm of ``input - other`` (over all elements; p = 0 counts the non-zero differences)."""
+    """The p-norm of ``input - other`` (over all elements; p = 0 counts the non-zero differences).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([0.0, 0.0]), ms.float32)
+        >>> b = Tensor(np.array([3.0, 4.0]), ms.float32)
+        >>> print(ops.dist(a, b))
+        5.0
+    """
     d = F.reshape(F.sub(_floatify(input), _floatify(other)), (-1,))
     return _p_norm(d, float(p), 0)
 
 
 def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-08) -> Tensor:
-    """``sum(x1 * x2, dim) / max(|x1| |x2|, eps)``, the norms over ``dim``."""
+    """``sum(x1 * x2, dim) / max(|x1| |x2|, eps)``, the norms over ``dim``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([[1.0, 0.0], [1.0, 1.0]]), ms.float32)
+        >>> b = Tensor(np.array([[0.0, 1.0], [2.0, 2.0]]), ms.float32)
+        >>> print(ops.cosine_similarity(a, b, dim=1))
+        [0.        1.0000001]
+    """
     a, b = _floatify(x1), _floatify(x2)
     num = F.sum(F.mul(a, b), dim)
     den = F.maximum(F.mul(_p_norm(a, 2, dim), _p_norm(b, 2, dim)), float(eps))
@@ -63,7 +94,17 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-08) 
 
 def renorm(input: Tensor, p: int, axis: int, maxnorm: float) -> Tensor:
     """Each sub-tensor along ``axis`` (``input`` indexed at one position of ``axis``) whose p-norm exceeds
-    ``maxnorm`` scaled to norm ``maxnorm``."""
+    ``maxnorm`` scaled to norm ``maxnorm``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[3.0, 4.0], [0.3, 0.4]]), ms.float32)
+        >>> print(ops.renorm(x, p=2, axis=0, maxnorm=1.0))
+        [[0.6 0.8]
+         [0.3 0.4]]
+    """
     x = _floatify(input)
     if p <= 0:
         raise ValueError(f"renorm: p must be positive, got {p}")
@@ -80,7 +121,16 @@ def renorm(input: Tensor, p: int, axis: int, maxnorm: float) -> Tensor:
 
 def bucketize(input: Tensor, boundaries: Any, *, right: bool = False) -> Tensor:
     """The bucket of each element among the sorted ``boundaries`` (int32): with ``right`` False the number
-    of boundaries below it (``boundaries[i-1] < x <= boundaries[i]``), else the number at or below it."""
+    of boundaries below it (``boundaries[i-1] < x <= boundaries[i]``), else the number at or below it.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.5, 1.5, 2.5]), ms.float32)
+        >>> print(ops.bucketize(x, [1.0, 2.0]))
+        [0 1 2]
+    """
     x = to_tensor(input)
     b = boundaries._data if isinstance(boundaries, Tensor) else np.asarray(boundaries)
     if b.ndim != 1:

@@ -28,6 +28,16 @@ def rms_norm(x: Tensor, gamma: Tensor, epsilon: float = 1e-06) -> tuple[Tensor, 
     Returns:
         tuple (y, rstd): y of ``x``'s shape and dtype; rstd, the reciprocal root mean square (float32, or
         float64 for a float64 input), of ``x``'s shape with the normalized axes kept as 1.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[3.0, 4.0]]), ms.float32)
+        >>> gamma = Tensor(np.ones(2), ms.float32)
+        >>> y, rstd = ops.rms_norm(x, gamma)
+        >>> print(y.asnumpy().round(4))
+        [[0.8485 1.1314]]
     """
     x, g = _float(x, "rms_norm"), _float(gamma, "rms_norm")
     if not 0 < epsilon <= 1:
@@ -58,7 +68,16 @@ def add_rms_norm(x1: Tensor, x2: Tensor, gamma: Tensor, epsilon: float = 1e-06) 
 
 
 def swiglu(input: Tensor, dim: int = -1) -> Tensor:
-    """SwiGLU: ``swish(a) * b`` with ``a`` and ``b`` the two halves of ``input`` along ``dim``."""
+    """SwiGLU: ``swish(a) * b`` with ``a`` and ``b`` the two halves of ``input`` along ``dim``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 2.0, 0.0, 3.0]]), ms.float32)
+        >>> print(ops.swiglu(x, dim=-1).asnumpy().round(4))
+        [[0.     5.2848]]
+    """
     x = _float(input, "swiglu")
     d = norm_axis(dim, x.ndim, "swiglu")
     n = int(x._data.shape[d])

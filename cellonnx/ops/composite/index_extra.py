@@ -29,7 +29,17 @@ def gather_d(x: Tensor, dim: int, index: Any) -> Tensor:
 
 def take(input: Tensor, index: Any) -> Tensor:
     """The elements of the flattened ``input`` at ``index`` (negative counts from the end); the result has
-    ``index``'s shape."""
+    ``index``'s shape.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1, 2], [3, 4]]), ms.int32)
+        >>> index = Tensor(np.array([3, 0]), ms.int32)
+        >>> print(ops.take(x, index))
+        [4 1]
+    """
     x = to_tensor(input)
     idx = _index(index, "take")
     return Gather.apply(reshape(x, (-1,)), idx, axis=0)
@@ -55,6 +65,16 @@ def index_fill(x: Tensor, axis: int, index: Any, value: Any) -> Tensor:
         axis (Union[int, Tensor]): the axis.
         index (Tensor): 1-D (or 0-d) integer positions along ``axis``; negative ones count from the end.
         value (Union[bool, int, float, Tensor]): a number or a 0-d tensor.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.zeros((2, 3)), ms.float32)
+        >>> index = Tensor(np.array([0, 2]), ms.int32)
+        >>> print(ops.index_fill(x, 1, index, 5.0))
+        [[5. 0. 5.]
+         [5. 0. 5.]]
     """
     x = to_tensor(x)
     if x.ndim == 0:
@@ -110,7 +130,18 @@ def slice_scatter(input: Tensor, src: Tensor, axis: int = 0, start: Any = None, 
 
 def select_scatter(input: Tensor, src: Tensor, axis: int, index: int) -> Tensor:
     """``input`` with the slice at ``index`` along ``axis`` replaced by ``src`` (``input``'s shape without
-    that axis)."""
+    that axis).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.zeros((2, 3)), ms.float32)
+        >>> src = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> print(ops.select_scatter(x, src, 0, 1))
+        [[0. 0. 0.]
+         [1. 2. 3.]]
+    """
     x, s = to_tensor(input), to_tensor(src)
     a = norm_axis(axis, x.ndim, "select_scatter")
     n = int(x._data.shape[a])

@@ -44,7 +44,18 @@ def _float_matrix(x: Any, op: str, square: bool = True) -> Tensor:
 # ---------------------------------------------------------------- products
 def tensor_dot(x1: Tensor, x2: Tensor, axes: Any) -> Tensor:
     """The sum of products over ``axes``: an int N (the last N axes of ``x1`` with the first N of ``x2``)
-    or a pair of axis lists (ints or sequences)."""
+    or a pair of axis lists (ints or sequences).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.ones((2, 3)), ms.float32)
+        >>> b = Tensor(np.ones((3, 4)), ms.float32)
+        >>> print(ops.tensor_dot(a, b, 1))
+        [[3. 3. 3. 3.]
+         [3. 3. 3. 3.]]
+    """
     x1, x2 = to_tensor(x1), to_tensor(x2)
     if isinstance(axes, int):
         a1 = list(range(x1.ndim - axes, x1.ndim))
@@ -69,7 +80,18 @@ def tensor_dot(x1: Tensor, x2: Tensor, axes: Any) -> Tensor:
 
 def dot(input: Tensor, other: Tensor) -> Tensor:
     """The dot product of NumPy's ``dot``: for 2-D the matrix product; for more dimensions the sum over the
-    last axis of ``input`` and the second-to-last of ``other``."""
+    last axis of ``input`` and the second-to-last of ``other``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.ones((2, 3)), ms.float32)
+        >>> b = Tensor(np.ones((3, 4)), ms.float32)
+        >>> print(ops.dot(a, b))
+        [[3. 3. 3. 3.]
+         [3. 3. 3. 3.]]
+    """
     x, y = to_tensor(input), to_tensor(other)
     if x.ndim <= 2 and y.ndim <= 2:
         return F.matmul(x, y)
@@ -77,7 +99,17 @@ def dot(input: Tensor, other: Tensor) -> Tensor:
 
 
 def inner(input: Tensor, other: Tensor) -> Tensor:
-    """The sum of products over the last axis of both inputs (a product for 0-D inputs)."""
+    """The sum of products over the last axis of both inputs (a product for 0-D inputs).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> b = Tensor(np.array([0.0, 1.0, 2.0]), ms.float32)
+        >>> print(ops.inner(a, b))
+        8.0
+    """
     x, y = to_tensor(input), to_tensor(other)
     if x.ndim == 0 or y.ndim == 0:
         return F.mul(x, y)
@@ -87,7 +119,17 @@ def inner(input: Tensor, other: Tensor) -> Tensor:
 
 
 def mv(mat: Tensor, vec: Tensor) -> Tensor:
-    """Matrix times vector: (N, M) @ (M,) -> (N,)."""
+    """Matrix times vector: (N, M) @ (M,) -> (N,).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> mat = Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]), ms.float32)
+        >>> vec = Tensor(np.array([1.0, -1.0]), ms.float32)
+        >>> print(ops.mv(mat, vec))
+        [-1. -1.]
+    """
     mat, vec = to_tensor(mat), to_tensor(vec)
     if mat.ndim != 2 or vec.ndim != 1:
         raise ValueError(f"mv: expected a matrix and a vector, got shapes {tuple(mat.shape)} and "
@@ -96,7 +138,17 @@ def mv(mat: Tensor, vec: Tensor) -> Tensor:
 
 
 def vecdot(x: Tensor, y: Tensor, *, axis: int = -1) -> Tensor:
-    """``sum(conj(x) * y, axis)`` with broadcasting."""
+    """``sum(conj(x) * y, axis)`` with broadcasting.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]), ms.float32)
+        >>> b = Tensor(np.array([[1.0, 1.0], [0.0, 1.0]]), ms.float32)
+        >>> print(ops.vecdot(a, b, axis=-1))
+        [3. 4.]
+    """
     x, y = to_tensor(x), to_tensor(y)
     if x._data.dtype.kind == "c":
         x = F.conj(x)
@@ -104,7 +156,18 @@ def vecdot(x: Tensor, y: Tensor, *, axis: int = -1) -> Tensor:
 
 
 def kron(input: Tensor, other: Tensor) -> Tensor:
-    """The Kronecker product (inputs of different rank are aligned at their last axes)."""
+    """The Kronecker product (inputs of different rank are aligned at their last axes).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([[1, 2]]), ms.int32)
+        >>> b = Tensor(np.array([[1], [10]]), ms.int32)
+        >>> print(ops.kron(a, b))
+        [[ 1  2]
+         [10 20]]
+    """
     x, y = to_tensor(input), to_tensor(other)
     if x.ndim == 0 or y.ndim == 0:
         return F.mul(x, y)
@@ -118,7 +181,18 @@ def kron(input: Tensor, other: Tensor) -> Tensor:
 
 def batch_dot(x1: Tensor, x2: Tensor, axes: Any = None) -> Tensor:
     """A dot product per sample (axis 0 is the batch): the sum over ``axes`` (an int for both inputs, a
-    pair, or None: the last axis of ``x1`` with the second-to-last of ``x2``, its last when 2-D)."""
+    pair, or None: the last axis of ``x1`` with the second-to-last of ``x2``, its last when 2-D).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.ones((2, 3)), ms.float32)
+        >>> b = Tensor(np.ones((2, 3)), ms.float32)
+        >>> print(ops.batch_dot(a, b, axes=1))
+        [[3.]
+         [3.]]
+    """
     x1, x2 = to_tensor(x1), to_tensor(x2)
     if x1.ndim < 2 or x2.ndim < 2:
         raise ValueError(f"batch_dot: inputs must have at least 2 dimensions, got {tuple(x1.shape)} and "
@@ -160,27 +234,74 @@ def _scaled(x: Tensor, s: Any) -> Tensor:
 
 
 def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
-    """``beta * input + alpha * (mat @ vec)``."""
+    """``beta * input + alpha * (mat @ vec)``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 1.0]), ms.float32)
+        >>> mat = Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]), ms.float32)
+        >>> vec = Tensor(np.array([1.0, 1.0]), ms.float32)
+        >>> print(ops.addmv(x, mat, vec))
+        [4. 8.]
+    """
     prod = _scaled(mv(mat, vec), alpha)
     return prod if isinstance(beta, (int, float)) and beta == 0 else F.add(_scaled(to_tensor(input), beta),
                                                                            prod)
 
 
 def addr(x: Tensor, vec1: Tensor, vec2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
-    """``beta * x + alpha * outer(vec1, vec2)``."""
+    """``beta * x + alpha * outer(vec1, vec2)``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.zeros((2, 2)), ms.float32)
+        >>> v1 = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> v2 = Tensor(np.array([3.0, 4.0]), ms.float32)
+        >>> print(ops.addr(x, v1, v2))
+        [[3. 4.]
+         [6. 8.]]
+    """
     prod = _scaled(F.outer(vec1, vec2), alpha)
     return prod if isinstance(beta, (int, float)) and beta == 0 else F.add(_scaled(to_tensor(x), beta), prod)
 
 
 def addbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
-    """``beta * input + alpha * sum_b(batch1[b] @ batch2[b])``."""
+    """``beta * input + alpha * sum_b(batch1[b] @ batch2[b])``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.zeros((2, 2)), ms.float32)
+        >>> a = Tensor(np.ones((3, 2, 4)), ms.float32)
+        >>> b = Tensor(np.ones((3, 4, 2)), ms.float32)
+        >>> print(ops.addbmm(x, a, b))
+        [[12. 12.]
+         [12. 12.]]
+    """
     prod = _scaled(F.sum(F.bmm(batch1, batch2), 0), alpha)
     return prod if isinstance(beta, (int, float)) and beta == 0 else F.add(_scaled(to_tensor(input), beta),
                                                                            prod)
 
 
 def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, beta: Any = 1, alpha: Any = 1) -> Tensor:
-    """``beta * input + alpha * (batch1 @ batch2)`` per batch."""
+    """``beta * input + alpha * (batch1 @ batch2)`` per batch.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.zeros((2, 2, 2)), ms.float32)
+        >>> a = Tensor(np.ones((2, 2, 3)), ms.float32)
+        >>> b = Tensor(np.ones((2, 3, 2)), ms.float32)
+        >>> print(ops.baddbmm(x, a, b)[0])
+        [[3. 3.]
+         [3. 3.]]
+    """
     prod = _scaled(F.bmm(batch1, batch2), alpha)
     return prod if isinstance(beta, (int, float)) and beta == 0 else F.add(_scaled(to_tensor(input), beta),
                                                                            prod)
@@ -193,7 +314,19 @@ def baddbmm_ext(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1,
 
 # ---------------------------------------------------------------- constructions
 def block_diag(*inputs: Tensor) -> Tensor:
-    """A block diagonal matrix of the inputs (0-D, 1-D as a row, or 2-D)."""
+    """A block diagonal matrix of the inputs (0-D, 1-D as a row, or 2-D).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([[1, 2]]), ms.int32)
+        >>> b = Tensor(np.array([[3], [4]]), ms.int32)
+        >>> print(ops.block_diag(a, b))
+        [[1 2 0]
+         [0 0 3]
+         [0 0 4]]
+    """
     if not inputs:
         raise ValueError("block_diag: give at least one tensor")
     blocks = []
@@ -216,7 +349,20 @@ def block_diag(*inputs: Tensor) -> Tensor:
 
 
 def cartesian_prod(*inputs: Tensor) -> Tensor:
-    """All combinations of one element of each 1-D input: shape (N1 * N2 * ..., len(inputs))."""
+    """All combinations of one element of each 1-D input: shape (N1 * N2 * ..., len(inputs)).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([1, 2]), ms.int32)
+        >>> b = Tensor(np.array([3, 4]), ms.int32)
+        >>> print(ops.cartesian_prod(a, b))
+        [[1 3]
+         [1 4]
+         [2 3]
+         [2 4]]
+    """
     ts = [to_tensor(t) for t in inputs]
     if len(ts) == 1:
         return ts[0]
@@ -231,7 +377,18 @@ def cartesian_prod(*inputs: Tensor) -> Tensor:
 
 def combinations(input: Tensor, r: int = 2, with_replacement: bool = False) -> Tensor:
     """All ``r``-element combinations of a 1-D tensor's elements, in lexicographic order of position:
-    shape (count, r)."""
+    shape (count, r).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1, 2, 3]), ms.int32)
+        >>> print(ops.combinations(x, r=2))
+        [[1 2]
+         [1 3]
+         [2 3]]
+    """
     x = to_tensor(input)
     if x.ndim != 1:
         raise ValueError(f"combinations: input must be 1-D, got shape {tuple(x.shape)}")
@@ -252,17 +409,46 @@ def _tri_indices(row: int, col: int, offset: int, dtype: Any, lower: bool) -> Te
 
 
 def tril_indices(row: int, col: int, offset: int = 0, *, dtype: Any = dtypes.int64) -> Tensor:
-    """The (2, N) coordinates of the lower triangle (below diagonal ``offset``) of a row x col matrix."""
+    """The (2, N) coordinates of the lower triangle (below diagonal ``offset``) of a row x col matrix.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> print(ops.tril_indices(3, 3))
+        [[0 1 1 2 2 2]
+         [0 0 1 0 1 2]]
+    """
     return _tri_indices(row, col, offset, dtype, True)
 
 
 def triu_indices(row: int, col: int, offset: int = 0, *, dtype: Any = dtypes.int64) -> Tensor:
-    """The (2, N) coordinates of the upper triangle (above diagonal ``offset``) of a row x col matrix."""
+    """The (2, N) coordinates of the upper triangle (above diagonal ``offset``) of a row x col matrix.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> print(ops.triu_indices(3, 3))
+        [[0 0 0 1 1 2]
+         [0 1 2 1 2 2]]
+    """
     return _tri_indices(row, col, offset, dtype, False)
 
 
 def vander(x: Tensor, N: int | None = None) -> Tensor:
-    """The Vandermonde matrix of a 1-D ``x``: columns ``x ** (N-1), ..., x, 1``."""
+    """The Vandermonde matrix of a 1-D ``x``: columns ``x ** (N-1), ..., x, 1``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> print(ops.vander(x, N=3))
+        [[1. 1. 1.]
+         [4. 2. 1.]
+         [9. 3. 1.]]
+    """
     x = to_tensor(x)
     if x.ndim != 1:
         raise ValueError(f"vander: x must be 1-D, got shape {tuple(x.shape)}")
@@ -278,7 +464,17 @@ def vander(x: Tensor, N: int | None = None) -> Tensor:
 
 def diag_embed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
     """A tensor whose diagonals (offset ``offset``) in the planes of ``dim1`` / ``dim2`` hold the last axis of
-    ``input``; zero elsewhere."""
+    ``input``; zero elsewhere.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> print(ops.diag_embed(x))
+        [[1. 0.]
+         [0. 2.]]
+    """
     x = to_tensor(input)
     nd = x.ndim + 1
     d1, d2 = norm_axis(dim1, nd, "diag_embed"), norm_axis(dim2, nd, "diag_embed")
@@ -311,7 +507,17 @@ def diag_embed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -
 
 
 def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:
-    """The 3-vector cross product along ``dim`` (the first axis of size 3 when None)."""
+    """The 3-vector cross product along ``dim`` (the first axis of size 3 when None).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([[1.0, 0.0, 0.0]]), ms.float32)
+        >>> b = Tensor(np.array([[0.0, 1.0, 0.0]]), ms.float32)
+        >>> print(ops.cross(a, b, dim=1))
+        [[0. 0. 1.]]
+    """
     a, b = to_tensor(input), to_tensor(other)
     shape = np.broadcast_shapes(tuple(a.shape), tuple(b.shape))
     a, b = F.broadcast_to(a, shape), F.broadcast_to(b, shape)
@@ -331,7 +537,18 @@ def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:
 
 
 def t(input: Tensor) -> Tensor:
-    """The transpose of a 2-D tensor; 0-D and 1-D tensors are returned as they are."""
+    """The transpose of a 2-D tensor; 0-D and 1-D tensors are returned as they are.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 2.0, 3.0]]), ms.float32)
+        >>> print(ops.t(x))
+        [[1.]
+         [2.]
+         [3.]]
+    """
     x = to_tensor(input)
     if x.ndim > 2:
         raise ValueError(f"t: input must have at most 2 dimensions, got shape {tuple(x.shape)}")
@@ -347,7 +564,16 @@ def adjoint(x: Tensor) -> Tensor:
 
 # ---------------------------------------------------------------- decompositions and matrix functions
 def det(input: Tensor) -> Tensor:
-    """The determinant of (a batch of) square matrices."""
+    """The determinant of (a batch of) square matrices.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[2.0, 1.0], [1.0, 3.0]]), ms.float32)
+        >>> print(ops.det(x).asnumpy().round(4))
+        5.0
+    """
     return D.Det.apply(_float_matrix(input, "det"))
 
 
@@ -357,7 +583,19 @@ def matrix_determinant(input: Tensor) -> Tensor:
 
 
 def slogdet(input: Tensor) -> tuple[Tensor, Tensor]:
-    """(sign, log |det|) of (a batch of) square matrices."""
+    """(sign, log |det|) of (a batch of) square matrices.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[2.0, 0.0], [0.0, -3.0]]), ms.float32)
+        >>> sign, logabsdet = ops.slogdet(x)
+        >>> print(sign)
+        -1.0
+        >>> print(logabsdet.asnumpy().round(4))
+        1.7918
+    """
     return D.SLogDet.apply(_float_matrix(input, "slogdet"))
 
 
@@ -367,19 +605,49 @@ def log_matrix_determinant(input: Tensor) -> tuple[Tensor, Tensor]:
 
 
 def logdet(input: Tensor) -> Tensor:
-    """``log(det(input))``: NaN for a negative determinant, -inf for zero."""
+    """``log(det(input))``: NaN for a negative determinant, -inf for zero.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[2.0, 0.0], [0.0, 3.0]]), ms.float32)
+        >>> print(ops.logdet(x).asnumpy().round(4))
+        1.7918
+    """
     sign, logabs = slogdet(input)
     nan = F.full_like(logabs, np.nan)
     return F.where(F.less(sign, 0), nan, F.where(F.equal(sign, 0), F.full_like(logabs, -np.inf), logabs))
 
 
 def inverse(input: Tensor) -> Tensor:
-    """The inverse of (a batch of) square matrices."""
+    """The inverse of (a batch of) square matrices.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[2.0, 0.0], [0.0, 4.0]]), ms.float32)
+        >>> print(ops.inverse(x))
+        [[0.5  0.  ]
+         [0.   0.25]]
+    """
     return D.MatrixInverse.apply(_float_matrix(input, "inverse"))
 
 
 def matrix_solve(matrix: Tensor, rhs: Tensor, adjoint: bool = False) -> Tensor:
-    """X with ``matrix @ X = rhs`` (``matrix^T`` with ``adjoint``); batched."""
+    """X with ``matrix @ X = rhs`` (``matrix^T`` with ``adjoint``); batched.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([[2.0, 0.0], [0.0, 4.0]]), ms.float32)
+        >>> b = Tensor(np.array([[2.0], [8.0]]), ms.float32)
+        >>> print(ops.matrix_solve(a, b))
+        [[1.]
+         [2.]]
+    """
     a = _float_matrix(matrix, "matrix_solve")
     b = F.cast(to_tensor(rhs), a._data.dtype)
     return D.Solve.apply(_t(a) if adjoint else a, b)
@@ -387,7 +655,17 @@ def matrix_solve(matrix: Tensor, rhs: Tensor, adjoint: bool = False) -> Tensor:
 
 def cholesky(input_x: Tensor, upper: bool = False) -> Tensor:
     """The Cholesky factor of symmetric positive-definite matrices: L (A = L L^T) or, with ``upper``,
-    U (A = U^T U)."""
+    U (A = U^T U).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[4.0, 2.0], [2.0, 5.0]]), ms.float32)
+        >>> print(ops.cholesky(x))
+        [[2. 0.]
+         [1. 2.]]
+    """
     return D.Cholesky.apply(_float_matrix(input_x, "cholesky"), upper=bool(upper))
 
 
@@ -407,7 +685,18 @@ def cholesky_solve(input: Tensor, input2: Tensor, upper: bool = False) -> Tensor
 
 
 def qr(input: Tensor, mode: str = "reduced") -> tuple[Tensor, Tensor]:
-    """(Q, R) with Q orthonormal columns and R upper triangular; ``mode`` 'reduced' or 'complete'."""
+    """(Q, R) with Q orthonormal columns and R upper triangular; ``mode`` 'reduced' or 'complete'.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[3.0, 0.0], [4.0, 5.0]]), ms.float32)
+        >>> q, r = ops.qr(x)
+        >>> print(np.abs(r.asnumpy()).round(4))
+        [[5. 4.]
+         [0. 3.]]
+    """
     if mode not in ("reduced", "complete"):
         raise ValueError(f"qr: mode must be 'reduced' or 'complete', got {mode!r}")
     return D.QR.apply(_float_matrix(input, "qr", square=False), mode=mode)
@@ -418,6 +707,15 @@ def svd(input: Tensor, full_matrices: bool = False, compute_uv: bool = True) -> 
 
     Returns:
         (S, U, V) (V, not its transpose), or S alone when ``compute_uv`` is False.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[3.0, 0.0], [0.0, 4.0]]), ms.float32)
+        >>> s = ops.svd(x, compute_uv=False)
+        >>> print(s)
+        [4. 3.]
     """
     a = _float_matrix(input, "svd", square=False)
     if not compute_uv:
@@ -431,7 +729,16 @@ def eig(A: Tensor) -> tuple[Tensor, Tensor]:
 
 
 def eigvals(A: Tensor) -> Tensor:
-    """Eigenvalues (complex) of (a batch of) square matrices."""
+    """Eigenvalues (complex) of (a batch of) square matrices.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[2.0, 0.0], [0.0, 3.0]]), ms.float32)
+        >>> print(ops.eigvals(x))
+        [2.+0.j 3.+0.j]
+    """
     return D.Eigvals.apply(_float_matrix(A, "eigvals"))
 
 
@@ -455,12 +762,32 @@ def ormqr(input: Tensor, tau: Tensor, other: Tensor, left: bool = True, transpos
 
 
 def matrix_exp(input: Tensor) -> Tensor:
-    """The matrix exponential of (a batch of) square matrices."""
+    """The matrix exponential of (a batch of) square matrices.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.zeros((2, 2)), ms.float32)
+        >>> print(ops.matrix_exp(x))
+        [[1. 0.]
+         [0. 1.]]
+    """
     return D.MatrixExp.apply(_float_matrix(input, "matrix_exp"))
 
 
 def matrix_power(input: Tensor, n: int) -> Tensor:
-    """``input`` multiplied by itself ``n`` times (the inverse's power for negative ``n``; identity for 0)."""
+    """``input`` multiplied by itself ``n`` times (the inverse's power for negative ``n``; identity for 0).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 1.0], [0.0, 1.0]]), ms.float32)
+        >>> print(ops.matrix_power(x, 3))
+        [[1. 3.]
+         [0. 1.]]
+    """
     x = _square(input, "matrix_power")
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
         raise TypeError(f"matrix_power: n must be an int, got {type(n).__name__}")
@@ -526,7 +853,17 @@ def lu_solve(b: Tensor, LU_data: Tensor, LU_pivots: Tensor) -> Tensor:
 def pinv(x: Tensor, *, atol: Any = None, rtol: Any = None, hermitian: bool = False) -> Tensor:
     """The Moore-Penrose pseudo-inverse, from the SVD: singular values at most
     ``max(atol, rtol * largest)`` count as zero (``rtol`` defaults to ``max(M, N) * eps`` when neither is
-    given). ``hermitian`` is accepted (the SVD serves symmetric matrices too)."""
+    given). ``hermitian`` is accepted (the SVD serves symmetric matrices too).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[2.0, 0.0], [0.0, 4.0]]), ms.float32)
+        >>> print(ops.pinv(x))
+        [[0.5  0.  ]
+         [0.   0.25]]
+    """
     a = _float_matrix(x, "pinv", square=False)
     m, n = (int(d) for d in a._data.shape[-2:])
     s, u, v = D.SVD.apply(a, full_matrices=False)
@@ -547,7 +884,18 @@ def pinv(x: Tensor, *, atol: Any = None, rtol: Any = None, hermitian: bool = Fal
 def vector_norm(x: Tensor, ord: Any = 2, axis: Any = None, keepdims: bool = False, *,
                 dtype: Any = None) -> Tensor:
     """The vector ``ord``-norm over ``axis`` (all axes when None): 2, inf, -inf, 0 (count of non-zeros) or any
-    other number p ``(sum |x|^p)^(1/p)``."""
+    other number p ``(sum |x|^p)^(1/p)``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([3.0, 4.0]), ms.float32)
+        >>> print(ops.vector_norm(x))
+        5.0
+        >>> print(ops.vector_norm(x, ord=1))
+        7.0
+    """
     x = _floatify(x)
     if dtype is not None:
         x = F.cast(x, dtype)
@@ -579,7 +927,16 @@ def _svd_values(a: Tensor, r: int, c: int) -> Tensor:
 def matrix_norm(A: Tensor, ord: Any = "fro", axis: Any = (-2, -1), keepdims: bool = False, *,
                 dtype: Any = None) -> Tensor:
     """The matrix ``ord``-norm over the two ``axis``: 'fro', 'nuc', inf, -inf, 1, -1, 2 (the largest
-    singular value) or -2 (the smallest)."""
+    singular value) or -2 (the smallest).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[3.0, 0.0], [0.0, 4.0]]), ms.float32)
+        >>> print(ops.matrix_norm(x))
+        5.0
+    """
     a = _floatify(A)
     if dtype is not None:
         a = F.cast(a, dtype)

@@ -333,6 +333,15 @@ def soft_margin_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> 
 
     Returns:
         Tensor: 0-d for 'mean' / 'sum', else the input's shape.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.5, -1.0]), ms.float32)
+        >>> y = Tensor(np.array([1.0, -1.0]), ms.float32)
+        >>> print(ops.soft_margin_loss(x, y).asnumpy().round(4))
+        0.3937
     """
     _check_reduction(reduction, "soft_margin_loss")
     input = _float(input, "soft_margin_loss", "input")
@@ -350,6 +359,15 @@ def l1_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
 
     Returns:
         Tensor: 0-d for 'mean' / 'sum', else the broadcast shape.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> logits = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> labels = Tensor(np.array([1.0, 1.0, 1.0]), ms.float32)
+        >>> print(ops.l1_loss(logits, labels))
+        1.0
     """
     _check_reduction(reduction, "l1_loss")
     return _reduce(abs(sub(input, target)), reduction)
@@ -365,6 +383,15 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
 
     Returns:
         Tensor: 0-d for 'mean' / 'sum', else the broadcast shape.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> logits = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> labels = Tensor(np.array([1.0, 1.0, 1.0]), ms.float32)
+        >>> print(ops.mse_loss(logits, labels))
+        1.6666666
     """
     _check_reduction(reduction, "mse_loss")
     d = sub(input, target)
@@ -391,6 +418,15 @@ def smooth_l1_loss(input: Tensor, target: Tensor, beta: float = 1.0, reduction: 
 
     Returns:
         Tensor: the input's shape for 'none', else 0-d.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> logits = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> labels = Tensor(np.array([1.0, 2.5, 1.0]), ms.float32)
+        >>> print(ops.smooth_l1_loss(logits, labels, reduction='none'))
+        [0.    0.125 1.5  ]
     """
     _check_reduction(reduction, "smooth_l1_loss")
     d, small, d2 = _piecewise(input, target, beta, "smooth_l1_loss")
@@ -408,6 +444,15 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: fl
 
     Returns:
         Tensor: 0-d for 'mean' / 'sum', else the broadcast shape.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> logits = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> labels = Tensor(np.array([1.0, 2.5, 1.0]), ms.float32)
+        >>> print(ops.huber_loss(logits, labels, reduction='none', delta=1.0))
+        [0.    0.125 1.5  ]
     """
     _check_reduction(reduction, "huber_loss")
     d, small, d2 = _piecewise(input, target, delta, "huber_loss")

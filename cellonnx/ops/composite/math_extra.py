@@ -61,7 +61,19 @@ def _ddof(ddof: Any, op: str) -> int:
 
 
 def var_mean(input: Tensor, axis: Any = None, ddof: Any = 0, keepdims: bool = False) -> tuple[Tensor, Tensor]:
-    """(variance, mean) over ``axis`` (all when None); the variance divides by ``N - ddof`` (ddof True = 1)."""
+    """(variance, mean) over ``axis`` (all when None); the variance divides by ``N - ddof`` (ddof True = 1).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 3.0], [2.0, 6.0]]), ms.float32)
+        >>> var, mean = ops.var_mean(x, axis=1)
+        >>> print(var)
+        [1. 4.]
+        >>> print(mean)
+        [2. 4.]
+    """
     x = _floatify(input)
     axes = _axes(axis, x.ndim, "var")
     n = x.size if axes is None else int(np.prod([x._data.shape[a] for a in axes]))
@@ -75,17 +87,48 @@ def var_mean(input: Tensor, axis: Any = None, ddof: Any = 0, keepdims: bool = Fa
 
 
 def var(input: Tensor, axis: Any = None, ddof: Any = 0, keepdims: bool = False) -> Tensor:
-    """Variance over ``axis`` (all when None), dividing by ``N - ddof`` (``ddof=True`` is Bessel's 1)."""
+    """Variance over ``axis`` (all when None), dividing by ``N - ddof`` (``ddof=True`` is Bessel's 1).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 3.0], [2.0, 6.0]]), ms.float32)
+        >>> print(ops.var(x, axis=1))
+        [1. 4.]
+    """
     return var_mean(input, axis, ddof, keepdims)[0]
 
 
 def std_mean(input: Tensor, axis: Any = None, ddof: Any = 0, keepdims: bool = False) -> tuple[Tensor, Tensor]:
+    """The standard deviation and the mean over ``axis`` (all axes when None).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 3.0], [2.0, 6.0]]), ms.float32)
+        >>> std, mean = ops.std_mean(x, axis=1)
+        >>> print(std)
+        [1. 2.]
+        >>> print(mean)
+        [2. 4.]
+    """
     v, m = var_mean(input, axis, ddof, keepdims)
     return F.sqrt(v), m
 
 
 def std(input: Tensor, axis: Any = None, ddof: Any = 0, keepdims: bool = False) -> Tensor:
-    """Standard deviation over ``axis`` (all when None), dividing by ``N - ddof``."""
+    """Standard deviation over ``axis`` (all when None), dividing by ``N - ddof``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 3.0], [2.0, 6.0]]), ms.float32)
+        >>> print(ops.std(x, axis=1))
+        [1. 2.]
+    """
     return F.sqrt(var(input, axis, ddof, keepdims))
 
 
@@ -131,6 +174,16 @@ def norm(A: Tensor, ord: Any = None, dim: Any = None, keepdim: bool = False, *, 
     Vector ords: None/2, inf, -inf, 0 (count of non-zeros), 1 and any other number p
     (``sum(abs(x)**p)**(1/p)``).
     Matrix ords: None/'fro', 'nuc', 1, -1, 2, -2, inf, -inf.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[3.0, 4.0], [6.0, 8.0]]), ms.float32)
+        >>> print(ops.norm(x, dim=1))
+        [ 5. 10.]
+        >>> print(ops.norm(x, ord=1, dim=1))
+        [ 7. 14.]
     """
     x = _floatify(A)
     if dtype is not None:
@@ -158,7 +211,19 @@ def norm(A: Tensor, ord: Any = None, dim: Any = None, keepdim: bool = False, *, 
 
 
 def outer(input: Tensor, vec2: Tensor) -> Tensor:
-    """The outer product of two 1-D tensors: ``out[i, j] = input[i] * vec2[j]``."""
+    """The outer product of two 1-D tensors: ``out[i, j] = input[i] * vec2[j]``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> b = Tensor(np.array([1.0, 10.0]), ms.float32)
+        >>> print(ops.outer(a, b))
+        [[ 1. 10.]
+         [ 2. 20.]
+         [ 3. 30.]]
+    """
     input, vec2 = to_tensor(input), to_tensor(vec2)
     if input.ndim != 1 or vec2.ndim != 1:
         raise ValueError(f"outer: expected two 1-D tensors, got shapes {tuple(input.shape)} and {tuple(vec2.shape)}")
@@ -166,7 +231,19 @@ def outer(input: Tensor, vec2: Tensor) -> Tensor:
 
 
 def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
-    """``beta * input + alpha * (mat1 @ mat2)``."""
+    """``beta * input + alpha * (mat1 @ mat2)``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 1.0], [1.0, 1.0]]), ms.float32)
+        >>> a = Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]), ms.float32)
+        >>> b = Tensor(np.eye(2), ms.float32)
+        >>> print(ops.addmm(x, a, b, beta=1, alpha=2))
+        [[3. 5.]
+         [7. 9.]]
+    """
     prod = F.matmul(mat1, mat2)
     if alpha != 1:
         prod = F.mul(prod, alpha)
@@ -176,12 +253,31 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: An
 
 
 def lerp(input: Tensor, end: Tensor, weight: Any) -> Tensor:
-    """``input + weight * (end - input)``."""
+    """``input + weight * (end - input)``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> start = Tensor(np.array([0.0, 10.0]), ms.float32)
+        >>> end = Tensor(np.array([10.0, 20.0]), ms.float32)
+        >>> print(ops.lerp(start, end, 0.25))
+        [ 2.5 12.5]
+    """
     return F.add(input, F.mul(weight, F.sub(end, input)))
 
 
 def trace(input: Tensor) -> Tensor:
-    """The sum of the main diagonal of a 2-D tensor."""
+    """The sum of the main diagonal of a 2-D tensor.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(9).reshape(3, 3), ms.float32)
+        >>> print(ops.trace(x))
+        12.0
+    """
     input = to_tensor(input)
     if input.ndim != 2:
         raise ValueError(f"trace: expected a 2-D tensor, got shape {tuple(input.shape)}")

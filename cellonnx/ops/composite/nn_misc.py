@@ -29,6 +29,14 @@ def channel_shuffle(x: Tensor, groups: int) -> Tensor:
 
     Returns:
         Tensor of x's shape.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(4).reshape(1, 4, 1, 1), ms.int32)
+        >>> print(ops.channel_shuffle(x, 2).reshape(-1))
+        [0 2 1 3]
     """
     x = _tensor(x, "x", "channel_shuffle")
     if isinstance(groups, bool) or not isinstance(groups, int) or groups < 1:
@@ -124,6 +132,14 @@ def pdist(input: Tensor, p: float = 2.0) -> Tensor:
 
     Returns:
         (*, N * (N - 1) / 2), the pairs in row-major upper-triangle order.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[0.0, 0.0], [3.0, 4.0], [6.0, 8.0]]), ms.float32)
+        >>> print(ops.pdist(x))
+        [ 5. 10.  5.]
     """
     x = _tensor(input, "input", "pdist")
     if not is_float_dtype(x._data.dtype):
@@ -174,12 +190,32 @@ def intopk(x1: Tensor, x2: Tensor, k: int) -> Tensor:
 
 
 def msort(input: Tensor) -> Tensor:
-    """``input`` sorted ascending along its first axis, as MindSpore's ``ops.msort``."""
+    """``input`` sorted ascending along its first axis, as MindSpore's ``ops.msort``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[3.0, 1.0], [1.0, 2.0]]), ms.float32)
+        >>> print(ops.msort(x))
+        [[1. 1.]
+         [3. 2.]]
+    """
     return F.sort(_tensor(input, "input", "msort"), axis=0)[0]
 
 
 def fliplr(input: Tensor) -> Tensor:
-    """Reverse the second axis (left-right), as MindSpore's ``ops.fliplr``; the input is at least 2-D."""
+    """Reverse the second axis (left-right), as MindSpore's ``ops.fliplr``; the input is at least 2-D.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1, 2], [3, 4]]), ms.int32)
+        >>> print(ops.fliplr(x))
+        [[2 1]
+         [4 3]]
+    """
     x = _tensor(input, "input", "fliplr")
     if x.ndim < 2:
         raise ValueError(f"For 'fliplr', the input must be at least 2-D, but got shape {tuple(x.shape)}.")
@@ -187,7 +223,17 @@ def fliplr(input: Tensor) -> Tensor:
 
 
 def flipud(input: Tensor) -> Tensor:
-    """Reverse the first axis (up-down), as MindSpore's ``ops.flipud``; the input is at least 1-D."""
+    """Reverse the first axis (up-down), as MindSpore's ``ops.flipud``; the input is at least 1-D.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1, 2], [3, 4]]), ms.int32)
+        >>> print(ops.flipud(x))
+        [[3 4]
+         [1 2]]
+    """
     x = _tensor(input, "input", "flipud")
     if x.ndim < 1:
         raise ValueError("For 'flipud', the input must be at least 1-D, but got a scalar.")
@@ -195,7 +241,17 @@ def flipud(input: Tensor) -> Tensor:
 
 
 def is_floating_point(input: Tensor) -> bool:
-    """Whether ``input``'s dtype is a floating-point type (float16, bfloat16, float32, float64)."""
+    """Whether ``input``'s dtype is a floating-point type (float16, bfloat16, float32, float64).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> ops.is_floating_point(Tensor(np.ones(2), ms.float16))
+        True
+        >>> ops.is_floating_point(Tensor(np.ones(2), ms.int32))
+        False
+    """
     return is_float_dtype(to_tensor(input)._data.dtype)
 
 

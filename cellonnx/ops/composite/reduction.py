@@ -27,28 +27,64 @@ def _keep(out: Tensor, x: Tensor, axes: tuple[int, ...] | None, keepdims: bool) 
 
 # ---------------------------------------------------------------- logical and counting reductions
 def all(input: Tensor, axis: Any = None, keep_dims: bool = False) -> Tensor:
-    """Whether every element along ``axis`` (all axes when None or ``()``) is non-zero."""
+    """Whether every element along ``axis`` (all axes when None or ``()``) is non-zero.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[True, False], [True, True]]), ms.bool_)
+        >>> print(ops.all(x, axis=1))
+        [False  True]
+    """
     x = to_tensor(input)
     off = F.cast(F.logical_not(x), np.int32)
     return F.equal(F.sum(off, norm_axes(axis, x.ndim, "all"), keep_dims), 0)
 
 
 def any(input: Tensor, axis: Any = None, keep_dims: bool = False) -> Tensor:
-    """Whether any element along ``axis`` (all axes when None or ``()``) is non-zero."""
+    """Whether any element along ``axis`` (all axes when None or ``()``) is non-zero.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[True, False], [False, False]]), ms.bool_)
+        >>> print(ops.any(x, axis=1))
+        [ True False]
+    """
     x = to_tensor(input)
     on = F.cast(F.not_equal(x, 0) if x._data.dtype != np.bool_ else x, np.int32)
     return F.greater(F.sum(on, norm_axes(axis, x.ndim, "any"), keep_dims), 0)
 
 
 def count_nonzero(x: Tensor, axis: Any = (), keep_dims: bool = False, dtype: Any = dtypes.int32) -> Tensor:
-    """The number of non-zero elements along ``axis`` (all axes when ``()``), in ``dtype``."""
+    """The number of non-zero elements along ``axis`` (all axes when ``()``), in ``dtype``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[0, 1, 2], [0, 0, 3]]), ms.int32)
+        >>> print(ops.count_nonzero(x, axis=1))
+        [2 1]
+    """
     x = to_tensor(x)
     counts = F.sum(F.cast(F.not_equal(x, 0), np.float32), norm_axes(axis, x.ndim, "count_nonzero"), keep_dims)
     return F.cast(counts, dtype)
 
 
 def nansum(input: Tensor, axis: Any = None, keepdims: bool = False, *, dtype: Any = None) -> Tensor:
-    """The sum along ``axis`` (all axes when None), NaN counting as zero."""
+    """The sum along ``axis`` (all axes when None), NaN counting as zero.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, np.nan, 2.0]), ms.float32)
+        >>> print(ops.nansum(x))
+        3.0
+    """
     x = to_tensor(input)
     if is_float_dtype(x._data.dtype):
         x = F.where(F.isnan(x), F.zeros_like(x), x)
@@ -56,7 +92,16 @@ def nansum(input: Tensor, axis: Any = None, keepdims: bool = False, *, dtype: An
 
 
 def nanmean(input: Tensor, axis: Any = None, keepdims: bool = False, *, dtype: Any = None) -> Tensor:
-    """The mean along ``axis`` (all axes when None) of the elements that are not NaN."""
+    """The mean along ``axis`` (all axes when None) of the elements that are not NaN.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, np.nan, 3.0]), ms.float32)
+        >>> print(ops.nanmean(x))
+        2.0
+    """
     x = _floatify(input)
     if dtype is not None:
         x = F.cast(x, dtype)
@@ -98,6 +143,17 @@ def median(input: Tensor, axis: int = -1, keepdims: bool = False) -> tuple[Tenso
 
     Returns:
         tuple (values, indices int64).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 5.0, 3.0], [4.0, 2.0, 6.0]]), ms.float32)
+        >>> values, indices = ops.median(x, axis=1)
+        >>> print(values)
+        [3. 4.]
+        >>> print(indices)
+        [2 0]
     """
     return _median(input, axis, keepdims, False, "median")
 
@@ -108,6 +164,14 @@ def nanmedian(input: Tensor, axis: int = -1, keepdims: bool = False) -> tuple[Te
 
     Returns:
         tuple (values, indices int64).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, np.nan, 3.0, 2.0]), ms.float32)
+        >>> print(ops.nanmedian(x))
+        (Tensor(shape=[], dtype=Float32, value= 2), Tensor(shape=[], dtype=Int64, value= 3))
     """
     return _median(input, axis, keepdims, True, "nanmedian")
 
@@ -169,6 +233,14 @@ def quantile(input: Tensor, q: Any, axis: int | None = None, keepdims: bool = Fa
         q (Union[float, Tensor]): quantiles in [0, 1]; a 1-D tensor adds a leading axis of its length.
         axis (int, optional): the axis to reduce. Default None (all elements).
         keepdims (bool): keep the reduced axis (axes) as size 1. Default False.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0, 4.0]), ms.float32)
+        >>> print(ops.quantile(x, 0.5))
+        2.5
     """
     return _quantile(input, q, axis, keepdims, False, "quantile")
 
@@ -189,6 +261,15 @@ def cov(input: Tensor, *, correction: int = 1, fweights: Tensor | None = None,
             likelihood estimate. Default 1.
         fweights (Tensor, optional): 1-D integer frequency weights of the observations.
         aweights (Tensor, optional): 1-D float observation weights.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[0.0, 1.0, 2.0], [2.0, 1.0, 0.0]]), ms.float32)
+        >>> print(ops.cov(x))
+        [[ 1. -1.]
+         [-1.  1.]]
     """
     x = to_tensor(input)
     if x.ndim > 2:
@@ -229,7 +310,16 @@ def cov(input: Tensor, *, correction: int = 1, fweights: Tensor | None = None,
 def histc(input: Tensor, bins: int = 100, min: float = 0.0, max: float = 0.0) -> Tensor:
     """The histogram of ``input`` in ``bins`` equal bins over [min, max] (the data's range when both are
     equal); values outside are ignored, ``max`` itself falls in the last bin. Float inputs count in their
-    dtype, integer inputs in int32."""
+    dtype, integer inputs in int32.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 1.0, 4.0]), ms.float32)
+        >>> print(ops.histc(x, bins=4, min=0.0, max=4.0))
+        [0. 2. 1. 1.]
+    """
     if not isinstance(min, (int, float)) or not isinstance(max, (int, float)):
         raise TypeError(f"histc: min and max must be numbers, got {type(min).__name__} and "
                         f"{type(max).__name__}")
@@ -260,7 +350,16 @@ def histc(input: Tensor, bins: int = 100, min: float = 0.0, max: float = 0.0) ->
 
 def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
     """How often each value 0, 1, ... occurs in a 1-D tensor of non-negative integers (the sum of the
-    ``weights`` at its positions), float32, of length ``max(max(input) + 1, minlength)``."""
+    ``weights`` at its positions), float32, of length ``max(max(input) + 1, minlength)``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0, 1, 1, 3]), ms.int32)
+        >>> print(ops.bincount(x))
+        [1. 2. 0. 1.]
+    """
     x = to_tensor(input)
     if x.ndim != 1:
         raise ValueError(f"bincount: input must be 1-D, got shape {tuple(x.shape)}")
@@ -285,7 +384,16 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
 def diff(x: Tensor, n: int = 1, axis: int = -1, prepend: Tensor | None = None,
          append: Tensor | None = None) -> Tensor:
     """The ``n``-th forward difference along ``axis``, after ``prepend`` / ``append`` are joined to the
-    input there; a bool input gives whether neighbours differ."""
+    input there; a bool input gives whether neighbours differ.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1, 3, 6, 10]), ms.int32)
+        >>> print(ops.diff(x))
+        [2 3 4]
+    """
     x = to_tensor(x)
     if x.ndim == 0:
         raise ValueError("diff: input must have at least one dimension")
@@ -310,7 +418,16 @@ def diff_ext(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = 
 
 def trapz(y: Tensor, x: Tensor | None = None, *, dx: float = 1.0, dim: int = -1) -> Tensor:
     """The integral of ``y`` along ``dim`` by the trapezoidal rule, at sample points ``x`` (1-D, or the
-    shape of ``y``) or spaced ``dx`` apart."""
+    shape of ``y``) or spaced ``dx`` apart.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> y = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> print(ops.trapz(y))
+        4.0
+    """
     y = _floatify(y)
     a = norm_axis(dim, y.ndim, "trapz")
     m = int(y._data.shape[a])

@@ -80,18 +80,48 @@ def unsorted_segment_sum(input_x: Tensor, segment_ids: Any, num_segments: Any) -
 
 def unsorted_segment_max(x: Tensor, segment_ids: Any, num_segments: Any) -> Tensor:
     """Maxima over segments; an empty segment holds the dtype's lowest finite value. The gradient is shared
-    evenly between tied maxima. See :func:`unsorted_segment_sum`."""
+    evenly between tied maxima. See :func:`unsorted_segment_sum`.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 5.0, 3.0, 4.0]), ms.float32)
+        >>> ids = Tensor(np.array([0, 0, 1, 1]), ms.int32)
+        >>> print(ops.unsorted_segment_max(x, ids, 2))
+        [5. 4.]
+    """
     return _segment(x, segment_ids, num_segments, "max", "unsorted_segment_max")
 
 
 def unsorted_segment_min(x: Tensor, segment_ids: Any, num_segments: Any) -> Tensor:
     """Minima over segments; an empty segment holds the dtype's largest finite value. See
-    :func:`unsorted_segment_sum`."""
+    :func:`unsorted_segment_sum`.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 5.0, 3.0, 4.0]), ms.float32)
+        >>> ids = Tensor(np.array([0, 0, 1, 1]), ms.int32)
+        >>> print(ops.unsorted_segment_min(x, ids, 2))
+        [1. 3.]
+    """
     return _segment(x, segment_ids, num_segments, "min", "unsorted_segment_min")
 
 
 def unsorted_segment_prod(x: Tensor, segment_ids: Any, num_segments: Any) -> Tensor:
-    """Products over segments; an empty segment holds 1. See :func:`unsorted_segment_sum`."""
+    """Products over segments; an empty segment holds 1. See :func:`unsorted_segment_sum`.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 5.0, 3.0, 4.0]), ms.float32)
+        >>> ids = Tensor(np.array([0, 0, 1, 1]), ms.int32)
+        >>> print(ops.unsorted_segment_prod(x, ids, 2))
+        [ 5. 12.]
+    """
     return _segment(x, segment_ids, num_segments, "mul", "unsorted_segment_prod")
 
 

@@ -23,7 +23,14 @@ def _endpoint(v: Any, dtype: Any) -> Tensor:
 
 def linspace(start: Any, end: Any, steps: int) -> Tensor:
     """``steps`` values evenly spaced from ``start`` to ``end`` (both included), float32 unless a tensor
-    endpoint says otherwise."""
+    endpoint says otherwise.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops
+        >>> print(ops.linspace(0.0, 1.0, 5))
+        [0.   0.25 0.5  0.75 1.  ]
+    """
     steps = int(steps._data) if isinstance(steps, Tensor) else int(steps)
     if steps < 1:
         raise ValueError(f"linspace: steps must be positive, got {steps}")
@@ -42,7 +49,17 @@ def linspace(start: Any, end: Any, steps: int) -> Tensor:
 
 
 def logspace(start: Any, end: Any, steps: int, base: int = 10, *, dtype: Any = dtypes.float32) -> Tensor:
-    """``base ** linspace(start, end, steps)`` in ``dtype`` (a float type)."""
+    """``base ** linspace(start, end, steps)`` in ``dtype`` (a float type).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> start = Tensor(0.0, ms.float32)
+        >>> end = Tensor(2.0, ms.float32)
+        >>> print(ops.logspace(start, end, 3))
+        [  1.  10. 100.]
+    """
     dt = dtypes.to_numpy(dtype)
     if not is_float_dtype(dt):
         raise TypeError(f"logspace: dtype must be a float type, got {dtypes.dtype(dt)}")
@@ -68,38 +85,107 @@ def _atleast(inputs: Any, n: int, op: str) -> Any:
 
 
 def atleast_1d(inputs: Any) -> Any:
-    """A tensor (or tuple of tensors) with at least one dimension."""
+    """A tensor (or tuple of tensors) with at least one dimension.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(3.0, ms.float32)
+        >>> ops.atleast_1d(x).shape
+        (1,)
+    """
     return _atleast(inputs, 1, "atleast_1d")
 
 
 def atleast_2d(inputs: Any) -> Any:
-    """A tensor (or tuple of tensors) with at least two dimensions (1-D ``(N,)`` becomes ``(1, N)``)."""
+    """A tensor (or tuple of tensors) with at least two dimensions (1-D ``(N,)`` becomes ``(1, N)``).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> ops.atleast_2d(x).shape
+        (1, 2)
+    """
     return _atleast(inputs, 2, "atleast_2d")
 
 
 def atleast_3d(inputs: Any) -> Any:
     """A tensor (or tuple of tensors) with at least three dimensions (``(N,)`` becomes ``(1, N, 1)``,
-    ``(M, N)`` becomes ``(M, N, 1)``)."""
+    ``(M, N)`` becomes ``(M, N, 1)``).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> ops.atleast_3d(x).shape
+        (1, 2, 1)
+    """
     return _atleast(inputs, 3, "atleast_3d")
 
 
 def vstack(inputs: Any) -> Tensor:
-    """Stack tensors by rows (1-D ones become rows first)."""
+    """Stack tensors by rows (1-D ones become rows first).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([1, 2]), ms.int32)
+        >>> b = Tensor(np.array([3, 4]), ms.int32)
+        >>> print(ops.vstack([a, b]))
+        [[1 2]
+         [3 4]]
+    """
     return F.concat(list(atleast_2d(tuple(inputs))), 0)
 
 
 def row_stack(tensors: Any) -> Tensor:
-    """Alias of :func:`vstack`."""
+    """Alias of :func:`vstack`.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([1, 2]), ms.int32)
+        >>> b = Tensor(np.array([3, 4]), ms.int32)
+        >>> print(ops.row_stack([a, b]))
+        [[1 2]
+         [3 4]]
+    """
     return vstack(tensors)
 
 
 def dstack(tensors: Any) -> Tensor:
-    """Stack tensors along the third axis (after making them at least 3-D)."""
+    """Stack tensors along the third axis (after making them at least 3-D).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([1, 2]), ms.int32)
+        >>> b = Tensor(np.array([3, 4]), ms.int32)
+        >>> ops.dstack([a, b]).shape
+        (1, 2, 2)
+    """
     return F.concat(list(atleast_3d(tuple(tensors))), 2)
 
 
 def rot90(input: Tensor, k: int, dims: Any) -> Tensor:
-    """Rotate by 90 degrees ``k`` times in the plane of ``dims``, from the first axis toward the second."""
+    """Rotate by 90 degrees ``k`` times in the plane of ``dims``, from the first axis toward the second.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1, 2], [3, 4]]), ms.int32)
+        >>> print(ops.rot90(x, 1, (0, 1)))
+        [[2 4]
+         [1 3]]
+    """
     x = to_tensor(input)
     if not isinstance(dims, (list, tuple)) or len(dims) != 2:
         raise ValueError(f"rot90: dims must be a pair of axes, got {dims!r}")

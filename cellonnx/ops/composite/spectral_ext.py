@@ -52,7 +52,15 @@ def _cosine_window(n: int, periodic: bool, coeffs: tuple[float, ...]) -> np.ndar
 
 def hann_window(window_length: int, periodic: bool = True, *, dtype: Any = None) -> Tensor:
     """The Hann window ``0.5 - 0.5 cos(2 pi n / (N - 1))`` (N = length + 1 when ``periodic``); float64
-    unless ``dtype`` says otherwise (as MindSpore)."""
+    unless ``dtype`` says otherwise (as MindSpore).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> print(ops.hann_window(4).asnumpy().round(4))
+        [0.  0.5 1.  0.5]
+    """
     n = _length(window_length, "hann_window")
     return _window(_cosine_window(n, periodic, (0.5, 0.5)), dtype, dtypes.float64)
 
@@ -91,7 +99,15 @@ def kaiser_window(window_length: int, periodic: bool = True, beta: float = 12.0,
 
 # ---------------------------------------------------------------- frequencies and shifts
 def fftfreq(n: int, d: float = 1.0, dtype: Any = None) -> Tensor:
-    """The sample frequencies of an n-point transform with spacing ``d``: ``[0, 1, ..., -1] / (d n)``."""
+    """The sample frequencies of an n-point transform with spacing ``d``: ``[0, 1, ..., -1] / (d n)``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> print(ops.fftfreq(4))
+        [ 0.    0.25 -0.5  -0.25]
+    """
     return Tensor(np.fft.fftfreq(int(n), float(d)).astype(dtypes.to_numpy(dtype or dtypes.float32)))
 
 
@@ -111,7 +127,16 @@ def _shift(input: Tensor, dim: Any, sign: int, op: str) -> Tensor:
 
 
 def fftshift(input: Tensor, dim: Any = None) -> Tensor:
-    """Roll the zero frequency to the centre along ``dim`` (every axis when None)."""
+    """Roll the zero frequency to the centre along ``dim`` (every axis when None).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0, 1, 2, 3]), ms.int32)
+        >>> print(ops.fftshift(x))
+        [2 3 0 1]
+    """
     return _shift(input, dim, 1, "fftshift")
 
 
@@ -136,6 +161,14 @@ def stft(x: Tensor, n_fft: int, hop_length: int | None = None, win_length: int |
     Returns:
         Tensor of shape (batch?, frequencies, frames): complex when ``return_complex`` (the default for a
         complex input or window), otherwise real with a trailing axis of 2 (real, imaginary).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones(16), ms.float32)
+        >>> ops.stft(x, n_fft=8, return_complex=True).shape
+        (5, 9)
     """
     sig = to_tensor(x)
     if sig.ndim not in (1, 2):

@@ -85,6 +85,14 @@ def vmap(fn: Any, in_axes: Any = 0, out_axes: Any = 0) -> Callable[..., Any]:
 
     Raises:
         ValueError: no input is mapped, or the mapped axes differ in size.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]), ms.float32)
+        >>> print(ops.vmap(lambda row: row.sum())(x))
+        [3. 7.]
     """
     cells = list(fn) if any(c.__name__ == "CellList" for c in type(fn).__mro__) else None
 

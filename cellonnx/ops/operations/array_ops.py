@@ -249,52 +249,337 @@ def _dtype(x: Any) -> dtypes.DType:
 
 ROWS = [
     # ---- shapes and layouts
-    Row("Reshape", "", "input, shape", "reshape(input, ints(shape))"),
-    Row("Transpose", "", "input, dims", "transpose(input, ints(dims))"),
+    Row("Reshape", "", "input, shape", "reshape(input, ints(shape))",
+        summary="``input`` with a new shape of the same size (one axis may be -1).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(6), ms.float32)
+        >>> print(ops.Reshape()(x, (2, 3)))
+        [[0. 1. 2.]
+         [3. 4. 5.]]
+        """),
+    Row("Transpose", "", "input, dims", "transpose(input, ints(dims))",
+        summary="``input`` with its axes permuted.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((2, 3, 4)), ms.float32)
+        >>> ops.Transpose()(x, (2, 0, 1)).shape
+        (4, 2, 3)
+        """),
     Row("TransposeView", "", "input, input_perm", "transpose(input, ints(input_perm))"),
     Row("TransposeExtView", "", "input, dim0, dim1", "swapaxes(input, dim0, dim1)"),
-    Row("ExpandDims", "", "input_x, axis", "expand_dims(input_x, axis)"),
-    Row("Squeeze", "axis=()", "input", "_squeeze(input, axis)"),
-    Row("Flatten", "", "input_x", "flatten(input_x)"),
-    Row("BroadcastTo", "shape", "input", "broadcast_to(input, ints(shape))"),
-    Row("Expand", "", "x, shape", "broadcast_to(x, ints(shape))"),
-    Row("Tile", "", "input, dims", "tile(input, ints(dims))"),
-    Row("DepthToSpace", "block_size", "x", "_depth_to_space(x, block_size)"),
+    Row("ExpandDims", "", "input_x, axis", "expand_dims(input_x, axis)",
+        summary="``input_x`` with a new axis of size 1 at ``axis``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]), ms.float32)
+        >>> ops.ExpandDims()(x, 0).shape
+        (1, 2, 2)
+        """),
+    Row("Squeeze", "axis=()", "input", "_squeeze(input, axis)",
+        summary="``input`` without its axes of size 1 (those of ``axis``, or all of them).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((1, 3, 1)), ms.float32)
+        >>> ops.Squeeze()(x).shape
+        (3,)
+        >>> ops.Squeeze(axis=0)(x).shape
+        (3, 1)
+        """),
+    Row("Flatten", "", "input_x", "flatten(input_x)",
+        summary="Flattens every axis but the first: ``(N, ...)`` to ``(N, -1)``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((2, 3, 4)), ms.float32)
+        >>> ops.Flatten()(x).shape
+        (2, 12)
+        """),
+    Row("BroadcastTo", "shape", "input", "broadcast_to(input, ints(shape))",
+        summary="``input`` broadcast to ``shape`` (-1 keeps an axis).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> print(ops.BroadcastTo((2, 3))(x))
+        [[1. 2. 3.]
+         [1. 2. 3.]]
+        """),
+    Row("Expand", "", "x, shape", "broadcast_to(x, ints(shape))",
+        summary="``x`` broadcast to ``shape`` (a tensor).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0], [2.0]]), ms.float32)
+        >>> print(ops.Expand()(x, Tensor(np.array([2, 3]), ms.int32)))
+        [[1. 1. 1.]
+         [2. 2. 2.]]
+        """),
+    Row("Tile", "", "input, dims", "tile(input, ints(dims))",
+        summary="``input`` repeated ``dims[i]`` times along each axis.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1, 2], [3, 4]]), ms.int32)
+        >>> print(ops.Tile()(x, (2, 1)))
+        [[1 2]
+         [3 4]
+         [1 2]
+         [3 4]]
+        """),
+    Row("DepthToSpace", "block_size", "x", "_depth_to_space(x, block_size)",
+        summary="Moves blocks of channels of an NCHW input into space.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((1, 4, 2, 2)), ms.float32)
+        >>> ops.DepthToSpace(block_size=2)(x).shape
+        (1, 1, 4, 4)
+        """),
     Row("SpaceToDepth", "block_size", "x", "_space_to_depth(x, block_size)"),
     Row("Padding", "pad_dim_size=8", "x", "_padding(x, pad_dim_size)"),
     # ---- joining and splitting
-    Row("Concat", "axis=0", "tensors", "cat(tensors, axis)"),
+    Row("Concat", "axis=0", "tensors", "cat(tensors, axis)",
+        summary="Joins a tuple of tensors along an existing axis.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([[0.0, 1.0], [2.0, 1.0]]), ms.float32)
+        >>> b = Tensor(np.array([[5.0, 6.0]]), ms.float32)
+        >>> print(ops.Concat(axis=0)((a, b)))
+        [[0. 1.]
+         [2. 1.]
+         [5. 6.]]
+        """),
     Row("ParallelConcat", "", "values", "cat(values, 0)"),
-    Row("Stack", "axis=0", "x", "stack(x, axis)"),
+    Row("Stack", "axis=0", "x", "stack(x, axis)",
+        summary="Joins a tuple of tensors of one shape along a new axis.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([1, 2]), ms.int32)
+        >>> b = Tensor(np.array([3, 4]), ms.int32)
+        >>> print(ops.Stack(axis=1)([a, b]))
+        [[1 3]
+         [2 4]]
+        """),
     Row("Pack", "axis=0", "x", "stack(x, axis)"),
-    Row("Unstack", "axis=0, num=None", "x", "_unstack(x, axis, num)"),
+    Row("Unstack", "axis=0, num=None", "x", "_unstack(x, axis, num)",
+        summary="The tensors along ``axis`` of ``x``, one per index.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1, 2, 3], [4, 5, 6]]), ms.int32)
+        >>> rows = ops.Unstack(axis=0)(x)
+        >>> len(rows)
+        2
+        >>> print(rows[1])
+        [4 5 6]
+        """),
     Row("Unpack", "axis=0", "x", "_unstack(x, axis, None)"),
-    Row("Split", "axis=0, output_num=1", "input_x", "_split(input_x, axis, output_num)"),
+    Row("Split", "axis=0, output_num=1", "input_x", "_split(input_x, axis, output_num)",
+        summary="Splits ``input_x`` along ``axis`` into ``output_num`` equal parts.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(8).reshape(2, 4), ms.int32)
+        >>> left, right = ops.Split(axis=1, output_num=2)(x)
+        >>> print(right)
+        [[2 3]
+         [6 7]]
+        """),
     Row("SplitV", "size_splits, split_dim, num_split", "input_x",
         "_split_v(input_x, size_splits, split_dim, num_split)"),
     # ---- slicing and gathering
-    Row("Slice", "", "input, begin, size", "slice(input, ints(begin), ints(size))"),
+    Row("Slice", "", "input, begin, size", "slice(input, ints(begin), ints(size))",
+        summary="The slice of ``input`` that starts at ``begin`` and has shape ``size``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(12).reshape(3, 4), ms.int32)
+        >>> print(ops.Slice()(x, (1, 0), (2, 3)))
+        [[ 4  5  6]
+         [ 8  9 10]]
+        """),
     Row("StridedSlice", "begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0, shrink_axis_mask=0",
         "input_x, begin, end, strides",
         "strided_slice(input_x, ints(begin), ints(end), ints(strides), begin_mask, end_mask, ellipsis_mask, "
-        "new_axis_mask, shrink_axis_mask)"),
+        "new_axis_mask, shrink_axis_mask)",
+        summary="The slice ``input_x[begin:end:strides]`` per axis, with MindSpore's bit masks.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(12).reshape(3, 4), ms.int32)
+        >>> print(ops.StridedSlice()(x, (0, 1), (3, 4), (2, 2)))
+        [[ 1  3]
+         [ 9 11]]
+        """),
     Row("Gather", "batch_dims=0", "input_params, input_indices, axis",
-        "gather(input_params, input_indices, axis, batch_dims)"),
+        "gather(input_params, input_indices, axis, batch_dims)",
+        summary="The slices of ``input_params`` at ``input_indices`` along ``axis``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> params = Tensor(np.array([[1, 2, 3], [4, 5, 6], [7, 8, 9]]), ms.int32)
+        >>> indices = Tensor(np.array([2, 0]), ms.int32)
+        >>> print(ops.Gather()(params, indices, 0))
+        [[7 8 9]
+         [1 2 3]]
+        >>> print(ops.Gather()(params, indices, 1))
+        [[3 1]
+         [6 4]
+         [9 7]]
+        """),
     Row("GatherV2", "", "params, indices, axis", "gather(params, indices, axis)"),
     Row("SparseGatherV2", "", "params, indices, axis", "gather(params, indices, axis)"),
-    Row("GatherD", "", "x, dim, index", "gather_elements(x, dim, index)"),
-    Row("GatherNd", "", "input_x, indices", "gather_nd(input_x, indices)"),
+    Row("GatherD", "", "x, dim, index", "gather_elements(x, dim, index)",
+        summary="The elements of ``x`` picked along ``dim`` by ``index``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1, 2], [3, 4]]), ms.int32)
+        >>> index = Tensor(np.array([[0, 0], [1, 0]]), ms.int32)
+        >>> print(ops.GatherD()(x, 1, index))
+        [[1 1]
+         [4 3]]
+        """),
+    Row("GatherNd", "", "input_x, indices", "gather_nd(input_x, indices)",
+        summary="Gathers the elements (or slices) of ``input_x`` at the index tuples of ``indices``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1, 2, 3], [4, 5, 6]]), ms.int32)
+        >>> indices = Tensor(np.array([[0, 2], [1, 0]]), ms.int32)
+        >>> print(ops.GatherNd()(x, indices))
+        [3 4]
+        """),
     Row("EmbeddingLookup", "", "input_params, input_indices, offset",
         "_embedding_lookup(input_params, input_indices, offset)"),
-    Row("Select", "", "condition, input, other", "where(condition, input, other)"),
-    Row("MaskedFill", "", "input_x, mask, value", "masked_fill(input_x, mask, value)"),
-    Row("MaskedSelect", "", "input, mask", "masked_select(input, mask)"),
-    Row("NonZero", "", "input", "nonzero(input)"),
-    Row("ReverseV2", "axis", "input", "flip(input, ints(axis))"),
-    Row("Roll", "shifts, dims=None", "input", "roll(input, shifts, dims)"),
-    Row("Sort", "axis=-1, descending=False", "x", "_int32_indices(sort(x, axis, descending))"),
-    Row("TopK", "sorted=True", "input, k", "_int32_indices(topk(input, k, sorted=sorted))"),
-    Row("InvertPermutation", "", "input_x", "_invert_permutation(input_x)"),
+    Row("Select", "", "condition, input, other", "where(condition, input, other)",
+        summary="Elements of ``input`` where ``condition`` holds and of ``other`` elsewhere.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> cond = Tensor(np.array([True, False, True]), ms.bool_)
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> y = Tensor(np.array([-1.0, -2.0, -3.0]), ms.float32)
+        >>> print(ops.Select()(cond, x, y))
+        [ 1. -2.  3.]
+        """),
+    Row("MaskedFill", "", "input_x, mask, value", "masked_fill(input_x, mask, value)",
+        summary="``input_x`` with ``value`` where ``mask`` is True.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0, 4.0]), ms.float32)
+        >>> mask = Tensor(np.array([True, False, True, False]), ms.bool_)
+        >>> print(ops.MaskedFill()(x, mask, Tensor(0.0, ms.float32)))
+        [0. 2. 0. 4.]
+        """),
+    Row("MaskedSelect", "", "input, mask", "masked_select(input, mask)",
+        summary="The elements of ``input`` where ``mask`` is True, as a 1-D tensor.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1, 2, 3, 4]), ms.int32)
+        >>> mask = Tensor(np.array([True, False, True, False]), ms.bool_)
+        >>> print(ops.MaskedSelect()(x, mask))
+        [1 3]
+        """),
+    Row("NonZero", "", "input", "nonzero(input)",
+        summary="The indices of the non-zero elements of ``input``, one row each.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[0, 1], [2, 0]]), ms.int32)
+        >>> print(ops.NonZero()(x))
+        [[0 1]
+         [1 0]]
+        """),
+    Row("ReverseV2", "axis", "input", "flip(input, ints(axis))",
+        summary="``input`` reversed along the axes of ``axis``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1, 2, 3], [4, 5, 6]]), ms.int32)
+        >>> print(ops.ReverseV2(axis=[1])(x))
+        [[3 2 1]
+         [6 5 4]]
+        """),
+    Row("Roll", "shifts, dims=None", "input", "roll(input, shifts, dims)",
+        summary="``input`` rolled by ``shifts`` along ``dims``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0, 1, 2, 3, 4]), ms.int32)
+        >>> print(ops.Roll(shifts=2, dims=0)(x))
+        [3 4 0 1 2]
+        """),
+    Row("Sort", "axis=-1, descending=False", "x", "_int32_indices(sort(x, axis, descending))",
+        summary="The elements sorted along ``axis`` and their original indices.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]]), ms.float32)
+        >>> values, indices = ops.Sort(axis=-1)(x)
+        >>> print(values)
+        [[1. 2. 3.]
+         [0. 4. 5.]]
+        >>> print(indices)
+        [[1 2 0]
+         [0 2 1]]
+        """),
+    Row("TopK", "sorted=True", "input, k", "_int32_indices(topk(input, k, sorted=sorted))",
+        summary="The ``k`` largest elements along the last axis and their indices.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 5.0, 3.0, 4.0]), ms.float32)
+        >>> values, indices = ops.TopK(sorted=True)(x, 2)
+        >>> print(values)
+        [5. 4.]
+        >>> print(indices)
+        [1 3]
+        """),
+    Row("InvertPermutation", "", "input_x", "_invert_permutation(input_x)",
+        summary="The inverse of a permutation given as a list of indices.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> ops.InvertPermutation()((3, 4, 0, 2, 1))
+        (2, 4, 3, 0, 1)
+        """),
     # ---- scatter (the Scatter* classes update their Parameter input in place)
     Row("TensorScatterAdd", "", "input_x, indices, updates", "tensor_scatter_add(input_x, indices, updates)"),
     Row("TensorScatterSub", "", "input_x, indices, updates", "tensor_scatter_sub(input_x, indices, updates)"),
@@ -311,7 +596,19 @@ ROWS = [
     Row("ScatterNonAliasingAdd", "", "input_x, indices, updates",
         "scatter_nd_add(input_x, indices, updates)"),
     Row("TensorScatterUpdate", "", "input_x, indices, updates",
-        "tensor_scatter_update(input_x, indices, updates)"),
+        "tensor_scatter_update(input_x, indices, updates)",
+        summary="``input_x`` with the elements at ``indices`` replaced by ``updates``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.zeros((2, 3)), ms.float32)
+        >>> indices = Tensor(np.array([[0, 0], [1, 2]]), ms.int32)
+        >>> updates = Tensor(np.array([5.0, 7.0]), ms.float32)
+        >>> print(ops.TensorScatterUpdate()(x, indices, updates))
+        [[5. 0. 0.]
+         [0. 0. 7.]]
+        """),
     Row("ScatterNdUpdate", "use_locking=True", "input_x, indices, updates",
         "scatter_nd_update(input_x, indices, updates)"),
     Row("ScatterUpdate", "use_locking=True", "input_x, indices, updates",
@@ -322,19 +619,124 @@ ROWS = [
     Row("InplaceAdd", "indices", "x, input_v", "_inplace_add(x, indices, input_v, 1)"),
     Row("InplaceSub", "indices", "x, input_v", "_inplace_add(x, indices, input_v, -1)"),
     # ---- creation
-    Row("Cast", "", "input_x, dtype", "cast(input_x, dtype)"),
-    Row("Ones", "", "shape, dtype=None", "ones(ints(shape), dtype=dtype)"),
-    Row("Zeros", "", "size, dtype=None", "zeros(ints(size), dtype=dtype)"),
-    Row("OnesLike", "", "x", "ones_like(x)"),
-    Row("ZerosLike", "", "x", "zeros_like(x)"),
-    Row("Eye", "", "n, m, dtype", "eye(n, m, dtype)"),
-    Row("Fill", "", "dtype, dims, x", "_fill(dtype, dims, x)"),
+    Row("Cast", "", "input_x, dtype", "cast(input_x, dtype)",
+        summary="``input_x`` converted to ``dtype``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.7, -2.2]), ms.float32)
+        >>> y = ops.Cast()(x, ms.int32)
+        >>> y.dtype
+        mindspore.int32
+        >>> print(y)
+        [ 1 -2]
+        """),
+    Row("Ones", "", "shape, dtype=None", "ones(ints(shape), dtype=dtype)",
+        summary="A tensor of ones of the given shape and dtype.",
+        example="""
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops
+        >>> print(ops.Ones()((2, 3), ms.int32))
+        [[1 1 1]
+         [1 1 1]]
+        """),
+    Row("Zeros", "", "size, dtype=None", "zeros(ints(size), dtype=dtype)",
+        summary="A tensor of zeros of the given shape and dtype.",
+        example="""
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops
+        >>> print(ops.Zeros()((2, 2), ms.float32))
+        [[0. 0.]
+         [0. 0.]]
+        """),
+    Row("OnesLike", "", "x", "ones_like(x)",
+        summary="A tensor of ones of the shape and dtype of ``x``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 2.0]]), ms.float32)
+        >>> print(ops.OnesLike()(x))
+        [[1. 1.]]
+        """),
+    Row("ZerosLike", "", "x", "zeros_like(x)",
+        summary="A tensor of zeros of the shape and dtype of ``x``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1, 2], [3, 4]]), ms.int32)
+        >>> print(ops.ZerosLike()(x))
+        [[0 0]
+         [0 0]]
+        """),
+    Row("Eye", "", "n, m, dtype", "eye(n, m, dtype)",
+        summary="The ``n`` by ``m`` identity matrix of the given dtype.",
+        example="""
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops
+        >>> print(ops.Eye()(2, 3, ms.int32))
+        [[1 0 0]
+         [0 1 0]]
+        """),
+    Row("Fill", "", "dtype, dims, x", "_fill(dtype, dims, x)",
+        summary="A tensor of the given dtype and shape filled with the value ``x``.",
+        example="""
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops
+        >>> print(ops.Fill()(ms.float32, (2, 2), 5.0))
+        [[5. 5.]
+         [5. 5.]]
+        """),
     Row("FillV2", "", "shape, value", "_fill_v2(shape, value)"),
-    Row("Fills", "", "x, value", "_fills(x, value)"),
+    Row("Fills", "", "x, value", "_fills(x, value)",
+        summary="A tensor of ``x``'s shape and dtype filled with ``value``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.zeros((2, 2)), ms.float32)
+        >>> print(ops.Fills()(x, 3.0))
+        [[3. 3.]
+         [3. 3.]]
+        """),
     Row("OneHot", "axis=-1", "indices, depth, on_value, off_value",
-        "one_hot(indices, depth, on_value, off_value, axis)"),
-    Row("Range", "maxlen=1000000", "start, end, step", "_range(start, end, step, maxlen)"),
-    Row("Identity", "", "input_x", "_copy(input_x)"),
+        "one_hot(indices, depth, on_value, off_value, axis)",
+        summary="One-hot vectors of length ``depth`` for integer ``indices``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> indices = Tensor(np.array([0, 2, 1]), ms.int32)
+        >>> on_value = Tensor(1.0, ms.float32)
+        >>> off_value = Tensor(0.0, ms.float32)
+        >>> print(ops.OneHot()(indices, 3, on_value, off_value))
+        [[1. 0. 0.]
+         [0. 0. 1.]
+         [0. 1. 0.]]
+        """),
+    Row("Range", "maxlen=1000000", "start, end, step", "_range(start, end, step, maxlen)",
+        summary="The values from ``start`` up to ``end`` (excluded) by ``step``.",
+        example="""
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> start = Tensor(0, ms.int32)
+        >>> end = Tensor(10, ms.int32)
+        >>> step = Tensor(4, ms.int32)
+        >>> print(ops.Range()(start, end, step))
+        [0 4 8]
+        """),
+    Row("Identity", "", "input_x", "_copy(input_x)",
+        summary="A copy of ``input_x``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1, 2, 3]), ms.int32)
+        >>> print(ops.Identity()(x))
+        [1 2 3]
+        """),
     Row("IdentityN", "", "x", "_identity_n(x)"),
     Row("ScalarToTensor", "", "x, dtype=mstype.float32", "_scalar_to_tensor(x, dtype)"),
     Row("ScalarToArray", "", "input_x", "_scalar_to_tensor(input_x, None)"),
@@ -342,12 +744,48 @@ ROWS = [
     Row("TensorToTuple", "", "input", "_tensor_to_tuple(input)"),
     Row("ScalarCast", "", "input_x, input_y", "_scalar_cast(input_x, input_y)"),
     # ---- what a tensor is
-    Row("Shape", "", "x", "_shape(x)"),
+    Row("Shape", "", "x", "_shape(x)",
+        summary="The shape of ``x`` as a tuple of ints.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((3, 2, 1)), ms.float32)
+        >>> ops.Shape()(x)
+        (3, 2, 1)
+        """),
     Row("TensorShape", "", "input_x", "_tensor_shape(input_x)"),
     Row("DynamicShape", "dtype=9", "tensor", "_tensor_shape(tensor)"),
-    Row("Rank", "", "x", "to_tensor(x).ndim"),
-    Row("Size", "", "x", "to_tensor(x).size"),
-    Row("DType", "", "x", "_dtype(x)"),
+    Row("Rank", "", "x", "to_tensor(x).ndim",
+        summary="The number of axes of ``x``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((2, 3, 4)), ms.float32)
+        >>> ops.Rank()(x)
+        3
+        """),
+    Row("Size", "", "x", "to_tensor(x).size",
+        summary="The number of elements of ``x``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((2, 3, 4)), ms.float32)
+        >>> ops.Size()(x)
+        24
+        """),
+    Row("DType", "", "x", "_dtype(x)",
+        summary="The dtype of ``x``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((2, 2)), ms.float32)
+        >>> ops.DType()(x)
+        mindspore.float32
+        """),
     Row("CheckNumerics", "", "x", "_check_numerics(x)"),
 ]
 

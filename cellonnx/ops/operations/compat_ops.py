@@ -172,11 +172,39 @@ ROWS = [
     Row("UpperBound", "out_type=mstype.int32", "sorted_x, values",
         "_bound(sorted_x, values, out_type, True, 'UpperBound')"),
     Row("NthElement", "reverse=False", "input, n", "_nth_element(input, n, reverse)"),
-    Row("InTopK", "k", "x1, x2", "_in_top_k(x1, x2, k)"),
+    Row("InTopK", "k", "x1, x2", "_in_top_k(x1, x2, k)",
+        summary="Whether each target class is among the ``k`` largest predictions of its row.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[0.1, 0.8, 0.1], [0.5, 0.2, 0.3]]), ms.float32)
+        >>> targets = Tensor(np.array([1, 2]), ms.int32)
+        >>> print(ops.InTopK(1)(x, targets))
+        [ True False]
+        """),
     Row("HistogramFixedWidth", "nbins, dtype='int32'", "x, range",
         "_histogram_fixed_width(x, range, nbins, dtype)"),
-    Row("Pdist", "p=2.0", "x", "_pdist(x, p)"),
-    Row("ChannelShuffle", "group", "x", "_channel_shuffle(x, group)"),
+    Row("Pdist", "p=2.0", "x", "_pdist(x, p)",
+        summary="The p-norm distances between every pair of rows of ``x``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[0.0, 0.0], [3.0, 4.0], [6.0, 8.0]]), ms.float32)
+        >>> print(ops.Pdist(p=2.0)(x))
+        [ 5. 10.  5.]
+        """),
+    Row("ChannelShuffle", "group", "x", "_channel_shuffle(x, group)",
+        summary="Shuffles the channels of an NCHW input between ``group`` groups.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(4).reshape(1, 4, 1, 1), ms.int32)
+        >>> print(ops.ChannelShuffle(group=2)(x).reshape(-1))
+        [0 2 1 3]
+        """),
     Row("BatchToSpace", "block_size, crops", "input_x",
         "batch_to_space_nd(input_x, (block_size, block_size), crops)"),
     Row("SpaceToBatch", "block_size, paddings", "input_x",

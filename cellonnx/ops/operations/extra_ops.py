@@ -133,7 +133,17 @@ ROWS = [
     Row("SegmentMax", "", "input_x, segment_ids", "_segment('max', input_x, segment_ids)"),
     Row("SegmentMin", "", "input_x, segment_ids", "_segment('min', input_x, segment_ids)"),
     Row("UnravelIndex", "", "indices, dims", "_unravel_index(indices, dims)"),
-    Row("GLU", "axis=-1", "x", "_glu(x, axis)"),
+    Row("GLU", "axis=-1", "x", "_glu(x, axis)",
+        summary=("Gated linear unit: the first half of ``x`` along ``axis`` times the sigmoid of the second "
+                 "half."),
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 2.0, 0.0, 0.0]]), ms.float32)
+        >>> print(ops.GLU(axis=-1)(x))
+        [[0.5 1. ]]
+        """),
     Row("NuclearNorm", "dim=None, keepdim=False", "x", "norm(x, 'nuc', dim, keepdim)"),
     Row("MatrixTriangularSolve", "lower=True, adjoint=False", "matrix, rhs",
         "_triangular_solve(matrix, rhs, lower, adjoint)"),

@@ -80,9 +80,29 @@ ROWS = [
         "blackman_window(_length(window_length), periodic, dtype=dtype)"),
     Row("HammingWindow", "periodic=True, alpha=0.54, beta=0.46, dtype=mstype.float32", "length",
         "hamming_window(_length(length), periodic, alpha, beta, dtype=dtype)"),
-    Row("LinSpace", "", "start, stop, num", "linspace(start, stop, num)"),
+    Row("LinSpace", "", "start, stop, num", "linspace(start, stop, num)",
+        summary="``num`` evenly spaced values from ``start`` to ``stop``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> start = Tensor(1.0, ms.float32)
+        >>> stop = Tensor(2.0, ms.float32)
+        >>> print(ops.LinSpace()(start, stop, 5))
+        [1.   1.25 1.5  1.75 2.  ]
+        """),
     Row("LogSpace", "steps=10, base=10, dtype=mstype.float32", "start, end",
-        "logspace(start, end, steps, base, dtype=dtype)"),
+        "logspace(start, end, steps, base, dtype=dtype)",
+        summary="``steps`` values spaced evenly on a log scale, from ``base ** start`` to ``base ** end``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> start = Tensor(0.0, ms.float32)
+        >>> end = Tensor(2.0, ms.float32)
+        >>> print(ops.LogSpace(steps=3)(start, end))
+        [  1.  10. 100.]
+        """),
     Row("STFT", "n_fft, hop_length, win_length, normalized, onesided, return_complex", "x, window",
         "stft(x, n_fft, hop_length, win_length, window, False, 'REFLECT', normalized, onesided, "
         "return_complex)"),

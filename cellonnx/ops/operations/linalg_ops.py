@@ -56,7 +56,17 @@ def _conjugate_transpose(x: Tensor, perm: Any) -> Tensor:
 
 ROWS = [
     # ---- factorizations
-    Row("Cholesky", "upper=False", "input_x", "cholesky(input_x, upper)"),
+    Row("Cholesky", "upper=False", "input_x", "cholesky(input_x, upper)",
+        summary="The Cholesky factor of each symmetric positive-definite matrix.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[4.0, 2.0], [2.0, 5.0]]), ms.float32)
+        >>> print(ops.Cholesky()(x))
+        [[2. 0.]
+         [1. 2.]]
+        """),
     Row("CholeskyInverse", "upper=False", "input_x", "cholesky_inverse(input_x, upper)"),
     Row("CholeskySolve", "upper=False", "x1, x2", "cholesky_solve(x1, x2, upper)"),
     Row("Svd", "full_matrices=False, compute_uv=True", "input", "_svd(input, full_matrices, compute_uv)"),
@@ -70,16 +80,97 @@ ROWS = [
     # ---- solving and matrix functions
     Row("LuSolve", "", "x, lu_data, lu_pivots", "lu_solve(x, lu_data, lu_pivots)"),
     Row("Lstsq", "fast=True, l2_regularizer=0.0", "x, a", "lstsq(x, a)"),
-    Row("MatrixSolve", "adjoint=False", "matrix, rhs", "matrix_solve(matrix, rhs, adjoint)"),
-    Row("MatrixInverse", "adjoint=False", "x", "_matrix_inverse(x, adjoint)"),
-    Row("MatrixDeterminant", "", "input", "matrix_determinant(input)"),
+    Row("MatrixSolve", "adjoint=False", "matrix, rhs", "matrix_solve(matrix, rhs, adjoint)",
+        summary="The solution ``X`` of ``matrix @ X = rhs``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([[2.0, 0.0], [0.0, 4.0]]), ms.float32)
+        >>> b = Tensor(np.array([[2.0], [8.0]]), ms.float32)
+        >>> print(ops.MatrixSolve()(a, b))
+        [[1.]
+         [2.]]
+        """),
+    Row("MatrixInverse", "adjoint=False", "x", "_matrix_inverse(x, adjoint)",
+        summary="The inverse of each square matrix of ``x``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[2.0, 0.0], [0.0, 4.0]]), ms.float32)
+        >>> print(ops.MatrixInverse()(x))
+        [[0.5  0.  ]
+         [0.   0.25]]
+        """),
+    Row("MatrixDeterminant", "", "input", "matrix_determinant(input)",
+        summary="The determinant of each square matrix of ``input``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[2.0, 1.0], [1.0, 3.0]]), ms.float32)
+        >>> print(ops.MatrixDeterminant()(x).asnumpy().round(4))
+        5.0
+        """),
     Row("LogMatrixDeterminant", "", "input", "log_matrix_determinant(input)"),
-    Row("MatrixExp", "", "input", "matrix_exp(input)"),
-    Row("MatrixPower", "n", "x", "matrix_power(x, n)"),
+    Row("MatrixExp", "", "input", "matrix_exp(input)",
+        summary="The matrix exponential of each square matrix.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.zeros((2, 2)), ms.float32)
+        >>> print(ops.MatrixExp()(x))
+        [[1. 0.]
+         [0. 1.]]
+        """),
+    Row("MatrixPower", "n", "x", "matrix_power(x, n)",
+        summary="Each square matrix raised to the integer power ``n``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[[1.0, 1.0], [0.0, 1.0]]]), ms.float32)
+        >>> print(ops.MatrixPower(3)(x))
+        [[[1. 3.]
+          [0. 1.]]]
+        """),
     # ---- diagonals and bands
-    Row("Diag", "", "input", "diag(input)"),
-    Row("DiagPart", "", "input_x", "_diag_part(input_x)"),
-    Row("MatrixBandPart", "", "x, lower, upper", "matrix_band_part(x, lower, upper)"),
+    Row("Diag", "", "input", "diag(input)",
+        summary="A tensor with ``input`` on its diagonal (shape ``input.shape + input.shape``).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> print(ops.Diag()(x))
+        [[1. 0.]
+         [0. 2.]]
+        """),
+    Row("DiagPart", "", "input_x", "_diag_part(input_x)",
+        summary="The diagonal of ``input_x`` (the inverse of ``Diag``).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.diag([1.0, 2.0, 3.0]), ms.float32)
+        >>> print(ops.DiagPart()(x))
+        [1. 2. 3.]
+        """),
+    Row("MatrixBandPart", "", "x, lower, upper", "matrix_band_part(x, lower, upper)",
+        summary=("``x`` with the elements outside the band of ``lower`` sub- and ``upper`` super-diagonals "
+                 "zeroed."),
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((3, 3)), ms.float32)
+        >>> print(ops.MatrixBandPart()(x, 0, 1))
+        [[1. 1. 0.]
+         [0. 1. 1.]
+         [0. 0. 1.]]
+        """),
     Row("MatrixDiagV3", "align='RIGHT_LEFT'", "x, k, num_rows, num_cols, padding_value",
         "matrix_diag(x, k, num_rows, num_cols, padding_value, align)"),
     Row("MatrixDiagPartV3", "align='RIGHT_LEFT'", "x, k, padding_value",
@@ -88,8 +179,29 @@ ROWS = [
     # ---- products
     Row("Ger", "", "x1, x2", "ger(x1, x2)"),
     Row("Cross", "dim=-65530", "input, other", "cross(input, other, None if dim == -65530 else dim)"),
-    Row("Einsum", "equation", "x", "einsum(equation, *x)"),
-    Row("Cdist", "p=2.0", "x1, x2", "cdist(x1, x2, p)"),
+    Row("Einsum", "equation", "x", "einsum(equation, *x)",
+        summary="The Einstein summation given by ``equation`` over a tuple of tensors.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]), ms.float32)
+        >>> b = Tensor(np.array([1.0, 1.0]), ms.float32)
+        >>> print(ops.Einsum('ij,j->i')((a, b)))
+        [3. 7.]
+        """),
+    Row("Cdist", "p=2.0", "x1, x2", "cdist(x1, x2, p)",
+        summary="The p-norm distances between each row of ``x1`` and each row of ``x2``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([[[0.0, 0.0], [1.0, 1.0]]]), ms.float32)
+        >>> b = Tensor(np.array([[[3.0, 4.0]]]), ms.float32)
+        >>> print(ops.Cdist(p=2.0)(a, b).asnumpy().round(4))
+        [[[5.    ]
+          [3.6056]]]
+        """),
     Row("ConjugateTranspose", "", "x, perm", "_conjugate_transpose(x, perm)"),
 ]
 

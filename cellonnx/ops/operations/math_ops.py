@@ -147,89 +147,684 @@ def _ragged_range(starts: Any, limits: Any, deltas: Any, tsplits: Any) -> tuple[
 ROWS = [
     Row("RaggedRange", "Tsplits", "starts, limits, deltas", "_ragged_range(starts, limits, deltas, Tsplits)"),
     # ---- elementwise, one input
-    Row("Abs", "", "input", "abs(input)"),
-    Row("Ceil", "", "input", "ceil(input)"),
-    Row("Cos", "", "input", "cos(input)"),
-    Row("Erf", "", "input", "erf(input)"),
-    Row("Exp", "", "input", "exp(input)"),
-    Row("Floor", "", "input", "floor(input)"),
-    Row("Inv", "", "x", "reciprocal(x)"),
-    Row("IsFinite", "", "input", "isfinite(input)"),
-    Row("IsInf", "", "input", "isinf(input)"),
-    Row("IsNan", "", "x", "isnan(x)"),
-    Row("Log", "", "input", "log(input)"),
-    Row("LogicalNot", "", "input", "logical_not(input)"),
-    Row("Neg", "", "input", "neg(input)"),
-    Row("Reciprocal", "", "input", "reciprocal(input)"),
-    Row("Rint", "", "x", "round(x)"),
-    Row("Round", "", "input, decimals=0", "_round(input, decimals)"),
-    Row("Rsqrt", "", "input", "rsqrt(input)"),
-    Row("Sign", "", "input", "sign(input)"),
-    Row("Sin", "", "input", "sin(input)"),
-    Row("Sqrt", "", "x", "sqrt(x)"),
-    Row("Square", "", "input", "square(input)"),
+    Row("Abs", "", "input", "abs(input)",
+        summary="Absolute value, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-1.5, 0.0, 2.0]), ms.float32)
+        >>> print(ops.Abs()(x))
+        [1.5 0.  2. ]
+        """),
+    Row("Ceil", "", "input", "ceil(input)",
+        summary="Rounds each element up to an integer value.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.1, 2.5, -1.5]), ms.float32)
+        >>> print(ops.Ceil()(x))
+        [ 2.  3. -1.]
+        """),
+    Row("Cos", "", "input", "cos(input)",
+        summary="Cosine, elementwise (radians).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, np.pi / 3, np.pi]), ms.float32)
+        >>> print(ops.Cos()(x).asnumpy().round(4))
+        [ 1.   0.5 -1. ]
+        """),
+    Row("Erf", "", "input", "erf(input)",
+        summary="The Gauss error function, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-1.0, 0.0, 0.5]), ms.float32)
+        >>> print(ops.Erf()(x).asnumpy().round(4))
+        [-0.8427  0.      0.5205]
+        """),
+    Row("Exp", "", "input", "exp(input)",
+        summary="Exponential, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, 1.0, 2.0]), ms.float32)
+        >>> print(ops.Exp()(x).asnumpy().round(4))
+        [1.     2.7183 7.3891]
+        """),
+    Row("Floor", "", "input", "floor(input)",
+        summary="Rounds each element down to an integer value.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.1, 2.5, -1.5]), ms.float32)
+        >>> print(ops.Floor()(x))
+        [ 1.  2. -2.]
+        """),
+    Row("Inv", "", "x", "reciprocal(x)",
+        summary="``1 / x``, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 4.0]), ms.float32)
+        >>> print(ops.Inv()(x))
+        [1.   0.5  0.25]
+        """),
+    Row("IsFinite", "", "input", "isfinite(input)",
+        summary="Whether each element is finite (neither infinite nor NaN).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, np.nan, -np.inf]), ms.float32)
+        >>> print(ops.IsFinite()(x))
+        [ True False False]
+        """),
+    Row("IsInf", "", "input", "isinf(input)",
+        summary="Whether each element is positive or negative infinity.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, np.nan, -np.inf]), ms.float32)
+        >>> print(ops.IsInf()(x))
+        [False False  True]
+        """),
+    Row("IsNan", "", "x", "isnan(x)",
+        summary="Whether each element is NaN.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, np.nan, np.inf]), ms.float32)
+        >>> print(ops.IsNan()(x))
+        [False  True False]
+        """),
+    Row("Log", "", "input", "log(input)",
+        summary="Natural logarithm, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 4.0]), ms.float32)
+        >>> print(ops.Log()(x).asnumpy().round(4))
+        [0.     0.6931 1.3863]
+        """),
+    Row("LogicalNot", "", "input", "logical_not(input)",
+        summary="Logical NOT, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([True, False]), ms.bool_)
+        >>> print(ops.LogicalNot()(x))
+        [False  True]
+        """),
+    Row("Neg", "", "input", "neg(input)",
+        summary="``-input``, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, -2.0, 0.0]), ms.float32)
+        >>> print(ops.Neg()(x))
+        [-1.  2. -0.]
+        """),
+    Row("Reciprocal", "", "input", "reciprocal(input)",
+        summary="``1 / input``, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 4.0]), ms.float32)
+        >>> print(ops.Reciprocal()(x))
+        [1.   0.5  0.25]
+        """),
+    Row("Rint", "", "x", "round(x)",
+        summary="Rounds each element to the nearest integer, halves to even.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.5, 1.5, 2.6]), ms.float32)
+        >>> print(ops.Rint()(x))
+        [0. 2. 3.]
+        """),
+    Row("Round", "", "input, decimals=0", "_round(input, decimals)",
+        summary="Rounds each element to the nearest integer, halves to even.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.5, 1.5, 2.4, -2.6]), ms.float32)
+        >>> print(ops.Round()(x))
+        [ 0.  2.  2. -3.]
+        """),
+    Row("Rsqrt", "", "input", "rsqrt(input)",
+        summary="``1 / sqrt(input)``, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 4.0, 16.0]), ms.float32)
+        >>> print(ops.Rsqrt()(x))
+        [1.   0.5  0.25]
+        """),
+    Row("Sign", "", "input", "sign(input)",
+        summary="The sign of each element: -1, 0 or 1.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-3.0, 0.0, 2.5]), ms.float32)
+        >>> print(ops.Sign()(x))
+        [-1.  0.  1.]
+        """),
+    Row("Sin", "", "input", "sin(input)",
+        summary="Sine, elementwise (radians).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, np.pi / 6, np.pi / 2]), ms.float32)
+        >>> print(ops.Sin()(x).asnumpy().round(4))
+        [0.  0.5 1. ]
+        """),
+    Row("Sqrt", "", "x", "sqrt(x)",
+        summary="Square root, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 4.0, 9.0]), ms.float32)
+        >>> print(ops.Sqrt()(x))
+        [1. 2. 3.]
+        """),
+    Row("Square", "", "input", "square(input)",
+        summary="The square of each element.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-2.0, 3.0]), ms.float32)
+        >>> print(ops.Square()(x))
+        [4. 9.]
+        """),
     Row("FloatStatus", "", "x", "_float_status(x)"),
     # ---- elementwise, two inputs
-    Row("Add", "", "input, other", "add(input, other)"),
+    Row("Add", "", "input, other", "add(input, other)",
+        summary="Adds two tensors elementwise, with broadcasting.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> add = ops.Add()
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> y = Tensor(np.array([4.0, 5.0, 6.0]), ms.float32)
+        >>> print(add(x, y))
+        [5. 7. 9.]
+        >>> print(add(x, 1.0))
+        [2. 3. 4.]
+        """),
     Row("TensorAdd", "", "x, y", "add(x, y)"),
-    Row("Sub", "", "x, y", "sub(x, y)"),
-    Row("Mul", "", "input, other", "mul(input, other)"),
-    Row("Div", "", "input, other", "div(input, other)"),
-    Row("RealDiv", "", "x, y", "div(x, y)"),
-    Row("FloorDiv", "", "input, other", "floor_div(input, other)"),
-    Row("FloorMod", "", "x, y", "floor_mod(x, y)"),
-    Row("Mod", "", "x, y", "fmod(x, y)"),
+    Row("Sub", "", "x, y", "sub(x, y)",
+        summary="Subtracts ``y`` from ``x`` elementwise, with broadcasting.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> y = Tensor(np.array([4.0, 5.0, 6.0]), ms.float32)
+        >>> print(ops.Sub()(x, y))
+        [-3. -3. -3.]
+        """),
+    Row("Mul", "", "input, other", "mul(input, other)",
+        summary="Multiplies two tensors elementwise, with broadcasting.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]), ms.float32)
+        >>> y = Tensor(np.array([10.0, 100.0]), ms.float32)
+        >>> print(ops.Mul()(x, y))
+        [[ 10. 200.]
+         [ 30. 400.]]
+        """),
+    Row("Div", "", "input, other", "div(input, other)",
+        summary="Divides ``input`` by ``other`` elementwise, with broadcasting.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, -3.0]), ms.float32)
+        >>> y = Tensor(np.array([4.0, 5.0, 2.0]), ms.float32)
+        >>> print(ops.Div()(x, y))
+        [ 0.25  0.4  -1.5 ]
+        """),
+    Row("RealDiv", "", "x, y", "div(x, y)",
+        summary="Divides ``x`` by ``y`` elementwise (floating point), with broadcasting.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> print(ops.RealDiv()(x, Tensor(np.array([2.0]), ms.float32)))
+        [0.5 1.  1.5]
+        """),
+    Row("FloorDiv", "", "input, other", "floor_div(input, other)",
+        summary="``input / other`` rounded down, elementwise with broadcasting.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([7.0, -7.0]), ms.float32)
+        >>> print(ops.FloorDiv()(x, 2.0))
+        [ 3. -4.]
+        """),
+    Row("FloorMod", "", "x, y", "floor_mod(x, y)",
+        summary="The remainder of the floor division, with the divisor's sign, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-3.0, -1.0, 4.0]), ms.float32)
+        >>> print(ops.FloorMod()(x, 3.0))
+        [0. 2. 1.]
+        """),
+    Row("Mod", "", "x, y", "fmod(x, y)",
+        summary="The remainder of the truncated division, with the dividend's sign, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-3.0, -1.0, 4.0]), ms.float32)
+        >>> y = Tensor(np.array([3.0, 3.0, 3.0]), ms.float32)
+        >>> print(ops.Mod()(x, y))
+        [-0. -1.  1.]
+        """),
     Row("TruncateMod", "", "x, y", "truncate_mod(x, y)"),
     Row("TruncateDiv", "", "x, y", "truncate_div(x, y)"),
-    Row("DivNoNan", "", "x1, x2", "_div_no_nan(x1, x2)"),
-    Row("MulNoNan", "", "x, y", "_mul_no_nan(x, y)"),
+    Row("DivNoNan", "", "x1, x2", "_div_no_nan(x1, x2)",
+        summary="``x1 / x2`` elementwise, 0 where ``x2`` is 0.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> y = Tensor(np.array([2.0, 0.0, 4.0]), ms.float32)
+        >>> print(ops.DivNoNan()(x, y))
+        [0.5  0.   0.75]
+        """),
+    Row("MulNoNan", "", "x, y", "_mul_no_nan(x, y)",
+        summary="``x * y`` elementwise, 0 where ``y`` is 0 (even when ``x`` is inf or NaN).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([np.inf, 2.0, 3.0]), ms.float32)
+        >>> y = Tensor(np.array([0.0, 1.0, 2.0]), ms.float32)
+        >>> print(ops.MulNoNan()(x, y))
+        [0. 2. 6.]
+        """),
     Row("Xdivy", "", "x, y", "xdivy(x, y)"),
-    Row("Pow", "", "input, exponent", "pow(input, exponent)"),
-    Row("Maximum", "", "input, other", "maximum(input, other)"),
-    Row("Minimum", "", "input, other", "minimum(input, other)"),
+    Row("Pow", "", "input, exponent", "pow(input, exponent)",
+        summary="``input ** exponent``, elementwise with broadcasting.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 4.0]), ms.float32)
+        >>> print(ops.Pow()(x, 3.0))
+        [ 1.  8. 64.]
+        """),
+    Row("Maximum", "", "input, other", "maximum(input, other)",
+        summary="The larger of two tensors, elementwise with broadcasting.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 5.0, 3.0]), ms.float32)
+        >>> y = Tensor(np.array([4.0, 2.0, 6.0]), ms.float32)
+        >>> print(ops.Maximum()(x, y))
+        [4. 5. 6.]
+        """),
+    Row("Minimum", "", "input, other", "minimum(input, other)",
+        summary="The smaller of two tensors, elementwise with broadcasting.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 5.0, 3.0]), ms.float32)
+        >>> y = Tensor(np.array([4.0, 2.0, 6.0]), ms.float32)
+        >>> print(ops.Minimum()(x, y))
+        [1. 2. 3.]
+        """),
     Row("SquaredDifference", "", "x, y", "square(sub(*promote(x, y)))"),
-    Row("Equal", "", "input, other", "equal(input, other)"),
-    Row("NotEqual", "", "input, other", "not_equal(input, other)"),
-    Row("Greater", "", "input, other", "greater(input, other)"),
-    Row("GreaterEqual", "", "input, other", "greater_equal(input, other)"),
-    Row("Less", "", "input, other", "less(input, other)"),
-    Row("LessEqual", "", "input, other", "less_equal(input, other)"),
-    Row("LogicalAnd", "", "x, y", "logical_and(x, y)"),
-    Row("LogicalOr", "", "x, y", "logical_or(x, y)"),
-    Row("LogicalXor", "", "input, other", "logical_xor(input, other)"),
-    Row("ApproximateEqual", "tolerance=1e-05", "x, y", "_approximate_equal(x, y, tolerance)"),
+    Row("Equal", "", "input, other", "equal(input, other)",
+        summary="Whether ``input == other``, elementwise with broadcasting.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1, 2, 3]), ms.int32)
+        >>> print(ops.Equal()(x, 2))
+        [False  True False]
+        """),
+    Row("NotEqual", "", "input, other", "not_equal(input, other)",
+        summary="Whether ``input != other``, elementwise with broadcasting.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1, 2, 3]), ms.int32)
+        >>> print(ops.NotEqual()(x, 2))
+        [ True False  True]
+        """),
+    Row("Greater", "", "input, other", "greater(input, other)",
+        summary="Whether ``input > other``, elementwise with broadcasting.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1, 2, 3]), ms.int32)
+        >>> y = Tensor(np.array([1, 1, 4]), ms.int32)
+        >>> print(ops.Greater()(x, y))
+        [False  True False]
+        """),
+    Row("GreaterEqual", "", "input, other", "greater_equal(input, other)",
+        summary="Whether ``input >= other``, elementwise with broadcasting.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1, 2, 3]), ms.int32)
+        >>> y = Tensor(np.array([1, 1, 4]), ms.int32)
+        >>> print(ops.GreaterEqual()(x, y))
+        [ True  True False]
+        """),
+    Row("Less", "", "input, other", "less(input, other)",
+        summary="Whether ``input < other``, elementwise with broadcasting.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1, 2, 3]), ms.int32)
+        >>> y = Tensor(np.array([1, 1, 4]), ms.int32)
+        >>> print(ops.Less()(x, y))
+        [False False  True]
+        """),
+    Row("LessEqual", "", "input, other", "less_equal(input, other)",
+        summary="Whether ``input <= other``, elementwise with broadcasting.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1, 2, 3]), ms.int32)
+        >>> y = Tensor(np.array([1, 1, 4]), ms.int32)
+        >>> print(ops.LessEqual()(x, y))
+        [ True False  True]
+        """),
+    Row("LogicalAnd", "", "x, y", "logical_and(x, y)",
+        summary="Logical AND, elementwise with broadcasting.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([True, False, True]), ms.bool_)
+        >>> y = Tensor(np.array([True, True, False]), ms.bool_)
+        >>> print(ops.LogicalAnd()(x, y))
+        [ True False False]
+        """),
+    Row("LogicalOr", "", "x, y", "logical_or(x, y)",
+        summary="Logical OR, elementwise with broadcasting.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([True, False, False]), ms.bool_)
+        >>> y = Tensor(np.array([False, False, True]), ms.bool_)
+        >>> print(ops.LogicalOr()(x, y))
+        [ True False  True]
+        """),
+    Row("LogicalXor", "", "input, other", "logical_xor(input, other)",
+        summary="Logical XOR, elementwise with broadcasting.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([True, False, True]), ms.bool_)
+        >>> y = Tensor(np.array([True, True, False]), ms.bool_)
+        >>> print(ops.LogicalXor()(x, y))
+        [False  True  True]
+        """),
+    Row("ApproximateEqual", "tolerance=1e-05", "x, y", "_approximate_equal(x, y, tolerance)",
+        summary="Whether ``|x - y| < tolerance``, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> y = Tensor(np.array([1.0, 2.1]), ms.float32)
+        >>> print(ops.ApproximateEqual(tolerance=0.05)(x, y))
+        [ True False]
+        """),
     Row("EqualCount", "", "x, y", "_equal_count(x, y)"),
-    Row("Lerp", "", "input, end, weight", "lerp(input, end, weight)"),
-    Row("AddN", "", "inputs", "_add_n(inputs)"),
+    Row("Lerp", "", "input, end, weight", "lerp(input, end, weight)",
+        summary="Linear interpolation ``input + weight * (end - input)``, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> start = Tensor(np.array([0.0, 10.0]), ms.float32)
+        >>> end = Tensor(np.array([10.0, 20.0]), ms.float32)
+        >>> print(ops.Lerp()(start, end, 0.25))
+        [ 2.5 12.5]
+        """),
+    Row("AddN", "", "inputs", "_add_n(inputs)",
+        summary="The elementwise sum of a list of tensors of one shape.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> y = Tensor(np.array([4.0, 5.0, 6.0]), ms.float32)
+        >>> print(ops.AddN()([x, y, x]))
+        [ 6.  9. 12.]
+        """),
     Row("AccumulateNV2", "", "inputs", "_add_n(inputs)"),
     # ---- reductions (axis () means every axis)
     Row("ReduceSum", "keep_dims=False, skip_mode=False", "x, axis=()",
-        "_reduce_sum(x, axis, keep_dims, skip_mode)"),
-    Row("ReduceMean", "keep_dims=False", "x, axis=()", "mean(x, axes(axis), keep_dims)"),
-    Row("ReduceMax", "keep_dims=False", "x, axis=()", "amax(x, axes(axis), keep_dims)"),
-    Row("ReduceMin", "keep_dims=False", "x, axis=()", "amin(x, axes(axis), keep_dims)"),
-    Row("ReduceProd", "keep_dims=False", "x, axis=()", "prod(x, axes(axis), keep_dims)"),
-    Row("ReduceAll", "keep_dims=False", "input, axis=None", "_reduce_bool(amin, input, axis, keep_dims)"),
-    Row("ReduceAny", "keep_dims=False", "x, axis=()", "_reduce_bool(amax, x, axis, keep_dims)"),
+        "_reduce_sum(x, axis, keep_dims, skip_mode)",
+        summary="Sums over the given axes (all of them when ``axis`` is ``()``).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]), ms.float32)
+        >>> print(ops.ReduceSum()(x))
+        21.0
+        >>> print(ops.ReduceSum(keep_dims=True)(x, 1))
+        [[ 6.]
+         [15.]]
+        """),
+    Row("ReduceMean", "keep_dims=False", "x, axis=()", "mean(x, axes(axis), keep_dims)",
+        summary="The mean over the given axes (all of them when ``axis`` is ``()``).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]), ms.float32)
+        >>> print(ops.ReduceMean()(x))
+        3.5
+        >>> print(ops.ReduceMean(keep_dims=False)(x, 0))
+        [2.5 3.5 4.5]
+        """),
+    Row("ReduceMax", "keep_dims=False", "x, axis=()", "amax(x, axes(axis), keep_dims)",
+        summary="The maximum over the given axes (all of them when ``axis`` is ``()``).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 7.0, 3.0], [9.0, 5.0, 6.0]]), ms.float32)
+        >>> print(ops.ReduceMax()(x, 1))
+        [7. 9.]
+        """),
+    Row("ReduceMin", "keep_dims=False", "x, axis=()", "amin(x, axes(axis), keep_dims)",
+        summary="The minimum over the given axes (all of them when ``axis`` is ``()``).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 7.0, 3.0], [9.0, 5.0, 6.0]]), ms.float32)
+        >>> print(ops.ReduceMin()(x, 1))
+        [1. 5.]
+        """),
+    Row("ReduceProd", "keep_dims=False", "x, axis=()", "prod(x, axes(axis), keep_dims)",
+        summary="The product over the given axes (all of them when ``axis`` is ``()``).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]), ms.float32)
+        >>> print(ops.ReduceProd()(x, 0))
+        [ 4. 10. 18.]
+        """),
+    Row("ReduceAll", "keep_dims=False", "input, axis=None", "_reduce_bool(amin, input, axis, keep_dims)",
+        summary="Logical AND over the given axes (all of them when ``axis`` is None).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[True, False], [True, True]]), ms.bool_)
+        >>> print(ops.ReduceAll()(x, 1))
+        [False  True]
+        """),
+    Row("ReduceAny", "keep_dims=False", "x, axis=()", "_reduce_bool(amax, x, axis, keep_dims)",
+        summary="Logical OR over the given axes (all of them when ``axis`` is ``()``).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[True, False], [False, False]]), ms.bool_)
+        >>> print(ops.ReduceAny()(x, 1))
+        [ True False]
+        """),
     Row("CumSum", "exclusive=False, reverse=False", "input, axis",
-        "_cumsum(input, axis, exclusive, reverse)"),
+        "_cumsum(input, axis, exclusive, reverse)",
+        summary="The cumulative sum along ``axis`` (optionally exclusive, or from the end).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0, 4.0]), ms.float32)
+        >>> print(ops.CumSum()(x, 0))
+        [ 1.  3.  6. 10.]
+        >>> print(ops.CumSum(exclusive=True, reverse=True)(x, 0))
+        [9. 7. 4. 0.]
+        """),
     Row("ReduceStd", "axis=[], unbiased=True, keep_dims=False", "x",
-        "std_mean(x, axes(axis), int(unbiased), keep_dims)"),
+        "std_mean(x, axes(axis), int(unbiased), keep_dims)",
+        summary="The standard deviation and the mean over the given axes.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 3.0], [2.0, 6.0]]), ms.float32)
+        >>> std, mean = ops.ReduceStd(axis=1, unbiased=False)(x)
+        >>> print(std)
+        [1. 2.]
+        >>> print(mean)
+        [2. 4.]
+        """),
     Row("SquareSumAll", "", "x, y", "(sum(square(x)), sum(square(y)))"),
     Row("LpNorm", "axis, p=2, keep_dims=False, epsilon=1e-12", "input",
         "_lp_norm(input, axis, p, keep_dims, epsilon)"),
     Row("Argmax", "axis=-1, output_type=mstype.int32", "input_x",
-        "_arg(argmax, input_x, axis, output_type, 'Argmax')"),
-    Row("Argmin", "axis=-1, output_type=mstype.int32", "x", "_arg(argmin, x, axis, output_type, 'Argmin')"),
+        "_arg(argmax, input_x, axis, output_type, 'Argmax')",
+        summary="The index of the largest element along ``axis``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 7.0, 3.0], [9.0, 5.0, 6.0]]), ms.float32)
+        >>> print(ops.Argmax(axis=-1)(x))
+        [1 0]
+        """),
+    Row("Argmin", "axis=-1, output_type=mstype.int32", "x", "_arg(argmin, x, axis, output_type, 'Argmin')",
+        summary="The index of the smallest element along ``axis``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 7.0, 3.0], [9.0, 5.0, 6.0]]), ms.float32)
+        >>> print(ops.Argmin(axis=-1)(x))
+        [0 1]
+        """),
     Row("ArgMaxWithValue", "axis=0, keep_dims=False", "input",
-        "_arg_with_value(max, input, axis, keep_dims)"),
+        "_arg_with_value(max, input, axis, keep_dims)",
+        summary="The index and the value of the largest element along ``axis``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 7.0, 3.0], [9.0, 5.0, 6.0]]), ms.float32)
+        >>> index, value = ops.ArgMaxWithValue(axis=1)(x)
+        >>> print(index)
+        [1 0]
+        >>> print(value)
+        [7. 9.]
+        """),
     Row("ArgMinWithValue", "axis=0, keep_dims=False", "input",
-        "_arg_with_value(min, input, axis, keep_dims)"),
+        "_arg_with_value(min, input, axis, keep_dims)",
+        summary="The index and the value of the smallest element along ``axis``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 7.0, 3.0], [9.0, 5.0, 6.0]]), ms.float32)
+        >>> index, value = ops.ArgMinWithValue(axis=1)(x)
+        >>> print(index)
+        [0 1]
+        >>> print(value)
+        [1. 5.]
+        """),
     # ---- linear algebra
     Row("MatMul", "transpose_a=False, transpose_b=False", "input, mat2",
-        "matmul(_t(input, transpose_a), _t(mat2, transpose_b))"),
+        "matmul(_t(input, transpose_a), _t(mat2, transpose_b))",
+        summary="Matrix product of two 2-D tensors, either of them transposed first.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.arange(6).reshape(2, 3), ms.float32)
+        >>> b = Tensor(np.ones((4, 3)), ms.float32)
+        >>> matmul = ops.MatMul(transpose_b=True)
+        >>> print(matmul(a, b))
+        [[ 3.  3.  3.  3.]
+         [12. 12. 12. 12.]]
+        """),
     Row("BatchMatMul", "transpose_a=False, transpose_b=False", "x, y",
-        "matmul(_t(x, transpose_a), _t(y, transpose_b))"),
+        "matmul(_t(x, transpose_a), _t(y, transpose_b))",
+        summary="Matrix products of batches of matrices, either side transposed first.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((2, 3, 4)), ms.float32)
+        >>> y = Tensor(np.ones((2, 4, 5)), ms.float32)
+        >>> output = ops.BatchMatMul()(x, y)
+        >>> output.shape
+        (2, 3, 5)
+        >>> print(output[0, 0])
+        [4. 4. 4. 4. 4.]
+        """),
     Row("Trace", "", "input", "trace(input)"),
 ]
 

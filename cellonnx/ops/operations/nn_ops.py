@@ -371,38 +371,236 @@ def _kl_div(logits: Tensor, labels: Tensor, reduction: str) -> Tensor:
 
 ROWS = [
     # ---- activations
-    Row("ReLU", "", "input", "relu(input)"),
-    Row("ReLU6", "", "x", "relu6(x)"),
-    Row("Elu", "alpha=1.0", "input_x", "elu(input_x, alpha)"),
-    Row("CeLU", "alpha=1.0", "x", "celu(x, alpha)"),
-    Row("GeLU", "", "input", "gelu(input, 'tanh')"),
+    Row("ReLU", "", "input", "relu(input)",
+        summary="Rectified linear unit, elementwise: ``max(input, 0)``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> relu = ops.ReLU()
+        >>> x = Tensor(np.array([[-1.0, 4.0, -8.0], [2.0, -5.0, 9.0]]), ms.float32)
+        >>> print(relu(x))
+        [[0. 4. 0.]
+         [2. 0. 9.]]
+        """),
+    Row("ReLU6", "", "x", "relu6(x)",
+        summary="``min(max(x, 0), 6)``, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-1.0, 4.0, 8.0]), ms.float32)
+        >>> print(ops.ReLU6()(x))
+        [0. 4. 6.]
+        """),
+    Row("Elu", "alpha=1.0", "input_x", "elu(input_x, alpha)",
+        summary="Exponential linear unit: ``x`` for ``x > 0``, ``alpha * (exp(x) - 1)`` otherwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-2.0, 0.0, 1.0]), ms.float32)
+        >>> print(ops.Elu(alpha=1.0)(x).asnumpy().round(4))
+        [-0.8647  0.      1.    ]
+        """),
+    Row("CeLU", "alpha=1.0", "x", "celu(x, alpha)",
+        summary="Continuously differentiable ELU: ``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-2.0, 0.0, 3.0]), ms.float32)
+        >>> print(ops.CeLU(alpha=2.0)(x).asnumpy().round(4))
+        [-1.2642  0.      3.    ]
+        """),
+    Row("GeLU", "", "input", "gelu(input, 'tanh')",
+        summary="Gaussian error linear unit (the tanh approximation), elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-1.0, 0.0, 1.0, 2.0]), ms.float32)
+        >>> print(ops.GeLU()(x).asnumpy().round(4))
+        [-0.1588  0.      0.8412  1.9546]
+        """),
     Row("Gelu", "", "x", "gelu(x, 'tanh')"),
-    Row("HSigmoid", "", "input", "hardsigmoid(input)"),
-    Row("HSwish", "", "input", "hardswish(input)"),
+    Row("HSigmoid", "", "input", "hardsigmoid(input)",
+        summary="Hard sigmoid ``relu6(x + 3) / 6``, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-4.0, 0.0, 1.5, 4.0]), ms.float32)
+        >>> print(ops.HSigmoid()(x))
+        [0.   0.5  0.75 1.  ]
+        """),
+    Row("HSwish", "", "input", "hardswish(input)",
+        summary="Hard swish ``x * relu6(x + 3) / 6``, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-4.0, -1.5, 0.0, 1.5, 4.0]), ms.float32)
+        >>> print(ops.HSwish()(x))
+        [-0.    -0.375  0.     1.125  4.   ]
+        """),
     Row("SeLU", "", "input_x", "selu(input_x)"),
-    Row("Sigmoid", "", "input", "sigmoid(input)"),
-    Row("Tanh", "", "input", "tanh(input)"),
-    Row("Softplus", "", "x", "softplus(x)"),
+    Row("Sigmoid", "", "input", "sigmoid(input)",
+        summary="The logistic function ``1 / (1 + exp(-x))``, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-1.0, 0.0, 1.0]), ms.float32)
+        >>> print(ops.Sigmoid()(x).asnumpy().round(4))
+        [0.2689 0.5    0.7311]
+        """),
+    Row("Tanh", "", "input", "tanh(input)",
+        summary="Hyperbolic tangent, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-1.0, 0.0, 1.0]), ms.float32)
+        >>> print(ops.Tanh()(x).asnumpy().round(4))
+        [-0.7616  0.      0.7616]
+        """),
+    Row("Softplus", "", "x", "softplus(x)",
+        summary="``log(1 + exp(x))``, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-1.0, 0.0, 1.0]), ms.float32)
+        >>> print(ops.Softplus()(x).asnumpy().round(4))
+        [0.3133 0.6931 1.3133]
+        """),
     Row("Softsign", "", "x", "softsign(x)"),
-    Row("Mish", "", "x", "mish(x)"),
-    Row("PReLU", "", "input, weight", "prelu(input, weight)"),
-    Row("FastGeLU", "", "x", "fast_gelu(x)"),
+    Row("Mish", "", "x", "mish(x)",
+        summary="Mish ``x * tanh(softplus(x))``, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-1.0, 0.0, 1.0]), ms.float32)
+        >>> print(ops.Mish()(x).asnumpy().round(4))
+        [-0.3034  0.      0.8651]
+        """),
+    Row("PReLU", "", "input, weight", "prelu(input, weight)",
+        summary="Parametric ReLU: ``x`` for ``x > 0``, ``weight * x`` otherwise (one weight per channel).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[-2.0, 3.0], [4.0, -8.0]]), ms.float32)
+        >>> weight = Tensor(np.array([0.5, 0.25]), ms.float32)
+        >>> print(ops.PReLU()(x, weight))
+        [[-1.  3.]
+         [ 4. -2.]]
+        """),
+    Row("FastGeLU", "", "x", "fast_gelu(x)",
+        summary=("The fast GELU approximation ``x / (1 + exp(-1.702 |x|)) * exp(0.851 (x - |x|))``, "
+                 "elementwise."),
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-1.0, 0.0, 1.0]), ms.float32)
+        >>> print(ops.FastGeLU()(x).asnumpy().round(4))
+        [-0.1542  0.      0.8458]
+        """),
     Row("FastGelu", "", "x", "fast_gelu(x)"),
     Row("SoftShrink", "lambd=0.5", "input", "softshrink(input, lambd)"),
-    Row("HShrink", "lambd=0.5", "input", "hardshrink(input, lambd)"),
+    Row("HShrink", "lambd=0.5", "input", "hardshrink(input, lambd)",
+        summary="Hard shrinkage: ``x`` where ``|x| > lambd``, 0 elsewhere.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-1.0, -0.25, 0.25, 1.0]), ms.float32)
+        >>> print(ops.HShrink(lambd=0.5)(x))
+        [-1.  0.  0.  1.]
+        """),
     Row("RmsNorm", "epsilon=1e-06", "x, gamma", "rms_norm(x, gamma, epsilon)"),
-    Row("Softmax", "axis=-1", "input", "_softmax(softmax, input, axis, 'Softmax')"),
-    Row("LogSoftmax", "axis=-1", "logits", "_softmax(log_softmax, logits, axis, 'LogSoftmax')"),
+    Row("Softmax", "axis=-1", "input", "_softmax(softmax, input, axis, 'Softmax')",
+        summary="Softmax along ``axis``: ``exp(x) / sum(exp(x))``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> softmax = ops.Softmax(axis=-1)
+        >>> x = Tensor(np.array([[1.0, 2.0, 3.0], [2.0, 2.0, 2.0]]), ms.float32)
+        >>> print(softmax(x).asnumpy().round(4))
+        [[0.09   0.2447 0.6652]
+         [0.3333 0.3333 0.3333]]
+        """),
+    Row("LogSoftmax", "axis=-1", "logits", "_softmax(log_softmax, logits, axis, 'LogSoftmax')",
+        summary="The logarithm of the softmax along ``axis``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> print(ops.LogSoftmax(axis=-1)(x).asnumpy().round(4))
+        [-2.4076 -1.4076 -0.4076]
+        """),
     Row("LogSoftmaxExt", "", "input, dim=None, dtype=None",
         "log_softmax(input if dtype is None else cast(input, dtype), -1 if dim is None else dim)"),
     Row("L2Normalize", "axis=0, epsilon=0.0001", "x", "l2_normalize(x, axis[0], epsilon)",
-        _setup_l2_normalize),
+        _setup_l2_normalize,
+        summary="``x`` divided by its L2 norm along ``axis`` (at least ``sqrt(epsilon)``).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[3.0, 4.0], [0.0, 2.0]]), ms.float32)
+        >>> print(ops.L2Normalize(axis=1)(x))
+        [[0.6 0.8]
+         [0.  1. ]]
+        """),
     # ---- dense, convolution and bias
-    Row("Dense", "", "input, weight, bias=None", "dense(input, weight, bias)"),
+    Row("Dense", "", "input, weight, bias=None", "dense(input, weight, bias)",
+        summary="``input @ weight.T + bias``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 2.0, 3.0]]), ms.float32)
+        >>> weight = Tensor(np.array([[1.0, 0.0, 0.0], [1.0, 1.0, 1.0]]), ms.float32)
+        >>> bias = Tensor(np.array([0.5, -6.0]), ms.float32)
+        >>> print(ops.Dense()(x, weight, bias))
+        [[1.5 0. ]]
+        """),
     Row("BiasAdd", "data_format='NCHW'", "input_x, bias", "_bias_add(input_x, bias, data_format)",
-        _setup_bias_add),
+        _setup_bias_add,
+        summary="Adds a 1-D bias to the channel axis of ``input_x`` (axis 1 for NCHW, the last for NHWC).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.zeros((2, 3)), ms.float32)
+        >>> bias = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> print(ops.BiasAdd()(x, bias))
+        [[1. 2. 3.]
+         [1. 2. 3.]]
+        """),
     Row("Conv2D", "out_channel, kernel_size, mode=1, pad_mode='valid', pad=0, stride=1, dilation=1, group=1, "
-        "data_format='NCHW'", "x, w", "_conv2d(x, w, self)", _setup_conv),
+        "data_format='NCHW'", "x, w", "_conv2d(x, w, self)", _setup_conv,
+        summary="2-D convolution of an NCHW input with an ``(out_channel, C / group, kh, kw)`` weight.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((1, 2, 4, 4)), ms.float32)
+        >>> weight = Tensor(np.ones((3, 2, 3, 3)), ms.float32)
+        >>> conv2d = ops.Conv2D(out_channel=3, kernel_size=3)
+        >>> output = conv2d(x, weight)
+        >>> output.shape
+        (1, 3, 2, 2)
+        >>> print(output[0, 0])
+        [[18. 18.]
+         [18. 18.]]
+        """),
     Row("Conv2DBackpropInput", "out_channel, kernel_size, pad_mode='valid', pad=0, pad_list=None, mode=1, "
         "stride=1, dilation=1, group=1, data_format='NCHW'", "out_backprop, filter, input_sizes",
         "_conv2d_input_grad(out_backprop, filter, input_sizes, self)", _setup_conv),
@@ -411,49 +609,225 @@ ROWS = [
         "_conv2d_input_grad(out_backprop, filter, input_sizes, self)", _setup_conv),
     # ---- pooling
     Row("MaxPool", "kernel_size=1, strides=1, pad_mode='valid', data_format='NCHW'", "x",
-        "_max_pool(x, self)", _setup_pool),
+        "_max_pool(x, self)", _setup_pool,
+        summary="2-D max pooling over an NCHW input.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 4, 4), ms.float32)
+        >>> print(ops.MaxPool(kernel_size=2, strides=2)(x))
+        [[[[ 5.  7.]
+           [13. 15.]]]]
+        """),
     Row("MaxPoolWithArgmax", "kernel_size=1, strides=1, pad_mode='valid', data_format='NCHW'", "x",
         "_max_pool(x, self, True)", _setup_pool),
     Row("AvgPool", "kernel_size=1, strides=1, pad_mode='VALID', data_format='NCHW'", "x",
-        "_avg_pool(x, self)", _setup_pool),
+        "_avg_pool(x, self)", _setup_pool,
+        summary="2-D average pooling over an NCHW input.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 4, 4), ms.float32)
+        >>> print(ops.AvgPool(kernel_size=2, strides=2)(x))
+        [[[[ 2.5  4.5]
+           [10.5 12.5]]]]
+        """),
     Row("MaxPoolWithArgmaxV2", "kernel_size, strides=None, pads=0, dilation=(1, 1), ceil_mode=False, "
         "argmax_type=mstype.int64", "x", "_max_pool_v2(x, self)", _setup_pool_v2),
-    Row("AdaptiveAvgPool2D", "output_size", "x", "adaptive_avg_pool2d(x, _adaptive_size(x, output_size))"),
-    Row("AdaptiveMaxPool2D", "output_size", "input", "_adaptive_max_pool2d(input, output_size)"),
+    Row("AdaptiveAvgPool2D", "output_size", "x", "adaptive_avg_pool2d(x, _adaptive_size(x, output_size))",
+        summary="2-D average pooling to a fixed output size.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 4, 4), ms.float32)
+        >>> print(ops.AdaptiveAvgPool2D((2, 2))(x))
+        [[[[ 2.5  4.5]
+           [10.5 12.5]]]]
+        """),
+    Row("AdaptiveMaxPool2D", "output_size", "input", "_adaptive_max_pool2d(input, output_size)",
+        summary="2-D max pooling to a fixed output size; returns the values and their indices.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 4, 4), ms.float32)
+        >>> values, indices = ops.AdaptiveMaxPool2D((2, 2))(x)
+        >>> print(values)
+        [[[[ 5.  7.]
+           [13. 15.]]]]
+        """),
     # ---- normalisation
     Row("LayerNorm", "begin_norm_axis=1, begin_params_axis=1, epsilon=1e-07", "input_x, gamma, beta",
-        "_layer_norm(input_x, gamma, beta, begin_norm_axis, begin_params_axis, epsilon)"),
+        "_layer_norm(input_x, gamma, beta, begin_norm_axis, begin_params_axis, epsilon)",
+        summary=("Layer normalization over the axes from ``begin_norm_axis``; returns the output, the mean "
+                 "and the reciprocal standard deviation."),
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0]]), ms.float32)
+        >>> gamma = Tensor(np.ones(3), ms.float32)
+        >>> beta = Tensor(np.zeros(3), ms.float32)
+        >>> output, mean, rstd = ops.LayerNorm(begin_norm_axis=1, begin_params_axis=1)(x, gamma, beta)
+        >>> print(output.asnumpy().round(4))
+        [[-1.2247  0.      1.2247]
+         [-1.2247  0.      1.2247]]
+        >>> print(mean)
+        [[2.]
+         [4.]]
+        """),
     Row("BatchNorm", "is_training=False, epsilon=1e-05, momentum=0.1, data_format='NCHW'",
         "input_x, scale, bias, mean, variance", "_batch_norm(input_x, scale, bias, mean, variance, self)",
         _setup_batch_norm),
     # ---- dropout
-    Row("Dropout", "keep_prob=0.5, Seed0=0, Seed1=0", "x", "_dropout(x, keep_prob)"),
+    Row("Dropout", "keep_prob=0.5, Seed0=0, Seed1=0", "x", "_dropout(x, keep_prob)",
+        summary=("Zeroes elements with probability ``1 - keep_prob`` and scales the rest by ``1 / "
+                 "keep_prob``; returns the output and the mask."),
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((2, 4)), ms.float32)
+        >>> output, mask = ops.Dropout(keep_prob=0.5)(x)
+        >>> output.shape
+        (2, 4)
+        >>> mask.shape
+        (2, 4)
+        >>> sorted(set(output.asnumpy().ravel().tolist())) in ([0.0, 2.0], [0.0], [2.0])
+        True
+        """),
     Row("Dropout2D", "keep_prob=0.5", "x", "_dropout_nd(x, keep_prob, 2, 'Dropout2D')"),
     Row("Dropout3D", "keep_prob=0.5", "x", "_dropout_nd(x, keep_prob, 3, 'Dropout3D')"),
     # ---- padding
-    Row("Pad", "paddings", "x", "_pad(x, paddings)"),
+    Row("Pad", "paddings", "x", "_pad(x, paddings)",
+        summary="Pads ``x`` with zeros, ``paddings[i] = (before, after)`` for axis ``i``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]), ms.float32)
+        >>> print(ops.Pad(((1, 0), (0, 1)))(x))
+        [[0. 0. 0.]
+         [1. 2. 0.]
+         [3. 4. 0.]]
+        """),
     Row("PadV3", "mode='constant', paddings_contiguous=True", "x, paddings, constant_value=None",
         "_pad_v3(x, paddings, constant_value, mode, paddings_contiguous)", _setup_pad_v3),
     Row("MirrorPad", "mode='REFLECT'", "x, paddings", "_mirror_pad(x, paddings, mode)", _setup_mirror_pad),
     # ---- losses
     Row("BCEWithLogitsLoss", "reduction='mean'", "input, target, weight=None, posWeight=None",
-        "binary_cross_entropy_with_logits(input, target, weight, posWeight, reduction)", _setup_reduction),
+        "binary_cross_entropy_with_logits(input, target, weight, posWeight, reduction)", _setup_reduction,
+        summary="The binary cross entropy of sigmoid(``input``) against ``target``, optionally weighted.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> logits = Tensor(np.array([[2.0, -1.0], [0.5, 0.0]]), ms.float32)
+        >>> labels = Tensor(np.array([[1.0, 0.0], [0.0, 1.0]]), ms.float32)
+        >>> weight = Tensor(np.ones(2), ms.float32)
+        >>> pos_weight = Tensor(np.ones(2), ms.float32)
+        >>> print(ops.BCEWithLogitsLoss()(logits, labels, weight, pos_weight).asnumpy().round(4))
+        0.5269
+        """),
     Row("BinaryCrossEntropy", "reduction='mean'", "input, target, weight=None",
-        "binary_cross_entropy(input, target, weight, reduction)", _setup_reduction),
+        "binary_cross_entropy(input, target, weight, reduction)", _setup_reduction,
+        summary="The binary cross entropy of probabilities ``input`` against ``target``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> probs = Tensor(np.array([0.9, 0.2, 0.6]), ms.float32)
+        >>> labels = Tensor(np.array([1.0, 0.0, 1.0]), ms.float32)
+        >>> print(ops.BinaryCrossEntropy()(probs, labels).asnumpy().round(4))
+        0.2798
+        """),
     Row("SigmoidCrossEntropyWithLogits", "", "predict, target",
-        "binary_cross_entropy_with_logits(predict, target, None, None, 'none')"),
+        "binary_cross_entropy_with_logits(predict, target, None, None, 'none')",
+        summary="The binary cross entropy of sigmoid(predict) against ``target``, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> predict = Tensor(np.array([[2.0, -1.0], [0.5, 0.0]]), ms.float32)
+        >>> target = Tensor(np.array([[1.0, 0.0], [0.0, 1.0]]), ms.float32)
+        >>> print(ops.SigmoidCrossEntropyWithLogits()(predict, target).asnumpy().round(4))
+        [[0.1269 0.3133]
+         [0.9741 0.6931]]
+        """),
     Row("SmoothL1Loss", "beta=1.0, reduction='none'", "prediction, target",
         "smooth_l1_loss(prediction, target, beta, reduction)", _setup_reduction),
     Row("SoftMarginLoss", "reduction='mean'", "input, target", "soft_margin_loss(input, target, reduction)",
         _setup_reduction),
     Row("KLDivLoss", "reduction='mean'", "logits, labels", "_kl_div(logits, labels, reduction)",
-        _setup_reduction),
+        _setup_reduction,
+        summary="The Kullback-Leibler divergence of ``labels`` from the log-probabilities ``logits``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> logits = Tensor(np.array([-1.0, -2.0]), ms.float32)
+        >>> labels = Tensor(np.array([0.5, 0.5]), ms.float32)
+        >>> print(ops.KLDivLoss(reduction='sum')(logits, labels).asnumpy().round(4))
+        0.8069
+        """),
     Row("NLLLoss", "reduction='mean', ignore_index=-100", "logits, labels, weight",
-        "_nll_loss(logits, labels, weight, reduction, ignore_index)", _setup_reduction),
-    Row("L2Loss", "", "input", "_l2_loss(input)"),
-    Row("SoftmaxCrossEntropyWithLogits", "", "logits, labels", "_softmax_cross_entropy(logits, labels)"),
+        "_nll_loss(logits, labels, weight, reduction, ignore_index)", _setup_reduction,
+        summary=("The negative log-likelihood of the integer ``labels`` under log-probabilities ``logits``, "
+                 "and the total weight."),
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> logits = Tensor(np.array([[-0.5, -1.0, -2.0], [-3.0, -0.1, -2.5]]), ms.float32)
+        >>> labels = Tensor(np.array([0, 1]), ms.int32)
+        >>> weight = Tensor(np.ones(3), ms.float32)
+        >>> loss, total_weight = ops.NLLLoss(reduction='mean')(logits, labels, weight)
+        >>> print(loss)
+        0.3
+        >>> print(total_weight)
+        2.0
+        """),
+    Row("L2Loss", "", "input", "_l2_loss(input)",
+        summary="Half the sum of squares: ``sum(input ** 2) / 2``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> print(ops.L2Loss()(x))
+        7.0
+        """),
+    Row("SoftmaxCrossEntropyWithLogits", "", "logits, labels", "_softmax_cross_entropy(logits, labels)",
+        summary=("The cross entropy of softmax(logits) against one-hot (or soft) labels, per example, and "
+                 "its gradient."),
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> logits = Tensor(np.array([[2.0, 1.0, 0.1], [0.5, 2.5, 0.3]]), ms.float32)
+        >>> labels = Tensor(np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]), ms.float32)
+        >>> loss, backprop = ops.SoftmaxCrossEntropyWithLogits()(logits, labels)
+        >>> print(loss.asnumpy().round(4))
+        [0.417 0.22 ]
+        >>> backprop.shape
+        (2, 3)
+        """),
     Row("SparseSoftmaxCrossEntropyWithLogits", "is_grad=False", "features, labels",
-        "_sparse_softmax_cross_entropy(features, labels, is_grad)"),
+        "_sparse_softmax_cross_entropy(features, labels, is_grad)",
+        summary="The mean cross entropy of softmax(features) against integer class labels.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> features = Tensor(np.array([[2.0, 1.0, 0.1], [0.5, 2.5, 0.3]]), ms.float32)
+        >>> labels = Tensor(np.array([0, 1]), ms.int32)
+        >>> loss = ops.SparseSoftmaxCrossEntropyWithLogits()(features, labels)
+        >>> print(loss.asnumpy().round(4))
+        0.3185
+        """),
 ]
 
 CLASSES = build(ROWS, globals())

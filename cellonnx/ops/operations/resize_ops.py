@@ -100,7 +100,19 @@ ROWS = [
     Row("ResizeBicubic", "align_corners=False, half_pixel_centers=False", "image, size",
         "_tf_resize(image, size, 'cubic', self)", _setup_tf),
     Row("ResizeNearestNeighbor", "size, align_corners=False, half_pixel_centers=False", "input_x",
-        "_tf_resize(input_x, size, 'nearest', self)", _setup_tf),
+        "_tf_resize(input_x, size, 'nearest', self)", _setup_tf,
+        summary="Resizes the last two axes of an NCHW input to ``size`` by nearest-neighbour sampling.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[[[1.0, 2.0], [3.0, 4.0]]]]), ms.float32)
+        >>> print(ops.ResizeNearestNeighbor((4, 4))(x))
+        [[[[1. 1. 2. 2.]
+           [1. 1. 2. 2.]
+           [3. 3. 4. 4.]
+           [3. 3. 4. 4.]]]]
+        """),
     Row("ResizeNearestNeighborV2", "align_corners=False, half_pixel_centers=False", "image, size",
         "_tf_resize(image, size, 'nearest', self)", _setup_tf),
     Row("ResizeLinear1D", "coordinate_transformation_mode='align_corners'", "x, size",

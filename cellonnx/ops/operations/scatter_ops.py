@@ -71,7 +71,16 @@ ROWS = [
     Row("UniqueWithPad", "", "x, pad_num", "unique_with_pad(x, pad_num)"),
     Row("SearchSorted", "dtype=mstype.int64, right=False", "sorted_sequence, values, sorter=None",
         "_searchsorted(sorted_sequence, values, sorter, dtype, right)"),
-    Row("Bucketize", "boundaries", "input", "bucketize(input, boundaries)"),
+    Row("Bucketize", "boundaries", "input", "bucketize(input, boundaries)",
+        summary="The index of the bucket of ``boundaries`` each element falls in.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.5, 1.5, 2.5]), ms.float32)
+        >>> print(ops.Bucketize(boundaries=[1.0, 2.0])(x))
+        [0 1 2]
+        """),
     Row("Coalesce", "", "x_indices, x_values, x_shape", "coalesce(x_indices, x_values, x_shape)"),
     # ---- triangles, grids and layouts
     Row("Tril", "diagonal=0", "x", "tril(x, diagonal)"),
@@ -80,7 +89,22 @@ ROWS = [
         "tril_indices(row, col, offset, dtype=dtype)"),
     Row("TriuIndices", "row, col, offset=0, dtype=mstype.int32", "",
         "triu_indices(row, col, offset, dtype=dtype)"),
-    Row("Meshgrid", "indexing='xy'", "inputs", "meshgrid(*inputs, indexing=indexing)"),
+    Row("Meshgrid", "indexing='xy'", "inputs", "meshgrid(*inputs, indexing=indexing)",
+        summary="Coordinate grids from a tuple of 1-D tensors.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1, 2, 3]), ms.int32)
+        >>> y = Tensor(np.array([4, 5]), ms.int32)
+        >>> xx, yy = ops.Meshgrid(indexing='xy')((x, y))
+        >>> print(xx)
+        [[1 2 3]
+         [1 2 3]]
+        >>> print(yy)
+        [[4 4 4]
+         [5 5 5]]
+        """),
     Row("ReverseSequence", "seq_dim, batch_dim=0", "x, seq_lengths",
         "reverse_sequence(x, seq_lengths, seq_dim, batch_dim)"),
     Row("SpaceToBatchND", "block_shape, paddings", "input_x",

@@ -85,38 +85,236 @@ def _median(x: Tensor, global_median: bool, axis: int, keep_dims: bool, ignore_n
 
 ROWS = [
     # ---- trigonometric and hyperbolic
-    Row("ACos", "", "input", "acos(input)"),
-    Row("Acosh", "", "input", "acosh(input)"),
-    Row("Asin", "", "input", "asin(input)"),
-    Row("Asinh", "", "input", "asinh(input)"),
-    Row("Atan", "", "input", "atan(input)"),
-    Row("Atanh", "", "input", "atanh(input)"),
-    Row("Atan2", "", "input, other", "atan2(input, other)"),
+    Row("ACos", "", "input", "acos(input)",
+        summary="Arc cosine, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 0.0, -1.0]), ms.float32)
+        >>> print(ops.ACos()(x).asnumpy().round(4))
+        [0.     1.5708 3.1416]
+        """),
+    Row("Acosh", "", "input", "acosh(input)",
+        summary="Inverse hyperbolic cosine, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> print(ops.Acosh()(x).asnumpy().round(4))
+        [0.    1.317]
+        """),
+    Row("Asin", "", "input", "asin(input)",
+        summary="Arc sine, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 0.0, -0.5]), ms.float32)
+        >>> print(ops.Asin()(x).asnumpy().round(4))
+        [ 1.5708  0.     -0.5236]
+        """),
+    Row("Asinh", "", "input", "asinh(input)",
+        summary="Inverse hyperbolic sine, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, 1.0]), ms.float32)
+        >>> print(ops.Asinh()(x).asnumpy().round(4))
+        [0.     0.8814]
+        """),
+    Row("Atan", "", "input", "atan(input)",
+        summary="Arc tangent, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 0.0, -1.0]), ms.float32)
+        >>> print(ops.Atan()(x).asnumpy().round(4))
+        [ 0.7854  0.     -0.7854]
+        """),
+    Row("Atanh", "", "input", "atanh(input)",
+        summary="Inverse hyperbolic tangent, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, 0.5]), ms.float32)
+        >>> print(ops.Atanh()(x).asnumpy().round(4))
+        [0.     0.5493]
+        """),
+    Row("Atan2", "", "input, other", "atan2(input, other)",
+        summary=("The angle of the point ``(other, input)``: arc tangent of ``input / other`` in the right "
+                 "quadrant."),
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> y = Tensor(np.array([1.0, 1.0]), ms.float32)
+        >>> x = Tensor(np.array([1.0, -1.0]), ms.float32)
+        >>> print(ops.Atan2()(y, x).asnumpy().round(4))
+        [0.7854 2.3562]
+        """),
     Row("Tan", "", "input", "tan(input)"),
-    Row("Cosh", "", "input", "cosh(input)"),
+    Row("Cosh", "", "input", "cosh(input)",
+        summary="Hyperbolic cosine, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, 1.0]), ms.float32)
+        >>> print(ops.Cosh()(x).asnumpy().round(4))
+        [1.     1.5431]
+        """),
     Row("Sinh", "", "input", "sinh(input)"),
     Row("Sinc", "", "input", "sinc(input)"),
-    Row("Hypot", "", "x1, x2", "hypot(x1, x2)"),
+    Row("Hypot", "", "x1, x2", "hypot(x1, x2)",
+        summary="``sqrt(x1 ** 2 + x2 ** 2)``, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([3.0, 5.0]), ms.float32)
+        >>> y = Tensor(np.array([4.0, 12.0]), ms.float32)
+        >>> print(ops.Hypot()(x, y))
+        [ 5. 13.]
+        """),
     # ---- exponentials, logarithms and rounding
-    Row("Expm1", "", "input", "expm1(input)"),
-    Row("Log1p", "", "input", "log1p(input)"),
+    Row("Expm1", "", "input", "expm1(input)",
+        summary="``exp(x) - 1``, accurate near zero, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, 1.0]), ms.float32)
+        >>> print(ops.Expm1()(x).asnumpy().round(4))
+        [0.     1.7183]
+        """),
+    Row("Log1p", "", "input", "log1p(input)",
+        summary="``log(1 + x)``, accurate near zero, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, 1.0]), ms.float32)
+        >>> print(ops.Log1p()(x).asnumpy().round(4))
+        [0.     0.6931]
+        """),
     Row("Xlogy", "", "input, other", "xlogy(input, other)"),
     Row("Trunc", "", "input", "trunc(input)"),
-    Row("Fmax", "", "x1, x2", "fmax(x1, x2)"),
+    Row("Fmax", "", "x1, x2", "fmax(x1, x2)",
+        summary="The larger of two tensors elementwise, ignoring NaN.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, np.nan, 3.0]), ms.float32)
+        >>> y = Tensor(np.array([2.0, 1.0, np.nan]), ms.float32)
+        >>> print(ops.Fmax()(x, y))
+        [2. 1. 3.]
+        """),
     Row("Fmin", "", "x1, x2", "fmin(x1, x2)"),
     Row("NextAfter", "", "input, other", "nextafter(input, other)"),
-    Row("Heaviside", "", "x, values", "heaviside(x, values)"),
+    Row("Heaviside", "", "x, values", "heaviside(x, values)",
+        summary="The Heaviside step function, ``values`` where the input is 0.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-1.0, 0.0, 2.0]), ms.float32)
+        >>> values = Tensor(np.array([0.5, 0.5, 0.5]), ms.float32)
+        >>> print(ops.Heaviside()(x, values))
+        [0.  0.5 1. ]
+        """),
     Row("LerpScalar", "", "input, end, weight", "lerp(input, end, weight)"),
-    Row("Addcdiv", "", "input, tensor1, tensor2, value", "addcdiv(input, tensor1, tensor2, value)"),
-    Row("Addcmul", "", "input, tensor1, tensor2, value", "addcmul(input, tensor1, tensor2, value)"),
+    Row("Addcdiv", "", "input, tensor1, tensor2, value", "addcdiv(input, tensor1, tensor2, value)",
+        summary="``input + value * tensor1 / tensor2``, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 1.0]), ms.float32)
+        >>> t1 = Tensor(np.array([2.0, 3.0]), ms.float32)
+        >>> t2 = Tensor(np.array([4.0, 6.0]), ms.float32)
+        >>> print(ops.Addcdiv()(x, t1, t2, Tensor(np.array([2.0]), ms.float32)))
+        [2. 2.]
+        """),
+    Row("Addcmul", "", "input, tensor1, tensor2, value", "addcmul(input, tensor1, tensor2, value)",
+        summary="``input + value * tensor1 * tensor2``, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 1.0]), ms.float32)
+        >>> t1 = Tensor(np.array([2.0, 3.0]), ms.float32)
+        >>> t2 = Tensor(np.array([4.0, 5.0]), ms.float32)
+        >>> print(ops.Addcmul()(x, t1, t2, Tensor(np.array([0.5]), ms.float32)))
+        [5.  8.5]
+        """),
     Row("Eps", "", "x", "eps(x)"),
-    Row("NanToNum", "nan=None, posinf=None, neginf=None", "input", "nan_to_num(input, nan, posinf, neginf)"),
-    Row("Logit", "eps=-1.0", "input", "logit(input, None if eps < 0 else eps)"),
+    Row("NanToNum", "nan=None, posinf=None, neginf=None", "input", "nan_to_num(input, nan, posinf, neginf)",
+        summary="``input`` with NaN, +inf and -inf replaced by finite numbers.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([np.nan, np.inf, -np.inf, 1.0]), ms.float32)
+        >>> print(ops.NanToNum(nan=0.0, posinf=100.0, neginf=-100.0)(x))
+        [   0.  100. -100.    1.]
+        """),
+    Row("Logit", "eps=-1.0", "input", "logit(input, None if eps < 0 else eps)",
+        summary="``log(x / (1 - x))``, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.25, 0.5, 0.75]), ms.float32)
+        >>> print(ops.Logit()(x).asnumpy().round(4))
+        [-1.0986  0.      1.0986]
+        """),
     # ---- special functions
-    Row("Erfc", "", "input", "erfc(input)"),
-    Row("Erfinv", "", "input", "erfinv(input)"),
-    Row("Lgamma", "", "x", "lgamma(x)"),
-    Row("Digamma", "", "x", "digamma(x)"),
+    Row("Erfc", "", "input", "erfc(input)",
+        summary="The complementary error function ``1 - erf(x)``, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-1.0, 0.0, 1.0]), ms.float32)
+        >>> print(ops.Erfc()(x).asnumpy().round(4))
+        [1.8427 1.     0.1573]
+        """),
+    Row("Erfinv", "", "input", "erfinv(input)",
+        summary="The inverse error function, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, 0.5, -0.9]), ms.float32)
+        >>> print(ops.Erfinv()(x).asnumpy().round(4))
+        [ 0.      0.4769 -1.1631]
+        """),
+    Row("Lgamma", "", "x", "lgamma(x)",
+        summary="The logarithm of the absolute gamma function, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 3.0, 5.0]), ms.float32)
+        >>> print(ops.Lgamma()(x).asnumpy().round(4))
+        [0.     0.6931 3.1781]
+        """),
+    Row("Digamma", "", "x", "digamma(x)",
+        summary="The logarithmic derivative of the gamma function, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> print(ops.Digamma()(x).asnumpy().round(4))
+        [-0.5772  0.4228]
+        """),
     Row("Polygamma", "", "a, x", "polygamma(a, x)"),
     Row("Mvlgamma", "p", "x", "mvlgamma(x, p)"),
     Row("Igamma", "", "a, x", "igamma(a, x)"),
@@ -136,39 +334,218 @@ ROWS = [
     Row("BesselY0", "", "x", "bessel_y0(x)"),
     Row("BesselY1", "", "x", "bessel_y1(x)"),
     # ---- complex numbers
-    Row("Real", "", "input", "real(input)"),
-    Row("Imag", "", "input", "imag(input)"),
-    Row("Conj", "", "input", "conj(input)"),
+    Row("Real", "", "input", "real(input)",
+        summary="The real part of a complex tensor.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1 + 2j, 3 - 1j]), ms.complex64)
+        >>> print(ops.Real()(x))
+        [1. 3.]
+        """),
+    Row("Imag", "", "input", "imag(input)",
+        summary="The imaginary part of a complex tensor.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1 + 2j, 3 - 1j]), ms.complex64)
+        >>> print(ops.Imag()(x))
+        [ 2. -1.]
+        """),
+    Row("Conj", "", "input", "conj(input)",
+        summary="The complex conjugate, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1 + 2j, 3 - 1j]), ms.complex64)
+        >>> print(ops.Conj()(x))
+        [1.-2.j 3.+1.j]
+        """),
     Row("Angle", "", "input", "angle(input)"),
     Row("ComplexAbs", "", "x", "abs(x)"),
-    Row("Polar", "", "abs, angle", "polar(abs, angle)"),
+    Row("Polar", "", "abs, angle", "polar(abs, angle)",
+        summary="The complex numbers of magnitude ``abs`` and angle ``angle``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> magnitude = Tensor(np.array([2.0]), ms.float32)
+        >>> angle = Tensor(np.array([0.0]), ms.float32)
+        >>> print(ops.Polar()(magnitude, angle))
+        [2.+0.j]
+        """),
     # ---- integers and bits
-    Row("Gcd", "", "x1, x2", "gcd(x1, x2)"),
-    Row("Lcm", "", "x1, x2", "lcm(x1, x2)"),
-    Row("BitwiseAnd", "", "x, y", "bitwise_and(x, y)"),
-    Row("BitwiseOr", "", "x, y", "bitwise_or(x, y)"),
-    Row("BitwiseXor", "", "x, y", "bitwise_xor(x, y)"),
-    Row("Invert", "", "x", "invert(x)"),
-    Row("LeftShift", "", "x1, x2", "bitwise_left_shift(x1, x2)"),
-    Row("RightShift", "", "input_x, input_y", "bitwise_right_shift(input_x, input_y)"),
+    Row("Gcd", "", "x1, x2", "gcd(x1, x2)",
+        summary="The greatest common divisor, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([12, 18]), ms.int32)
+        >>> y = Tensor(np.array([8, 27]), ms.int32)
+        >>> print(ops.Gcd()(x, y))
+        [4 9]
+        """),
+    Row("Lcm", "", "x1, x2", "lcm(x1, x2)",
+        summary="The least common multiple, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([4, 6]), ms.int32)
+        >>> y = Tensor(np.array([6, 10]), ms.int32)
+        >>> print(ops.Lcm()(x, y))
+        [12 30]
+        """),
+    Row("BitwiseAnd", "", "x, y", "bitwise_and(x, y)",
+        summary="Bitwise AND of integer tensors, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([12, 10]), ms.int32)
+        >>> y = Tensor(np.array([10, 6]), ms.int32)
+        >>> print(ops.BitwiseAnd()(x, y))
+        [8 2]
+        """),
+    Row("BitwiseOr", "", "x, y", "bitwise_or(x, y)",
+        summary="Bitwise OR of integer tensors, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([12, 10]), ms.int32)
+        >>> y = Tensor(np.array([10, 6]), ms.int32)
+        >>> print(ops.BitwiseOr()(x, y))
+        [14 14]
+        """),
+    Row("BitwiseXor", "", "x, y", "bitwise_xor(x, y)",
+        summary="Bitwise XOR of integer tensors, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([12, 10]), ms.int32)
+        >>> y = Tensor(np.array([10, 6]), ms.int32)
+        >>> print(ops.BitwiseXor()(x, y))
+        [ 6 12]
+        """),
+    Row("Invert", "", "x", "invert(x)",
+        summary="Bitwise NOT of an integer tensor, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0, 1, -2]), ms.int32)
+        >>> print(ops.Invert()(x))
+        [-1 -2  1]
+        """),
+    Row("LeftShift", "", "x1, x2", "bitwise_left_shift(x1, x2)",
+        summary="``x1 << x2``, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1, 2, 3]), ms.int32)
+        >>> y = Tensor(np.array([1, 2, 3]), ms.int32)
+        >>> print(ops.LeftShift()(x, y))
+        [ 2  8 24]
+        """),
+    Row("RightShift", "", "input_x, input_y", "bitwise_right_shift(input_x, input_y)",
+        summary="``input_x >> input_y``, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([8, 8, 8]), ms.int32)
+        >>> y = Tensor(np.array([1, 2, 3]), ms.int32)
+        >>> print(ops.RightShift()(x, y))
+        [4 2 1]
+        """),
     Row("PopulationCount", "", "input_x", "population_count(input_x)"),
     # ---- cumulative ops and counting reductions
-    Row("CumProd", "exclusive=False, reverse=False", "x, axis", "_cumprod(x, axis, exclusive, reverse)"),
-    Row("Cummax", "axis", "input", "cummax(input, axis)"),
-    Row("Cummin", "axis", "input", "cummin(input, axis)"),
+    Row("CumProd", "exclusive=False, reverse=False", "x, axis", "_cumprod(x, axis, exclusive, reverse)",
+        summary="The cumulative product along ``axis`` (optionally exclusive, or from the end).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0, 4.0]), ms.float32)
+        >>> print(ops.CumProd()(x, 0))
+        [ 1.  2.  6. 24.]
+        """),
+    Row("Cummax", "axis", "input", "cummax(input, axis)",
+        summary="The running maximum along ``axis`` and where each was found.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 3.0, 2.0, 5.0]), ms.float32)
+        >>> values, indices = ops.Cummax(axis=0)(x)
+        >>> print(values)
+        [1. 3. 3. 5.]
+        >>> print(indices)
+        [0 1 1 3]
+        """),
+    Row("Cummin", "axis", "input", "cummin(input, axis)",
+        summary="The running minimum along ``axis`` and where each was found.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([4.0, 3.0, 5.0, 1.0]), ms.float32)
+        >>> values, indices = ops.Cummin(axis=0)(x)
+        >>> print(values)
+        [4. 3. 3. 1.]
+        >>> print(indices)
+        [0 1 1 3]
+        """),
     Row("CumulativeLogsumexp", "exclusive=False, reverse=False", "x, axis",
         "_cum_logsumexp(x, axis, exclusive, reverse)"),
     Row("CountNonZero", "dims=None", "x", "_count_nonzero(x, dims)"),
-    Row("EuclideanNorm", "keep_dims=False", "x, axes", "_euclidean_norm(x, axes, keep_dims)"),
+    Row("EuclideanNorm", "keep_dims=False", "x, axes", "_euclidean_norm(x, axes, keep_dims)",
+        summary="The Euclidean norm over the given axes.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[3.0, 4.0], [6.0, 8.0]]), ms.float32)
+        >>> axes = Tensor(np.array([1]), ms.int32)
+        >>> print(ops.EuclideanNorm()(x, axes))
+        [ 5. 10.]
+        """),
     Row("Bincount", "", "array, size, weights", "_bincount(array, size, weights)"),
     Row("Histogram", "bins=100, min=0.0, max=0.0", "x", "histc(x, bins, min, max)"),
     Row("IsClose", "rtol=1e-05, atol=1e-08, equal_nan=False", "input, other",
-        "isclose(input, other, rtol, atol, equal_nan)"),
+        "isclose(input, other, rtol, atol, equal_nan)",
+        summary="Whether ``|input - other| <= atol + rtol * |other|``, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> b = Tensor(np.array([1.0, 2.001, 3.1]), ms.float32)
+        >>> print(ops.IsClose(rtol=1e-3)(a, b))
+        [ True  True False]
+        """),
     Row("Median", "global_median=False, axis=0, keep_dims=False, ignore_nan=False", "input",
         "_median(input, global_median, axis, keep_dims, ignore_nan)"),
     Row("Quantile", "dim=None, keep_dims=False, ignore_nan=False", "input, q",
         "(nanquantile if ignore_nan else quantile)(input, q, dim, keep_dims)"),
-    Row("Renorm", "p, dim, maxnorm", "x", "renorm(x, p, dim, maxnorm)"),
+    Row("Renorm", "p, dim, maxnorm", "x", "renorm(x, p, dim, maxnorm)",
+        summary="``x`` with each slice along ``dim`` rescaled to a p-norm of at most ``maxnorm``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[3.0, 4.0], [0.3, 0.4]]), ms.float32)
+        >>> print(ops.Renorm(p=2, dim=0, maxnorm=1.0)(x))
+        [[0.6 0.8]
+         [0.3 0.4]]
+        """),
 ]
 
 CLASSES = build(ROWS, globals())

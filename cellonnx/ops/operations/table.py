@@ -13,6 +13,9 @@ One row is one class:
   attributes mean more than a plain argument) and otherwise on ``cellonnx.ops`` when the call runs.
 - ``setup``: optional, checks and normalises the attributes after the constructor ran, with MindSpore's
   errors (``Conv2D``'s ``pad`` must be 0 unless ``pad_mode`` is 'pad' ...).
+- ``summary`` and ``example``: optional, the class docstring's first line and its ``Examples:`` section
+  (doctest lines, as a user writes them: imports, a small input, the call, the printed result). The
+  docstring also states the constructor, the call and the functional op the class stands for.
 
 The class's ``__call__`` is compiled from ``call`` and ``twin`` (no per-call argument binding), and its
 ``__init__`` carries MindSpore's signature, so ``inspect.signature(ops.ReduceMean)`` reads
@@ -42,6 +45,8 @@ class Row:
     call: str
     twin: str
     setup: Callable[[Any], None] | None = None
+    summary: str = ""
+    example: str = ""
 
 
 def _parse_params(text: str, what: str) -> ast.arguments:
@@ -150,12 +155,25 @@ def make_class(row: Row, namespace: dict[str, Any], module: str) -> type:
     __init__.__signature__ = init_sig.replace(  # type: ignore[attr-defined]
         parameters=[_self(), *init_sig.parameters.values()])
     __init__.__qualname__ = f"{row.name}.__init__"
-    doc = (f"``ops.{row.name}({row.init})``: ``prim({row.call})`` computes ``{row.twin}``.\n\n"
-           f"Refer to MindSpore's ``mindspore.ops.{row.name}`` for the attributes and inputs.")
+    doc = _docstring(row)
     return type(row.name, (Primitive,), {"__init__": __init__, "__call__": call, "__doc__": doc,
                                          "__module__": module, "row": row,
                                          "ops_names": frozenset(resolver.from_ops),
                                          "twin_namespace": classmethod(_twin_namespace)})
+
+
+def _docstring(row: Row) -> str:
+    """The class docstring: the row's summary, what the class computes, and the row's example."""
+    import textwrap
+
+    what = f"``ops.{row.name}({row.init})``: ``prim({row.call})`` computes ``{row.twin}``."
+    refer = f"Refer to MindSpore's ``mindspore.ops.{row.name}`` for the attributes and inputs."
+    if not row.summary:
+        return f"{what}\n\n{refer}"
+    doc = f"{row.summary}\n\n{what} {refer}"
+    if row.example:
+        doc += "\n\nExamples:\n" + textwrap.indent(textwrap.dedent(row.example).strip("\n"), "    ") + "\n"
+    return doc
 
 
 def _twin_namespace(cls: type) -> dict[str, Any]:

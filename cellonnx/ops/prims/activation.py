@@ -145,6 +145,15 @@ def softmax(input: Tensor, axis: int = -1, *, dtype: Any = None) -> Tensor:
         input (Tensor): any shape; integers are computed in float32.
         axis (int): the axis to normalise. Default -1.
         dtype (mindspore.dtype, optional): cast the input to this type first. Default None.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 2.0, 3.0], [2.0, 2.0, 2.0]]), ms.float32)
+        >>> print(ops.softmax(x, axis=-1).asnumpy().round(4))
+        [[0.09   0.2447 0.6652]
+         [0.3333 0.3333 0.3333]]
     """
     x = cast(to_tensor(input), dtype) if dtype is not None else _float(input)
     if x.ndim == 0:
@@ -153,7 +162,16 @@ def softmax(input: Tensor, axis: int = -1, *, dtype: Any = None) -> Tensor:
 
 
 def log_softmax(logits: Tensor, axis: int = -1) -> Tensor:
-    """``log(softmax(logits))`` along ``axis``, computed stably as ``x - max - log(sum(exp(x - max)))``."""
+    """``log(softmax(logits))`` along ``axis``, computed stably as ``x - max - log(sum(exp(x - max)))``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> print(ops.log_softmax(x, axis=-1).asnumpy().round(4))
+        [-2.4076 -1.4076 -0.4076]
+    """
     x = _float(logits)
     if x.ndim == 0:
         return reshape(LogSoftmax.apply(reshape(x, (1,)), axis=0), ())
@@ -161,7 +179,16 @@ def log_softmax(logits: Tensor, axis: int = -1) -> Tensor:
 
 
 def softmin(x: Tensor, axis: int = -1, *, dtype: Any = None) -> Tensor:
-    """``softmax(-x)`` along ``axis``."""
+    """``softmax(-x)`` along ``axis``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> print(ops.softmin(x, axis=-1).asnumpy().round(4))
+        [0.6652 0.2447 0.09  ]
+    """
     x = cast(to_tensor(x), dtype) if dtype is not None else _float(x)
     return softmax(neg(x), axis)
 
@@ -416,7 +443,16 @@ class Gelu(Op):
 
 # ---------------------------------------------------------------- functional API (MindSpore names)
 def leaky_relu(input: Tensor, alpha: float = 0.2) -> Tensor:
-    """``x`` where ``x >= 0``, ``alpha * x`` elsewhere. MindSpore's default slope is 0.2 (PyTorch: 0.01)."""
+    """``x`` where ``x >= 0``, ``alpha * x`` elsewhere. MindSpore's default slope is 0.2 (PyTorch: 0.01).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-2.0, 0.0, 3.0]), ms.float32)
+        >>> print(ops.leaky_relu(x, alpha=0.1))
+        [-0.2  0.   3. ]
+    """
     if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
         raise TypeError(f"leaky_relu: alpha must be a float or int, got {type(alpha).__name__}")
     return LeakyRelu.apply(_float(input), alpha=float(alpha))
@@ -428,6 +464,16 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:
     Args:
         input (Tensor): (N, C, *), or any shape with a single slope.
         weight (Tensor): (C,) or (1,).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[-2.0, 3.0], [4.0, -8.0]]), ms.float32)
+        >>> weight = Tensor(np.array([0.5, 0.25]), ms.float32)
+        >>> print(ops.prelu(x, weight))
+        [[-1.  3.]
+         [ 4. -2.]]
     """
     x, w = _float(input), to_tensor(weight)
     n = int(w._data.size)
@@ -441,46 +487,118 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:
 
 
 def elu(input_x: Tensor, alpha: float = 1.0) -> Tensor:
-    """``x`` where ``x > 0``, ``alpha * (exp(x) - 1)`` elsewhere."""
+    """``x`` where ``x > 0``, ``alpha * (exp(x) - 1)`` elsewhere.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-2.0, 0.0, 1.0]), ms.float32)
+        >>> print(ops.elu(x, alpha=1.0).asnumpy().round(4))
+        [-0.8647  0.      1.    ]
+    """
     return Elu.apply(_float(input_x), alpha=float(alpha))
 
 
 def selu(input_x: Tensor) -> Tensor:
-    """``scale * (max(0, x) + min(0, alpha * (exp(x) - 1)))`` with the self-normalising constants."""
+    """``scale * (max(0, x) + min(0, alpha * (exp(x) - 1)))`` with the self-normalising constants.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-1.0, 0.0, 2.0]), ms.float32)
+        >>> print(ops.selu(x).asnumpy().round(4))
+        [-1.1113  0.      2.1014]
+    """
     return Selu.apply(_float(input_x))
 
 
 def celu(x: Tensor, alpha: float = 1.0) -> Tensor:
-    """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``."""
+    """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-2.0, 0.0, 3.0]), ms.float32)
+        >>> print(ops.celu(x, alpha=2.0).asnumpy().round(4))
+        [-1.2642  0.      3.    ]
+    """
     if alpha == 0:
         raise ValueError("celu: alpha must not be 0")
     return Celu.apply(_float(x), alpha=float(alpha))
 
 
 def hardsigmoid(input: Tensor) -> Tensor:
-    """``relu6(x + 3) / 6``."""
+    """``relu6(x + 3) / 6``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-4.0, -1.5, 0.0, 1.5, 4.0]), ms.float32)
+        >>> print(ops.hardsigmoid(x))
+        [0.   0.25 0.5  0.75 1.  ]
+    """
     return HardSigmoid.apply(_float(input))
 
 
 def hardswish(input: Tensor) -> Tensor:
-    """``x * relu6(x + 3) / 6``."""
+    """``x * relu6(x + 3) / 6``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-4.0, -1.5, 0.0, 1.5, 4.0]), ms.float32)
+        >>> print(ops.hardswish(x))
+        [-0.    -0.375  0.     1.125  4.   ]
+    """
     return HardSwish.apply(_float(input))
 
 
 def softplus(input: Tensor, beta: float = 1, threshold: float = 20) -> Tensor:
-    """``log(1 + exp(beta * x)) / beta``, and ``x`` where ``beta * x > threshold``."""
+    """``log(1 + exp(beta * x)) / beta``, and ``x`` where ``beta * x > threshold``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-1.0, 0.0, 1.0]), ms.float32)
+        >>> print(ops.softplus(x).asnumpy().round(4))
+        [0.3133 0.6931 1.3133]
+    """
     if beta == 0:
         raise ValueError("softplus: beta must not be 0")
     return Softplus.apply(_float(input), beta=float(beta), threshold=float(threshold))
 
 
 def softsign(x: Tensor) -> Tensor:
-    """``x / (1 + |x|)``."""
+    """``x / (1 + |x|)``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-3.0, 0.0, 1.0]), ms.float32)
+        >>> print(ops.softsign(x))
+        [-0.75  0.    0.5 ]
+    """
     return Softsign.apply(_float(x))
 
 
 def mish(x: Tensor) -> Tensor:
-    """``x * tanh(softplus(x))``."""
+    """``x * tanh(softplus(x))``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-1.0, 0.0, 1.0]), ms.float32)
+        >>> print(ops.mish(x).asnumpy().round(4))
+        [-0.3034  0.      0.8651]
+    """
     return Mish.apply(_float(x))
 
 
@@ -490,6 +608,16 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
     ``approximate='none'``: ``x * Phi(x) = 0.5 * x * (1 + erf(x / sqrt(2)))``;
     ``'tanh'``: ``0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3)))``.
     ONNX Gelu from opset 20, the Erf / Tanh decomposition before.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-1.0, 0.0, 1.0, 2.0]), ms.float32)
+        >>> print(ops.gelu(x, approximate='none').asnumpy().round(4))
+        [-0.1587  0.      0.8413  1.9545]
+        >>> print(ops.gelu(x, approximate='tanh').asnumpy().round(4))
+        [-0.1588  0.      0.8412  1.9546]
     """
     if approximate not in ("none", "tanh"):
         raise ValueError(f"gelu: approximate must be 'none' or 'tanh', got {approximate!r}")
@@ -497,25 +625,61 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
 
 
 def relu6(x: Tensor) -> Tensor:
-    """``min(max(0, x), 6)`` (ONNX Clip)."""
+    """``min(max(0, x), 6)`` (ONNX Clip).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-1.0, 4.0, 8.0]), ms.float32)
+        >>> print(ops.relu6(x))
+        [0. 4. 6.]
+    """
     return clamp(_float(x), 0.0, 6.0)
 
 
 def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
-    """Clamp to ``[min_val, max_val]``."""
+    """Clamp to ``[min_val, max_val]``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-2.0, 0.5, 2.0]), ms.float32)
+        >>> print(ops.hardtanh(x, min_val=-1.0, max_val=1.0))
+        [-1.   0.5  1. ]
+    """
     if min_val > max_val:
         raise ValueError(f"hardtanh: min_val {min_val} is greater than max_val {max_val}")
     return clamp(_float(input), float(min_val), float(max_val))
 
 
 def silu(input: Tensor) -> Tensor:
-    """``x * sigmoid(x)`` (swish)."""
+    """``x * sigmoid(x)`` (swish).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-1.0, 0.0, 1.0]), ms.float32)
+        >>> print(ops.silu(x).asnumpy().round(4))
+        [-0.2689  0.      0.7311]
+    """
     x = _float(input)
     return mul(x, sigmoid(x))
 
 
 def logsigmoid(x: Tensor) -> Tensor:
-    """``log(sigmoid(x)) = -softplus(-x)``, stable for large |x|."""
+    """``log(sigmoid(x)) = -softplus(-x)``, stable for large |x|.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-1.0, 0.0, 1.0]), ms.float32)
+        >>> print(ops.logsigmoid(x).asnumpy().round(4))
+        [-1.3133 -0.6931 -0.3133]
+    """
     return neg(softplus(neg(_float(x))))
 
 

@@ -117,22 +117,61 @@ def _ints(input: Any, other: Any, op: str) -> tuple[Tensor, Tensor]:
 
 
 def bitwise_and(input: Tensor, other: Tensor) -> Tensor:
-    """Bitwise AND of two integer or bool tensors (broadcast)."""
+    """Bitwise AND of two integer or bool tensors (broadcast).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([12, 10]), ms.int32)
+        >>> y = Tensor(np.array([10, 6]), ms.int32)
+        >>> print(ops.bitwise_and(x, y))
+        [8 2]
+    """
     return BitwiseAnd.apply(*_ints(input, other, "bitwise_and"))
 
 
 def bitwise_or(input: Tensor, other: Tensor) -> Tensor:
-    """Bitwise OR of two integer or bool tensors (broadcast)."""
+    """Bitwise OR of two integer or bool tensors (broadcast).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([12, 10]), ms.int32)
+        >>> y = Tensor(np.array([10, 6]), ms.int32)
+        >>> print(ops.bitwise_or(x, y))
+        [14 14]
+    """
     return BitwiseOr.apply(*_ints(input, other, "bitwise_or"))
 
 
 def bitwise_xor(input: Tensor, other: Tensor) -> Tensor:
-    """Bitwise XOR of two integer or bool tensors (broadcast)."""
+    """Bitwise XOR of two integer or bool tensors (broadcast).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([12, 10]), ms.int32)
+        >>> y = Tensor(np.array([10, 6]), ms.int32)
+        >>> print(ops.bitwise_xor(x, y))
+        [ 6 12]
+    """
     return BitwiseXor.apply(*_ints(input, other, "bitwise_xor"))
 
 
 def invert(x: Tensor) -> Tensor:
-    """Flip every bit of an integer tensor (``~x``)."""
+    """Flip every bit of an integer tensor (``~x``).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0, 1, -2]), ms.int32)
+        >>> print(ops.invert(x))
+        [-1 -2  1]
+    """
     x = to_tensor(x)
     if x._data.dtype.kind not in "iu":
         raise TypeError(f"invert: x must be an integer tensor, got {x.dtype}")
@@ -151,12 +190,30 @@ def _shift(input: Any, other: Any, left: bool, op: str) -> Tensor:
 
 
 def bitwise_left_shift(input: Tensor, other: Tensor) -> Tensor:
-    """``input << other`` elementwise (see the module docstring for shifts past the width)."""
+    """``input << other`` elementwise (see the module docstring for shifts past the width).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1, 2, 3]), ms.int32)
+        >>> print(ops.bitwise_left_shift(x, Tensor(np.array([1, 2, 3]), ms.int32)))
+        [ 2  8 24]
+    """
     return _shift(input, other, True, "bitwise_left_shift")
 
 
 def bitwise_right_shift(input: Tensor, other: Tensor) -> Tensor:
-    """``input >> other`` elementwise, arithmetic for signed integers."""
+    """``input >> other`` elementwise, arithmetic for signed integers.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([8, 8, 8]), ms.int32)
+        >>> print(ops.bitwise_right_shift(x, Tensor(np.array([1, 2, 3]), ms.int32)))
+        [4 2 1]
+    """
     return _shift(input, other, False, "bitwise_right_shift")
 
 

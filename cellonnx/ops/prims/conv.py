@@ -533,6 +533,18 @@ def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
 
     Returns:
         (N, C_out, L_out).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((1, 2, 5)), ms.float32)
+        >>> weight = Tensor(np.ones((4, 2, 3)), ms.float32)
+        >>> output = ops.conv1d(x, weight)
+        >>> output.shape
+        (1, 4, 3)
+        >>> print(output[0, 0])
+        [6. 6. 6.]
     """
     return _conv("conv1d", 1, input, weight, bias, stride, pad_mode, padding, dilation, groups)
 

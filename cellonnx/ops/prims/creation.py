@@ -80,15 +80,41 @@ def _np(dtype: Any, default: Any = dtypes.float32) -> np.dtype:
 
 
 def zeros(*size: Any, dtype: Any = None) -> Tensor:
-    """``ops.zeros(shape, dtype=float32)``."""
+    """``ops.zeros(shape, dtype=float32)``.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops
+        >>> print(ops.zeros((2, 2), dtype=ms.int32))
+        [[0 0]
+         [0 0]]
+    """
     return Fill.apply(shape=_shape_arg(size), value=0, dtype=_np(dtype))
 
 
 def ones(*size: Any, dtype: Any = None) -> Tensor:
+    """A tensor of ones of the given shape and dtype.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops
+        >>> print(ops.ones((2, 3), dtype=ms.float32))
+        [[1. 1. 1.]
+         [1. 1. 1.]]
+    """
     return Fill.apply(shape=_shape_arg(size), value=1, dtype=_np(dtype))
 
 
 def full(size: Any, fill_value: Any, *, dtype: Any = None) -> Tensor:
+    """A tensor of the given shape filled with ``fill_value``.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops
+        >>> print(ops.full((2, 3), 7.0, dtype=ms.float32))
+        [[7. 7. 7.]
+         [7. 7. 7.]]
+    """
     if dtype is None:
         dtype = dtypes.bool_ if isinstance(fill_value, bool) else \
             dtypes.int64 if isinstance(fill_value, int) else dtypes.float32
@@ -96,19 +122,60 @@ def full(size: Any, fill_value: Any, *, dtype: Any = None) -> Tensor:
 
 
 def zeros_like(input: Tensor, *, dtype: Any = None) -> Tensor:
+    """A tensor of zeros of ``input``'s shape and (unless given) dtype.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 2.0]]), ms.float32)
+        >>> print(ops.zeros_like(x))
+        [[0. 0.]]
+    """
     return FillLike.apply(to_tensor(input), value=0, dtype=None if dtype is None else _np(dtype))
 
 
 def ones_like(input: Tensor, *, dtype: Any = None) -> Tensor:
+    """A tensor of ones of ``input``'s shape and (unless given) dtype.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1, 2], [3, 4]]), ms.int32)
+        >>> print(ops.ones_like(x))
+        [[1 1]
+         [1 1]]
+    """
     return FillLike.apply(to_tensor(input), value=1, dtype=None if dtype is None else _np(dtype))
 
 
 def full_like(input: Tensor, fill_value: Any, *, dtype: Any = None) -> Tensor:
+    """A tensor of ``input``'s shape (and dtype, unless given) filled with ``fill_value``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1, 2], [3, 4]]), ms.int32)
+        >>> print(ops.full_like(x, 9))
+        [[9 9]
+         [9 9]]
+    """
     return FillLike.apply(to_tensor(input), value=fill_value, dtype=None if dtype is None else _np(dtype))
 
 
 def arange(start: Any = 0, end: Any = None, step: Any = 1, *, dtype: Any = None) -> Tensor:
-    """MindSpore's ops.arange: int64 for integer arguments, float32 when any is a float."""
+    """MindSpore's ops.arange: int64 for integer arguments, float32 when any is a float.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops
+        >>> print(ops.arange(5))
+        [0 1 2 3 4]
+        >>> print(ops.arange(1, 2, 0.25, dtype=ms.float32))
+        [1.   1.25 1.5  1.75]
+    """
     if end is None:
         start, end = 0, start
     if dtype is None:
@@ -117,6 +184,15 @@ def arange(start: Any = 0, end: Any = None, step: Any = 1, *, dtype: Any = None)
 
 
 def eye(n: int, m: int | None = None, dtype: Any = None) -> Tensor:
+    """The 2-D identity matrix: ones on the diagonal, zeros elsewhere.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops
+        >>> print(ops.eye(2, 3, ms.int32))
+        [[1 0 0]
+         [0 1 0]]
+    """
     return Eye.apply(n=n, m=n if m is None else m, dtype=_np(dtype))
 
 __all__ = ["arange", "eye", "full", "full_like", "ones", "ones_like", "zeros", "zeros_like"]

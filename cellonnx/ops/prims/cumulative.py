@@ -194,6 +194,14 @@ def cumprod(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
         input (Tensor): the input.
         dim (int): the axis.
         dtype (mindspore.dtype, optional): cast ``input`` to it first. Default None.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0, 4.0]), ms.float32)
+        >>> print(ops.cumprod(x, dim=0))
+        [ 1.  2.  6. 24.]
     """
     x = to_tensor(input)
     if dtype is not None:
@@ -217,6 +225,17 @@ def cummax(input: Tensor, axis: int) -> tuple[Tensor, Tensor]:
 
     Returns:
         tuple (values, indices): ties take the later index; a NaN propagates with its own index.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 3.0, 2.0, 5.0]), ms.float32)
+        >>> values, indices = ops.cummax(x, axis=0)
+        >>> print(values)
+        [1. 3. 3. 5.]
+        >>> print(indices)
+        [0 1 1 3]
     """
     return _cum_extreme(input, axis, True, np.dtype(np.int64), "cummax")
 
@@ -226,12 +245,32 @@ def cummin(input: Tensor, axis: int) -> tuple[Tensor, Tensor]:
 
     Returns:
         tuple (values, indices): ties take the later index; a NaN propagates with its own index.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([4.0, 3.0, 5.0, 1.0]), ms.float32)
+        >>> values, indices = ops.cummin(x, axis=0)
+        >>> print(values)
+        [4. 3. 3. 1.]
+        >>> print(indices)
+        [0 1 1 3]
     """
     return _cum_extreme(input, axis, False, np.dtype(np.int32), "cummin")
 
 
 def logcumsumexp(input: Tensor, axis: int) -> Tensor:
-    """``log(cumsum(exp(input), axis))`` computed without overflow."""
+    """``log(cumsum(exp(input), axis))`` computed without overflow.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, 0.0, 0.0]), ms.float32)
+        >>> print(ops.logcumsumexp(x, 0).asnumpy().round(4))
+        [0.     0.6931 1.0986]
+    """
     from cellonnx.ops.prims.math import _floatify
     x = _floatify(input)
     if x.ndim == 0:

@@ -58,6 +58,17 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, seed: int | No
     Returns:
         Tensor of the shape and dtype of ``input``. ONNX: Dropout(training_mode=True) in training, no node
         in evaluation.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((2, 3)), ms.float32)
+        >>> print(ops.dropout(x, p=0.5, training=False))
+        [[1. 1. 1.]
+         [1. 1. 1.]]
+        >>> ops.dropout(x, p=0.5).shape
+        (2, 3)
     """
     x = to_tensor(input)
     p = _check_p(p, "dropout")

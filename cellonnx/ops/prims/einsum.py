@@ -140,6 +140,15 @@ def einsum(equation: str, *operands: Any) -> Tensor:
 
     Returns:
         Tensor, in the operands' promoted dtype.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.arange(6).reshape(2, 3), ms.float32)
+        >>> b = Tensor(np.arange(3), ms.float32)
+        >>> print(ops.einsum('ij,j->i', a, b))
+        [ 5. 14.]
     """
     if not isinstance(equation, str):
         raise TypeError(f"einsum: equation must be a str, got {type(equation).__name__}")

@@ -85,18 +85,45 @@ class NextAfter(Op):
 
 # ---------------------------------------------------------------- functional API (MindSpore names)
 def trunc(input: Tensor) -> Tensor:
-    """Round toward zero; integers are returned as they are."""
+    """Round toward zero; integers are returned as they are.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.7, -1.7]), ms.float32)
+        >>> print(ops.trunc(x))
+        [ 1. -1.]
+    """
     x = to_tensor(input)
     return Trunc.apply(x) if is_float_dtype(x._data.dtype) else x
 
 
 def fmod(input: Tensor, other: Tensor) -> Tensor:
-    """The remainder of ``input / other`` with the sign of ``input`` (C's fmod)."""
+    """The remainder of ``input / other`` with the sign of ``input`` (C's fmod).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-3.0, -1.0, 4.0]), ms.float32)
+        >>> print(ops.fmod(x, 3.0))
+        [-0. -1.  1.]
+    """
     return Fmod.apply(*promote(input, other))
 
 
 def truncate_div(x: Tensor, y: Tensor) -> Tensor:
-    """Division rounded toward zero; integer inputs give integers."""
+    """Division rounded toward zero; integer inputs give integers.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([7, -7]), ms.int32)
+        >>> print(ops.truncate_div(x, Tensor(np.array([2, 2]), ms.int32)))
+        [ 3 -3]
+    """
     a, b = promote(x, y)
     if not is_float_dtype(a._data.dtype):
         return Div.apply(a, b)
@@ -104,7 +131,16 @@ def truncate_div(x: Tensor, y: Tensor) -> Tensor:
 
 
 def truncate_mod(x: Tensor, y: Tensor) -> Tensor:
-    """The remainder of the truncating division: the sign of ``x`` (as :func:`fmod`)."""
+    """The remainder of the truncating division: the sign of ``x`` (as :func:`fmod`).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([7, -7]), ms.int32)
+        >>> print(ops.truncate_mod(x, Tensor(np.array([3, 3]), ms.int32)))
+        [ 1 -1]
+    """
     return fmod(x, y)
 
 
@@ -116,12 +152,32 @@ def _int_pair(a: Tensor, b: Tensor, op: str) -> tuple[Tensor, Tensor]:
 
 
 def gcd(input: Tensor, other: Tensor) -> Tensor:
-    """The greatest common divisor, elementwise (non-negative; gcd(0, 0) = 0)."""
+    """The greatest common divisor, elementwise (non-negative; gcd(0, 0) = 0).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([12, 18]), ms.int32)
+        >>> y = Tensor(np.array([8, 27]), ms.int32)
+        >>> print(ops.gcd(x, y))
+        [4 9]
+    """
     return Gcd.apply(*_int_pair(input, other, "gcd"))
 
 
 def lcm(input: Tensor, other: Tensor) -> Tensor:
-    """The least common multiple, elementwise (non-negative; 0 when either is 0)."""
+    """The least common multiple, elementwise (non-negative; 0 when either is 0).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([4, 6]), ms.int32)
+        >>> y = Tensor(np.array([6, 10]), ms.int32)
+        >>> print(ops.lcm(x, y))
+        [12 30]
+    """
     return Lcm.apply(*_int_pair(input, other, "lcm"))
 
 

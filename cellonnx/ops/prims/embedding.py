@@ -148,6 +148,19 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max
 
     Returns:
         Tensor of shape ``input.shape + (D,)`` and ``weight``'s dtype. ONNX: Gather(axis=0).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> weight = Tensor(np.arange(8).reshape(4, 2), ms.float32)
+        >>> ids = Tensor(np.array([[3, 0], [1, 1]]), ms.int32)
+        >>> print(ops.embedding(ids, weight))
+        [[[6. 7.]
+          [0. 1.]]
+        <BLANKLINE>
+         [[2. 3.]
+          [2. 3.]]]
     """
     from cellonnx.ops.prims.math import cast
 

@@ -300,7 +300,17 @@ def strided_slice(input_x: Tensor, begin: Any, end: Any, strides: Any, begin_mas
     """``input_x[begin:end:strides]`` per axis, with MindSpore's (TensorFlow's) bit masks: bit i of
     ``begin_mask`` / ``end_mask`` ignores begin[i] / end[i] (full range), of ``ellipsis_mask`` makes entry i an
     ellipsis, of ``new_axis_mask`` inserts a size-1 axis, of ``shrink_axis_mask`` takes index begin[i] and
-    drops the axis."""
+    drops the axis.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(12).reshape(3, 4), ms.int32)
+        >>> print(ops.strided_slice(x, (0, 1), (3, 4), (2, 2)))
+        [[ 1  3]
+         [ 9 11]]
+    """
     begin, end, strides = tuple(begin), tuple(end), tuple(strides)
     if not len(begin) == len(end) == len(strides):
         raise ValueError(f"strided_slice: begin {begin}, end {end} and strides {strides} must have one length")
@@ -322,7 +332,17 @@ def strided_slice(input_x: Tensor, begin: Any, end: Any, strides: Any, begin_mas
 
 def masked_select(input: Tensor, mask: Any) -> Tensor:
     """The elements of ``input`` where ``mask`` (broadcast together) is True, as a 1-D tensor. Its length
-    depends on the data; a traced graph computes it with NonZero."""
+    depends on the data; a traced graph computes it with NonZero.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1, 2, 3, 4]), ms.int32)
+        >>> mask = Tensor(np.array([True, False, True, False]), ms.bool_)
+        >>> print(ops.masked_select(x, mask))
+        [1 3]
+    """
     input, m = to_tensor(input), _as_bool(mask)
     shape = np.broadcast_shapes(tuple(input._data.shape), tuple(m._data.shape))
     if tuple(input._data.shape) != shape:
@@ -335,7 +355,17 @@ def masked_select(input: Tensor, mask: Any) -> Tensor:
 
 
 def nonzero(input: Tensor, as_tuple: bool = False) -> Any:
-    """The coordinates of the non-zero entries: a (count, ndim) int64 tensor, or one 1-D tensor per dim."""
+    """The coordinates of the non-zero entries: a (count, ndim) int64 tensor, or one 1-D tensor per dim.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[0, 1], [2, 0]]), ms.int32)
+        >>> print(ops.nonzero(x))
+        [[0 1]
+         [1 0]]
+    """
     coords = NonZero.apply(to_tensor(input), strict=False)
     if as_tuple:
         return unbind(coords, 0)

@@ -272,7 +272,21 @@ cat = concat
 
 
 def stack(tensors: Any, axis: int = 0) -> Tensor:
-    """Join tensors of one shape along a new axis."""
+    """Join tensors of one shape along a new axis.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([1, 2]), ms.int32)
+        >>> b = Tensor(np.array([3, 4]), ms.int32)
+        >>> print(ops.stack([a, b]))
+        [[1 2]
+         [3 4]]
+        >>> print(ops.stack([a, b], axis=1))
+        [[1 3]
+         [2 4]]
+    """
     from cellonnx.ops.prims.shape import expand_dims
     ts = _seq(tensors, "stack")
     shapes = {tuple(t._data.shape) for t in ts}
@@ -284,7 +298,21 @@ def stack(tensors: Any, axis: int = 0) -> Tensor:
 
 def split(tensor: Tensor, split_size_or_sections: Any, axis: int = 0) -> tuple[Tensor, ...]:
     """Split into chunks along ``axis``: an int is the size of each chunk (the last may be smaller), a
-    tuple/list gives each chunk's size (they must add up to the axis size)."""
+    tuple/list gives each chunk's size (they must add up to the axis size).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(10), ms.int32)
+        >>> parts = ops.split(x, 4)
+        >>> [p.shape for p in parts]
+        [(4,), (4,), (2,)]
+        >>> print(parts[-1])
+        [8 9]
+        >>> [p.shape for p in ops.split(x, [3, 7])]
+        [(3,), (7,)]
+    """
     tensor = to_tensor(tensor)
     a = norm_axis(axis, tensor.ndim, "split")
     n = int(tensor._data.shape[a])
@@ -307,7 +335,17 @@ def split(tensor: Tensor, split_size_or_sections: Any, axis: int = 0) -> tuple[T
 
 
 def chunk(input: Tensor, chunks: int, axis: int = 0) -> tuple[Tensor, ...]:
-    """Split into ``chunks`` pieces of ``ceil(size / chunks)`` (fewer when the size runs out)."""
+    """Split into ``chunks`` pieces of ``ceil(size / chunks)`` (fewer when the size runs out).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(6).reshape(2, 3), ms.float32)
+        >>> first, second = ops.chunk(x, 2, axis=0)
+        >>> print(second)
+        [[3. 4. 5.]]
+    """
     if chunks <= 0:
         raise ValueError(f"chunk: chunks must be positive, got {chunks}")
     a = norm_axis(axis, input.ndim, "chunk")
@@ -316,7 +354,17 @@ def chunk(input: Tensor, chunks: int, axis: int = 0) -> tuple[Tensor, ...]:
 
 
 def unbind(input: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
-    """The slices along ``dim``, with that dim removed."""
+    """The slices along ``dim``, with that dim removed.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(6).reshape(2, 3), ms.int32)
+        >>> rows = ops.unbind(x, dim=0)
+        >>> print(rows[1])
+        [3 4 5]
+    """
     from cellonnx.ops.prims.shape import squeeze
     a = norm_axis(dim, input.ndim, "unbind")
     n = int(input._data.shape[a])
@@ -326,7 +374,17 @@ def unbind(input: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
 
 def tile(input: Tensor, dims: Any) -> Tensor:
     """Repeat ``input`` ``dims[i]`` times along axis i; shorter ``dims`` are padded with 1s in front,
-    a shorter input gets leading size-1 axes (MindSpore 2.3+)."""
+    a shorter input gets leading size-1 axes (MindSpore 2.3+).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1, 2], [3, 4]]), ms.int32)
+        >>> print(ops.tile(x, (1, 2)))
+        [[1 2 1 2]
+         [3 4 3 4]]
+    """
     from cellonnx.ops.prims.shape import reshape
     input = to_tensor(input)
     reps = tuple(as_dim(d) for d in (dims if isinstance(dims, (tuple, list)) else (dims,)))
@@ -344,7 +402,19 @@ def tile(input: Tensor, dims: Any) -> Tensor:
 
 def repeat_interleave(input: Tensor, repeats: Any, axis: int | None = None) -> Tensor:
     """Repeat each element ``repeats`` times along ``axis`` (over the flattened tensor when None);
-    ``repeats`` is an int or one count per element."""
+    ``repeats`` is an int or one count per element.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1, 2], [3, 4]]), ms.int32)
+        >>> print(ops.repeat_interleave(x, repeats=2, axis=0))
+        [[1 2]
+         [1 2]
+         [3 4]
+         [3 4]]
+    """
     from cellonnx.ops.prims.shape import broadcast_to, expand_dims, reshape
     input = to_tensor(input)
     if axis is None:
@@ -368,6 +438,17 @@ def repeat_interleave(input: Tensor, repeats: Any, axis: int | None = None) -> T
 
 
 def repeat_elements(x: Tensor, rep: int, axis: int = 0) -> Tensor:
+    """Each slice of ``x`` along ``axis`` repeated ``rep`` times in place.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1, 2], [3, 4]]), ms.int32)
+        >>> print(ops.repeat_elements(x, rep=2, axis=1))
+        [[1 1 2 2]
+         [3 3 4 4]]
+    """
     return repeat_interleave(x, rep, axis)
 
 
@@ -379,7 +460,21 @@ def _tensor_repeat(self: Tensor, repeats: Any, axis: int | None = None) -> Tenso
 def pad(input_x: Tensor, padding: Any, mode: str = "constant", value: Any = None) -> Tensor:
     """Pad the last ``len(padding) // 2`` dims: ``padding`` = (left, right) of the last dim, then (top,
     bottom) of the one before, and so on. Modes: 'constant' (negative amounts crop), 'reflect',
-    'replicate', 'circular'. ``value`` (default 0) is only for 'constant'."""
+    'replicate', 'circular'. ``value`` (default 0) is only for 'constant'.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]), ms.float32)
+        >>> print(ops.pad(x, (1, 1)))
+        [[0. 1. 2. 0.]
+         [0. 3. 4. 0.]]
+        >>> print(ops.pad(x, (0, 0, 1, 0), mode='constant', value=9.0))
+        [[9. 9.]
+         [1. 2.]
+         [3. 4.]]
+    """
     input_x = to_tensor(input_x)
     if isinstance(padding, Tensor):
         padding = padding._data.tolist()
@@ -421,7 +516,17 @@ def _circular_pad(x: Tensor, before: list, after: list) -> Tensor:
 
 
 def slice(input_x: Tensor, begin: Any, size: Any) -> Tensor:
-    """``input_x[begin[i] : begin[i] + size[i]]`` on every axis; a size of -1 takes the rest."""
+    """``input_x[begin[i] : begin[i] + size[i]]`` on every axis; a size of -1 takes the rest.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(12).reshape(3, 4), ms.int32)
+        >>> print(ops.slice(x, (1, 0), (2, 3)))
+        [[ 4  5  6]
+         [ 8  9 10]]
+    """
     input_x = to_tensor(input_x)
     begin, size = tuple(begin), tuple(size)
     nd = input_x.ndim
@@ -444,7 +549,18 @@ def slice(input_x: Tensor, begin: Any, size: Any) -> Tensor:
 
 
 def narrow(input: Tensor, axis: int, start: int, length: int) -> Tensor:
-    """``length`` elements of ``axis`` from ``start``."""
+    """``length`` elements of ``axis`` from ``start``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(9).reshape(3, 3), ms.int32)
+        >>> print(ops.narrow(x, 1, 1, 2))
+        [[1 2]
+         [4 5]
+         [7 8]]
+    """
     a = norm_axis(axis, input.ndim, "narrow")
     n = int(input._data.shape[a])
     if not 0 <= int(start) <= n or int(length) < 0 or int(start) + int(length) > n:
@@ -453,7 +569,17 @@ def narrow(input: Tensor, axis: int, start: int, length: int) -> Tensor:
 
 
 def flip(input: Tensor, dims: Any) -> Tensor:
-    """Reverse the order of elements along ``dims``."""
+    """Reverse the order of elements along ``dims``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(6).reshape(2, 3), ms.int32)
+        >>> print(ops.flip(x, (1,)))
+        [[2 1 0]
+         [5 4 3]]
+    """
     dims = (dims,) if isinstance(dims, int) else tuple(dims)
     axes = tuple(sorted({norm_axis(d, input.ndim, "flip") for d in dims}))
     if not axes:
@@ -463,7 +589,16 @@ def flip(input: Tensor, dims: Any) -> Tensor:
 
 
 def roll(input: Tensor, shifts: Any, dims: Any = None) -> Tensor:
-    """Rotate elements along ``dims`` by ``shifts`` (over the flattened tensor when ``dims`` is None)."""
+    """Rotate elements along ``dims`` by ``shifts`` (over the flattened tensor when ``dims`` is None).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0, 1, 2, 3, 4]), ms.int32)
+        >>> print(ops.roll(x, shifts=2, dims=0))
+        [3 4 0 1 2]
+    """
     from cellonnx.ops.prims.shape import reshape
     if dims is None:
         shape = tuple(input.shape)
@@ -485,7 +620,17 @@ def roll(input: Tensor, shifts: Any, dims: Any = None) -> Tensor:
 
 
 def masked_fill(input_x: Tensor, mask: Any, value: Any) -> Tensor:
-    """``value`` where ``mask`` is True, ``input_x`` elsewhere (mask broadcasts against the input)."""
+    """``value`` where ``mask`` is True, ``input_x`` elsewhere (mask broadcasts against the input).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0, 4.0]), ms.float32)
+        >>> mask = Tensor(np.array([True, False, True, False]), ms.bool_)
+        >>> print(ops.masked_fill(x, mask, 0.0))
+        [0. 2. 0. 4.]
+    """
     from cellonnx.ops.prims.math import Where, _as_bool, cast
     from cellonnx.ops.prims.shape import broadcast_to
     input_x = to_tensor(input_x)

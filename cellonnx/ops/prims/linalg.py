@@ -87,10 +87,39 @@ def transpose_(x: Tensor) -> Tensor:
 
 
 def matmul(input: Any, other: Any) -> Tensor:
+    """Matrix product of two tensors, broadcasting the batch axes (as ``numpy.matmul``).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.arange(6).reshape(2, 3), ms.float32)
+        >>> b = Tensor(np.ones((3, 2)), ms.float32)
+        >>> print(ops.matmul(a, b))
+        [[ 3.  3.]
+         [12. 12.]]
+        >>> batch = Tensor(np.ones((4, 2, 3)), ms.float32)
+        >>> ops.matmul(batch, b).shape
+        (4, 2, 2)
+    """
     return MatMul.apply(*promote(input, other))
 
 
 def bmm(input_x: Tensor, mat2: Tensor) -> Tensor:
+    """Batched matrix product of two 3-D tensors ``(b, n, m) @ (b, m, p)``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.ones((2, 3, 4)), ms.float32)
+        >>> b = Tensor(np.ones((2, 4, 5)), ms.float32)
+        >>> output = ops.bmm(a, b)
+        >>> output.shape
+        (2, 3, 5)
+        >>> print(output[0, 0])
+        [4. 4. 4. 4. 4.]
+    """
     if input_x.ndim < 3 or mat2.ndim < 3:
         raise ValueError(f"bmm: expected batched 3-D+ inputs, got shapes {tuple(input_x.shape)} and "
                          f"{tuple(mat2.shape)}")
@@ -98,7 +127,18 @@ def bmm(input_x: Tensor, mat2: Tensor) -> Tensor:
 
 
 def mm(input: Tensor, mat2: Tensor) -> Tensor:
-    """The product of an (n, m) and an (m, p) matrix, (n, p) (MindSpore's ``ops.mm``: 2-D inputs only)."""
+    """The product of an (n, m) and an (m, p) matrix, (n, p) (MindSpore's ``ops.mm``: 2-D inputs only).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]), ms.float32)
+        >>> b = Tensor(np.array([[1.0, 0.0], [1.0, 1.0]]), ms.float32)
+        >>> print(ops.mm(a, b))
+        [[3. 2.]
+         [7. 4.]]
+    """
     if input.ndim != 2 or mat2.ndim != 2 or input.shape[1] != mat2.shape[0]:
         raise ValueError(f"mm: expected matrices of shapes (n, m) and (m, p), got {tuple(input.shape)} and "
                          f"{tuple(mat2.shape)}")
@@ -106,7 +146,18 @@ def mm(input: Tensor, mat2: Tensor) -> Tensor:
 
 
 def dense(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
-    """``input @ weight.T + bias`` (weight is (out_channels, in_channels), as in MindSpore)."""
+    """``input @ weight.T + bias`` (weight is (out_channels, in_channels), as in MindSpore).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 2.0, 3.0]]), ms.float32)
+        >>> weight = Tensor(np.array([[1.0, 0.0, 0.0], [1.0, 1.0, 1.0]]), ms.float32)
+        >>> bias = Tensor(np.array([0.5, -6.0]), ms.float32)
+        >>> print(ops.dense(x, weight, bias))
+        [[1.5 0. ]]
+    """
     from cellonnx.ops.prims.math import add
     from cellonnx.ops.prims.shape import transpose
     if input.ndim == 2 and bias is not None and bias.ndim == 1:

@@ -567,19 +567,67 @@ class Where(Op):
 
 # ---------------------------------------------------------------- functional API (MindSpore names)
 def add(input: Any, other: Any) -> Tensor:
+    """Adds two tensors elementwise, broadcasting their shapes (a number counts as a scalar tensor).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> y = Tensor(np.array([4.0, 5.0, 6.0]), ms.float32)
+        >>> print(ops.add(x, y))
+        [5. 7. 9.]
+        >>> print(ops.add(x, 1))
+        [2. 3. 4.]
+    """
     return Add.apply(*promote(input, other))
 
 
 def sub(input: Any, other: Any) -> Tensor:
+    """Subtracts ``other`` from ``input`` elementwise, with broadcasting.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> y = Tensor(np.array([4.0, 5.0, 6.0]), ms.float32)
+        >>> print(ops.sub(x, y))
+        [-3. -3. -3.]
+    """
     return Sub.apply(*promote(input, other))
 
 
 def mul(input: Any, other: Any) -> Tensor:
+    """Multiplies two tensors elementwise, with broadcasting.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]), ms.float32)
+        >>> y = Tensor(np.array([10.0, 100.0]), ms.float32)
+        >>> print(ops.mul(x, y))
+        [[ 10. 200.]
+         [ 30. 400.]]
+    """
     return Mul.apply(*promote(input, other))
 
 
 def div(input: Any, other: Any, rounding_mode: str | None = None) -> Tensor:
-    """True division (an integer input is computed in float32); ``rounding_mode`` 'floor' or 'trunc'."""
+    """True division (an integer input is computed in float32); ``rounding_mode`` 'floor' or 'trunc'.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, -3.0]), ms.float32)
+        >>> y = Tensor(np.array([4.0, 5.0, 2.0]), ms.float32)
+        >>> print(ops.div(x, y))
+        [ 0.25  0.4  -1.5 ]
+        >>> print(ops.div(x, y, rounding_mode='floor'))
+        [ 0.  0. -2.]
+    """
     a, b = promote(input, other)
     if rounding_mode == "floor":
         return FloorDiv.apply(a, b)
@@ -597,47 +645,146 @@ def div(input: Any, other: Any, rounding_mode: str | None = None) -> Tensor:
 
 
 def true_divide(dividend: Any, divisor: Any) -> Tensor:
-    """``dividend / divisor`` with true division (integers are computed in float32)."""
+    """``dividend / divisor`` with true division (integers are computed in float32).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1, 2, 3]), ms.int32)
+        >>> print(ops.true_divide(x, 2))
+        [0.5 1.  1.5]
+    """
     return div(dividend, divisor)
 
 
 def floor_div(x: Any, y: Any) -> Tensor:
-    """``x // y``: division rounded toward minus infinity."""
+    """``x // y``: division rounded toward minus infinity.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([7.0, -7.0]), ms.float32)
+        >>> print(ops.floor_div(x, 2.0))
+        [ 3. -4.]
+    """
     return FloorDiv.apply(*promote(x, y))
 
 
 def floor_divide(input: Any, other: Any) -> Tensor:
-    """``input // other`` (as :func:`floor_div`)."""
+    """``input // other`` (as :func:`floor_div`).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([7.0, -7.0]), ms.float32)
+        >>> print(ops.floor_divide(x, 2.0))
+        [ 3. -4.]
+    """
     return FloorDiv.apply(*promote(input, other))
 
 
 def floor_mod(x: Any, y: Any) -> Tensor:
-    """``x - floor(x / y) * y``: the remainder with the divisor's sign."""
+    """``x - floor(x / y) * y``: the remainder with the divisor's sign.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-3.0, -1.0, 4.0]), ms.float32)
+        >>> print(ops.floor_mod(x, 3.0))
+        [0. 2. 1.]
+    """
     return Mod.apply(*promote(x, y))
 
 
 def remainder(input: Any, other: Any) -> Tensor:
-    """The remainder with the divisor's sign (as :func:`floor_mod`)."""
+    """The remainder with the divisor's sign (as :func:`floor_mod`).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-3.0, -1.0, 4.0]), ms.float32)
+        >>> print(ops.remainder(x, 3.0))
+        [0. 2. 1.]
+    """
     return Mod.apply(*promote(input, other))
 
 
 def pow(input: Any, exponent: Any) -> Tensor:
+    """``input`` raised to the power ``exponent``, elementwise with broadcasting.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> print(ops.pow(x, 2.0))
+        [1. 4. 9.]
+        >>> print(ops.pow(x, Tensor(np.array([3.0, 2.0, 1.0]), ms.float32)))
+        [1. 4. 3.]
+    """
     return Pow.apply(*promote(input, exponent))
 
 
 def maximum(input: Any, other: Any) -> Tensor:
+    """The larger of two tensors, elementwise with broadcasting.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 5.0, 3.0]), ms.float32)
+        >>> y = Tensor(np.array([4.0, 2.0, 6.0]), ms.float32)
+        >>> print(ops.maximum(x, y))
+        [4. 5. 6.]
+    """
     return Maximum.apply(*promote(input, other))
 
 
 def minimum(input: Any, other: Any) -> Tensor:
+    """The smaller of two tensors, elementwise with broadcasting.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 5.0, 3.0]), ms.float32)
+        >>> y = Tensor(np.array([4.0, 2.0, 6.0]), ms.float32)
+        >>> print(ops.minimum(x, y))
+        [1. 2. 3.]
+    """
     return Minimum.apply(*promote(input, other))
 
 
 def equal(input: Any, other: Any) -> Tensor:
+    """Whether the elements of two tensors are equal, elementwise with broadcasting.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1, 2, 3]), ms.int32)
+        >>> print(ops.equal(x, Tensor(np.array([1, 0, 3]), ms.int32)))
+        [ True False  True]
+    """
     return Equal.apply(*promote(input, other))
 
 
 def not_equal(input: Any, other: Any) -> Tensor:
+    """Whether ``input != other``, elementwise with broadcasting.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1, 2, 3]), ms.int32)
+        >>> print(ops.ne(x, 2))
+        [ True False  True]
+    """
     return NotEqual.apply(*promote(input, other))
 
 
@@ -645,6 +792,16 @@ ne = not_equal
 
 
 def less(input: Any, other: Any) -> Tensor:
+    """Whether ``input < other``, elementwise with broadcasting.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1, 2, 3]), ms.int32)
+        >>> print(ops.less(x, 2))
+        [ True False False]
+    """
     return Less.apply(*promote(input, other))
 
 
@@ -652,6 +809,16 @@ lt = less
 
 
 def less_equal(input: Any, other: Any) -> Tensor:
+    """Whether ``input <= other``, elementwise with broadcasting.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1, 2, 3]), ms.int32)
+        >>> print(ops.le(x, 2))
+        [ True  True False]
+    """
     return LessEqual.apply(*promote(input, other))
 
 
@@ -659,6 +826,16 @@ le = less_equal
 
 
 def greater(input: Any, other: Any) -> Tensor:
+    """Whether ``input > other``, elementwise with broadcasting.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1, 2, 3]), ms.int32)
+        >>> print(ops.greater(x, 2))
+        [False False  True]
+    """
     return Greater.apply(*promote(input, other))
 
 
@@ -666,6 +843,16 @@ gt = greater
 
 
 def greater_equal(input: Any, other: Any) -> Tensor:
+    """Whether ``input >= other``, elementwise with broadcasting.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1, 2, 3]), ms.int32)
+        >>> print(ops.greater_equal(x, 2))
+        [False  True  True]
+    """
     return GreaterEqual.apply(*promote(input, other))
 
 
@@ -678,34 +865,117 @@ def _as_bool(x: Any) -> Tensor:
 
 
 def logical_and(input: Any, other: Any) -> Tensor:
+    """Logical AND of two tensors, elementwise with broadcasting.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([True, False, True]), ms.bool_)
+        >>> y = Tensor(np.array([True, True, False]), ms.bool_)
+        >>> print(ops.logical_and(x, y))
+        [ True False False]
+    """
     return LogicalAnd.apply(_as_bool(input), _as_bool(other))
 
 
 def logical_or(input: Any, other: Any) -> Tensor:
+    """Logical OR of two tensors, elementwise with broadcasting.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([True, False, False]), ms.bool_)
+        >>> y = Tensor(np.array([False, False, True]), ms.bool_)
+        >>> print(ops.logical_or(x, y))
+        [ True False  True]
+    """
     return LogicalOr.apply(_as_bool(input), _as_bool(other))
 
 
 def logical_xor(input: Any, other: Any) -> Tensor:
+    """Logical XOR of two tensors, elementwise with broadcasting.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([True, False, True]), ms.bool_)
+        >>> y = Tensor(np.array([True, True, False]), ms.bool_)
+        >>> print(ops.logical_xor(x, y))
+        [False  True  True]
+    """
     return LogicalXor.apply(_as_bool(input), _as_bool(other))
 
 
 def logical_not(input: Any) -> Tensor:
+    """Logical NOT, elementwise.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([True, False]), ms.bool_)
+        >>> print(ops.logical_not(x))
+        [False  True]
+    """
     return LogicalNot.apply(_as_bool(input))
 
 
 def isnan(input: Tensor) -> Tensor:
+    """Whether each element is NaN.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, np.nan, np.inf]), ms.float32)
+        >>> print(ops.isnan(x))
+        [False  True False]
+    """
     return IsNan.apply(input)
 
 
 def isinf(input: Tensor) -> Tensor:
+    """Whether each element is positive or negative infinity.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, np.nan, -np.inf]), ms.float32)
+        >>> print(ops.isinf(x))
+        [False False  True]
+    """
     return IsInf.apply(input)
 
 
 def isfinite(input: Tensor) -> Tensor:
+    """Whether each element is finite (neither infinite nor NaN).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, np.nan, -np.inf]), ms.float32)
+        >>> print(ops.isfinite(x))
+        [ True False False]
+    """
     return logical_not(logical_or(isnan(input), isinf(input)))
 
 
 def neg(input: Tensor) -> Tensor:
+    """``-input``, elementwise.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, -2.0, 0.0]), ms.float32)
+        >>> print(ops.neg(x))
+        [-1.  2. -0.]
+    """
     return Neg.apply(to_tensor(input))
 
 
@@ -713,6 +983,16 @@ negative = neg
 
 
 def abs(input: Tensor) -> Tensor:
+    """Absolute value, elementwise.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-1.5, 0.0, 2.0]), ms.float32)
+        >>> print(ops.abs(x))
+        [1.5 0.  2. ]
+    """
     return Abs.apply(input)
 
 
@@ -720,6 +1000,16 @@ absolute = abs
 
 
 def sign(input: Tensor) -> Tensor:
+    """The sign of each element: -1, 0 or 1.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-3.0, 0.0, 2.5]), ms.float32)
+        >>> print(ops.sign(x))
+        [-1.  0.  1.]
+    """
     return Sign.apply(input)
 
 
@@ -729,60 +1019,199 @@ def _floatify(x: Any) -> Tensor:
 
 
 def exp(input: Tensor) -> Tensor:
+    """Exponential, elementwise.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, 1.0, 2.0]), ms.float32)
+        >>> print(ops.exp(x).asnumpy().round(4))
+        [1.     2.7183 7.3891]
+    """
     return Exp.apply(_floatify(input))
 
 
 def log(input: Tensor) -> Tensor:
+    """Natural logarithm, elementwise.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 4.0]), ms.float32)
+        >>> print(ops.log(x).asnumpy().round(4))
+        [0.     0.6931 1.3863]
+    """
     return Log.apply(_floatify(input))
 
 
 def sqrt(x: Tensor) -> Tensor:
+    """Square root, elementwise.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 4.0, 9.0]), ms.float32)
+        >>> print(ops.sqrt(x))
+        [1. 2. 3.]
+    """
     return Sqrt.apply(_floatify(x))
 
 
 def rsqrt(input: Tensor) -> Tensor:
+    """Reciprocal of the square root, elementwise.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 4.0, 16.0]), ms.float32)
+        >>> print(ops.rsqrt(x))
+        [1.   0.5  0.25]
+    """
     return Rsqrt.apply(_floatify(input))
 
 
 def reciprocal(input: Tensor) -> Tensor:
+    """``1 / input``, elementwise.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 4.0]), ms.float32)
+        >>> print(ops.reciprocal(x))
+        [1.   0.5  0.25]
+    """
     return Reciprocal.apply(_floatify(input))
 
 
 def square(input: Tensor) -> Tensor:
+    """The square of each element.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-2.0, 3.0]), ms.float32)
+        >>> print(ops.square(x))
+        [4. 9.]
+    """
     return mul(input, input)
 
 
 def sin(input: Tensor) -> Tensor:
+    """Sine, elementwise (radians).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, np.pi / 6, np.pi / 2]), ms.float32)
+        >>> print(ops.sin(x).asnumpy().round(4))
+        [0.  0.5 1. ]
+    """
     return Sin.apply(_floatify(input))
 
 
 def cos(input: Tensor) -> Tensor:
+    """Cosine, elementwise (radians).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, np.pi / 3, np.pi]), ms.float32)
+        >>> print(ops.cos(x).asnumpy().round(4))
+        [ 1.   0.5 -1. ]
+    """
     return Cos.apply(_floatify(input))
 
 
 def tanh(input: Tensor) -> Tensor:
+    """Hyperbolic tangent, elementwise.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-1.0, 0.0, 1.0]), ms.float32)
+        >>> print(ops.tanh(x).asnumpy().round(4))
+        [-0.7616  0.      0.7616]
+    """
     return Tanh.apply(_floatify(input))
 
 
 def sigmoid(input: Tensor) -> Tensor:
+    """The logistic function ``1 / (1 + exp(-x))``, elementwise.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-1.0, 0.0, 1.0]), ms.float32)
+        >>> print(ops.sigmoid(x).asnumpy().round(4))
+        [0.2689 0.5    0.7311]
+    """
     return Sigmoid.apply(_floatify(input))
 
 
 def erf(input: Tensor) -> Tensor:
+    """The Gauss error function, elementwise.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-1.0, 0.0, 0.5]), ms.float32)
+        >>> print(ops.erf(x).asnumpy().round(4))
+        [-0.8427  0.      0.5205]
+    """
     return Erf.apply(_floatify(input))
 
 
 def floor(input: Tensor) -> Tensor:
+    """Rounds each element down to an integer value.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.1, 2.5, -1.5]), ms.float32)
+        >>> print(ops.floor(x))
+        [ 1.  2. -2.]
+    """
     return Floor.apply(input)
 
 
 def ceil(input: Tensor) -> Tensor:
+    """Rounds each element up to an integer value.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.1, 2.5, -1.5]), ms.float32)
+        >>> print(ops.ceil(x))
+        [ 2.  3. -1.]
+    """
     return Ceil.apply(input)
 
 
 def round(input: Tensor, *, decimals: int = 0) -> Tensor:
     """Round half to even; with ``decimals`` != 0, to that many decimal places (``round(x * 10**d) / 10**d``,
-    negative ``decimals`` rounding to tens, hundreds ...)."""
+    negative ``decimals`` rounding to tens, hundreds ...).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.5, 1.5, 2.4, -2.6]), ms.float32)
+        >>> print(ops.round(x))
+        [ 0.  2.  2. -3.]
+    """
     if not decimals:
         return Round.apply(input)
     x = to_tensor(input)
@@ -796,7 +1225,17 @@ def round(input: Tensor, *, decimals: int = 0) -> Tensor:
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
-    """``max(input, 0)``; with ``inplace`` the result is written into ``input``, which is returned."""
+    """``max(input, 0)``; with ``inplace`` the result is written into ``input``, which is returned.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[-1.0, 4.0, -8.0], [2.0, -5.0, 9.0]]), ms.float32)
+        >>> print(ops.relu(x))
+        [[0. 4. 0.]
+         [2. 0. 9.]]
+    """
     if inplace:
         from cellonnx.ops.composite.clip import _inplace
         return _inplace(input, Relu.apply, "relu")
@@ -804,7 +1243,18 @@ def relu(input: Tensor, inplace: bool = False) -> Tensor:
 
 
 def clamp(input: Tensor, min: Any = None, max: Any = None) -> Tensor:
-    """Clamp ``input`` to [min, max]; bounds are numbers or tensors (then broadcast)."""
+    """Clamp ``input`` to [min, max]; bounds are numbers or tensors (then broadcast).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-3.0, 0.5, 2.0, 7.0]), ms.float32)
+        >>> print(ops.clamp(x, 0.0, 1.0))
+        [0.  0.5 1.  1. ]
+        >>> print(ops.clamp(x, min=1.0))
+        [1. 1. 2. 7.]
+    """
     if min is None and max is None:
         raise ValueError("clamp: at least one of min and max must be given")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
@@ -821,7 +1271,19 @@ clip = clamp
 
 
 def cast(input: Any, dtype: Any) -> Tensor:
-    """Convert to ``dtype`` (a cellonnx dtype, NumPy dtype or name)."""
+    """Convert to ``dtype`` (a cellonnx dtype, NumPy dtype or name).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.7, -2.2]), ms.float32)
+        >>> y = ops.cast(x, ms.int32)
+        >>> y.dtype
+        mindspore.int32
+        >>> print(y)
+        [ 1 -2]
+    """
     input = to_tensor(input)
     target = dtypes.to_numpy(dtype)
     if input._data.dtype == target:
@@ -830,7 +1292,16 @@ def cast(input: Any, dtype: Any) -> Tensor:
 
 
 def where(condition: Any, input: Any, other: Any) -> Tensor:
-    """Elementwise ``input if condition else other`` with broadcasting."""
+    """Elementwise ``input if condition else other`` with broadcasting.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, -2.0, 3.0, -4.0]), ms.float32)
+        >>> print(ops.where(x > 0, x, 0.0))
+        [1. 0. 3. 0.]
+    """
     x, y = promote(input, other)
     return Where.apply(_as_bool(condition), x, y)
 

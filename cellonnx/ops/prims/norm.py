@@ -531,6 +531,17 @@ def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None, bia
 
     Returns:
         Tensor of the shape and dtype of ``input``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(8).reshape(1, 4, 2), ms.float32)
+        >>> print(ops.group_norm(x, 2).asnumpy().round(4))
+        [[[-1.3416 -0.4472]
+          [ 0.4472  1.3416]
+          [-1.3416 -0.4472]
+          [ 0.4472  1.3416]]]
     """
 
     x = to_tensor(input)
@@ -558,7 +569,17 @@ def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None, bia
 
 # ---------------------------------------------------------------- L2 normalisation (composites)
 def l2_normalize(x: Tensor, axis: Any = 0, epsilon: float = 1e-4) -> Tensor:
-    """MindSpore's L2Normalize: ``x / sqrt(max(sum(x ** 2, axis), epsilon))``."""
+    """MindSpore's L2Normalize: ``x / sqrt(max(sum(x ** 2, axis), epsilon))``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[3.0, 4.0], [0.0, 2.0]]), ms.float32)
+        >>> print(ops.l2_normalize(x, axis=1))
+        [[0.6 0.8]
+         [0.  1. ]]
+    """
 
     x = to_tensor(x)
     sq = rsum(mul(x, x), tuple(axis) if isinstance(axis, list) else axis, keepdim=True)
@@ -566,7 +587,17 @@ def l2_normalize(x: Tensor, axis: Any = 0, epsilon: float = 1e-4) -> Tensor:
 
 
 def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12) -> Tensor:
-    """Lp-normalise along ``dim``: ``x / max(||x||_p, eps)`` (mint.nn.functional.normalize)."""
+    """Lp-normalise along ``dim``: ``x / max(||x||_p, eps)`` (mint.nn.functional.normalize).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[3.0, 4.0], [0.0, 2.0]]), ms.float32)
+        >>> print(ops.normalize(x, p=2.0, dim=1))
+        [[0.6 0.8]
+         [0.  1. ]]
+    """
 
     x = to_tensor(input)
     if p == 2:

@@ -80,6 +80,14 @@ def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
 
     Returns:
         (*, C * r^2, H, W).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((1, 1, 4, 4)), ms.float32)
+        >>> ops.pixel_unshuffle(x, 2).shape
+        (1, 4, 2, 2)
     """
     from cellonnx.ops.prims.shape import reshape
     x = _check("pixel_unshuffle", input, downscale_factor, "downscale_factor")

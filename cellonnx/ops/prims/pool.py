@@ -439,6 +439,15 @@ def max_pool2d(x: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0
     Returns:
         (N, C, H_out, W_out), with H_out = (H + 2 * pad_h - dH * (kH - 1) - 1) // sH + 1 (rounded up in
         ceil_mode); with return_indices, the tuple (output, argmax).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 4, 4), ms.float32)
+        >>> print(ops.max_pool2d(x, kernel_size=2, stride=2))
+        [[[[ 5.  7.]
+           [13. 15.]]]]
     """
     return _max_pool("max_pool2d", 2, x, kernel_size, stride, padding, dilation, return_indices, ceil_mode,
                      pad_mode)
@@ -447,7 +456,16 @@ def max_pool2d(x: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0
 def max_pool1d(x: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1,
                return_indices: bool = False, ceil_mode: bool = False, *, pad_mode: str = "pad") -> Any:
     """1D max pooling over an (N, C, L) input; arguments as :func:`max_pool2d` with one value per argument
-    (padding may also be (left, right)). For nn.MaxPool1d; MindSpore 2.x has no functional max_pool1d."""
+    (padding may also be (left, right)). For nn.MaxPool1d; MindSpore 2.x has no functional max_pool1d.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[[1.0, 5.0, 2.0, 8.0]]]), ms.float32)
+        >>> print(ops.max_pool1d(x, kernel_size=2, stride=2))
+        [[[5. 8.]]]
+    """
     return _max_pool("max_pool1d", 1, x, kernel_size, stride, padding, dilation, return_indices, ceil_mode,
                      pad_mode)
 

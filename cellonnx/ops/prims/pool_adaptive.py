@@ -270,12 +270,29 @@ def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
 
     Returns:
         (..., H_out, W_out): window i covers rows floor(i * H / H_out) to ceil((i + 1) * H / H_out).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 4, 4), ms.float32)
+        >>> print(ops.adaptive_avg_pool2d(x, (1, 2)))
+        [[[[6.5 8.5]]]]
     """
     return _adaptive("adaptive_avg_pool2d", 2, input, output_size, False)
 
 
 def adaptive_avg_pool1d(input: Tensor, output_size: int) -> Tensor:
-    """1D adaptive average pooling over an (N, C, L) input, as MindSpore's ``ops.adaptive_avg_pool1d``."""
+    """1D adaptive average pooling over an (N, C, L) input, as MindSpore's ``ops.adaptive_avg_pool1d``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]]]), ms.float32)
+        >>> print(ops.adaptive_avg_pool1d(x, 3))
+        [[[1.5 3.5 5.5]]]
+    """
     return _adaptive("adaptive_avg_pool1d", 1, input, output_size, False)
 
 
@@ -289,13 +306,31 @@ def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = 
 
     Returns:
         The pooled tensor, or (pooled, argmax).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 4, 4), ms.float32)
+        >>> print(ops.adaptive_max_pool2d(x, (2, 2)))
+        [[[[ 5.  7.]
+           [13. 15.]]]]
     """
     return _adaptive("adaptive_max_pool2d", 2, input, output_size, True, return_indices)
 
 
 def adaptive_max_pool1d(input: Tensor, output_size: int) -> Tensor:
     """1D adaptive max pooling over an (N, C, L) input, as MindSpore's ``ops.adaptive_max_pool1d`` (which
-    requires L divisible by output_size; any size works here)."""
+    requires L divisible by output_size; any size works here).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[[1.0, 5.0, 3.0, 4.0, 2.0, 6.0]]]), ms.float32)
+        >>> print(ops.adaptive_max_pool1d(x, 2))
+        [[[5. 6.]]]
+    """
     return _adaptive("adaptive_max_pool1d", 1, input, output_size, True)
 
 

@@ -178,6 +178,15 @@ def avg_pool2d(input_x: Tensor, kernel_size: Any = 1, stride: Any = 1, padding: 
 
     Returns:
         (N, C, H_out, W_out).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 4, 4), ms.float32)
+        >>> print(ops.avg_pool2d(x, kernel_size=2, stride=2))
+        [[[[ 2.5  4.5]
+           [10.5 12.5]]]]
     """
     return _avg_pool("avg_pool2d", 2, input_x, kernel_size, stride, padding, ceil_mode, count_include_pad,
                      divisor_override, pad_mode)
@@ -186,7 +195,16 @@ def avg_pool2d(input_x: Tensor, kernel_size: Any = 1, stride: Any = 1, padding: 
 def avg_pool1d(input_x: Tensor, kernel_size: Any = 1, stride: Any = 1, padding: Any = 0, ceil_mode: bool = False,
                count_include_pad: bool = True, *, pad_mode: str = "pad") -> Tensor:
     """1D average pooling over an (N, C, L) input, as MindSpore's ``ops.avg_pool1d`` (padding: int, (p,) or
-    (left, right))."""
+    (left, right)).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[[1.0, 5.0, 2.0, 8.0]]]), ms.float32)
+        >>> print(ops.avg_pool1d(x, kernel_size=2, stride=2))
+        [[[3. 5.]]]
+    """
     return _avg_pool("avg_pool1d", 1, input_x, kernel_size, stride, padding, ceil_mode, count_include_pad,
                      None, pad_mode)
 

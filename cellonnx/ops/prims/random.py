@@ -188,14 +188,32 @@ def _scalar(v: Any) -> float | None:
 
 
 def standard_normal(shape: Any, seed: int | None = None) -> Tensor:
-    """Samples of N(0, 1), float32, of the given shape."""
+    """Samples of N(0, 1), float32, of the given shape.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> ops.standard_normal((2, 3)).shape
+        (2, 3)
+    """
     return RandomNormal.apply(shape=tuple(_size((shape,))), mean=0.0, scale=1.0,
                               seed=_check_seed(seed, "standard_normal"), dtype=np.dtype(np.float32))
 
 
 def normal(shape: Any, mean: Any, stddev: Any, seed: int | None = None) -> Tensor:
     """Samples of N(mean, stddev**2). ``mean`` / ``stddev`` are numbers or tensors; the result's shape is
-    ``shape`` broadcast with theirs (MindSpore's rule), its dtype float32 (float64 for a float64 mean)."""
+    ``shape`` broadcast with theirs (MindSpore's rule), its dtype float32 (float64 for a float64 mean).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> mean = Tensor(np.array([0.0]), ms.float32)
+        >>> stddev = Tensor(np.array([1.0]), ms.float32)
+        >>> ops.normal((3, 2), mean, stddev).shape
+        (3, 2)
+    """
     from cellonnx.ops.prims.math import add, mul
 
     seed = _check_seed(seed, "normal")
@@ -212,7 +230,20 @@ def normal(shape: Any, mean: Any, stddev: Any, seed: int | None = None) -> Tenso
 
 def uniform(shape: Any, minval: Any, maxval: Any, seed: int | None = None, dtype: Any = dtypes.float32) -> Tensor:
     """Samples uniform in [minval, maxval). ``dtype`` int32 / int64 draws integers (minval and maxval then
-    single numbers); a float dtype draws floats, and tensor bounds broadcast with ``shape``."""
+    single numbers); a float dtype draws floats, and tensor bounds broadcast with ``shape``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> minval = Tensor(np.array([1.0]), ms.float32)
+        >>> maxval = Tensor(np.array([2.0]), ms.float32)
+        >>> x = ops.uniform((2, 2), minval, maxval)
+        >>> x.shape
+        (2, 2)
+        >>> bool(((x.asnumpy() >= 1) & (x.asnumpy() < 2)).all())
+        True
+    """
     from cellonnx.ops.prims.math import add, mul, sub
 
     seed = _check_seed(seed, "uniform")
@@ -237,33 +268,85 @@ def uniform(shape: Any, minval: Any, maxval: Any, seed: int | None = None, dtype
 
 
 def rand(*size: Any, dtype: Any = None, seed: int | None = None) -> Tensor:
-    """Samples uniform in [0, 1) of shape ``size`` (float32 unless ``dtype``)."""
+    """Samples uniform in [0, 1) of shape ``size`` (float32 unless ``dtype``).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = ops.rand(2, 3)
+        >>> x.shape
+        (2, 3)
+        >>> bool(((x.asnumpy() >= 0) & (x.asnumpy() < 1)).all())
+        True
+    """
     return RandomUniform.apply(shape=tuple(_size(size)), low=0.0, high=1.0, seed=_check_seed(seed, "rand"),
                                dtype=_float_dtype(dtype, "rand"))
 
 
 def randn(*size: Any, dtype: Any = None, seed: int | None = None) -> Tensor:
-    """Samples of N(0, 1) of shape ``size`` (float32 unless ``dtype``)."""
+    """Samples of N(0, 1) of shape ``size`` (float32 unless ``dtype``).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> _ = ms.manual_seed(1)
+        >>> x = ops.randn(2, 3)
+        >>> x.shape
+        (2, 3)
+        >>> x.dtype
+        mindspore.float32
+    """
     return RandomNormal.apply(shape=tuple(_size(size)), mean=0.0, scale=1.0, seed=_check_seed(seed, "randn"),
                               dtype=_float_dtype(dtype, "randn"))
 
 
 def rand_like(input: Tensor, seed: int | None = None, *, dtype: Any = None) -> Tensor:
-    """``rand`` with the shape (and, by default, the float dtype) of ``input``."""
+    """``rand`` with the shape (and, by default, the float dtype) of ``input``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.zeros((2, 3)), ms.float32)
+        >>> ops.rand_like(x).shape
+        (2, 3)
+    """
     x = to_tensor(input)
     dt = dtype if dtype is not None else (x._data.dtype if is_float_dtype(x._data.dtype) else None)
     return rand(tuple(x.shape), dtype=dt, seed=seed)
 
 
 def randn_like(input: Tensor, seed: int | None = None, *, dtype: Any = None) -> Tensor:
-    """``randn`` with the shape (and, by default, the float dtype) of ``input``."""
+    """``randn`` with the shape (and, by default, the float dtype) of ``input``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.zeros((2, 3)), ms.float32)
+        >>> ops.randn_like(x).shape
+        (2, 3)
+    """
     x = to_tensor(input)
     dt = dtype if dtype is not None else (x._data.dtype if is_float_dtype(x._data.dtype) else None)
     return randn(tuple(x.shape), dtype=dt, seed=seed)
 
 
 def randint(low: int, high: int, size: Any, seed: int | None = None, *, dtype: Any = None) -> Tensor:
-    """Integers uniform in [low, high) of shape ``size`` (int64 unless ``dtype``)."""
+    """Integers uniform in [low, high) of shape ``size`` (int64 unless ``dtype``).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = ops.randint(0, 5, (4,))
+        >>> x.shape
+        (4,)
+        >>> bool(((x.asnumpy() >= 0) & (x.asnumpy() < 5)).all())
+        True
+    """
     if not isinstance(size, (tuple, list)):
         raise TypeError(f"randint: size must be a tuple, got {type(size).__name__}")
     if not low < high:
@@ -276,7 +359,19 @@ def randint(low: int, high: int, size: Any, seed: int | None = None, *, dtype: A
 
 
 def randint_like(input: Tensor, low: int, high: int, seed: int | None = None, *, dtype: Any = None) -> Tensor:
-    """``randint`` with the shape (and, by default, the integer dtype) of ``input``."""
+    """``randint`` with the shape (and, by default, the integer dtype) of ``input``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.zeros((2, 3)), ms.int32)
+        >>> y = ops.randint_like(x, 0, 5)
+        >>> y.shape
+        (2, 3)
+        >>> bool(((y.asnumpy() >= 0) & (y.asnumpy() < 5)).all())
+        True
+    """
     x = to_tensor(input)
     dt = dtype if dtype is not None else (x._data.dtype if x._data.dtype.kind in "iu" else None)
     return randint(low, high, tuple(x.shape), seed, dtype=dt)
@@ -289,6 +384,14 @@ def bernoulli(input: Tensor, p: Any = 0.5, seed: int | None = None) -> Tensor:
         input (Tensor): gives the shape and dtype.
         p (Union[Tensor, float]): probability of a 1, a number or a tensor of ``input``'s shape. Default 0.5.
         seed (int, optional): op-level seed. Default None.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.zeros(4), ms.float32)
+        >>> print(ops.bernoulli(x, p=1.0))
+        [1. 1. 1. 1.]
     """
     from cellonnx.ops.prims.creation import full_like
     from cellonnx.ops.prims.shape import broadcast_to

@@ -160,7 +160,15 @@ def poisson(shape: Any, mean: Tensor, seed: int | None = None) -> Tensor:
 
 
 def standard_laplace(shape: Any, seed: int | None = None) -> Tensor:
-    """Samples of the Laplace distribution with mean 0 and scale 1 (float32)."""
+    """Samples of the Laplace distribution with mean 0 and scale 1 (float32).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> ops.standard_laplace((2, 3)).shape
+        (2, 3)
+    """
     from cellonnx.ops.prims.math import abs as _abs
     from cellonnx.ops.prims.math import log, mul, neg, sign, sub
     u = RandomUniform.apply(shape=_dims(_size((shape,))), low=-0.5, high=0.5,
@@ -177,7 +185,16 @@ def laplace(shape: Any, mean: Tensor, lambda_param: Tensor, seed: int | None = N
 
 def multinomial(input: Tensor, num_samples: int, replacement: bool = True, seed: int | None = None) -> Tensor:
     """``num_samples`` category indices (int32) per row of the non-negative weights ``input`` (1-D or 2-D);
-    without ``replacement`` every index appears at most once per row."""
+    without ``replacement`` every index appears at most once per row.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> probs = Tensor(np.array([0.0, 1.0, 0.0]), ms.float32)
+        >>> print(ops.multinomial(probs, 2, replacement=True))
+        [1 1]
+    """
     from cellonnx.ops.prims.math import add, cast, div, log
     from cellonnx.ops.prims.shape import reshape
     from cellonnx.ops.prims.sort import topk
@@ -225,7 +242,16 @@ def random_categorical(logits: Tensor, num_sample: int, seed: int = 0, dtype: An
 
 
 def shuffle(x: Tensor, seed: int | None = None) -> Tensor:
-    """``x`` with its first axis randomly permuted."""
+    """``x`` with its first axis randomly permuted.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1, 2, 3, 4]), ms.int32)
+        >>> sorted(ops.shuffle(x).asnumpy().tolist())
+        [1, 2, 3, 4]
+    """
     from cellonnx.ops.prims.scatter import gather
     x = to_tensor(x)
     if x.ndim == 0:
@@ -311,7 +337,17 @@ def uniform_candidate_sampler(true_classes: Tensor, num_true: int, num_sampled: 
 
 def gumbel_softmax(logits: Tensor, tau: float = 1.0, hard: bool = False, dim: int = -1) -> Tensor:
     """A sample of the Gumbel-softmax distribution: ``softmax((logits + g) / tau)`` with Gumbel noise g;
-    ``hard`` gives the one-hot of its argmax with the soft sample's gradient."""
+    ``hard`` gives the one-hot of its argmax with the soft sample's gradient.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> logits = Tensor(np.array([[1.0, 2.0, 3.0]]), ms.float32)
+        >>> y = ops.gumbel_softmax(logits, tau=1.0, hard=True)
+        >>> print(y.sum())
+        1.0
+    """
     from cellonnx.autograd.grad import stop_gradient
     from cellonnx.ops.prims.activation import softmax
     from cellonnx.ops.prims.math import add, cast, div, log, neg, sub

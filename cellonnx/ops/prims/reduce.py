@@ -150,7 +150,21 @@ def reduce_sum(x: Tensor, axis: Any = (), keep_dims: bool = False) -> Tensor:
 
 def sum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None,
         axis: Any = None, keep_dims: bool | None = None) -> Tensor:
-    """Sum over ``dim`` (all axes when None). ``axis`` / ``keep_dims`` are accepted as aliases."""
+    """Sum over ``dim`` (all axes when None). ``axis`` / ``keep_dims`` are accepted as aliases.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]), ms.float32)
+        >>> print(ops.sum(x))
+        21.0
+        >>> print(ops.sum(x, dim=0))
+        [5. 7. 9.]
+        >>> print(ops.sum(x, dim=1, keepdim=True))
+        [[ 6.]
+         [15.]]
+    """
     from cellonnx.ops.prims.math import cast
     input = to_tensor(input)
     if dtype is not None:
@@ -163,7 +177,18 @@ def sum(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = N
 
 def mean(x: Tensor, axis: Any = None, keep_dims: bool = False, *, dim: Any = None,
          keepdim: bool | None = None) -> Tensor:
-    """The mean over ``axis`` (all axes when None or ``()``); integers are averaged in float32."""
+    """The mean over ``axis`` (all axes when None or ``()``); integers are averaged in float32.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]), ms.float32)
+        >>> print(ops.mean(x))
+        3.5
+        >>> print(ops.mean(x, axis=1))
+        [2. 5.]
+    """
     from cellonnx.ops.prims.math import cast
     x = to_tensor(x)
     if not is_float_dtype(x._data.dtype):
@@ -190,7 +215,16 @@ def _extreme(op: type[Op], name: str, input: Tensor, axis: Any, keepdims: bool, 
 def amax(input: Tensor, axis: Any = None, keepdims: bool = False, *, initial: Any = None, where: Any = None,
          keep_dims: bool | None = None) -> Tensor:
     """The maximum over ``axis`` (all axes when None); ``initial`` takes part in every maximum, and
-    ``where`` (a bool mask, with ``initial``) leaves elements out."""
+    ``where`` (a bool mask, with ``initial``) leaves elements out.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 7.0, 3.0], [9.0, 5.0, 6.0]]), ms.float32)
+        >>> print(ops.amax(x, axis=1))
+        [7. 9.]
+    """
     kd = keepdims if keep_dims is None else keep_dims
     return _extreme(ReduceMax, "amax", input, axis, kd, initial, where)
 
@@ -198,14 +232,32 @@ def amax(input: Tensor, axis: Any = None, keepdims: bool = False, *, initial: An
 def amin(input: Tensor, axis: Any = None, keepdims: bool = False, *, initial: Any = None, where: Any = None,
          keep_dims: bool | None = None) -> Tensor:
     """The minimum over ``axis`` (all axes when None); ``initial`` takes part in every minimum, and
-    ``where`` (a bool mask, with ``initial``) leaves elements out."""
+    ``where`` (a bool mask, with ``initial``) leaves elements out.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 7.0, 3.0], [9.0, 5.0, 6.0]]), ms.float32)
+        >>> print(ops.amin(x, axis=1))
+        [1. 5.]
+    """
     kd = keepdims if keep_dims is None else keep_dims
     return _extreme(ReduceMin, "amin", input, axis, kd, initial, where)
 
 
 def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False, *, axis: int | None = None,
            keep_dims: bool | None = None) -> Tensor:
-    """Index of the maximum along ``dim`` (over the flattened tensor when None)."""
+    """Index of the maximum along ``dim`` (over the flattened tensor when None).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 7.0, 3.0], [9.0, 5.0, 6.0]]), ms.float32)
+        >>> print(ops.argmax(x, dim=1))
+        [1 0]
+    """
     from cellonnx.ops.prims.shape import reshape
     d = dim if axis is None else axis
     kd = keepdim if keep_dims is None else keep_dims
@@ -217,7 +269,16 @@ def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False, *, axis
 def argmin(input: Tensor, axis: int | None = None, keepdims: bool = False, *, dim: int | None = None,
            keepdim: bool | None = None, keep_dims: bool | None = None) -> Tensor:
     """Index (int32) of the minimum along ``axis`` (over the flattened tensor when None); ``dim`` /
-    ``keepdim`` / ``keep_dims`` are accepted as aliases."""
+    ``keepdim`` / ``keep_dims`` are accepted as aliases.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 7.0, 3.0], [9.0, 5.0, 6.0]]), ms.float32)
+        >>> print(ops.argmin(x, axis=1))
+        [0 1]
+    """
     from cellonnx.ops.prims.math import cast
     from cellonnx.ops.prims.shape import reshape
     d = axis if dim is None else dim
@@ -232,7 +293,19 @@ def argmin(input: Tensor, axis: int | None = None, keepdims: bool = False, *, di
 def max(input: Tensor, axis: int | None = None, keepdims: bool = False, *, initial: Any = None,
         where: Any = None, return_indices: bool = False) -> Any:
     """MindSpore's ops.max: with ``axis`` None the maximum over all elements; with an axis, the tuple
-    (values, indices) as in MindSpore 2.x."""
+    (values, indices) as in MindSpore 2.x.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 7.0, 3.0], [9.0, 5.0, 6.0]]), ms.float32)
+        >>> values, indices = ops.max(x, axis=1)
+        >>> print(values)
+        [7. 9.]
+        >>> print(indices)
+        [1 0]
+    """
     if axis is None:
         return ReduceMax.apply(input, axes=None, keep_dims=keepdims)
     a = norm_axis(axis, input.ndim, "max")
@@ -242,6 +315,19 @@ def max(input: Tensor, axis: int | None = None, keepdims: bool = False, *, initi
 
 def min(input: Tensor, axis: int | None = None, keepdims: bool = False, *, initial: Any = None,
         where: Any = None, return_indices: bool = False) -> Any:
+    """The smallest element of ``input``; with ``axis``, the minima along it and their indices.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 7.0, 3.0], [9.0, 5.0, 6.0]]), ms.float32)
+        >>> values, indices = ops.min(x, axis=0)
+        >>> print(values)
+        [1. 5. 3.]
+        >>> print(indices)
+        [0 1 0]
+    """
     if axis is None:
         return ReduceMin.apply(input, axes=None, keep_dims=keepdims)
     a = norm_axis(axis, input.ndim, "min")
@@ -250,6 +336,16 @@ def min(input: Tensor, axis: int | None = None, keepdims: bool = False, *, initi
 
 
 def prod(input: Tensor, axis: Any = None, keep_dims: bool = False, dtype: Any = None) -> Tensor:
+    """The product of the elements along ``axis`` (all of them when None).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]), ms.float32)
+        >>> print(ops.prod(x, axis=1))
+        [  6. 120.]
+    """
     from cellonnx.ops.prims.math import cast
     if dtype is not None:
         input = cast(input, dtype)

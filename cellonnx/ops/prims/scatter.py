@@ -383,7 +383,18 @@ def _batched_gather(x: Tensor, idx: Tensor, axis: int, batch_dims: int) -> Tenso
 
 
 def index_select(input: Tensor, axis: int, index: Any) -> Tensor:
-    """The entries of ``input`` along ``axis`` at the 1-D ``index``."""
+    """The entries of ``input`` along ``axis`` at the 1-D ``index``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(6).reshape(2, 3), ms.float32)
+        >>> index = Tensor(np.array([2, 0]), ms.int32)
+        >>> print(ops.index_select(x, 1, index))
+        [[2. 0.]
+         [5. 3.]]
+    """
     idx = _index(index, "index_select")
     if idx.ndim != 1:
         raise ValueError(f"index_select: index must be 1-D, got shape {tuple(idx.shape)}")
@@ -391,7 +402,18 @@ def index_select(input: Tensor, axis: int, index: Any) -> Tensor:
 
 
 def gather_elements(input: Tensor, dim: int, index: Any) -> Tensor:
-    """``out[i][j] = input[index[i][j]][j]`` for dim 0 (and likewise for other dims)."""
+    """``out[i][j] = input[index[i][j]][j]`` for dim 0 (and likewise for other dims).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1, 2], [3, 4]]), ms.int32)
+        >>> index = Tensor(np.array([[0, 0], [1, 0]]), ms.int32)
+        >>> print(ops.gather_elements(x, 1, index))
+        [[1 1]
+         [4 3]]
+    """
     idx = _index(index, "gather_elements")
     input = to_tensor(input)
     if idx.ndim != input.ndim:
@@ -402,7 +424,17 @@ def gather_elements(input: Tensor, dim: int, index: Any) -> Tensor:
 
 def gather_nd(input_x: Tensor, indices: Any) -> Tensor:
     """``out[b] = input_x[indices[b, 0], ..., indices[b, k-1]]``: the last dim of ``indices`` addresses the
-    first k dims of ``input_x``."""
+    first k dims of ``input_x``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1, 2, 3], [4, 5, 6]]), ms.int32)
+        >>> indices = Tensor(np.array([[0, 2], [1, 0]]), ms.int32)
+        >>> print(ops.gather_nd(x, indices))
+        [3 4]
+    """
     idx = _index(indices, "gather_nd")
     input_x = to_tensor(input_x)
     if idx.ndim < 1 or idx._data.shape[-1] > input_x.ndim:
@@ -413,7 +445,20 @@ def gather_nd(input_x: Tensor, indices: Any) -> Tensor:
 
 def index_add(x: Tensor, indices: Any, y: Tensor, axis: int, use_lock: bool = True,
               check_index_bound: bool = True) -> Tensor:
-    """``x`` with the slices of ``y`` added along ``axis`` at the 1-D ``indices`` (repeats accumulate)."""
+    """``x`` with the slices of ``y`` added along ``axis`` at the 1-D ``indices`` (repeats accumulate).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.zeros((3, 2)), ms.float32)
+        >>> index = Tensor(np.array([0, 2]), ms.int32)
+        >>> source = Tensor(np.ones((2, 2)), ms.float32)
+        >>> print(ops.index_add(x, index, source, axis=0))
+        [[1. 1.]
+         [0. 0.]
+         [1. 1.]]
+    """
     idx = _index(indices, "index_add")
     x = to_tensor(x)
     y = to_tensor(y, x)
@@ -452,7 +497,18 @@ def scatter_add(input_x: Tensor, indices: Any, updates: Tensor) -> Tensor:
 
 def tensor_scatter_add(input_x: Tensor, indices: Any, updates: Tensor) -> Tensor:
     """``input_x`` with ``updates[b]`` added at ``input_x[indices[b]]`` (the last dim of ``indices`` addresses
-    the leading dims of ``input_x``; repeats accumulate)."""
+    the leading dims of ``input_x``; repeats accumulate).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> indices = Tensor(np.array([[0], [2]]), ms.int32)
+        >>> updates = Tensor(np.array([10.0, 30.0]), ms.float32)
+        >>> print(ops.tensor_scatter_add(x, indices, updates))
+        [11.  2. 33.]
+    """
     idx = _index(indices, "tensor_scatter_add")
     input_x = to_tensor(input_x)
     return ScatterNDAdd.apply(input_x, _int64(idx), _cast_like(to_tensor(updates, input_x), input_x))
@@ -461,7 +517,19 @@ def tensor_scatter_add(input_x: Tensor, indices: Any, updates: Tensor) -> Tensor
 def tensor_scatter_elements(input_x: Tensor, indices: Any, updates: Tensor, axis: int = 0,
                             reduction: str = "none") -> Tensor:
     """Write (``reduction='none'``) or add (``'add'``) ``updates[i][j]`` at ``input_x[indices[i][j]][j]``
-    (for axis 0; likewise for other axes)."""
+    (for axis 0; likewise for other axes).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.zeros((2, 3)), ms.float32)
+        >>> indices = Tensor(np.array([[0, 2]]), ms.int32)
+        >>> updates = Tensor(np.array([[5.0, 7.0]]), ms.float32)
+        >>> print(ops.tensor_scatter_elements(x, indices, updates, axis=1))
+        [[5. 0. 7.]
+         [0. 0. 0.]]
+    """
     idx = _index(indices, "tensor_scatter_elements")
     input_x = to_tensor(input_x)
     upd = _cast_like(to_tensor(updates, input_x), input_x)
@@ -478,7 +546,19 @@ def tensor_scatter_elements(input_x: Tensor, indices: Any, updates: Tensor, axis
 
 
 def scatter(input: Tensor, axis: int, index: Any, src: Any) -> Tensor:
-    """``tensor_scatter_elements(input, index, src, axis)``; a number ``src`` is broadcast to the index."""
+    """``tensor_scatter_elements(input, index, src, axis)``; a number ``src`` is broadcast to the index.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.zeros((2, 3)), ms.float32)
+        >>> index = Tensor(np.array([[0, 2]]), ms.int64)
+        >>> src = Tensor(np.array([[5.0, 7.0]]), ms.float32)
+        >>> print(ops.scatter(x, 1, index, src))
+        [[5. 0. 7.]
+         [0. 0. 0.]]
+    """
     from cellonnx.ops.prims.creation import full_like
     idx = _index(index, "scatter")
     if not isinstance(src, Tensor):
@@ -489,7 +569,20 @@ def scatter(input: Tensor, axis: int, index: Any, src: Any) -> Tensor:
 def one_hot(indices: Any, depth: int, on_value: Any = 1, off_value: Any = 0, axis: int = -1) -> Tensor:
     """A one-hot tensor: ``on_value`` at ``indices`` along a new ``axis`` of size ``depth``, ``off_value``
     elsewhere; indices outside [0, depth) give all ``off_value``. The dtype is ``on_value``'s (int64 for
-    the default 1, float32 for a Python float)."""
+    the default 1, float32 for a Python float).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> indices = Tensor(np.array([0, 2, 1]), ms.int32)
+        >>> on_value = Tensor(1.0, ms.float32)
+        >>> off_value = Tensor(0.0, ms.float32)
+        >>> print(ops.one_hot(indices, 3, on_value, off_value))
+        [[1. 0. 0.]
+         [0. 0. 1.]
+         [0. 1. 0.]]
+    """
     idx = _index(indices, "one_hot")
     if int(depth) < 0:
         raise ValueError(f"one_hot: depth must be non-negative, got {depth}")

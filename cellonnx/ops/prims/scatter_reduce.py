@@ -176,12 +176,34 @@ def scatter_nd(indices: Any, updates: Tensor, shape: Any) -> Tensor:
 
 
 def tensor_scatter_sub(input_x: Tensor, indices: Any, updates: Tensor) -> Tensor:
-    """``input_x`` with ``updates[b]`` subtracted at ``input_x[indices[b]]`` (repeats accumulate)."""
+    """``input_x`` with ``updates[b]`` subtracted at ``input_x[indices[b]]`` (repeats accumulate).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> indices = Tensor(np.array([[0], [2]]), ms.int32)
+        >>> updates = Tensor(np.array([10.0, 30.0]), ms.float32)
+        >>> print(ops.tensor_scatter_sub(x, indices, updates))
+        [ -9.   2. -27.]
+    """
     return tensor_scatter_reduce(input_x, indices, updates, "sub", "tensor_scatter_sub")
 
 
 def tensor_scatter_mul(input_x: Tensor, indices: Any, updates: Tensor) -> Tensor:
-    """``input_x`` with ``input_x[indices[b]]`` multiplied by ``updates[b]`` (repeats multiply)."""
+    """``input_x`` with ``input_x[indices[b]]`` multiplied by ``updates[b]`` (repeats multiply).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> indices = Tensor(np.array([[0], [2]]), ms.int32)
+        >>> updates = Tensor(np.array([10.0, 30.0]), ms.float32)
+        >>> print(ops.tensor_scatter_mul(x, indices, updates))
+        [10.  2. 90.]
+    """
     return tensor_scatter_reduce(input_x, indices, updates, "mul", "tensor_scatter_mul")
 
 
@@ -192,7 +214,18 @@ def tensor_scatter_div(input_x: Tensor, indices: Any, updates: Tensor) -> Tensor
 
 
 def tensor_scatter_max(input_x: Tensor, indices: Any, updates: Tensor) -> Tensor:
-    """``input_x`` with ``input_x[indices[b]] = max(input_x[indices[b]], updates[b])``."""
+    """``input_x`` with ``input_x[indices[b]] = max(input_x[indices[b]], updates[b])``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> indices = Tensor(np.array([[0], [2]]), ms.int32)
+        >>> updates = Tensor(np.array([10.0, 0.0]), ms.float32)
+        >>> print(ops.tensor_scatter_max(x, indices, updates))
+        [10.  2.  3.]
+    """
     return tensor_scatter_reduce(input_x, indices, updates, "max", "tensor_scatter_max")
 
 
@@ -203,7 +236,19 @@ def tensor_scatter_min(input_x: Tensor, indices: Any, updates: Tensor) -> Tensor
 
 def tensor_scatter_update(input_x: Tensor, indices: Any, updates: Tensor) -> Tensor:
     """``input_x`` with ``updates[b]`` written at ``input_x[indices[b]]`` (for a repeated index the last
-    update wins)."""
+    update wins).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.zeros((2, 3)), ms.float32)
+        >>> indices = Tensor(np.array([[0, 0], [1, 2]]), ms.int32)
+        >>> updates = Tensor(np.array([5.0, 7.0]), ms.float32)
+        >>> print(ops.tensor_scatter_update(x, indices, updates))
+        [[5. 0. 0.]
+         [0. 0. 7.]]
+    """
     return tensor_scatter_reduce(input_x, indices, updates, "update", "tensor_scatter_update")
 
 

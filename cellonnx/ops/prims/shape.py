@@ -93,7 +93,19 @@ def _resolve_shape(x: Tensor, shape: Any) -> tuple:
 
 
 def reshape(input: Tensor, shape: Any) -> Tensor:
-    """Reshape; one dim may be -1. Symbolic dims (from a dynamic trace) stay symbolic."""
+    """Reshape; one dim may be -1. Symbolic dims (from a dynamic trace) stay symbolic.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(6), ms.float32)
+        >>> print(ops.reshape(x, (2, 3)))
+        [[0. 1. 2.]
+         [3. 4. 5.]]
+        >>> ops.reshape(x, (3, -1)).shape
+        (3, 2)
+    """
     input = to_tensor(input)
     shape = _resolve_shape(input, shape)
     if tuple(shape) == tuple(input.shape):
@@ -102,7 +114,16 @@ def reshape(input: Tensor, shape: Any) -> Tensor:
 
 
 def transpose(input: Tensor, dims: Any) -> Tensor:
-    """Permute the axes of ``input``: output axis i is input axis ``dims[i]``."""
+    """Permute the axes of ``input``: output axis i is input axis ``dims[i]``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((2, 3, 4)), ms.float32)
+        >>> ops.transpose(x, (2, 0, 1)).shape
+        (4, 2, 3)
+    """
     perm = tuple(norm_axis(int(p), input.ndim, "transpose") for p in dims)
     if perm == tuple(range(input.ndim)):
         return input
@@ -110,11 +131,30 @@ def transpose(input: Tensor, dims: Any) -> Tensor:
 
 
 def permute(input: Tensor, axis: Any) -> Tensor:
-    """Permute the axes of ``input`` to the order ``axis`` (as :func:`transpose`)."""
+    """Permute the axes of ``input`` to the order ``axis`` (as :func:`transpose`).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((2, 3, 4)), ms.float32)
+        >>> ops.permute(x, (0, 2, 1)).shape
+        (2, 4, 3)
+    """
     return transpose(input, axis)
 
 
 def swapaxes(input: Tensor, axis0: int, axis1: int) -> Tensor:
+    """``input`` with the two given axes exchanged.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((2, 3, 4)), ms.float32)
+        >>> ops.swapaxes(x, 0, 2).shape
+        (4, 3, 2)
+    """
     perm = list(range(input.ndim))
     a, b = norm_axis(axis0, input.ndim, "swapaxes"), norm_axis(axis1, input.ndim, "swapaxes")
     perm[a], perm[b] = perm[b], perm[a]
@@ -122,16 +162,48 @@ def swapaxes(input: Tensor, axis0: int, axis1: int) -> Tensor:
 
 
 def expand_dims(input_x: Tensor, axis: int) -> Tensor:
-    """``input_x`` with a new axis of size 1 at position ``axis``."""
+    """``input_x`` with a new axis of size 1 at position ``axis``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]), ms.float32)
+        >>> ops.expand_dims(x, 0).shape
+        (1, 2, 2)
+    """
     return ExpandDims.apply(input_x, axes=(norm_axis(axis, input_x.ndim + 1, "expand_dims"),))
 
 
 def unsqueeze(input: Tensor, dim: int) -> Tensor:
-    """``input`` with a new axis of size 1 at position ``dim`` (as :func:`expand_dims`)."""
+    """``input`` with a new axis of size 1 at position ``dim`` (as :func:`expand_dims`).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> ops.unsqueeze(x, dim=0).shape
+        (1, 2)
+        >>> ops.unsqueeze(x, dim=1).shape
+        (2, 1)
+    """
     return expand_dims(input, dim)
 
 
 def squeeze(input: Tensor, axis: Any = None) -> Tensor:
+    """``input`` without the axes of size 1 named by ``axis`` (all of them when None).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((1, 3, 1)), ms.float32)
+        >>> ops.squeeze(x).shape
+        (3,)
+        >>> ops.squeeze(x, 2).shape
+        (1, 3)
+    """
     if axis is None:
         axes = tuple(i for i, d in enumerate(input.shape) if d == 1)
     elif isinstance(axis, (tuple, list)):
@@ -144,7 +216,17 @@ def squeeze(input: Tensor, axis: Any = None) -> Tensor:
 
 
 def broadcast_to(input: Tensor, shape: Any) -> Tensor:
-    """Broadcast to ``shape``; -1 keeps the input's size in that position."""
+    """Broadcast to ``shape``; -1 keeps the input's size in that position.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> print(ops.broadcast_to(x, (2, 3)))
+        [[1. 2. 3.]
+         [1. 2. 3.]]
+    """
     input = to_tensor(input)
     shape = list(_resolve_shape(input, shape))
     offset = len(shape) - input.ndim
@@ -157,7 +239,18 @@ def broadcast_to(input: Tensor, shape: Any) -> Tensor:
 
 
 def flatten(input: Tensor, order: str = "C", *, start_dim: int = 1, end_dim: int = -1) -> Tensor:
-    """MindSpore's ops.flatten: keep dims before ``start_dim`` (1 by default) and merge the rest."""
+    """MindSpore's ops.flatten: keep dims before ``start_dim`` (1 by default) and merge the rest.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((2, 3, 4)), ms.float32)
+        >>> ops.flatten(x).shape
+        (2, 12)
+        >>> ops.flatten(x, start_dim=0).shape
+        (24,)
+    """
     nd = input.ndim
     if nd == 0:
         return reshape(input, (1,))

@@ -94,7 +94,16 @@ class TopK(Op):
 
 # ---------------------------------------------------------------- functional API
 def cumsum(x: Tensor, axis: int, dtype: Any = None) -> Tensor:
-    """Cumulative sum along ``axis`` (computed in ``dtype`` when given; bool counts as int64)."""
+    """Cumulative sum along ``axis`` (computed in ``dtype`` when given; bool counts as int64).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0, 4.0]), ms.float32)
+        >>> print(ops.cumsum(x, axis=0))
+        [ 1.  3.  6. 10.]
+    """
     from cellonnx.ops.prims.math import cast
     x = to_tensor(x)
     if dtype is not None:
@@ -109,7 +118,19 @@ def cumsum(x: Tensor, axis: int, dtype: Any = None) -> Tensor:
 def topk(input: Tensor, k: int, dim: int | None = None, largest: bool = True, sorted: bool = True
          ) -> tuple[Tensor, Tensor]:
     """The ``k`` largest (``largest=False``: smallest) entries along ``dim`` (the last when None) and their
-    indices. Results always come sorted (``sorted=False`` allows any order; this one is as good)."""
+    indices. Results always come sorted (``sorted=False`` allows any order; this one is as good).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 5.0, 3.0, 4.0]), ms.float32)
+        >>> values, indices = ops.topk(x, 2)
+        >>> print(values)
+        [5. 4.]
+        >>> print(indices)
+        [1 3]
+    """
     input = to_tensor(input)
     if input.ndim == 0:
         raise ValueError("topk: the input must have at least one dimension")
@@ -121,7 +142,22 @@ def topk(input: Tensor, k: int, dim: int | None = None, largest: bool = True, so
 
 
 def sort(input_x: Tensor, axis: int = -1, descending: bool = False) -> tuple[Tensor, Tensor]:
-    """Sort along ``axis`` (stable: equal values keep their order); returns (values, indices)."""
+    """Sort along ``axis`` (stable: equal values keep their order); returns (values, indices).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([3.0, 1.0, 2.0]), ms.float32)
+        >>> values, indices = ops.sort(x)
+        >>> print(values)
+        [1. 2. 3.]
+        >>> print(indices)
+        [1 2 0]
+        >>> values, indices = ops.sort(x, descending=True)
+        >>> print(values)
+        [3. 2. 1.]
+    """
     input_x = to_tensor(input_x)
     if input_x.ndim == 0:
         return input_x, Tensor._make(np.zeros((), np.int64))
@@ -130,7 +166,16 @@ def sort(input_x: Tensor, axis: int = -1, descending: bool = False) -> tuple[Ten
 
 
 def argsort(input: Tensor, axis: int = -1, descending: bool = False) -> Tensor:
-    """The indices that sort ``input`` along ``axis`` (stable)."""
+    """The indices that sort ``input`` along ``axis`` (stable).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([3.0, 1.0, 2.0]), ms.float32)
+        >>> print(ops.argsort(x))
+        [1 2 0]
+    """
     return sort(input, axis, descending)[1]
 
 

@@ -400,32 +400,86 @@ def _float_pair(a: Any, b: Any) -> tuple[Tensor, Tensor]:
 
 
 def expm1(input: Tensor) -> Tensor:
-    """``exp(input) - 1``, accurate near 0."""
+    """``exp(input) - 1``, accurate near 0.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, 1.0]), ms.float32)
+        >>> print(ops.expm1(x).asnumpy().round(4))
+        [0.     1.7183]
+    """
     return Expm1.apply(_floatify(input))
 
 
 def log1p(input: Tensor) -> Tensor:
-    """``log(1 + input)``, accurate near 0."""
+    """``log(1 + input)``, accurate near 0.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, 1.0]), ms.float32)
+        >>> print(ops.log1p(x).asnumpy().round(4))
+        [0.     0.6931]
+    """
     return Log1p.apply(_floatify(input))
 
 
 def erfc(input: Tensor) -> Tensor:
-    """The complementary error function ``1 - erf(input)``."""
+    """The complementary error function ``1 - erf(input)``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-1.0, 0.0, 1.0]), ms.float32)
+        >>> print(ops.erfc(x).asnumpy().round(4))
+        [1.8427 1.     0.1573]
+    """
     return Erfc.apply(_floatify(input))
 
 
 def erfinv(input: Tensor) -> Tensor:
-    """The inverse error function: ``erf(erfinv(x)) = x`` on (-1, 1); +-inf at +-1, NaN outside."""
+    """The inverse error function: ``erf(erfinv(x)) = x`` on (-1, 1); +-inf at +-1, NaN outside.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, 0.5, -0.9]), ms.float32)
+        >>> print(ops.erfinv(x).asnumpy().round(4))
+        [ 0.      0.4769 -1.1631]
+    """
     return Erfinv.apply(_floatify(input))
 
 
 def lgamma(input: Tensor) -> Tensor:
-    """``log(|Gamma(input)|)``; inf at the poles (0, -1, -2, ...)."""
+    """``log(|Gamma(input)|)``; inf at the poles (0, -1, -2, ...).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 3.0, 5.0]), ms.float32)
+        >>> print(ops.lgamma(x).asnumpy().round(4))
+        [0.     0.6931 3.1781]
+    """
     return Lgamma.apply(_floatify(input))
 
 
 def digamma(input: Tensor) -> Tensor:
-    """The digamma function, the derivative of ``lgamma``."""
+    """The digamma function, the derivative of ``lgamma``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> print(ops.digamma(x).asnumpy().round(4))
+        [-0.5772  0.4228]
+    """
     return Digamma.apply(_floatify(input))
 
 
@@ -443,12 +497,32 @@ def polygamma(n: Any, input: Tensor) -> Tensor:
 
 
 def igamma(input: Tensor, other: Tensor) -> Tensor:
-    """The lower regularized incomplete gamma function P(input, other) (``input`` is a, ``other`` x)."""
+    """The lower regularized incomplete gamma function P(input, other) (``input`` is a, ``other`` x).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> x = Tensor(np.array([1.0, 1.0]), ms.float32)
+        >>> print(ops.igamma(a, x).asnumpy().round(4))
+        [0.6321 0.2642]
+    """
     return Igamma.apply(*_float_pair(input, other))
 
 
 def igammac(input: Tensor, other: Tensor) -> Tensor:
-    """The upper regularized incomplete gamma function Q(input, other) = 1 - P(input, other)."""
+    """The upper regularized incomplete gamma function Q(input, other) = 1 - P(input, other).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> x = Tensor(np.array([1.0, 1.0]), ms.float32)
+        >>> print(ops.igammac(a, x).asnumpy().round(4))
+        [0.3679 0.7358]
+    """
     return Igammac.apply(*_float_pair(input, other))
 
 
@@ -462,7 +536,17 @@ def betainc(a: Tensor, b: Tensor, x: Tensor) -> Tensor:
 
 
 def zeta(input: Tensor, other: Tensor) -> Tensor:
-    """The Hurwitz zeta function: ``sum over k >= 0 of (k + other) ** -input``."""
+    """The Hurwitz zeta function: ``sum over k >= 0 of (k + other) ** -input``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([2.0]), ms.float32)
+        >>> q = Tensor(np.array([1.0]), ms.float32)
+        >>> print(ops.zeta(x, q).asnumpy().round(4))
+        [1.6449]
+    """
     return Zeta.apply(*_float_pair(input, other))
 
 
@@ -527,7 +611,16 @@ def bessel_k1e(x: Tensor) -> Tensor:
 
 
 def i0(input: Tensor) -> Tensor:
-    """Alias of :func:`bessel_i0`."""
+    """Alias of :func:`bessel_i0`.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, 1.0]), ms.float32)
+        >>> print(ops.i0(x).asnumpy().round(4))
+        [1.     1.2661]
+    """
     return bessel_i0(input)
 
 

@@ -175,6 +175,14 @@ def fft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = N
 
     Returns:
         Tensor, complex64 (complex128 for float64 / complex128 input).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 0.0, 0.0, 0.0]), ms.float32)
+        >>> print(ops.fft(x))
+        [1.+0.j 1.+0.j 1.+0.j 1.+0.j]
     """
     return _transform(input, "fft", None if n is None else (n,), dim, norm, "fft")
 
@@ -185,7 +193,16 @@ def ifft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = 
 
 
 def rfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None) -> Tensor:
-    """The 1-D transform of a real signal: the ``n // 2 + 1`` non-negative frequencies."""
+    """The 1-D transform of a real signal: the ``n // 2 + 1`` non-negative frequencies.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0, 4.0]), ms.float32)
+        >>> print(ops.rfft(x))
+        [10.+0.j -2.+2.j -2.+0.j]
+    """
     return _transform(input, "rfft", None if n is None else (n,), dim, norm, "rfft")
 
 
@@ -267,26 +284,62 @@ def ihfftn(input: Tensor, s: Any = None, dim: Any = None, norm: str | None = Non
 
 # ---------------------------------------------------------------- complex functions
 def real(input: Tensor) -> Tensor:
-    """The real part (the input itself when it is real)."""
+    """The real part (the input itself when it is real).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1 + 2j, 3 - 1j]), ms.complex64)
+        >>> print(ops.real(x))
+        [1. 3.]
+    """
     x = to_tensor(input)
     return Real.apply(x) if x._data.dtype.kind == "c" else x
 
 
 def imag(input: Tensor) -> Tensor:
-    """The imaginary part (zeros for a real input)."""
+    """The imaginary part (zeros for a real input).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1 + 2j, 3 - 1j]), ms.complex64)
+        >>> print(ops.imag(x))
+        [ 2. -1.]
+    """
     from cellonnx.ops.prims.creation import zeros_like
     x = to_tensor(input)
     return Imag.apply(x) if x._data.dtype.kind == "c" else zeros_like(x)
 
 
 def conj(input: Tensor) -> Tensor:
-    """The complex conjugate (the input itself when it is real)."""
+    """The complex conjugate (the input itself when it is real).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1 + 2j, 3 - 1j]), ms.complex64)
+        >>> print(ops.conj(x))
+        [1.-2.j 3.+1.j]
+    """
     x = to_tensor(input)
     return Conj.apply(x) if x._data.dtype.kind == "c" else x
 
 
 def angle(input: Tensor) -> Tensor:
-    """The argument of each complex element, in (-pi, pi] (float32 for complex64)."""
+    """The argument of each complex element, in (-pi, pi] (float32 for complex64).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1j, -1 + 0j]), ms.complex64)
+        >>> print(ops.angle(x).asnumpy().round(4))
+        [1.5708 3.1416]
+    """
     x = to_tensor(input)
     if x._data.dtype.kind != "c":
         raise TypeError(f"angle: input must be complex64 or complex128, got {x.dtype}")
@@ -304,14 +357,34 @@ def complex_(real: Tensor, imag: Tensor) -> Tensor:
 
 
 def polar(abs: Tensor, angle: Tensor) -> Tensor:
-    """The complex numbers ``abs * (cos(angle) + 1j sin(angle))``."""
+    """The complex numbers ``abs * (cos(angle) + 1j sin(angle))``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> magnitude = Tensor(np.array([2.0]), ms.float32)
+        >>> angle = Tensor(np.array([0.0]), ms.float32)
+        >>> print(ops.polar(magnitude, angle))
+        [2.+0.j]
+    """
     from cellonnx.ops.prims.math import cos, mul, sin
     r, a = promote(abs, angle)
     return complex_(mul(r, cos(a)), mul(r, sin(a)))
 
 
 def view_as_real(input: Tensor) -> Tensor:
-    """A real tensor with a trailing axis of 2 holding the real and imaginary parts."""
+    """A real tensor with a trailing axis of 2 holding the real and imaginary parts.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1 + 2j, 3 - 1j]), ms.complex64)
+        >>> print(ops.view_as_real(x))
+        [[ 1.  2.]
+         [ 3. -1.]]
+    """
     x = to_tensor(input)
     if x._data.dtype.kind != "c":
         raise TypeError(f"view_as_real: input must be complex, got {x.dtype}")

@@ -80,6 +80,16 @@ def tril(input: Tensor, diagonal: int = 0) -> Tensor:
     Args:
         input (Tensor): a tensor of rank >= 2.
         diagonal (int): 0 is the main diagonal, positive above it, negative below. Default: 0.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((3, 3)), ms.float32)
+        >>> print(ops.tril(x))
+        [[1. 0. 0.]
+         [1. 1. 0.]
+         [1. 1. 1.]]
     """
     return _trilu(input, diagonal, False, "tril")
 

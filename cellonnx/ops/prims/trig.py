@@ -150,47 +150,128 @@ class Atan2(Op):
 
 # ---------------------------------------------------------------- functional API (MindSpore names)
 def tan(input: Tensor) -> Tensor:
-    """Tangent of each element (integers are computed in float32)."""
+    """Tangent of each element (integers are computed in float32).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, 0.7853982]), ms.float32)
+        >>> print(ops.tan(x).asnumpy().round(4))
+        [0. 1.]
+    """
     return Tan.apply(_floatify(input))
 
 
 def asin(input: Tensor) -> Tensor:
-    """Arcsine of each element, in [-pi/2, pi/2]; NaN outside [-1, 1]."""
+    """Arcsine of each element, in [-pi/2, pi/2]; NaN outside [-1, 1].
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 0.0, -0.5]), ms.float32)
+        >>> print(ops.asin(x).asnumpy().round(4))
+        [ 1.5708  0.     -0.5236]
+    """
     return Asin.apply(_floatify(input))
 
 
 def acos(input: Tensor) -> Tensor:
-    """Arccosine of each element, in [0, pi]; NaN outside [-1, 1]."""
+    """Arccosine of each element, in [0, pi]; NaN outside [-1, 1].
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 0.0, -1.0]), ms.float32)
+        >>> print(ops.acos(x).asnumpy().round(4))
+        [0.     1.5708 3.1416]
+    """
     return Acos.apply(_floatify(input))
 
 
 def atan(input: Tensor) -> Tensor:
-    """Arctangent of each element, in (-pi/2, pi/2)."""
+    """Arctangent of each element, in (-pi/2, pi/2).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 0.0, -1.0]), ms.float32)
+        >>> print(ops.atan(x).asnumpy().round(4))
+        [ 0.7854  0.     -0.7854]
+    """
     return Atan.apply(_floatify(input))
 
 
 def sinh(input: Tensor) -> Tensor:
-    """Hyperbolic sine of each element."""
+    """Hyperbolic sine of each element.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, 1.0]), ms.float32)
+        >>> print(ops.sinh(x).asnumpy().round(4))
+        [0.     1.1752]
+    """
     return Sinh.apply(_floatify(input))
 
 
 def cosh(input: Tensor) -> Tensor:
-    """Hyperbolic cosine of each element."""
+    """Hyperbolic cosine of each element.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, 1.0]), ms.float32)
+        >>> print(ops.cosh(x).asnumpy().round(4))
+        [1.     1.5431]
+    """
     return Cosh.apply(_floatify(input))
 
 
 def asinh(input: Tensor) -> Tensor:
-    """Inverse hyperbolic sine of each element."""
+    """Inverse hyperbolic sine of each element.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, 1.0]), ms.float32)
+        >>> print(ops.asinh(x).asnumpy().round(4))
+        [0.     0.8814]
+    """
     return Asinh.apply(_floatify(input))
 
 
 def acosh(input: Tensor) -> Tensor:
-    """Inverse hyperbolic cosine of each element; NaN below 1."""
+    """Inverse hyperbolic cosine of each element; NaN below 1.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> print(ops.acosh(x).asnumpy().round(4))
+        [0.    1.317]
+    """
     return Acosh.apply(_floatify(input))
 
 
 def atanh(input: Tensor) -> Tensor:
-    """Inverse hyperbolic tangent of each element; +-inf at +-1, NaN outside [-1, 1]."""
+    """Inverse hyperbolic tangent of each element; +-inf at +-1, NaN outside [-1, 1].
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, 0.5]), ms.float32)
+        >>> print(ops.atanh(x).asnumpy().round(4))
+        [0.     0.5493]
+    """
     return Atanh.apply(_floatify(input))
 
 
@@ -203,23 +284,59 @@ def atan2(input: Tensor, other: Tensor) -> Tensor:
 
     Returns:
         Tensor, float (integers are computed in float32).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> y = Tensor(np.array([1.0, 1.0]), ms.float32)
+        >>> x = Tensor(np.array([1.0, -1.0]), ms.float32)
+        >>> print(ops.atan2(y, x).asnumpy().round(4))
+        [0.7854 2.3562]
     """
     y, x = promote(input, other)
     return Atan2.apply(_floatify(y), _floatify(x))
 
 
 def arcsin(x: Tensor) -> Tensor:
-    """Alias of :func:`asin`."""
+    """Alias of :func:`asin`.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, 1.0]), ms.float32)
+        >>> print(ops.arcsin(x).asnumpy().round(4))
+        [0.     1.5708]
+    """
     return asin(x)
 
 
 def arccos(input: Tensor) -> Tensor:
-    """Alias of :func:`acos`."""
+    """Alias of :func:`acos`.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 0.0]), ms.float32)
+        >>> print(ops.arccos(x).asnumpy().round(4))
+        [0.     1.5708]
+    """
     return acos(input)
 
 
 def arctan(input: Tensor) -> Tensor:
-    """Alias of :func:`atan`."""
+    """Alias of :func:`atan`.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, 1.0]), ms.float32)
+        >>> print(ops.arctan(x).asnumpy().round(4))
+        [0.     0.7854]
+    """
     return atan(input)
 
 
@@ -239,17 +356,45 @@ def arctanh(input: Tensor) -> Tensor:
 
 
 def arctan2(input: Tensor, other: Tensor) -> Tensor:
-    """Alias of :func:`atan2`."""
+    """Alias of :func:`atan2`.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> y = Tensor(np.array([1.0, 1.0]), ms.float32)
+        >>> x = Tensor(np.array([1.0, -1.0]), ms.float32)
+        >>> print(ops.arctan2(y, x).asnumpy().round(4))
+        [0.7854 2.3562]
+    """
     return atan2(input, other)
 
 
 def deg2rad(x: Tensor) -> Tensor:
-    """Degrees to radians: ``x * pi / 180``."""
+    """Degrees to radians: ``x * pi / 180``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, 90.0, 180.0]), ms.float32)
+        >>> print(ops.deg2rad(x).asnumpy().round(4))
+        [0.     1.5708 3.1416]
+    """
     return div(mul(_floatify(x), _math.pi), 180.0)
 
 
 def rad2deg(x: Tensor) -> Tensor:
-    """Radians to degrees: ``x * 180 / pi``."""
+    """Radians to degrees: ``x * 180 / pi``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, 1.5707964]), ms.float32)
+        >>> print(ops.rad2deg(x).asnumpy().round(2))
+        [ 0. 90.]
+    """
     return div(mul(_floatify(x), 180.0), _math.pi)
 
 

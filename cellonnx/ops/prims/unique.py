@@ -108,7 +108,19 @@ def unique(input: Tensor) -> tuple[Tensor, Tensor]:
 
 def unique_with_pad(x: Tensor, pad_num: Any) -> tuple[Tensor, Tensor]:
     """``unique`` of a 1-D ``x`` with the values padded to ``x``'s length with ``pad_num`` (deprecated in
-    MindSpore)."""
+    MindSpore).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1, 1, 5, 5, 4, 4]), ms.int32)
+        >>> unique, idx = ops.unique_with_pad(x, -1)
+        >>> print(unique)
+        [ 1  5  4 -1 -1 -1]
+        >>> print(idx)
+        [0 0 1 1 2 2]
+    """
     from cellonnx.ops.prims.creation import full_like
     from cellonnx.ops.prims.index import Slice, concat
     x = to_tensor(x)

@@ -18,6 +18,19 @@ class LossMonitor(Callback):
 
     Args:
         per_print_times (int): steps between prints (0: never). Default: ``1``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn
+        >>> from cellonnx.train import Model, LossMonitor
+        >>> net = nn.Dense(4, 2, weight_init='zeros', bias_init='zeros')
+        >>> data = {"x": np.ones((8, 4), np.float32), "y": np.zeros(8, np.int32)}
+        >>> dataset = ms.dataset.NumpySlicesDataset(data, shuffle=False).batch(4)
+        >>> loss_fn = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction='mean')
+        >>> model = Model(net, loss_fn, nn.SGD(net.trainable_params(), 0.0))
+        >>> model.train(1, dataset, callbacks=[LossMonitor(per_print_times=2)])
+        epoch: 1 step: 2, loss is 0.693147...
     """
 
     def __init__(self, per_print_times: int = 1) -> None:

@@ -13,7 +13,26 @@ __all__ = ["EarlyStopping", "History", "LambdaCallback"]
 
 
 class LambdaCallback(Callback):
-    """A callback from functions: each argument, when given, is called with the RunContext at that hook."""
+    """A callback from functions: each argument, when given, is called with the RunContext at that hook.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn
+        >>> from cellonnx.train import Model, LambdaCallback
+        >>> net = nn.Dense(4, 2)
+        >>> data = {"x": np.ones((8, 4), np.float32), "y": np.zeros(8, np.int32)}
+        >>> dataset = ms.dataset.NumpySlicesDataset(data, shuffle=False).batch(4)
+        >>> loss_fn = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction='mean')
+        >>> model = Model(net, loss_fn, nn.SGD(net.trainable_params()))
+        >>> epochs = []
+        >>> def record_epoch(run_context):
+        ...     epochs.append(run_context.original_args().cur_epoch_num)
+        >>> done = LambdaCallback(on_train_epoch_end=record_epoch)
+        >>> model.train(2, dataset, callbacks=[done])
+        >>> epochs
+        [1, 2]
+    """
 
     def __init__(self, on_train_epoch_begin: Callable | None = None, on_train_epoch_end: Callable | None = None,
                  on_train_step_begin: Callable | None = None, on_train_step_end: Callable | None = None,
@@ -33,6 +52,23 @@ class History(Callback):
 
     As MindSpore, ``Model.fit`` leaves History out of its evaluations: ``epoch`` lists the training epochs
     only, and each evaluation's metrics join the entry of the epoch it followed.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn
+        >>> from cellonnx.train import Model, History
+        >>> net = nn.Dense(4, 2)
+        >>> data = {"x": np.ones((8, 4), np.float32), "y": np.zeros(8, np.int32)}
+        >>> dataset = ms.dataset.NumpySlicesDataset(data, shuffle=False).batch(4)
+        >>> loss_fn = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction='mean')
+        >>> model = Model(net, loss_fn, nn.SGD(net.trainable_params()))
+        >>> history = History()
+        >>> model.train(3, dataset, callbacks=[history])
+        >>> history.epoch['epoch']
+        [1, 2, 3]
+        >>> len(history.history['net_output'])
+        3
     """
 
     def __init__(self) -> None:
@@ -76,6 +112,21 @@ class EarlyStopping(Callback):
         mode (str): 'min', 'max' or 'auto' (min for loss-like names). Default: ``'auto'``.
         baseline (float): improvements only reset the counter once they beat it. Default: ``None``.
         restore_best_weights (bool): put the best epoch's weights back when stopping. Default: ``False``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn
+        >>> from cellonnx.train import Model, EarlyStopping
+        >>> net = nn.Dense(4, 2)
+        >>> data = {"x": np.ones((8, 4), np.float32), "y": np.zeros(8, np.int32)}
+        >>> dataset = ms.dataset.NumpySlicesDataset(data, shuffle=False).batch(4)
+        >>> loss_fn = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction='mean')
+        >>> model = Model(net, loss_fn, nn.SGD(net.trainable_params(), 0.0), metrics={'loss'})
+        >>> stop = EarlyStopping(monitor='eval_loss', patience=1)
+        >>> model.fit(10, dataset, dataset, callbacks=[stop])
+        >>> stop.stopped_epoch
+        2
     """
 
     def __init__(self, monitor: str = "eval_loss", min_delta: float = 0, patience: int = 0, verbose: bool = False,
