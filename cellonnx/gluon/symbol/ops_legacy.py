@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from cellonnx import autograd, ops
+from cellonnx import ops
 from cellonnx.autograd.function import _Function
 from cellonnx.tensor import Parameter as CoreParameter
 from cellonnx.tensor import Tensor
@@ -20,16 +20,17 @@ __all__ = ["LEGACY_OPS"]
 def batch_norm_v1(data: Tensor, gamma: Tensor, beta: Tensor, moving_mean: Tensor, moving_var: Tensor,
                   eps: float = 1e-3, momentum: float = 0.9, fix_gamma: bool = True,
                   use_global_stats: bool = False, output_mean_var: bool = False, **_: Any) -> Tensor:
-    """MXNet's first BatchNorm: over axis 1 of (N, C) or (N, C, H, W) data, batch statistics (biased
-    variance) in training, which move the moving ones; with ``fix_gamma`` gamma is 1 (and stored as 1)."""
-    from cellonnx.gluon.nn.norm_layers import batch_norm
+    """MXNet's first BatchNorm: BatchNorm over axis 1 of (N, C) or (N, C, H, W) data (batch statistics with
+    the biased variance in training, which move the moving ones; with ``fix_gamma`` gamma is 1, stored as 1,
+    and its gradient zero)."""
+    from cellonnx.gluon.symbol.ops_extra import batch_norm
 
     if data.ndim not in (2, 4):
         raise ValueError(f"BatchNorm_v1: data must be (N, C) or (N, C, H, W), got shape {tuple(data.shape)}")
     if output_mean_var:
         raise NotImplementedError("BatchNorm_v1: output_mean_var=True is not supported")
-    return batch_norm(data, gamma, beta, moving_mean, moving_var, float(eps), float(momentum), bool(fix_gamma),
-                      bool(use_global_stats), 1, autograd.is_training())
+    return batch_norm(data, gamma, beta, moving_mean, moving_var, eps=eps, momentum=momentum,
+                      fix_gamma=fix_gamma, use_global_stats=use_global_stats, axis=1)
 
 
 class _KLSparseReg(_Function):
