@@ -84,7 +84,7 @@ class _SVMOutput(_Function):
         margin, coef, linear = ctx.opts
         x = data.asnumpy()
         out = x.reshape(x.shape[0], -1)
-        k = label.asnumpy().reshape(-1).astype(np.int64)
+        k = label.asnumpy().reshape(-1)[: out.shape[0]].astype(np.int64)  # one class per row, as MXNet reads
         is_label = np.arange(out.shape[1])[None, :] == k[:, None]
         if linear:
             g = np.where(is_label, -(margin > out).astype(x.dtype), (margin > -out).astype(x.dtype)) * coef

@@ -56,13 +56,14 @@ def multibox_detection(cls_prob: Tensor, loc_pred: Tensor, anchor: Tensor, clip:
                        threshold: float = 0.01, background_id: int = 0, nms_threshold: float = 0.5,
                        force_suppress: bool = False, variances: Any = (0.1, 0.1, 0.2, 0.2),
                        nms_topk: int = -1, **_: Any) -> Tensor:
-    """(B, N, 6) detections (class id, score, x1, y1, x2, y2): per anchor the best non-background class
-    with its score (when at least ``threshold``) and the anchor moved by the offsets; sorted by score, then
-    suppressed greedily (IoU above ``nms_threshold`` with a kept box of the class, or any class with
-    ``force_suppress``) among the ``nms_topk`` best: a suppressed detection keeps its row with class -1,
-    as do the detections past the ``nms_topk`` best (in anchor order, as MXNet leaves them); rows past the
-    detections are -1. Written with ops (one NonMaxSuppression per class, or one with ``force_suppress``),
-    so it exports; no gradient, as MXNet gives it none."""
+    """(B, N, 6) detections (class id, score, x1, y1, x2, y2): per anchor the best class after class 0 (the
+    background: MXNet's kernel does not read ``background_id``) with its score (when at least
+    ``threshold``) and the anchor moved by the offsets; sorted by score, then suppressed greedily (IoU at
+    least ``nms_threshold`` with a kept box of the class, or any class with ``force_suppress``; no sorting
+    or suppression when ``nms_threshold`` is not in (0, 1]) among the ``nms_topk`` best: a suppressed
+    detection keeps its row with class -1, as do the detections past the ``nms_topk`` best (in anchor
+    order, as MXNet leaves them); rows past the detections are -1. Written with ops (one NonMaxSuppression
+    per class, or one with ``force_suppress``), so it exports; no gradient, as MXNet gives it none."""
     from cellonnx.ops.prims.boxes import NmsKeep
 
     probs = ops.stop_gradient(ops.cast(cls_prob, np.float32))
@@ -79,8 +80,9 @@ def multibox_detection(cls_prob: Tensor, loc_pred: Tensor, anchor: Tensor, clip:
     boxes = ops.concat([ox - ow, oy - oh, ox + ow, oy + oh], axis=-1)
     if clip:
         boxes = ops.clip_by_value(boxes, 0.0, 1.0)
-    # the best class other than the background (the first of equal scores); class 0 counts as none
-    is_bg = Tensor((np.arange(ncls) == int(background_id)).reshape(1, ncls, 1))
+    # the best class after class 0, the background whatever ``background_id`` says (MXNet's kernel reads
+    # classes 1.. only); the first of equal scores
+    is_bg = Tensor((np.arange(ncls) == 0).reshape(1, ncls, 1))
     masked = ops.where(is_bg, ops.full_like(probs, -np.inf), probs)
     score = ops.amax(masked, 1)
     cid = ops.cast(ops.argmax(masked, 1), np.float32)
@@ -90,19 +92,24 @@ def multibox_detection(cls_prob: Tensor, loc_pred: Tensor, anchor: Tensor, clip:
     zero = ops.zeros_like(score)
     # the detections in anchor order, and sorted by score (ties in anchor order)
     by_anchor = _take_rows(det, ops.topk(ops.where(valid, float(n) - rank, zero), n, dim=1)[1])
-    by_score = _take_rows(det, ops.topk(ops.where(valid, score, ops.full_like(score, -np.inf)), n, dim=1)[1])
     count = ops.sum(ops.cast(valid, np.float32), 1, True)
+    if not 0 < float(nms_threshold) <= 1:  # MXNet then neither sorts nor suppresses
+        found = ops.expand_dims(ops.less(rank, count), -1)
+        return ops.where(found, by_anchor, ops.full_like(by_anchor, -1.0))
+    # MXNet suppresses at IoU >= nms_threshold; NonMaxSuppression at IoU > its threshold: the float32 below
+    iou = float(np.nextafter(np.float32(nms_threshold), np.float32(0)))
+    by_score = _take_rows(det, ops.topk(ops.where(valid, score, ops.full_like(score, -np.inf)), n, dim=1)[1])
     keep = ops.minimum(count, float(nms_topk)) if int(nms_topk) > 0 else count
     within = ops.less(rank, keep)
     visit = ops.where(within, float(n) - rank, zero)  # > 0, in score order
     corners, cls = by_score[:, :, 2:6], by_score[:, :, 0]
     if force_suppress:
-        kept = NmsKeep.apply(corners, visit, iou_threshold=float(nms_threshold))
+        kept = NmsKeep.apply(corners, visit, iou_threshold=iou)
     else:
         kept = None
         for c in range(ncls - 1):
             one = NmsKeep.apply(corners, ops.where(ops.equal(cls, float(c)), visit, zero),
-                                iou_threshold=float(nms_threshold))
+                                iou_threshold=iou)
             kept = one if kept is None else ops.logical_or(kept, one)
     minus = ops.full_like(cls, -1.0)
     ranked = ops.concat([ops.expand_dims(ops.where(kept, cls, minus), -1), by_score[:, :, 1:]], axis=-1)
