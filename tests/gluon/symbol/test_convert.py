@@ -1,6 +1,6 @@
 """`cellonnx convert name-symbol.json name.onnx` on exports MXNet 1.9.1 wrote: the ONNX file passes
 onnx.checker (full_check), holds the weights as initializers under MXNet's names, keeps the batch dynamic
-and gives MXNet's outputs under onnxruntime at batch 2 and 1; unknown operators and attributes are errors
+and gives MXNet's outputs under onnxruntime at batch 2, 1 and 5; unknown operators and attributes are errors
 naming the operator, the node and the file; parameters saved by SymbolBlock load in real MXNet 1.9.1
 (loadback.json, written by gen_symbols.py --cellonnx-python).
 """
