@@ -8,7 +8,7 @@ MindSpore code. The package is laid out like MXNet's, so a file ports by rewriti
     mx.np, mx.npx       MXNet 2.x's NumPy interface and its extensions
     mx.autograd, mx.init / mx.initializer, mx.optimizer, mx.lr_scheduler, mx.metric, mx.io
     mx.device / mx.context (cpu, gpu, Context, current_context), mx.util (use_np, set_np ...), mx.base,
-    mx.name, mx.random
+    mx.name, mx.random, mx.image (imdecode / imread / imresize and MXNet's crops, with Pillow and NumPy)
 
 Arrays of every API are cellonnx Tensors (autograd, tracing to ONNX, onnxruntime); NDArray and ndarray add
 their API's methods. ``is_np_array()`` is False until ``set_np()`` (MXNet 1.x's default); Gluon 1.x code
@@ -40,6 +40,7 @@ alias(__name__ + ".init", initializer)
 
 from cellonnx.mxnet import (  # noqa: E402 - after the aliases, which these modules' imports may use
     context,
+    image,
     io,
     lr_scheduler,
     metric,
@@ -61,6 +62,6 @@ npx = numpy_extension
 __version__ = "1.9.1"
 
 __all__ = ["Context", "Device", "MXNetError", "NDArray", "autograd", "base", "context", "cpu", "cpu_pinned",
-           "current_context", "current_device", "device", "gluon", "gpu", "init", "initializer", "io",
-           "lr_scheduler", "metric", "name", "nd", "ndarray", "np", "npx", "num_gpus", "numpy",
+           "current_context", "current_device", "device", "gluon", "gpu", "image", "init", "initializer",
+           "io", "lr_scheduler", "metric", "name", "nd", "ndarray", "np", "npx", "num_gpus", "numpy",
            "numpy_extension", "optimizer", "random", "sym", "symbol", "util"]

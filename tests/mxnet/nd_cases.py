@@ -339,6 +339,7 @@ CASES: list[tuple[str, str, list[Any], dict[str, Any], dict[str, Any]]] = [
     ("linalg_potrf", "linalg_potrf", [K([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]])], {}, NG),
     ("linalg_potri", "linalg_potri", [K([[2.0, 0, 0], [0.5, 1.5, 0], [-0.3, 0.2, 1.2]])], {}, NG),
     ("linalg_sumlogdiag", "linalg_sumlogdiag", [F(2, 3, 3, positive=True)], {}, {}),
+    ("linalg_gelqf", "linalg_gelqf", [F(2, 3, 5)], {}, {}),
     ("linalg_extractdiag", "linalg_extractdiag", [F(2, 3, 3)], {"offset": 1}, {}),
     ("linalg_makediag", "linalg_makediag", [F(2, 3)], {"offset": -1}, {}),
     *[(f"linalg_extracttrian_{o}_{lo}", "linalg_extracttrian", [F(2, 4, 4)], {"offset": o, "lower": lo}, {})

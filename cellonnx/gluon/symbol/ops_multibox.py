@@ -1,6 +1,7 @@
 """SSD's contrib operators: ``_contrib_MultiBoxPrior`` (the anchor boxes of a feature map: a constant of its
 shape, so it exports as one) and ``_contrib_MultiBoxDetection`` (class scores and box offsets to sorted,
-suppressed detections; runs eagerly, without gradient, as MXNet gives it none)."""
+suppressed detections, written with ops: it runs eagerly and exports, without gradient, as MXNet gives it
+none)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from cellonnx import ops
 from cellonnx.tensor import Tensor
 
 __all__ = ["MULTIBOX_OPS"]
@@ -44,77 +46,77 @@ def multibox_prior(data: Tensor, sizes: Any = (1.0,), ratios: Any = (1.0,), clip
     return Tensor(boxes)
 
 
-def _iou(a: np.ndarray, b: np.ndarray) -> float:
-    w = max(min(a[2], b[2]) - max(a[0], b[0]), 0.0)
-    h = max(min(a[3], b[3]) - max(a[1], b[1]), 0.0)
-    inter = w * h
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
+def _take_rows(x: Tensor, order: Tensor) -> Tensor:
+    """``x`` (B, N, K) with its rows reordered by ``order`` (B, N) per batch."""
+    idx = ops.broadcast_to(ops.expand_dims(order, -1), tuple(order.shape) + (int(x.shape[2]),))
+    return ops.gather_elements(x, 1, idx)
 
 
 def multibox_detection(cls_prob: Tensor, loc_pred: Tensor, anchor: Tensor, clip: bool = True,
                        threshold: float = 0.01, background_id: int = 0, nms_threshold: float = 0.5,
                        force_suppress: bool = False, variances: Any = (0.1, 0.1, 0.2, 0.2),
                        nms_topk: int = -1, **_: Any) -> Tensor:
-    """(B, N, 6) detections (class id, score, x1, y1, x2, y2): per anchor the best non-background class
-    with its score (when at least ``threshold``) and the anchor moved by the offsets; sorted by score, then
-    suppressed greedily (IoU above ``nms_threshold`` with a kept box of the class, or any class with
-    ``force_suppress``) among the ``nms_topk`` best: a suppressed detection keeps its row with class -1,
-    as do the detections past the ``nms_topk`` best (in anchor order, as MXNet leaves them); rows past the
-    detections are -1."""
-    from cellonnx.ops import registry
+    """(B, N, 6) detections (class id, score, x1, y1, x2, y2): per anchor the best class after class 0 (the
+    background: MXNet's kernel does not read ``background_id``) with its score (when at least
+    ``threshold``) and the anchor moved by the offsets; sorted by score, then suppressed greedily (IoU at
+    least ``nms_threshold`` with a kept box of the class, or any class with ``force_suppress``; no sorting
+    or suppression when ``nms_threshold`` is not in (0, 1]) among the ``nms_topk`` best: a suppressed
+    detection keeps its row with class -1, as do the detections past the ``nms_topk`` best (in anchor
+    order, as MXNet leaves them); rows past the detections are -1. Written with ops (one NonMaxSuppression
+    per class, or one with ``force_suppress``), so it exports; no gradient, as MXNet gives it none."""
+    from cellonnx.ops.prims.boxes import NmsKeep
 
-    if registry.TRACE_HOOK is not None:
-        raise NotImplementedError(
-            "_contrib_MultiBoxDetection: not exported to ONNX yet (it runs eagerly); export the network "
-            "without its detection head and decode the boxes after it"
-        )
-    probs = cls_prob.asnumpy().astype(np.float32)
-    loc = loc_pred.asnumpy().astype(np.float32)
-    anchors = anchor.asnumpy().reshape(-1, 4).astype(np.float32)
-    b, ncls, n = probs.shape
-    v = np.asarray(_floats(variances), np.float32)
-    aw, ah = anchors[:, 2] - anchors[:, 0], anchors[:, 3] - anchors[:, 1]
-    ax, ay = (anchors[:, 0] + anchors[:, 2]) / 2, (anchors[:, 1] + anchors[:, 3]) / 2
-    out = np.full((b, n, 6), -1.0, np.float32)
-    for k in range(b):
-        p = loc[k].reshape(n, 4)
-        ox, oy = p[:, 0] * v[0] * aw + ax, p[:, 1] * v[1] * ah + ay
-        ow, oh = np.exp(p[:, 2] * v[2]) * aw / 2, np.exp(p[:, 3] * v[3]) * ah / 2
-        boxes = np.stack([ox - ow, oy - oh, ox + ow, oy + oh], -1)
-        if clip:
-            boxes = np.clip(boxes, 0.0, 1.0)
-        rows = []
-        for i in range(n):
-            score, cid = -1.0, 0
-            for j in range(ncls):
-                if j != int(background_id) and probs[k, j, i] > score:
-                    score, cid = float(probs[k, j, i]), j
-            if cid > 0 and score < float(threshold):
-                cid = 0
-            if cid > 0:
-                rows.append([cid - 1, score, *boxes[i]])
-        if not rows:
-            continue
-        found = np.asarray(rows, np.float32)
-        # as MXNet writes it: the detections in anchor order, then the best ``keep`` over their first rows;
-        # the rows past those keep the anchor-order detections, with class -1
-        out[k, : len(found)] = found
-        out[k, : len(found), 0] = -1
-        dets = found[np.argsort(-found[:, 1], kind="stable")]
-        keep = len(dets) if int(nms_topk) <= 0 else min(int(nms_topk), len(dets))
-        dets = dets[:keep]
-        for i in range(keep):
-            if dets[i, 0] < 0:
-                continue
-            for j in range(i + 1, keep):
-                if dets[j, 0] < 0:
-                    continue
-                if (force_suppress or dets[i, 0] == dets[j, 0]) and \
-                        _iou(dets[i, 2:], dets[j, 2:]) > float(nms_threshold):
-                    dets[j, 0] = -1
-        out[k, :keep] = dets
-    return Tensor(out)
+    probs = ops.stop_gradient(ops.cast(cls_prob, np.float32))
+    ncls, n = int(probs.shape[1]), int(probs.shape[2])
+    loc = ops.reshape(ops.stop_gradient(ops.cast(loc_pred, np.float32)), (-1, n, 4))
+    anchors = ops.reshape(ops.stop_gradient(ops.cast(anchor, np.float32)), (1, n, 4))
+    v = _floats(variances)
+    a0, a1, a2, a3 = (anchors[:, :, i : i + 1] for i in range(4))
+    aw, ah = a2 - a0, a3 - a1
+    ax, ay = (a0 + a2) / 2, (a1 + a3) / 2
+    p0, p1, p2, p3 = (loc[:, :, i : i + 1] for i in range(4))
+    ox, oy = p0 * v[0] * aw + ax, p1 * v[1] * ah + ay
+    ow, oh = ops.exp(p2 * v[2]) * aw / 2, ops.exp(p3 * v[3]) * ah / 2
+    boxes = ops.concat([ox - ow, oy - oh, ox + ow, oy + oh], axis=-1)
+    if clip:
+        boxes = ops.clip_by_value(boxes, 0.0, 1.0)
+    # the best class after class 0, the background whatever ``background_id`` says (MXNet's kernel reads
+    # classes 1.. only); the first of equal scores
+    is_bg = Tensor((np.arange(ncls) == 0).reshape(1, ncls, 1))
+    masked = ops.where(is_bg, ops.full_like(probs, -np.inf), probs)
+    score = ops.amax(masked, 1)
+    cid = ops.cast(ops.argmax(masked, 1), np.float32)
+    valid = ops.logical_and(ops.greater(cid, 0.0), ops.greater_equal(score, float(threshold)))
+    det = ops.concat([ops.expand_dims(cid - 1, -1), ops.expand_dims(score, -1), boxes], axis=-1)
+    rank = ops.cast(ops.arange(0, n, 1), np.float32)
+    zero = ops.zeros_like(score)
+    # the detections in anchor order, and sorted by score (ties in anchor order)
+    by_anchor = _take_rows(det, ops.topk(ops.where(valid, float(n) - rank, zero), n, dim=1)[1])
+    count = ops.sum(ops.cast(valid, np.float32), 1, True)
+    if not 0 < float(nms_threshold) <= 1:  # MXNet then neither sorts nor suppresses
+        found = ops.expand_dims(ops.less(rank, count), -1)
+        return ops.where(found, by_anchor, ops.full_like(by_anchor, -1.0))
+    # MXNet suppresses at IoU >= nms_threshold; NonMaxSuppression at IoU > its threshold: the float32 below
+    iou = float(np.nextafter(np.float32(nms_threshold), np.float32(0)))
+    by_score = _take_rows(det, ops.topk(ops.where(valid, score, ops.full_like(score, -np.inf)), n, dim=1)[1])
+    keep = ops.minimum(count, float(nms_topk)) if int(nms_topk) > 0 else count
+    within = ops.less(rank, keep)
+    visit = ops.where(within, float(n) - rank, zero)  # > 0, in score order
+    corners, cls = by_score[:, :, 2:6], by_score[:, :, 0]
+    if force_suppress:
+        kept = NmsKeep.apply(corners, visit, iou_threshold=iou)
+    else:
+        kept = None
+        for c in range(ncls - 1):
+            one = NmsKeep.apply(corners, ops.where(ops.equal(cls, float(c)), visit, zero),
+                                iou_threshold=iou)
+            kept = one if kept is None else ops.logical_or(kept, one)
+    minus = ops.full_like(cls, -1.0)
+    ranked = ops.concat([ops.expand_dims(ops.where(kept, cls, minus), -1), by_score[:, :, 1:]], axis=-1)
+    rest = ops.concat([ops.expand_dims(minus, -1), by_anchor[:, :, 1:]], axis=-1)
+    out = ops.where(ops.expand_dims(within, -1), ranked,
+                    ops.where(ops.expand_dims(ops.less(rank, count), -1), rest, ops.full_like(rest, -1.0)))
+    return out
 
 
 MULTIBOX_OPS = {"_contrib_MultiBoxPrior": multibox_prior, "_contrib_MultiBoxDetection": multibox_detection}

@@ -107,6 +107,8 @@ PARAM_SHAPES: dict[str, Callable[[dict[str, Any], tuple], dict[str, tuple]]] = {
     "Deconvolution": _deconvolution,
     "BatchNorm": _per_channel("gamma", "beta", "moving_mean", "moving_var"),
     "_contrib_SyncBatchNorm": _per_channel("gamma", "beta", "moving_mean", "moving_var"),
+    "BatchNorm_v1": _per_channel("gamma", "beta", "moving_mean", "moving_var"),
+    "IdentityAttachKLSparseReg": _per_channel("moving_avg"),
     "InstanceNorm": _per_channel("gamma", "beta"),
     "LayerNorm": _per_channel("gamma", "beta", default_axis=-1),
     "GroupNorm": _group_norm,
@@ -117,6 +119,7 @@ PARAM_SHAPES: dict[str, Callable[[dict[str, Any], tuple], dict[str, tuple]]] = {
     "LinearRegressionOutput": _regression_output,
     "LogisticRegressionOutput": _regression_output,
     "MAERegressionOutput": _regression_output,
+    "SVMOutput": _softmax_output,
 }
 
 

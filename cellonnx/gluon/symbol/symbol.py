@@ -40,6 +40,7 @@ __all__ = ["Symbol", "load", "load_json", "var"]
 
 _NAMED_OUTPUTS = {
     "BatchNorm": ("output", "mean", "var"),
+    "BatchNorm_v1": ("output", "mean", "var"),
     "LayerNorm": ("output", "mean", "std"),
     "GroupNorm": ("output", "mean", "std"),
     "Dropout": ("output", "mask"),
@@ -86,6 +87,8 @@ def output_names(node: Node) -> list[str]:
         return [f"{node.name}_output", f"{node.name}_mask"]
     elif op in ("_contrib_box_nms", "_contrib_box_non_maximum_suppression"):
         total = 2
+    elif op in ("_linalg_gelqf", "_linalg_slogdet", "_linalg_syevd"):
+        total = visible = 2
     if total == 1:
         return [f"{node.name}_output"]
     return [f"{node.name}_output{i}" for i in range(visible)]

@@ -135,6 +135,17 @@ def linalg_makediag(A: Tensor, offset: int = 0, **_: Any) -> Tensor:
     return ops.diag_embed(A, int(offset), -2, -1)
 
 
+def linalg_gelqf(A: Tensor, **_: Any) -> tuple[Tensor, Tensor]:
+    """The LQ factorization A = L @ Q of (a batch of) m x n matrices, m <= n: (Q with orthonormal rows
+    (m x n), L lower triangular (m x m)), LAPACK's Householder signs (those of the QR factorization of A^T,
+    which LAPACK computes with the same reflections)."""
+    m, n = int(A.shape[-2]), int(A.shape[-1])
+    if m > n:
+        raise ValueError(f"linalg_gelqf: the matrices must not have more rows than columns, got {m} x {n}")
+    q, r = ops.qr(ops.swapaxes(A, -1, -2))
+    return ops.swapaxes(q, -1, -2), ops.swapaxes(r, -1, -2)
+
+
 def _trian(n: int, offset: int, lower: bool) -> np.ndarray:
     """(m, n * n) 0/1: row i picks the i-th element of the triangle ``offset`` / ``lower`` selects
     (offset < 0: below that diagonal, > 0: above it, 0: the lower or upper triangle): a lower triangle row
@@ -174,7 +185,7 @@ MISC: dict[str, Callable[..., Any]] = {
     "linalg_gemm": linalg_gemm, "linalg_syrk": linalg_syrk, "linalg_trmm": linalg_trmm,
     "linalg_trsm": linalg_trsm, "linalg_potrf": linalg_potrf, "linalg_potri": linalg_potri,
     "linalg_sumlogdiag": linalg_sumlogdiag, "linalg_extractdiag": linalg_extractdiag,
-    "linalg_makediag": linalg_makediag, "linalg_det": lambda A, **_: ops.det(A),
+    "linalg_makediag": linalg_makediag, "linalg_gelqf": linalg_gelqf, "linalg_det": lambda A, **_: ops.det(A),
     "linalg_inverse": lambda A, **_: ops.inverse(A),
     "linalg_slogdet": lambda A, **_: tuple(ops.slogdet(A)),
 }

@@ -365,7 +365,7 @@ def diag(data: Tensor, k: int = 0, axis1: int = 0, axis2: int = 1, **_: Any) -> 
         eye = np.eye(n, k=int(k), dtype=data._data.dtype)
         padded = ops.pad(data, (max(0, -int(k)), max(0, int(k))))
         return ops.mul(Tensor(eye), ops.reshape(padded, (1, -1)) if k >= 0 else ops.reshape(padded, (-1, 1)))
-    return Tensor(np.diagonal(data._data, int(k), int(axis1), int(axis2)).copy())
+    return ops.diagonal(data, int(k), int(axis1), int(axis2))  # traced and differentiable
 
 
 def clip(data: Tensor, a_min: float, a_max: float, **_: Any) -> Tensor:

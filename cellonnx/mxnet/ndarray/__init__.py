@@ -1,6 +1,6 @@
 """mx.nd: MXNet 1.x's NDArray API - the NDArray class, constructors, file I/O and every operator of the
 operator table under its MXNet names (``nd.FullyConnected``, ``nd.Activation``, ``nd.broadcast_add`` ...),
-returning NDArrays.
+returning NDArrays; mx.nd.sparse's CSR and row-sparse arrays.
 """
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 from cellonnx.mxnet import _op
 from cellonnx.mxnet._docs import attach
-from cellonnx.mxnet.ndarray import contrib, linalg, random
+from cellonnx.mxnet.ndarray import contrib, linalg, random, sparse
 from cellonnx.mxnet.ndarray.examples import EXAMPLES, SUMMARIES
 from cellonnx.mxnet.ndarray.legacy import from_numpy, histogram, load_frombuffer, onehot_encode
 from cellonnx.mxnet.ndarray.ndarray import NDArray, array, concatenate, empty, moveaxis, waitall
@@ -22,10 +22,12 @@ for _name, _impl in _op.TABLE.items():
         setattr(_module, _name, _op.wrap(_name, _impl, NDArray))
 for _name, _impl in SAMPLERS.items():
     setattr(_module, _name, _impl)
+dot = sparse.dot  # MXNet's output storage types for sparse arguments
+cast_storage = sparse.cast_storage
 attach(vars(_module), EXAMPLES, SUMMARIES)
 
 __all__ = ["NDArray", "array", "concatenate", "contrib", "empty", "from_numpy", "histogram", "linalg", "load",
-           "load_frombuffer", "moveaxis", "onehot_encode", "random", "save",
+           "load_frombuffer", "moveaxis", "onehot_encode", "random", "save", "sparse", "cast_storage",
            "waitall", "zeros", *(n for n in _op.TABLE if not n.startswith("_")), *SAMPLERS]
 
 

@@ -143,9 +143,11 @@ class NDArray(Tensor):
         return out
 
     def tostype(self, stype: str) -> NDArray:
-        if stype != "default":
-            raise NotImplementedError(f"tostype({stype!r}): only dense ('default') storage is supported")
-        return self
+        """The array in storage ``stype``: 'default', 'csr' or 'row_sparse' (mx.nd.sparse)."""
+        if stype == "default":
+            return self
+        from cellonnx.mxnet.ndarray.sparse import cast_storage
+        return cast_storage(self, stype)
 
     def wait_to_read(self) -> None:
         """Computation is synchronous here: nothing to wait for."""

@@ -79,10 +79,15 @@ def load(name: str, tmp: Path) -> SymbolBlock:
     )
 
 
-def batch_slice(x: np.ndarray, axis: int | None) -> np.ndarray:
+OTHER_BATCHES = (1, 5)  # the generator also records inference at these batch sizes
+
+
+def batch_slice(x: np.ndarray, axis: int | None, size: int = 1) -> np.ndarray:
+    """The generator's input at batch ``size``: the first samples along ``axis``, cycled when ``size`` is
+    larger; an input of one sample is shared."""
     if axis is None or x.ndim == 0 or x.shape[axis] == 1:
         return x
-    return np.take(x, [0], axis=axis)
+    return np.take(x, np.arange(size) % x.shape[axis], axis=axis)
 
 
 def flat(out: Any) -> list[Tensor]:

@@ -1,6 +1,6 @@
 """`cellonnx convert name-symbol.json name.onnx` on exports MXNet 1.9.1 wrote: the ONNX file passes
 onnx.checker (full_check), holds the weights as initializers under MXNet's names, keeps the batch dynamic
-and gives MXNet's outputs under onnxruntime at batch 2 and 1; unknown operators and attributes are errors
+and gives MXNet's outputs under onnxruntime at batch 2, 1 and 5; unknown operators and attributes are errors
 naming the operator, the node and the file; parameters saved by SymbolBlock load in real MXNet 1.9.1
 (loadback.json, written by gen_symbols.py --cellonnx-python).
 """
@@ -19,6 +19,7 @@ from cellonnx.gluon import SymbolBlock
 from cellonnx.gluon.symbol import SymbolError
 from cellonnx.gluon.symbol.convert import convert_symbol, find_params
 from tests.gluon.symbol.fixtures import (
+    OTHER_BATCHES,
     SYMBOLS,
     batch_slice,
     compare,
@@ -54,7 +55,7 @@ def test_cli_converts_an_export(case: str, tmp_path: Path, capsys: pytest.Captur
     session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
     want = expected(case)
     x = make_inputs(case)[0]
-    for prefix, arr in (("eval", x), ("eval1", batch_slice(x, 0))):
+    for prefix, arr in (("eval", x), *((f"eval{n}", batch_slice(x, 0, n)) for n in OTHER_BATCHES)):
         for i, out in enumerate(session.run(None, {"data": arr})):
             compare(out, want, f"{prefix}/{i}", f"{case}: `cellonnx convert` output {i} ({prefix})")
 
