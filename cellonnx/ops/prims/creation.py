@@ -75,6 +75,13 @@ def _shape_arg(size: Any) -> tuple:
     return tuple(size)
 
 
+def _size_and_dtype(size: tuple, dtype: Any) -> tuple[tuple, Any]:
+    """MindSpore's ``(shape, dtype)`` positional form beside the ``(*size, dtype=...)`` one."""
+    if dtype is None and len(size) == 2 and not isinstance(size[1], (int, np.integer, Tensor)):
+        return size[:1], size[1]
+    return size, dtype
+
+
 def _np(dtype: Any, default: Any = dtypes.float32) -> np.dtype:
     return dtypes.to_numpy(dtype if dtype is not None else default)
 
@@ -88,7 +95,10 @@ def zeros(*size: Any, dtype: Any = None) -> Tensor:
         >>> print(ops.zeros((2, 2), dtype=ms.int32))
         [[0 0]
          [0 0]]
+        >>> ops.zeros((2, 3), ms.float16).dtype
+        Float16
     """
+    size, dtype = _size_and_dtype(size, dtype)
     return Fill.apply(shape=_shape_arg(size), value=0, dtype=_np(dtype))
 
 
@@ -101,7 +111,10 @@ def ones(*size: Any, dtype: Any = None) -> Tensor:
         >>> print(ops.ones((2, 3), dtype=ms.float32))
         [[1. 1. 1.]
          [1. 1. 1.]]
+        >>> ops.ones(3, ms.int32)
+        Tensor(shape=[3], dtype=Int32, value= [1, 1, 1])
     """
+    size, dtype = _size_and_dtype(size, dtype)
     return Fill.apply(shape=_shape_arg(size), value=1, dtype=_np(dtype))
 
 
