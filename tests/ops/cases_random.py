@@ -1,4 +1,4 @@
-"""Rows for the random and dropout families (cellonnx/ops/prims/random.py, dropout.py).
+"""Rows for the random and dropout families (cellonnx/ops/prims/random.py, dropout.py, counter_rng.py).
 
 Draws cannot match a reference element by element, so the forward rows compare statistics of large seeded
 samples with the distribution's moments, and the gradient rows reseed inside the function so that finite
@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from cellonnx import ops
+from cellonnx.ops.prims.counter_rng import counter_uniform
 from tests.ops.harness import OpCase, positive, rand
 
 ORT_NOTE = "random draws: onnxruntime's generator is not NumPy's, so the ONNX lowering (shape, dtype, " \
@@ -88,6 +89,9 @@ CASES = [
            note=f"channel mask reseeded each call; {ORT_NOTE}"),
     OpCase("dropout2d_channels", _seeded(_dropped_channels), [], lambda: 0.25, atol=0.01, lower=False,
            note=f"whole channels are zeroed with probability p; {ORT_NOTE}"),
+    OpCase("counter_uniform_moments", _seeded(lambda: _moments(counter_uniform(ops.zeros(N)))), [],
+           lambda: (0.5, 1 / np.sqrt(12)), atol=0.005, lower=False,
+           note=f"{STAT_NOTE}; its ONNX form is checked bit for bit in tests/ops/test_counter_rng.py"),
     OpCase("dropout1d_eval", lambda x: ops.dropout1d(x, 0.5, training=False), [X[None]], lambda x: x),
     OpCase("dropout3d_eval", lambda x: ops.dropout3d(x, training=False), [IMG[None]], lambda x: x),
 ]

@@ -193,9 +193,9 @@ class CounterUniform(Op):
         return uniform_np(like.shape, state, salt)
 
     def lower(self, g, like, state, *, salt):
-        if g.opset < MIN_OPSET:
-            raise NotImplementedError(f"the counter generator needs opset {MIN_OPSET} or later (bitwise "
-                                      f"ops); got {g.opset}")
+        if g.opset < MIN_OPSET:   # no bitwise ops: onnxruntime's generator draws them there
+            seed = float(salt[0] % (1 << 31)) if salt != (0, 0) else None
+            return g.op("RandomUniformLike", like, dtype=TensorProto.FLOAT, seed=seed)
         return uniform_nodes(g, like, state, salt)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from onnx import TensorProto
 
 from cellonnx import dtypes
 from cellonnx.ops.prims._util import is_float_dtype, to_tensor
@@ -38,10 +39,12 @@ class Dropout(Op):
 
     def lower(self, g, x, state, *, p, salt):
         if g.opset < MIN_OPSET:
-            # no bitwise ops before opset 18: onnxruntime's Dropout draws its own masks there
-            ratio = g.const(np.asarray(p, dtype=np.float32))
-            return g.op("Dropout", x, ratio, g.const(np.asarray(True)), outputs=2)
-        keep = keep_nodes(g, x, state, p, salt)
+            # no bitwise ops before opset 18: onnxruntime's generator draws the mask there
+            seed = float(salt[0] % (1 << 31)) if salt != (0, 0) else None
+            u = g.op("RandomUniformLike", x, dtype=TensorProto.FLOAT, seed=seed)
+            keep = g.op("GreaterOrEqual", u, g.const(np.asarray(p, dtype=np.float32)))
+        else:
+            keep = keep_nodes(g, x, state, p, salt)
         scale = g.const(np.asarray(1.0 / (1.0 - p), dtype=g.in_tensors[0]._data.dtype))
         dt = dtypes.dtype(g.in_tensors[0]._data.dtype).onnx
         return g.op("Mul", x, g.op("Mul", g.op("Cast", keep, to=dt), scale)), keep
