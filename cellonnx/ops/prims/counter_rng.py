@@ -11,15 +11,20 @@ from the same state draws the same ones.
 A draw of ``n`` values with salt ``(s0, s1)`` (0, 0 unless an op-level ``seed`` was given):
 
 - its keys: ``(k0, k1) = H([key_lo ^ s0, key_hi ^ s1] ^ offset)`` (``offset`` taken modulo 2**32);
-- ``m = ceil(n / 2)`` counters: ``w_j = H(H(j + k1) + k0)`` for ``j < m``;
+- ``m = ceil(n / 2)`` counters: ``w_j = H(G(j + k1) + k0)`` for ``j < m``;
 - value ``e`` is the high 16 bits of ``w_e`` for ``e < m``, the low 16 bits of ``w_(e - m)`` otherwise; its
   uniform is ``value / 2**16`` in [0, 1).
 
-``H`` is Wellons' lowbias32 (``x ^= x >> 16; x *= 0x7feb352d; x ^= x >> 15; x *= 0x846ca68b; x ^= x >> 16``),
-all arithmetic on uint32 modulo 2**32. Two 16-bit values per hashed counter halve the integer work (p is
-resolved to 1/65536). Dropout keeps element ``e`` when its uniform is at least ``p``, i.e. when its value is
-at least ``ceil(p * 65536)``. The lowering needs the bitwise ops of opset 18 (BitwiseXor); below it, dropout
-lowers to ONNX Dropout (onnxruntime's own generator).
+``H`` is Wellons' lowbias32 (``x ^= x >> 16; x *= 0x7feb352d; x ^= x >> 15; x *= 0x846ca68b; x ^= x >> 16``)
+and ``G`` its first half (``x ^= x >> 16; x *= 0x7feb352d``), all arithmetic on uint32 modulo 2**32. ``G``
+scatters the counters before the second key is added, so two draws whose counter ranges overlap still hash
+different words; ``H`` gives the output its quality. Two 16-bit values per hashed counter halve the integer
+work (p is resolved to 1/65536); onnxruntime runs BitwiseXor and BitShift several times slower than Mul and
+Add, so the formulation keeps four xor-shifts per counter (two per element).
+
+Dropout keeps element ``e`` when its uniform is at least ``p``, i.e. when its value is at least
+``ceil(p * 65536)``. The lowering needs the bitwise ops of opset 18 (BitwiseXor); below it, dropout lowers to
+RandomUniformLike (onnxruntime's own generator).
 """
 from __future__ import annotations
 
@@ -104,7 +109,8 @@ def values16(n: int, state: np.ndarray, salt: tuple[int, int] = (0, 0)) -> np.nd
     m = (n + 1) // 2
     w = np.arange(m, dtype=np.uint32)
     w += k1
-    _mix(w)
+    w ^= w >> np.uint32(16)
+    w *= _M1
     w += k0
     _mix(w)
     out = np.empty(2 * m, dtype=np.uint32)
@@ -139,9 +145,8 @@ def _mix_nodes(g: Any, x: str) -> str:
     return x
 
 
-def _shifted_words(g: Any, like: str, state: str, salt: tuple[int, int]) -> str:
-    """A (2, m) uint32 value: row 0 the draw's counter words, row 1 the same shifted left by 16, so the
-    16-bit values of the draw are the high halves of its elements in row-major order."""
+def _words(g: Any, like: str, state: str, salt: tuple[int, int]) -> str:
+    """The m = ceil(n / 2) counter words (uint32) of a draw over ``like``."""
     words = g.op("Cast", state, to=TensorProto.UINT32)
     kk = g.op("BitwiseXor", g.op("Slice", words, g.i64([0]), g.i64([2])),
               g.op("Slice", words, g.i64([2]), g.i64([3])))
@@ -149,37 +154,59 @@ def _shifted_words(g: Any, like: str, state: str, salt: tuple[int, int]) -> str:
         kk = g.op("BitwiseXor", kk, _u32(g, list(salt)))
     kk = _mix_nodes(g, kk)
     k0 = g.op("Slice", kk, g.i64([0]), g.i64([1]))
-    k1 = g.op("Cast", g.op("Reshape", g.op("Slice", kk, g.i64([1]), g.i64([2])), g.i64([])),
-              to=TensorProto.INT64)
+    k1 = g.op("Slice", kk, g.i64([1]), g.i64([2]))
     n = g.op("Size", like)
     m = g.op("Div", g.op("Add", n, g.const(np.asarray(1, np.int64))), g.const(np.asarray(2, np.int64)))
-    # Range in int64 from k1, then modulo 2**32: the counters j + k1 with uint32 wrap-around
-    w = g.op("Cast", g.op("Range", k1, g.op("Add", k1, m), g.const(np.asarray(1, np.int64))),
+    # the counters 0..m-1 do not depend on the key: draws of one size share them in the optimized graph
+    j = g.op("Cast", g.op("Range", g.const(np.asarray(0, np.int64)), m, g.const(np.asarray(1, np.int64))),
              to=TensorProto.UINT32)
-    w = _mix_nodes(g, g.op("Add", _mix_nodes(g, w), k0))
-    w = g.op("Unsqueeze", w, g.i64([0]))
-    return g.op("BitShift", w, _u32(g, [[0], [16]]), direction="LEFT")
+    w = g.op("Add", j, k1)
+    w = g.op("Mul", g.op("BitwiseXor", w, g.op("BitShift", w, _u32(g, 16), direction="RIGHT")), _u32(g, _M1))
+    return _mix_nodes(g, g.op("Add", w, k0))
 
 
-def _to_shape(g: Any, flat2: str, like: str) -> str:
-    """Row-major (2, m) values as ``like``'s shape (the last one dropped when its size is odd)."""
-    flat = g.op("Reshape", flat2, g.i64([-1]))
-    n = g.op("Reshape", g.op("Size", like), g.i64([1]))
-    return g.op("Reshape", g.op("Slice", flat, g.i64([0]), n), g.op("Shape", like))
+def _halves(g: Any, hi: str, lo: str, like: str) -> str:
+    """The values of the high halves, then the low halves, as ``like``'s shape (the last one dropped when
+    the size is odd)."""
+    both = g.op("Concat", hi, lo, axis=0)
+    if not _even(g):
+        n = g.op("Reshape", g.op("Size", like), g.i64([1]))
+        both = g.op("Slice", both, g.i64([0]), n)
+    return g.op("Reshape", both, g.op("Shape", like))
+
+
+def _even(g: Any) -> bool:
+    """Whether the size of the op's first input is even for every value of its dynamic dims."""
+    from cellonnx.ops import registry
+
+    tracer = registry.ACTIVE_TRACER
+    inputs = getattr(g, "in_tensors", None)
+    if tracer is None or not inputs:
+        return False
+    size = 1
+    for d in tracer.shape_of(inputs[0]):
+        if not hasattr(d, "onnx_name"):
+            size *= int(d)
+    return size % 2 == 0
 
 
 def keep_nodes(g: Any, like: str, state: str, p: float, salt: tuple[int, int]) -> str:
     """Dropout's keep mask (bool, ``like``'s shape) as ONNX nodes."""
-    words = _shifted_words(g, like, state, salt)
-    keep = g.op("GreaterOrEqual", words, _u32(g, threshold(p) << 16))
-    return _to_shape(g, keep, like)
+    w = _words(g, like, state, salt)
+    t = _u32(g, threshold(p) << 16)
+    hi = g.op("GreaterOrEqual", w, t)
+    lo = g.op("GreaterOrEqual", g.op("BitShift", w, _u32(g, 16), direction="LEFT"), t)
+    return _halves(g, hi, lo, like)
 
 
 def uniform_nodes(g: Any, like: str, state: str, salt: tuple[int, int]) -> str:
     """Float32 uniforms of ``like``'s shape as ONNX nodes."""
-    words = g.op("BitShift", _shifted_words(g, like, state, salt), _u32(g, 16), direction="RIGHT")
-    u = g.op("Mul", g.op("Cast", words, to=TensorProto.FLOAT), g.const(np.asarray(2.0 ** -16, np.float32)))
-    return _to_shape(g, u, like)
+    w = _words(g, like, state, salt)
+    sixteen = _u32(g, 16)
+    hi = g.op("BitShift", w, sixteen, direction="RIGHT")
+    lo = g.op("BitShift", g.op("BitShift", w, sixteen, direction="LEFT"), sixteen, direction="RIGHT")
+    scale = g.const(np.asarray(2.0 ** -16, np.float32))
+    return _halves(g, *(g.op("Mul", g.op("Cast", v, to=TensorProto.FLOAT), scale) for v in (hi, lo)), like)
 
 
 class CounterUniform(Op):
