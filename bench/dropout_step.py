@@ -6,7 +6,8 @@
 - ``none``: dropout 0 (no dropout at all).
 
 and the eager dropout op alone on a (32, 128, 128) float32 tensor: the counter generator against NumPy's
-PCG64 draw (``Generator.random`` + compare, the forward before the counter generator).
+PCG64 draw (``Generator.random`` + compare, the forward before the counter generator), and the same op alone
+in a graph: the counter lowering against ONNX Dropout.
 
     .venv/bin/python bench/dropout_step.py [--threads 2] [--rounds 6] [--steps 3] [--dropout 0.1]
 
@@ -94,6 +95,28 @@ def eager_dropout_ops(p: float) -> dict[str, Callable[[], object]]:
             "eager op, PCG64 (before)": pcg64}
 
 
+def graph_dropout_ops(p: float) -> dict[str, Callable[[], object]]:
+    """ops.dropout on a (32, 128, 128) float32 input as a graph of its own: the counter lowering against
+    ONNX Dropout, both run by onnxruntime with the context's thread count."""
+    import onnxruntime as ort
+
+    from cellonnx.graph.trace import trace
+
+    x = np.random.default_rng(0).standard_normal((32, 128, 128)).astype(np.float32)
+    state = counter_rng.rng_state().asnumpy().copy()
+    specs = [("x", Tensor(x), [None, 128, 128]), ("state", Tensor(state), [3])]
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = THREADS
+    out = {}
+    sides = (("graph op, counter", contextlib.nullcontext), ("graph op, ONNX Dropout", onnx_dropout))
+    for name, lowering in sides:
+        with lowering():
+            g, _ = trace(lambda t, st: Dropout.apply(t, st, p=p, salt=(0, 0))[0], specs, opset=18, name="d")
+        sess = ort.InferenceSession(g.model().SerializeToString(), opts, providers=["CPUExecutionProvider"])
+        out[name] = lambda sess=sess: sess.run(None, {"x": x, "state": state})
+    return out
+
+
 def report(times: dict[str, list[float]], base: str) -> None:
     best = {k: min(v) for k, v in times.items()}
     med = {k: statistics.median(v) for k, v in times.items()}
@@ -122,12 +145,14 @@ def main() -> None:
     print(f"compiled Transformer step, batch {args.batch} x {args.seq}, dropout {args.dropout}, {THREADS} "
           f"thread(s); load average {load0:.2f} -> {os.getloadavg()[0]:.2f}\n")
     report(times, "onnx")
-    ops = eager_dropout_ops(args.dropout)
-    for f in ops.values():
-        f()
-    eager = in_blocks({k: (lambda n, f=f: timed(f, n)) for k, f in ops.items()}, args.rounds, 10)
-    print("\neager dropout forward, (32, 128, 128) float32\n")
-    report(eager, "eager op, PCG64 (before)")
+    tables = (("eager dropout forward", eager_dropout_ops(args.dropout), "eager op, PCG64 (before)"),
+              ("dropout alone in a graph", graph_dropout_ops(args.dropout), "graph op, ONNX Dropout"))
+    for title, ops, base in tables:
+        for f in ops.values():
+            f()
+        times = in_blocks({k: (lambda n, f=f: timed(f, n)) for k, f in ops.items()}, args.rounds, 10)
+        print(f"\n{title}, (32, 128, 128) float32\n")
+        report(times, base)
 
 
 if __name__ == "__main__":
