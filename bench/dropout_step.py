@@ -9,7 +9,7 @@ and the eager dropout op alone on a (32, 128, 128) float32 tensor: the counter g
 PCG64 draw (``Generator.random`` + compare, the forward before the counter generator), and the same op alone
 in a graph: the counter lowering against ONNX Dropout.
 
-    .venv/bin/python bench/dropout_step.py [--threads 2] [--rounds 6] [--steps 3] [--dropout 0.1]
+    .venv/bin/python bench/dropout_step.py [--threads 2] [--rounds 6] [--steps 3] [--dropout 0.1] [--profile]
 
 The sides run in blocks of ``--steps`` steps with a pause before each block (bench/blocks.py), the order
 alternating by round; the best and the median step over all blocks are reported.
@@ -77,7 +77,45 @@ def compiled_step(batch: int, seq: int, dropout: float, onnx_lowering: bool = Fa
     args = (Tensor(ids), Tensor(mask), Tensor(y))
     with onnx_dropout() if onnx_lowering else contextlib.nullcontext():
         train(*args)  # traced here
-    return lambda: float(train(*args).asnumpy())
+    run = lambda: float(train(*args).asnumpy())  # noqa: E731
+    run.train = train  # type: ignore[attr-defined]
+    run.args = args  # type: ignore[attr-defined]
+    return run
+
+
+def kernel_profile(steps: dict[str, Callable[[], float]], rounds: int, n: int) -> None:
+    """onnxruntime's profiler over the same step graphs (fresh sessions, one thread, blocks in turn): kernel
+    time per step of the nodes in a dropout scope, and of all nodes."""
+    import json
+
+    import onnxruntime as ort
+
+    from cellonnx.graph import train as graph_train
+    from cellonnx.graph.compile import serialize
+
+    sessions = {}
+    for name, run in steps.items():
+        (c,) = graph_train.compiled_steps(run.train)
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = THREADS
+        opts.enable_profiling = True
+        opts.profile_file_prefix = f"/tmp/dropout_step_{name}"
+        sess = ort.InferenceSession(serialize(c.step.model), opts, providers=["CPUExecutionProvider"])
+        feeds = {iname: np.ascontiguousarray(run.args[pos]._data) for iname, pos in c.step.data_inputs}
+        feeds.update({iname: np.ascontiguousarray(p.asnumpy()) for iname, p in c.step.state})
+        sessions[name] = (sess, feeds)
+    in_blocks({k: (lambda m, s=s, f=f: timed(lambda: s.run(None, f), m)) for k, (s, f) in sessions.items()},
+              rounds, n)
+    print("\nkernel time per step (onnxruntime profiler)\n")
+    print("| side | all nodes ms | dropout-scoped nodes ms | dropout share |")
+    print("|---|---|---|---|")
+    for name, (sess, _) in sessions.items():
+        events = json.load(open(sess.end_profiling()))
+        kernels = [e for e in events if e.get("cat") == "Node" and e["name"].endswith("_kernel_time")]
+        runs = rounds * n
+        total = sum(e["dur"] for e in kernels) / runs / 1e3
+        drop = sum(e["dur"] for e in kernels if "dropout" in e["name"].lower()) / runs / 1e3
+        print(f"| {name} | {total:.1f} | {drop:.1f} | {drop / total:.1%} |")
 
 
 def eager_dropout_ops(p: float) -> dict[str, Callable[[], object]]:
@@ -134,6 +172,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--steps", type=int, default=3)
     parser.add_argument("--dropout", type=float, default=0.1)
+    parser.add_argument("--profile", action="store_true", help="also onnxruntime's kernel times per step")
     args = parser.parse_args()
     ms.set_context(mode=ms.GRAPH_MODE, intra_op_num_threads=THREADS)
     steps = {"counter": compiled_step(args.batch, args.seq, args.dropout),
@@ -145,6 +184,8 @@ def main() -> None:
     print(f"compiled Transformer step, batch {args.batch} x {args.seq}, dropout {args.dropout}, {THREADS} "
           f"thread(s); load average {load0:.2f} -> {os.getloadavg()[0]:.2f}\n")
     report(times, "onnx")
+    if args.profile:
+        kernel_profile(steps, args.rounds, args.steps)
     tables = (("eager dropout forward", eager_dropout_ops(args.dropout), "eager op, PCG64 (before)"),
               ("dropout alone in a graph", graph_dropout_ops(args.dropout), "graph op, ONNX Dropout"))
     for title, ops, base in tables:
