@@ -4,8 +4,8 @@ profiling (forward and backward, as the op registry runs them), per op and per s
     >>> prof = ms.Profiler(output_path="./data")   # starts collecting (start_profile=True)
     >>> y = nn.Dense(3, 2)(ops.ones((4, 3)))       # the ops to profile (a training loop, say)
     >>> prof.analyse()                             # stops and writes ./data/profiler/...
-    >>> [row["op_name"] for row in prof.statistics()][:1]
-    ['Gemm']
+    >>> sorted((row["op_name"], row["calls"]) for row in prof.statistics())  # (listed slowest first)
+    [('Fill', 1), ('Gemm', 1)]
 
 ``analyse`` writes ``op_statistic.csv`` (op name, calls, total / average / max time in microseconds, share of
 the profiled time), ``step_trace_time.csv`` (the time of each ``step()``), ``trace_view.json`` (one Chrome

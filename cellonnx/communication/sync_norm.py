@@ -7,9 +7,12 @@ Outside a distributed run (``init()`` not called, or a group of one rank) it is 
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from cellonnx.communication import _mpi
+from cellonnx.graph.trace import tracing_step
 from cellonnx.ops.prims.norm import _assign
 from cellonnx.tensor import Tensor
 
@@ -42,7 +45,11 @@ def batch_statistics(x: Tensor, group: str | None = None) -> tuple[Tensor, Tenso
         mean = ops.mean(x, axes)
         centred = ops.sub(x, ops.reshape(mean, shape))
         return mean, ops.mean(ops.square(centred), axes), local
-    count = int(_mpi.allreduce_array(np.asarray(local, np.int64), "sum", group, "SyncBatchNorm"))
+    if tracing_step():   # a compiled step: the count follows the batch size of each call
+        per_channel = ops.div(ops.prod(ops.cast(ops.dyn_shape(x), x.dtype)), x.shape[1])
+        count: Any = AllReducePrim.apply(per_channel, op="sum", group=group)
+    else:
+        count = int(_mpi.allreduce_array(np.asarray(local, np.int64), "sum", group, "SyncBatchNorm"))
     mean = ops.div(AllReducePrim.apply(ops.sum(x, axes), op="sum", group=group), count)
     centred = ops.sub(x, ops.reshape(mean, shape))
     var = ops.div(AllReducePrim.apply(ops.sum(ops.square(centred), axes), op="sum", group=group), count)
@@ -71,6 +78,15 @@ def sync_batch_norm(input_x: Tensor, running_mean: Tensor, running_var: Tensor, 
         y = ops.mul(y, ops.reshape(ops.cast(weight, y.dtype), shape))
     if bias is not None:
         y = ops.add(y, ops.reshape(ops.cast(bias, y.dtype), shape))
+    if tracing_step():   # the running statistics' update in the graph
+        from cellonnx.ops.operations._util import assign_to
+
+        unbiased_t = ops.mul(var, ops.div(count, ops.maximum(ops.sub(count, 1.0), 1.0)))
+        for stat, batch_t in ((running_mean, mean), (running_var, unbiased_t)):
+            if isinstance(stat, Tensor):
+                assign_to(stat, ops.add(ops.mul(ops.cast(stat, batch_t.dtype), 1.0 - momentum),
+                                        ops.mul(ops.stop_gradient(batch_t), momentum)))
+        return y
     unbiased = var._data * (count / (count - 1)) if count > 1 else np.zeros_like(var._data)
     for stat, batch in ((running_mean, mean._data), (running_var, unbiased)):
         if isinstance(stat, Tensor):

@@ -2,9 +2,11 @@
 
 Once hybridized, the first inference call traces ``forward`` through ``cellonnx.graph.compile`` (batch axis
 dynamic unless ``static_shape=True``) and later calls run the compiled graph; weights updated since (a Trainer
-step, load_parameters) reach the session without a new trace. Calls inside ``autograd.record()`` or in
-training mode run eagerly, so gradients and batch statistics work as before. ``export`` writes the same graph
-to ``<path>.onnx``; ``register_op_hook`` sees every intermediate value of the compiled graph.
+step, load_parameters) reach the session without a new trace. Calls inside ``autograd.record()`` run a
+forward and a backward graph traced for training (cellonnx/gluon/hybrid_train.py, MXNet's CachedOp: one tape
+entry whose backward is the compiled one); calls in training mode outside ``record()`` run eagerly.
+``export`` writes the same graph to ``<path>.onnx``; ``register_op_hook`` sees every intermediate value of the
+compiled graph.
 """
 from __future__ import annotations
 
@@ -16,11 +18,15 @@ import numpy as np
 import onnx
 
 from cellonnx import context
+from cellonnx.autograd.tape import is_grad_enabled
 from cellonnx.gluon import autograd
-from cellonnx.gluon.block import Block, adopt
+from cellonnx.gluon.block import Block, _grad_req, adopt
+from cellonnx.gluon.hybrid_train import CompiledTraining
 from cellonnx.graph import compile as _compile
 from cellonnx.graph import trace as _trace
 from cellonnx.graph.runtime import Session
+from cellonnx.graph.step_trace import batch_is_dynamic
+from cellonnx.graph.vjp import trace_vjp
 from cellonnx.nn import cell as _cell
 from cellonnx.nn.cell import Cell
 from cellonnx.tensor import Tensor
@@ -133,7 +139,8 @@ class HybridBlock(Block):
     def hybridize(self, active: bool = True, partition_if_dynamic: bool = True, static_alloc: bool = False,
                   static_shape: bool = False, inline_limit: int = 2, forward_bulk_size: int | None = None,
                   backward_bulk_size: int | None = None, **kwargs: Any) -> None:
-        """Compile this block (and its HybridBlock children) at the next inference call.
+        """Compile this block (and its HybridBlock children) at the next call (inference, or training
+        inside ``autograd.record()``).
 
         Args:
             active: turn compilation on or off. Default: True.
@@ -177,15 +184,17 @@ class HybridBlock(Block):
         if _trace._current:
             return adopt(Cell.__call__(self, *args, **kwargs), args)
         self.__dict__["_in_args"] = _specs(args)
-        if self._active and not _eager[0] and not kwargs and not autograd.is_recording() \
-                and not autograd.is_training() and not self.training:
+        if self._active and not _eager[0] and not kwargs and autograd.is_recording():
+            return adopt(self._call_recorded(args), args)
+        if self._active and not _eager[0] and not kwargs and not autograd.is_training() \
+                and not self.training:
             return adopt(self._call_compiled(args), args)
         return adopt(Cell.__call__(self, *args, **kwargs), args)
 
     def _ready(self) -> bool:
         return all(p._deferred is None for p in self._unique_params())
 
-    def _compiled_for(self, args: tuple, device_target: str | None = None) -> _compile.CompiledCell:
+    def _settle_shapes(self, args: tuple) -> None:
         if not self._ready():  # children still have deferred shapes: one eager pass gives them theirs
             _eager[0] += 1
             _cell._graph_depth[0] += 1  # eager even in GRAPH_MODE: there is no graph before the shapes
@@ -195,6 +204,9 @@ class HybridBlock(Block):
             finally:
                 _eager[0] -= 1
                 _cell._graph_depth[0] -= 1
+
+    def _compiled_for(self, args: tuple, device_target: str | None = None) -> _compile.CompiledCell:
+        self._settle_shapes(args)
         sigs = _signature(args, bool(self._hybrid_flags.get("static_shape")))
         target = device_target or self._backend or context.get_context("device_target")
         key = (_key(sigs), target, context.get_context("opset"))
@@ -206,6 +218,39 @@ class HybridBlock(Block):
             compiled = _compile.CompiledCell(self, traced, device_target=target)
             self._compiled[key] = compiled
         return compiled
+
+    def _training_for(self, args: tuple) -> CompiledTraining:
+        """The compiled forward and backward graphs for a call inside ``autograd.record()``, traced again
+        when the input signature, the training mode, which inputs need gradients or a grad_req changes."""
+        self._settle_shapes(args)
+        static = bool(self._hybrid_flags.get("static_shape")) or not batch_is_dynamic()
+        wrt = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor) and a.requires_grad
+                    and is_grad_enabled())
+        target = self._backend or context.get_context("device_target")
+        key = ("train", _key(_signature(args, static)), autograd.is_training(), wrt,
+               tuple(_grad_req(p) for p in self._unique_params()),
+               tuple(bool(c.training) for _, c in self.cells_and_names()), target,
+               context.get_context("opset"))
+        compiled = self._compiled.get(key)
+        if compiled is None:
+            self._name_params()
+
+            def forward(*xs: Any) -> Any:
+                return Cell.__call__(self, *xs)
+
+            try:
+                graphs = trace_vjp(forward, args, wrt, dynamic_batch=not static, name=type(self).__name__)
+            except _trace.TraceError as exc:
+                raise type(exc)(f"{type(self).__name__} is hybridized and trains as a compiled graph under "
+                                f"autograd.record(): {exc} (or call hybridize(False) on it to train it "
+                                "eagerly)") from exc
+            compiled = CompiledTraining(graphs, target, context.get_context("device_id") or 0,
+                                        type(self).__name__)
+            self._compiled[key] = compiled
+        return compiled
+
+    def _call_recorded(self, args: tuple) -> Any:
+        return self._training_for(args)(args)
 
     def _call_compiled(self, args: tuple) -> Any:
         compiled = self._compiled_for(args)

@@ -4,7 +4,8 @@ Node names carry the cell scope (``layer1.0.conv1/Conv_3``) so a diverging node 
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -67,6 +68,7 @@ class GraphBuilder:
         self._used: set[str] = set()
         self._const_cache: dict[tuple, str] = {}
         self._renamed: dict[str, str] = {}  # values renamed to graph outputs
+        self._pending_renames: dict[str, str] | None = None  # inside adding_outputs()
         # the op being lowered: its input / output Tensors (for dtypes and static shapes)
         self.in_tensors: tuple = ()
         self.out_tensors: tuple = ()
@@ -201,19 +203,35 @@ class GraphBuilder:
                     value in {o.name for o in self.outputs}:
                 self.nodes.append(helper.make_node("Identity", [value], [name], name=self.fresh("output/Identity")))
             else:
-                self._rename(value, name)
+                self._renamed[value] = name
+                if self._pending_renames is None:
+                    self._apply_renames({value: name})
+                else:
+                    self._pending_renames[value] = name
         self.outputs.append(helper.make_tensor_value_info(name, dtypes.dtype(dtype).onnx, _dims(shape)))
         return name
 
-    def _rename(self, old: str, new: str) -> None:
-        self._renamed[old] = new
+    @contextlib.contextmanager
+    def adding_outputs(self) -> Iterator[None]:
+        """Collect the renames of many ``add_output`` calls and rewrite the nodes once at the end (each
+        rewrite walks every node: one per output made tracing a large training step quadratic)."""
+        self._pending_renames = {}
+        try:
+            yield
+        finally:
+            pending, self._pending_renames = self._pending_renames, None
+            self._apply_renames(pending)
+
+    def _apply_renames(self, renames: dict[str, str]) -> None:
+        if not renames:
+            return
         for node in self.nodes:
             for i, o in enumerate(node.output):
-                if o == old:
-                    node.output[i] = new
+                if o in renames:
+                    node.output[i] = renames[o]
             for i, v in enumerate(node.input):
-                if v == old:
-                    node.input[i] = new
+                if v in renames:
+                    node.input[i] = renames[v]
 
     def model(self, producer_version: str = "", doc: str = "", metadata: dict[str, str] | None = None,
               ir_version: int | None = None) -> onnx.ModelProto:

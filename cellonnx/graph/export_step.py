@@ -23,7 +23,7 @@ def export_step_model(net: Any, *inputs: Any, opset: int | None = None) -> onnx.
     an ONNX model with its state as inputs and outputs (see the module docstring).
 
     Raises:
-        ValueError: no example inputs were given.
+        ValueError: no example inputs were given, or the step calls collectives (data-parallel training).
     """
     if not inputs:
         raise ValueError("export(training=True): give example inputs of the training step (data and labels)")
@@ -32,6 +32,11 @@ def export_step_model(net: Any, *inputs: Any, opset: int | None = None) -> onnx.
         return net.run_construct(xs, {}) if hasattr(net, "run_construct") else net(*xs)
 
     step = trace_step(fn, inputs, type(net).__name__, opset, arg_names_of(net, len(inputs)), dynamic_batch=True)
+    if step.boundaries:
+        which = ", ".join(sorted({b.label.split(".")[0] for b in step.boundaries}))
+        raise ValueError(f"export(training=True): the step of {type(net).__name__} calls collectives across "
+                         f"ranks ({which}: data parallel or SyncBatchNorm), which one ONNX graph cannot "
+                         "hold; export the step outside data-parallel training")
     model = step.model
     existing = {t.name for t in model.graph.initializer}
     for name, p in step.state:

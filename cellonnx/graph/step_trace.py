@@ -21,6 +21,7 @@ import onnx
 
 import cellonnx
 from cellonnx import context
+from cellonnx.graph.boundary import boundaries, expose
 from cellonnx.graph.builder import DEFAULT_OPSET, GraphBuilder, targets_gpu
 from cellonnx.graph.optimize import optimize
 from cellonnx.graph.trace import TraceError, Tracer, tracing
@@ -52,6 +53,7 @@ class StepGraph:
     structure: Any
     returned_params: dict[int, Parameter] = field(default_factory=dict)
     cells: list[Any] = field(default_factory=list)
+    boundaries: list[Any] = field(default_factory=list)   # host work (collectives): graph/boundary.py
 
     def guard(self) -> tuple:
         """What the graph assumed of Python state it does not read: the training flag of every cell the
@@ -135,18 +137,21 @@ def trace_step(fn: Callable[..., Any], args: Sequence[Any], name: str = "train_s
             structure = _structure(result, returned, [0])
             flat = _tensor_outputs(result)
             outputs = []
-            for i, t in enumerate(flat):
-                oname = "output" if len(flat) == 1 else f"output_{i}"
-                dynamic = tracer.is_traced(t) and not isinstance(t, Parameter)
-                shape = [None] * t._data.ndim if dynamic else list(t._data.shape)
-                outputs.append(g.add_output(tracer.name_of(t), oname, t.dtype, shape))
             updates = []
-            for p in tracer.written.values():
-                value = tracer.name_of(p)
-                entry = tracer.state_inputs.get(id(p))
-                if entry is not None and entry[0] == value:
-                    continue
-                updates.append((g.add_output(value, f"{p.name}.new", p.dtype, list(p._data.shape)), p))
+            with g.adding_outputs():
+                for i, t in enumerate(flat):
+                    oname = "output" if len(flat) == 1 else f"output_{i}"
+                    dynamic = tracer.is_traced(t) and not isinstance(t, Parameter)
+                    shape = [None] * t._data.ndim if dynamic else list(t._data.shape)
+                    outputs.append(g.add_output(tracer.name_of(t), oname, t.dtype, shape))
+                for p in tracer.written.values():
+                    value = tracer.name_of(p)
+                    entry = tracer.state_inputs.get(id(p))
+                    if entry is not None and entry[0] == value:
+                        continue
+                    updates.append((g.add_output(value, f"{p.name}.new", p.dtype, list(p._data.shape)), p))
+                found = boundaries(tracer)
+                expose(g, found)
     finally:
         tracer.restore_state()
     state = list(tracer.state_inputs.values())
@@ -157,7 +162,7 @@ def trace_step(fn: Callable[..., Any], args: Sequence[Any], name: str = "train_s
     model = optimize(model)
     _check_no_dropped_inputs(model, state)
     return StepGraph(model, data_inputs, state, updates, outputs, structure, returned,
-                     list(tracer.cells_seen.values()))
+                     list(tracer.cells_seen.values()), found)
 
 
 def _check_no_dropped_inputs(model: onnx.ModelProto, state: list[tuple[str, Parameter]]) -> None:

@@ -13,11 +13,12 @@ from typing import Any
 
 import ml_dtypes
 import numpy as np
-from onnx import TensorProto, helper, shape_inference
+from onnx import TensorProto, helper
 
 from cellonnx import dtypes
 from cellonnx.autograd.tape import no_grad
-from cellonnx.graph.builder import GraphBuilder, is_raw_numeric, to_tensor_proto, value_info_of
+from cellonnx.graph.builder import GraphBuilder, value_info_of
+from cellonnx.graph.shape_probe import ShapeProbe
 from cellonnx.graph.symint import SymInt, is_symbolic
 from cellonnx.ops import registry
 from cellonnx.tensor import Parameter, Tensor, _caller_location
@@ -79,8 +80,7 @@ class Tracer:
         self.consts: set[int] = set()
         self._keep: list[Tensor] = []   # keeps ids stable while tracing
         self._shapes: dict[int, tuple] = {}
-        self._inferred: dict[str, list] = {}
-        self._inferred_at = -1
+        self._probe = ShapeProbe(g)
 
     def bind(self, t: Tensor, name: str, const: bool = False) -> None:
         self.names[id(t)] = name
@@ -280,10 +280,7 @@ class Tracer:
         changes what was inferred of the values already there)."""
         if self.parent is not None:
             return None
-        if name not in self._inferred and self._inferred_at != len(self.g.nodes):
-            self._inferred = _infer_dims(self.g)
-            self._inferred_at = len(self.g.nodes)
-        return self._inferred.get(name)
+        return self._probe.dims().get(name)
 
     def shape_of(self, t: Tensor) -> tuple:
         shape = t._data.shape
@@ -319,29 +316,6 @@ class Tracer:
             raise TraceError(f"{_where()}: Python control flow on a tensor's value cannot be "
                              "traced into an ONNX graph; use ops.where (elementwise) or ops.cond / "
                              "ops.while_loop")
-
-
-def _infer_dims(g: GraphBuilder) -> dict[str, list]:
-    """Shapes of every value of the graph built so far. Small initializers go in with their values (shape
-    arithmetic needs them); large ones as typed inputs only, so nothing big is copied."""
-    small, typed = [], []
-    for name, arr in g.initializers.items():
-        if arr.nbytes <= 512 or not is_raw_numeric(arr.dtype):
-            small.append(to_tensor_proto(arr, name))
-        else:
-            typed.append(value_info_of(name, arr))
-    graph = helper.make_graph(g.nodes, "probe", list(g.inputs) + typed, [], initializer=small)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", g.opset)])
-    try:
-        inferred = shape_inference.infer_shapes(model, data_prop=True)
-    except Exception:
-        return {}
-    dims: dict[str, list] = {}
-    for vi in list(inferred.graph.value_info) + list(inferred.graph.input):
-        tt = vi.type.tensor_type
-        if tt.HasField("shape"):
-            dims[vi.name] = [d.dim_value if d.HasField("dim_value") else None for d in tt.shape.dim]
-    return dims
 
 
 def _install(tracer: Tracer | None) -> tuple:
@@ -477,10 +451,11 @@ def trace(fn: Callable[..., Any], inputs: Sequence[tuple[str, Tensor, Sequence[A
             ([f"output_{i}" for i in range(len(flat))] if len(flat) > 1 else ["output"])
         if len(names) != len(flat):
             raise TraceError(f"{len(names)} output names given for {len(flat)} outputs")
-        for t, oname in zip(flat, names):
-            value = tracer.name_of(t)
-            shape = [None if tracer.dynamic and tracer.is_traced(t) else int(d) for d in t._data.shape]
-            g.add_output(value, oname, t.dtype, shape)
+        with g.adding_outputs():
+            for t, oname in zip(flat, names):
+                value = tracer.name_of(t)
+                shape = [None if tracer.dynamic and tracer.is_traced(t) else int(d) for d in t._data.shape]
+                g.add_output(value, oname, t.dtype, shape)
     return g, result
 
 

@@ -64,7 +64,10 @@ class CompiledStep:
         for name in self._out_names:
             binding.bind_output(name, self.device, self.device_id if self.device == "cuda" else 0)
         sess.run_with_iobinding(binding)
-        values = dict(zip(self._out_names, binding.get_outputs()))
+        return self._finish(dict(zip(self._out_names, binding.get_outputs())))
+
+    def _finish(self, values: dict[str, Any]) -> Any:
+        """Keep the updated state (OrtValues by output name) and build the step's results."""
         self.state.update((p, values[name], shape)
                           for (name, p), shape in zip(self.step.updates, self._update_shapes))
         self.steps += 1
@@ -134,7 +137,12 @@ def compiled_step(owner: Any, fn: Callable[..., Any], args: Sequence[Any], name:
         for others in per_owner.values():   # the state held by another structure goes back to the host
             for other in others:
                 other.state.sync(other.parameters)
-        compiled = CompiledStep(trace_step(fn, args, name, arg_names=arg_names))
+        traced = trace_step(fn, args, name, arg_names=arg_names)
+        if traced.boundaries:   # collectives in the step: graphs cut around them (graph/split_step.py)
+            from cellonnx.graph.split_step import SplitStep
+            compiled = SplitStep(traced)
+        else:
+            compiled = CompiledStep(traced)
         compiled.guard = compiled.step.guard()
         _release_trace_memory()
         entries.append(compiled)

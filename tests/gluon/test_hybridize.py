@@ -62,8 +62,9 @@ def test_export_names_initializers_structurally(tmp_path) -> None:
     assert {"features.0.weight", "features.1.running_var", "features.5.gamma", "head.3.bias"} <= names
 
 
-def test_training_under_record_runs_eagerly_and_deactivate() -> None:
+def test_training_under_record_runs_compiled_and_deactivate() -> None:
     from cellonnx.gluon import autograd
+    from cellonnx.gluon.hybrid_train import CompiledTraining
 
     net = load("batchnorm")
     x = Tensor(expected("batchnorm", "x"))
@@ -72,7 +73,8 @@ def test_training_under_record_runs_eagerly_and_deactivate() -> None:
         y = net(x)
     y.backward(Tensor(expected("batchnorm", "head")))
     close(y.asnumpy(), expected("batchnorm", "y_train"), "training output while hybridized")
-    assert not net._compiled
+    (compiled,) = net._compiled.values()
+    assert isinstance(compiled, CompiledTraining) and compiled.backward_runs == 1
     net.hybridize(False)
     net(x)
     assert not net._compiled

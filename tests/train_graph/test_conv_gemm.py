@@ -39,12 +39,15 @@ class SmallConvNet(nn.Cell):
         return self.fc(self.flatten(self.c4(x)))
 
 
-def _build() -> Any:
-    net = SmallConvNet()
+def _momentum_step(net: nn.Cell) -> Any:
     loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
     step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), nn.Momentum(net.trainable_params(), 0.05, 0.9))
     step.set_train()
     return step
+
+
+def _build() -> Any:
+    return _momentum_step(SmallConvNet())
 
 
 def test_small_convs_lower_to_gemm_with_a_dynamic_batch() -> None:
@@ -92,11 +95,7 @@ class CudaFormsNet(nn.Cell):
 
 
 def _build_cuda_forms() -> Any:
-    net = CudaFormsNet()
-    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
-    step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), nn.Momentum(net.trainable_params(), 0.05, 0.9))
-    step.set_train()
-    return step
+    return _momentum_step(CudaFormsNet())
 
 
 @pytest.fixture
@@ -137,3 +136,20 @@ def test_cuda_forms_keep_conv_and_avoid_cpu_only_kernels(traced_for_cuda: None) 
 def test_cuda_forms_follow_eager(traced_for_cuda: None) -> None:
     check_trajectory(_build_cuda_forms, classification_batches((4, 3, 16, 16), 3),
                      what="conv net in the forms traced for CUDA")
+
+
+def test_cuda_forms_trace_again_per_batch_size_and_carry_the_state(traced_for_cuda: None) -> None:
+    """Static graphs: a batch of another size gets its own graph; the parameters and optimizer slots move from
+    one graph to the other, and the trajectory is still the eager one."""
+    check_trajectory(_build_cuda_forms, classification_batches((4, 3, 16, 16), 3, sizes=(4, 3, 4, 3, 4)),
+                     what="conv net in the forms traced for CUDA, batch sizes 4, 3, 4, 3, 4")
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        step = _build_cuda_forms()
+        for x, y in classification_batches((4, 3, 16, 16), 3, steps=3, sizes=(4, 3, 4)):
+            step(x, y)
+        batches = sorted(c.step.model.graph.input[0].type.tensor_type.shape.dim[0].dim_value
+                         for c in graph_train.compiled_steps(step))
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    assert batches == [3, 4]

@@ -61,9 +61,28 @@ def batch_norm(x: Tensor, gamma: Tensor, beta: Tensor, running_mean: Tensor, run
                     stat._data = new
             if fix_gamma and isinstance(gamma, CoreParameter):  # MXNet stores the fixed gamma as 1
                 gamma._assign_array(np.ones_like(gamma._data))
+        elif _trace.tracing_step():  # a compiled training graph: the update is part of it
+            _traced_update(x, mean, var, running_mean, running_var, momentum)
+            if fix_gamma and isinstance(gamma, CoreParameter):
+                from cellonnx.ops.operations._util import assign_to
+
+                assign_to(gamma, ops.ones_like(gamma), "BatchNorm")
     else:
         y = BatchNormInfer.apply(x, running_mean, running_var, g, beta, eps=eps)
     return ops.transpose(y, tuple(back)) if back is not None else y
+
+
+def _traced_update(x: Tensor, mean: Tensor, var: Tensor, running_mean: Tensor, running_var: Tensor,
+                   momentum: float) -> None:
+    """The running statistics' update as graph values (the batch size may be a dynamic dim)."""
+    from cellonnx.ops.operations._util import assign_to
+    from cellonnx.ops.prims.array_misc import dyn_shape
+
+    m = ops.div(ops.prod(ops.cast(dyn_shape(x), var.dtype)), float(x._data.shape[1]))
+    biased = ops.mul(var, ops.div(ops.sub(m, 1.0), m))
+    for stat, batch in ((running_mean, mean), (running_var, biased)):
+        if isinstance(stat, CoreParameter):
+            assign_to(stat, ops.add(ops.mul(stat, momentum), ops.mul(batch, 1.0 - momentum)), "BatchNorm")
 
 
 def _channel_params(owner: HybridBlock, scale: bool, center: bool, in_channels: int, gamma_init: Any,

@@ -232,29 +232,10 @@ class Unfold(Cell):
         self.padding = padding.lower()
 
     def construct(self, input_x: Tensor) -> Tensor:
-        if input_x.ndim != 4:
-            raise ValueError(f"For '{self.cls_name}', the input must be 4-D (N, C, H, W), got "
-                             f"{tuple(input_x.shape)}.")
-        (kh, kw), (sh, sw), (rh, rw) = self.ksizes, self.strides, self.rates
-        h, w = int(input_x.shape[2]), int(input_x.shape[3])
-        eh, ew = (kh - 1) * rh + 1, (kw - 1) * rw + 1
-        if self.padding == "same":
-            oh, ow = -(-h // sh), -(-w // sw)
-            ph, pw = max((oh - 1) * sh + eh - h, 0), max((ow - 1) * sw + ew - w, 0)
-            x = ops.pad(input_x, (pw // 2, pw - pw // 2, ph // 2, ph - ph // 2))
-        else:
-            oh, ow = (h - eh) // sh + 1, (w - ew) // sw + 1
-            x = input_x
-        if oh < 1 or ow < 1:
-            raise ValueError(f"For '{self.cls_name}', the input {tuple(input_x.shape)} is smaller than the "
-                             f"patch ({eh}, {ew}).")
-        patches = []
-        for i in range(kh):
-            for j in range(kw):
-                patches.append(x[:, :, i * rh:i * rh + (oh - 1) * sh + 1:sh,
-                                 j * rw:j * rw + (ow - 1) * sw + 1:sw])
-        out = ops.stack(patches, 1)  # (N, kh * kw, C, oh, ow)
-        return ops.reshape(out, (-1, kh * kw * int(input_x.shape[1]), oh, ow))
+        from cellonnx.ops.composite.patches import extract_image_patches
+
+        return extract_image_patches(input_x, (1, 1, *self.ksizes), (1, 1, *self.strides),
+                                     (1, 1, *self.rates), self.padding.upper())
 
 
 class Roll(Cell):

@@ -13,6 +13,11 @@ was changed after it was computed), and returns the reduced gradients.
 
 Buckets start in one fixed order on every rank, as MPI needs collectives to be called in the same order
 everywhere.
+
+In a compiled training step (GRAPH_MODE, ``jit``) each bucket is a host boundary of the traced step
+(cellonnx/graph/boundary.py): the step is cut into onnxruntime graphs around the buckets, the graph computing
+a bucket's gradients writes them straight into the bucket, and its all-reduce starts as soon as that graph
+has run (cellonnx/graph/split_step.py).
 """
 from __future__ import annotations
 
@@ -24,6 +29,7 @@ import numpy as np
 from cellonnx.autograd import tape as _tape
 from cellonnx.communication import _mpi, _progress
 from cellonnx.communication.management import GlobalComm, get_group_size
+from cellonnx.graph.trace import tracing_step
 from cellonnx.nn.cell import Cell
 from cellonnx.tensor import Parameter, Tensor
 
@@ -280,8 +286,11 @@ class DistributedGradReducer(Cell):
             raise ValueError(f"For 'DistributedGradReducer', got {len(items)} gradients for "
                              f"{len(self._plan.params)} parameters")
         # MindSpore multiplies the sums by float32(1 / degree)
-        reduced = self._plan.reduce(items, float(np.float32(1.0 / self.degree)) if self.mean else None)
+        scale = float(np.float32(1.0 / self.degree)) if self.mean else None
+        reduced = self._plan.reduce(items, scale)
         out = [Tensor._make(r.astype(g._data.dtype, copy=False)) for g, r in zip(items, reduced)]
+        if tracing_step():   # a compiled step: each bucket becomes a trip to the host between graphs
+            out = _bucket_boundaries(self._plan, items, out, scale)
         return out[0] if single else tuple(out)
 
     def release(self) -> None:
@@ -289,6 +298,48 @@ class DistributedGradReducer(Cell):
         if self._hook in _tape.GRAD_READY_HOOKS:
             _tape.GRAD_READY_HOOKS.remove(self._hook)
         self._plan.drop_round()
+
+
+def _bucket_boundaries(plan: _Plan, grads: tuple, reduced: list[Tensor], scale: float | None) -> list[Tensor]:
+    """In a traced training step: one host boundary per bucket (cellonnx/graph/boundary.py), in bucket order.
+    Its start fuses the bucket's gradients and starts a non-blocking all-reduce on the reducer's
+    communicator; its finish waits for it, scales the sums and hands back one gradient per parameter. The
+    compiled step starts each bucket as soon as the graph computing its gradients has run (the backward
+    pass of the layers before it runs while it is in flight)."""
+    from cellonnx.graph.boundary import host_boundary
+
+    out = list(reduced)
+    for b in plan.buckets:
+        dtypes = [grads[i]._data.dtype for i in b.members]
+        # the graph writes the gradients straight into the bucket (one buffer per bucket, reused every step:
+        # its sums are read by the update graph of the same step only)
+        buf = np.empty(b.size, b.dtype)
+        views = [buf[b.offsets[i][0]:b.offsets[i][0] + b.offsets[i][1]].reshape(b.offsets[i][2])
+                 if dt == b.dtype else None for i, dt in zip(b.members, dtypes)]
+
+        def start(arrays: list[np.ndarray], b: _Bucket = b, buf: np.ndarray = buf,
+                  views: list = views) -> tuple:
+            for i, arr, view in zip(b.members, arrays, views):
+                if arr is not view:
+                    off, n, _ = b.offsets[i]
+                    buf[off:off + n] = arr.reshape(-1)
+            request = plan.comm.Iallreduce(_mpi.STATE.mpi.IN_PLACE, buf, op=_mpi.STATE.mpi.SUM)
+            return buf, _progress.submit(request)
+
+        def finish(handle: tuple, b: _Bucket = b, dtypes: list = dtypes) -> list[np.ndarray]:
+            buf, pending = handle
+            pending.wait()
+            if scale is not None:
+                buf *= np.asarray(scale, buf.dtype)
+            return [buf[b.offsets[i][0]:b.offsets[i][0] + b.offsets[i][1]].reshape(b.offsets[i][2])
+                    .astype(dt, copy=False) for i, dt in zip(b.members, dtypes)]
+
+        results = host_boundary(f"DistributedGradReducer.bucket{b.index}", [grads[i] for i in b.members],
+                                [out[i]._data for i in b.members], start, finish,
+                                buffers=lambda views=views: views)
+        for i, t in zip(b.members, results):
+            out[i] = t
+    return out
 
 
 def _broadcast_parameters(params: list[Parameter], group: str) -> None:

@@ -179,11 +179,26 @@ def deformable_conv2d(x: Tensor, weight: Tensor, offsets: Tensor, kernel_size: A
     Returns:
         (N, C_out, H_out, W_out), H_out = (H + top + bottom - dH * (kH - 1) - 1) // sH + 1.
     """
-    for name, t in (("x", x), ("weight", weight), ("offsets", offsets)):
+    if not isinstance(weight, Tensor):
+        raise TypeError(f"For 'deformable_conv2d', 'weight' must be a Tensor, got {type(weight).__name__}.")
+    fm = deformable_offsets(x, offsets, kernel_size, strides, padding, dilations, deformable_groups,
+                            modulated, "deformable_conv2d")
+    kh, kw = (int(v) for v in kernel_size)
+    return F.conv2d(fm, weight, bias, (kh, kw), "valid", 0, 1, groups)
+
+
+def deformable_offsets(x: Tensor, offsets: Tensor, kernel_size: Any, strides: Any, padding: Any,
+                       dilations: Any = (1, 1, 1, 1), deformable_groups: int = 1, modulated: bool = True,
+                       op: str = "DeformableOffsets") -> Tensor:
+    """The deformed taps of a deformable convolution, as MindSpore's ``ops.DeformableOffsets``: each kernel
+    tap of each output position read bilinearly at its shifted position (0 outside) and scaled by its mask,
+    laid out as an (N, C, H_out * kH, W_out * kW) map (a convolution with stride = kernel over it is the
+    deformable convolution). Arguments as ``deformable_conv2d``'s."""
+    for name, t in (("x", x), ("offsets", offsets)):
         if not isinstance(t, Tensor):
-            raise TypeError(f"For 'deformable_conv2d', '{name}' must be a Tensor, got {type(t).__name__}.")
+            raise TypeError(f"For '{op}', '{name}' must be a Tensor, got {type(t).__name__}.")
     if not modulated:
-        raise ValueError("For 'deformable_conv2d', only the modulated version (modulated=True) is supported.")
+        raise ValueError(f"For '{op}', only the modulated version (modulated=True) is supported.")
     kh, kw = (int(v) for v in kernel_size)
     sh, sw = (int(v) for v in tuple(strides)[-2:])
     dh, dw = (int(v) for v in tuple(dilations)[-2:])
@@ -191,12 +206,12 @@ def deformable_conv2d(x: Tensor, weight: Tensor, offsets: Tensor, kernel_size: A
     n, c, h, w = (int(v) for v in x.shape)
     dg = int(deformable_groups)
     if c % dg:
-        raise ValueError(f"For 'deformable_conv2d', 'deformable_groups' {dg} must divide the channels {c}.")
+        raise ValueError(f"For '{op}', 'deformable_groups' {dg} must divide the channels {c}.")
     ho = (h + top + bottom - dh * (kh - 1) - 1) // sh + 1
     wo = (w + left + right - dw * (kw - 1) - 1) // sw + 1
     k = kh * kw
     if tuple(int(v) for v in offsets.shape) != (n, 3 * dg * k, ho, wo):
-        raise ValueError(f"For 'deformable_conv2d', 'offsets' must have shape {(n, 3 * dg * k, ho, wo)}, "
+        raise ValueError(f"For '{op}', 'offsets' must have shape {(n, 3 * dg * k, ho, wo)}, "
                          f"got {tuple(offsets.shape)}.")
     p = k * ho * wo
     off = F.reshape(offsets, (n, 3, dg, k, ho, wo))
@@ -210,8 +225,7 @@ def deformable_conv2d(x: Tensor, weight: Tensor, offsets: Tensor, kernel_size: A
     cols = F.mul(cols, F.expand_dims(F.reshape(off[:, 2], (n, dg, p)), 2))
     # (N, C, kH, kW, Ho, Wo) -> the (N, C, Ho * kH, Wo * kW) map MindSpore convolves with stride = kernel
     cols = F.reshape(cols, (n, c, kh, kw, ho, wo))
-    fm = F.reshape(F.transpose(cols, (0, 1, 4, 2, 5, 3)), (n, c, ho * kh, wo * kw))
-    return F.conv2d(fm, weight, bias, (kh, kw), "valid", 0, 1, groups)
+    return F.reshape(F.transpose(cols, (0, 1, 4, 2, 5, 3)), (n, c, ho * kh, wo * kw))
 
 
 __all__ = ["deformable_conv2d", "grid_sample"]

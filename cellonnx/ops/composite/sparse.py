@@ -272,6 +272,29 @@ def make_row_tensor(indices: Tensor, values: Tensor, dense_shape: Any) -> RowTen
     return RowTensor(indices, values, dense_shape)
 
 
+def row_tensor_add(x: RowTensor, y: Tensor) -> RowTensor:
+    """``F.row_tensor_add(x, y)``: a RowTensor plus a dense tensor of its dense shape, kept on ``x``'s rows
+    (``values + y[indices]``, ``x``'s indices and dense shape). MindSpore adds with it a ``zeros_like`` to a
+    sparse gradient, where the sum is ``x`` itself.
+
+    Args:
+        x (RowTensor): the sparse rows.
+        y (Tensor): dense, of shape ``x.dense_shape``.
+
+    Returns:
+        RowTensor, of ``x``'s dtype.
+    """
+    if not isinstance(x, RowTensor):
+        raise TypeError(f"For 'RowTensorAdd', input[0] should be RowTensor, but got {type(x).__name__}.")
+    if not isinstance(y, Tensor) or tuple(y.shape) != tuple(x.dense_shape):
+        raise ValueError(f"For 'RowTensorAdd', input[1] must be a Tensor of the dense shape {x.dense_shape}, "
+                         f"but got {tuple(y.shape) if isinstance(y, Tensor) else type(y).__name__}.")
+    rows = Gather.apply(y, x.indices, axis=0)
+    if rows.dtype != x.values.dtype:
+        rows = cast(rows, x.values.dtype)
+    return RowTensor(x.indices, add(x.values, rows), x.dense_shape)
+
+
 # ---------------------------------------------------------------- CSR
 def csr_to_dense(csr_tensor: CSRTensor) -> Tensor:
     """The dense form of a CSRTensor."""
@@ -423,4 +446,5 @@ def csr_add(a: CSRTensor, b: CSRTensor, alpha: Any, beta: Any) -> CSRTensor:
 
 __all__ = ["coalesce", "coo2csr", "coo_add", "coo_concat", "csr2coo", "csr_add", "csr_div", "csr_gather",
            "csr_mm", "csr_mul", "csr_mv", "csr_reduce_sum", "csr_softmax", "csr_to_coo", "csr_to_dense",
-           "dense_to_sparse_coo", "dense_to_sparse_csr", "make_row_tensor", "make_sparse_tensor"]
+           "dense_to_sparse_coo", "dense_to_sparse_csr", "make_row_tensor", "make_sparse_tensor",
+           "row_tensor_add"]

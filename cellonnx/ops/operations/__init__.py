@@ -6,6 +6,7 @@ over cellonnx's functional ops (table.py); the family modules hold the rows. The
 from __future__ import annotations
 
 from cellonnx.ops.operations import (
+    adafactor_ops,
     array_ops,
     color_ops,
     comm_ops,
@@ -24,13 +25,17 @@ from cellonnx.ops.operations import (
     optim_ops,
     other_ops,
     random_ops,
+    resample_ops,
     resize_ops,
     rnn_ops,
     sampling_ops,
     scatter_ops,
     special_ops,
     spectral_ops,
+    text_ops,
+    window_ops,
 )
+from cellonnx.ops.operations.adafactor_ops import *
 from cellonnx.ops.operations.array_ops import *
 from cellonnx.ops.operations.color_ops import *
 from cellonnx.ops.operations.comm_ops import *
@@ -49,17 +54,21 @@ from cellonnx.ops.operations.nn_ops import *
 from cellonnx.ops.operations.optim_ops import *
 from cellonnx.ops.operations.other_ops import *
 from cellonnx.ops.operations.random_ops import *
+from cellonnx.ops.operations.resample_ops import *
 from cellonnx.ops.operations.resize_ops import *
 from cellonnx.ops.operations.rnn_ops import *
 from cellonnx.ops.operations.sampling_ops import *
 from cellonnx.ops.operations.scatter_ops import *
 from cellonnx.ops.operations.special_ops import *
 from cellonnx.ops.operations.spectral_ops import *
+from cellonnx.ops.operations.text_ops import *
+from cellonnx.ops.operations.window_ops import *
 from cellonnx.ops.prims.control import ForiLoop, Scan, WhileLoop
 
 FAMILIES = (math_ops, array_ops, nn_ops, random_ops, optim_ops, debug_ops, other_ops, special_ops, linalg_ops,
             scatter_ops, image_ops, loss_ops, compat_ops, extra_ops, nn3d_ops, resize_ops, rnn_ops,
-            spectral_ops, color_ops, matrix_ops, nms_ops, ctc_ops, sampling_ops)
+            spectral_ops, color_ops, matrix_ops, nms_ops, ctc_ops, sampling_ops, window_ops,
+            resample_ops, text_ops, adafactor_ops)
 ROWS = [row for family in FAMILIES for row in family.ROWS]
 
 __all__ = ["ForiLoop", "Scan", "WhileLoop"]

@@ -3,7 +3,8 @@
 ``ops.InTopK``, ``ops.HistogramFixedWidth``, ``ops.Pdist``, the layout classes (``ops.ChannelShuffle``,
 ``ops.BatchToSpace``, ``ops.SpaceToBatch``, ``ops.Im2Col``, ``ops.DataFormatDimMap``,
 ``ops.DataFormatVecPermute``), ``ops.CompareAndBitpack`` and the sparse-coordinate classes
-(``ops.SparseToDense``, ``ops.SparseTensorDenseAdd``, ``ops.SparseTensorDenseMatmul``)."""
+(``ops.SparseToDense``, ``ops.SparseTensorDenseAdd``, ``ops.SparseTensorDenseMatmul``,
+``ops.SparseSlice``)."""
 from __future__ import annotations
 
 from typing import Any
@@ -132,6 +133,39 @@ def _sparse_dense_matmul(indices: Tensor, values: Tensor, shape: Any, dense: Ten
     return F.matmul(F.swapaxes(a, 0, 1) if adjoint_st else a, b)
 
 
+def _sparse_slice(indices: Any, values: Any, shape: Any, start: Any, size: Any) -> tuple[Tensor, Tensor,
+                                                                                         Tensor]:
+    """The entries of a COO tensor inside the box ``[start, start + size)``: their indices relative to
+    ``start`` (int64), their values (gathered, so they get gradients) and the box clipped to the shape."""
+    op = "SparseSlice"
+    arrays = []
+    for name, t in (("indices", indices), ("values", values), ("shape", shape), ("start", start),
+                    ("size", size)):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"For '{op}', '{name}' must be a Tensor, but got {type(t).__name__}.")
+        arrays.append(t.asnumpy() if name != "values" else None)
+    idx, _, dense, begin, extent = arrays
+    if idx.ndim != 2 or values.ndim != 1 or idx.shape[0] != int(values.shape[0]):
+        raise ValueError(f"For '{op}', indices must be (N, R) and values (N,), but got {idx.shape} and "
+                         f"{tuple(values.shape)}.")
+    rank = idx.shape[1]
+    for name, arr in (("shape", dense), ("start", begin), ("size", extent)):
+        if arr.shape != (rank,):
+            raise ValueError(f"For '{op}', '{name}' must be ({rank},), but got {arr.shape}.")
+        if arr.dtype != np.int64:
+            raise TypeError(f"For '{op}', the dtype of '{name}' must be int64, but got {arr.dtype}.")
+    if idx.dtype != np.int64:
+        raise TypeError(f"For '{op}', the dtype of 'indices' must be int64, but got {idx.dtype}.")
+    if np.any(begin < 0) or np.any(extent < 0):
+        raise ValueError(f"For '{op}', 'start' and 'size' must be non-negative, but got {begin.tolist()} "
+                         f"and {extent.tolist()}.")
+    end = np.minimum(begin + extent, dense)
+    keep = np.nonzero(np.all((idx >= begin) & (idx < end), axis=1))[0]
+    out_shape = np.maximum(end - begin, 0).astype(np.int64)
+    return (Tensor((idx[keep] - begin).astype(np.int64)), F.gather(values, Tensor(keep.astype(np.int64)), 0),
+            Tensor(out_shape))
+
+
 ROWS = [
     Row("LowerBound", "out_type=mstype.int32", "sorted_x, values",
         "_bound(sorted_x, values, out_type, False, 'LowerBound')"),
@@ -155,6 +189,8 @@ ROWS = [
         "_vec_permute(input_x, src_format, dst_format)", _formats),
     Row("CompareAndBitpack", "", "x, threshold", "_bitpack(x, threshold)"),
     Row("SparseToDense", "", "indices, values, sparse_shape", "_dense(indices, values, sparse_shape)"),
+    Row("SparseSlice", "", "indices, values, shape, start, size",
+        "_sparse_slice(indices, values, shape, start, size)"),
     Row("SparseTensorDenseAdd", "", "x1_indices, x1_values, x1_shape, x2",
         "add(x2, _dense(x1_indices, x1_values, x1_shape))"),
     Row("SparseTensorDenseMatmul", "adjoint_st=False, adjoint_dt=False",

@@ -33,8 +33,9 @@ class ReduceOp:
 
 
 def _no_lowering(name: str) -> OpError:
-    return OpError(f"ops.{name}: a collective has no ONNX form; a compiled step runs it between graphs "
-                   "(compile the parts before and after the communication)")
+    return OpError(f"ops.{name}: a collective has no ONNX form; a compiled training step runs AllReduce "
+                   "between its graphs (DistributedGradReducer, SyncBatchNorm), other collectives only "
+                   "eagerly: run this code in PYNATIVE_MODE")
 
 
 class AllReducePrim(Op):
@@ -56,8 +57,23 @@ class AllReducePrim(Op):
         mask = ops.cast(ops.equal(x, out), g.dtype)
         return (AllReducePrim.apply(g, op=ReduceOp.SUM, group=group) * mask,)
 
-    def lower(self, g, *xs, **attrs):
-        raise _no_lowering(self.name)
+    def lower(self, g, *xs, op, group):
+        from cellonnx.graph.trace import current, tracing_step
+
+        if not tracing_step():
+            raise _no_lowering(self.name)
+        # a compiled training step (SyncBatchNorm's statistics): the step is cut around the all-reduce
+        from cellonnx.graph.boundary import host_boundary
+
+        def start(arrays):
+            return [_mpi.allreduce_array(arrays[0], op, group, "ops.AllReduce")]
+
+        from cellonnx.graph.symint import is_symbolic
+
+        tracer = current()
+        shape = [None if is_symbolic(d) else int(d) for d in tracer.shape_of(g.in_tensors[0])]
+        (t,) = host_boundary("AllReduce", [g.in_tensors[0]], [g.out_tensors[0]._data], start, shapes=[shape])
+        return tracer.name_of(t)
 
 
 class AllGatherPrim(Op):
