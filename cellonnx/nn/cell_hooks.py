@@ -291,6 +291,12 @@ def _generator() -> np.random.Generator:
     return _rng()
 
 
+def _counter_state() -> Parameter:
+    """The state of dropout's counter generator (its draws are replayed too)."""
+    from cellonnx.ops.prims.counter_rng import rng_state
+    return rng_state()
+
+
 class _Precomputed(_PassThrough, register=False):
     """Forward hands on the outputs the cell already computed (``state.pending``); subclasses give
     backward."""
@@ -321,14 +327,16 @@ class _Recompute(_Precomputed, register=False):
             fresh.append(f)
         args = state.rebuild_args(fresh)
         # replay the random draws of the first pass (dropout masks), then give the generator its state back
-        gen = _generator()
-        now = gen.bit_generator.state
-        gen.bit_generator.state = state.rng_state
+        gen, counter = _generator(), _counter_state()
+        now, counter_now = gen.bit_generator.state, counter.asnumpy().copy()
+        gen.bit_generator.state, first_counter = state.rng_state
+        counter.set_data(first_counter)
         try:
             with set_grad_enabled(True):
                 out = state.cell.construct(*args, **state.kwargs)
         finally:
             gen.bit_generator.state = now
+            counter.set_data(counter_now)
         outs, _ = flatten_tensors(out)
         heads = [(o, g) for o, g in zip(outs, grads) if o.requires_grad and g is not None]
         wrt = [f for f in fresh] + params
@@ -343,7 +351,7 @@ def run_recompute(cell: Cell, args: tuple, kwargs: dict) -> Any:
     params = [p for p in cell.trainable_params() if isinstance(p, Parameter)]
     if not any(t.requires_grad for t in tensors) and not params:
         return cell.construct(*args, **kwargs)
-    rng_state = _generator().bit_generator.state
+    rng_state = (_generator().bit_generator.state, _counter_state().asnumpy().copy())
     with no_grad():
         out = cell.construct(*args, **kwargs)
     outs, rebuild_out = flatten_tensors(out)

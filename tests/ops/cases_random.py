@@ -1,20 +1,24 @@
-"""Rows for the random and dropout families (cellonnx/ops/prims/random.py, dropout.py).
+"""Rows for the random and dropout families (cellonnx/ops/prims/random.py, dropout.py, counter_rng.py).
 
 Draws cannot match a reference element by element, so the forward rows compare statistics of large seeded
 samples with the distribution's moments, and the gradient rows reseed inside the function so that finite
 differences see the same mask every call. onnxruntime samples with its own generator, so the lowering of
-these ops is checked statistically in tests/ops/test_random.py instead of here.
+these ops is checked statistically in tests/ops/test_random.py instead of here; dropout's generator is checked
+bit for bit against its ONNX form in tests/ops/test_counter_rng.py.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from cellonnx import ops
+from cellonnx.ops.prims.counter_rng import counter_uniform
 from tests.ops.harness import OpCase, positive, rand
 
 ORT_NOTE = "random draws: onnxruntime's generator is not NumPy's, so the ONNX lowering (shape, dtype, " \
            "statistics, seeding) is checked in tests/ops/test_random.py"
 STAT_NOTE = "moments of 200k seeded draws; tolerance ~6 standard errors"
+DROPOUT_NOTE = "dropout's masks come from the counter generator, whose ONNX form (opset 18+) draws NumPy's " \
+               "bits: checked with the seeded state as an input in tests/ops/test_counter_rng.py"
 
 
 def _seeded(fn):
@@ -77,17 +81,20 @@ CASES = [
            lower=False, note=ORT_NOTE),
     # dropout
     OpCase("dropout_train_statistics", _seeded(_dropout_summary), [], lambda: (1.0, 0.3), atol=0.01, lower=False,
-           note=f"kept values are scaled by 1/(1-p): the mean stays 1 and 30% are zero; {ORT_NOTE}"),
+           note=f"kept values are scaled by 1/(1-p): the mean stays 1 and 30% are zero; {DROPOUT_NOTE}"),
     OpCase("dropout_train_grad", _seeded(lambda x: ops.dropout(x, 0.4)), [X], None, second_order=True,
            lower=False, note="the mask is reseeded each call, so the gradient (mask / (1 - p)) is checked by "
-                             f"finite differences; {ORT_NOTE}"),
+                             f"finite differences; {DROPOUT_NOTE}"),
     OpCase("dropout_eval_identity", lambda x: ops.dropout(x, 0.4, training=False), [X], lambda x: x),
     OpCase("dropout_p0_identity", lambda x: ops.dropout(x, 0.0), [X], lambda x: x),
     OpCase("dropout_p1_zeros", lambda x: ops.dropout(x, 1.0), [X], lambda x: x * 0),
     OpCase("dropout2d_train", _seeded(lambda x: ops.dropout2d(x, 0.5)), [IMG], None, lower=False,
-           note=f"channel mask reseeded each call; {ORT_NOTE}"),
+           note=f"channel mask reseeded each call; {DROPOUT_NOTE}"),
     OpCase("dropout2d_channels", _seeded(_dropped_channels), [], lambda: 0.25, atol=0.01, lower=False,
-           note=f"whole channels are zeroed with probability p; {ORT_NOTE}"),
+           note=f"whole channels are zeroed with probability p; {DROPOUT_NOTE}"),
+    OpCase("counter_uniform_moments", _seeded(lambda: _moments(counter_uniform(ops.zeros(N)))), [],
+           lambda: (0.5, 1 / np.sqrt(12)), atol=0.005, lower=False,
+           note=f"{STAT_NOTE}; its ONNX form is checked bit for bit in tests/ops/test_counter_rng.py"),
     OpCase("dropout1d_eval", lambda x: ops.dropout1d(x, 0.5, training=False), [X[None]], lambda x: x),
     OpCase("dropout3d_eval", lambda x: ops.dropout3d(x, training=False), [IMG[None]], lambda x: x),
 ]

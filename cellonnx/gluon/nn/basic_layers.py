@@ -14,7 +14,7 @@ from cellonnx.gluon.block import Block
 from cellonnx.gluon.hybrid import HybridBlock
 from cellonnx.gluon.nn.activations import Activation
 from cellonnx.gluon.parameter import Parameter
-from cellonnx.ops.prims.random import Bernoulli
+from cellonnx.ops.prims.dropout import shared_mask_dropout
 from cellonnx.tensor import Tensor
 
 __all__ = ["Concatenate", "Dense", "Dropout", "Embedding", "Flatten", "HybridConcatenate", "HybridLambda",
@@ -39,8 +39,7 @@ def dropout(x: Tensor, rate: float, axes: Any = ()) -> Tensor:
         return ops.dropout(x, p=rate)
     shared = {a % x.ndim for a in axes}
     mask_shape = tuple(1 if i in shared else d for i, d in enumerate(x.shape))
-    keep = Bernoulli.apply(ops.full(mask_shape, 1.0 - rate, dtype=x.dtype), seed=None, dtype=x._data.dtype)
-    return ops.mul(x, ops.mul(keep, 1.0 / (1.0 - rate)))
+    return shared_mask_dropout(x, float(rate), mask_shape)
 
 
 class _Stack:

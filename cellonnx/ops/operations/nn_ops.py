@@ -17,7 +17,7 @@ from cellonnx import dtypes
 from cellonnx.ops.operations._util import one_of, pair
 from cellonnx.ops.operations.table import Row, build
 from cellonnx.ops.prims._util import norm_axis
-from cellonnx.ops.prims.math import add, cast, div, less, mul, sub
+from cellonnx.ops.prims.math import add, cast, div, mul, sub
 from cellonnx.ops.prims.shape import reshape, transpose
 from cellonnx.tensor import Tensor
 
@@ -227,22 +227,23 @@ def _setup_l2_normalize(prim: Any) -> None:
 
 
 # ---------------------------------------------------------------- dropout
-def _keep_mask(shape: tuple, keep_prob: float, like: Tensor) -> Tensor:
-    from cellonnx.ops import rand
-    return less(rand(*shape, dtype=dtypes.float32), keep_prob)
-
-
 def _dropout(x: Tensor, keep_prob: float) -> tuple[Tensor, Tensor]:
-    """(x * mask / keep_prob, mask), the mask of x's dtype and shape (MindSpore's CPU / GPU Dropout)."""
+    """(x * mask / keep_prob, mask), the mask of x's dtype and shape (MindSpore's CPU / GPU Dropout), drawn
+    by the counter generator as ops.dropout's."""
+    from cellonnx.ops import broadcast_to
+    from cellonnx.ops.prims.dropout import dropout_with_mask
     if not 0.0 < keep_prob <= 1.0:
         raise ValueError(f"For 'Dropout', the 'keep_prob' must be in (0, 1], but got {keep_prob}.")
-    mask = cast(_keep_mask(tuple(x.shape), keep_prob, x), x._data.dtype)
-    return div(mul(x, mask), keep_prob), mask
+    if keep_prob == 1.0:
+        return mul(x, 1.0), cast(broadcast_to(Tensor(True), tuple(x.shape)), x._data.dtype)
+    out, keep = dropout_with_mask(x, 1.0 - keep_prob)
+    return out, cast(keep, x._data.dtype)
 
 
 def _dropout_nd(x: Tensor, keep_prob: float, nd: int, op: str) -> tuple[Tensor, Tensor]:
     """Dropout2D / Dropout3D: whole channels zeroed; (output, bool mask of x's shape)."""
-    from cellonnx.ops import broadcast_to
+    from cellonnx.ops import broadcast_to, full
+    from cellonnx.ops.prims.dropout import dropout_with_mask
     if x.ndim != nd + 2:
         raise ValueError(f"For '{op}', the input must be {nd + 2}-D, but got shape {tuple(x.shape)}.")
     if not 0.0 <= keep_prob <= 1.0:
@@ -250,7 +251,11 @@ def _dropout_nd(x: Tensor, keep_prob: float, nd: int, op: str) -> tuple[Tensor, 
     if keep_prob == 0.0:
         mask = broadcast_to(Tensor(False), tuple(x.shape))
         return mul(x, cast(mask, x._data.dtype)), mask
-    channels = _keep_mask(tuple(x.shape[:2]) + (1,) * nd, keep_prob, x)
+    channels_shape = tuple(x.shape[:2]) + (1,) * nd
+    if keep_prob == 1.0:
+        mask = broadcast_to(Tensor(True), tuple(x.shape))
+        return mul(x, 1.0), mask
+    channels = dropout_with_mask(full(channels_shape, 1.0, dtype=x._data.dtype), 1.0 - keep_prob)[1]
     mask = broadcast_to(channels, tuple(x.shape))
     return div(mul(x, cast(mask, x._data.dtype)), keep_prob), mask
 

@@ -11,5 +11,6 @@ FAMILIES = ("math", "reduce", "shape", "linalg", "creation", "index", "scatter",
 FAMILIES += ("trig", "special", "elementwise", "bitwise", "cumulative", "einsum", "decomp", "spectral",
              "random_dist", "boxes")
 FAMILIES += ("comm", "comm_v", "comm_neighbor", "comm_p2p")
+FAMILIES += ("counter_rng",)
 
 MODULES = [importlib.import_module(f"cellonnx.ops.prims.{name}") for name in FAMILIES]

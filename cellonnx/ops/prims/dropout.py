@@ -1,42 +1,53 @@
-"""Dropout: elementwise (a primitive lowered to ONNX Dropout) and channel-wise (dropout1d/2d/3d, a Bernoulli
-mask over (N, C, 1, ...)). Masks come from the generator in random.py, so ``set_seed`` makes them
-reproducible; in evaluation dropout is the identity and leaves no node in a traced graph."""
+"""Dropout: elementwise and channel-wise (dropout1d/2d/3d, a mask over (N, C, 1, ...)). Masks come from the
+counter generator (counter_rng.py), whose ONNX lowering draws the same bits as NumPy, so ``set_seed`` makes
+them reproducible and a compiled step draws the eager step's masks; in evaluation dropout is the identity
+and leaves no node in a traced graph."""
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
+from onnx import TensorProto
 
+from cellonnx import dtypes
 from cellonnx.ops.prims._util import is_float_dtype, to_tensor
-from cellonnx.ops.prims.random import Bernoulli, _check_seed, generator
+from cellonnx.ops.prims.counter_rng import MIN_OPSET, advance, keep_nodes, keep_np, rng_state, salt_of
+from cellonnx.ops.prims.random import _check_seed
 from cellonnx.ops.registry import Op
 from cellonnx.tensor import Tensor
 
 
 class Dropout(Op):
-    saved_inputs = ()  # backward reads only the output
-    """Outputs (y, mask): y = x * mask / (1 - p), mask True where kept (probability 1 - p). The gradient
-    reuses the forward's mask."""
+    """Outputs (y, mask): y = x * mask / (1 - p), mask True where kept (probability 1 - p), drawn from the
+    counter generator's ``state`` (cellonnx/ops/prims/counter_rng.py) in eager mode and in the graph alike.
+    The gradient reuses the forward's mask."""
 
+    saved_inputs = ()  # backward reads only the output
     n_outputs = 2
     save_output = True
     deterministic = False
 
-    def forward(self, x, *, p, seed):
-        keep = generator("dropout", seed).random(x.shape, dtype=np.float32) >= p
+    def forward(self, x, state, *, p, salt):
+        keep = keep_np(x.shape, p, state, salt)
         y = x * keep
         y *= y.dtype.type(1.0 / (1.0 - p))
         return y, keep
 
-    def backward(self, ctx, g, gmask, *, p, seed):
+    def backward(self, ctx, g, gmask, *, p, salt):
         from cellonnx.ops.prims.math import cast, mul
-        return (mul(g, mul(cast(ctx.output(1), g.dtype), 1.0 / (1.0 - p))),)
+        return (mul(g, mul(cast(ctx.output(1), g.dtype), 1.0 / (1.0 - p))), None)
 
-    def lower(self, g, x, *, p, seed):
-        # ONNX draws its own mask (not NumPy's): eager and exported results agree in distribution only
-        ratio = g.const(np.asarray(p, dtype=np.float32))
-        return g.op("Dropout", x, ratio, g.const(np.asarray(True)), outputs=2,
-                    seed=int(seed) if seed is not None else None)
+    def lower(self, g, x, state, *, p, salt):
+        if g.opset < MIN_OPSET:
+            # no bitwise ops before opset 18: onnxruntime's generator draws the mask there
+            seed = float(salt[0] % (1 << 31)) if salt != (0, 0) else None
+            u = g.op("RandomUniformLike", x, dtype=TensorProto.FLOAT, seed=seed)
+            keep = g.op("GreaterOrEqual", u, g.const(np.asarray(p, dtype=np.float32)))
+        else:
+            keep = keep_nodes(g, x, state, p, salt)
+        scale = g.const(np.asarray(1.0 / (1.0 - p), dtype=g.in_tensors[0]._data.dtype))
+        dt = dtypes.dtype(g.in_tensors[0]._data.dtype).onnx
+        return g.op("Mul", x, g.op("Mul", g.op("Cast", keep, to=dt), scale)), keep
 
 
 def _check_p(p: Any, op: str) -> float:
@@ -80,11 +91,29 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, seed: int | No
     if p == 1.0:
         from cellonnx.ops.prims.math import mul
         return mul(x, 0.0)
-    return Dropout.apply(x, p=p, seed=seed)[0]
+    return dropout_with_mask(x, p, seed)[0]
+
+
+def dropout_with_mask(x: Tensor, p: float, seed: int | None = None) -> tuple[Tensor, Tensor]:
+    """(x * mask / (1 - p), mask): one draw of the counter generator (``0 < p < 1``); the bool mask is True
+    where an element was kept."""
+    state = rng_state()
+    y, keep = Dropout.apply(x, state, p=p, salt=salt_of(seed))
+    advance(state)
+    return y, keep
+
+
+def shared_mask_dropout(x: Tensor, p: float, mask_shape: tuple) -> Tensor:
+    """Dropout whose mask has ``mask_shape`` (1 along the axes that share a mask value), broadcast over
+    ``x``: kept entries scaled by 1 / (1 - p)."""
+    from cellonnx.ops.prims.creation import full
+    from cellonnx.ops.prims.math import mul
+
+    scaled = dropout_with_mask(full(mask_shape, 1.0, dtype=x._data.dtype), p)[0]
+    return mul(x, scaled)
 
 
 def _channel_dropout(x: Any, p: float, training: bool, ranks: tuple[int, ...], op: str) -> Tensor:
-    from cellonnx.ops.prims.creation import full
     from cellonnx.ops.prims.math import mul
 
     x = to_tensor(x)
@@ -101,8 +130,7 @@ def _channel_dropout(x: Any, p: float, training: bool, ranks: tuple[int, ...], o
     shape = tuple(x.shape)
     lead = 2 if x.ndim == max(ranks) else 1  # (C, L) input of dropout1d: one mask entry per channel
     mask_shape = shape[:lead] + (1,) * (x.ndim - lead)
-    keep = Bernoulli.apply(full(mask_shape, 1.0 - p, dtype=x._data.dtype), seed=None, dtype=x._data.dtype)
-    return mul(x, mul(keep, 1.0 / (1.0 - p)))
+    return shared_mask_dropout(x, p, mask_shape)
 
 
 def dropout1d(input: Tensor, p: float = 0.5, training: bool = True) -> Tensor:

@@ -38,6 +38,8 @@ def set_seed(seed: int) -> None:
     _STATE["seed"] = int(seed)
     _STATE["rng"] = np.random.default_rng(int(seed))
     _STATE["streams"] = {}
+    from cellonnx.ops.prims.counter_rng import reseed
+    reseed(int(seed))   # dropout's counter generator
 
 
 def get_seed() -> int | None:
