@@ -95,7 +95,7 @@ def zeros(*size: Any, dtype: Any = None) -> Tensor:
         >>> print(ops.zeros((2, 2), dtype=ms.int32))
         [[0 0]
          [0 0]]
-        >>> ops.zeros((2, 3), ms.float16).dtype
+        >>> print(ops.zeros((2, 3), ms.float16).dtype)
         Float16
     """
     size, dtype = _size_and_dtype(size, dtype)
