@@ -104,3 +104,11 @@ def test_array_repr_matches_mindspore() -> None:
         "Tensor(shape=[2, 3], dtype=Float32, value=\n"
         "[[ 0.00000000e+00,  1.00000000e+00,  2.00000000e+00],\n"
         " [ 3.00000000e+00,  4.00000000e+00,  5.00000000e+00]])")
+
+
+def test_all_and_any_methods_as_mindspore_prints_them() -> None:
+    # MindSpore 2.10: False [False  True] True [[False] [ True]]
+    t = Tensor(np.array([[True, False], [True, True]]))
+    assert not bool(t.all()) and bool(t.any())
+    np.testing.assert_array_equal(t.all(axis=1).asnumpy(), [False, True])
+    np.testing.assert_array_equal(t.all(1, True).asnumpy(), [[False], [True]])

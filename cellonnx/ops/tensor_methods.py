@@ -99,7 +99,7 @@ _METHODS: dict[str, Any] = {
     "broadcast_to": F.broadcast_to, "expand_as": _expand_as, "swapaxes": F.swapaxes,
     # reductions
     "sum": _sum, "mean": _mean, "max": _max, "min": _min, "argmax": _argmax, "argmin": _argmin,
-    "prod": F.prod, "amax": F.amax, "amin": F.amin,
+    "prod": F.prod, "amax": F.amax, "amin": F.amin, "all": F.all, "any": F.any,
     # dtype
     "astype": _astype, "to": _astype, "copy": _copy,
     "float": lambda self: F.cast(self, dtypes.float32), "half": lambda self: F.cast(self, dtypes.float16),
