@@ -1,0 +1,83 @@
+"""The docstring examples of the MXNet mirrors (mx.nd, gluon, gluon.nn, gluon.contrib.nn, the model zoo, mx)
+run under cellonnx and, with their imports renamed, under real MXNet 1.9.1; every example line must print
+the same on both sides. The test suite runs the examples under cellonnx only (MXNet is not a test
+dependency); run this whenever an example is written or changed:
+
+    python -m tests.docs.mxnet_crosscheck                       # every MXNet namespace
+    python -m tests.docs.mxnet_crosscheck cellonnx.mxnet.ndarray --name relu --name sigmoid
+    python -m tests.docs.mxnet_crosscheck --show ...            # print MXNet's output of each line
+
+Names whose examples use what MXNet 1.9.1 lacks (cellonnx's own helpers) are listed in ``CELLONNX_ONLY``
+and are run under cellonnx only. MXNET_PYTHON overrides the interpreter (/work/envs/mxnet/bin/python).
+"""
+from __future__ import annotations
+
+import doctest
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from tests.docs.api_examples import has_example, names
+from tests.docs.example_outputs import outputs
+from tests.docs.test_doctests import namespace as doctest_globals
+
+MXNET_PYTHON = os.environ.get("MXNET_PYTHON", "/work/envs/mxnet/bin/python")
+NAMESPACES = ["cellonnx.gluon.nn", "cellonnx.gluon.contrib.nn", "cellonnx.gluon.model_zoo.vision",
+              "cellonnx.gluon", "cellonnx.mxnet.ndarray", "cellonnx.mxnet"]
+# examples that print what MXNet 1.9.1 cannot: run under cellonnx only, with the reason
+CELLONNX_ONLY: dict[str, str] = {}
+
+
+def examples(namespaces: list[str], only: set[str]) -> dict[str, str]:
+    docs = {}
+    for namespace in namespaces:
+        for name, obj in names()[namespace].items():
+            key = f"{namespace}.{name}"
+            if (only and name not in only) or not has_example(obj) or key in CELLONNX_ONLY:
+                continue
+            docs[key] = obj.__doc__ or ""
+    return docs
+
+
+def under_mxnet(docs: dict[str, str]) -> dict[str, list[str]]:
+    script = Path(__file__).resolve().parent / "example_outputs.py"
+    with tempfile.TemporaryDirectory() as scratch:
+        src, dst = Path(scratch) / "in.json", Path(scratch) / "out.json"
+        src.write_text(json.dumps(docs))
+        env = dict(os.environ, PYTHONPATH="", MXNET_ENGINE_TYPE="NaiveEngine", OMP_NUM_THREADS="1")
+        subprocess.run([MXNET_PYTHON, str(script), str(src), str(dst), "--rename"], check=True, env=env,
+                       cwd=scratch)
+        return json.loads(dst.read_text())
+
+
+def main(argv: list[str]) -> int:
+    show = "--show" in argv
+    only = {argv[i + 1] for i, a in enumerate(argv) if a == "--name"}
+    picked = [a for i, a in enumerate(argv) if not a.startswith("--") and (i == 0 or argv[i - 1] != "--name")]
+    docs = examples(picked or NAMESPACES, only)
+    ours, theirs = outputs(docs, doctest_globals()), under_mxnet(docs)
+    parser, differ = doctest.DocTestParser(), 0
+    for key, doc in docs.items():
+        lines = [e.source.strip() for e in parser.get_examples(doc)]
+        a, b = ours.get(key, []), theirs.get(key, [])
+        bad = [i for i in range(max(len(a), len(b))) if a[i:i + 1] != b[i:i + 1]]
+        if show:
+            print(f"== {key}")
+            for i, line in enumerate(lines):
+                print(f">>> {line}\n{b[i] if i < len(b) else '<none>'}", end="")
+        if bad:
+            differ += 1
+            print(f"DIFFERS {key}")
+            for i in bad:
+                line = lines[i] if i < len(lines) else "?"
+                print(f"  >>> {line}\n  cellonnx: {a[i] if i < len(a) else '<none>'!r}\n"
+                      f"  mxnet:    {b[i] if i < len(b) else '<none>'!r}")
+    print(f"{len(docs)} examples, {differ} differ from MXNet 1.9.1, {len(CELLONNX_ONLY)} cellonnx-only")
+    return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
