@@ -29,6 +29,23 @@ NAMESPACES = ["cellonnx.gluon.nn", "cellonnx.gluon.contrib.nn", "cellonnx.gluon.
               "cellonnx.gluon", "cellonnx.mxnet.ndarray", "cellonnx.mxnet"]
 # examples that print what MXNet 1.9.1 cannot: run under cellonnx only, with the reason
 CELLONNX_ONLY: dict[str, str] = {}
+_ND = "cellonnx.mxnet.ndarray."
+# names MXNet 1.9.1 keeps private, in contrib, or has only as a formula: on the MXNet side the example's
+# ``from cellonnx.mxnet import nd`` line also binds the name to MXNet's own operator (or formula of operators)
+SHIMS: dict[str, str] = {
+    _ND + "plus": "nd.plus = nd.elemwise_add",
+    _ND + "minus": "nd.minus = nd.elemwise_sub",
+    _ND + "sub": "nd.sub = nd.elemwise_sub",
+    _ND + "mul": "nd.mul = nd.elemwise_mul",
+    _ND + "div": "nd.div = nd.elemwise_div",
+    _ND + "mod": "nd.mod = nd._internal._Mod",
+    _ND + "hypot": "nd.hypot = nd._internal._Hypot",
+    _ND + "sequence_mask": "nd.sequence_mask = nd.SequenceMask",
+    _ND + "AdaptiveAvgPooling2D": "nd.AdaptiveAvgPooling2D = nd.contrib.AdaptiveAvgPooling2D",
+    _ND + "BilinearResize2D": "nd.BilinearResize2D = nd.contrib.BilinearResize2D",
+    _ND + "log_sigmoid": "nd.log_sigmoid = lambda x: -nd.Activation(-x, act_type='softrelu')",
+    _ND + "mish": "nd.mish = lambda x: x * nd.tanh(nd.Activation(x, act_type='softrelu'))",
+}
 
 
 def examples(namespaces: list[str], only: set[str]) -> dict[str, str]:
@@ -42,7 +59,17 @@ def examples(namespaces: list[str], only: set[str]) -> dict[str, str]:
     return docs
 
 
+def shimmed(key: str, doc: str) -> str:
+    """``doc`` with the shim of ``key`` (if any) on its ``from cellonnx.mxnet import nd`` line."""
+    line = ">>> from cellonnx.mxnet import nd\n"
+    if key not in SHIMS:
+        return doc
+    assert line in doc, f"{key}: the shim goes on the line {line!r}, which the example lacks"
+    return doc.replace(line, f">>> from cellonnx.mxnet import nd; {SHIMS[key]}\n", 1)
+
+
 def under_mxnet(docs: dict[str, str]) -> dict[str, list[str]]:
+    docs = {key: shimmed(key, doc) for key, doc in docs.items()}
     script = Path(__file__).resolve().parent / "example_outputs.py"
     with tempfile.TemporaryDirectory() as scratch:
         src, dst = Path(scratch) / "in.json", Path(scratch) / "out.json"
