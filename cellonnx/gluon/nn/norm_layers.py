@@ -238,6 +238,11 @@ class _OneAxisNorm(HybridBlock):
         self.gamma.shape = (c,)
         self.beta.shape = (c,)
 
+    def __repr__(self) -> str:
+        content = ", ".join(f"{k}={v!r}" for k, v in self._kwargs.items())
+        c = self.gamma.shape[0] if self.gamma.shape else 0
+        return f"{type(self).__name__}({content}, in_channels={c})"
+
 
 class InstanceNorm(_OneAxisNorm):
     """Instance normalization: each sample's channel normalized over the other axes,
