@@ -30,7 +30,23 @@ _REQS = ("write", "add", "null")
 
 
 class DeferredInitializationError(DeferredInitError):
-    """A parameter whose shape is still unknown was read before the first forward pass gave it one."""
+    """A parameter whose shape is still unknown was read before the first forward pass gave it one.
+
+    Examples:
+        >>> from cellonnx import gluon
+        >>> from cellonnx.mxnet import nd
+        >>> layer = gluon.nn.Dense(2)
+        >>> layer.initialize()
+        >>> try:
+        ...     layer.weight.data()
+        ... except gluon.DeferredInitializationError:
+        ...     print('shape unknown until the first forward pass')
+        shape unknown until the first forward pass
+        >>> layer(nd.ones((1, 3))).shape
+        (1, 2)
+        >>> layer.weight.data().shape
+        (2, 3)
+    """
 
 
 class GradArray(Tensor):
@@ -354,10 +370,22 @@ class Constant(Parameter):
 
     Args:
         value: the value (array-like or Tensor).
+
+    Examples:
+        >>> from cellonnx import gluon
+        >>> c = gluon.Constant(name='c', value=[[1, 2], [3, 4]])
+        >>> c.initialize()
+        >>> print(c.data().asnumpy())
+        [[1. 2.]
+         [3. 4.]]
+        >>> c.grad_req
+        'null'
     """
 
     def __init__(self, value: Any, name: str = "const") -> None:
         arr = _infer_array(value, None)
+        if not isinstance(value, (Tensor, np.ndarray, np.generic)):
+            arr = arr.astype(np.float32)  # a Python list or number: float32, as MXNet's nd.array / np.array
         super().__init__(name=name, grad_req="null", shape=arr.shape, dtype=arr.dtype, init=_init.Constant(arr),
                          differentiable=False)
         self.value = arr

@@ -71,7 +71,16 @@ def outputs(docs: dict[str, str], globs: dict[str, Any] | None = None,
                 out[key] = runner.got
             finally:
                 os.chdir(cwd)
+                _reset_np_mode()
     return out
+
+
+def _reset_np_mode() -> None:
+    """Switch off the NumPy semantics an example may have switched on (``npx.set_np()``), on either side."""
+    for name in ("mxnet.util", "cellonnx.mxnet.util"):
+        util = sys.modules.get(name)
+        if util is not None and hasattr(util, "reset_np"):
+            util.reset_np()
 
 
 def main(argv: list[str]) -> None:

@@ -30,8 +30,8 @@ NAMESPACES = ["cellonnx.gluon.nn", "cellonnx.gluon.contrib.nn", "cellonnx.gluon.
 # examples that print what MXNet 1.9.1 cannot: run under cellonnx only, with the reason
 _ND = "cellonnx.mxnet.ndarray."
 CELLONNX_ONLY: dict[str, str] = {
-    **{_ND + name: f"MXNet 1.9.1 has no nd.{name} (nd.contrib.{name} gives 0/1 floats); cellonnx's gives bools, "
-       f"as mx.np.{name}" for name in ("isfinite", "isinf", "isnan")},
+    **{_ND + name: f"MXNet 1.9.1 has no nd.{name} (nd.contrib.{name} gives 0/1 floats); cellonnx's gives "
+       f"bools, as mx.np.{name}" for name in ("isfinite", "isinf", "isnan")},
 }
 # names MXNet 1.9.1 keeps private, in contrib, or has only as a formula: on the MXNet side the example's
 # ``from cellonnx.mxnet import nd`` line also binds the name to MXNet's own operator (or formula of operators)

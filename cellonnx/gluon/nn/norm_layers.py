@@ -175,6 +175,23 @@ class SyncBatchNorm(BatchNorm):
     Args:
         in_channels, momentum, epsilon, center, scale, use_global_stats, *_initializer: as BatchNorm.
         num_devices: devices (ranks) to synchronize over; the run's rank count, or 1 / None.
+
+    Examples:
+        >>> from cellonnx import gluon
+        >>> from cellonnx.mxnet import nd
+        >>> from cellonnx.gluon.contrib.nn import SyncBatchNorm
+        >>> bn = SyncBatchNorm(in_channels=2)
+        >>> bn.initialize()
+        >>> x = nd.array([[1.0, 2.0], [3.0, 6.0]])
+        >>> print(bn(x).asnumpy().round(4))
+        [[1. 2.]
+         [3. 6.]]
+        >>> from cellonnx.mxnet import autograd
+        >>> with autograd.record():
+        ...     y = bn(x)
+        >>> print(y.asnumpy().round(4))
+        [[-1. -1.]
+         [ 1.  1.]]
     """
 
     def __init__(self, in_channels: int = 0, num_devices: int | None = None, momentum: float = 0.9,
