@@ -77,8 +77,9 @@ class Parameter(_CoreParameter):
         stype, grad_stype: only 'default' (dense) storage is supported.
 
     Examples:
-        >>> from cellonnx.gluon import Parameter, init
-        >>> w = Parameter('weight', shape=(3, 4), init=init.Xavier())
+        >>> from cellonnx import mxnet as mx
+        >>> from cellonnx.gluon import Parameter
+        >>> w = Parameter('weight', shape=(3, 4), init=mx.init.Xavier())
         >>> w.initialize()
         >>> w.data().shape
         (3, 4)

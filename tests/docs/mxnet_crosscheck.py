@@ -32,6 +32,7 @@ _ND = "cellonnx.mxnet.ndarray."
 CELLONNX_ONLY: dict[str, str] = {
     **{_ND + name: f"MXNet 1.9.1 has no nd.{name} (nd.contrib.{name} gives 0/1 floats); cellonnx's gives "
        f"bools, as mx.np.{name}" for name in ("isfinite", "isinf", "isnan")},
+    "cellonnx.gluon.nn.HybridBlock": "shows cellonnx's ONNX export (MXNet's export writes a symbol file)",
 }
 # names MXNet 1.9.1 keeps private, in contrib, or has only as a formula: on the MXNet side the example's
 # ``from cellonnx.mxnet import nd`` line also binds the name to MXNet's own operator (or formula of operators)
@@ -62,8 +63,20 @@ def examples(namespaces: list[str], only: set[str]) -> dict[str, str]:
     return docs
 
 
+# Gluon 2.x names (cellonnx's gluon.nn follows 2.x) written as MXNet 1.9.1 spells them, on the MXNet side
+GLUON2_NAMES = [("gluon.nn.Concatenate(", "gluon.contrib.nn.Concurrent("),
+                ("gluon.nn.HybridConcatenate(", "gluon.contrib.nn.HybridConcurrent("),
+                ("gluon.nn.Identity(", "gluon.contrib.nn.Identity("),
+                ("gluon.nn.PixelShuffle1D(", "gluon.contrib.nn.PixelShuffle1D("),
+                ("gluon.nn.PixelShuffle2D(", "gluon.contrib.nn.PixelShuffle2D("),
+                ("gluon.nn.SiLU()", "gluon.nn.Swish(1.0)")]
+
+
 def shimmed(key: str, doc: str) -> str:
-    """``doc`` with the shim of ``key`` (if any) on its ``from cellonnx.mxnet import nd`` line."""
+    """``doc`` with the shim of ``key`` (if any) on its ``from cellonnx.mxnet import nd`` line, and Gluon
+    2.x names in MXNet 1.9.1's spelling."""
+    for new, old in GLUON2_NAMES:
+        doc = doc.replace(new, old)
     line = ">>> from cellonnx.mxnet import nd\n"
     if key not in SHIMS:
         return doc

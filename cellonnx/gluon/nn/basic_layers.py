@@ -82,10 +82,11 @@ class Sequential(_Stack, Block):
 
     Examples:
         >>> from cellonnx.gluon import nn
+        >>> from cellonnx.mxnet import nd
         >>> net = nn.Sequential()
         >>> net.add(nn.Dense(10, activation='relu'), nn.Dense(20))
         >>> net.initialize()
-        >>> print(net(Tensor(np.ones((2, 5), np.float32))).shape)
+        >>> print(net(nd.ones((2, 5))).shape)
         (2, 20)
     """
 
@@ -361,12 +362,11 @@ class Concatenate(Sequential):
         axis: Default: -1.
 
     Examples:
-        >>> from cellonnx.mxnet import np, npx, gluon
-        >>> npx.set_np()
+        >>> from cellonnx.mxnet import gluon, nd
         >>> block = gluon.nn.Concatenate(axis=1)
         >>> block.add(gluon.nn.Dense(2, in_units=3), gluon.nn.Dense(4, in_units=3))
         >>> block.initialize()
-        >>> block(np.ones((5, 3))).shape
+        >>> block(nd.ones((5, 3))).shape
         (5, 6)
     """
 
@@ -383,12 +383,11 @@ class HybridConcatenate(HybridSequential):
     -1).
 
     Examples:
-        >>> from cellonnx.mxnet import np, npx, gluon
-        >>> npx.set_np()
+        >>> from cellonnx.mxnet import gluon, nd
         >>> block = gluon.nn.HybridConcatenate(axis=1)
         >>> block.add(gluon.nn.Dense(2, in_units=3), gluon.nn.Dense(4, in_units=3))
         >>> block.initialize()
-        >>> block(np.ones((5, 3))).shape
+        >>> block(nd.ones((5, 3))).shape
         (5, 6)
     """
 

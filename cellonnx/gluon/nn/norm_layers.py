@@ -124,7 +124,7 @@ class BatchNorm(HybridBlock):
          [2.999985 5.99997 ]]
         >>> with autograd.record():
         ...     y = bn(x)
-        >>> print(np.round(y, 4))
+        >>> print(y.asnumpy().round(4))
         [[-1. -1.]
          [ 1.  1.]]
     """
@@ -274,12 +274,11 @@ class InstanceNorm(_OneAxisNorm):
         in_channels: 0 infers it at the first forward pass. Default: 0.
 
     Examples:
-        >>> from cellonnx.mxnet import np, npx, gluon
-        >>> npx.set_np()
+        >>> from cellonnx.mxnet import gluon, nd
         >>> norm = gluon.nn.InstanceNorm(in_channels=2)
         >>> norm.initialize()
-        >>> x = np.array([[[1.0, 3.0], [2.0, 6.0]]])
-        >>> print(np.round(norm(x), 4))
+        >>> x = nd.array([[[1.0, 3.0], [2.0, 6.0]]])
+        >>> print(norm(x).asnumpy().round(4))
         [[[-1.  1.]
           [-1.  1.]]]
     """
@@ -312,7 +311,7 @@ class LayerNorm(_OneAxisNorm):
         >>> ln = gluon.nn.LayerNorm(in_channels=4)
         >>> ln.initialize()
         >>> x = np.array([[1.0, 2.0, 3.0, 4.0]])
-        >>> print(np.round(ln(x), 4))
+        >>> print(ln(x).asnumpy().round(4))
         [[-1.3416 -0.4472  0.4472  1.3416]]
     """
 
@@ -343,12 +342,11 @@ class GroupNorm(HybridBlock):
     to its channels.
 
     Examples:
-        >>> from cellonnx.mxnet import np, npx, gluon
-        >>> npx.set_np()
+        >>> from cellonnx.mxnet import gluon, nd
         >>> gn = gluon.nn.GroupNorm(num_groups=2)
         >>> gn.initialize()
-        >>> x = np.arange(8).reshape(1, 4, 2).astype('float32')
-        >>> print(np.round(gn(x), 4))
+        >>> x = nd.arange(8).reshape((1, 4, 2))
+        >>> print(gn(x).asnumpy().round(4))
         [[[-1.3416 -0.4472]
           [ 0.4472  1.3416]
           [-1.3416 -0.4472]

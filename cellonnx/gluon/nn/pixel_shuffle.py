@@ -53,10 +53,9 @@ class PixelShuffle1D(_PixelShuffle):
         factor: the upsampling factor.
 
     Examples:
-        >>> from cellonnx.mxnet import np, npx, gluon
-        >>> npx.set_np()
+        >>> from cellonnx.mxnet import gluon, nd
         >>> shuffle = gluon.nn.PixelShuffle1D(2)
-        >>> shuffle(np.ones((1, 4, 3))).shape
+        >>> shuffle(nd.ones((1, 4, 3))).shape
         (1, 2, 6)
     """
 
@@ -70,10 +69,9 @@ class PixelShuffle2D(_PixelShuffle):
         factor: an int or (f1, f2).
 
     Examples:
-        >>> from cellonnx.mxnet import np, npx, gluon
-        >>> npx.set_np()
+        >>> from cellonnx.mxnet import gluon, nd
         >>> shuffle = gluon.nn.PixelShuffle2D(2)
-        >>> shuffle(np.ones((1, 8, 3, 3))).shape
+        >>> shuffle(nd.ones((1, 8, 3, 3))).shape
         (1, 2, 6, 6)
     """
 
