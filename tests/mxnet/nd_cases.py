@@ -353,6 +353,11 @@ CASES: list[tuple[str, str, list[Any], dict[str, Any], dict[str, Any]]] = [
     ("linalg_det_matrix", "linalg_det", [F(3, 3)], {}, {}),
     ("linalg_slogdet_matrix", "linalg_slogdet", [F(3, 3)], {}, NG),
     ("linalg_sumlogdiag_matrix", "linalg_sumlogdiag", [F(3, 3, positive=True)], {}, {}),
+    # loss outputs: the forward is the softmax, the gradient softmax - one_hot (the head gradient ignored)
+    ("SoftmaxOutput", "SoftmaxOutput", [F(3, 4), K([0, 2, 3])], {}, {}),
+    ("SoftmaxOutput_scaled", "SoftmaxOutput", [F(3, 4), K([1, 0, 3])],
+     {"grad_scale": 2.0, "normalization": "batch"}, {}),
+    ("Softmax_ignore", "Softmax", [F(3, 4), K([1, -1, 3])], {"use_ignore": True, "ignore_label": -1}, {}),
     # ties: rint takes the integer below, round the one away from zero
     ("rint_ties", "rint", [K([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 2.4, -2.6])], {}, NG),
     ("round_ties", "round", [K([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 2.4, -2.6])], {}, NG),

@@ -31,7 +31,6 @@ NOT_COMPARED = {
     "moveaxis": "NumPy's moveaxis (test_moveaxis)", "reshape_like": "test_reshape_like",
     "argmax_channel": "test_argmax_channel", "cumsum": "not an MXNet 1.9.1 nd operator",
     "split_v2": "test_split_v2", "nanprod": "test_nanprod",
-    "SoftmaxOutput": "refused (symbolic executor loss)",
 }
 
 

@@ -125,6 +125,38 @@ EXAMPLES = {
     >>> print(nd.softmax_cross_entropy(x, nd.array([2, 0])).asnumpy().round(4))
     [1.5062]
     """,
+    "SoftmaxOutput": """
+    >>> from cellonnx.mxnet import nd
+    >>> from cellonnx.mxnet import autograd
+    >>> x = nd.array([[1.0, 2.0, 3.0], [1.0, 1.0, 1.0]])
+    >>> label = nd.array([2, 0])
+    >>> x.attach_grad()
+    >>> with autograd.record():
+    ...     y = nd.SoftmaxOutput(x, label)
+    >>> y.backward()
+    >>> print(y.asnumpy().round(4))
+    [[0.09   0.2447 0.6652]
+     [0.3333 0.3333 0.3333]]
+    >>> print(x.grad.asnumpy().round(4))
+    [[ 0.09    0.2447 -0.3348]
+     [-0.6667  0.3333  0.3333]]
+    """,
+    "Softmax": """
+    >>> from cellonnx.mxnet import nd
+    >>> from cellonnx.mxnet import autograd
+    >>> x = nd.array([[1.0, 2.0, 3.0], [1.0, 1.0, 1.0]])
+    >>> label = nd.array([2, 0])
+    >>> x.attach_grad()
+    >>> with autograd.record():
+    ...     y = nd.Softmax(x, label)
+    >>> y.backward()
+    >>> print(y.asnumpy().round(4))
+    [[0.09   0.2447 0.6652]
+     [0.3333 0.3333 0.3333]]
+    >>> print(x.grad.asnumpy().round(4))
+    [[ 0.09    0.2447 -0.3348]
+     [-0.6667  0.3333  0.3333]]
+    """,
     "ctc_loss": """
     >>> from cellonnx.mxnet import nd
     >>> data = nd.zeros((4, 1, 3))
