@@ -358,6 +358,8 @@ CASES: list[tuple[str, str, list[Any], dict[str, Any], dict[str, Any]]] = [
     ("SoftmaxOutput_scaled", "SoftmaxOutput", [F(3, 4), K([1, 0, 3])],
      {"grad_scale": 2.0, "normalization": "batch"}, {}),
     ("Softmax_ignore", "Softmax", [F(3, 4), K([1, -1, 3])], {"use_ignore": True, "ignore_label": -1}, {}),
+    ("cumsum", "cumsum", [F(2, 3, 4)], {"axis": 1}, {}),
+    ("cumsum_flat", "cumsum", [F(2, 3)], {}, {}),
     # ties: rint takes the integer below, round the one away from zero
     ("rint_ties", "rint", [K([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 2.4, -2.6])], {}, NG),
     ("round_ties", "round", [K([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 2.4, -2.6])], {}, NG),
