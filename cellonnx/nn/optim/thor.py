@@ -290,14 +290,17 @@ class ThorGpu(Optimizer):
             self.grad_reducer_a = DistributedGradReducer(self.matrix_a_cov, mean, degree)
             self.grad_reducer_g = DistributedGradReducer(self.matrix_a_cov, mean, degree)
 
-    def _damping_step(self) -> float:
-        """damping[cov_step]; 0 past the end of the damping table (MindSpore's GPU Gather)."""
-        table = np.asarray(self.damping.asnumpy() if isinstance(self.damping, Tensor) else self.damping,
-                           np.float32).reshape(-1)
-        step = int(self.cov_step.asnumpy().reshape(-1)[0])
-        return float(table[step]) if 0 <= step < table.size else 0.0
+    def _damping_step(self) -> Tensor:
+        """damping[cov_step] as a float32 scalar; 0 past the end of the table (MindSpore's GPU Gather)."""
+        table = self.damping if isinstance(self.damping, Tensor) else Tensor(np.asarray(self.damping))
+        table = ops.cast(ops.reshape(table, (-1,)), dtypes.float32)
+        size = table.shape[0]
+        step = ops.reshape(self.cov_step, ())
+        value = ops.gather(table, ops.clip_by_value(step, 0, size - 1), 0)
+        inside = ops.logical_and(ops.ge(step, 0), ops.lt(step, size))
+        return ops.where(inside, value, ops.zeros((), dtypes.float32))
 
-    def _inverses(self, damping: float) -> tuple[list[Tensor], list[Tensor]]:
+    def _inverses(self, damping: Tensor) -> tuple[list[Tensor], list[Tensor]]:
         """The damped, inverted A and G of every THOR layer from the layers' current statistics."""
         out_a: list[Tensor] = []
         out_g: list[Tensor] = []
@@ -306,13 +309,13 @@ class ThorGpu(Optimizer):
             if kind not in (CONV, FC, EMBEDDING):
                 continue
             count, conv = self.weight_fim_idx_map[i], self.weight_conv_idx_map[i]
-            a = Tensor(self.matrix_a_cov[count].asnumpy().astype(np.float32))
-            g = Tensor(self.matrix_g_cov[count].asnumpy().astype(np.float32))
-            damping_a = damping_g = Tensor(np.float32(damping))
+            a = ops.cast(self.matrix_a_cov[count], dtypes.float32)
+            g = ops.cast(self.matrix_g_cov[count], dtypes.float32)
+            damping_a = damping_g = damping
             feature_map = Tensor(np.float32(1.0))
             if kind == CONV:
-                a_norm = Tensor(self.a_normalizer[conv].asnumpy().astype(np.float32).reshape(()))
-                g_norm = Tensor(self.g_normalizer[conv].asnumpy().astype(np.float32).reshape(()))
+                a_norm = ops.reshape(ops.cast(self.a_normalizer[conv], dtypes.float32), ())
+                g_norm = ops.reshape(ops.cast(self.g_normalizer[conv], dtypes.float32), ())
                 damping_a = damping_a * (1.0 / a_norm)
                 damping_g = damping_g * (1.0 / g_norm)
                 feature_map = ops.sqrt(1.0 / a_norm)
@@ -334,11 +337,11 @@ class ThorGpu(Optimizer):
             out_g = list(self.grad_reducer_g(tuple(out_g)))
         return out_a, out_g
 
-    def _layernorm(self, damping: float, g: Tensor) -> Tensor:
-        fim = ops.square(g) * (1.0 / self.batch_size) + float(np.sqrt(np.float32(damping)))
+    def _layernorm(self, damping: Tensor, g: Tensor) -> Tensor:
+        fim = ops.square(g) * (1.0 / self.batch_size) + ops.cast(ops.sqrt(damping), g.dtype)
         return ops.reciprocal(fim) * g
 
-    def _preconditioned(self, gradients: Sequence[Tensor], damping: float) -> tuple[Tensor, ...]:
+    def _preconditioned(self, gradients: Sequence[Tensor], damping: Tensor) -> tuple[Tensor, ...]:
         if self.thor:
             inv_a, inv_g = self._inverses(damping)
             for count, (a, g) in enumerate(zip(inv_a, inv_g)):
@@ -373,7 +376,7 @@ class ThorGpu(Optimizer):
             grads = tuple(clip(g, Tensor(np.array([CLIP_VALUE], np.float32), g.dtype)) for g in grads)
         lr = self.get_lr()
         self._advance()
-        u = ops.cast(Tensor(self.momentum.asnumpy()), dtypes.float32)
+        u = ops.cast(self.momentum, dtypes.float32)
         for p, g, mom in zip(self.params, grads, self.moments):
             v = mom * u + g
             step = g * lr + v * u * lr if self.use_nesterov else v * lr
