@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import cellonnx as ms
-from cellonnx import Tensor, nn
+from cellonnx import Tensor, nn, ops
 from tests.tolerance import assert_close
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "mindspore" / "thor"
@@ -273,6 +273,14 @@ def test_damping_past_its_table_is_zero_as_the_gpu_gather() -> None:
     assert float(opt._damping_step().asnumpy()) == 0.0
     opt.cov_step.set_data(Tensor(np.array([0], np.int32)))
     assert float(opt._damping_step().asnumpy()) == pytest.approx(float(DAMPING[0]))
+
+
+def test_non_finite_statistics_name_the_layer() -> None:
+    net = DenseNet()
+    opt = nn.thor(net, Tensor(LR), Tensor(DAMPING), 0.9, batch_size=2)
+    net.fc2.matrix_g.set_data(Tensor(-np.eye(4, dtype=np.float32)))  # as overflowed statistics give
+    with pytest.raises(ValueError, match="fc2.weight's layer are not positive definite"):
+        opt(tuple(ops.zeros_like(p) for p in opt.params))
 
 
 @pytest.mark.parametrize(("kwargs", "error", "match"), [

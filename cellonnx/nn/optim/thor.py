@@ -24,6 +24,7 @@ from cellonnx.nn.cell import Cell
 from cellonnx.nn.optim._thor_convert import ConvertNetUtils, layer_kinds
 from cellonnx.nn.optim.optimizer import Optimizer, assign
 from cellonnx.nn.parameter_tuple import ParameterTuple
+from cellonnx.ops.registry import OpError
 from cellonnx.tensor import Parameter, Tensor
 
 __all__ = ["thor"]
@@ -322,14 +323,19 @@ class ThorGpu(Optimizer):
             damping_a, damping_g = ops.sqrt(damping_a), ops.sqrt(damping_g)
             g = g * self.loss_scale_factor * self.batch_size_scale
             g = g + damping_g * Tensor(np.eye(g.shape[0], g.shape[1], dtype=np.float32))
-            if kind == EMBEDDING:
-                a = ops.reciprocal(a * (1.0 / self.batch_size) + damping_a)
-                x = _inverse_cholesky(g)
-                g = ops.matmul(x, x)
-            else:
-                a = a + damping_a * Tensor(np.eye(a.shape[0], dtype=np.float32))
-                a = ops.broadcast_to(_block_inverse(a, self.split_dim), self.matrix_a_shape[count])
-                g = _block_inverse(g, self.split_dim)
+            try:
+                if kind == EMBEDDING:
+                    a = ops.reciprocal(a * (1.0 / self.batch_size) + damping_a)
+                    x = _inverse_cholesky(g)
+                    g = ops.matmul(x, x)
+                else:
+                    a = a + damping_a * Tensor(np.eye(a.shape[0], dtype=np.float32))
+                    a = ops.broadcast_to(_block_inverse(a, self.split_dim), self.matrix_a_shape[count])
+                    g = _block_inverse(g, self.split_dim)
+            except OpError as exc:
+                raise ValueError(f"For 'thor', the damped A / G factors of {self.params[i].name}'s layer are "
+                                 f"not positive definite (statistics not finite: the training diverged; a "
+                                 f"smaller learning rate or a larger damping helps): {exc}") from None
             out_a.append(a * feature_map)
             out_g.append(g * feature_map)
         if self.is_distributed:
