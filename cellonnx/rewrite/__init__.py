@@ -1,5 +1,6 @@
 """Rewrite a network's forward computation, as MindSpore's ``mindspore.rewrite``: parse construct into nodes
-(SymbolTree, Node), edit them (insert, erase, replace, set_arg ...) and get a network running the edited code."""
+(SymbolTree, Node), edit them (insert, erase, replace, set_arg ...) and get a network running the edited
+code."""
 from __future__ import annotations
 
 from cellonnx.rewrite.node import Node

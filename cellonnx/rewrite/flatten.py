@@ -90,7 +90,8 @@ class Flattener:
     def _flatten(self, node: ast.AST, taken: list[str]) -> list[ast.Assign]:
         if isinstance(node, ast.Call):
             func = node.func
-            fname = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+            fname = (func.id if isinstance(func, ast.Name)
+                     else func.attr if isinstance(func, ast.Attribute) else "")
             if fname in _NOT_FLATTENED:
                 return []
         fields = _FIELDS.get(type(node))

@@ -54,7 +54,8 @@ class NodeImpl:
         """The type of what the statement calls (the function itself for a CallFunction node)."""
         if self.node_type == NodeType.CallFunction:
             return self.instance if self.instance is not None else type(None)
-        if self.node_type in (NodeType.CallCell, NodeType.CallPrimitive, NodeType.Tree, NodeType.CellContainer):
+        if self.node_type in (NodeType.CallCell, NodeType.CallPrimitive, NodeType.Tree,
+                              NodeType.CellContainer):
             return type(self.instance)
         return type(None)
 

@@ -20,7 +20,8 @@ def _check(what: str, value: Any, types: tuple[type, ...], where: str) -> None:
 
 def _check_values(what: str, values: Any, types: tuple[type, ...], where: str) -> None:
     if not isinstance(values, (list, tuple)):
-        raise TypeError(f"For '{where}', '{what}' should be a list or tuple, but got {type(values).__name__}.")
+        raise TypeError(f"For '{where}', '{what}' should be a list or tuple, but got "
+                        f"{type(values).__name__}.")
     for value in values:
         _check(f"element of {what}", value, types, where)
 
@@ -37,8 +38,8 @@ class Node:
     """A node of a SymbolTree: one statement of the network's forward computation.
 
     A node stands for a ``Cell`` or ``Primitive`` call, a function call, an arithmetic expression, a
-    ``return``, a control-flow block ... of construct. It records the statement's inputs (``get_args``), outputs
-    (``get_targets``) and its links to the nodes providing and using them.
+    ``return``, a control-flow block ... of construct. It records the statement's inputs (``get_args``),
+    outputs (``get_targets``) and its links to the nodes providing and using them.
 
     Args:
         node (NodeImpl): the internal node. Nodes are made by ``SymbolTree`` and by ``Node.create_call_cell``
@@ -47,8 +48,8 @@ class Node:
     Examples:
         >>> from cellonnx import nn
         >>> from cellonnx.rewrite import Node, ScopedValue
-        >>> node = Node.create_call_cell(nn.ReLU(), targets=["x"], args=[ScopedValue.create_naming_value("x")],
-        ...                              name="relu")
+        >>> node = Node.create_call_cell(nn.ReLU(), targets=["x"],
+        ...                              args=[ScopedValue.create_naming_value("x")], name="relu")
         >>> print(node.get_name(), node.get_node_type())
         relu NodeType.CallCell
     """
@@ -86,8 +87,9 @@ class Node:
             An instance of `Node`.
 
         Raises:
-            TypeError: If `cell` is not a Cell or Primitive, `targets` holds something else than ScopedValue or
-                str, `args` something else than ScopedValue, or `kwargs` is not a dict of str to ScopedValue.
+            TypeError: If `cell` is not a Cell or Primitive, `targets` holds something else than
+                ScopedValue or str, `args` something else than ScopedValue, or `kwargs` is not a dict of str
+                to ScopedValue.
 
         Examples:
             >>> from cellonnx import nn
@@ -119,7 +121,8 @@ class Node:
         return Node(impl)
 
     @staticmethod
-    def create_call_function(function: Any, targets: list[ScopedValue | str], args: list[ScopedValue] | None = None,
+    def create_call_function(function: Any, targets: list[ScopedValue | str],
+                             args: list[ScopedValue] | None = None,
                              kwargs: dict[str, ScopedValue] | None = None) -> Node:
         """Create a node calling `function`: ``targets = function(*args, **kwargs)`` (its body is not parsed).
 
@@ -138,13 +141,15 @@ class Node:
         Examples:
             >>> from cellonnx import ops
             >>> from cellonnx.rewrite import Node, ScopedValue
-            >>> node = Node.create_call_function(ops.abs, targets=["x"], args=[ScopedValue.create_naming_value("x")])
+            >>> node = Node.create_call_function(ops.abs, targets=["x"],
+            ...                                  args=[ScopedValue.create_naming_value("x")])
             >>> print(node.get_node_type())
             NodeType.CallFunction
         """
         where = "Node.create_call_function"
         if not callable(function):
-            raise TypeError(f"For '{where}', 'function' should be a function, but got {type(function).__name__}.")
+            raise TypeError(f"For '{where}', 'function' should be a function, but got "
+                            f"{type(function).__name__}.")
         _check_values("targets", targets, (ScopedValue, str), where)
         if args is not None:
             _check_values("args", args, (ScopedValue,), where)
@@ -168,6 +173,7 @@ class Node:
             A list of nodes.
 
         Examples:
+            >>> from cellonnx.models import LeNet5
             >>> from cellonnx.rewrite import SymbolTree
             >>> stree = SymbolTree.create(LeNet5())
             >>> print([n.get_name() for n in stree.get_node("conv2").get_inputs()])
@@ -182,6 +188,7 @@ class Node:
             A list of nodes.
 
         Examples:
+            >>> from cellonnx.models import LeNet5
             >>> from cellonnx.rewrite import SymbolTree
             >>> stree = SymbolTree.create(LeNet5())
             >>> print([n.get_name() for n in stree.get_node("conv1").get_users()])
@@ -201,6 +208,7 @@ class Node:
             A list of `ScopedValue`.
 
         Examples:
+            >>> from cellonnx.models import LeNet5
             >>> from cellonnx.rewrite import SymbolTree
             >>> print(SymbolTree.create(LeNet5()).get_node("conv1").get_targets())
             [conv1_var]
@@ -214,6 +222,7 @@ class Node:
             str.
 
         Examples:
+            >>> from cellonnx.models import LeNet5
             >>> from cellonnx.rewrite import SymbolTree
             >>> print(SymbolTree.create(LeNet5()).get_node("conv1").get_name())
             conv1
@@ -227,6 +236,7 @@ class Node:
             NodeType.
 
         Examples:
+            >>> from cellonnx.models import LeNet5
             >>> from cellonnx.rewrite import SymbolTree
             >>> print(SymbolTree.create(LeNet5()).get_node("conv1").get_node_type())
             NodeType.CallCell
@@ -240,6 +250,7 @@ class Node:
             type.
 
         Examples:
+            >>> from cellonnx.models import LeNet5
             >>> from cellonnx.rewrite import SymbolTree
             >>> print(SymbolTree.create(LeNet5()).get_node("conv1").get_instance_type().__name__)
             Conv2d
@@ -257,6 +268,7 @@ class Node:
             A list of `ScopedValue`.
 
         Examples:
+            >>> from cellonnx.models import LeNet5
             >>> from cellonnx.rewrite import SymbolTree
             >>> print(SymbolTree.create(LeNet5()).get_node("conv1").get_args())
             [x]
@@ -271,6 +283,7 @@ class Node:
 
         Examples:
             >>> from cellonnx import nn
+            >>> from cellonnx.models import LeNet5
             >>> from cellonnx.rewrite import SymbolTree
             >>> class ReLUNet(nn.Cell):
             ...     def __init__(self):
@@ -288,6 +301,7 @@ class Node:
         """The SymbolTree this node belongs to, or None.
 
         Examples:
+            >>> from cellonnx.models import LeNet5
             >>> from cellonnx.rewrite import SymbolTree
             >>> print(type(SymbolTree.create(LeNet5()).get_node("conv1").get_symbol_tree()).__name__)
             SymbolTree
@@ -304,6 +318,7 @@ class Node:
 
         Examples:
             >>> from cellonnx import nn
+            >>> from cellonnx.models import LeNet5
             >>> from cellonnx.rewrite import SymbolTree
             >>> class SubNet(nn.Cell):
             ...     def __init__(self):
@@ -333,8 +348,8 @@ class Node:
         return {i: (Node(p[0]), p[1]) for i, p in self._node.arg_providers.items() if p}
 
     def get_target_users(self, index: int = -1) -> dict[int, list[tuple[Node, int]]] | list[tuple[Node, int]]:
-        """{output index: [(node, argument index)]} of the nodes reading this node's outputs (one output's list
-        when `index` is given)."""
+        """{output index: [(node, argument index)]} of the nodes reading this node's outputs (one output's
+        list when `index` is given)."""
         _check("index", index, (int,), "Node.get_target_users")
         if index == -1:
             return {i: [(Node(u), k) for u, k in users] for i, users in self._node.target_users.items()}
@@ -366,11 +381,12 @@ class Node:
             TypeError: If `index` is not an int or `arg` not a ScopedValue or str.
 
         Examples:
+            >>> from cellonnx.models import LeNet5
             >>> from cellonnx.rewrite import SymbolTree
             >>> node = SymbolTree.create(LeNet5()).get_node("relu_3")
-            >>> node.set_arg(0, "fc1_var")
+            >>> node.set_arg(0, "fc1")
             >>> print(node.get_args())
-            [fc1_var]
+            [fc1]
         """
         _check("index", index, (int,), "Node.set_arg")
         _check("arg", arg, (ScopedValue, str), "Node.set_arg")
@@ -394,6 +410,7 @@ class Node:
             ValueError: If `out_idx` is out of range, or missing while `src_node` has several outputs.
 
         Examples:
+            >>> from cellonnx.models import LeNet5
             >>> from cellonnx.rewrite import SymbolTree
             >>> stree = SymbolTree.create(LeNet5())
             >>> dst = stree.get_node("relu_3")

@@ -5,7 +5,6 @@ import ast
 import builtins
 import inspect
 import os
-import sys
 import sysconfig
 from typing import Any
 
@@ -81,7 +80,7 @@ class Parser:
         self.tree = tree
         net = tree.network
         self.network = net
-        self.globals = sys.modules[type(net).__module__].__dict__ if type(net).__module__ in sys.modules else {}
+        self.globals = tree.names()
 
     # ------------------------------------------------------------ statements
     def parse_body(self, body: list[ast.stmt], manager: Any) -> None:
@@ -190,7 +189,8 @@ class Parser:
         from cellonnx.nn import CellList
         inst = None
         scoped = from_ast(value)
-        if isinstance(value, ast.Attribute) and scoped.type == ValueType.NamingValue and scoped.scope == "self":
+        if (isinstance(value, ast.Attribute) and scoped.type == ValueType.NamingValue
+                and scoped.scope == "self"):
             inst = getattr(self.network, scoped.value, None)
         from cellonnx.nn import Cell
         if isinstance(inst, CellList) or (isinstance(inst, list) and inst and all(isinstance(c, Cell)
@@ -208,10 +208,11 @@ class Parser:
         for cell in container:
             cname = type(cell).__name__
             if is_subnet(cell):
-                child = self.tree.make_tree_node(cell, None, list(targets), func, list(args), dict(kwargs), cname)
+                child = self.tree.make_tree_node(cell, None, list(targets), func, list(args), dict(kwargs),
+                                                 cname)
             else:
-                child = NodeImpl(NodeType.CallCell, cname, None, list(targets), func, list(args), dict(kwargs),
-                                 cell)
+                child = NodeImpl(NodeType.CallCell, cname, None, list(targets), func, list(args),
+                                 dict(kwargs), cell)
             self.tree.append(child, node)
         return node
 
@@ -246,13 +247,13 @@ class Parser:
                     self.tree.tree_fields[name] = node
                     self.tree.tree_node_list.append(node)
                 else:
-                    self.tree.append(NodeImpl(NodeType.CallCell, name, stmt, targets, func, args, kwargs, cell),
-                                     manager)
+                    node = NodeImpl(NodeType.CallCell, name, stmt, targets, func, args, kwargs, cell)
+                    self.tree.append(node, manager)
                 return
             attr = self.network.__dict__.get(name)
             if isinstance(attr, Primitive):
-                self.tree.append(NodeImpl(NodeType.CallPrimitive, name, stmt, targets, func, args, kwargs, attr),
-                                 manager)
+                node = NodeImpl(NodeType.CallPrimitive, name, stmt, targets, func, args, kwargs, attr)
+                self.tree.append(node, manager)
                 return
             if hasattr(self.network, name):
                 function_node(name, getattr(self.network, name))

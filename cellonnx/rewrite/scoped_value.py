@@ -137,10 +137,11 @@ class ScopedValue:
             if seq is None:
                 continue
             if not isinstance(seq, (list, tuple)) or not all(isinstance(s, str) for s in seq):
-                raise TypeError(f"For 'ScopedValue', '{what}' should be a list or tuple of str, but got {seq!r}.")
+                raise TypeError(f"For 'ScopedValue', '{what}' should be a list or tuple of str, but got "
+                                f"{seq!r}.")
         if scopes is not None and len(names) != len(scopes):
-            raise ValueError(f"For 'ScopedValue', the length of names ({len(names)}) should equal the length of "
-                             f"scopes ({len(scopes)}).")
+            raise ValueError(f"For 'ScopedValue', the length of names ({len(names)}) should equal the length "
+                             f"of scopes ({len(scopes)}).")
         return [ScopedValue.create_naming_value(n, scopes[i] if scopes is not None else "")
                 for i, n in enumerate(names)]
 
@@ -177,8 +178,8 @@ class ScopedValue:
 
 # ---------------------------------------------------------------- ast <-> ScopedValue
 def from_ast(node: ast.AST) -> ScopedValue:
-    """The ScopedValue an expression of construct reads: a name, ``scope.name``, a constant, or a tuple/list of
-    these (whose names are kept as strings, as MindSpore keeps them); anything else is an UnsupportedValue
+    """The ScopedValue an expression of construct reads: a name, ``scope.name``, a constant, or a tuple/list
+    of these (whose names are kept as strings, as MindSpore keeps them); anything else is an UnsupportedValue
     holding the expression's source."""
     if isinstance(node, ast.Name):
         return ScopedValue.create_naming_value(node.id)
@@ -215,7 +216,8 @@ def to_ast(value: ScopedValue) -> ast.expr:
             return ast.Tuple(elts=elts, ctx=ast.Load())
         return ast.List(elts=elts, ctx=ast.Load())
     if value.type == ValueType.DictValue:
-        return ast.Dict(keys=[to_ast(k) for k in value.value], values=[to_ast(v) for v in value.value.values()])
+        return ast.Dict(keys=[to_ast(k) for k in value.value],
+                        values=[to_ast(v) for v in value.value.values()])
     if value.type == ValueType.UnsupportedValue:
         return ast.parse(str(value.value), mode="eval").body
     raise TypeError(f"For rewrite, a {value.type} value ({value}) cannot be written as code; insert the node "

@@ -31,6 +31,7 @@ class SymbolTree:
         handler (SymbolTreeImpl): the internal tree; use :func:`SymbolTree.create`.
 
     Examples:
+        >>> from cellonnx.models import LeNet5
         >>> from cellonnx.rewrite import SymbolTree
         >>> stree = SymbolTree.create(LeNet5())
         >>> print([node.get_name() for node in stree.nodes()][:4])
@@ -46,8 +47,8 @@ class SymbolTree:
         """Create a SymbolTree from `network`, parsing the source of its construct.
 
         Nested calls are expanded into one statement each (``x = self.pool(self.relu(self.conv(x)))`` becomes
-        three nodes ``conv``, ``relu``, ``pool`` with targets ``conv_var``, ``relu_var``, ``x``), with MindSpore's
-        names for the new variables and the nodes.
+        three nodes ``conv``, ``relu``, ``pool`` with targets ``conv_var``, ``relu_var``, ``x``), with
+        MindSpore's names for the new variables and the nodes.
 
         Args:
             network (Cell): the network.
@@ -59,6 +60,7 @@ class SymbolTree:
             TypeError: If `network` is not a Cell.
 
         Examples:
+            >>> from cellonnx.models import LeNet5
             >>> from cellonnx.rewrite import SymbolTree
             >>> print(type(SymbolTree.create(LeNet5())).__name__)
             SymbolTree
@@ -91,9 +93,10 @@ class SymbolTree:
             TypeError: If `all_nodes` is not a bool.
 
         Examples:
+            >>> from cellonnx.models import LeNet5
             >>> from cellonnx.rewrite import SymbolTree
             >>> print([node.get_name() for node in SymbolTree.create(LeNet5()).nodes()][-3:])
-            ['relu_3', 'fc3', 'return']
+            ['relu_3', 'fc3', 'return_1']
         """
         _check("all_nodes", all_nodes, (bool,), "SymbolTree.nodes")
         tree = self._symbol_tree
@@ -115,6 +118,7 @@ class SymbolTree:
             Node or None.
 
         Examples:
+            >>> from cellonnx.models import LeNet5
             >>> from cellonnx.rewrite import SymbolTree
             >>> print(SymbolTree.create(LeNet5()).get_node("conv1").get_name())
             conv1
@@ -140,6 +144,7 @@ class SymbolTree:
             TypeError: If `node` is not a Node or str.
 
         Examples:
+            >>> from cellonnx.models import LeNet5
             >>> from cellonnx.rewrite import SymbolTree
             >>> stree = SymbolTree.create(LeNet5())
             >>> position = stree.before(stree.get_node("conv2"))
@@ -160,6 +165,7 @@ class SymbolTree:
             TypeError: If `node` is not a Node or str.
 
         Examples:
+            >>> from cellonnx.models import LeNet5
             >>> from cellonnx.rewrite import SymbolTree
             >>> stree = SymbolTree.create(LeNet5())
             >>> position = stree.after("conv1")
@@ -185,6 +191,7 @@ class SymbolTree:
 
         Examples:
             >>> from cellonnx import nn
+            >>> from cellonnx.models import LeNet5
             >>> from cellonnx.rewrite import SymbolTree, Node, ScopedValue
             >>> stree = SymbolTree.create(LeNet5())
             >>> node = stree.get_node("conv1")
@@ -197,7 +204,8 @@ class SymbolTree:
         _check("node", node, (Node,), "SymbolTree.insert")
         tree = position.symbol_tree
         if tree is not self._symbol_tree and position.node.tree is not self._symbol_tree:
-            raise ValueError(f"For 'SymbolTree.insert', the position is in the SymbolTree of {tree.ori_cls_name}, "
+            raise ValueError(f"For 'SymbolTree.insert', the position is in the SymbolTree of "
+                             f"{tree.ori_cls_name}, "
                              f"not of {self._symbol_tree.ori_cls_name}.")
         return Node(self._symbol_tree.insert_node(node.get_handler(), position.node, position.before_node))
 
@@ -214,6 +222,7 @@ class SymbolTree:
             TypeError: If `node` is not a Node or str.
 
         Examples:
+            >>> from cellonnx.models import LeNet5
             >>> from cellonnx.rewrite import SymbolTree
             >>> stree = SymbolTree.create(LeNet5())
             >>> print(stree.erase("relu_3").get_name())
@@ -237,6 +246,7 @@ class SymbolTree:
 
         Examples:
             >>> from cellonnx import nn
+            >>> from cellonnx.models import LeNet5
             >>> from cellonnx.rewrite import SymbolTree, Node, ScopedValue
             >>> stree = SymbolTree.create(LeNet5())
             >>> node = stree.get_node("relu")
@@ -266,6 +276,7 @@ class SymbolTree:
             str.
 
         Examples:
+            >>> from cellonnx.models import LeNet5
             >>> from cellonnx.rewrite import SymbolTree
             >>> print(SymbolTree.create(LeNet5()).unique_name("x"))
             x_1
@@ -283,6 +294,7 @@ class SymbolTree:
             TypeError: If `all_nodes` is not a bool.
 
         Examples:
+            >>> from cellonnx.models import LeNet5
             >>> from cellonnx.rewrite import SymbolTree
             >>> SymbolTree.create(LeNet5()).print_node_tabulate()  # doctest: +ELLIPSIS
             <BLANKLINE>
@@ -304,7 +316,8 @@ class SymbolTree:
             providers = [[k, (v[0].name, v[1]) if v else ()] for k, v in n.arg_providers.items()]
             users = [[k, [(u.name, i) for u, i in v]] for k, v in n.target_users.items()]
             rows.append([str(n.node_type), n.name, code, str(providers), str(users)])
-        text = f"\n[{title}]\n" + _table(rows, ["node type", "name", "codes", "arg providers", "target users"])
+        headers = ["node type", "name", "codes", "arg providers", "target users"]
+        text = f"\n[{title}]\n" + _table(rows, headers)
         if all_nodes:
             for n in manager.children:
                 if n.node_type in (NodeType.ControlFlow, NodeType.CellContainer):
@@ -320,6 +333,7 @@ class SymbolTree:
             str.
 
         Examples:
+            >>> from cellonnx.models import LeNet5
             >>> from cellonnx.rewrite import SymbolTree
             >>> code = SymbolTree.create(LeNet5()).get_code()
             >>> print("conv1_var = self.conv1(x)" in code)
@@ -339,10 +353,11 @@ class SymbolTree:
         Examples:
             >>> import numpy as np
             >>> from cellonnx import Tensor
+            >>> from cellonnx.models import LeNet5
             >>> from cellonnx.rewrite import SymbolTree
             >>> net = SymbolTree.create(LeNet5()).get_network()
             >>> print(type(net).__name__, net(Tensor(np.ones((1, 1, 32, 32), np.float32))).shape)
-            LeNet5Opt (1, 10)
+            LeNet5Opt... (1, 10)
         """
         return self._symbol_tree.get_network()
 

@@ -5,7 +5,6 @@ import ast
 import copy
 import inspect
 import linecache
-import sys
 import textwrap
 from typing import Any
 
@@ -28,27 +27,26 @@ class Position:
         self.before_node = before_node
 
 
-def _construct_source(cls: type) -> tuple[type, ast.ClassDef, ast.FunctionDef]:
-    """The class of `cls`'s MRO that defines construct, its ClassDef and construct's FunctionDef."""
+def _construct_source(cls: type) -> tuple[type, ast.FunctionDef]:
+    """The class of `cls`'s MRO that defines construct, and construct's FunctionDef (read from the source of
+    the function, which also works for classes defined in doctests and interactive sessions)."""
     for owner in cls.__mro__:
         if "construct" in owner.__dict__:
             break
     else:
         raise TypeError(f"For 'SymbolTree.create', {cls.__name__} defines no construct.")
+    func = inspect.unwrap(owner.__dict__["construct"])
     try:
-        source = inspect.getsource(owner)
+        source = inspect.getsource(func)
     except (OSError, TypeError) as err:
-        raise RuntimeError(f"For 'SymbolTree.create', the source of {owner.__name__} cannot be read "
-                           f"({err}); rewrite parses a network's source.") from err
+        raise RuntimeError(f"For 'SymbolTree.create', the source of {owner.__name__}.construct cannot be "
+                           f"read ({err}); rewrite parses a network's source.") from err
     module = ast.parse(textwrap.dedent(source))
-    class_def = module.body[0]
-    if not isinstance(class_def, ast.ClassDef):
-        raise RuntimeError(f"For 'SymbolTree.create', the source of {owner.__name__} is not a class definition.")
-    for stmt in class_def.body:
-        if isinstance(stmt, ast.FunctionDef) and stmt.name == "construct":
-            return owner, class_def, stmt
-    raise RuntimeError(f"For 'SymbolTree.create', construct of {owner.__name__} is not written in its class "
-                       "body (decorated or assigned methods are not parsed).")
+    func_def = module.body[0] if module.body else None
+    if not isinstance(func_def, ast.FunctionDef):
+        raise RuntimeError(f"For 'SymbolTree.create', {owner.__name__}.construct is not a function "
+                           "definition.")
+    return owner, func_def
 
 
 class SymbolTreeImpl:
@@ -57,7 +55,7 @@ class SymbolTreeImpl:
     def __init__(self, network: Any) -> None:
         from cellonnx.rewrite.parse import Parser
         self.network = network
-        self.origin_class, _, func = _construct_source(type(network))
+        self.origin_class, func = _construct_source(type(network))
         self.func_ast: ast.FunctionDef = func
         self.func_ast.decorator_list = []
         self.children: list[NodeImpl] = []
@@ -76,6 +74,16 @@ class SymbolTreeImpl:
         for arg in self._arguments():
             self.append(arg, self)
         parser.parse_body(self.func_ast.body, self)
+
+    def names(self) -> dict[str, Any]:
+        """The names construct sees: its module's globals and the variables it closes over."""
+        func = inspect.unwrap(self.origin_class.__dict__["construct"])
+        namespace = dict(getattr(func, "__globals__", {}))
+        try:
+            namespace.update(inspect.getclosurevars(func).nonlocals)
+        except (TypeError, ValueError):
+            pass
+        return namespace
 
     def _arguments(self) -> list[NodeImpl]:
         args = self.func_ast.args
@@ -177,11 +185,12 @@ class SymbolTreeImpl:
         if base.node_type == NodeType.Input:
             nxt = base.next()
             if before or (nxt is not None and nxt.node_type == NodeType.Input):
-                raise RuntimeError(f"For 'SymbolTree.insert', a node cannot be inserted before or between the "
-                                   f"inputs of construct (at {base.name}).")
+                raise RuntimeError(f"For 'SymbolTree.insert', a node cannot be inserted before or between "
+                                   f"the inputs of construct (at {base.name}).")
         manager = base.manager
         if manager.node_type == NodeType.CellContainer if isinstance(manager, NodeImpl) else False:
-            raise NotImplementedError("For 'SymbolTree.insert', inserting into a cell container is not supported.")
+            raise NotImplementedError("For 'SymbolTree.insert', inserting into a cell container is not "
+                                      "supported.")
         for target in node.targets:
             self.target_namer.add_name(str(target))
         node.name = self.node_namer.get_name(node.name or _default_name(node))
@@ -221,8 +230,8 @@ class SymbolTreeImpl:
 
     def replace(self, old: NodeImpl, new_nodes: list[NodeImpl]) -> NodeImpl:
         if self.real_node(old) is None:
-            raise RuntimeError(f"For 'SymbolTree.replace', node {old.name} does not belong to the SymbolTree of "
-                               f"{self.ori_cls_name}.")
+            raise RuntimeError(f"For 'SymbolTree.replace', node {old.name} does not belong to the SymbolTree "
+                               f"of {self.ori_cls_name}.")
         if not new_nodes:
             raise ValueError("For 'SymbolTree.replace', new_nodes is empty.")
         base = old
@@ -249,7 +258,8 @@ class SymbolTreeImpl:
     def set_output(self, value: str, index: int) -> NodeImpl:
         returns = [n for n in self.children if n.node_type == NodeType.Output]
         if not returns:
-            raise RuntimeError(f"For 'SymbolTree.set_output', construct of {self.ori_cls_name} returns nothing.")
+            raise RuntimeError(f"For 'SymbolTree.set_output', construct of {self.ori_cls_name} returns "
+                               "nothing.")
         self.set_node_arg(returns[0], index, value)
         return returns[0]
 
@@ -259,6 +269,10 @@ class SymbolTreeImpl:
     # ------------------------------------------------------------ code
     def construct_ast(self) -> ast.FunctionDef:
         func = copy.copy(self.func_ast)
+        func.args = copy.deepcopy(func.args)
+        for arg in ast.walk(func.args):
+            if isinstance(arg, ast.arg):
+                arg.annotation = None  # as MindSpore: annotations may name what the new module lacks
         func.body = _emit(self.children) or [ast.Pass()]
         return ast.fix_missing_locations(func)
 
@@ -326,10 +340,7 @@ class SymbolTreeImpl:
         rewritten code; it shares the original's cells and parameters."""
         net = self.network
         cls = type(net)
-        namespace: dict[str, Any] = {}
-        module = sys.modules.get(self.origin_class.__module__)
-        if module is not None:
-            namespace.update(module.__dict__)
+        namespace = self.names()
         source = ast.unparse(ast.Module(body=[self.construct_ast()], type_ignores=[]))
         filename = f"<rewritten {self.opt_cls_name}.construct>"
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
@@ -396,7 +407,9 @@ def _default_name(node: NodeImpl) -> str:
 
 
 def _label(node_or_name: Any) -> str:
-    return node_or_name if isinstance(node_or_name, str) else getattr(node_or_name, "name", repr(node_or_name))
+    if isinstance(node_or_name, str):
+        return node_or_name
+    return getattr(node_or_name, "name", repr(node_or_name))
 
 
 def _set_arg(node: NodeImpl, index: int, arg: ScopedValue | str) -> tuple[ScopedValue, ScopedValue]:
@@ -423,6 +436,6 @@ def _out_index(src: NodeImpl, out_index: int | None) -> int:
                              "name one with out_idx.")
         return 0
     if not 0 <= out_index < len(src.targets):
-        raise ValueError(f"For 'Node.set_arg_by_node', out_idx {out_index} is out of range: node {src.name} has "
-                         f"{len(src.targets)} outputs.")
+        raise ValueError(f"For 'Node.set_arg_by_node', out_idx {out_index} is out of range: node {src.name} "
+                         f"has {len(src.targets)} outputs.")
     return out_index

@@ -15,7 +15,8 @@ SOURCE = Path(__file__).resolve().parents[1] / "fixtures" / "mindspore" / "nets_
 
 @pytest.fixture(scope="session")
 def nets(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
-    """The ported nets_rewrite module (imported from a temporary directory, so rewrite can read its source)."""
+    """The ported nets_rewrite module (imported from a temporary directory, so rewrite can read its
+    source)."""
     path = tmp_path_factory.mktemp("rewrite") / "nets_rewrite_ported.py"
     path.write_text(port.port_file(SOURCE.read_text(), str(SOURCE)))
     spec = importlib.util.spec_from_file_location("nets_rewrite_ported", path)

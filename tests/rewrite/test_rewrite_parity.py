@@ -1,5 +1,5 @@
-"""cellonnx.rewrite against mindspore.rewrite 2.10 (fixtures written by tests/fixtures/mindspore/gen_rewrite.py):
-for each network and edit of nets_rewrite.py, the nodes of the edited SymbolTree (names, types, arguments,
+"""cellonnx.rewrite against mindspore.rewrite 2.10 (fixtures by tests/fixtures/mindspore/gen_rewrite.py
+from nets_rewrite.py): for each network and edit, the nodes of the edited SymbolTree (names, types, arguments,
 targets, inputs, users), the names of the nested nodes, the construct methods of the generated code, and the
 rewritten network's outputs on seeded inputs and weights; the rewritten network also exports to ONNX and runs
 in onnxruntime with the same outputs."""
