@@ -10,6 +10,7 @@ not take over ``conv1``'s users unless they come after it and read ``x``).
 from __future__ import annotations
 
 import ast
+import inspect
 from typing import Any
 
 from cellonnx.rewrite.node_type import NodeType
@@ -45,19 +46,18 @@ class NodeImpl:
         self.attributes: dict[str, Any] = {}
         self.math_kind = ""            # MathOps: the ast class of the expression ("BinOp" ...)
         self.method = ""               # CallMethod: pass_through / tuple / list / dict
+        self.func_def: ast.FunctionDef | None = None  # CallFunction whose body is parsed into `children`
+        self.is_method = False
 
     # ---- arguments
     def normalized_args(self) -> list[ScopedValue]:
         return self.args + list(self.kwargs.values())
 
     def get_instance_type(self) -> Any:
-        """The type of what the statement calls (the function itself for a CallFunction node)."""
-        if self.node_type == NodeType.CallFunction:
-            return self.instance if self.instance is not None else type(None)
-        if self.node_type in (NodeType.CallCell, NodeType.CallPrimitive, NodeType.Tree,
-                              NodeType.CellContainer):
-            return type(self.instance)
-        return type(None)
+        """The type of what the statement calls; a plain function is returned itself (as MindSpore does)."""
+        if inspect.isfunction(self.instance):
+            return self.instance
+        return type(self.instance)
 
     def get_targets_users(self, index: int) -> list[tuple[NodeImpl, int]]:
         return self.target_users.setdefault(index, [])

@@ -54,5 +54,13 @@ class _GlobalNamer(Namer):
     def get_name(self, origin: str) -> str:
         return super().get_name(origin + self.ending)
 
+    def reset(self) -> None:
+        self._count.clear()
+
 
 CLASS_NAMER = _GlobalNamer("Opt")
+
+# Names of the functions a rewrite parses (``helper``, ``split_opt``); MindSpore keeps one namer for the whole
+# process, cellonnx starts it afresh with every SymbolTree.create, so the names do not depend on what was
+# rewritten before (they equal MindSpore's for the first network rewritten in a process).
+FUNCTION_NAMER = _GlobalNamer("")

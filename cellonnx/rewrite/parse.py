@@ -82,6 +82,61 @@ class Parser:
         self.network = net
         self.globals = tree.names()
 
+    # ------------------------------------------------------------ functions
+    def parse_function(self, func: ast.FunctionDef, manager: Any) -> None:
+        """The arguments of `func` as Input nodes, then its statements (docstrings dropped, statements after
+        the first return dropped, nested definitions kept as Python nodes), into `manager`."""
+        for node in self.tree.argument_nodes(func):
+            self.tree.append(node, manager)
+        body = []
+        for stmt in func.body:
+            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(
+                    stmt.value.value, str):
+                continue
+            body.append(stmt)
+        func.body[:] = body
+        self.parse_body(func.body, manager)
+        children = manager.children
+        returns = [i for i, n in enumerate(children) if n.node_type == NodeType.Output]
+        if returns:
+            for node in reversed(children[returns[0] + 1:]):
+                self.tree.erase_node(node)
+
+    def function_call(self, stmt: ast.Assign, call: ast.Call, targets: list[ScopedValue], func: ScopedValue,
+                      args: list[ScopedValue], kwargs: dict[str, ScopedValue], manager: Any, fn: Any,
+                      is_method: bool, instance: Any = None) -> bool:
+        """A CallFunction node whose function body is parsed into nodes of its own (False when the source of
+        `fn` cannot be parsed: nested definitions, no source)."""
+        from cellonnx.rewrite.flatten import Flattener
+        try:
+            source = inspect.getsource(inspect.unwrap(fn))
+        except (OSError, TypeError):
+            return False
+        import textwrap
+        module = ast.parse(textwrap.dedent(source))
+        func_def = module.body[0] if module.body else None
+        if not isinstance(func_def, ast.FunctionDef) or any(
+                isinstance(n, ast.FunctionDef) for n in func_def.body):
+            return False
+        func_def.decorator_list = []
+        if is_method:
+            node_name = func.value
+        else:
+            own = func_def.name if func_def.name == str(func) else f"{func_def.name}_opt"
+            node_name = self.tree.function_namer.get_name(own)
+            func_def.name = node_name
+            if node_name != str(func):
+                call.func = ast.Name(id=node_name, ctx=ast.Load())
+                func = ScopedValue.create_naming_value(node_name)
+        node = NodeImpl(NodeType.CallFunction, node_name, stmt, targets, func, args, kwargs,
+                        fn if instance is None else instance)
+        node.func_def = func_def
+        node.is_method = is_method
+        self.tree.append(node, manager)
+        Flattener(self.tree.target_namer).flatten_body(func_def.body)
+        self.parse_function(func_def, node)
+        return True
+
     # ------------------------------------------------------------ statements
     def parse_body(self, body: list[ast.stmt], manager: Any) -> None:
         for stmt in body:
@@ -256,7 +311,10 @@ class Parser:
                 self.tree.append(node, manager)
                 return
             if hasattr(self.network, name):
-                function_node(name, getattr(self.network, name))
+                method = getattr(self.network, name)
+                if not (inspect.ismethod(method) and self.function_call(
+                        stmt, call, targets, func, args, kwargs, manager, method.__func__, True, method)):
+                    function_node(name, method if inspect.ismethod(method) else None)
                 return
         if _local_provider(manager, full) or _local_provider(manager, full.split(".")[0]):
             function_node(name)
@@ -272,6 +330,9 @@ class Parser:
         if inspect.isclass(obj):
             function_node(name)
             return
+        if inspect.isfunction(obj) and not is_framework_object(obj) and not _is_third_party(obj):
+            if self.function_call(stmt, call, targets, func, args, kwargs, manager, obj, False):
+                return
         if inspect.isfunction(obj) and (is_framework_object(obj) or not _is_third_party(obj)):
             # MindSpore names a function it parses after the function's own name, with "_opt" when the call
             # spells it otherwise (``ops.relu`` -> ``relu_opt``).

@@ -67,6 +67,8 @@ class SymbolTree:
         """
         from cellonnx.nn import Cell
         _check("network", network, (Cell,), "SymbolTree.create")
+        from cellonnx.rewrite.namer import FUNCTION_NAMER
+        FUNCTION_NAMER.reset()
         return cls(SymbolTreeImpl(network))
 
     def get_handler(self) -> SymbolTreeImpl:

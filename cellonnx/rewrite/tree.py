@@ -11,7 +11,7 @@ from typing import Any
 from cellonnx.rewrite import graph
 from cellonnx.rewrite.flatten import Flattener
 from cellonnx.rewrite.graph import NodeImpl
-from cellonnx.rewrite.namer import CLASS_NAMER, Namer
+from cellonnx.rewrite.namer import CLASS_NAMER, FUNCTION_NAMER, Namer
 from cellonnx.rewrite.node_type import NodeType
 from cellonnx.rewrite.scoped_value import ScopedValue
 
@@ -69,11 +69,9 @@ class SymbolTreeImpl:
         self.new_fields: list[str] = []
         self.modified = False
         self.saved_file_name = f"{self.opt_cls_name}.py"
+        self.function_namer = FUNCTION_NAMER
         Flattener().flatten_body(self.func_ast.body)
-        parser = Parser(self)
-        for arg in self._arguments():
-            self.append(arg, self)
-        parser.parse_body(self.func_ast.body, self)
+        Parser(self).parse_function(self.func_ast, self)
 
     def names(self) -> dict[str, Any]:
         """The names construct sees: its module's globals and the variables it closes over."""
@@ -85,8 +83,9 @@ class SymbolTreeImpl:
             pass
         return namespace
 
-    def _arguments(self) -> list[NodeImpl]:
-        args = self.func_ast.args
+    def argument_nodes(self, func: ast.FunctionDef) -> list[NodeImpl]:
+        """Input nodes for the arguments of `func` (``self`` left out)."""
+        args = func.args
         positional = args.posonlyargs + args.args
         defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
         nodes = []
@@ -135,8 +134,7 @@ class SymbolTreeImpl:
         while stack:
             manager = stack.pop()
             found.extend(manager.children)
-            stack.extend(n for n in manager.children if n.node_type in (NodeType.ControlFlow,
-                                                                         NodeType.CellContainer))
+            stack.extend(n for n in manager.children if _is_manager(n))
         return found
 
     def tree_nodes(self) -> list[NodeImpl]:
@@ -156,8 +154,7 @@ class SymbolTreeImpl:
             for node in manager.children:
                 if node.name == name:
                     return node
-            stack.extend(n for n in manager.children if n.node_type in (NodeType.ControlFlow,
-                                                                         NodeType.CellContainer))
+            stack.extend(n for n in manager.children if _is_manager(n))
         return None
 
     def real_node(self, node_or_name: NodeImpl | str) -> NodeImpl | None:
@@ -191,6 +188,10 @@ class SymbolTreeImpl:
         if manager.node_type == NodeType.CellContainer if isinstance(manager, NodeImpl) else False:
             raise NotImplementedError("For 'SymbolTree.insert', inserting into a cell container is not "
                                       "supported.")
+        if (isinstance(manager, NodeImpl) and manager.func_def is not None and not manager.is_method
+                and node.node_type in (NodeType.CallCell, NodeType.CallPrimitive)):
+            raise TypeError(f"For 'SymbolTree.insert', a {node.node_type} node cannot be inserted into "
+                            f"function '{manager.name}', which is not a method of the network (it has no 'self').")
         for target in node.targets:
             self.target_namer.add_name(str(target))
         node.name = self.node_namer.get_name(node.name or _default_name(node))
@@ -268,13 +269,23 @@ class SymbolTreeImpl:
 
     # ------------------------------------------------------------ code
     def construct_ast(self) -> ast.FunctionDef:
-        func = copy.copy(self.func_ast)
-        func.args = copy.deepcopy(func.args)
-        for arg in ast.walk(func.args):
-            if isinstance(arg, ast.arg):
-                arg.annotation = None  # as MindSpore: annotations may name what the new module lacks
-        func.body = _emit(self.children) or [ast.Pass()]
-        return ast.fix_missing_locations(func)
+        return _function_ast(self.func_ast, self.children)
+
+    def class_methods(self) -> list[ast.FunctionDef]:
+        """construct and the parsed methods, in the order of the class's source."""
+        def line(name: str) -> int:
+            fn = inspect.unwrap(getattr(type(self.network), name, None) or (lambda: None))
+            return getattr(getattr(fn, "__code__", None), "co_firstlineno", 0)
+        funcs = [self.construct_ast(), *self.parsed_functions(True)]
+        return sorted(funcs, key=lambda f: line(f.name))
+
+    def parsed_functions(self, methods: bool) -> list[ast.FunctionDef]:
+        """The functions (or methods) called by construct whose bodies were parsed, as rewritten."""
+        found = []
+        for node in self.managers_nodes():
+            if node.func_def is not None and node.is_method == methods and node.tree is self:
+                found.append(_function_ast(node.func_def, node.children))
+        return found
 
     def init_lines(self, tree_class_names: dict[int, str]) -> list[str]:
         init_lines = ["nn.Cell.__init__(self)", "for key, value in obj.__dict__.items():",
@@ -299,7 +310,8 @@ class SymbolTreeImpl:
                            bases=[ast.Name(id=self.ori_cls_name, ctx=ast.Load()),
                                   ast.Attribute(value=ast.Name(id="nn", ctx=ast.Load()), attr="Cell",
                                                 ctx=ast.Load())],
-                           keywords=[], body=[init, self.construct_ast()], decorator_list=[], type_params=[])
+                           keywords=[], body=[init, *self.class_methods()],
+                           decorator_list=[], type_params=[])
         return ast.fix_missing_locations(cls)
 
     def get_code(self) -> str:
@@ -320,6 +332,8 @@ class SymbolTreeImpl:
         for tree in order:
             if names[id(tree)] != tree.opt_cls_name:
                 continue
+            for func in tree.parsed_functions(False):
+                lines += [ast.unparse(func), "#"]
             lines.append(f"from {tree.origin_class.__module__} import {tree.origin_class.__name__}")
             if tree.origin_class.__name__ != tree.ori_cls_name:
                 lines.append(f"{tree.ori_cls_name} = {tree.origin_class.__name__}")
@@ -341,13 +355,19 @@ class SymbolTreeImpl:
         net = self.network
         cls = type(net)
         namespace = self.names()
-        source = ast.unparse(ast.Module(body=[self.construct_ast()], type_ignores=[]))
+        methods = self.parsed_functions(True)
+        body = [*self.parsed_functions(False), self.construct_ast(), *methods]
+        source = ast.unparse(ast.Module(body=body, type_ignores=[]))
         filename = f"<rewritten {self.opt_cls_name}.construct>"
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
         exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - code generated from the parsed AST
         construct = namespace["construct"]
         construct.__qualname__ = f"{self.opt_cls_name}.construct"
-        opt_cls = type(self.opt_cls_name, (cls,), {"construct": construct, "__module__": cls.__module__})
+        members = {"construct": construct, "__module__": cls.__module__}
+        for method in methods:
+            members[method.name] = namespace[method.name]
+            members[method.name].__qualname__ = f"{self.opt_cls_name}.{method.name}"
+        opt_cls = type(self.opt_cls_name, (cls,), members)
         new = opt_cls.__new__(opt_cls)
         state = dict(net.__dict__)
         for store in _STORES:
@@ -358,6 +378,20 @@ class SymbolTreeImpl:
             sub = node.subtree.get_network()
             new.__dict__["_cells"][field] = sub
         return new
+
+
+def _function_ast(func_def: ast.FunctionDef, children: list[NodeImpl]) -> ast.FunctionDef:
+    func = copy.copy(func_def)
+    func.args = copy.deepcopy(func.args)
+    for arg in ast.walk(func.args):
+        if isinstance(arg, ast.arg):
+            arg.annotation = None  # as MindSpore: annotations may name what the new module lacks
+    func.body = _emit(children) or [ast.Pass()]
+    return ast.fix_missing_locations(func)
+
+
+def _is_manager(node: NodeImpl) -> bool:
+    return node.node_type in (NodeType.ControlFlow, NodeType.CellContainer) or node.func_def is not None
 
 
 def _dedupe(trees: list[SymbolTreeImpl]) -> dict[int, str]:
