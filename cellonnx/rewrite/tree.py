@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import builtins
 import copy
 import inspect
 import linecache
@@ -65,7 +66,8 @@ class SymbolTreeImpl:
         self.ori_cls_name = type(network).__name__
         self.opt_cls_name = CLASS_NAMER.get_name(self.ori_cls_name)
         self.tree_fields: dict[str, NodeImpl] = {}
-        self.tree_node_list: list[NodeImpl] = []  # every Tree node parsed or inserted (erased ones included)
+        self.tree_node_list: list[NodeImpl] = []
+        self.inserted_functions: dict[str, Any] = {}  # name in the generated code -> function  # every Tree node parsed or inserted (erased ones included)
         self.new_fields: list[str] = []
         self.modified = False
         self.saved_file_name = f"{self.opt_cls_name}.py"
@@ -204,6 +206,9 @@ class SymbolTreeImpl:
             if node.node_type == NodeType.Tree:
                 self.tree_fields[field] = node
                 self.tree_node_list.append(node)
+        function = node.attributes.get("function")
+        if node.node_type == NodeType.CallFunction and function is not None and node.ast is None:
+            node.func = ScopedValue.create_naming_value(self._function_name(function))
         if node.ast is None:
             node.ast = graph.build_call_ast(node)
         node.tree = self
@@ -214,6 +219,19 @@ class SymbolTreeImpl:
         graph.on_insert(node)
         self.modified = True
         return node
+
+    def _function_name(self, function: Any) -> str:
+        """The name an inserted function is called by in the generated code (its own, or ``name_n`` when the
+        network's module gives that name to something else)."""
+        base = getattr(function, "__name__", "function")
+        names = self.names()
+        name, n = base, 0
+        while (name in names and names[name] is not function) or hasattr(builtins, name) or (
+                name in self.inserted_functions and self.inserted_functions[name] is not function):
+            n += 1
+            name = f"{base}_{n}"
+        self.inserted_functions[name] = function
+        return name
 
     def erase_node(self, node_or_name: NodeImpl | str) -> NodeImpl:
         node = self.real_node(node_or_name)
@@ -332,6 +350,9 @@ class SymbolTreeImpl:
         for tree in order:
             if names[id(tree)] != tree.opt_cls_name:
                 continue
+            for name, fn in tree.inserted_functions.items():
+                alias = "" if name == fn.__name__ else f" as {name}"
+                lines.append(f"from {fn.__module__} import {fn.__name__}{alias}")
             for func in tree.parsed_functions(False):
                 lines += [ast.unparse(func), "#"]
             lines.append(f"from {tree.origin_class.__module__} import {tree.origin_class.__name__}")
@@ -355,8 +376,11 @@ class SymbolTreeImpl:
         net = self.network
         cls = type(net)
         namespace = self.names()
+        namespace.update(self.inserted_functions)
         methods = self.parsed_functions(True)
         body = [*self.parsed_functions(False), self.construct_ast(), *methods]
+        for func in body:
+            func.returns = None  # evaluated when the def runs; the code text keeps it, as MindSpore's does
         source = ast.unparse(ast.Module(body=body, type_ignores=[]))
         filename = f"<rewritten {self.opt_cls_name}.construct>"
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
