@@ -66,8 +66,8 @@ class SymbolTreeImpl:
         self.ori_cls_name = type(network).__name__
         self.opt_cls_name = CLASS_NAMER.get_name(self.ori_cls_name)
         self.tree_fields: dict[str, NodeImpl] = {}
-        self.tree_node_list: list[NodeImpl] = []
-        self.inserted_functions: dict[str, Any] = {}  # name in the generated code -> function  # every Tree node parsed or inserted (erased ones included)
+        self.tree_node_list: list[NodeImpl] = []  # every Tree node parsed or inserted (erased ones included)
+        self.inserted_functions: dict[str, Any] = {}  # name in the generated code -> function
         self.new_fields: list[str] = []
         self.modified = False
         self.saved_file_name = f"{self.opt_cls_name}.py"
@@ -193,7 +193,8 @@ class SymbolTreeImpl:
         if (isinstance(manager, NodeImpl) and manager.func_def is not None and not manager.is_method
                 and node.node_type in (NodeType.CallCell, NodeType.CallPrimitive)):
             raise TypeError(f"For 'SymbolTree.insert', a {node.node_type} node cannot be inserted into "
-                            f"function '{manager.name}', which is not a method of the network (it has no 'self').")
+                            f"function '{manager.name}', which is not a method of the network (it has no "
+                            "'self').")
         for target in node.targets:
             self.target_namer.add_name(str(target))
         node.name = self.node_namer.get_name(node.name or _default_name(node))

@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import onnxruntime as ort
 import pytest
+from cellonnx.models import LeNet5
 
 import cellonnx
 from cellonnx import Tensor, nn, ops
-from cellonnx.models import LeNet5
 from cellonnx.rewrite import Node, NodeType, ScopedValue, SymbolTree, ValueType
 from tests.tolerance import assert_close
 
@@ -43,7 +43,8 @@ def test_scoped_values() -> None:
 def test_node_type_members_as_mindspore() -> None:
     assert {m.name: m.value for m in NodeType} == {
         "Unknown": 0, "CallCell": 1, "CallPrimitive": 2, "CallModule": 3, "CallFunction": 4, "CallMethod": 5,
-        "Python": 6, "Input": 7, "Output": 8, "Tree": 9, "CellContainer": 10, "MathOps": 11, "ControlFlow": 12}
+        "Python": 6, "Input": 7, "Output": 8, "Tree": 9, "CellContainer": 10, "MathOps": 11,
+        "ControlFlow": 12}
     assert {m.name: m.value for m in ValueType} == {
         "ConstantValue": 0, "TupleValue": 20, "ListValue": 21, "DictValue": 22, "NamingValue": 40,
         "CustomObjValue": 41, "UnsupportedValue": 50}
