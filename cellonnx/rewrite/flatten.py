@@ -70,7 +70,7 @@ class Flattener:
         taken.append(name)
         return name
 
-    def _pull(self, node: ast.AST, taken: list[str], parent: ast.AST) -> tuple[ast.AST, ast.Assign | None]:
+    def _pull(self, node: Any, taken: list[str], parent: ast.AST) -> tuple[Any, ast.Assign | None]:
         """`node` as a plain operand, and the assignment computing it (None when it already is one)."""
         if isinstance(node, (ast.Name, ast.Constant)):
             return node, None

@@ -28,7 +28,7 @@ class NodeImpl:
                  instance: Any = None) -> None:
         self.node_type = node_type
         self.name = name
-        self.ast = ast_node
+        self.ast: Any = ast_node
         self.targets: list[ScopedValue] = list(targets or [])
         self.func = func
         self.args: list[ScopedValue] = list(args or [])
@@ -240,6 +240,7 @@ def build_call_ast(node: NodeImpl) -> ast.Assign:
     for leaf in ast.walk(target):
         if isinstance(leaf, (ast.Name, ast.Attribute, ast.Tuple)):
             leaf.ctx = ast.Store()
+    assert node.func is not None, f"node {node.name} calls nothing"
     call = ast.Call(func=to_ast(node.func), args=[to_ast(a) for a in node.args],
                     keywords=[ast.keyword(arg=k, value=to_ast(v)) for k, v in node.kwargs.items()])
     return ast.fix_missing_locations(ast.Assign(targets=[target], value=call))

@@ -205,7 +205,8 @@ class Parser:
         elif isinstance(value, ast.Dict) and all(
                 isinstance(k, ast.Constant) and isinstance(k.value, str) for k in value.keys) and all(
                 isinstance(v, _ATTR_NODES) for v in value.values):
-            kwargs = {k.value: from_ast(v) for k, v in zip(value.keys, value.values)}
+            kwargs = {str(k.value): from_ast(v) for k, v in zip(value.keys, value.values)
+                      if isinstance(k, ast.Constant)}
             self.method_node(stmt, targets, "dict", [], kwargs, "dict", manager)
         else:
             self.python_node(stmt, manager)

@@ -314,9 +314,9 @@ class SymbolTreeImpl:
                 continue
             init_lines.append(f"self.{field} = {tree_class_names[id(node.subtree)]}(self.{field})")
         for field in self.new_fields:
-            node = self.tree_fields.get(field)
-            if node is not None:
-                init_lines.append(f"self.{field} = {tree_class_names[id(node.subtree)]}(obj.{field})")
+            tree_node = self.tree_fields.get(field)
+            if tree_node is not None:
+                init_lines.append(f"self.{field} = {tree_class_names[id(tree_node.subtree)]}(obj.{field})")
             else:
                 init_lines.append(f"self.{field} = obj.{field}")
         return init_lines
@@ -325,12 +325,9 @@ class SymbolTreeImpl:
         init_lines = self.init_lines(tree_class_names)
         init_src = "def __init__(self, obj):\n" + textwrap.indent("\n".join(init_lines), "    ")
         init = ast.parse(init_src).body[0]
-        cls = ast.ClassDef(name=self.opt_cls_name,
-                           bases=[ast.Name(id=self.ori_cls_name, ctx=ast.Load()),
-                                  ast.Attribute(value=ast.Name(id="nn", ctx=ast.Load()), attr="Cell",
-                                                ctx=ast.Load())],
-                           keywords=[], body=[init, *self.class_methods()],
-                           decorator_list=[], type_params=[])
+        cls = ast.parse(f"class {self.opt_cls_name}({self.ori_cls_name}, nn.Cell):\n    pass").body[0]
+        assert isinstance(cls, ast.ClassDef)
+        cls.body = [init, *self.class_methods()]
         return ast.fix_missing_locations(cls)
 
     def get_code(self) -> str:
@@ -379,8 +376,9 @@ class SymbolTreeImpl:
         namespace = self.names()
         namespace.update(self.inserted_functions)
         methods = self.parsed_functions(True)
-        body = [*self.parsed_functions(False), self.construct_ast(), *methods]
+        body: list[ast.stmt] = [*self.parsed_functions(False), self.construct_ast(), *methods]
         for func in body:
+            assert isinstance(func, ast.FunctionDef)
             func.returns = None  # evaluated when the def runs; the code text keeps it, as MindSpore's does
         source = ast.unparse(ast.Module(body=body, type_ignores=[]))
         filename = f"<rewritten {self.opt_cls_name}.construct>"
@@ -393,7 +391,7 @@ class SymbolTreeImpl:
             members[method.name] = namespace[method.name]
             members[method.name].__qualname__ = f"{self.opt_cls_name}.{method.name}"
         opt_cls = type(self.opt_cls_name, (cls,), members)
-        new = opt_cls.__new__(opt_cls)
+        new: Any = opt_cls.__new__(opt_cls)  # type: ignore[call-overload]
         state = dict(net.__dict__)
         for store in _STORES:
             if store in state:
