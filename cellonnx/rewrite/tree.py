@@ -353,11 +353,27 @@ class SymbolTreeImpl:
                 lines.append(f"from {fn.__module__} import {fn.__name__}{alias}")
             for func in tree.parsed_functions(False):
                 lines += [ast.unparse(func), "#"]
+            for line in tree.module_imports():
+                if line not in lines:
+                    lines.append(line)
             lines.append(f"from {tree.origin_class.__module__} import {tree.origin_class.__name__}")
             if tree.origin_class.__name__ != tree.ori_cls_name:
                 lines.append(f"{tree.ori_cls_name} = {tree.origin_class.__name__}")
             lines += ["", ast.unparse(tree.class_ast(names)), "#"]
         return "\n".join(lines) + "\n"
+
+    def module_imports(self) -> list[str]:
+        """The module-level imports of the file defining the network's class (what its code may name), as
+        MindSpore copies them into the generated code."""
+        module = inspect.getmodule(self.origin_class)
+        try:
+            tree = ast.parse(inspect.getsource(module)) if module is not None else None
+        except (OSError, TypeError, SyntaxError):
+            tree = None
+        if tree is None:
+            return []
+        return [ast.unparse(stmt) for stmt in tree.body if isinstance(stmt, (ast.Import, ast.ImportFrom))
+                and not (isinstance(stmt, ast.ImportFrom) and stmt.module == "__future__")]
 
     def subtrees(self) -> list[SymbolTreeImpl]:
         return [node.subtree for node in self.tree_node_list]

@@ -217,3 +217,15 @@ def test_print_node_tabulate(capsys: pytest.CaptureFixture[str]) -> None:
     for text in ("node type", "arg providers", "NodeType.CallCell", "conv1_var = self.conv1(x)",
                  "[['input_x', 0]]".replace("[['", "[[0, ('").replace("', 0]]", "', 0)]]")):
         assert text in out, text
+
+
+def test_generated_code_runs() -> None:
+    net = LeNet5()
+    stree = SymbolTree.create(net)
+    stree.insert(stree.after("conv1"), Node.create_call_cell(
+        nn.ReLU6(), targets=["conv1_var"], args=[ScopedValue.create_naming_value("conv1_var")]))
+    namespace: dict = {}
+    exec(compile(stree.get_code(), "<rewritten>", "exec"), namespace)  # noqa: S102
+    cls = next(v for k, v in namespace.items() if k.startswith("LeNet5Opt"))
+    x = _x()
+    np.testing.assert_array_equal(cls(net)(x).asnumpy(), stree.get_network()(x).asnumpy())
