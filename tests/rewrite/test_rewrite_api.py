@@ -229,3 +229,12 @@ def test_generated_code_runs() -> None:
     cls = next(v for k, v in namespace.items() if k.startswith("LeNet5Opt"))
     x = _x()
     np.testing.assert_array_equal(cls(net)(x).asnumpy(), stree.get_network()(x).asnumpy())
+
+
+@pytest.mark.parametrize("name", ["lenet5", "lstm_classifier", "mlp", "transformer_classifier"])
+def test_zoo_models_rewrite_unchanged(name: str) -> None:
+    from cellonnx.models.registry import example_input, get_model
+    net = get_model(name)
+    x = example_input(name, batch=2)
+    new = SymbolTree.create(net).get_network()
+    np.testing.assert_array_equal(new(x).asnumpy(), net(x).asnumpy())
