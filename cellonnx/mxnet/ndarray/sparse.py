@@ -205,6 +205,15 @@ class RowSparseNDArray(BaseSparseNDArray):
         raise ValueError(f"RowSparseNDArray only supports [:] for __getitem__, got [{key!r}]")
 
 
+class CallableRowSparse(RowSparseNDArray):
+    """A row-sparse gradient, also callable as MXNet's ``param.grad()`` is (Gluon's row-sparse gradients)."""
+
+    __slots__ = ()
+
+    def __call__(self, device: Any = None) -> CallableRowSparse:
+        return self
+
+
 _CLASSES: dict[str, type] = {"csr": CSRNDArray, "row_sparse": RowSparseNDArray}
 
 
