@@ -14,6 +14,7 @@ from cellonnx.gluon.block import Block
 from cellonnx.gluon.hybrid import HybridBlock
 from cellonnx.gluon.nn.activations import Activation
 from cellonnx.gluon.parameter import Parameter
+from cellonnx.ops import registry
 from cellonnx.ops.prims.dropout import shared_mask_dropout
 from cellonnx.tensor import Tensor
 
@@ -220,7 +221,9 @@ class Embedding(HybridBlock):
         output_dim: embedding size.
         dtype: table dtype. Default: 'float32'.
         weight_initializer: Default: None (the global initializer).
-        sparse_grad: MXNet's row_sparse gradient; the gradient here is dense (same values). Default: False.
+        sparse_grad: the weight's gradient is row-sparse (``grad_stype='row_sparse'``): ``weight.grad()``
+            holds the rows looked up, and an optimizer with ``lazy_update`` updates only those.
+            Default: False.
 
     Shape:
         (x1, ..., xn) -> (x1, ..., xn, output_dim).
@@ -243,9 +246,12 @@ class Embedding(HybridBlock):
         self._kwargs = {"input_dim": input_dim, "output_dim": output_dim, "dtype": dtype,
                         "sparse_grad": sparse_grad}
         self.weight = Parameter("weight", shape=(input_dim, output_dim), init=weight_initializer, dtype=dtype,
-                                allow_deferred_init=True)
+                                allow_deferred_init=True,
+                                grad_stype="row_sparse" if sparse_grad else "default")
 
     def forward(self, x: Tensor) -> Tensor:
+        if self.weight.grad_stype == "row_sparse" and autograd.is_recording() and registry.TRACE_HOOK is None:
+            self.weight._note_rows(x._data if isinstance(x, Tensor) else np.asarray(x))
         return ops.embedding(x, self.weight)
 
     def __repr__(self) -> str:

@@ -29,7 +29,7 @@ from cellonnx.mxnet.ndarray.utils import load, save, zeros
 _module = sys.modules[__name__]
 for _name, _impl in _op.TABLE.items():
     if _name not in ("empty", "zeros"):
-        setattr(_module, _name, _op.wrap(_name, _impl, NDArray))
+        setattr(_module, _name, sparse.dispatching(_name, _op.wrap(_name, _impl, NDArray)))
 for _name, _impl in SAMPLERS.items():
     setattr(_module, _name, _impl)
 dot = sparse.dot  # MXNet's output storage types for sparse arguments
