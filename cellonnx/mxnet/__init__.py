@@ -63,7 +63,8 @@ npx = numpy_extension
 
 __version__ = "1.9.1"
 
-__all__ = ["AttrScope", "Context", "Device", "MXNetError", "NDArray", "attribute", "autograd", "base", "context", "cpu", "cpu_pinned",
-           "current_context", "current_device", "device", "gluon", "gpu", "image", "init", "initializer",
-           "io", "lr_scheduler", "metric", "name", "nd", "ndarray", "np", "npx", "num_gpus", "numpy",
-           "numpy_extension", "optimizer", "random", "sym", "symbol", "util"]
+__all__ = ["AttrScope", "Context", "Device", "MXNetError", "NDArray", "attribute", "autograd", "base",
+           "context", "cpu", "cpu_pinned", "current_context", "current_device", "device", "gluon",
+           "gpu", "image", "init", "initializer", "io", "lr_scheduler", "metric", "name", "nd",
+           "ndarray", "np", "npx", "num_gpus", "numpy", "numpy_extension", "optimizer", "random",
+           "sym", "symbol", "util"]

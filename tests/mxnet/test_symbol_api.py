@@ -18,7 +18,7 @@ import pytest
 import cellonnx.mxnet as mx
 from cellonnx.gluon import SymbolBlock
 from cellonnx.gluon.symbol.export import export_onnx
-from tests.tolerance import assert_close
+from tests.tolerance import assert_close, scale_of
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "mxnet"
 RECORDED = FIXTURES / "symbol_api"
@@ -137,13 +137,15 @@ def test_simple_bind_forward_and_backward_match_mxnet(case: str) -> None:
         assert_close(arr.asnumpy(), want[f"aux_after/{name}"], RTOL, SCALE_RTOL)
     grads = {k[5:]: v for k, v in want.items() if k.startswith("grad/")}
     assert set(grads) == {k for k, v in ex.grad_dict.items() if v is not None}
+    # a gradient that cancels to zero (a bias before BatchNorm) is rounding noise on the scale of the others
+    floor = max(scale_of(g) for g in grads.values())
     for name, g in grads.items():
-        assert_close(ex.grad_dict[name].asnumpy(), g, 1e-4, 1e-5)
+        assert_close(ex.grad_dict[name].asnumpy(), g, 1e-4, 1e-5, what=name, min_scale=floor)
     assert set(ex.output_dict) == set(sym.list_outputs())
 
 
 def test_bind_with_add_accumulates_and_needs_head_gradients() -> None:
-    sym, shapes, _ = build("group")
+    sym, _, _ = build("group")
     want = arrays("group")
     args = {k[4:]: mx.nd.array(v) for k, v in want.items() if k.startswith("arg/")}
     grads = {k: mx.nd.zeros(v.shape) for k, v in args.items()}
@@ -170,7 +172,7 @@ def test_eval_computes_from_keyword_arrays() -> None:
 
 @pytest.mark.parametrize("case", ["mlp", "cnn_bn", "residual", "group"])
 def test_composed_symbol_is_a_symbol_block_exported_to_onnx(case: str, tmp_path: Path) -> None:
-    sym, shapes, _ = build(case)
+    sym, _, _ = build(case)
     want = arrays(case)
     if case == "mlp":  # the prediction, without the loss layer's label
         sym = sym.get_internals()["out_output"]

@@ -188,11 +188,15 @@ def create(op: str, hint: str, args: list[Any], kwargs: dict[str, Any], *, symbo
             inputs.extend(s._single_entry(spec.name))
     else:
         if len(sym_args) > len(names):
-            raise TypeError(f"{spec.name} takes {len(names)} input(s) ({', '.join(names)}), got {len(sym_args)}")
+            raise TypeError(
+                f"{spec.name} takes {len(names)} input(s) ({', '.join(names)}), got {len(sym_args)}"
+            )
         given = dict(zip(names, sym_args))
         for k, v in sym_kwargs.items():
             if k not in names:
-                raise TypeError(f"{spec.name} has no input '{k}'; its inputs are {', '.join(names) or 'none'}")
+                raise TypeError(
+                    f"{spec.name} has no input '{k}'; its inputs are {', '.join(names) or 'none'}"
+                )
             if k in given:
                 raise TypeError(f"{spec.name}: input '{k}' given twice")
             given[k] = v
@@ -218,7 +222,9 @@ _VAR_INIT = {
 }
 
 
-def _positional_params(op: str, spec: OpSpec, n_inputs: int, values: list[Any], params: dict[str, Any]) -> None:
+def _positional_params(
+    op: str, spec: OpSpec, n_inputs: int, values: list[Any], params: dict[str, Any]
+) -> None:
     """Positional attribute values, in the order of MXNet's Python signature (taken from mx.nd's function of
     the same operator, which keeps MXNet's argument order)."""
     import inspect
@@ -236,8 +242,8 @@ def _positional_params(op: str, spec: OpSpec, n_inputs: int, values: list[Any], 
             names = []
     names = [n for n in names if n in spec.attrs]
     if len(values) > len(names):
-        raise TypeError(f"{op}: positional arguments after the input Symbols must be its attributes in order; "
-                        f"got {len(values)} value(s) {values!r}")
+        raise TypeError(f"{op}: positional arguments after the input Symbols must be its attributes in "
+                        f"order; got {len(values)} value(s) {values!r}")
     for n, v in zip(names, values):
         if n in params:
             raise TypeError(f"{op}: argument '{n}' given twice")

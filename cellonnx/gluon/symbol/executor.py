@@ -1,6 +1,6 @@
 """The Executor of a bound symbol (``Symbol.bind`` / ``simple_bind`` / ``eval``), as MXNet 1.9.1's: arrays
-bound to the arguments, their gradients and the auxiliary states; ``forward(is_train)`` runs the graph with the
-symbol interpreter (recording gradients when training, when BatchNorm also moves its auxiliary states) and
+bound to the arguments, their gradients and the auxiliary states; ``forward(is_train)`` runs the graph with
+the symbol interpreter (recording gradients when training, when BatchNorm also moves its auxiliary states) and
 ``backward(out_grads)`` writes or adds the gradients into the bound gradient arrays. Loss outputs
 (SoftmaxOutput, the regression outputs, MakeLoss) need no head gradient; other outputs do, as in MXNet.
 """
@@ -95,7 +95,9 @@ class Executor:
         outputs: the outputs of the last ``forward``.
     """
 
-    def __init__(self, symbol: Any, args: list[Any], grads: list[Any], reqs: list[str], aux: list[Any]) -> None:
+    def __init__(
+        self, symbol: Any, args: list[Any], grads: list[Any], reqs: list[str], aux: list[Any]
+    ) -> None:
         self._symbol = symbol
         self._arg_names = symbol.list_arguments()
         self._aux_names = symbol.list_auxiliary_states()
@@ -157,8 +159,8 @@ class Executor:
                     raise TypeError(f"Unknown argument {name}")
                 value = np.asarray(array.asnumpy() if hasattr(array, "asnumpy") else array)
                 if tuple(arg_dict[name].shape) != value.shape:
-                    raise ValueError(f"Shape not match! Argument {name}, need: {tuple(arg_dict[name].shape)}, "
-                                     f"received: {value.shape}")
+                    raise ValueError(f"Shape not match! Argument {name}, need: "
+                                     f"{tuple(arg_dict[name].shape)}, received: {value.shape}")
                 arg_dict[name][:] = value
         values: dict[str, Any] = {}
         leaves: list[tuple[int, Any]] = []
@@ -259,7 +261,9 @@ class Executor:
                     raise ValueError(f"Find name \"{name}\" that is not in the arguments")
                 arrays[index[name]][:] = value.asnumpy() if hasattr(value, "asnumpy") else value
 
-    def reshape(self, partial_shaping: bool = False, allow_up_sizing: bool = False, **kwargs: Any) -> Executor:
+    def reshape(
+        self, partial_shaping: bool = False, allow_up_sizing: bool = False, **kwargs: Any
+    ) -> Executor:
         """A new executor for other input shapes, sharing the arrays whose shapes do not change."""
         arg_shapes, _, aux_shapes = self._symbol.infer_shape(**kwargs)
         if arg_shapes is None:

@@ -91,7 +91,9 @@ def _dtype_attr(node: Node) -> type | None:
     return np.dtype(text).type
 
 
-def _types(graph: SymbolGraph, heads: list[tuple[int, int]], known: dict[str, Any]) -> dict[tuple[int, int], Any]:
+def _types(
+    graph: SymbolGraph, heads: list[tuple[int, int]], known: dict[str, Any]
+) -> dict[tuple[int, int], Any]:
     types: dict[tuple[int, int], Any] = {}
     for nid in graph.order(heads):
         node = graph.nodes[nid]
@@ -194,7 +196,8 @@ def _run_op(graph: SymbolGraph, node: Node, inputs: list[tuple], dtypes: list[An
                     warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 out = row.fn(*values, **attrs)
-        except (ValueError, TypeError, IndexError, KeyError, np.linalg.LinAlgError, NotImplementedError) as exc:
+        except (ValueError, TypeError, IndexError, KeyError, np.linalg.LinAlgError,
+                NotImplementedError) as exc:
             error = exc
             continue
         outs = list(out) if isinstance(out, (tuple, list)) else [out]
@@ -246,7 +249,8 @@ def shapes_of(graph: SymbolGraph, heads: list[tuple[int, int]], known: dict[str,
         if spec is not None and spec.name in _ELEMWISE:
             ref = next((shapes[e] for e in entries if e in shapes), None)
             for e in entries:
-                if ref is not None and e not in shapes and graph.nodes[e[0]].is_variable and spec.name != "where":
+                if ref is not None and e not in shapes and graph.nodes[e[0]].is_variable \
+                        and spec.name != "where":
                     shapes[e] = ref
         if any(e not in shapes for e in entries):
             continue

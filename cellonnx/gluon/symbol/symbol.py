@@ -174,8 +174,8 @@ class SymbolBase(SymbolOps):
     """Outputs of a symbol graph: MXNet's ``Symbol``.
 
     A Symbol is a list of (node, output) entries; nodes are shared, so composing Symbols (``fc(data)``,
-    ``a + b``, ``Group``) builds one graph. ``graph`` / ``heads`` give it as the node list a symbol.json holds,
-    which the interpreter runs.
+    ``a + b``, ``Group``) builds one graph. ``graph`` / ``heads`` give it as the node list a symbol.json
+    holds, which the interpreter runs.
 
     Args:
         outputs: the (node, output) entries.
@@ -375,7 +375,9 @@ class SymbolBase(SymbolOps):
         """Replace this symbol's variables by Symbols (in place); see ``__call__``."""
         name = kwargs.pop("name", None)
         if args and kwargs:
-            raise TypeError("compose only accept input Symbols either as positional or keyword arguments, not both")
+            raise TypeError(
+                "compose only accept input Symbols either as positional or keyword arguments, not both"
+            )
         for value in (*args, *kwargs.values()):
             if not is_symbol(value):
                 raise TypeError("Compose expect `Symbol` as arguments")
@@ -410,7 +412,7 @@ class SymbolBase(SymbolOps):
             if node.attrs:
                 entry["attrs"] = dict(sorted(node.attrs.items()))
             spec = None if node.is_variable else op_spec(node.op)
-            mutated = {pos for pos, n in enumerate(spec.inputs) if n in spec.aux} if spec is not None else set()
+            mutated = set() if spec is None else {p for p, n in enumerate(spec.inputs) if n in spec.aux}
             # an auxiliary state is written by its operator: MXNet records the variable's version as 1
             entry["inputs"] = [[i, k, int(pos in mutated and graph.nodes[i].is_variable)]
                                for pos, (i, k) in enumerate(node.inputs)]
@@ -446,8 +448,8 @@ class SymbolBase(SymbolOps):
             if node.attrs:
                 lines.append("Attrs:")
                 lines.extend(f"\t{k}={v}" for k, v in sorted(node.attrs.items()))
-        return "\n".join(["Symbol Outputs:", *(f"\toutput[{i}]={n}({k})" for i, (n, k) in
-                                                 enumerate((n.name, k) for n, k in self._outputs)), *lines]) + "\n"
+        heads = [f"\toutput[{i}]={n.name}({k})" for i, (n, k) in enumerate(self._outputs)]
+        return "\n".join(["Symbol Outputs:", *heads, *lines]) + "\n"
 
     def __repr__(self) -> str:
         name = self.name

@@ -44,8 +44,8 @@ def _symbolic(args: tuple, kwargs: dict[str, Any]) -> bool:
         return True
     if _trace._current:
         return False
-    return not any(isinstance(v, Tensor) or isinstance(v, (list, tuple)) and any(isinstance(e, Tensor)
-                                                                                    for e in v)
+    return not any(isinstance(v, Tensor) or (isinstance(v, (list, tuple)) and any(isinstance(e, Tensor)
+                                                                                    for e in v))
                    for v in values)
 
 
@@ -103,7 +103,7 @@ for _name, _ops in {
 }.items():
     if _name in _op.TABLE:
         setattr(_module, _name, _scalar_or_symbol(_name, *_ops, getattr(_module, _name)))
-pow = getattr(_module, "power", None)  # noqa: A001 - MXNet's name
+pow = getattr(_module, "power", None)
 
 
 def _creation(name: str, op: str, build: Callable[..., dict[str, Any]]) -> Callable[..., Any]:
