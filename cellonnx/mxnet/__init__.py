@@ -41,6 +41,7 @@ alias(__name__ + ".init", initializer)
 from cellonnx.mxnet import (  # noqa: E402 - after the aliases, which these modules' imports may use
     attribute,
     context,
+    executor,
     image,
     io,
     lr_scheduler,
@@ -64,7 +65,7 @@ npx = numpy_extension
 __version__ = "1.9.1"
 
 __all__ = ["AttrScope", "Context", "Device", "MXNetError", "NDArray", "attribute", "autograd", "base",
-           "context", "cpu", "cpu_pinned", "current_context", "current_device", "device", "gluon",
+           "context", "cpu", "cpu_pinned", "current_context", "current_device", "device", "executor", "gluon",
            "gpu", "image", "init", "initializer", "io", "lr_scheduler", "metric", "name", "nd",
            "ndarray", "np", "npx", "num_gpus", "numpy", "numpy_extension", "optimizer", "random",
            "sym", "symbol", "util"]

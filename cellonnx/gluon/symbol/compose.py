@@ -94,7 +94,8 @@ def node_inputs(op: str, attrs: dict[str, str]) -> list[str] | None:
         return None
     names = list(spec.inputs)
     name = spec.name
-    if "bias" in names and _true(attrs.get("no_bias")):
+    no_bias = attrs.get("no_bias", spec.attrs["no_bias"].default if "no_bias" in spec.attrs else None)
+    if "bias" in names and _true(no_bias):
         names.remove("bias")
     if name == "LeakyReLU" and attrs.get("act_type", "leaky") != "prelu":
         names.remove("gamma")
@@ -131,7 +132,8 @@ def attr_text(key: str, value: Any) -> str:
     return str(value)
 
 
-def create(op: str, hint: str, args: list[Any], kwargs: dict[str, Any], *, symbol_cls: type) -> Any:
+def create(op: str, hint: str, args: list[Any], kwargs: dict[str, Any], *, symbol_cls: type,
+           signature: Any = None) -> Any:
     """The Symbol of operator ``op`` applied to ``args`` / ``kwargs`` (Symbols are inputs, everything else an
     attribute; ``name`` and ``attr`` as MXNet takes them), named from ``hint`` when no name is given."""
     from cellonnx.gluon.symbol.symbol import SymNode, is_symbol
@@ -149,7 +151,7 @@ def create(op: str, hint: str, args: list[Any], kwargs: dict[str, Any], *, symbo
     sym_args = [a for a in args if is_symbol(a)]
     extra = [a for a in args if not is_symbol(a)]
     if extra:
-        _positional_params(op, spec, len(sym_args), extra, params)
+        _positional_params(op, spec, signature, extra, params)
     if spec.variadic is not None and spec.variadic and spec.variadic not in params:
         params[spec.variadic] = len(sym_args) + len(sym_kwargs)
     attrs: dict[str, str] = {}
@@ -223,19 +225,20 @@ _VAR_INIT = {
 
 
 def _positional_params(
-    op: str, spec: OpSpec, n_inputs: int, values: list[Any], params: dict[str, Any]
+    op: str, spec: OpSpec, signature: Any, values: list[Any], params: dict[str, Any]
 ) -> None:
-    """Positional attribute values, in the order of MXNet's Python signature (taken from mx.nd's function of
-    the same operator, which keeps MXNet's argument order)."""
+    """Positional attribute values, in the order of MXNet's Python signature (from ``signature``, mx.nd's
+    function of the same operator, or the interpreter's, which keep MXNet's argument order)."""
     import inspect
 
     from cellonnx.gluon.symbol.table import row_of
 
     row = row_of(spec.name)
+    fn = signature if signature is not None else None if row is None else row.fn
     names: list[str] = []
-    if row is not None:
+    if fn is not None:
         try:
-            sig = inspect.signature(row.fn)
+            sig = inspect.signature(fn)
             names = [p.name for p in sig.parameters.values()
                      if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
         except (TypeError, ValueError):

@@ -93,6 +93,18 @@ class Executor:
         arg_arrays, grad_arrays, aux_arrays: the bound arrays in ``list_arguments`` /
             ``list_auxiliary_states`` order (None where an argument has no gradient array).
         outputs: the outputs of the last ``forward``.
+
+    Examples:
+        >>> import cellonnx.mxnet as mx
+        >>> a, b = mx.sym.var('a'), mx.sym.var('b')
+        >>> c = a * b
+        >>> ex = c.bind(mx.cpu(), {'a': mx.nd.array([1, 2]), 'b': mx.nd.array([3, 4])},
+        ...     args_grad={'a': mx.nd.zeros(2), 'b': mx.nd.zeros(2)})
+        >>> print(ex.forward(is_train=True)[0].asnumpy())
+        [3. 8.]
+        >>> ex.backward(mx.nd.ones(2))
+        >>> print(ex.grad_dict['a'].asnumpy())
+        [3. 4.]
     """
 
     def __init__(

@@ -115,7 +115,7 @@ def output_names(node: Any) -> list[str]:
         return [f"{node.name}_output", f"{node.name}_mask"]
     elif op in ("_contrib_box_nms", "_contrib_box_non_maximum_suppression"):
         total = 2
-    elif op in ("_linalg_gelqf", "_linalg_slogdet", "_linalg_syevd"):
+    elif op in ("_linalg_gelqf", "_linalg_slogdet", "_linalg_syevd", "moments"):
         total = visible = 2
     if total == 1:
         return [f"{node.name}_output"]
@@ -495,8 +495,11 @@ def Group(symbols: list[Symbol]) -> Symbol:
     Examples:
         >>> import cellonnx.mxnet as mx
         >>> a, b = mx.sym.var('a'), mx.sym.var('b')
-        >>> mx.sym.Group([a + b, a * b]).list_outputs()
-        ['_plus0_output', '_mul0_output']
+        >>> g = mx.sym.Group([mx.sym.relu(a, name='r'), mx.sym.broadcast_add(a, b, name='s')])
+        >>> g.list_outputs()
+        ['r_output', 's_output']
+        >>> g.list_arguments()
+        ['a', 'b']
     """
     if not symbols or any(not is_symbol(s) for s in symbols):
         raise TypeError("Expected a list of symbols as input")

@@ -17,13 +17,15 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from cellonnx.gluon.symbol.compose import AttrScope, create
-from cellonnx.gluon.symbol.executor import Executor
+from cellonnx.gluon.symbol.compose import create
 from cellonnx.gluon.symbol.symbol import Group, Symbol, Variable, is_symbol, load, load_json, var
 from cellonnx.graph import trace as _trace
 from cellonnx.mxnet import _op
+from cellonnx.mxnet._docs import attach
+from cellonnx.mxnet.ndarray.examples import SUMMARIES as ND_SUMMARIES
 from cellonnx.mxnet.ndarray.ndarray import NDArray
 from cellonnx.mxnet.symbol import contrib
+from cellonnx.mxnet.symbol.examples import EXAMPLES, SUMMARIES
 from cellonnx.tensor import Tensor
 
 
@@ -49,13 +51,14 @@ def _symbolic(args: tuple, kwargs: dict[str, Any]) -> bool:
                    for v in values)
 
 
-def _dual(name: str, op: str, eager: Callable[..., Any] | None) -> Callable[..., Any]:
+def _dual(name: str, op: str, eager: Callable[..., Any] | None,
+          impl: Callable[..., Any] | None = None) -> Callable[..., Any]:
     """``mx.sym.<name>``: a graph node of operator ``op`` on Symbols, the computation on arrays."""
     hint = name.lower()
 
     def fn(*args: Any, **kwargs: Any) -> Any:
         if eager is None or _symbolic(args, kwargs):
-            return create(op, hint, list(args), kwargs, symbol_cls=Symbol)
+            return create(op, hint, list(args), kwargs, symbol_cls=Symbol, signature=impl)
         return eager(*args, **kwargs)
 
     fn.__name__ = fn.__qualname__ = name
@@ -69,11 +72,26 @@ def _op_name(name: str) -> str | None:
     return canonical(name)
 
 
+# cellonnx's NumPy-style names of the operator table, on Symbols: MXNet's operators of the same meaning
+_GRAPH_ALIASES = {
+    **dict.fromkeys(("add", "plus"), "broadcast_add"),
+    **dict.fromkeys(("sub", "minus", "subtract"), "broadcast_sub"),
+    **dict.fromkeys(("mul", "multiply"), "broadcast_mul"),
+    **dict.fromkeys(("div", "divide", "true_divide"), "broadcast_div"),
+    **dict.fromkeys(("mod", "modulo"), "broadcast_mod"),
+    **{n: f"broadcast_{n}" for n in ("equal", "not_equal", "greater", "greater_equal", "lesser",
+                                     "lesser_equal", "logical_and", "logical_or", "logical_xor")},
+    "AdaptiveAvgPooling2D": "_contrib_AdaptiveAvgPooling2D",
+    "BilinearResize2D": "_contrib_BilinearResize2D",
+    "sequence_mask": "SequenceMask",
+    "eye": "_eye",
+}
+
 _module = sys.modules[__name__]
 for _name, _impl in _op.TABLE.items():
     _eager = _op.wrap(_name, _impl, _TracedSymbol)
-    _canonical = _op_name(_name)
-    setattr(_module, _name, _eager if _canonical is None else _dual(_name, _canonical, _eager))
+    _canonical = _op_name(_GRAPH_ALIASES.get(_name, _name))
+    setattr(_module, _name, _eager if _canonical is None else _dual(_name, _canonical, _eager, _impl))
 
 
 # ---------------------------------------------------------------- MXNet's Python-level functions
@@ -153,7 +171,9 @@ def split_v2(ary: Any, indices_or_sections: Any, axis: int = 0, squeeze_axis: bo
                                                     "indices": indices, "sections": 0}, symbol_cls=Symbol)
 
 
-__all__ = ["AttrScope", "Executor", "Group", "Symbol", "Variable", "contrib", "load", "load_json", "var",
+attach(vars(_module), EXAMPLES, {**ND_SUMMARIES, **SUMMARIES})
+
+__all__ = ["Group", "Symbol", "Variable", "contrib", "load", "load_json", "var",
            *(n for n in _op.TABLE if not n.startswith("_"))]
 
 
