@@ -120,9 +120,14 @@ def linalg_potri(A: Tensor, lower: bool = True, **_: Any) -> Tensor:
     return ops.inverse(full)
 
 
+def _at_least_1d(x: Tensor) -> Tensor:
+    """MXNet 1.x has no 0-d arrays: the result for a single matrix has shape (1,)."""
+    return ops.reshape(x, (1,)) if x.ndim == 0 else x
+
+
 def linalg_sumlogdiag(A: Tensor, **_: Any) -> Tensor:
     """The sum of the logarithms of A's diagonal."""
-    return ops.sum(ops.log(ops.diagonal(A, 0, -2, -1)), -1)
+    return _at_least_1d(ops.sum(ops.log(ops.diagonal(A, 0, -2, -1)), -1))
 
 
 def linalg_extractdiag(A: Tensor, offset: int = 0, **_: Any) -> Tensor:
@@ -185,7 +190,8 @@ MISC: dict[str, Callable[..., Any]] = {
     "linalg_gemm": linalg_gemm, "linalg_syrk": linalg_syrk, "linalg_trmm": linalg_trmm,
     "linalg_trsm": linalg_trsm, "linalg_potrf": linalg_potrf, "linalg_potri": linalg_potri,
     "linalg_sumlogdiag": linalg_sumlogdiag, "linalg_extractdiag": linalg_extractdiag,
-    "linalg_makediag": linalg_makediag, "linalg_gelqf": linalg_gelqf, "linalg_det": lambda A, **_: ops.det(A),
+    "linalg_makediag": linalg_makediag, "linalg_gelqf": linalg_gelqf,
+    "linalg_det": lambda A, **_: _at_least_1d(ops.det(A)),
     "linalg_inverse": lambda A, **_: ops.inverse(A),
-    "linalg_slogdet": lambda A, **_: tuple(ops.slogdet(A)),
+    "linalg_slogdet": lambda A, **_: tuple(_at_least_1d(t) for t in ops.slogdet(A)),
 }

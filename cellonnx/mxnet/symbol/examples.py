@@ -1386,6 +1386,247 @@ EXAMPLES = {
     >>> print(mean.eval(x=mx.nd.array([[1, 3], [2, 6]]))[0].asnumpy())
     [2. 4.]
     """,
+    "linalg_det": """
+    >>> import cellonnx.mxnet as mx
+    >>> a = mx.sym.var('a')
+    >>> print(mx.sym.linalg_det(a).eval(a=mx.nd.array([[4.0, 2.0], [2.0, 3.0]]))[0].asnumpy().round(4))
+    [8.]
+    """,
+    "linalg_inverse": """
+    >>> import cellonnx.mxnet as mx
+    >>> a = mx.sym.var('a')
+    >>> print(mx.sym.linalg_inverse(a).eval(a=mx.nd.array([[4.0, 2.0], [2.0, 3.0]]))[0].asnumpy().round(4))
+    [[ 0.375 -0.25 ]
+     [-0.25   0.5  ]]
+    """,
+    "linalg_potrf": """
+    >>> import cellonnx.mxnet as mx
+    >>> a = mx.sym.var('a')
+    >>> print(mx.sym.linalg_potrf(a).eval(a=mx.nd.array([[4.0, 2.0], [2.0, 3.0]]))[0].asnumpy().round(4))
+    [[2.     0.    ]
+     [1.     1.4142]]
+    """,
+    "linalg_potri": """
+    >>> import cellonnx.mxnet as mx
+    >>> a = mx.sym.var('a')
+    >>> l = mx.sym.linalg_potrf(a)
+    >>> print(mx.sym.linalg_potri(l).eval(a=mx.nd.array([[4.0, 2.0], [2.0, 3.0]]))[0].asnumpy().round(4))
+    [[ 0.375 -0.25 ]
+     [-0.25   0.5  ]]
+    """,
+    "linalg_sumlogdiag": """
+    >>> import cellonnx.mxnet as mx
+    >>> a = mx.sym.var('a')
+    >>> print(mx.sym.linalg_sumlogdiag(a).eval(a=mx.nd.array([[4.0, 2.0], [2.0, 3.0]]))[0].asnumpy().round(4))
+    [2.4849]
+    """,
+    "linalg_extractdiag": """
+    >>> import cellonnx.mxnet as mx
+    >>> a = mx.sym.var('a')
+    >>> print(mx.sym.linalg_extractdiag(a).eval(a=mx.nd.array([[4.0, 2.0],
+    ...     [2.0, 3.0]]))[0].asnumpy().round(4))
+    [4. 3.]
+    """,
+    "linalg_makediag": """
+    >>> import cellonnx.mxnet as mx
+    >>> a = mx.sym.var('a')
+    >>> print(mx.sym.linalg_makediag(a).eval(a=mx.nd.array([1.0, 2.0]))[0].asnumpy())
+    [[1. 0.]
+     [0. 2.]]
+    """,
+    "linalg_extracttrian": """
+    >>> import cellonnx.mxnet as mx
+    >>> a = mx.sym.var('a')
+    >>> print(mx.sym.linalg_extracttrian(a).eval(a=mx.nd.array([[4.0, 2.0],
+    ...     [2.0, 3.0]]))[0].asnumpy().round(4))
+    [4. 2. 3.]
+    """,
+    "linalg_maketrian": """
+    >>> import cellonnx.mxnet as mx
+    >>> a = mx.sym.var('a')
+    >>> print(mx.sym.linalg_maketrian(a).eval(a=mx.nd.array([1.0, 2.0, 3.0]))[0].asnumpy())
+    [[1. 0.]
+     [2. 3.]]
+    """,
+    "linalg_syrk": """
+    >>> import cellonnx.mxnet as mx
+    >>> a = mx.sym.var('a')
+    >>> print(mx.sym.linalg_syrk(a).eval(a=mx.nd.array([[4.0, 2.0], [2.0, 3.0]]))[0].asnumpy().round(4))
+    [[20. 14.]
+     [14. 13.]]
+    """,
+    "linalg_gemm": """
+    >>> import cellonnx.mxnet as mx
+    >>> a, b, c = mx.sym.var('a'), mx.sym.var('b'), mx.sym.var('c')
+    >>> print(mx.sym.linalg_gemm(a, b, c, alpha=2.0, beta=1.0).eval(a=mx.nd.array([[4.0, 2.0], [2.0, 3.0]]),
+    ...     b=mx.nd.array([[4.0, 2.0], [2.0, 3.0]]), c=mx.nd.ones((2, 2)))[0].asnumpy())
+    [[41. 29.]
+     [29. 27.]]
+    """,
+    "linalg_trmm": """
+    >>> import cellonnx.mxnet as mx
+    >>> a, b = mx.sym.var('a'), mx.sym.var('b')
+    >>> print(mx.sym.linalg_trmm(a, b).eval(a=mx.nd.array([[4.0, 2.0], [2.0, 3.0]]),
+    ...     b=mx.nd.ones((2, 2)))[0].asnumpy())
+    [[4. 4.]
+     [5. 5.]]
+    """,
+    "linalg_trsm": """
+    >>> import cellonnx.mxnet as mx
+    >>> a, b = mx.sym.var('a'), mx.sym.var('b')
+    >>> print(mx.sym.linalg_trsm(a, b).eval(a=mx.nd.array([[4.0, 2.0], [2.0, 3.0]]),
+    ...     b=mx.nd.ones((2, 2)))[0].asnumpy().round(4))
+    [[0.25   0.25  ]
+     [0.1667 0.1667]]
+    """,
+    "linalg_slogdet": """
+    >>> import cellonnx.mxnet as mx
+    >>> a = mx.sym.var('a')
+    >>> sign, logdet = mx.sym.linalg_slogdet(a)
+    >>> print(logdet.eval(a=mx.nd.array([[4.0, 2.0], [2.0, 3.0]]))[0].asnumpy().round(4))
+    [2.0794]
+    """,
+    "linalg_gelqf": """
+    >>> import cellonnx.mxnet as mx
+    >>> a = mx.sym.var('a')
+    >>> q, l = mx.sym.linalg_gelqf(a)
+    >>> print(mx.sym.abs(l).eval(a=mx.nd.array([[3.0, 4.0]]))[0].asnumpy())
+    [[5.]]
+    """,
+    "random_pdf_normal": """
+    >>> import cellonnx.mxnet as mx
+    >>> s, mu, sigma = mx.sym.var('s'), mx.sym.var('mu'), mx.sym.var('sigma')
+    >>> print(mx.sym.random_pdf_normal(s, mu, sigma).eval(s=mx.nd.array([[0.0, 1.0]]), mu=mx.nd.array([0.0]),
+    ...     sigma=mx.nd.array([1.0]))[0].asnumpy().round(4))
+    [[0.3989 0.242 ]]
+    """,
+    "random_pdf_uniform": """
+    >>> import cellonnx.mxnet as mx
+    >>> s, lo, hi = mx.sym.var('s'), mx.sym.var('lo'), mx.sym.var('hi')
+    >>> print(mx.sym.random_pdf_uniform(s, lo, hi).eval(s=mx.nd.array([[0.5, 1.5]]), lo=mx.nd.array([0.0]),
+    ...     hi=mx.nd.array([2.0]))[0].asnumpy())
+    [[0.5 0.5]]
+    """,
+    "random_pdf_exponential": """
+    >>> import cellonnx.mxnet as mx
+    >>> s, lam = mx.sym.var('s'), mx.sym.var('lam')
+    >>> print(mx.sym.random_pdf_exponential(s, lam).eval(s=mx.nd.array([[0.0, 1.0]]),
+    ...     lam=mx.nd.array([2.0]))[0].asnumpy().round(4))
+    [[2.     0.2707]]
+    """,
+    "random_pdf_poisson": """
+    >>> import cellonnx.mxnet as mx
+    >>> s, lam = mx.sym.var('s'), mx.sym.var('lam')
+    >>> print(mx.sym.random_pdf_poisson(s, lam).eval(s=mx.nd.array([[0.0, 2.0]]),
+    ...     lam=mx.nd.array([1.0]))[0].asnumpy().round(4))
+    [[0.3679 0.1839]]
+    """,
+    "random_pdf_gamma": """
+    >>> import cellonnx.mxnet as mx
+    >>> s, a, b = mx.sym.var('s'), mx.sym.var('a'), mx.sym.var('b')
+    >>> print(mx.sym.random_pdf_gamma(s, a, b).eval(s=mx.nd.array([[1.0, 2.0]]), a=mx.nd.array([2.0]),
+    ...     b=mx.nd.array([1.0]))[0].asnumpy().round(4))
+    [[0.3679 0.2707]]
+    """,
+    "random_pdf_negative_binomial": """
+    >>> import cellonnx.mxnet as mx
+    >>> s, k, p = mx.sym.var('s'), mx.sym.var('k'), mx.sym.var('p')
+    >>> print(mx.sym.random_pdf_negative_binomial(s, k, p).eval(s=mx.nd.array([[0.0, 1.0]]),
+    ...     k=mx.nd.array([2.0]), p=mx.nd.array([0.5]))[0].asnumpy().round(4))
+    [[0.25 0.25]]
+    """,
+    "random_pdf_generalized_negative_binomial": """
+    >>> import cellonnx.mxnet as mx
+    >>> s, mu, alpha = mx.sym.var('s'), mx.sym.var('mu'), mx.sym.var('alpha')
+    >>> print(mx.sym.random_pdf_generalized_negative_binomial(s, mu, alpha).eval(s=mx.nd.array([[0.0, 1.0]]),
+    ...     mu=mx.nd.array([1.0]), alpha=mx.nd.array([0.5]))[0].asnumpy().round(4))
+    [[0.4444 0.2963]]
+    """,
+    "random_pdf_dirichlet": """
+    >>> import cellonnx.mxnet as mx
+    >>> s, alpha = mx.sym.var('s'), mx.sym.var('alpha')
+    >>> print(mx.sym.random_pdf_dirichlet(s, alpha).eval(s=mx.nd.array([[[0.2, 0.8]]]),
+    ...     alpha=mx.nd.array([[1.0, 2.0]]))[0].asnumpy().round(4))
+    [[1.6]]
+    """,
+    "ravel_multi_index": """
+    >>> import cellonnx.mxnet as mx
+    >>> i = mx.sym.var('i')
+    >>> print(mx.sym.ravel_multi_index(i, shape=(3, 4)).eval(i=mx.nd.array([[1, 2], [3, 0]]))[0].asnumpy())
+    [7. 8.]
+    """,
+    "unravel_index": """
+    >>> import cellonnx.mxnet as mx
+    >>> i = mx.sym.var('i')
+    >>> print(mx.sym.unravel_index(i, shape=(3, 4)).eval(i=mx.nd.array([7, 8]))[0].asnumpy())
+    [[1. 2.]
+     [3. 0.]]
+    """,
+    "softmax_cross_entropy": """
+    >>> import cellonnx.mxnet as mx
+    >>> x, y = mx.sym.var('x'), mx.sym.var('y')
+    >>> print(mx.sym.softmax_cross_entropy(x, y).eval(x=mx.nd.array([[0.0, 0.0], [1.0, 3.0]]),
+    ...     y=mx.nd.array([0, 1]))[0].asnumpy().round(4))
+    [0.8201]
+    """,
+    "im2col": """
+    >>> import cellonnx.mxnet as mx
+    >>> x = mx.sym.var('x')
+    >>> mx.sym.im2col(x, kernel=(2, 2)).infer_shape(x=(1, 3, 4, 4))[1]
+    [(1, 12, 9)]
+    """,
+    "col2im": """
+    >>> import cellonnx.mxnet as mx
+    >>> x = mx.sym.var('x')
+    >>> mx.sym.col2im(x, output_size=(4, 4), kernel=(2, 2)).infer_shape(x=(1, 12, 9))[1]
+    [(1, 3, 4, 4)]
+    """,
+    "GridGenerator": """
+    >>> import cellonnx.mxnet as mx
+    >>> x = mx.sym.var('x')
+    >>> mx.sym.GridGenerator(x, transform_type='affine', target_shape=(3, 4)).infer_shape(x=(2, 6))[1]
+    [(2, 2, 3, 4)]
+    """,
+    "crop": """
+    >>> import cellonnx.mxnet as mx
+    >>> x = mx.sym.var('x')
+    >>> print(mx.sym.crop(x, begin=(0, 1),
+    ...     end=(2, 3)).eval(x=mx.nd.array([[1, 2, 3], [4, 5, 6]]))[0].asnumpy())
+    [[2. 3.]
+     [5. 6.]]
+    """,
+    "CTCLoss": """
+    >>> import cellonnx.mxnet as mx
+    >>> data, label = mx.sym.var('data'), mx.sym.var('label')
+    >>> mx.sym.CTCLoss(data, label).infer_shape(data=(5, 2, 4), label=(2, 3))[1]
+    [(2,)]
+    """,
+    "ctc_loss": """
+    >>> import cellonnx.mxnet as mx
+    >>> data, label = mx.sym.var('data'), mx.sym.var('label')
+    >>> print(mx.sym.ctc_loss(data, label).eval(data=mx.nd.zeros((2, 1, 3)),
+    ...     label=mx.nd.array([[1]]))[0].asnumpy().round(4))
+    [1.0986]
+    """,
+    "all_finite": """
+    >>> import cellonnx.mxnet as mx
+    >>> x = mx.sym.var('x')
+    >>> print(mx.sym.all_finite(x).eval(x=mx.nd.array([1.0, 2.0]))[0].asnumpy())
+    [1.]
+    """,
+    "BilinearSampler": """
+    >>> import cellonnx.mxnet as mx
+    >>> data, grid = mx.sym.var('data'), mx.sym.var('grid')
+    >>> mx.sym.BilinearSampler(data, grid).infer_shape(data=(1, 3, 4, 4), grid=(1, 2, 5, 6))[1]
+    [(1, 3, 5, 6)]
+    """,
+    "SpatialTransformer": """
+    >>> import cellonnx.mxnet as mx
+    >>> data, loc = mx.sym.var('data'), mx.sym.var('loc')
+    >>> mx.sym.SpatialTransformer(data, loc, target_shape=(2, 2), transform_type='affine',
+    ...     sampler_type='bilinear').infer_shape(data=(1, 3, 4, 4), loc=(1, 6))[1]
+    [(1, 3, 2, 2)]
+    """,
 }
 
 _BROADCAST = "with broadcasting: the shapes are aligned from the right and axes of size 1 stretched"
@@ -1494,4 +1735,14 @@ SUMMARIES = {
     "UpSampling": "Upsample by an integer scale (nearest, or bilinear with a learnable kernel).",
     "full": "An array of the given shape filled with a value.",
     "eye": "A 2-D array with ones on the k-th diagonal and zeros elsewhere.",
+    "linalg_det": "The determinant of each square matrix (the last two axes).",
+    "linalg_inverse": "The inverse of each square matrix (the last two axes).",
+    "linalg_slogdet": "The sign and the log of the absolute value of each matrix's determinant.",
+    "random_pdf_normal": "The density of normal distributions (mu, sigma) at the samples.",
+    "random_pdf_uniform": "The density of uniform distributions on [low, high) at the samples.",
+    "random_pdf_exponential": "The density of exponential distributions (rate lam) at the samples.",
+    "random_pdf_poisson": "The probability of the samples under Poisson distributions (rate lam).",
+    "random_pdf_negative_binomial": "The probability of the samples under negative binomial distributions "
+    "(k failures, success probability p).",
+    "softmax_cross_entropy": "The summed cross-entropy of softmax(data) against integer labels.",
 }
