@@ -55,3 +55,10 @@ def test_reduced_is_the_mean_over_ranks_and_the_input_is_untouched(results) -> N
                 assert_close(saved[f"{k}/reduced/{n}"], want, rtol=1e-6, scale_rtol=1e-6,
                              what=f"step {k} rank {r} {n}")
             np.testing.assert_array_equal(results[0][f"{k}/reduced/{n}"], results[1][f"{k}/reduced/{n}"])
+
+
+def test_the_same_gradients_reduced_twice_are_read_in_place(results) -> None:
+    for saved in results:
+        assert saved["twice/same_grad_buffers"].all()
+        for n in NAMES:
+            np.testing.assert_array_equal(saved[f"twice/second/{n}"], saved[f"twice/first/{n}"], err_msg=n)

@@ -58,9 +58,10 @@ def _refs(buf: Any) -> int:
     return sys.getrefcount(buf)
 
 
-def _free(buf: np.ndarray | None) -> bool:
-    """Whether nothing but the bucket holds ``buf`` or a view of it (every NumPy view keeps its base)."""
-    return buf is not None and _refs(buf) <= _ALONE
+def _free(buf: np.ndarray | None, views: int = 0) -> bool:
+    """Whether nothing but the bucket holds ``buf`` or a view of it (every NumPy view keeps its base), but
+    for ``views`` views of it that the caller knows of."""
+    return buf is not None and _refs(buf) <= _ALONE + views
 
 
 def _alone(buf: np.ndarray) -> int:   # as _free counts
@@ -114,10 +115,11 @@ class _Bucket:
         self.stale = False   # a member changed after the bucket was sent: reduce it again
         self.claimed = False   # ``grad`` taken for this round
 
-    def claim(self) -> np.ndarray:
-        """The gradient buffer of this round (fresh when the last round's is still held outside)."""
+    def claim(self, views: int = 0) -> np.ndarray:
+        """The gradient buffer of this round: fresh when views of the last round's are still held, but for
+        ``views`` of them (gradients passed to the reducer now)."""
         if not self.claimed:
-            if not _free(self.grad):
+            if not _free(self.grad, views):
                 self.grad = np.empty(self.size, self.dtype)
             self.claimed = True
         assert self.grad is not None
@@ -135,8 +137,8 @@ class _Bucket:
         off, _, shape = self.offsets[i]
         return arr.shape == shape and arr.ctypes.data == buf.ctypes.data + off * buf.itemsize
 
-    def put(self, i: int, grad: np.ndarray) -> None:
-        buf = self.claim()
+    def put(self, i: int, grad: np.ndarray, views: int = 0) -> None:
+        buf = self.claim(views)
         if not self.holds(i, grad):
             off, n, _ = self.offsets[i]
             buf[off:off + n] = grad.reshape(-1)
@@ -166,6 +168,7 @@ class _Plan:
         self.round_closed = False
         self.overlapped = 0   # buckets started during the last backward pass (for tests and benchmarks)
         self.written = 0   # gradients the last backward pass wrote straight into their bucket (idem)
+        self.overlap = True   # buckets start in the backward pass (False: at the reducer call, to compare)
 
     def _make_buckets(self) -> list[_Bucket]:
         from cellonnx.parallel_context import _fusion_plan
@@ -231,8 +234,9 @@ class _Plan:
         if bucket.holds(i, arr):
             self.written += 1
         bucket.put(i, arr)
-        self._launch_ready()
-        self._progress()
+        if self.overlap:
+            self._launch_ready()
+            self._progress()
 
     def _launch_ready(self) -> None:
         while self.next_launch < len(self.buckets):
@@ -263,6 +267,11 @@ class _Plan:
     def reduce(self, grads: tuple, scale: float | None = None) -> list[np.ndarray]:
         """The sums of ``grads`` across the group (times ``scale`` when given), as views of the buckets.
         Gradients the backward pass wrote into their buckets are not copied."""
+        views: dict[int, set[int]] = {}   # per bucket, the views of its buffer among ``grads``
+        for i, g in enumerate(grads):
+            b = self.bucket_of[i]
+            if b.holds(i, g._data):
+                views.setdefault(b.index, set()).add(id(g._data))
         for i, g in enumerate(grads):
             arr = g._data
             if self.captured.get(i) is arr:
@@ -272,7 +281,7 @@ class _Plan:
                 b.request.wait()
                 b.request = None
                 b.stale = True
-            b.put(i, arr)
+            b.put(i, arr, len(views.get(b.index, ())))
         for b in self.buckets[self.next_launch:]:
             if not b.stale:
                 self._start(b)

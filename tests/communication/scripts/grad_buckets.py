@@ -75,6 +75,13 @@ def main(out: str) -> None:
         opt(reduced)
         held = (grads, reduced) if k == STEPS - 1 else None
         del grads, reduced, before
+    # the same gradients reduced twice (no backward pass between): read where they are, no fresh buffer
+    del held
+    _, grads = grad_fn(*batch(rank, 0))
+    saved.update(record("twice/first", names, reducer(grads)))
+    kept = [weakref.ref(b.grad) for b in plan.buckets]
+    saved.update(record("twice/second", names, reducer(grads)))
+    saved["twice/same_grad_buffers"] = np.array([g() is b.grad for b, g in zip(plan.buckets, kept)])
     np.savez(f"{out}/rank{rank}.npz", **saved)
 
 
