@@ -66,8 +66,8 @@ def _offer_buffers(params: list) -> tuple[dict, object]:
 
 def _cnn() -> nn.Cell:
     return nn.SequentialCell([nn.Conv2d(2, 4, 3, pad_mode="pad", padding=1, has_bias=True), nn.BatchNorm2d(4),
-                              nn.ReLU(), nn.Conv2d(4, 4, 3, stride=2, pad_mode="valid", group=2), nn.Flatten(),
-                              nn.Dense(4 * 2 * 2, 3)])
+                              nn.ReLU(), nn.Conv2d(4, 4, 3, stride=2, pad_mode="valid", group=2),
+                              nn.Flatten(), nn.Dense(4 * 2 * 2, 3)])
 
 
 def test_gradients_written_into_the_offered_buffers_equal_the_usual_ones() -> None:

@@ -72,7 +72,8 @@ def test_forward_and_weight_gradient(monkeypatch: pytest.MonkeyPatch, xs, ws, st
         assert_close(got, expected_gw, rtol=1e-5, scale_rtol=sum_rtol(terms), what=f"{columns} columns' gw")
 
 
-@pytest.mark.parametrize(("xs", "ws", "stride", "pad"), [c[1:5] for c in FORWARD], ids=[c[0] for c in FORWARD])
+@pytest.mark.parametrize(("xs", "ws", "stride", "pad"), [c[1:5] for c in FORWARD],
+                         ids=[c[0] for c in FORWARD])
 @pytest.mark.parametrize("columns", ["kept", "fresh"])
 def test_weight_gradient_written_into_a_buffer(xs, ws, stride, pad, columns) -> None:
     # a data-parallel backward pass has the kernel write the gradient in its all-reduce bucket: every path

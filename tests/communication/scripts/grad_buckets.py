@@ -12,15 +12,15 @@ import numpy as np
 
 import cellonnx as ms
 from cellonnx import nn
-from cellonnx.communication import get_group_size, get_rank, init
+from cellonnx.communication import get_rank, init
 
 STEPS = 3
 
 
 def cnn() -> nn.Cell:
     return nn.SequentialCell([nn.Conv2d(2, 4, 3, pad_mode="pad", padding=1, has_bias=True), nn.BatchNorm2d(4),
-                              nn.ReLU(), nn.Conv2d(4, 4, 3, stride=2, pad_mode="valid", group=2), nn.Flatten(),
-                              nn.Dense(4 * 2 * 2, 3)])
+                              nn.ReLU(), nn.Conv2d(4, 4, 3, stride=2, pad_mode="valid", group=2),
+                              nn.Flatten(), nn.Dense(4 * 2 * 2, 3)])
 
 
 def batch(rank: int, step: int) -> tuple[ms.Tensor, ms.Tensor]:
@@ -36,7 +36,7 @@ def record(prefix: str, names: list[str], values: list) -> dict[str, np.ndarray]
 
 def main(out: str) -> None:
     init()
-    rank, size = get_rank(), get_group_size()
+    rank = get_rank()
     # buckets of at most 400 bytes: the 4 x 2 x 3 x 3 conv weight (288 B) alone, the others grouped
     ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True,
                                  comm_fusion={"allreduce": {"mode": "size", "config": 0.0004}})
