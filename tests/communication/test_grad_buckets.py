@@ -62,3 +62,12 @@ def test_the_same_gradients_reduced_twice_are_read_in_place(results) -> None:
         assert saved["twice/same_grad_buffers"].all()
         for n in NAMES:
             np.testing.assert_array_equal(saved[f"twice/second/{n}"], saved[f"twice/first/{n}"], err_msg=n)
+
+
+def test_gradients_replaced_after_the_backward_pass(results) -> None:
+    for n in NAMES:
+        want = np.mean([2 * saved[f"replaced/local/{n}"].astype(np.float64) for saved in results], axis=0)
+        for r, saved in enumerate(results):
+            np.testing.assert_array_equal(saved[f"replaced/after/{n}"], saved[f"replaced/local/{n}"],
+                                          err_msg=f"rank {r} {n}")
+            assert_close(saved[f"replaced/reduced/{n}"], want, rtol=1e-6, scale_rtol=1e-6, what=f"rank {r} {n}")

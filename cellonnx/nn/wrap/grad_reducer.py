@@ -268,15 +268,27 @@ class _Plan:
         """The sums of ``grads`` across the group (times ``scale`` when given), as views of the buckets.
         Gradients the backward pass wrote into their buckets are not copied."""
         views: dict[int, set[int]] = {}   # per bucket, the views of its buffer among ``grads``
+        replaced: set[int] = set()   # buckets holding gradients of the backward pass that ``grads`` replace
         for i, g in enumerate(grads):
             b = self.bucket_of[i]
             if b.holds(i, g._data):
                 views.setdefault(b.index, set()).add(id(g._data))
+            cap = self.captured.get(i)
+            if cap is not None and cap is not g._data and b.holds(i, cap):
+                replaced.add(b.index)
+        for k in sorted(replaced):   # the caller may still read the backward's gradients: a fresh buffer
+            b = self.buckets[k]
+            if b.request is not None:
+                b.request.wait()
+                b.request = None
+                b.stale = True
+            b.grad = np.empty(b.size, b.dtype)
+            b.claimed = True
         for i, g in enumerate(grads):
             arr = g._data
-            if self.captured.get(i) is arr:
-                continue
             b = self.bucket_of[i]
+            if self.captured.get(i) is arr and b.index not in replaced:
+                continue
             if b.request is not None and not b.stale:   # sent already: finish it, then reduce it again
                 b.request.wait()
                 b.request = None

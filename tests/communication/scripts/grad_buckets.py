@@ -82,6 +82,12 @@ def main(out: str) -> None:
     kept = [weakref.ref(b.grad) for b in plan.buckets]
     saved.update(record("twice/second", names, reducer(grads)))
     saved["twice/same_grad_buffers"] = np.array([g() is b.grad for b, g in zip(plan.buckets, kept)])
+    # gradients replaced after the backward pass (scaled, as clipping or accumulation would): the backward's
+    # gradients, views of the buckets, keep their values; the replacements are what is reduced
+    _, grads = grad_fn(*batch(rank, 1))
+    saved.update(record("replaced/local", names, grads))
+    saved.update(record("replaced/reduced", names, reducer(tuple(g * 2 for g in grads))))
+    saved.update(record("replaced/after", names, grads))
     np.savez(f"{out}/rank{rank}.npz", **saved)
 
 
