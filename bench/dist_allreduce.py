@@ -15,16 +15,18 @@ overlapped) / all-reduce time.
 
 The all-reduce alone: the gradients as a ResNet-18 backward pass leaves them with the reducer listening (the
 convolution and dense weight gradients computed in their buckets), then ``reducer(grads)`` beside mpi4py's
-``Allreduce`` of one fused buffer of the same bytes, out of place (as the reducer) and in place, each
-followed by the 1 / size scaling; and, to show what the gradients computed in place save, a reducer given
-copies of the gradients outside its buckets (it copies them in). Sides run in blocks of ``--block`` calls
-with a pause between blocks (bench/blocks.py), ``--rounds`` rounds; the load average (/proc/loadavg) before
-and after is printed with the figures.
+``Allreduce`` of one fused buffer of the same bytes, out of place (as the reducer) and in place, and out of
+place cut as the reducer's buckets are (at most 32 MiB each), each followed by the 1 / size scaling; and, to
+show what the gradients computed in place save, a reducer given copies of the gradients outside its buckets
+(it copies them in). Sides run in blocks of ``--block`` calls with a pause between blocks
+(bench/blocks.py), ``--rounds`` rounds; the load average (/proc/loadavg) before and after is printed with
+the figures.
 Prints one JSON line (rank 0).
 """
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import sys
 
@@ -127,6 +129,13 @@ def distributed(args: argparse.Namespace) -> None:
         comm.Allreduce(MPI.IN_PLACE, inplace, op=MPI.SUM)
         inplace.__imul__(scale)
 
+    bounds = np.cumsum([0] + [b.size for b in plan.buckets])
+
+    def raw_buckets() -> None:   # the same calls cut as the reducer's buckets are (at most 32 MiB each)
+        for lo, hi in itertools.pairwise(bounds):
+            comm.Allreduce(flat[lo:hi], out[lo:hi], op=MPI.SUM)
+            out[lo:hi].__imul__(scale)
+
     def block(fn):
         def run(n: int) -> list[float]:
             return [median_time(fn, 1, comm.Barrier) for _ in range(n)]
@@ -134,7 +143,7 @@ def distributed(args: argparse.Namespace) -> None:
 
     load = [loadavg()]
     times = in_blocks({"raw": block(raw), "raw_in_place": block(raw_in_place),
-                       "reducer": block(lambda: reducer(grads)),
+                       "raw_buckets": block(raw_buckets), "reducer": block(lambda: reducer(grads)),
                        "reducer_copying": block(lambda: copying(apart))}, args.rounds, args.block)
     load.append(loadavg())
     ms_of = {k: statistics.median(v) * 1e3 for k, v in times.items()}
@@ -167,6 +176,7 @@ def distributed(args: argparse.Namespace) -> None:
             "MB_computed_in_buckets": round(in_buckets / 1e6, 1), "loadavg": load,
             **{f"{k}_ms": round(v, 1) for k, v in ms_of.items()},
             "reducer_over_raw": round(ms_of["reducer"] / ms_of["raw"], 3),
+            "reducer_over_raw_buckets": round(ms_of["reducer"] / ms_of["raw_buckets"], 3),
             "reducer_copying_over_raw": round(ms_of["reducer_copying"] / ms_of["raw"], 3),
             "step_batch": args.batch, "buckets": buckets,
             "step_overlapped_ms": round(t_o, 1), "step_sequential_ms": round(t_s, 1),

@@ -144,12 +144,13 @@ class _Bucket:
             buf[off:off + n] = grad.reshape(-1)
         self.filled.add(i)
 
-    def start(self, comm: Any) -> None:
-        """A non-blocking all-reduce of the gradients into ``result``, driven by the progress thread."""
+    def start(self, comm: Any, background: bool = True) -> None:
+        """A non-blocking all-reduce of the gradients into ``result``, driven by the progress thread (or,
+        without ``background``, by the wait that follows at once)."""
         if not _free(self.result):
             self.result = np.empty(self.size, self.dtype)
         request = comm.Iallreduce(self.claim(), self.result, op=_mpi.STATE.mpi.SUM)
-        self.request = _progress.submit(request)
+        self.request = _progress.submit(request) if background else _progress.direct(request)
 
 
 class _Plan:
@@ -246,8 +247,8 @@ class _Plan:
             self._start(b)
             self.overlapped += 1
 
-    def _start(self, b: _Bucket) -> None:
-        b.start(self.comm)
+    def _start(self, b: _Bucket, background: bool = True) -> None:
+        b.start(self.comm, background)
         self.next_launch = b.index + 1
 
     def _progress(self) -> None:
@@ -294,9 +295,9 @@ class _Plan:
                 b.request = None
                 b.stale = True
             b.put(i, arr, len(views.get(b.index, ())))
-        for b in self.buckets[self.next_launch:]:
+        for b in self.buckets[self.next_launch:]:   # (waited for below at once: no progress thread)
             if not b.stale:
-                self._start(b)
+                self._start(b, background=False)
         out: list[np.ndarray] = [None] * len(grads)  # type: ignore[list-item]
         for b in self.buckets:   # in bucket order, as every rank
             if b.stale:
