@@ -139,9 +139,8 @@ class _Bucket:
 
     def put(self, i: int, grad: np.ndarray, views: int = 0) -> None:
         buf = self.claim(views)
-        if not self.holds(i, grad):
-            off, n, _ = self.offsets[i]
-            buf[off:off + n] = grad.reshape(-1)
+        if not self.holds(i, grad):   # one pass, whatever its strides (a transposed view, say) or dtype
+            np.copyto(self.view(buf, i), grad.reshape(self.offsets[i][2]), casting="unsafe")
         self.filled.add(i)
 
     def start(self, comm: Any, background: bool = True) -> None:
