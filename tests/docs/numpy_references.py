@@ -1,0 +1,20 @@
+"""NumPy references for the docstring examples that MindSpore's CPU build cannot run (the operator has no CPU
+kernel, or MindSpore's CPU kernel is known to be wrong for the example's dtype): per name, NumPy (and
+scipy.special) code that prints what the example prints, in the same order.
+tests/docs/check_against_mindspore.py compares them with the examples whose MindSpore run raises.
+"""
+from __future__ import annotations
+
+REFERENCES: dict[str, str] = {
+    # ---- cellonnx.ops.operations
+    "AccumulateNV2": "x = np.array([1.0, 2.0, 3.0], np.float32); y = x + 3; print(x + y + x)",
+    "CountNonZero": "x = np.array([[0, 1, 2], [0, 0, 3]]); print(np.count_nonzero(x));"
+                    "print(np.count_nonzero(x, axis=1))",
+    "FloatStatus": "print(np.array([0.0], np.float32)); print(np.array([1.0], np.float32))",
+    "Fmin": "x1 = np.array([1.0, np.nan, 3.0], np.float32); x2 = np.array([2.0, 5.0, np.nan], np.float32);"
+            "print(np.fmin(x1, x2))",
+    "LerpScalar": "a = np.array([1.0, 2.0, 3.0], np.float32); b = np.array([3.0, 6.0, 11.0], np.float32);"
+                  "print(a + 0.5 * (b - a))",
+    "Quantile": "x = np.array([[1.0, 2.0, 4.0, 8.0], [0.0, 3.0, 5.0, 9.0]], np.float32);"
+                "print(np.quantile(x, [0.25, 0.5], axis=1).astype(np.float32))",
+}
