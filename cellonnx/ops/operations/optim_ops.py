@@ -2,7 +2,7 @@
 ``SparseApply*`` families, ``ops.SGD``, ``ops.LARSUpdate``).
 
 Each computes MindSpore's documented update in cellonnx ops and writes the new values into its Parameter
-inputs in place, as MindSpore does; it returns the updated tensors (the Parameters themselves). The updates
+inputs in place, as MindSpore does; it returns the updated values (Tensors, not the Parameters). The updates
 are not recorded for autograd. The sparse forms update the rows named by ``indices`` (repeated indices
 first have their gradients summed, as MindSpore's CPU kernels do) and leave the other rows alone.
 """
@@ -75,8 +75,7 @@ def _apply_momentum(var: Tensor, accum: Tensor, lr: Any, grad: Tensor, momentum:
         grad = mul(grad, _s(gradient_scale, var))
     new_accum = add(mul(accum, momentum), grad)
     step = add(grad, mul(new_accum, momentum)) if use_nesterov else new_accum
-    _write("ApplyMomentum", (accum, new_accum), (var, sub(var, mul(step, lr))))
-    return var
+    return _write("ApplyMomentum", (accum, new_accum), (var, sub(var, mul(step, lr))))[-1]
 
 
 @_updating
@@ -127,8 +126,7 @@ def _apply_adagrad_da(var: Tensor, grad_accum: Tensor, grad_sq_accum: Tensor, gr
     shrunk = mul(sign(new_ga), maximum(sub(abs(new_ga), mul(l1, step)), 0.0))
     tmp = where(greater(l1, 0.0), shrunk, new_ga)
     new_var = div(mul(neg(lr), tmp), add(mul(mul(l2, step), lr), sqrt(new_gsa)))
-    _write("ApplyAdagradDA", (grad_accum, new_ga), (grad_sq_accum, new_gsa), (var, new_var))
-    return var
+    return _write("ApplyAdagradDA", (grad_accum, new_ga), (grad_sq_accum, new_gsa), (var, new_var))[-1]
 
 
 @_updating
@@ -167,8 +165,7 @@ def _apply_rms_prop(var: Tensor, mean_square: Tensor, moment: Tensor, lr: Any, g
         pairs.append((mean_grad, new_mg))
     new_mom = add(mul(momentum, moment), div(mul(lr, grad), sqrt(denom)))
     pairs += [(mean_square, new_ms), (moment, new_mom), (var, sub(var, new_mom))]
-    _write("ApplyCenteredRMSProp" if mean_grad is not None else "ApplyRMSProp", *pairs)
-    return var
+    return _write("ApplyCenteredRMSProp" if mean_grad is not None else "ApplyRMSProp", *pairs)[-1]
 
 
 def _ftrl_step(var: Tensor, accum: Tensor, linear: Tensor, grad: Tensor, lr: Tensor, l1: Tensor, l2: Tensor,
@@ -190,21 +187,19 @@ def _apply_ftrl(var: Tensor, accum: Tensor, linear: Tensor, grad: Tensor, lr: An
                 lr_power: Any) -> Tensor:
     new_var, new_accum, new_linear = _ftrl_step(var, accum, linear, grad, *(_s(a, var) for a in (lr, l1, l2,
                                                                                               lr_power)))
-    _write("ApplyFtrl", (var, new_var), (accum, new_accum), (linear, new_linear))
-    return var
+    return _write("ApplyFtrl", (var, new_var), (accum, new_accum), (linear, new_linear))[-1]
 
 
 @_updating
 def _apply_gradient_descent(var: Tensor, alpha: Any, delta: Tensor) -> Tensor:
-    _write("ApplyGradientDescent", (var, sub(var, mul(_s(alpha, var), delta))))
-    return var
+    return _write("ApplyGradientDescent", (var, sub(var, mul(_s(alpha, var), delta))))[-1]
 
 
 @_updating
 def _apply_proximal_gradient_descent(var: Tensor, alpha: Any, l1: Any, l2: Any, delta: Tensor) -> Tensor:
     alpha, l1, l2 = (_s(a, var) for a in (alpha, l1, l2))
-    _write("ApplyProximalGradientDescent", (var, _prox(sub(var, mul(alpha, delta)), alpha, l1, l2)))
-    return var
+    new_var = _prox(sub(var, mul(alpha, delta)), alpha, l1, l2)
+    return _write("ApplyProximalGradientDescent", (var, new_var))[-1]
 
 
 @_updating
@@ -273,8 +268,8 @@ def _fused_weight_scale_momentum(weight_decay: Any, loss_scale: Any, var: Tensor
     wd, scale, lr, momentum = (_s(a, var) for a in (weight_decay, loss_scale, lr, momentum))
     g = add(mul(var, wd), mul(grad, scale))
     new_accum = add(mul(momentum, accum), g)
-    _write("FusedWeightScaleApplyMomentum", (accum, new_accum), (var, sub(var, mul(lr, new_accum))))
-    return var
+    new_var = sub(var, mul(lr, new_accum))
+    return _write("FusedWeightScaleApplyMomentum", (accum, new_accum), (var, new_var))[-1]
 
 
 @_updating
@@ -291,8 +286,7 @@ def _sgd(param: Tensor, grad: Tensor, lr: Any, accum: Tensor, momentum: Any, sta
         _write("SGD", (accum, new_accum), (stat, where(first, 0.0, stat)))
     else:
         step = g
-    _write("SGD", (param, sub(param, mul(lr, step))))
-    return param
+    return _write("SGD", (param, sub(param, mul(lr, step))))[-1]
 
 
 @_updating
