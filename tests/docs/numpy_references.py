@@ -17,4 +17,15 @@ REFERENCES: dict[str, str] = {
                   "print(a + 0.5 * (b - a))",
     "Quantile": "x = np.array([[1.0, 2.0, 4.0, 8.0], [0.0, 3.0, 5.0, 9.0]], np.float32);"
                 "print(np.quantile(x, [0.25, 0.5], axis=1).astype(np.float32))",
+    "BatchToSpaceNDV2": "print(np.arange(4, dtype=np.float32).reshape(2, 2)[None, None])",
+    "DynamicShape": "print(np.array(np.ones((3, 2, 1)).shape, np.int64))",
+    "GatherV2": "p = np.array([[1, 2, 7, 42], [3, 4, 54, 22], [2, 2, 55, 3]], np.float32);"
+                "print(np.take(p, [1, 2], axis=1))",
+    "SparseGatherV2": "p = np.array([[1, 2, 7, 42], [3, 4, 54, 22], [2, 2, 55, 3]], np.float32);"
+                      "print(np.take(p, [1, 2], axis=1))",
+    "ScalarToArray": "y = np.array(1.5, np.float32); print(y, 'Float32')",
+    "ScatterNonAliasingAdd": "x = np.arange(1, 9).astype(np.float32);"
+                             "np.add.at(x, [2, 4, 1, 7], [6, 7, 8, 9]);"
+                             "print(x)",
+    "SplitV": "x = np.array([[1, 2, 3], [4, 5, 6], [7, 8, 9]], np.int32); print(x[:, :1]); print(x[:, 1:])",
 }

@@ -127,11 +127,71 @@ def _lrn_setup(prim: Any) -> None:
 
 
 ROWS = [
-    Row("SegmentSum", "", "input_x, segment_ids", "_segment('sum', input_x, segment_ids)"),
-    Row("SegmentProd", "", "input_x, segment_ids", "_segment('prod', input_x, segment_ids)"),
-    Row("SegmentMean", "", "input_x, segment_ids", "_segment('mean', input_x, segment_ids)"),
-    Row("SegmentMax", "", "input_x, segment_ids", "_segment('max', input_x, segment_ids)"),
-    Row("SegmentMin", "", "input_x, segment_ids", "_segment('min', input_x, segment_ids)"),
+    Row("SegmentSum", "", "input_x, segment_ids", "_segment('sum', input_x, segment_ids)",
+        summary="The sums of the runs of rows of ``input_x`` sharing a (sorted) segment id.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1, 2, 3], [4, 5, 6], [7, 8, 9]]), ms.float32)
+        >>> segment_ids = Tensor(np.array([0, 0, 2]), ms.int64)
+        >>> print(ops.SegmentSum()(x, segment_ids))
+        [[5. 7. 9.]
+         [0. 0. 0.]
+         [7. 8. 9.]]
+        """),
+    Row("SegmentProd", "", "input_x, segment_ids", "_segment('prod', input_x, segment_ids)",
+        summary="The products of the runs of rows of ``input_x`` sharing a (sorted) segment id.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1, 2, 3], [4, 5, 6], [7, 8, 9]]), ms.float32)
+        >>> segment_ids = Tensor(np.array([0, 0, 2]), ms.int64)
+        >>> print(ops.SegmentProd()(x, segment_ids))
+        [[ 4. 10. 18.]
+         [ 1.  1.  1.]
+         [ 7.  8.  9.]]
+        """),
+    Row("SegmentMean", "", "input_x, segment_ids", "_segment('mean', input_x, segment_ids)",
+        summary="The means of the runs of rows of ``input_x`` sharing a (sorted) segment id.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1, 2, 3], [4, 5, 6], [7, 8, 9]]), ms.float32)
+        >>> segment_ids = Tensor(np.array([0, 0, 2]), ms.int64)
+        >>> print(ops.SegmentMean()(x, segment_ids))
+        [[2.5 3.5 4.5]
+         [0.  0.  0. ]
+         [7.  8.  9. ]]
+        """),
+    Row("SegmentMax", "", "input_x, segment_ids", "_segment('max', input_x, segment_ids)",
+        summary="The maxima of the runs of rows of ``input_x`` sharing a (sorted) segment id.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1, 2, 3], [4, 5, 6], [7, 8, 9]]), ms.float32)
+        >>> segment_ids = Tensor(np.array([0, 0, 2]), ms.int64)
+        >>> print(ops.SegmentMax()(x, segment_ids))
+        [[4. 5. 6.]
+         [0. 0. 0.]
+         [7. 8. 9.]]
+        """),
+    Row("SegmentMin", "", "input_x, segment_ids", "_segment('min', input_x, segment_ids)",
+        summary="The minima of the runs of rows of ``input_x`` sharing a (sorted) segment id.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1, 2, 3], [4, 5, 6], [7, 8, 9]]), ms.float32)
+        >>> segment_ids = Tensor(np.array([0, 0, 2]), ms.int64)
+        >>> print(ops.SegmentMin()(x, segment_ids))
+        [[1. 2. 3.]
+         [0. 0. 0.]
+         [7. 8. 9.]]
+        """),
     Row("UnravelIndex", "", "indices, dims", "_unravel_index(indices, dims)"),
     Row("GLU", "axis=-1", "x", "_glu(x, axis)",
         summary=("Gated linear unit: the first half of ``x`` along ``axis`` times the sigmoid of the second "
