@@ -28,4 +28,6 @@ REFERENCES: dict[str, str] = {
                              "np.add.at(x, [2, 4, 1, 7], [6, 7, 8, 9]);"
                              "print(x)",
     "SplitV": "x = np.array([[1, 2, 3], [4, 5, 6], [7, 8, 9]], np.int32); print(x[:, :1]); print(x[:, 1:])",
+    "ApplyKerasMomentum": "var, accum, grad = np.array([0.6, 0.4]), np.array([0.6, 0.5]), np.array([0.3, 0.7]);"
+                          "accum = 0.9 * accum - 0.1 * grad; print((var + accum).astype(np.float32).round(4))",
 }

@@ -249,12 +249,16 @@ def _adam_weight_decay(var: Tensor, m: Tensor, v: Tensor, lr: Any, beta1: Any, b
 
 @_updating
 def _fused_cast_adam_weight_decay(var: Tensor, m: Tensor, v: Tensor, lr: Any, beta1: Any, beta2: Any,
-                                  epsilon: Any, decay: Any, grad: Tensor) -> tuple[Tensor, ...]:
+                                  epsilon: Any, decay: Any, grad: Tensor,
+                                  global_norm: Any) -> tuple[Tensor, ...]:
     """AdamWeightDecay with the moments kept in their own (float32) dtype and the gradient (float16) and the
-    weights cast to it for the update."""
+    weights cast to it for the update; the gradient is divided by ``global_norm`` first, as MindSpore's CPU
+    kernel does."""
     from cellonnx.ops import cast
     lr, b1, b2, eps, wd = (_s(a, m) for a in (lr, beta1, beta2, epsilon, decay))
     g, w = cast(grad, m._data.dtype), cast(var, m._data.dtype)
+    if not (isinstance(global_norm, (int, float)) and global_norm == 1):
+        g = div(g, _s(global_norm, m))
     new_m = add(mul(b1, m), mul(sub(1.0, b1), g))
     new_v = add(mul(b2, v), mul(sub(1.0, b2), square(g)))
     update = add(div(new_m, add(sqrt(new_v), eps)), mul(wd, w))
@@ -460,57 +464,337 @@ ROWS = [
     Row("ApplyMomentum", "use_nesterov=False, use_locking=False, gradient_scale=1.0",
         "variable, accumulation, learning_rate, gradient, momentum",
         "_apply_momentum(variable, accumulation, learning_rate, gradient, momentum, use_nesterov, "
-        "gradient_scale)"),
+        "gradient_scale)",
+        summary="Momentum: ``accum = momentum * accum + gradient``, then ``variable -= lr * accum``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> variable = Parameter(f(np.array([0.6, 0.4])), name="variable")
+        >>> accumulation = Parameter(f(np.array([0.6, 0.5])), name="accumulation")
+        >>> grad = f(np.array([0.3, 0.7]))
+        >>> out = ops.ApplyMomentum()(variable, accumulation, 0.1, grad, 0.9)
+        >>> print(variable.asnumpy().round(4))
+        [0.516 0.285]
+        """),
     Row("ApplyKerasMomentum", "use_locking=False, use_nesterov=False", "var, accum, lr, grad, momentum",
-        "_apply_keras_momentum(var, accum, lr, grad, momentum, use_nesterov)"),
+        "_apply_keras_momentum(var, accum, lr, grad, momentum, use_nesterov)",
+        summary="Keras' momentum update of the Parameters ``var`` and ``accum``, in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> var = Parameter(f(np.array([0.6, 0.4])), name="var")
+        >>> accum = Parameter(f(np.array([0.6, 0.5])), name="accum")
+        >>> grad = f(np.array([0.3, 0.7]))
+        >>> out = ops.ApplyKerasMomentum()(var, accum, f(0.1), grad, f(0.9))
+        >>> print(var.asnumpy().round(4))
+        [1.11 0.78]
+        """),
     Row("ApplyAdaMax", "", "var, m, v, beta1_power, lr, beta1, beta2, epsilon, grad",
-        "_apply_ada_max(var, m, v, beta1_power, lr, beta1, beta2, epsilon, grad)"),
+        "_apply_ada_max(var, m, v, beta1_power, lr, beta1, beta2, epsilon, grad)",
+        summary="The AdaMax update of the Parameters ``var``, ``m`` and ``v``, in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> var = Parameter(f(np.array([0.6, 0.4])), name="var")
+        >>> m = Parameter(f(np.array([0.1, 0.2])), name="m")
+        >>> v = Parameter(f(np.array([0.3, 0.1])), name="v")
+        >>> grad = f(np.array([0.3, 0.7]))
+        >>> out = ops.ApplyAdaMax()(var, m, v, f(0.9), f(0.1), f(0.9), f(0.99), f(1e-8), grad)
+        >>> print(var.asnumpy().round(4))
+        [0.2    0.0429]
+        """),
     Row("ApplyAdadelta", "", "var, accum, accum_update, lr, rho, epsilon, grad",
-        "_apply_adadelta(var, accum, accum_update, lr, rho, epsilon, grad)"),
+        "_apply_adadelta(var, accum, accum_update, lr, rho, epsilon, grad)",
+        summary="The Adadelta update of the Parameters ``var``, ``accum`` and ``accum_update``, in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> var = Parameter(f(np.array([0.6, 0.4])), name="var")
+        >>> accum = Parameter(f(np.array([0.6, 0.5])), name="accum")
+        >>> accum_update = Parameter(f(np.array([0.2, 0.3])), name="accum_update")
+        >>> grad = f(np.array([0.3, 0.7]))
+        >>> out = ops.ApplyAdadelta()(var, accum, accum_update, f(0.1), f(0.9), f(1e-6), grad)
+        >>> print(var.asnumpy().round(4))
+        [0.5819 0.3457]
+        """),
     Row("ApplyAdagrad", "update_slots=True", "var, accum, lr, grad",
-        "_apply_adagrad(var, accum, lr, grad, None, update_slots, 'ApplyAdagrad')"),
+        "_apply_adagrad(var, accum, lr, grad, None, update_slots, 'ApplyAdagrad')",
+        summary="The Adagrad update: ``accum += grad ** 2``, ``var -= lr * grad / sqrt(accum)``, in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> var = Parameter(f(np.array([0.6, 0.4])), name="var")
+        >>> accum = Parameter(f(np.array([0.6, 0.5])), name="accum")
+        >>> grad = f(np.array([0.3, 0.7]))
+        >>> out = ops.ApplyAdagrad()(var, accum, f(0.1), grad)
+        >>> print(var.asnumpy().round(4))
+        [0.5639 0.3296]
+        """),
     Row("ApplyAdagradV2", "epsilon, update_slots=True", "var, accum, lr, grad",
-        "_apply_adagrad(var, accum, lr, grad, epsilon, update_slots, 'ApplyAdagradV2')"),
+        "_apply_adagrad(var, accum, lr, grad, epsilon, update_slots, 'ApplyAdagradV2')",
+        summary="The Adagrad update with ``epsilon`` added to ``sqrt(accum)``, in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> var = Parameter(f(np.array([0.6, 0.4])), name="var")
+        >>> accum = Parameter(f(np.array([0.6, 0.5])), name="accum")
+        >>> grad = f(np.array([0.3, 0.7]))
+        >>> out = ops.ApplyAdagradV2(epsilon=1e-6)(var, accum, f(0.1), grad)
+        >>> print(var.asnumpy().round(4))
+        [0.5639 0.3296]
+        """),
     Row("ApplyAdagradDA", _LOCK,
         "var, gradient_accumulator, gradient_squared_accumulator, grad, lr, l1, l2, global_step",
         "_apply_adagrad_da(var, gradient_accumulator, gradient_squared_accumulator, grad, lr, l1, l2, "
-        "global_step)"),
+        "global_step)",
+        summary="The Adagrad dual-averaging update of ``var`` and its two accumulators, in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> var = Parameter(f(np.array([0.6, 0.4])), name="var")
+        >>> gradient_accumulator = Parameter(f(np.array([0.1, 0.3])), name="gradient_accumulator")
+        >>> gradient_squared_accumulator = Parameter(f(np.array([0.2, 0.1])), name="g2")
+        >>> grad = f(np.array([0.3, 0.7]))
+        >>> lr, l1, l2, step = f(0.1), f(0.01), f(0.01), Tensor(2, ms.int64)
+        >>> out = ops.ApplyAdagradDA()(var, gradient_accumulator, gradient_squared_accumulator, grad,
+        ...                            lr, l1, l2, step)
+        >>> print(var.asnumpy().round(4))
+        [-0.0703 -0.1273]
+        """),
     Row("ApplyAdamWithAmsgrad", "beta1=0.9, beta2=0.999, epsilon=1e-08, use_locking=False",
         "var, m, v, vhat, beta1_power, beta2_power, lr, grad",
         "_apply_amsgrad(var, m, v, vhat, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, "
-        "'ApplyAdamWithAmsgrad')"),
+        "'ApplyAdamWithAmsgrad')",
+        summary="The AMSGrad variant of Adam (the running maximum ``vhat`` of ``v``), in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> var = Parameter(f(np.array([0.6, 0.4])), name="var")
+        >>> m = Parameter(f(np.array([0.1, 0.2])), name="m")
+        >>> v = Parameter(f(np.array([0.3, 0.1])), name="v")
+        >>> vhat = Parameter(f(np.array([0.3, 0.1])), name="vhat")
+        >>> grad = f(np.array([0.3, 0.7]))
+        >>> out = ops.ApplyAdamWithAmsgrad()(var, m, v, vhat, f(0.9), f(0.999), f(0.1), grad)
+        >>> print(var.asnumpy().round(4))
+        [0.5931 0.375 ]
+        """),
     Row("ApplyAdamWithAmsgradV2", _LOCK, "var, m, v, vhat, beta1_power, beta2_power, lr, beta1, beta2, "
                                          "epsilon, grad",
         "_apply_amsgrad(var, m, v, vhat, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, "
-        "'ApplyAdamWithAmsgradV2')"),
+        "'ApplyAdamWithAmsgradV2')",
+        summary="AMSGrad with ``beta1``, ``beta2`` and ``epsilon`` given at call time, in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> var = Parameter(f(np.array([0.6, 0.4])), name="var")
+        >>> m = Parameter(f(np.array([0.1, 0.2])), name="m")
+        >>> v = Parameter(f(np.array([0.3, 0.1])), name="v")
+        >>> vhat = Parameter(f(np.array([0.3, 0.1])), name="vhat")
+        >>> grad = f(np.array([0.3, 0.7]))
+        >>> beta1_power, beta2_power, lr = f(0.9), f(0.999), f(0.1)
+        >>> beta1, beta2, eps = f(0.9), f(0.999), f(1e-8)
+        >>> out = ops.ApplyAdamWithAmsgradV2()(var, m, v, vhat, beta1_power, beta2_power, lr, beta1, beta2,
+        ...                                    eps, grad)
+        >>> print(var.asnumpy().round(4))
+        [0.5931 0.375 ]
+        """),
     Row("ApplyAddSign", "", "var, m, lr, alpha, sign_decay, beta, grad",
-        "_apply_sign(var, m, lr, alpha, sign_decay, beta, grad, False)"),
+        "_apply_sign(var, m, lr, alpha, sign_decay, beta, grad, False)",
+        summary="The AddSign update: steps scaled by ``alpha + sign_decay * sign(grad) * sign(m)``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> var = Parameter(f(np.array([0.6, 0.4])), name="var")
+        >>> m = Parameter(f(np.array([0.1, 0.2])), name="m")
+        >>> grad = f(np.array([0.3, 0.7]))
+        >>> out = ops.ApplyAddSign()(var, m, f(0.1), f(1.0), f(0.99), f(0.9), grad)
+        >>> print(var.asnumpy().round(4))
+        [0.5403 0.2607]
+        """),
     Row("ApplyPowerSign", "", "var, m, lr, logbase, sign_decay, beta, grad",
-        "_apply_sign(var, m, lr, logbase, sign_decay, beta, grad, True)"),
+        "_apply_sign(var, m, lr, logbase, sign_decay, beta, grad, True)",
+        summary="The PowerSign update: steps scaled by ``exp(logbase * sign_decay * sign(grad) * sign(m))``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> var = Parameter(f(np.array([0.6, 0.4])), name="var")
+        >>> m = Parameter(f(np.array([0.1, 0.2])), name="m")
+        >>> grad = f(np.array([0.3, 0.7]))
+        >>> out = ops.ApplyPowerSign()(var, m, f(0.1), f(np.e), f(0.99), f(0.9), grad)
+        >>> print(var.asnumpy().round(4))
+        [ 0.1576 -0.6324]
+        """),
     Row("ApplyRMSProp", _LOCK, "var, mean_square, moment, learning_rate, grad, decay, momentum, epsilon",
-        "_apply_rms_prop(var, mean_square, moment, learning_rate, grad, decay, momentum, epsilon)"),
+        "_apply_rms_prop(var, mean_square, moment, learning_rate, grad, decay, momentum, epsilon)",
+        summary="The RMSProp update of the Parameters ``var``, ``mean_square`` and ``moment``, in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> var = Parameter(f(np.array([0.6, 0.4])), name="var")
+        >>> mean_square = Parameter(f(np.array([0.5, 0.4])), name="mean_square")
+        >>> moment = Parameter(f(np.array([0.1, 0.2])), name="moment")
+        >>> grad = f(np.array([0.3, 0.7]))
+        >>> out = ops.ApplyRMSProp()(var, mean_square, moment, f(0.1), grad, 0.9, 0.0, 1e-6)
+        >>> print(var.asnumpy().round(4))
+        [0.5557 0.2905]
+        """),
     Row("ApplyCenteredRMSProp", _LOCK,
         "var, mean_gradient, mean_square, moment, grad, learning_rate, decay, momentum, epsilon",
         "_apply_rms_prop(var, mean_square, moment, learning_rate, grad, decay, momentum, epsilon, "
-        "mean_gradient)"),
+        "mean_gradient)",
+        summary="The centered RMSProp update (variance less the squared mean gradient), in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> var = Parameter(f(np.array([0.6, 0.4])), name="var")
+        >>> mean_gradient = Parameter(f(np.array([0.1, 0.1])), name="mean_gradient")
+        >>> mean_square = Parameter(f(np.array([0.5, 0.4])), name="mean_square")
+        >>> moment = Parameter(f(np.array([0.1, 0.2])), name="moment")
+        >>> grad = f(np.array([0.3, 0.7]))
+        >>> lr, decay, momentum, eps = f(0.1), f(0.9), f(0.0), f(1e-6)
+        >>> out = ops.ApplyCenteredRMSProp()(var, mean_gradient, mean_square, moment, grad,
+        ...                                  lr, decay, momentum, eps)
+        >>> print(var.asnumpy().round(4))
+        [0.555  0.2869]
+        """),
     Row("ApplyFtrl", _LOCK, "var, accum, linear, grad, lr, l1, l2, lr_power",
-        "_apply_ftrl(var, accum, linear, grad, lr, l1, l2, lr_power)"),
-    Row("ApplyGradientDescent", "", "var, alpha, delta", "_apply_gradient_descent(var, alpha, delta)"),
+        "_apply_ftrl(var, accum, linear, grad, lr, l1, l2, lr_power)",
+        summary="The FTRL-proximal update of the Parameters ``var``, ``accum`` and ``linear``, in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> var = Parameter(f(np.array([0.6, 0.4])), name="var")
+        >>> accum = Parameter(f(np.array([0.6, 0.5])), name="accum")
+        >>> linear = Parameter(f(np.array([0.9, 0.1])), name="linear")
+        >>> grad = f(np.array([0.3, 0.7]))
+        >>> out = ops.ApplyFtrl()(var, accum, linear, grad, f(0.1), f(0.0), f(0.0), f(-0.5))
+        >>> print(var.asnumpy().round(4))
+        [-0.104   0.0353]
+        """),
+    Row("ApplyGradientDescent", "", "var, alpha, delta", "_apply_gradient_descent(var, alpha, delta)",
+        summary="Gradient descent: ``var -= alpha * delta``, in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> var = Parameter(f(np.array([0.6, 0.4])), name="var")
+        >>> grad = f(np.array([0.3, 0.7]))
+        >>> out = ops.ApplyGradientDescent()(var, f(0.1), grad)
+        >>> print(var.asnumpy().round(4))
+        [0.57 0.33]
+        """),
     Row("ApplyProximalGradientDescent", "", "var, alpha, l1, l2, delta",
-        "_apply_proximal_gradient_descent(var, alpha, l1, l2, delta)"),
+        "_apply_proximal_gradient_descent(var, alpha, l1, l2, delta)",
+        summary="Gradient descent followed by the proximal step of L1/L2 penalties, in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> var = Parameter(f(np.array([0.6, 0.4])), name="var")
+        >>> grad = f(np.array([0.3, 0.7]))
+        >>> out = ops.ApplyProximalGradientDescent()(var, f(0.1), f(0.1), f(0.1), grad)
+        >>> print(var.asnumpy().round(4))
+        [0.5545 0.3168]
+        """),
     Row("ApplyProximalAdagrad", _LOCK, "var, accum, lr, l1, l2, grad",
-        "_apply_proximal_adagrad(var, accum, lr, l1, l2, grad)"),
+        "_apply_proximal_adagrad(var, accum, lr, l1, l2, grad)",
+        summary="The Adagrad step followed by the proximal step of L1/L2 penalties, in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> var = Parameter(f(np.array([0.6, 0.4])), name="var")
+        >>> accum = Parameter(f(np.array([0.6, 0.5])), name="accum")
+        >>> grad = f(np.array([0.3, 0.7]))
+        >>> out = ops.ApplyProximalAdagrad()(var, accum, f(0.1), f(0.1), f(0.1), grad)
+        >>> print(var.asnumpy().round(4))
+        [0.5453 0.3164]
+        """),
     Row("Adam", "use_locking=False, use_nesterov=False",
         "var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, gradient",
-        "_adam(var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, gradient, use_nesterov)"),
+        "_adam(var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, gradient, use_nesterov)",
+        summary="The Adam update of the Parameters ``var``, ``m`` and ``v``, in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> var = Parameter(f(np.array([0.6, 0.4])), name="var")
+        >>> m = Parameter(f(np.array([0.1, 0.2])), name="m")
+        >>> v = Parameter(f(np.array([0.3, 0.1])), name="v")
+        >>> grad = f(np.array([0.3, 0.7]))
+        >>> out = ops.Adam()(var, m, v, f(0.9), f(0.999), f(0.1), f(0.9), f(0.999), f(1e-8), grad)
+        >>> print(var.asnumpy().round(4))
+        [0.5931 0.375 ]
+        """),
     Row("AdamNoUpdateParam", "use_locking=False, use_nesterov=False",
         "m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, gradient",
         "_adam_no_update_param(m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, gradient, "
         "use_nesterov)"),
     Row("AdamWeightDecay", _LOCK, "var, m, v, lr, beta1, beta2, epsilon, decay, gradient",
-        "_adam_weight_decay(var, m, v, lr, beta1, beta2, epsilon, decay, gradient)"),
-    Row("FusedCastAdamWeightDecay", _LOCK, "var, m, v, lr, beta1, beta2, epsilon, decay, gradient",
-        "_fused_cast_adam_weight_decay(var, m, v, lr, beta1, beta2, epsilon, decay, gradient)"),
+        "_adam_weight_decay(var, m, v, lr, beta1, beta2, epsilon, decay, gradient)",
+        summary="The AdamW update (decoupled weight decay ``decay``) of ``var``, ``m`` and ``v``, in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> var = Parameter(f(np.array([0.6, 0.4])), name="var")
+        >>> m = Parameter(f(np.array([0.1, 0.2])), name="m")
+        >>> v = Parameter(f(np.array([0.3, 0.1])), name="v")
+        >>> grad = f(np.array([0.3, 0.7]))
+        >>> out = ops.AdamWeightDecay()(var, m, v, 0.1, 0.9, 0.999, 1e-8, 0.01, grad)
+        >>> print(var.asnumpy().round(4))
+        [0.5775 0.3207]
+        """),
+    Row("FusedCastAdamWeightDecay", _LOCK,
+        "var, m, v, lr, beta1, beta2, epsilon, decay, gradient, global_norm=1.0",
+        "_fused_cast_adam_weight_decay(var, m, v, lr, beta1, beta2, epsilon, decay, gradient, global_norm)",
+        summary="AdamWeightDecay for float16 weights with float32 moments, in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> var16 = Parameter(Tensor(np.array([0.6, 0.4]), ms.float16), name="var")
+        >>> m = Parameter(f(np.array([0.1, 0.2])), name="m")
+        >>> v = Parameter(f(np.array([0.3, 0.1])), name="v")
+        >>> grad16 = Tensor(np.array([0.3, 0.7]), ms.float16)
+        >>> out = ops.FusedCastAdamWeightDecay()(var16, m, v, 0.1, 0.9, 0.999, 1e-8, 0.01, grad16, 1.0)
+        >>> print(var16.asnumpy().round(4))
+        [0.5776 0.3206]
+        """),
     Row("FusedWeightScaleApplyMomentum", "",
         "weight_decay, loss_scale, variable, accumulation, learning_rate, gradient, momentum",
         "_fused_weight_scale_momentum(weight_decay, loss_scale, variable, accumulation, learning_rate, "

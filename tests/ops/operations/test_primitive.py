@@ -341,3 +341,20 @@ def test_fused_updates_against_numpy() -> None:
     assert_close(pm.asnumpy(), new_m, 1e-6, 1e-7, "m")
     assert_close(var16.asnumpy().astype(np.float32), (w.astype(np.float16).astype(np.float32) - 0.01 * update)
                  .astype(np.float16).astype(np.float32), 1e-3, 0, "var")
+
+
+def test_fused_cast_adam_weight_decay_divides_the_gradient_by_global_norm() -> None:
+    """MindSpore 2.10's CPU kernel takes a tenth input, ``global_norm``, and updates with ``gradient /
+    global_norm``: the same update as the gradient divided beforehand."""
+    rng = np.random.default_rng(4)
+    w, m, g = (rng.normal(size=(2, 3)).astype(np.float32) for _ in range(3))
+    v = rng.uniform(0.5, 1.0, (2, 3)).astype(np.float32)
+    results = []
+    for grad, norm in ((g / 2, ()), (g, (Tensor(np.float32(2.0)),))):
+        var16 = Parameter(Tensor(w.astype(np.float16)), name="w16")
+        pm, pv = Parameter(Tensor(m), name="m"), Parameter(Tensor(v), name="v")
+        ops.FusedCastAdamWeightDecay()(var16, pm, pv, 0.01, 0.9, 0.999, 1e-8, 0.1,
+                                       Tensor(grad.astype(np.float16)), *norm)
+        results.append((var16.asnumpy(), pm.asnumpy(), pv.asnumpy()))
+    for before, after, what in zip(*results, ("var", "m", "v")):
+        assert_close(after.astype(np.float32), before.astype(np.float32), 1e-3, 0, what)
