@@ -7,27 +7,102 @@ from __future__ import annotations
 
 REFERENCES: dict[str, str] = {
     # ---- cellonnx.ops.operations
-    "AccumulateNV2": "x = np.array([1.0, 2.0, 3.0], np.float32); y = x + 3; print(x + y + x)",
-    "CountNonZero": "x = np.array([[0, 1, 2], [0, 0, 3]]); print(np.count_nonzero(x));"
-                    "print(np.count_nonzero(x, axis=1))",
-    "FloatStatus": "print(np.array([0.0], np.float32)); print(np.array([1.0], np.float32))",
-    "Fmin": "x1 = np.array([1.0, np.nan, 3.0], np.float32); x2 = np.array([2.0, 5.0, np.nan], np.float32);"
-            "print(np.fmin(x1, x2))",
-    "LerpScalar": "a = np.array([1.0, 2.0, 3.0], np.float32); b = np.array([3.0, 6.0, 11.0], np.float32);"
-                  "print(a + 0.5 * (b - a))",
-    "Quantile": "x = np.array([[1.0, 2.0, 4.0, 8.0], [0.0, 3.0, 5.0, 9.0]], np.float32);"
-                "print(np.quantile(x, [0.25, 0.5], axis=1).astype(np.float32))",
-    "BatchToSpaceNDV2": "print(np.arange(4, dtype=np.float32).reshape(2, 2)[None, None])",
-    "DynamicShape": "print(np.array(np.ones((3, 2, 1)).shape, np.int64))",
-    "GatherV2": "p = np.array([[1, 2, 7, 42], [3, 4, 54, 22], [2, 2, 55, 3]], np.float32);"
-                "print(np.take(p, [1, 2], axis=1))",
-    "SparseGatherV2": "p = np.array([[1, 2, 7, 42], [3, 4, 54, 22], [2, 2, 55, 3]], np.float32);"
-                      "print(np.take(p, [1, 2], axis=1))",
-    "ScalarToArray": "y = np.array(1.5, np.float32); print(y, 'Float32')",
-    "ScatterNonAliasingAdd": "x = np.arange(1, 9).astype(np.float32);"
-                             "np.add.at(x, [2, 4, 1, 7], [6, 7, 8, 9]);"
-                             "print(x)",
-    "SplitV": "x = np.array([[1, 2, 3], [4, 5, 6], [7, 8, 9]], np.int32); print(x[:, :1]); print(x[:, 1:])",
-    "ApplyKerasMomentum": "var, accum, grad = np.array([0.6, 0.4]), np.array([0.6, 0.5]), np.array([0.3, 0.7]);"
-                          "accum = 0.9 * accum - 0.1 * grad; print((var + accum).astype(np.float32).round(4))",
+    "AccumulateNV2": """
+x = np.array([1.0, 2.0, 3.0], np.float32)
+y = x + 3
+print(x + y + x)
+""",
+    "CountNonZero": """
+x = np.array([[0, 1, 2], [0, 0, 3]])
+print(np.count_nonzero(x))
+print(np.count_nonzero(x, axis=1))
+""",
+    "FloatStatus": """
+print(np.array([0.0], np.float32))
+print(np.array([1.0], np.float32))
+""",
+    "Fmin": """
+x1 = np.array([1.0, np.nan, 3.0], np.float32)
+x2 = np.array([2.0, 5.0, np.nan], np.float32)
+print(np.fmin(x1, x2))
+""",
+    "LerpScalar": """
+a = np.array([1.0, 2.0, 3.0], np.float32)
+b = np.array([3.0, 6.0, 11.0], np.float32)
+print(a + 0.5 * (b - a))
+""",
+    "Quantile": """
+x = np.array([[1.0, 2.0, 4.0, 8.0], [0.0, 3.0, 5.0, 9.0]], np.float32)
+print(np.quantile(x, [0.25, 0.5], axis=1).astype(np.float32))
+""",
+    "BatchToSpaceNDV2": """
+print(np.arange(4, dtype=np.float32).reshape(2, 2)[None, None])
+""",
+    "DynamicShape": """
+print(np.array(np.ones((3, 2, 1)).shape, np.int64))
+""",
+    "GatherV2": """
+p = np.array([[1, 2, 7, 42], [3, 4, 54, 22], [2, 2, 55, 3]], np.float32)
+print(np.take(p, [1, 2], axis=1))
+""",
+    "SparseGatherV2": """
+p = np.array([[1, 2, 7, 42], [3, 4, 54, 22], [2, 2, 55, 3]], np.float32)
+print(np.take(p, [1, 2], axis=1))
+""",
+    "ScalarToArray": """
+y = np.array(1.5, np.float32)
+print(y, 'Float32')
+""",
+    "ScatterNonAliasingAdd": """
+x = np.arange(1, 9).astype(np.float32)
+np.add.at(x, [2, 4, 1, 7], [6, 7, 8, 9])
+print(x)
+""",
+    "SplitV": """
+x = np.array([[1, 2, 3], [4, 5, 6], [7, 8, 9]], np.int32)
+print(x[:, :1])
+print(x[:, 1:])
+""",
+    "ApplyKerasMomentum": """
+var, accum, grad = np.array([0.6, 0.4]), np.array([0.6, 0.5]), np.array([0.3, 0.7])
+accum = 0.9 * accum - 0.1 * grad
+print((var + accum).astype(np.float32).round(4))
+""",
+    "FusedWeightScaleApplyMomentum": """
+w, a, g = np.array([0.6, 0.4]), np.array([0.6, 0.5]), np.array([0.3, 0.7])
+acc = 0.9 * a + (0.01 * w + 0.5 * g)
+print((w - 0.1 * acc).round(4))
+""",
+    "LARSUpdate": """
+w = np.array([[0.5, 0.8, 0.2], [0.6, 0.4, 0.2]], np.float32)
+g = np.array([[0.4, 0.4, 0.5], [0.2, 0.4, 0.3]], np.float32)
+wn, gn = np.sqrt((w * w).sum()), np.sqrt((g * g).sum())
+coeff = 0.001 * wn / (gn + 0.0 * wn + 1e-5)
+print((g * coeff).round(6))
+""",
+    "SparseApplyFtrlV2": """
+var, acc, lin, g = (np.array(v) for v in ([0.1, 0.5], [0.2, 0.6], [0.7, 0.8], [0.3, 0.7]))
+gs = g + 2 * 0.1 * var
+new_acc = acc + g * g
+lin = lin + gs - (np.sqrt(new_acc) - np.sqrt(acc)) / 0.1 * var
+new_var = np.where(np.abs(lin) > 0, -lin / (np.sqrt(new_acc) / 0.1), 0.0)
+print(np.array([[0.6, 0.4], new_var], np.float32).round(4))
+""",
+    "SparseApplyProximalAdagrad": """
+var, acc, g = np.array([0.1, 0.5]), np.array([0.2, 0.6]), np.array([0.3, 0.7])
+acc = acc + g * g
+lr = 0.1 / np.sqrt(acc)
+prox = var - lr * g
+new = np.sign(prox) * np.maximum(np.abs(prox) - lr * 0.01, 0)
+print(np.array([[0.6, 0.4], new], np.float32).round(4))
+""",
+    "SparseApplyAdadelta": """
+var = np.array([[0.6, 0.4], [0.1, 0.5]])
+acc = np.array([[0.6, 0.5], [0.2, 0.6]])
+upd = np.array([[0.2, 0.3], [0.1, 0.4]])
+g = np.array([[0.1, 0.2], [0.3, 0.7]])
+acc = 0.9 * acc + 0.1 * g * g
+step = np.sqrt(upd + 1e-6) / np.sqrt(acc + 1e-6) * g
+print((var - 0.1 * step).astype(np.float32).round(4))
+""",
 }

@@ -761,7 +761,21 @@ ROWS = [
     Row("AdamNoUpdateParam", "use_locking=False, use_nesterov=False",
         "m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, gradient",
         "_adam_no_update_param(m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, gradient, "
-        "use_nesterov)"),
+        "use_nesterov)",
+        summary="The Adam step ``delta`` for a weight (returned, not applied); ``m`` and ``v`` are updated in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> m = Parameter(Tensor(np.array([[0.1, 0.1], [0.2, 0.2]]), ms.float32), name="m")
+        >>> v = Parameter(Tensor(np.array([[0.1, 0.1], [0.2, 0.2]]), ms.float32), name="v")
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> grad = Tensor(np.array([[0.1, 0.2], [0.3, 0.4]]), ms.float32)
+        >>> delta = ops.AdamNoUpdateParam()(m, v, f(0.9), f(0.999), f(0.001), f(0.9), f(0.999), f(1e-8), grad)
+        >>> print(delta.asnumpy().round(6))
+        [[-0.0001   -0.00011 ]
+         [-0.000149 -0.000156]]
+        """),
     Row("AdamWeightDecay", _LOCK, "var, m, v, lr, beta1, beta2, epsilon, decay, gradient",
         "_adam_weight_decay(var, m, v, lr, beta1, beta2, epsilon, decay, gradient)",
         summary="The AdamW update (decoupled weight decay ``decay``) of ``var``, ``m`` and ``v``, in place.",
@@ -798,45 +812,262 @@ ROWS = [
     Row("FusedWeightScaleApplyMomentum", "",
         "weight_decay, loss_scale, variable, accumulation, learning_rate, gradient, momentum",
         "_fused_weight_scale_momentum(weight_decay, loss_scale, variable, accumulation, learning_rate, "
-        "gradient, momentum)"),
+        "gradient, momentum)",
+        summary="Momentum on ``gradient * loss_scale + weight_decay * variable``, in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> variable = Parameter(Tensor(np.array([0.6, 0.4]), ms.float32), name="variable")
+        >>> accumulation = Parameter(Tensor(np.array([0.6, 0.5]), ms.float32), name="accumulation")
+        >>> gradient = Tensor(np.array([0.3, 0.7]), ms.float32)
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> op = ops.FusedWeightScaleApplyMomentum()
+        >>> out = op(f(0.01), f(0.5), variable, accumulation, f(0.1), gradient, f(0.9))
+        >>> print(variable.asnumpy().round(4))
+        [0.5304 0.3196]
+        """),
     Row("SGD", "dampening=0.0, weight_decay=0.0, nesterov=False",
         "parameters, gradient, learning_rate, accum, momentum, stat",
         "_sgd(parameters, gradient, learning_rate, accum, momentum, stat, dampening, weight_decay, "
-        "nesterov)"),
+        "nesterov)",
+        summary="Stochastic gradient descent with momentum, dampening, weight decay and Nesterov, in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> parameters = Parameter(Tensor(np.array([2.0, -0.5, 1.7, 4.0]), ms.float32), name="p")
+        >>> gradient = Tensor(np.array([1.0, -1.0, 0.5, 2.0]), ms.float32)
+        >>> accum = Parameter(Tensor(np.array([0.1, 0.3, -0.2, -0.1]), ms.float32), name="accum")
+        >>> stat = Parameter(Tensor(np.array([1.5, -0.3, 0.2, -0.7]), ms.float32), name="stat")
+        >>> lr, momentum = Tensor(0.01, ms.float32), Tensor(0.1, ms.float32)
+        >>> output = ops.SGD()(parameters, gradient, lr, accum, momentum, stat)
+        >>> print(parameters.asnumpy().round(4))
+        [ 1.99   -0.4903  1.695   3.9801]
+        """),
     Row("LARSUpdate", "epsilon=1e-05, hyperpara=0.001, use_clip=False",
         "weight, gradient, norm_weight, norm_gradient, weight_decay, learning_rate",
         "_lars_update(weight, gradient, norm_weight, norm_gradient, weight_decay, learning_rate, epsilon, "
-        "hyperpara, use_clip)"),
+        "hyperpara, use_clip)",
+        summary="The layer-wise adaptive rate (LARS) gradient: ``gradient`` rescaled by the weight and gradient norms.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> weight = Tensor(np.array([[0.5, 0.8, 0.2], [0.6, 0.4, 0.2]]), ms.float32)
+        >>> gradient = Tensor(np.array([[0.4, 0.4, 0.5], [0.2, 0.4, 0.3]]), ms.float32)
+        >>> w_norm = ops.ReduceSum()(ops.Square()(weight))
+        >>> g_norm = ops.ReduceSum()(ops.Square()(gradient))
+        >>> print(ops.LARSUpdate()(weight, gradient, w_norm, g_norm, 0.0, 1.0).asnumpy().round(6))
+        [[0.000527 0.000527 0.000658]
+         [0.000263 0.000527 0.000395]]
+        """),
     Row("FusedSparseAdam", "use_locking=False, use_nesterov=False",
         "var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, indices",
         "_fused_sparse_adam(var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, indices, "
-        "use_nesterov, False)"),
+        "use_nesterov, False)",
+        summary="The Adam update of the rows ``indices`` of the Parameters ``var``, ``m`` and ``v``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> var = Parameter(Tensor(np.ones((3, 2)), ms.float32), name="var")
+        >>> m = Parameter(Tensor(np.ones((3, 2)), ms.float32), name="m")
+        >>> v = Parameter(Tensor(np.ones((3, 2)), ms.float32), name="v")
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> grad = Tensor(np.array([[0.3, 0.7], [0.1, 0.2]]), ms.float32)
+        >>> indices = Tensor(np.array([0, 2]), ms.int32)
+        >>> op = ops.FusedSparseAdam()
+        >>> out = op(var, m, v, f(0.9), f(0.999), f(0.001), f(0.9), f(0.999), f(1e-8), grad, indices)
+        >>> print(var.asnumpy().round(4))
+        [[0.9997 0.9997]
+         [0.9997 0.9997]
+         [0.9997 0.9997]]
+        """),
     Row("FusedSparseLazyAdam", "use_locking=False, use_nesterov=False",
         "var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, indices",
         "_fused_sparse_adam(var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, indices, "
-        "use_nesterov, True)"),
+        "use_nesterov, True)",
+        summary="Adam on the rows ``indices`` only (their moments too: the lazy variant).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> var = Parameter(Tensor(np.ones((3, 2)), ms.float32), name="var")
+        >>> m = Parameter(Tensor(np.ones((3, 2)), ms.float32), name="m")
+        >>> v = Parameter(Tensor(np.ones((3, 2)), ms.float32), name="v")
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> grad = Tensor(np.array([[0.3, 0.7], [0.1, 0.2]]), ms.float32)
+        >>> indices = Tensor(np.array([0, 2]), ms.int32)
+        >>> op = ops.FusedSparseLazyAdam()
+        >>> out = op(var, m, v, f(0.9), f(0.999), f(0.001), f(0.9), f(0.999), f(1e-8), grad, indices)
+        >>> print(var.asnumpy().round(4))
+        [[0.9997 0.9997]
+         [1.     1.    ]
+         [0.9997 0.9997]]
+        """),
     Row("FusedSparseFtrl", "lr, l1, l2, lr_power, use_locking=False", "var, accum, linear, grad, indices",
-        "_sparse_ftrl(var, accum, linear, grad, indices, lr, l1, l2, lr_power, None, 'FusedSparseFtrl')"),
+        "_sparse_ftrl(var, accum, linear, grad, indices, lr, l1, l2, lr_power, None, 'FusedSparseFtrl')",
+        summary="The FTRL-proximal update of the rows ``indices`` of ``var``, ``accum`` and ``linear``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> var = Parameter(Tensor(np.ones((3, 2)), ms.float32), name="var")
+        >>> accum = Parameter(Tensor(np.ones((3, 2)), ms.float32), name="accum")
+        >>> linear = Parameter(Tensor(np.ones((3, 2)), ms.float32), name="linear")
+        >>> grad = Tensor(np.array([[0.3, 0.7], [0.1, 0.2]]), ms.float32)
+        >>> indices = Tensor(np.array([0, 2]), ms.int32)
+        >>> op = ops.FusedSparseFtrl(lr=0.01, l1=0.0, l2=0.0, lr_power=-0.5)
+        >>> out = op(var, accum, linear, grad, indices)
+        >>> print(var.asnumpy().round(4))
+        [[ 0.0297  0.1668]
+         [ 1.      1.    ]
+         [-0.006   0.0077]]
+        """),
     Row("FusedSparseProximalAdagrad", _LOCK, "var, accum, lr, l1, l2, grad, indices",
-        "_sparse_proximal_adagrad(var, accum, lr, l1, l2, grad, indices, 'FusedSparseProximalAdagrad')"),
+        "_sparse_proximal_adagrad(var, accum, lr, l1, l2, grad, indices, 'FusedSparseProximalAdagrad')",
+        summary="The proximal Adagrad update of the rows ``indices`` of ``var`` and ``accum``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> var = Parameter(Tensor(np.ones((3, 2)), ms.float32), name="var")
+        >>> accum = Parameter(Tensor(np.ones((3, 2)), ms.float32), name="accum")
+        >>> lr, l1, l2 = Tensor(0.01, ms.float32), Tensor(0.0, ms.float32), Tensor(0.0, ms.float32)
+        >>> grad = Tensor(np.array([[0.3, 0.7], [0.1, 0.2]]), ms.float32)
+        >>> indices = Tensor(np.array([0, 2]), ms.int32)
+        >>> out = ops.FusedSparseProximalAdagrad()(var, accum, lr, l1, l2, grad, indices)
+        >>> print(var.asnumpy().round(4))
+        [[0.9971 0.9943]
+         [1.     1.    ]
+         [0.999  0.998 ]]
+        """),
     Row("SparseApplyAdagrad", "lr, update_slots=True, use_locking=False", "var, accum, grad, indices",
-        "_sparse_adagrad(var, accum, grad, indices, lr, None, update_slots, 'SparseApplyAdagrad')"),
+        "_sparse_adagrad(var, accum, grad, indices, lr, None, update_slots, 'SparseApplyAdagrad')",
+        summary="The Adagrad update of the rows ``indices`` of the Parameters ``var`` and ``accum``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> var = Parameter(Tensor(np.array([[0.6, 0.4], [0.1, 0.5]]), ms.float32), name="var")
+        >>> accum = Parameter(Tensor(np.array([[0.6, 0.5], [0.2, 0.6]]), ms.float32), name="accum")
+        >>> grad = Tensor(np.array([[0.3, 0.7]]), ms.float32)
+        >>> indices = Tensor(np.array([1]), ms.int32)
+        >>> out = ops.SparseApplyAdagrad(lr=0.1)(var, accum, grad, indices)
+        >>> print(var.asnumpy().round(4))
+        [[0.6    0.4   ]
+         [0.0443 0.433 ]]
+        """),
     Row("SparseApplyAdagradV2", "lr, epsilon, use_locking=False, update_slots=True", "var, accum, grad, "
                                                                                      "indices",
-        "_sparse_adagrad(var, accum, grad, indices, lr, epsilon, update_slots, 'SparseApplyAdagradV2')"),
+        "_sparse_adagrad(var, accum, grad, indices, lr, epsilon, update_slots, 'SparseApplyAdagradV2')",
+        summary="SparseApplyAdagrad with ``epsilon`` added to ``sqrt(accum)``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> var = Parameter(Tensor(np.array([[0.6, 0.4], [0.1, 0.5]]), ms.float32), name="var")
+        >>> accum = Parameter(Tensor(np.array([[0.6, 0.5], [0.2, 0.6]]), ms.float32), name="accum")
+        >>> grad = Tensor(np.array([[0.3, 0.7]]), ms.float32)
+        >>> indices = Tensor(np.array([1]), ms.int32)
+        >>> out = ops.SparseApplyAdagradV2(lr=0.1, epsilon=1e-6)(var, accum, grad, indices)
+        >>> print(var.asnumpy().round(4))
+        [[0.6    0.4   ]
+         [0.0443 0.433 ]]
+        """),
     Row("SparseApplyAdadelta", "epsilon, use_locking=False", "var, accum, accum_update, lr, rho, grad, "
                                                              "indices",
-        "_sparse_adadelta(var, accum, accum_update, lr, rho, grad, indices, epsilon)"),
+        "_sparse_adadelta(var, accum, accum_update, lr, rho, grad, indices, epsilon)",
+        summary="The Adadelta update of the rows ``indices`` of ``var``, ``accum`` and ``accum_update``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> var = Parameter(Tensor(np.array([[0.6, 0.4], [0.1, 0.5]]), ms.float32), name="var")
+        >>> accum = Parameter(Tensor(np.array([[0.6, 0.5], [0.2, 0.6]]), ms.float32), name="accum")
+        >>> accum_update = Parameter(Tensor(np.array([[0.2, 0.3], [0.1, 0.4]]), ms.float32), name="update")
+        >>> grad = Tensor(np.array([[0.3, 0.7], [0.1, 0.2]]), ms.float32)
+        >>> indices = Tensor(np.array([1, 0]), ms.int32)
+        >>> lr, rho = Tensor(0.1, ms.float32), Tensor(0.9, ms.float32)
+        >>> out = ops.SparseApplyAdadelta(epsilon=1e-6)(var, accum, accum_update, lr, rho, grad, indices)
+        >>> print(var.asnumpy().round(4))
+        [[0.5939 0.3837]
+         [0.0782 0.4423]]
+        """),
     Row("SparseApplyFtrl", "lr, l1, l2, lr_power, use_locking=False", "var, accum, linear, grad, indices",
-        "_sparse_ftrl(var, accum, linear, grad, indices, lr, l1, l2, lr_power, None, 'SparseApplyFtrl')"),
+        "_sparse_ftrl(var, accum, linear, grad, indices, lr, l1, l2, lr_power, None, 'SparseApplyFtrl')",
+        summary="The FTRL-proximal update of the rows ``indices`` of ``var``, ``accum`` and ``linear``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> var = Parameter(Tensor(np.array([[0.6, 0.4], [0.1, 0.5]]), ms.float32), name="var")
+        >>> accum = Parameter(Tensor(np.array([[0.6, 0.5], [0.2, 0.6]]), ms.float32), name="accum")
+        >>> linear = Parameter(Tensor(np.array([[0.9, 0.1], [0.7, 0.8]]), ms.float32), name="linear")
+        >>> grad = Tensor(np.array([[0.3, 0.7]]), ms.float32)
+        >>> indices = Tensor(np.array([1]), ms.int32)
+        >>> op = ops.SparseApplyFtrl(lr=0.1, l1=0.0, l2=0.0, lr_power=-0.5)
+        >>> out = op(var, accum, linear, grad, indices)
+        >>> print(var.asnumpy().round(4))
+        [[ 0.6     0.4   ]
+         [-0.1687 -0.0146]]
+        """),
     Row("SparseApplyFtrlV2", "lr, l1, l2, l2_shrinkage, lr_power, use_locking=False",
         "var, accum, linear, grad, indices",
         "_sparse_ftrl(var, accum, linear, grad, indices, lr, l1, l2, lr_power, l2_shrinkage, "
-        "'SparseApplyFtrlV2')"),
+        "'SparseApplyFtrlV2')",
+        summary="SparseApplyFtrl with an L2 shrinkage term ``l2_shrinkage`` added to the gradient.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> var = Parameter(Tensor(np.array([[0.6, 0.4], [0.1, 0.5]]), ms.float32), name="var")
+        >>> accum = Parameter(Tensor(np.array([[0.6, 0.5], [0.2, 0.6]]), ms.float32), name="accum")
+        >>> linear = Parameter(Tensor(np.array([[0.9, 0.1], [0.7, 0.8]]), ms.float32), name="linear")
+        >>> grad = Tensor(np.array([[0.3, 0.7]]), ms.float32)
+        >>> indices = Tensor(np.array([1]), ms.int32)
+        >>> op = ops.SparseApplyFtrlV2(lr=0.1, l1=0.0, l2=0.0, l2_shrinkage=0.1, lr_power=-0.5)
+        >>> out = op(var, accum, linear, grad, indices)
+        >>> print(var.asnumpy().round(4))
+        [[ 0.6     0.4   ]
+         [-0.1725 -0.0242]]
+        """),
     Row("SparseApplyProximalAdagrad", _LOCK, "var, accum, lr, l1, l2, grad, indices",
-        "_sparse_proximal_adagrad(var, accum, lr, l1, l2, grad, indices)"),
+        "_sparse_proximal_adagrad(var, accum, lr, l1, l2, grad, indices)",
+        summary="The proximal Adagrad update of the rows ``indices`` of ``var`` and ``accum``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> var = Parameter(Tensor(np.array([[0.6, 0.4], [0.1, 0.5]]), ms.float32), name="var")
+        >>> accum = Parameter(Tensor(np.array([[0.6, 0.5], [0.2, 0.6]]), ms.float32), name="accum")
+        >>> grad = Tensor(np.array([[0.3, 0.7]]), ms.float32)
+        >>> indices = Tensor(np.array([1]), ms.int32)
+        >>> lr, l1, l2 = Tensor(0.1, ms.float32), Tensor(0.01, ms.float32), Tensor(0.0, ms.float32)
+        >>> out = ops.SparseApplyProximalAdagrad()(var, accum, lr, l1, l2, grad, indices)
+        >>> print(var.asnumpy().round(4))
+        [[0.6    0.4   ]
+         [0.0424 0.432 ]]
+        """),
     Row("SparseApplyRMSProp", "rho, momentum, epsilon, use_locking=False", "var, ms, mom, lr, grad, indices",
-        "_sparse_rms_prop(var, ms, mom, lr, grad, indices, rho, momentum, epsilon)"),
+        "_sparse_rms_prop(var, ms, mom, lr, grad, indices, rho, momentum, epsilon)",
+        summary="The RMSProp update of the rows ``indices`` of ``var``, ``ms`` and ``mom``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> var = Parameter(Tensor(np.array([[0.6, 0.4], [0.1, 0.5]]), ms.float32), name="var")
+        >>> mean_square = Parameter(Tensor(np.array([[0.2, 0.4], [0.1, 0.3]]), ms.float32), name="ms")
+        >>> mom = Parameter(Tensor(np.array([[0.3, 0.1], [0.3, 0.6]]), ms.float32), name="mom")
+        >>> grad = Tensor(np.array([[0.3, 0.7], [0.1, 0.2]]), ms.float32)
+        >>> indices = Tensor(np.array([1, 0]), ms.int32)
+        >>> op = ops.SparseApplyRMSProp(rho=0.2, momentum=0.01, epsilon=1e-6)
+        >>> out = op(var, mean_square, mom, Tensor(0.01, ms.float32), grad, indices)
+        >>> print(var.asnumpy().round(4))
+        [[0.5924 0.393 ]
+         [0.0871 0.4836]]
+        """),
 ]
 
 CLASSES = build(ROWS, globals())
