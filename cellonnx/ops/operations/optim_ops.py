@@ -762,7 +762,7 @@ ROWS = [
         "m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, gradient",
         "_adam_no_update_param(m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, gradient, "
         "use_nesterov)",
-        summary="The Adam step ``delta`` for a weight (returned, not applied); ``m`` and ``v`` are updated in place.",
+        summary="The Adam step ``delta`` of a weight (returned); ``m`` and ``v`` are updated in place.",
         example="""
         >>> import numpy as np
         >>> import cellonnx as ms
@@ -849,7 +849,7 @@ ROWS = [
         "weight, gradient, norm_weight, norm_gradient, weight_decay, learning_rate",
         "_lars_update(weight, gradient, norm_weight, norm_gradient, weight_decay, learning_rate, epsilon, "
         "hyperpara, use_clip)",
-        summary="The layer-wise adaptive rate (LARS) gradient: ``gradient`` rescaled by the weight and gradient norms.",
+        summary="The LARS gradient: ``gradient`` rescaled by the norms of the weight and the gradient.",
         example="""
         >>> import numpy as np
         >>> import cellonnx as ms
