@@ -105,4 +105,21 @@ acc = 0.9 * acc + 0.1 * g * g
 step = np.sqrt(upd + 1e-6) / np.sqrt(acc + 1e-6) * g
 print((var - 0.1 * step).astype(np.float32).round(4))
 """,
+    "LogSoftmaxExt": """
+x = np.array([[1.0, 2.0, 3.0], [1.0, 1.0, 1.0]], np.float32)
+print((x - np.log(np.exp(x).sum(axis=1, keepdims=True))).round(4))
+""",
+    "Ormqr": """
+q = np.linalg.qr(np.array([[3.0, 1.0], [4.0, 2.0]]))[0]
+print((q @ np.eye(2)).astype(np.float32).round(4))
+""",
+    "RmsNorm": """
+x = np.array([[1.0, 2.0], [3.0, 4.0]], np.float32)
+print((x / np.sqrt((x * x).mean(axis=-1, keepdims=True) + 1e-6)).round(4))
+""",
+    "SoftMarginLoss": """
+x = np.array([[0.3, 0.7], [0.5, 0.5]], np.float32)
+t = np.array([[-1.0, 1.0], [1.0, -1.0]], np.float32)
+print(np.log1p(np.exp(-t * x)).mean().round(4))
+""",
 }
