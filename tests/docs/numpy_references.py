@@ -122,4 +122,34 @@ x = np.array([[0.3, 0.7], [0.5, 0.5]], np.float32)
 t = np.array([[-1.0, 1.0], [1.0, -1.0]], np.float32)
 print(np.log1p(np.exp(-t * x)).mean().round(4))
 """,
+    "BatchToSpace": """
+print(np.arange(4, dtype=np.float32).reshape(1, 1, 2, 2))
+""",
+    "SpaceToBatch": """
+y = np.arange(4, dtype=np.float32).reshape(2, 2).reshape(4, 1, 1, 1)
+print(y.shape)
+print(y.ravel())
+""",
+    "HistogramFixedWidth": """
+x = np.clip(np.array([-1.0, 0.0, 1.5, 2.0, 5.0, 15.0]), 0.0, 5.0 - 1e-6)
+print(np.histogram(x, bins=5, range=(0.0, 5.0))[0].astype(np.int32))
+""",
+    "MultilabelMarginLoss": """
+x = np.array([[0.1, 0.2, 0.4, 0.8], [0.2, 0.3, 0.5, 0.7]])
+targets = [[1, 2, 0, 3], [2, 3]]
+losses, masks = [], []
+for row, labels in zip(x, targets):
+    others = [i for i in range(4) if i not in labels]
+    losses.append(sum(max(0.0, 1 - (row[j] - row[i])) for j in labels for i in others) / 4)
+    masks.append([int(i in labels) for i in range(4)])
+print(np.float32(np.mean(losses)).round(4))
+print(np.array(masks, np.int32))
+""",
+    "TripletMarginLoss": """
+x = np.array([[0.3, 0.7], [0.5, 0.5]])
+pos = np.array([[0.4, 0.6], [0.4, 0.6]])
+neg = np.array([[0.2, 0.9], [0.3, 0.7]])
+d = lambda a, b: np.sqrt(((a - b + 1e-6) ** 2).sum(axis=1))
+print(np.float32(np.maximum(d(x, pos) - d(x, neg) + 1.0, 0).mean()).round(4))
+""",
 }
