@@ -152,4 +152,21 @@ neg = np.array([[0.2, 0.9], [0.3, 0.7]])
 d = lambda a, b: np.sqrt(((a - b + 1e-6) ** 2).sum(axis=1))
 print(np.float32(np.maximum(d(x, pos) - d(x, neg) + 1.0, 0).mean()).round(4))
 """,
+    "DepthwiseConv2dNative": """
+win = np.lib.stride_tricks.sliding_window_view(np.ones((1, 2, 3, 3), np.float32), (2, 2), axis=(2, 3))
+y = (win * np.ones((2, 2), np.float32)).sum(axis=(-2, -1))
+print(y.shape)
+print(y[0, 0])
+""",
+    "Dilation2D": """
+win = np.lib.stride_tricks.sliding_window_view(np.arange(9, dtype=np.float32).reshape(1, 1, 3, 3), (2, 2),
+                                               axis=(2, 3))
+print((win + np.zeros((2, 2), np.float32)).max(axis=(-2, -1)))
+""",
+    "ExtractImagePatches": """
+x = np.arange(16, dtype=np.float32).reshape(4, 4)
+patches = np.stack([x[i::2, j::2] for i in range(2) for j in range(2)])[None]
+print(patches.shape)
+print(patches[0, :, 0, 0])
+""",
 }
