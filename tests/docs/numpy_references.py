@@ -169,4 +169,41 @@ patches = np.stack([x[i::2, j::2] for i in range(2) for j in range(2)])[None]
 print(patches.shape)
 print(patches[0, :, 0, 0])
 """,
+    "ComputeAccidentalHits": """
+true_classes = np.array([[1, 2], [0, 4], [3, 3]])
+hits = [(row, c) for row, classes in enumerate(true_classes) for c in classes if c in range(5)]
+print(np.array([h[0] for h in hits], np.int32), np.array([h[1] for h in hits], np.int32))
+print(np.full(len(hits), -np.finfo(np.float32).max, np.float32))
+""",
+    "ConfusionMatrix": """
+m = np.zeros((4, 4), np.int32)
+np.add.at(m, ([0, 1, 1, 3], [1, 2, 1, 3]), 1)
+print(m)
+""",
+    "MoveTo": """
+print(np.array([1.0, 2.0], np.float32))
+""",
+    "NonMaxSuppressionV3": """
+boxes = np.array([[1, 2, 3, 4], [1, 3, 3, 4], [1, 3, 4, 4], [1, 1, 4, 4], [1, 1, 3, 4]], np.float64)
+scores = np.array([0.4, 0.5, 0.72, 0.9, 0.45])
+area = lambda b: (b[2] - b[0]) * (b[3] - b[1])
+def iou(a, b):
+    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    return w * h / (area(a) + area(b) - w * h)
+kept = []
+for i in np.argsort(-scores):
+    if all(iou(boxes[i], boxes[k]) <= 0.5 for k in kept):
+        kept.append(int(i))
+print(np.array(kept, np.int32))
+""",
+    # uniform activations: every one of the C(3, 1) lattice paths emits T + U = 4 symbols of probability 1/5
+    "RNNTLoss": """
+print(np.array([np.log(5.0 ** 4 / 3)], np.float32).round(4), (1, 2, 3, 5))
+""",
+    # MindSpore's grad cannot read the source of a function defined inside a doctest (it prints [1. 2.] when
+    # the same lines run from a file): d/dt sum(t * stop_gradient(t)) = t
+    "StopGradient": """
+print(np.array([1.0, 2.0], np.float32))
+""",
 }

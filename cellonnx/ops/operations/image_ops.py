@@ -168,11 +168,39 @@ ROWS = [
         """),
     # ---- windows, ranges and the short-time Fourier transform
     Row("BartlettWindow", "periodic=True, dtype=mstype.float32", "window_length",
-        "bartlett_window(_length(window_length), periodic, dtype=dtype)"),
+        "bartlett_window(_length(window_length), periodic, dtype=dtype)",
+        summary="The Bartlett (triangular) window of ``window_length`` points.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> print(ops.BartlettWindow()(Tensor(5, ms.int32)).asnumpy().round(4))
+        [0.  0.4 0.8 0.8 0.4]
+        >>> print(ops.BartlettWindow(periodic=False)(Tensor(5, ms.int32)).asnumpy().round(4))
+        [0.  0.5 1.  0.5 0. ]
+        """),
     Row("BlackmanWindow", "periodic=True, dtype=mstype.float32", "window_length",
-        "blackman_window(_length(window_length), periodic, dtype=dtype)"),
+        "blackman_window(_length(window_length), periodic, dtype=dtype)",
+        summary="The Blackman window of ``window_length`` points.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> print(ops.BlackmanWindow()(Tensor(5, ms.int32)).asnumpy().round(4))
+        [-0.      0.2008  0.8492  0.8492  0.2008]
+        >>> print(ops.BlackmanWindow(periodic=False)(Tensor(5, ms.int32)).asnumpy().round(4))
+        [-0.    0.34  1.    0.34 -0.  ]
+        """),
     Row("HammingWindow", "periodic=True, alpha=0.54, beta=0.46, dtype=mstype.float32", "length",
-        "hamming_window(_length(length), periodic, alpha, beta, dtype=dtype)"),
+        "hamming_window(_length(length), periodic, alpha, beta, dtype=dtype)",
+        summary="The generalized Hamming window ``alpha - beta * cos(2 pi n / N)`` of ``length`` points.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> print(ops.HammingWindow()(Tensor(np.array([5]), ms.int64)).asnumpy().round(4))
+        [0.08   0.3979 0.9121 0.9121 0.3979]
+        """),
     Row("LinSpace", "", "start, stop, num", "linspace(start, stop, num)",
         summary="``num`` evenly spaced values from ``start`` to ``stop``.",
         example="""
@@ -198,7 +226,18 @@ ROWS = [
         """),
     Row("STFT", "n_fft, hop_length, win_length, normalized, onesided, return_complex", "x, window",
         "stft(x, n_fft, hop_length, win_length, window, False, 'REFLECT', normalized, onesided, "
-        "return_complex)"),
+        "return_complex)",
+        summary="The short-time Fourier transform of 1-D signals (or a batch) with ``window``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(16), ms.float32)
+        >>> window = Tensor(np.ones(8), ms.float32)
+        >>> y = ops.STFT(8, 4, 8, False, True, True)(x, window)
+        >>> print(y.shape, y.dtype)
+        (5, 3) Complex64
+        """),
 ]
 
 CLASSES = build(ROWS, globals())

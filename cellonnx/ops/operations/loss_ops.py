@@ -82,7 +82,19 @@ def _rnnt_loss(acts: Tensor, labels: Tensor, input_lengths: Tensor, label_length
 
 ROWS = [
     Row("RNNTLoss", "blank_label=0", "acts, labels, input_lengths, label_lengths",
-        "_rnnt_loss(acts, labels, input_lengths, label_lengths, blank_label)"),
+        "_rnnt_loss(acts, labels, input_lengths, label_lengths, blank_label)",
+        summary="The RNN-transducer loss of ``(B, T, U, V)`` activations, and its gradient.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> acts = Tensor(np.zeros((1, 2, 3, 5)), ms.float32)
+        >>> labels = Tensor(np.array([[1, 2]]), ms.int32)
+        >>> input_lengths, label_lengths = Tensor([2], ms.int32), Tensor([2], ms.int32)
+        >>> costs, grads = ops.RNNTLoss(blank_label=0)(acts, labels, input_lengths, label_lengths)
+        >>> print(costs.asnumpy().round(4), grads.shape)
+        [5.3391] (1, 2, 3, 5)
+        """),
     Row("MultiMarginLoss", "p=1, margin=1.0, reduction='mean'", "x, target, weight=None",
         "_multi_margin(x, target, p, _margin(margin), weight, reduction, 'MultiMarginLoss')",
         summary="The multi-class hinge loss ``sum_i max(0, margin - x[y] + x[i]) ** p / C``, reduced.",
