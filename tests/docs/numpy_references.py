@@ -206,4 +206,36 @@ print(np.array([np.log(5.0 ** 4 / 3)], np.float32).round(4), (1, 2, 3, 5))
     "StopGradient": """
 print(np.array([1.0, 2.0], np.float32))
 """,
+    # the gradient examples below run under MindSpore only from a file (see StopGradient)
+    "HookBackward": """
+x, y = 1.0, 2.0
+print("(Tensor(shape=[], dtype=Float32, value= %g),)" % y)
+print("(Tensor(shape=[], dtype=Float32, value= %g), Tensor(shape=[], dtype=Float32, value= %g))"
+      % (y * y, 2 * x * y))
+""",
+    "InsertGradientOf": """
+print(np.clip(np.array([3.0, 3.0], np.float32), -0.1, 0.1))
+""",
+    # gate order i, j, f, o; forget_bias 1: every gate's pre-activation is 0.1 * (1 + 1) = 0.2
+    "BasicLSTMCell": """
+sig = lambda v: 1 / (1 + np.exp(-v))
+c = sig(0.2) * np.tanh(0.2)
+print(np.full((1, 2), sig(0.2) * np.tanh(c), np.float32).round(4))
+""",
+    "Poisson": """
+print((2, 3), "Float32")
+""",
+    "Randperm": """
+print((6,), sorted([-1, -1, 0, 1, 2, 3]))
+""",
+    "DynamicRNN": """
+print((2, 1, 2))
+""",
+    "DynamicGRUV2": """
+print((2, 1, 2))
+""",
+    # the shape (3, 1, 2) broadcast with the parameters' shapes (2, 2) and (1,)
+    "Gamma": """
+print(np.broadcast_shapes((3, 1, 2), (2, 2), (1,)))
+""",
 }

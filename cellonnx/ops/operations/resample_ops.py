@@ -286,7 +286,20 @@ ROWS = [
     Row("SampleDistortedBoundingBoxV2", "seed=0, seed2=0, aspect_ratio_range=(0.75, 1.33), "
         "area_range=(0.05, 1.0), max_attempts=100, use_image_if_no_bounding_boxes=False",
         "image_size, bounding_boxes, min_object_covered",
-        "_distorted_box(self, image_size, bounding_boxes, min_object_covered)", _setup_distorted),
+        "_distorted_box(self, image_size, bounding_boxes, min_object_covered)", _setup_distorted,
+        summary="A random crop of an image covering at least ``min_object_covered`` of a bounding box.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> image_size = Tensor(np.array([640, 480, 3]), ms.int32)
+        >>> bounding_boxes = Tensor(np.array([[[0.38, 0.17, 0.95, 0.40]]]), ms.float32)
+        >>> min_object_covered = Tensor(np.array([0.8]), ms.float32)
+        >>> op = ops.SampleDistortedBoundingBoxV2(seed=1, seed2=1, area_range=(0.05, 1.0), max_attempts=100)
+        >>> begin, size, bboxes = op(image_size, bounding_boxes, min_object_covered)
+        >>> print(begin.shape, size.shape, bboxes.shape)
+        (3,) (3,) (1, 1, 4)
+        """),
 ]
 
 CLASSES = build(ROWS, globals())
