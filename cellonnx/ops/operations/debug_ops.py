@@ -283,8 +283,36 @@ ROWS = [
         >>> print(ms.grad(f)(Tensor(np.array([1.0, 2.0]), ms.float32)))
         [0.1 0.1]
         """),
-    Row("DumpGradient", "", "path, x, input_output", "_dump_gradient(path, x, input_output)"),
-    Row("Morph", "fn, infer_shape, infer_dtype, bprop_fn=None", "*args", "_morph(fn, bprop_fn, *args)"),
+    Row("DumpGradient", "", "path, x, input_output", "_dump_gradient(path, x, input_output)",
+        summary="``x`` unchanged; the gradient flowing back to it is saved under ``path``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> dg = ops.DumpGradient()
+        >>> def f(x, y):
+        ...     return dg("x_dout.npy", x, "out") * y
+        >>> x, y = Tensor(1.0, ms.float32), Tensor(2.0, ms.float32)
+        >>> x_grad, y_grad = ms.grad(f, grad_position=(0, 1))(x, y)
+        >>> print(x_grad, y_grad)
+        2.0 1.0
+        """),
+    Row("Morph", "fn, infer_shape, infer_dtype, bprop_fn=None", "*args", "_morph(fn, bprop_fn, *args)",
+        summary="``fn(*args)`` as an operator, its gradient from ``bprop_fn(*args, out, dout)`` if given.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> def double(x):
+        ...     return x * 2
+        >>> def infer_shape(*shapes):
+        ...     return shapes[0]
+        >>> def infer_dtype(*dtypes):
+        ...     return dtypes[0]
+        >>> op = ops.Morph(double, infer_shape, infer_dtype)
+        >>> print(op(Tensor(np.array([1.0, 2.0]), ms.float32)))
+        [2. 4.]
+        """),
 ]
 
 CLASSES = build(ROWS, globals())

@@ -81,12 +81,15 @@ class _CustomOp(Op, register=False):
 
 def _custom(prim: Any, *inputs: Any) -> Any:
     """Custom with func_type 'pyfunc': ``func`` runs on the inputs as NumPy arrays; ``bprop(*inputs, out,
-    dout)``, when given, gives the gradients of the inputs."""
+    dout)``, when given, gives the gradients of the inputs. ``out_dtype`` may be a function of the inputs'
+    dtypes, as MindSpore's infer functions are (``out_shape`` is not needed: the result has its shape)."""
     from cellonnx.autograd.tape import is_grad_enabled
     out = prim.func(*_numpy_args(inputs))
     multi = isinstance(out, (tuple, list))
     values = tuple(out) if multi else (out,)
     dt = prim.out_dtype
+    if callable(dt) and not isinstance(dt, dtypes.DType):
+        dt = dt(*(t.dtype if isinstance(t, Tensor) else type(t) for t in inputs))
     dts = tuple(dt) if isinstance(dt, (tuple, list)) else (dt,) * len(values)
     outs = tuple(_as_tensor(v, d) for v, d in zip(values, dts))
     tensors = tuple(t for t in inputs if isinstance(t, Tensor))
@@ -109,8 +112,10 @@ def _setup_custom(prim: Any) -> None:
     if not callable(prim.func):
         raise TypeError(f"For 'Custom', func must be a Python function with func_type 'pyfunc', but got "
                         f"{type(prim.func).__name__}")
-    if prim.out_dtype is not None and not isinstance(prim.out_dtype, (tuple, list)):
-        dtypes.dtype(prim.out_dtype)
+    dt = prim.out_dtype
+    infer = callable(dt) and not isinstance(dt, dtypes.DType)
+    if dt is not None and not isinstance(dt, (tuple, list)) and not infer:
+        dtypes.dtype(dt)
 
 
 ROWS = [
@@ -231,7 +236,19 @@ ROWS = [
         [2. 4. 6.]
         """),
     Row("Custom", "func, out_shape=None, out_dtype=None, func_type='pyfunc', bprop=None, reg_info=None",
-        "*inputs", "_custom(self, *inputs)", _setup_custom),
+        "*inputs", "_custom(self, *inputs)", _setup_custom,
+        summary="A user operator; in cellonnx ``func_type='pyfunc'``: a Python function over NumPy arrays.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> def add(x, y):
+        ...     return x + y
+        >>> op = ops.Custom(add, out_shape=lambda x, _: x, out_dtype=lambda x, _: x, func_type="pyfunc")
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> print(op(x, x))
+        [2. 4.]
+        """),
 ]
 
 CLASSES = build(ROWS, globals())

@@ -205,14 +205,41 @@ def scan(fn: Callable[[Any, Any], tuple[Any, Any]], init: Any, xs: Any = None, l
 
 
 class WhileLoop:
-    """MindSpore's ``ops.WhileLoop()(cond_func, loop_func, init_val)``."""
+    """A while loop as an operator: ``val = loop_func(val)`` while ``cond_func(val)`` holds.
+
+    MindSpore's ``ops.WhileLoop()(cond_func, loop_func, init_val)``; see ``ops.while_loop``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> def cond_func(val):
+        ...     return val[0] < 10
+        >>> def loop_func(val):
+        ...     return (val[0] + 1, val[1] * 2)
+        >>> out = ops.WhileLoop()(cond_func, loop_func, (Tensor(0), Tensor(np.array([1.0]), ms.float32)))
+        >>> print(out[0], out[1])
+        10 [1024.]
+    """
 
     def __call__(self, cond_func: Callable, loop_func: Callable, init_val: Any) -> Any:
         return while_loop(cond_func, loop_func, init_val)
 
 
 class ForiLoop:
-    """MindSpore's ``ops.ForiLoop()(lower, upper, loop_func, init_val, unroll=True)``."""
+    """A counted loop as an operator: ``val = loop_func(i, val)`` for ``i`` from ``lower`` to ``upper - 1``.
+
+    MindSpore's ``ops.ForiLoop()(lower, upper, loop_func, init_val, unroll=True)``; see ``ops.fori_loop``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> def loop_func(i, val):
+        ...     return val + i
+        >>> print(ops.ForiLoop()(0, 5, loop_func, Tensor(np.array([0.0, 100.0]), ms.float32)))
+        [ 10. 110.]
+    """
 
     def __call__(self, lower: Any, upper: Any, loop_func: Callable, init_val: Any, unroll: bool = True) -> Any:
         return fori_loop(lower, upper, loop_func, init_val, unroll=unroll)

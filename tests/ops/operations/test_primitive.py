@@ -358,3 +358,17 @@ def test_fused_cast_adam_weight_decay_divides_the_gradient_by_global_norm() -> N
         results.append((var16.asnumpy(), pm.asnumpy(), pv.asnumpy()))
     for before, after, what in zip(*results, ("var", "m", "v")):
         assert_close(after.astype(np.float32), before.astype(np.float32), 1e-3, 0, what)
+
+
+def test_custom_pyfunc_takes_infer_functions_for_shape_and_dtype() -> None:
+    """MindSpore's ``ops.Custom(func, out_shape=<fn>, out_dtype=<fn>, func_type='pyfunc')``: the infer
+    functions get the inputs' shapes and dtypes; the result's dtype is the one out_dtype names."""
+    a = np.array([1.0, 2.0], np.float32)
+    op = ops.Custom(lambda x, y: x + y, out_shape=lambda x, _: x, out_dtype=lambda x, _: x,
+                    func_type="pyfunc")
+    out = op(Tensor(a), Tensor(a))
+    assert out.dtype == ms.float32
+    np.testing.assert_array_equal(out.asnumpy(), a + a)
+    half = ops.Custom(lambda x, y: x + y, out_shape=lambda x, _: x, out_dtype=lambda *_: ms.float16,
+                      func_type="pyfunc")
+    assert half(Tensor(a), Tensor(a)).dtype == ms.float16
