@@ -246,4 +246,19 @@ print(np.array([2.0, 4.0], np.float32))
     "DumpGradient": """
 print(np.float32(2.0), np.float32(1.0))
 """,
+    "Einsum": """
+print(np.einsum("ij,j->i", np.array([[1.0, 2.0], [3.0, 4.0]], np.float32), np.ones(2, np.float32)))
+""",
+    "EuclideanNorm": """
+print(np.linalg.norm(np.array([[3.0, 4.0], [6.0, 8.0]], np.float32), axis=1))
+""",
+    "Fills": """
+print(np.full((2, 2), 3.0, np.float32))
+""",
+    "MatrixExp": """
+print(np.eye(2, dtype=np.float32))
+""",
+    "Roll": """
+print(np.roll(np.arange(5, dtype=np.int32), 2))
+""",
 }
