@@ -1,12 +1,14 @@
 """NumPy references for the docstring examples that MindSpore's CPU build cannot run (the operator has no CPU
 kernel, or MindSpore's CPU kernel is known to be wrong for the example's dtype): per name, NumPy (and
-scipy.special) code that prints what the example prints, in the same order.
+scipy.special) code that prints what the example prints, in the same order, under its namespace.
 tests/docs/check_against_mindspore.py compares them with the examples whose MindSpore run raises.
 """
 from __future__ import annotations
 
-REFERENCES: dict[str, str] = {
-    # ---- cellonnx.ops.operations
+# per namespace (names repeat across namespaces: nn.TripletMarginLoss, ops.TripletMarginLoss)
+REFERENCES: dict[str, dict[str, str]] = {}
+
+REFERENCES["cellonnx.ops.operations"] = {
     "AccumulateNV2": """
 x = np.array([1.0, 2.0, 3.0], np.float32)
 y = x + 3
