@@ -246,11 +246,41 @@ class ForiLoop:
 
 
 class Scan:
-    """MindSpore's ``ops.Scan()(loop_func, init, xs, length=None, unroll=True)``."""
+    """A scan as an operator: ``carry, y = loop_func(carry, x)`` for each element ``x`` of the list or tuple
+    ``xs`` (or ``length`` times with ``x = None``); returns the last carry and the list of the ``y``.
+
+    MindSpore's ``ops.Scan()(loop_func, init, xs, length=None, unroll=True)``: unlike ``ops.scan`` (over the
+    leading axis of tensors, ``ys`` stacked), it steps through a Python sequence and returns ``ys`` as a list.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> def cumsum(carry, x):
+        ...     carry = carry + x
+        ...     return carry, carry
+        >>> xs = [Tensor(1.0, ms.float32), Tensor(2.0, ms.float32), Tensor(3.0, ms.float32)]
+        >>> carry, ys = ops.Scan()(cumsum, Tensor(0.0, ms.float32), xs)
+        >>> print(carry, [float(y) for y in ys])
+        6.0 [1.0, 3.0, 6.0]
+    """
 
     def __call__(self, loop_func: Callable, init: Any, xs: Any, length: int | None = None,
                  unroll: bool = True) -> Any:
-        return scan(loop_func, init, xs, length, unroll=unroll)
+        if xs is None:
+            if not isinstance(length, int) or isinstance(length, bool):
+                raise TypeError(f"For 'Scan', length must be an int when xs is None, but got {length!r}")
+            xs = [None] * length
+        elif not isinstance(xs, (list, tuple)):
+            raise TypeError(f"For 'Scan', xs must be a tuple, a list or None, but got {type(xs).__name__}")
+        carry, ys = init, []
+        for x in xs:
+            out = loop_func(carry, x)
+            if not isinstance(out, tuple) or len(out) != 2:
+                raise ValueError("For 'Scan', loop_func must return a tuple of two elements (carry, y), but "
+                                 f"got {type(out).__name__}")
+            carry, y = out
+            ys.append(y)
+        return carry, ys
 
 
 __all__ = ["ForiLoop", "Scan", "WhileLoop", "cond", "fori_loop", "scan", "while_loop"]

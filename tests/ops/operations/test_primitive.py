@@ -372,3 +372,18 @@ def test_custom_pyfunc_takes_infer_functions_for_shape_and_dtype() -> None:
     half = ops.Custom(lambda x, y: x + y, out_shape=lambda x, _: x, out_dtype=lambda *_: ms.float16,
                       func_type="pyfunc")
     assert half(Tensor(a), Tensor(a)).dtype == ms.float16
+
+
+def test_scan_class_steps_through_a_sequence_as_mindspore() -> None:
+    """MindSpore's ``ops.Scan()``: xs is a list or tuple (or None with ``length``), ``ys`` comes back as a
+    list, one entry per step; anything else for xs is a TypeError."""
+    def step(carry: Tensor, x: Tensor | None) -> tuple[Tensor, Tensor]:
+        carry = carry + (1.0 if x is None else x)
+        return carry, carry * 2
+    xs = [Tensor(np.float32(v)) for v in (1.0, 2.0, 3.0)]
+    carry, ys = ops.Scan()(step, Tensor(np.float32(0.0)), xs)
+    assert float(carry) == 6.0 and isinstance(ys, list) and [float(y) for y in ys] == [2.0, 6.0, 12.0]
+    carry, ys = ops.Scan()(step, Tensor(np.float32(0.0)), None, length=2)
+    assert float(carry) == 2.0 and len(ys) == 2
+    with pytest.raises(TypeError, match="xs must be a tuple, a list or None"):
+        ops.Scan()(step, Tensor(np.float32(0.0)), Tensor(np.ones(3, np.float32)))
