@@ -50,7 +50,9 @@ def _type_test(type_name: Any) -> Callable[[Any], bool]:
     if isinstance(type_name, dtypes.DType):
         def of_dtype(x: Any) -> bool:
             from cellonnx.ops.helpers import typeof
-            return (isinstance(x, Tensor) or _is_number(x)) and typeof(x) is type_name
+            if isinstance(x, Tensor):
+                return x.dtype is type_name
+            return _is_number(x) and typeof(x) is type_name
         return of_dtype
     if not isinstance(type_name, str):
         raise TypeError(f"For 'MultitypeFuncGraph', register only supports str or a dtype, but got "
