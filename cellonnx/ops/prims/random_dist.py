@@ -217,7 +217,17 @@ def standard_laplace(shape: Any, seed: int | None = None) -> Tensor:
 
 
 def laplace(shape: Any, mean: Tensor, lambda_param: Tensor, seed: int | None = None) -> Tensor:
-    """Samples of Laplace(mean, scale lambda_param): ``standard_laplace(shape) * lambda_param + mean``."""
+    """Samples of Laplace(mean, scale lambda_param): ``standard_laplace(shape) * lambda_param + mean``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> mean = Tensor(np.array([0.0]), ms.float32)
+        >>> lambda_param = Tensor(np.array([1.0]), ms.float32)
+        >>> print(ops.laplace((2, 3), mean, lambda_param, seed=5).shape)
+        (2, 3)
+    """
     from cellonnx.ops.prims.math import add, mul
     return add(mul(standard_laplace(shape, seed), lambda_param), mean)
 
