@@ -54,7 +54,13 @@ def set_device(device_target: str, device_id: int | None = None) -> None:
 
 
 def get_current_device() -> DeviceInfo:
-    """The device target and id in use: ``('CPU', 0)``."""
+    """The device target and id in use: ``('CPU', 0)``.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> print(ms.get_current_device().device_target)
+        CPU
+    """
     return DeviceInfo(context.get_context("device_target"), context.get_context("device_id"))
 
 
@@ -72,6 +78,12 @@ class DeviceCtx:
     Args:
         name: "CPU", "GPU", "Ascend" or "meta" (MindSpore's data-less device, which cellonnx does not have).
         device_id: the device's id; 0 when None.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> with ms.DeviceCtx('CPU'):
+        ...     print(ms.get_current_device().device_target)
+        CPU
     """
 
     def __init__(self, name: str, device_id: int | None = None) -> None:
