@@ -60,7 +60,13 @@ def load_checkpoint_async(ckpt_file_name: str, net: Any = None, strict_load: boo
 
 def async_ckpt_thread_status() -> bool:
     """Whether an asynchronous checkpoint save is running: cellonnx's ``save_checkpoint`` writes the file
-    before it returns (``async_save`` is accepted), so none ever is."""
+    before it returns (``async_save`` is accepted), so none ever is.
+
+    Examples:
+        >>> from cellonnx.train import async_ckpt_thread_status
+        >>> print(async_ckpt_thread_status())
+        False
+    """
     return False
 
 
