@@ -38,6 +38,12 @@ def set_device(device_target: str, device_id: int | None = None) -> None:
     Raises:
         ValueError: an unknown target or a negative id.
         RuntimeError: a target this process cannot run (GPU without onnxruntime's CUDA provider, Ascend).
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> ms.set_device('CPU')
+        >>> print(ms.get_current_device().device_target)
+        CPU
     """
     valid = ["CPU", "GPU", "Ascend"]
     if not isinstance(device_target, str):
@@ -130,7 +136,14 @@ def set_deterministic(deterministic: bool) -> None:
 
 
 def run_check() -> None:
-    """Check the installation: multiply two tensors eagerly and in an onnxruntime graph, and say so."""
+    """Check the installation: multiply two tensors eagerly and in an onnxruntime graph, and say so.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> ms.run_check()
+        cellonnx version: ...
+        The result of multiplication calculation is correct, cellonnx has been installed on platform [CPU] ...
+    """
     import numpy as np
 
     import cellonnx
