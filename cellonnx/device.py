@@ -126,6 +126,12 @@ def set_deterministic(deterministic: bool) -> None:
     Raises:
         TypeError: ``deterministic`` is not a bool.
         RuntimeError: it was set before (MindSpore allows one setting per process).
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> ms.set_deterministic(True)
+        >>> print(ms.get_context('deterministic'))
+        ON
     """
     if not isinstance(deterministic, bool):
         raise TypeError(f"The argument 'deterministic' must be bool, but got {type(deterministic)}.")
