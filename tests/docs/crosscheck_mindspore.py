@@ -28,6 +28,8 @@ MINDSPORE_PYTHON = os.environ.get("MINDSPORE_PYTHON", "/work/envs/mindspore/bin/
 _IMPORT = re.compile(r"^(\s*>>>\s*(?:import|from)\s+)cellonnx\b", re.MULTILINE)
 _NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?j?|[-+]?(?:nan|inf)\b")
 _FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+# examples starting a process group: MindSpore's init aborts the process without msrun's cluster
+_NEEDS_CLUSTER = re.compile(r"init_process_group\(|communication import .*\binit\b")
 # examples MindSpore cannot run in one process: what they need
 SKIP = {"TCPStore": "a TCP store server (MindSpore's client waits 300 s for it)"}
 
@@ -127,6 +129,9 @@ def check(namespace: str, only: list[str] | None = None) -> int:
     picked = {n: o for n, o in objects.items() if has_example(o) and (not only or n in only)}
     for name in sorted(set(picked) & set(SKIP)):
         print(f"{name}: not run under MindSpore: needs {SKIP[name]}")
+        del picked[name]
+    for name in sorted(n for n, o in picked.items() if _NEEDS_CLUSTER.search(o.__doc__ or "")):
+        print(f"{name}: not run under MindSpore: starts a process group (MindSpore needs msrun for that)")
         del picked[name]
     docs = {n: o.__doc__ or "" for n, o in picked.items()}
     ms_rows = run_under_mindspore(docs)
