@@ -120,7 +120,9 @@ def test_in_place_ops_rebind_their_tensor():
 def test_in_place_on_a_parameter_is_a_state_update():
     p = Parameter(Tensor(np.zeros((2, 2), np.float32)), name="p")
     out = ops.inplace_index_add(p, Tensor(np.array([1], np.int32)), Tensor(np.ones((1, 2), np.float32)), 0)
-    assert out is p and p.asnumpy().tolist() == [[0, 0], [1, 1]]
+    assert p.asnumpy().tolist() == [[0, 0], [1, 1]]
+    # MindSpore 2.10 returns a Tensor of the new values, not the Parameter: print(out) shows the values
+    assert not isinstance(out, Parameter) and out.asnumpy().tolist() == [[0, 0], [1, 1]]
     ops.inplace_update(p, Tensor(np.full((1, 2), 5.0, np.float32)), (0,))
     assert p.asnumpy().tolist() == [[5, 5], [1, 1]] and p.grad_fn is None
 

@@ -297,7 +297,18 @@ def matrix_diag_part(x: Tensor, k: Any, padding_value: Any, align: str = "RIGHT_
     """The diagonals ``k[0] .. k[1]`` of the innermost matrices of ``x``, packed as TensorFlow's
     MatrixDiagPartV3: shape (..., k[1] - k[0] + 1, max_len), rows from diagonal k[1] down to k[0] (the
     diagonal axis is dropped for a single k); shorter diagonals are padded with ``padding_value`` on the side
-    ``align`` says ('RIGHT_LEFT': superdiagonals aligned right, subdiagonals left)."""
+    ``align`` says ('RIGHT_LEFT': superdiagonals aligned right, subdiagonals left).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]), ms.float32)
+        >>> k = Tensor(0, ms.int32)
+        >>> padding_value = Tensor(0.0, ms.float32)
+        >>> print(ops.matrix_diag_part(x, k, padding_value))
+        [1. 4.]
+    """
     x = to_tensor(x)
     if x.ndim < 2:
         raise ValueError(f"matrix_diag_part: x must have at least 2 dimensions, got shape {tuple(x.shape)}")
@@ -325,6 +336,15 @@ def matrix_diag(x: Tensor, k: Any = 0, num_rows: Any = -1, num_cols: Any = -1, p
         num_rows, num_cols (Union[int, Tensor]): the matrix size; -1 derives it from x and k. Default: -1.
         padding_value (Union[number, Tensor]): the value off the diagonals. Default: 0.
         align (str): how shorter diagonals sit in x, see :func:`matrix_diag_part`. Default: 'RIGHT_LEFT'.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> print(ops.matrix_diag(x))
+        [[1. 0.]
+         [0. 2.]]
     """
     x = to_tensor(x)
     k0, k1 = _k_pair(k, "matrix_diag")
@@ -360,7 +380,18 @@ def matrix_diag(x: Tensor, k: Any = 0, num_rows: Any = -1, num_cols: Any = -1, p
 
 def matrix_set_diag(x: Tensor, diagonal: Tensor, k: Any = 0, align: str = "RIGHT_LEFT") -> Tensor:
     """``x`` with the diagonals ``k[0] .. k[1]`` of its innermost matrices replaced by the packed
-    ``diagonal`` (layout as :func:`matrix_diag_part` returns it; TensorFlow's MatrixSetDiagV3)."""
+    ``diagonal`` (layout as :func:`matrix_diag_part` returns it; TensorFlow's MatrixSetDiagV3).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.zeros((2, 2)), ms.float32)
+        >>> diagonal = Tensor(np.array([5.0, 6.0]), ms.float32)
+        >>> print(ops.matrix_set_diag(x, diagonal))
+        [[5. 0.]
+         [0. 6.]]
+    """
     x, dg = to_tensor(x), to_tensor(diagonal)
     if x.ndim < 2:
         raise ValueError(f"matrix_set_diag: x must have at least 2 dimensions, got shape {tuple(x.shape)}")

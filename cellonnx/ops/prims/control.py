@@ -71,6 +71,14 @@ def cond(A: Any, p: Any = None, *args: Any) -> Any:
       false_fn(*operands)``; traced, both branches become an ONNX If.
 
     A callable second argument means control flow.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> a = Tensor(np.array([[1.0, 0.0], [0.0, 2.0]]), ms.float32)
+        >>> print(ops.cond(a))
+        2.0
     """
     if callable(p) or args:
         if len(args) < 1 or not callable(p) or not callable(args[0]):
@@ -95,7 +103,13 @@ def _branch(pred: Any, true_fn: Callable[..., Any], false_fn: Callable[..., Any]
 
 
 def while_loop(cond_fn: Callable[[Any], Any], body_fn: Callable[[Any], Any], init_val: Any) -> Any:
-    """``val = init_val; while cond_fn(val): val = body_fn(val)``; traced, an ONNX Loop with no trip count."""
+    """``val = init_val; while cond_fn(val): val = body_fn(val)``; traced, an ONNX Loop with no trip count.
+
+    Examples:
+        >>> from cellonnx import ops
+        >>> print(ops.while_loop(lambda v: v < 10, lambda v: v * 2, 1))
+        16
+    """
     tracer = registry.ACTIVE_TRACER
     flat, structure = _flatten(init_val)
     if tracer is None:
@@ -124,7 +138,13 @@ def while_loop(cond_fn: Callable[[Any], Any], body_fn: Callable[[Any], Any], ini
 def fori_loop(lower: Any, upper: Any, body_fn: Callable[[Any, Any], Any], init_val: Any,
               unroll: bool = False) -> Any:
     """``for i in range(lower, upper): val = body_fn(i, val)`` with ``i`` an int64 Tensor; traced, an ONNX
-    Loop whose trip count is ``upper - lower`` (dynamic when the bounds are)."""
+    Loop whose trip count is ``upper - lower`` (dynamic when the bounds are).
+
+    Examples:
+        >>> from cellonnx import ops
+        >>> print(ops.fori_loop(0, 4, lambda i, v: v + i, 0))
+        6
+    """
     from cellonnx.ops.prims.math import add, cast, sub
     tracer = registry.ACTIVE_TRACER
     flat, structure = _flatten(init_val)
@@ -158,7 +178,19 @@ def fori_loop(lower: Any, upper: Any, body_fn: Callable[[Any, Any], Any], init_v
 def scan(fn: Callable[[Any, Any], tuple[Any, Any]], init: Any, xs: Any = None, length: int | None = None,
          reverse: bool = False, unroll: bool = False) -> tuple[Any, Any]:
     """``carry, y = fn(carry, x)`` over the leading axis of ``xs``; returns (final carry, stacked ys).
-    Traced, an ONNX Scan."""
+    Traced, an ONNX Scan.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> def step(carry, x):
+        ...     return carry + x, carry * x
+        >>> xs = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> carry, ys = ops.scan(step, Tensor(0.0, ms.float32), xs)
+        >>> print(carry, ys)
+        6.0 [0. 2. 9.]
+    """
     from cellonnx.ops.prims.index import stack
     tracer = registry.ACTIVE_TRACER
     carry_flat, carry_struct = _flatten(init)

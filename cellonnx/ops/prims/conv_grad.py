@@ -483,6 +483,17 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
 
     Returns:
         (N, C_out, H_out, W_out), H_out = (H - 1) * sH - top - bottom + dH * (kH - 1) + output_padding + 1.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.ones((1, 1, 2, 2)), ms.float32)
+        >>> w = Tensor(np.ones((1, 1, 2, 2)), ms.float32)
+        >>> print(ops.conv_transpose2d(x, w))
+        [[[[1. 2. 1.]
+           [2. 4. 2.]
+           [1. 2. 1.]]]]
     """
     return conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, pad_mode,
                           op="conv_transpose2d")
