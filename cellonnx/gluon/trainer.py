@@ -172,25 +172,26 @@ class Trainer:
                                       "suppress this warning and skip updating of Parameters with stale gradient")
                 continue
             todo.append((i, p))
+        items = []
         for i, p in todo:
             weight = p._data
             grad = p.grad._data if p.grad is not None else np.zeros_like(weight)
-            if i not in self._states:
-                self._states[i] = self._optimizer.create_state_multi_precision(i, weight)
-            new = self._optimizer.update_multi_precision(i, weight, np.asarray(grad, dtype=weight.dtype),
-                                                         self._states[i])
-            p._assign_array(np.ascontiguousarray(new, dtype=weight.dtype))
+            items.append((i, weight, np.asarray(grad, dtype=weight.dtype)))
+        for (_, p), new in zip(todo, opt.apply_updates(self._optimizer, self._states, items)):
+            p._assign_array(np.ascontiguousarray(new, dtype=p._data.dtype))
             p.__dict__["_fresh_grad"] = False
 
     # ---------------------------------------------------------------- optimizer state files
     def save_states(self, fname: str | os.PathLike[str]) -> None:
-        """Write the optimizer states (momenta, Adam moments, update counts) to an .npz file."""
+        """Write the optimizer states (momenta, moments, master copies, update counts and the scalars an
+        optimizer keeps, such as Nadam's momentum schedule) to an .npz file."""
         arrays: dict[str, np.ndarray] = {}
         for i, state in self._states.items():
             for j, arr in enumerate(_flatten(state)):
                 arrays[f"{i}.{j}"] = arr
         meta = {"counts": {str(k): v for k, v in self._optimizer._index_update_count.items()},
                 "num_update": self._optimizer.num_update,
+                "optimizer": self._optimizer._saved_attrs(),
                 "layout": {str(i): _layout(s) for i, s in self._states.items()}}
         with atomic_write(fname) as f:
             np.savez(f, **{"__meta__": np.array(json.dumps(meta)), **arrays})  # type: ignore[arg-type]
@@ -204,8 +205,11 @@ class Trainer:
                 i = int(key)
                 flat = [data[f"{i}.{j}"].copy() for j in range(_count(layout))]
                 self._states[i] = _rebuild(layout, flat)
-        self._optimizer._index_update_count = {int(k): v for k, v in meta["counts"].items()}
+        counts = {int(k): v for k, v in meta["counts"].items()}
+        self._optimizer._index_update_count = self._optimizer._all_index_update_counts[0] = counts
         self._optimizer.num_update = meta["num_update"]
+        for name, value in meta.get("optimizer", {}).items():
+            setattr(self._optimizer, name, value)
 
 
 def _flatten(state: Any) -> list[np.ndarray]:
@@ -221,7 +225,10 @@ def _layout(state: Any) -> Any:
         return None
     if isinstance(state, np.ndarray):
         return "array"
-    return [_layout(s) for s in state]
+    if isinstance(state, (tuple, list)):
+        return [_layout(s) for s in state]
+    raise TypeError(f"Trainer.save_states: an optimizer state must be arrays, tuples of them or None, got "
+                    f"{type(state).__name__}")
 
 
 def _count(layout: Any) -> int:
