@@ -471,4 +471,5 @@ from cellonnx.gluon.optimizer_adaptive import (  # noqa: E402
     RMSProp,
     Test,
 )
+from cellonnx.gluon.optimizer_contrib import GroupAdaGrad  # noqa: E402
 from cellonnx.gluon.optimizer_sgd import DCASGD, LARS, LBSGD, NAG, SGLD, Signum, ccSGD  # noqa: E402

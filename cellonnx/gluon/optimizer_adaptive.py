@@ -319,7 +319,7 @@ class Nadam(Optimizer):
         >>> nadam = optimizer.create('nadam', learning_rate=0.1)
         >>> w = np.zeros(2, np.float32)
         >>> print(np.round(nadam.update(0, w, np.ones(2, np.float32), nadam.create_state(0, w)), 4))
-        [-0.1 -0.1]
+        [-0.1056 -0.1056]
     """
 
     def __init__(self, learning_rate: float = 0.001, beta1: float = 0.9, beta2: float = 0.999,

@@ -1,7 +1,8 @@
-"""mx.optimizer: MXNet 1.9's optimizers (gluon.optimizer's, the same classes), ``register``, ``create`` and
-``Updater`` / ``get_updater``."""
+"""mx.optimizer: MXNet 1.9's optimizers (gluon.optimizer's, the same classes), ``register``, ``create``,
+``Updater`` / ``get_updater``, and ``contrib`` (GroupAdaGrad)."""
 from __future__ import annotations
 
+from cellonnx.gluon import optimizer_contrib as contrib
 from cellonnx.gluon.optimizer import (
     DCASGD,
     FTML,
@@ -29,5 +30,5 @@ from cellonnx.gluon.optimizer import (
 )
 
 __all__ = ["DCASGD", "FTML", "LAMB", "LARS", "LBSGD", "NAG", "SGD", "SGLD", "AdaDelta", "AdaGrad", "Adam",
-           "Adamax", "Ftrl", "Nadam", "Optimizer", "RMSProp", "Signum", "Test", "Updater", "ccSGD", "create",
-           "get_updater", "register"]
+           "Adamax", "Ftrl", "Nadam", "Optimizer", "RMSProp", "Signum", "Test", "Updater", "ccSGD", "contrib",
+           "create", "get_updater", "register"]
