@@ -14,6 +14,7 @@ are written here rather than reused.
 """
 from __future__ import annotations
 
+import functools
 import math
 import os
 import pickle
@@ -22,6 +23,8 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+
+from cellonnx.tensor import Tensor
 
 __all__ = ["DCASGD", "FTML", "LAMB", "LARS", "LBSGD", "NAG", "SGD", "SGLD", "AdaDelta", "AdaGrad", "Adam",
            "Adamax", "Ftrl", "Nadam", "Optimizer", "RMSProp", "Signum", "Test", "Updater", "ccSGD", "create",
@@ -64,6 +67,10 @@ class Optimizer:
     """
 
     opt_registry = _REGISTRY
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        _accept_tensors(cls)
 
     def __init__(self, rescale_grad: float = 1.0, param_idx2name: dict | None = None, wd: float = 0.0,
                  clip_gradient: float | None = None, learning_rate: float | None = None,
@@ -260,10 +267,55 @@ class Optimizer:
 register = Optimizer.register
 
 
+def _accept_tensors(cls: type) -> None:
+    """Let ``cls``'s own create_state / update methods take Tensors (mx.nd arrays) as MXNet's take NDArrays:
+    states are then NumPy arrays, and ``update`` writes the new value into the weight and returns None."""
+    for name, wrap in (("create_state", _creating), ("create_state_multi_precision", _creating),
+                       ("update", _updating), ("update_multi_precision", _updating)):
+        fn = getattr(cls, name, None)
+        if fn is not None and not getattr(fn, "_tensor_aware", False):
+            setattr(cls, name, wrap(fn))
+
+
+def _is_tensor(x: Any) -> bool:
+    return isinstance(x, Tensor)
+
+
+def _creating(fn: Callable) -> Callable:
+    @functools.wraps(fn)
+    def create(self: Optimizer, index: Any, weight: Any) -> Any:
+        return fn(self, index, weight._data if _is_tensor(weight) else weight)
+
+    create._tensor_aware = True  # type: ignore[attr-defined]
+    return create
+
+
+def _updating(fn: Callable) -> Callable:
+    @functools.wraps(fn)
+    def update(self: Optimizer, index: Any, weight: Any, grad: Any, state: Any) -> Any:
+        many = isinstance(index, (list, tuple))
+        first = weight[0] if many and weight else weight
+        if not _is_tensor(first):
+            return fn(self, index, weight, grad, state)
+        weights, grads = (list(weight), list(grad)) if many else ([weight], [grad])
+        arrays = [w._data for w in weights]
+        grad_arrays = [np.asarray(_array(g), a.dtype) for g, a in zip(grads, arrays)]
+        new = fn(self, index, arrays if many else arrays[0], grad_arrays if many else grad_arrays[0], state)
+        for w, value in zip(weights, new if many else [new]):
+            _write(w, value)
+        return None
+
+    update._tensor_aware = True  # type: ignore[attr-defined]
+    return update
+
+
 def _warn_float16(opt: Optimizer, weight: np.ndarray) -> None:
     if weight.dtype == np.float16 and not opt.multi_precision:
         warnings.warn("Accumulating with float16 in optimizer can lead to poor accuracy or slow convergence. "
                       "Consider using multi_precision=True option of the optimizer", stacklevel=3)
+
+
+_accept_tensors(Optimizer)
 
 
 class _MasterSecond:
@@ -447,7 +499,8 @@ def _write(w: Any, new: np.ndarray) -> None:
 
 
 def create(name: str | Optimizer, **kwargs: Any) -> Optimizer:
-    """An optimizer from its name ('sgd', 'adam') and keyword arguments, or an instance as is."""
+    """An optimizer from its registered name (case-insensitive: 'sgd', 'adam', 'rmsprop'...) and keyword
+    arguments, or an instance as is."""
     if isinstance(name, Optimizer):
         if kwargs:
             raise ValueError("optimizer_params must be None if optimizer is an instance of Optimizer instead of str")
@@ -471,5 +524,5 @@ from cellonnx.gluon.optimizer_adaptive import (  # noqa: E402
     RMSProp,
     Test,
 )
-from cellonnx.gluon.optimizer_contrib import GroupAdaGrad  # noqa: E402
+from cellonnx.gluon.optimizer_contrib import GroupAdaGrad  # noqa: E402, F401 - registers (mx.optimizer.contrib)
 from cellonnx.gluon.optimizer_sgd import DCASGD, LARS, LBSGD, NAG, SGLD, Signum, ccSGD  # noqa: E402

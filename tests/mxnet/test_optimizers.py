@@ -240,3 +240,23 @@ def test_trainer_save_and_load_states_resume_exactly(row: str, tmp_path: Path, n
     train(net, trainer, STEPS - 2)
     for k, (p, want) in enumerate(zip(plist, full)):
         np.testing.assert_array_equal(p.data().asnumpy(), want, err_msg=f"{row}: param{k}")
+
+
+@pytest.mark.parametrize("name", ["sgd", "nag", "adam", "lamb", "lars", "rmsprop", "ftml", "signum"])
+def test_update_takes_ndarrays_in_place_as_mxnet(name: str) -> None:
+    """optimizer.create_state / update / update_multi_precision with mx.nd arrays: the weight is updated in
+    place (update returns None), as MXNet's take NDArrays; the same values as with NumPy arrays."""
+    weight, grads = fp16_inputs(np.float32)
+    by_numpy, by_nd = (mx.optimizer.create(name, learning_rate=0.01) for _ in range(2))
+    w, state = weight.copy(), by_numpy.create_state(0, weight)
+    nd_w = mx.nd.array(weight)
+    nd_state = by_nd.create_state(0, nd_w)
+    for g in grads:
+        w = by_numpy.update(0, w, g, state)
+        assert by_nd.update(0, nd_w, mx.nd.array(g), nd_state) is None
+    np.testing.assert_array_equal(nd_w.asnumpy(), w)
+    half = mx.optimizer.create(name, learning_rate=0.01, multi_precision=True)
+    nd_half = mx.nd.array(weight, dtype="float16")
+    half_state = half.create_state_multi_precision(0, nd_half)
+    half.update_multi_precision(0, nd_half, mx.nd.array(grads[0], dtype="float16"), half_state)
+    assert nd_half.dtype == np.float16 and not np.array_equal(nd_half.asnumpy(), weight.astype(np.float16))
