@@ -330,7 +330,8 @@ class LBSGD(Optimizer):
 @register
 class DCASGD(Optimizer):
     """Delay-compensated asynchronous SGD (Zheng et al. 2016), MXNet's: the state is (momentum or None, the
-    previous weight).
+    previous weight). With a momentum, MXNet 1.9.1's own update fails on any weight of more than one element
+    (it tests the momentum array's truth value); here the momentum is applied as its code intends.
 
     Args:
         momentum: Default: 0.0.
