@@ -133,7 +133,8 @@ class LARS(_MasterSecond, Optimizer):
 
     Args:
         momentum: Default: 0.0.
-        lazy_update: accepted (row-sparse gradients are not updated lazily by LARS here). Default: True.
+        lazy_update: accepted; a row-sparse gradient updates the whole weight here (see update_rows).
+            Default: True.
         eta: the LARS coefficient. Default: 0.001.
         eps: added to the denominator. Default: 0.
         momentum_correction: Default: True.
@@ -194,6 +195,14 @@ class LARS(_MasterSecond, Optimizer):
 
     def update(self, index: Any, weight: Any, grad: Any, state: Any) -> Any:
         return self._update_group(index, weight, grad, state, False)
+
+    def update_rows(self, index: Any, weight: np.ndarray, rows: np.ndarray, grad: np.ndarray,
+                    state: Any) -> np.ndarray:
+        """A row-sparse gradient updates the whole weight: LARS's ratio takes the norm of all of it, so its
+        update is not row by row (MXNet's lazy update of the rows would use that whole-weight ratio too)."""
+        dense = np.zeros(weight.shape, weight.dtype)
+        np.add.at(dense, rows, grad)
+        return self.update_multi_precision(index, weight, dense, state)
 
     def update_multi_precision(self, index: Any, weight: Any, grad: Any, state: Any) -> Any:
         first = weight[0] if isinstance(index, (list, tuple)) else weight

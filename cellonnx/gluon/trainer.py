@@ -173,12 +173,22 @@ class Trainer:
                                       "suppress this warning and skip updating of Parameters with stale gradient")
                 continue
             todo.append((i, p))
-        items = []
+        items, dense = [], []
+        lazy = getattr(self._optimizer, "lazy_update", False)
         for i, p in todo:
-            weight = p._data
-            grad = p.grad._data if p.grad is not None else np.zeros_like(weight)
-            items.append((i, weight, np.asarray(grad, dtype=weight.dtype)))
-        for (_, p), new in zip(todo, opt.apply_updates(self._optimizer, self._states, items)):
+            weight, grad = p._data, p.grad
+            if lazy and getattr(grad, "stype", "default") == "row_sparse":
+                if i not in self._states:
+                    self._states[i] = self._optimizer.create_state_multi_precision(i, weight)
+                new = self._optimizer.update_rows(i, weight, grad.indices._data,
+                                                  np.asarray(grad.data._data, weight.dtype), self._states[i])
+                p._assign_array(np.ascontiguousarray(new, dtype=weight.dtype))
+                p.__dict__["_fresh_grad"] = False
+                continue
+            values = grad._data if grad is not None else np.zeros_like(weight)
+            items.append((i, weight, np.asarray(values, dtype=weight.dtype)))
+            dense.append(p)
+        for p, new in zip(dense, opt.apply_updates(self._optimizer, self._states, items)):
             p._assign_array(np.ascontiguousarray(new, dtype=p._data.dtype))
             p.__dict__["_fresh_grad"] = False
 
