@@ -45,8 +45,8 @@ class Trainer:
 
     Args:
         params: a dict (``net.collect_params()``) or list of Parameters; shared parameters are updated once.
-        optimizer: a registered name ('sgd', 'adam', 'nag', 'rmsprop', 'lamb'... as mx.optimizer.create takes)
-            or an Optimizer.
+        optimizer: a registered name ('sgd', 'adam', 'nag', 'rmsprop', 'lamb'..., as mx.optimizer.create
+            takes them) or an Optimizer.
         optimizer_params: keyword arguments of the optimizer (learning_rate, wd, momentum, clip_gradient, ...).
         kvstore: 'device', 'local' or None in one process; 'dist_sync' / 'dist_sync_device' sum the gradients
             across the ranks of an ``mpirun`` job (see docs/distributed.md).
