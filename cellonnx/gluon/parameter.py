@@ -381,8 +381,18 @@ class Parameter(_CoreParameter):
             self._set_value(self._data.astype(dt.np_dtype))
 
     def var(self) -> Any:
-        raise NotImplementedError("Parameter.var(): cellonnx has no MXNet Symbol API; hybridized blocks trace "
-                                  "to ONNX instead")
+        """This parameter as a symbol variable (``mx.sym.var`` with its name, shape - 0 for an unknown dim -,
+        dtype, lr_mult, wd_mult and init), the same Symbol on every call."""
+        cached = self.__dict__.get("_var")
+        if cached is None:
+            from cellonnx.gluon.symbol.symbol import var
+
+            dims = self.shape
+            shape = None if dims is None else tuple(0 if d is None or d < 0 else int(d) for d in dims)
+            cached = var(self.name, shape=shape, dtype=self.dtype.np_dtype, lr_mult=self.lr_mult,
+                         wd_mult=self.wd_mult, init=self.init, stype="default")
+            self.__dict__["_var"] = cached
+        return cached
 
     def row_sparse_data(self, row_id: Any) -> Any:
         raise NotImplementedError("row_sparse parameters are not supported (dense storage only)")
