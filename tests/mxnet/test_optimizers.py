@@ -6,7 +6,6 @@ through mx.optimizer.Updater. Then the Optimizer base features and Trainer.save_
 every optimizer."""
 from __future__ import annotations
 
-import json
 import pickle
 import sys
 from pathlib import Path
@@ -17,7 +16,6 @@ import pytest
 
 import cellonnx.mxnet as mx
 from cellonnx.gluon import optimizer_sgd
-from cellonnx.gluon import symbol as gluon_symbol
 from tests.tolerance import assert_close
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "mxnet"
@@ -162,15 +160,8 @@ def test_lr_and_wd_multipliers_by_index_name_and_symbol() -> None:
     assert opt._get_lr(0) == pytest.approx(0.2) and opt._get_lr(1) == pytest.approx(0.05)
     opt.set_wd_mult({"fc_bias": 3.0})
     assert opt._get_wd(1) == pytest.approx(1.5)
-    # MXNet 1.9.1's json of FullyConnected(data, weight=Variable('fc_weight', lr_mult=0.25, wd_mult=0.0))
-    out = gluon_symbol.load_json(json.dumps({
-        "nodes": [{"op": "null", "name": "data", "inputs": []},
-                  {"op": "null", "name": "fc_weight", "attrs": {"__lr_mult__": "0.25", "__wd_mult__": "0.0"},
-                   "inputs": []},
-                  {"op": "FullyConnected", "name": "fc", "attrs": {"no_bias": "True", "num_hidden": "2"},
-                   "inputs": [[0, 0, 0], [1, 0, 0]]}],
-        "arg_nodes": [0, 1], "node_row_ptr": [0, 1, 2, 3], "heads": [[2, 0, 0]],
-        "attrs": {"mxnet_version": ["int", 10901]}}))
+    weight = mx.sym.Variable("fc_weight", lr_mult=0.25, wd_mult=0.0)
+    out = mx.sym.FullyConnected(mx.sym.Variable("data"), weight=weight, num_hidden=2, no_bias=True, name="fc")
     opt = mx.optimizer.create("sgd", learning_rate=1.0, wd=1.0, sym=out, param_idx2name={0: "fc_weight"})
     assert opt.lr_mult == {"fc_weight": 0.25} and opt.wd_mult == {"fc_weight": 0.0}
     assert opt._get_lr(0) == 0.25 and opt._get_wd(0) == 0.0
