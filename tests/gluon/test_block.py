@@ -274,7 +274,7 @@ def test_trainer_states_round_trip(tmp_path) -> None:
     trainer.set_learning_rate(0.5)
     assert trainer.optimizer.learning_rate == 0.5
     with pytest.raises(ValueError, match="unknown optimizer"):
-        Trainer(half.collect_params(), "lamb")
+        Trainer(half.collect_params(), "no-such-optimizer")
 
 
 # ---------------------------------------------------------------- summary
