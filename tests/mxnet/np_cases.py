@@ -177,6 +177,12 @@ SWEEP: list[tuple[str, str, list, dict]] = [
     ("fix", "fix", [A(2, 3)], {}),
     ("rint", "rint", [A(2, 3)], {}),
     ("round", "round", [A(2, 3)], {"decimals": 2}),
+    ("round_", "round_", [A(5)], {"decimals": 1}),
+    ("round_exact", "round", [A(400, low=-60.0, high=60.0)], {"decimals": 2}),
+    ("around_exact", "around", [A(400, low=-60.0, high=60.0)], {"decimals": 1}),
+    ("around_tens", "around", [A(400, low=-600.0, high=600.0)], {"decimals": -1}),
+    ("around_halves", "around", [J(np.arange(-4.0, 4.0, 0.5), "float32")], {}),
+    ("around_f64", "around", [A(50, low=-60.0, high=60.0, dtype="float64")], {"decimals": 3}),
     ("positive", "positive", [A(2, 3)], {}),
     ("radians", "radians", [A(2, 3)], {}),
     ("signbit", "signbit", [A(2, 3)], {}),
@@ -429,5 +435,7 @@ def weights(shape: tuple[int, ...]) -> np.ndarray:
     return (np.arange(n, dtype=np.float32).reshape(shape) % 5 - 2.0) / 2.0
 
 
+# rows compared bit for bit (MXNet's rounding)
+EXACT = {"round_exact", "around_exact", "around_tens", "around_halves", "around_f64"}
 # rows whose values are not defined (uninitialised memory): only their shapes and dtypes are compared
 SHAPE_ONLY = {"empty_shape", "empty_like_shape"}

@@ -20,6 +20,7 @@ from cellonnx.mxnet._dtype import mx_dtype
 from cellonnx.mxnet.numpy import linalg, random  # noqa: F401 - mx.np.linalg, mx.np.random
 from cellonnx.mxnet.numpy._results import conform as _conform
 from cellonnx.mxnet.numpy._shared import shared as _shared
+from cellonnx.mxnet.numpy.multiarray import around as _around
 from cellonnx.mxnet.numpy.multiarray import ndarray, to_np
 from cellonnx.tensor import Tensor
 
@@ -340,6 +341,29 @@ def ndim(a: Tensor) -> int:
     return a.ndim
 
 
+def around(a: Any, decimals: int = 0, out: Any = None) -> ndarray:
+    """``a`` rounded to ``decimals`` places (negative: to tens, hundreds ...), half to even, computed as
+    MXNet computes it: multiplied by 10 once per place in ``a``'s dtype, rounded and divided back, so the
+    float32 results are MXNet's bit for bit.
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx
+        >>> npx.set_np()
+        >>> print(np.around(np.array([0.5, 1.5, 2.567, -1.25]), 1))
+        [ 0.5  1.5  2.6 -1.2]
+        >>> print(np.round(np.array([1.234, 2.567]), decimals=2))
+        [1.23      2.5700002]
+    """
+    result = _around(_t(a), decimals)
+    if out is not None:
+        out[...] = result
+        return out
+    return result
+
+
+round = round_ = around  # NumPy's names
+
+
 def unique(ar: Any, return_index: bool = False, return_inverse: bool = False, return_counts: bool = False,
            axis: int | None = None) -> Any:
     """The sorted unique elements of ``ar`` (of the flattened array, or its unique slices along ``axis``),
@@ -453,7 +477,8 @@ def _einsum_path(subscripts: Any, arrays: list[Tensor]) -> Tensor:
 # mean, prod); every other NumPy function of cellonnx.numpy is shared with it
 _OWN = {"array", "asarray", "zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like",
         "arange", "linspace", "eye", "argmax", "argmin", "take", "where", "shape", "ndim", "mean", "prod",
-        "sort", "argsort", "linalg", "random", "unique", "indices", "promote_types", "einsum"}
+        "sort", "argsort", "linalg", "random", "unique", "indices", "promote_types", "einsum", "around",
+        "round", "round_"}
 # cellonnx.numpy's names that NumPy has elsewhere or not at all (mindspore.numpy extras), and its dtypes
 _NOT_NUMPY = {"rand", "randn", "randint", "numeric_types", "multi_dot", "norm", "matrix_power", "NINF",
               "PINF", "float_", "int_", "uint", "array_str", "asfarray", "sometrue", "trapz", "in1d", "mgrid",
