@@ -61,6 +61,17 @@ def array(object: Any, dtype: Any = None, device: Any = None, ctx: Any = None) -
 
 
 def asarray(obj: Any, dtype: Any = None, device: Any = None) -> ndarray:
+    """``obj`` as an ndarray: an ndarray of the wanted dtype itself, anything else copied as by ``array``.
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx
+        >>> npx.set_np()
+        >>> x = np.array([1.0, 2.0])
+        >>> np.asarray(x) is x
+        True
+        >>> np.asarray([1, 2]).dtype
+        dtype('float32')
+    """
     if isinstance(obj, ndarray) and (dtype is None or _dt(dtype) == obj._data.dtype):
         return obj
     return array(obj, dtype)
@@ -141,6 +152,15 @@ def ones_like(a: Tensor, dtype: Any = None, **_: Any) -> ndarray:
 
 
 def full_like(a: Tensor, fill_value: Any, dtype: Any = None, **_: Any) -> ndarray:
+    """An array of ``a``'s shape and (unless given) dtype filled with ``fill_value``.
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx
+        >>> npx.set_np()
+        >>> print(np.full_like(np.ones((2, 2)), 7.0))
+        [[7. 7.]
+         [7. 7.]]
+    """
     return to_np(Tensor(_onp.full(a.shape, fill_value, _dt(dtype, a._data.dtype))))
 
 
@@ -473,12 +493,27 @@ def _einsum_path(subscripts: Any, arrays: list[Tensor]) -> Tensor:
     return _ops.einsum(f"{subs[0]}->{final}", ops_[0]) if subs[0] != final else ops_[0]
 
 
+def result_type(*arrays_and_dtypes: Any) -> _onp.dtype:
+    """NumPy's result dtype of an operation on ``arrays_and_dtypes`` (arrays, dtypes, scalars), a NumPy
+    dtype (MXNet 1.9.1's raises trying to wrap it as an array).
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx
+        >>> npx.set_np()
+        >>> np.result_type(np.ones(2, dtype='int32'), 'float32')
+        dtype('float64')
+    """
+    items = [a._data.dtype if isinstance(a, Tensor) else
+             _dtypes.to_numpy(a) if isinstance(a, (str, _dtypes.DType)) else a for a in arrays_and_dtypes]
+    return _onp.dtype(_onp.result_type(*items))
+
+
 # MXNet's own above (creation with float32 defaults and device=, argmax / take / where as MXNet gives them,
 # mean, prod); every other NumPy function of cellonnx.numpy is shared with it
 _OWN = {"array", "asarray", "zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like",
         "arange", "linspace", "eye", "argmax", "argmin", "take", "where", "shape", "ndim", "mean", "prod",
         "sort", "argsort", "linalg", "random", "unique", "indices", "promote_types", "einsum", "around",
-        "round", "round_"}
+        "round", "round_", "result_type"}
 # cellonnx.numpy's names that NumPy has elsewhere or not at all (mindspore.numpy extras), and its dtypes
 _NOT_NUMPY = {"rand", "randn", "randint", "numeric_types", "multi_dot", "norm", "matrix_power", "NINF",
               "PINF", "float_", "int_", "uint", "array_str", "asfarray", "sometrue", "trapz", "in1d", "mgrid",

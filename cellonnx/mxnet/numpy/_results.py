@@ -39,6 +39,8 @@ FALLBACK = frozenset({
 _FLOAT64 = {"float_power", "cov", "corrcoef", "histogram2d", "histogramdd", "interp", "polyint"}
 # NumPy's indices and counts are int64 (cellonnx.numpy's, as MindSpore's, int32)
 _INT64 = {"digitize", "searchsorted", "tril_indices_from", "triu_indices_from", "count_nonzero", "argwhere"}
+# flat indices, int64 as NumPy's (cellonnx.numpy's, as MindSpore's, are float32)
+_FLAT_INDEX = {"ravel_multi_index"}
 # NumPy gives Python values here, not 0-d arrays
 _PYTHON = {"count_nonzero": int, "array_equal": bool, "array_equiv": bool}
 _LISTS = {"split", "array_split", "hsplit", "vsplit", "dsplit", "histogram"}
@@ -76,6 +78,8 @@ def _retype(value: Any, name: str) -> Any:
     if not isinstance(value, Tensor):
         return value
     kind = value._data.dtype.kind
+    if name in _FLAT_INDEX and value._data.dtype != _onp.int64:
+        value = to_np(_ops.cast(value, _onp.int64))
     if name in _INT64 and kind in "iu" and value._data.dtype != _onp.int64:
         value = to_np(_ops.cast(value, _onp.int64))
     if name in _FLOAT64 and kind == "f" and value._data.dtype != _onp.float64:
@@ -93,7 +97,7 @@ def _retype(value: Any, name: str) -> Any:
 
 def conform(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
     """``fn`` (mx.np's ``name``) giving MXNet's result types."""
-    if name not in FALLBACK | _LISTS | _COUNTS | _KEEP_FLOAT:
+    if name not in FALLBACK | _LISTS | _COUNTS | _KEEP_FLOAT | _FLAT_INDEX:
         return fn
 
     @functools.wraps(fn)

@@ -78,7 +78,23 @@ def _axis(axis: Any) -> Any:
 
 
 class ndarray(Tensor):
-    """MXNet 2.x's ``mx.np.ndarray`` (see the module docstring). Make one with ``mx.np.array``."""
+    """MXNet 2.x's ``mx.np.ndarray`` (see the module docstring). Make one with ``mx.np.array``.
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx
+        >>> npx.set_np()
+        >>> x = np.array([[1.0, 2.0], [3.0, 4.0]])
+        >>> print(x.T)
+        [[1. 3.]
+         [2. 4.]]
+        >>> print(x.sum(axis=0))
+        [4. 6.]
+        >>> x.astype('int32')
+        array([[1, 2],
+               [3, 4]], dtype=int32)
+        >>> x.device
+        cpu(0)
+    """
 
     __slots__ = ()
     _gluon_array = True
