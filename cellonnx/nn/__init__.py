@@ -275,6 +275,7 @@ from cellonnx.nn.optim import (
     RMSProp,
     Rprop,
     opt_init_args_register,
+    thor,
 )
 from cellonnx.nn.sparse import SparseTensorDenseMatmul, SparseToDense
 from cellonnx.nn.utils import no_init_parameters

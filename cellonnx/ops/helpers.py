@@ -451,8 +451,48 @@ def row_tensor_get_values(row_tensor: Any) -> Tensor:
 def row_tensor_get_dense_shape(row_tensor: Any) -> tuple:
     return row_tensor.dense_shape
 
+
+def _add_attr(fn: Callable, **kwargs: Any) -> Callable:
+    """``fn`` with primitive attributes for the operators it calls (MindSpore's ``ops._add_attr``).
+
+    MindSpore compiles ``fn`` into a graph and hands ``kwargs`` to the backend passes as attributes of the
+    primitives in it; they do not change what ``fn`` computes (on MindSpore's CPU build too). The returned
+    function runs ``fn`` eagerly and keeps the attributes as its ``attrs``.
+
+    Args:
+        fn (Callable): a function or Cell; not a Primitive.
+        kwargs: the attributes.
+
+    Returns:
+        Callable, taking ``fn``'s positional arguments and returning ``fn(*args)``.
+
+    Raises:
+        TypeError: `fn` is not callable, or is a Primitive.
+
+    Examples:
+        >>> f = ops._add_attr(lambda x: ops.relu(x) + 1, keep_dims=True)
+        >>> f(Tensor([-1.0, 2.0]))
+        Tensor(shape=[2], dtype=Float32, value= [ 1.00000000e+00,  3.00000000e+00])
+        >>> f.attrs
+        {'keep_dims': True}
+    """
+    from cellonnx.ops.primitive import Primitive
+
+    if not callable(fn) or isinstance(fn, Primitive):
+        raise TypeError(f"the parameter 'fn' must be callable type except Primitive, but got:{type(fn)}")
+    attrs = dict(kwargs)
+
+    def add_attr_fn(*args: Any) -> Any:
+        return fn(*args)
+
+    add_attr_fn.attrs = attrs  # type: ignore[attr-defined]
+    add_attr_fn.fn = fn  # type: ignore[attr-defined]
+    return add_attr_fn
+
+
 __all__ = [
     "SliceGetItem",
+    "_add_attr",
     "_ms_pyfunc",
     "array_to_scalar",
     "bool_and",

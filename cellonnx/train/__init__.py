@@ -14,6 +14,7 @@ from cellonnx.train.serialization import *
 from cellonnx.train.serialization import __all__ as _serialization_all
 from cellonnx.train.sliced_checkpoint import load_segmented_checkpoints, merge_sliced_parameter
 from cellonnx.train.summary import SummaryRecord
+from cellonnx.train.train_thor import ConvertModelUtils, ConvertNetUtils
 
 __all__ = ["DynamicLossScaleManager", "FixedLossScaleManager", "LossScaleManager", "Model", "amp",
            "build_train_network", "callback", "serialization"]
@@ -21,6 +22,7 @@ __all__ += list(_callback_all) + list(_metrics_all) + list(_serialization_all)
 __all__ += ["DatasetHelper", "connect_network_with_dataset", "data_sink"]
 __all__ += ["load_segmented_checkpoints", "merge_sliced_parameter"]
 __all__ += ["SummaryRecord", "summary"]
+__all__ += ["ConvertModelUtils", "ConvertNetUtils"]
 
 from cellonnx.unsupported import module_getattr as _module_getattr  # noqa: E402
 

@@ -17,6 +17,7 @@ from cellonnx.nn.optim.optimizer import Optimizer, opt_init_args_register
 from cellonnx.nn.optim.rmsprop import RMSProp
 from cellonnx.nn.optim.rprop import Rprop
 from cellonnx.nn.optim.sgd import SGD
+from cellonnx.nn.optim.thor import thor
 
 __all__ = [
            "LARS",
@@ -31,3 +32,4 @@ __all__ = [
 __all__ += ["ASGD", "FTRL", "AdaFactor", "AdaMax", "Adadelta", "Adagrad", "AdamOffload", "LazyAdam",
             "ProximalAdagrad", "RMSProp", "Rprop"]
 __all__ += ["AdamWeightDecayDynamicLR"]
+__all__ += ["thor"]

@@ -5,6 +5,7 @@ from cellonnx.train.callback._backup import BackupAndRestore, OnRequestExit
 from cellonnx.train.callback._callback import Callback, CallbackManager, InternalCallbackParam, RunContext
 from cellonnx.train.callback._checkpoint import CheckpointConfig, ModelCheckpoint
 from cellonnx.train.callback._flops import FlopsUtilizationCollector
+from cellonnx.train.callback._landscape import SummaryLandscape
 from cellonnx.train.callback._lr_callbacks import LearningRateScheduler, ReduceLROnPlateau
 from cellonnx.train.callback._monitors import LossMonitor, ProgressBar, TimeMonitor
 from cellonnx.train.callback._others import EarlyStopping, History, LambdaCallback
@@ -15,3 +16,4 @@ __all__ = ["Callback", "CallbackManager", "CheckpointConfig", "EarlyStopping", "
 __all__ += ["BackupAndRestore", "FlopsUtilizationCollector", "LearningRateScheduler", "OnRequestExit",
             "ReduceLROnPlateau"]
 __all__ += ["SummaryCollector"]
+__all__ += ["SummaryLandscape"]

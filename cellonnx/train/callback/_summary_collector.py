@@ -9,6 +9,7 @@ import numpy as np
 from cellonnx import log as logger
 from cellonnx.tensor import Tensor
 from cellonnx.train.callback._callback import Callback, RunContext
+from cellonnx.train.callback._landscape import LandscapeCollector
 from cellonnx.train.summary._events import make_dir
 from cellonnx.train.summary.summary_record import (
     SummaryRecord,
@@ -41,8 +42,11 @@ class SummaryCollector(Callback):
             (loss, learning rate, evaluation metrics), ``collect_graph``, ``collect_input_data``,
             ``histogram_regular`` (a regular expression over parameter names; None: the first five), and the
             accepted MindInsight-only keys ``collect_train_lineage``, ``collect_eval_lineage``,
-            ``collect_dataset_graph``, ``collect_landscape`` (not written: TensorBoard has no lineage or loss
-            landscape). Default: ``None`` (collect everything).
+            ``collect_dataset_graph`` (not written: TensorBoard has no lineage), and ``collect_landscape``
+            (a dict of ``landscape_size``, ``unit`` 'step' | 'epoch', ``num_samples``, ``create_landscape``
+            and ``intervals``: the network's parameters are saved at those steps / epochs into
+            ``{summary_dir}/ckpt_dir`` with a ``train_metadata.json`` for ``SummaryLandscape``; None: not
+            collected). Default: ``None`` (collect everything but the landscape).
         keep_default_action (bool): with ``collect_specified_data``, still collect what it does not name.
             Default: ``True``.
         custom_lineage_data (Union[dict, None]): {str: int | float | str}, written once as text
@@ -95,6 +99,8 @@ class SummaryCollector(Callback):
         self._collect_specified_data = self._process_specified_data(collect_specified_data,
                                                                     keep_default_action)
         self._custom_lineage_data = self._process_custom_lineage_data(custom_lineage_data)
+        landscape = self._collect_specified_data.get("collect_landscape")
+        self._landscape = LandscapeCollector(self._summary_dir, landscape) if landscape else None
         self._num_process = num_process
         self._record: SummaryRecord | None = None
         self._tensor_collect_range: range | None = None
@@ -241,9 +247,13 @@ class SummaryCollector(Callback):
             from cellonnx.train.summary.summary_record import _operator_values
 
             _operator_values()  # a step not collected: its operator values are dropped
+        if self._landscape is not None:
+            self._landscape.step_end(cb_params)
 
     def on_train_epoch_end(self, run_context: RunContext) -> None:
         self._record_metrics(run_context.original_args())
+        if self._landscape is not None:
+            self._landscape.epoch_end(run_context.original_args())
 
     def on_train_end(self, run_context: RunContext) -> None:
         self._remove_hook()
@@ -252,6 +262,8 @@ class SummaryCollector(Callback):
         record.set_mode("eval")
         record.record(self._last_train_step)
         record.flush()
+        if self._landscape is not None:
+            self._landscape.end(run_context.original_args().batch_num)
 
     # ---------------------------------------------------------------- evaluation
     def on_eval_begin(self, run_context: RunContext) -> None:

@@ -187,8 +187,12 @@ class SummaryRecord:
         self.raise_exception = raise_exception
         self._num_process = num_process
         self._export_options = process_export_options(export_options)
-        time_second = str(int(time.time()))
-        name = _events.event_file_name(file_prefix, file_suffix, time_second)
+        seconds = int(time.time())
+        name = _events.event_file_name(file_prefix, file_suffix, str(seconds))
+        while os.path.exists(os.path.join(self.base_log_dir, name)):  # another record of this second: keep it
+            seconds += 1
+            name = _events.event_file_name(file_prefix, file_suffix, str(seconds))
+        time_second = str(seconds)
         self.file_info = {"file_name": name, "file_path": os.path.join(self.base_log_dir, name)}
         self._export_dir = (os.path.join(self.base_log_dir, f"export_{time_second}")
                             if self._export_options is not None else "")
@@ -232,7 +236,8 @@ class SummaryRecord:
 
         Args:
             plugin (str): 'scalar', 'histogram', 'image' (NCHW, C 1 or 3) or 'tensor'; also 'graph' (an
-                ``onnx.ModelProto`` or a tensorboardX ``GraphDef``).
+                ``onnx.ModelProto`` or a tensorboardX ``GraphDef``) and 'landscape' (a ``LossLandscape`` of
+                ``SummaryLandscape``, written as tensors ``{name}/landscape/x`` ...).
             name (str): the tag.
             value (Union[Tensor, onnx.ModelProto]): the value.
 
@@ -262,6 +267,13 @@ class SummaryRecord:
             self._data_pool[plugin].append(data)
         elif plugin == "graph":
             self._data_pool[plugin].append({"value": value})
+        elif plugin in ("landscape", "LANDSCAPE"):
+            if not hasattr(value, "tensors"):
+                raise TypeError(f'For "{type(self).__name__}", a landscape value should be a LossLandscape '
+                                f"(SummaryLandscape writes them), but got {type(value).__name__}")
+            for suffix, arr in value.tensors():  # each field a tensor under the landscape's tag
+                self._data_pool["tensor"].append({"tag": f"{name}/{suffix}",
+                                                  "value": np.array(arr, copy=True)})
         elif plugin in _ALL_PLUGINS:
             logger.warning(f"SummaryRecord.add_value: {plugin!r} data is MindInsight's and is not written to "
                            "TensorBoard event files; ignored")
