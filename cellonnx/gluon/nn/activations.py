@@ -122,7 +122,7 @@ class SELU(HybridBlock):
         >>> from cellonnx.mxnet import np, npx, gluon
         >>> npx.set_np()
         >>> print(np.round(gluon.nn.SELU()(np.array([-1.0, 0.0, 2.0])), 4))
-        [-1.1113  0.      2.1014]
+        [-1.1113001  0.         2.1014   ]
     """
 
     def forward(self, x: Tensor) -> Tensor:
@@ -159,7 +159,7 @@ class SiLU(HybridBlock):
         >>> from cellonnx.mxnet import np, npx, gluon
         >>> npx.set_np()
         >>> print(np.round(gluon.nn.SiLU()(np.array([-1.0, 0.0, 1.0])), 4))
-        [-0.2689  0.      0.7311]
+        [-0.26889998  0.          0.73109996]
     """
 
     def forward(self, x: Tensor) -> Tensor:
@@ -173,7 +173,7 @@ class Swish(HybridBlock):
         >>> from cellonnx.mxnet import np, npx, gluon
         >>> npx.set_np()
         >>> print(np.round(gluon.nn.Swish(beta=1.0)(np.array([-1.0, 0.0, 1.0])), 4))
-        [-0.2689  0.      0.7311]
+        [-0.26889998  0.          0.73109996]
     """
 
     def __init__(self, beta: float = 1.0, **kwargs: Any) -> None:

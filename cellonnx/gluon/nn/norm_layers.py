@@ -291,7 +291,7 @@ class LayerNorm(_OneAxisNorm):
         >>> ln.initialize()
         >>> x = np.array([[1.0, 2.0, 3.0, 4.0]])
         >>> print(np.round(ln(x), 4))
-        [[-1.3416 -0.4472  0.4472  1.3416]]
+        [[-1.3416001 -0.4472     0.4472     1.3416001]]
     """
 
     def __init__(self, axis: int = -1, epsilon: float = 1e-5, center: bool = True, scale: bool = True,
@@ -327,10 +327,10 @@ class GroupNorm(HybridBlock):
         >>> gn.initialize()
         >>> x = np.arange(8).reshape(1, 4, 2).astype('float32')
         >>> print(np.round(gn(x), 4))
-        [[[-1.3416 -0.4472]
-          [ 0.4472  1.3416]
-          [-1.3416 -0.4472]
-          [ 0.4472  1.3416]]]
+        [[[-1.3416001 -0.4472   ]
+          [ 0.4472     1.3416001]
+          [-1.3416001 -0.4472   ]
+          [ 0.4472     1.3416001]]]
     """
 
     def __init__(self, num_groups: int = 1, epsilon: float = 1e-5, center: bool = True, scale: bool = True,
