@@ -60,6 +60,7 @@ from cellonnx import communication
 from cellonnx.parallel_context import (ParallelMode, get_auto_parallel_context, reset_auto_parallel_context,
                                        set_auto_parallel_context)
 from cellonnx.profiler import Profiler
+from cellonnx.rewrite import Node, NodeType, ScopedValue, SymbolTree
 from cellonnx.unsupported import module_getattr as _module_getattr
 
 __getattr__ = _module_getattr(__name__, "mindspore")

@@ -69,16 +69,17 @@ class Block(BlockIO, Cell):
     Examples:
         >>> from cellonnx import gluon
         >>> from cellonnx.gluon import nn
+        >>> from cellonnx.mxnet import nd
         >>> class Model(gluon.Block):
         ...     def __init__(self):
         ...         super().__init__()
         ...         self.dense0 = nn.Dense(20)
         ...         self.dense1 = nn.Dense(20)
         ...     def forward(self, x):
-        ...         return self.dense1(ops.relu(self.dense0(x)))
+        ...         return self.dense1(nd.relu(self.dense0(x)))
         >>> model = Model()
         >>> model.initialize()
-        >>> print(model(ops.zeros((10, 10))).shape)
+        >>> print(model(nd.zeros((10, 10))).shape)
         (10, 20)
     """
 

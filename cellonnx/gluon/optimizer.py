@@ -107,6 +107,17 @@ class Optimizer:
         """The new value of ``weight`` (arrays are not modified in place; states are)."""
         raise NotImplementedError(f"{type(self).__name__} must define update")
 
+    def update_rows(self, index: int, weight: np.ndarray, rows: np.ndarray, grad: np.ndarray,
+                    state: Any) -> np.ndarray:
+        """A lazy update (MXNet's ``lazy_update`` with a row-sparse gradient): the rows ``rows`` of ``weight``
+        and of its states take the update with ``grad`` (those rows' gradient); the other rows, their
+        states included, are left alone. For optimizers whose update is row by row."""
+        rows_state = _state_rows(state, rows)
+        new = weight.copy()
+        new[rows] = self.update_multi_precision(index, weight[rows], grad, rows_state)
+        _put_state_rows(state, rows_state, rows)
+        return new
+
     def update_multi_precision(self, index: int, weight: np.ndarray, grad: np.ndarray, state: Any) -> np.ndarray:
         if self.multi_precision and weight.dtype == np.float16:
             inner, master = state
@@ -121,7 +132,8 @@ class SGD(Optimizer):
 
     Args:
         momentum: Default: 0.0.
-        lazy_update: for row_sparse gradients in MXNet; gradients are dense here. Default: True.
+        lazy_update: with a row-sparse gradient (``grad_stype='row_sparse'``), update only its rows (weight
+            decay and states included), as MXNet's lazy update. Default: True.
     """
 
     def __init__(self, momentum: float = 0.0, lazy_update: bool = True, **kwargs: Any) -> None:
@@ -151,7 +163,8 @@ class Adam(Optimizer):
         learning_rate: Default: 0.001.
         beta1, beta2: Default: 0.9, 0.999.
         epsilon: added to sqrt(v). Default: 1e-8.
-        lazy_update: for row_sparse gradients in MXNet; gradients are dense here. Default: True.
+        lazy_update: with a row-sparse gradient (``grad_stype='row_sparse'``), update only its rows (weight
+            decay and states included), as MXNet's lazy update. Default: True.
     """
 
     def __init__(self, learning_rate: float = 0.001, beta1: float = 0.9, beta2: float = 0.999,
@@ -175,6 +188,22 @@ class Adam(Optimizer):
         mean[...] = dt(self.beta1) * mean + dt(1.0 - self.beta1) * g
         var[...] = dt(self.beta2) * var + dt(1.0 - self.beta2) * np.square(g)
         return (weight - dt(lr) * mean / (np.sqrt(var) + dt(self.epsilon))).astype(weight.dtype, copy=False)
+
+
+def _state_rows(state: Any, rows: np.ndarray) -> Any:
+    if state is None:
+        return None
+    if isinstance(state, np.ndarray):
+        return state[rows]
+    return type(state)(_state_rows(s, rows) for s in state)
+
+
+def _put_state_rows(state: Any, taken: Any, rows: np.ndarray) -> None:
+    if isinstance(state, np.ndarray):
+        state[rows] = taken
+    elif isinstance(state, (tuple, list)):
+        for s, t in zip(state, taken):
+            _put_state_rows(s, t, rows)
 
 
 def create(name: str | Optimizer, **kwargs: Any) -> Optimizer:

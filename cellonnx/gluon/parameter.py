@@ -47,7 +47,23 @@ def written(array: Tensor) -> None:
 
 
 class DeferredInitializationError(DeferredInitError):
-    """A parameter whose shape is still unknown was read before the first forward pass gave it one."""
+    """A parameter whose shape is still unknown was read before the first forward pass gave it one.
+
+    Examples:
+        >>> from cellonnx import gluon
+        >>> from cellonnx.mxnet import nd
+        >>> layer = gluon.nn.Dense(2)
+        >>> layer.initialize()
+        >>> try:
+        ...     layer.weight.data()
+        ... except gluon.DeferredInitializationError:
+        ...     print('shape unknown until the first forward pass')
+        shape unknown until the first forward pass
+        >>> layer(nd.ones((1, 3))).shape
+        (1, 2)
+        >>> layer.weight.data().shape
+        (2, 3)
+    """
 
 
 class GradArray(Tensor):
@@ -57,6 +73,16 @@ class GradArray(Tensor):
 
     def __call__(self, device: Any = None) -> GradArray:
         return self
+
+
+def _row_sparse_grad(dense: np.ndarray, rows: np.ndarray | None) -> Any:
+    """The gradient as MXNet's row-sparse ``grad()``: rows ``rows`` of ``dense``, callable like GradArray."""
+    from cellonnx.mxnet.ndarray.sparse import CallableRowSparse, make
+
+    rows = np.zeros(0, np.int64) if rows is None else rows
+    out = make("row_sparse", (dense[rows], rows), dense.shape)
+    out.__class__ = CallableRowSparse
+    return out
 
 
 def _shape_known(shape: tuple | None) -> bool:
@@ -75,11 +101,15 @@ class Parameter(_CoreParameter):
         init: the parameter's own initializer (takes precedence over the one given to ``initialize``).
         allow_deferred_init: allow ``initialize`` while the shape is unknown. Default: False.
         differentiable: False forces grad_req 'null'. Default: True.
-        stype, grad_stype: only 'default' (dense) storage is supported.
+        stype: only 'default' (dense) storage is supported for the value.
+        grad_stype: 'default', or 'row_sparse': ``grad()`` is then a RowSparseNDArray of the rows the
+            parameter's lookups read (``Embedding(sparse_grad=True)``), and an optimizer with ``lazy_update``
+            updates those rows only, as MXNet's does.
 
     Examples:
-        >>> from cellonnx.gluon import Parameter, init
-        >>> w = Parameter('weight', shape=(3, 4), init=init.Xavier())
+        >>> from cellonnx import mxnet as mx
+        >>> from cellonnx.gluon import Parameter
+        >>> w = Parameter('weight', shape=(3, 4), init=mx.init.Xavier())
         >>> w.initialize()
         >>> w.data().shape
         (3, 4)
@@ -88,10 +118,12 @@ class Parameter(_CoreParameter):
     def __init__(self, name: str = "weight", grad_req: str = "write", shape: Any = None, dtype: Any = np.float32,
                  lr_mult: float = 1.0, wd_mult: float = 1.0, init: Any = None, allow_deferred_init: bool = False,
                  differentiable: bool = True, stype: str = "default", grad_stype: str = "default") -> None:
-        for what, value in (("stype", stype), ("grad_stype", grad_stype)):
-            if value != "default":
-                raise ValueError(f"Parameter {name}: {what}={value!r} is not supported; only dense ('default') "
-                                 "storage is")
+        if stype != "default":
+            raise ValueError(f"Parameter {name}: stype={stype!r} is not supported; only dense ('default') "
+                             "storage is")
+        if grad_stype not in ("default", "row_sparse"):
+            raise ValueError(f"Parameter {name}: grad_stype must be 'default' or 'row_sparse', got "
+                             f"{grad_stype!r}")
         dt = dtypes.dtype(dtype)
         super().__init__(None, name=name, requires_grad=True, shape=(0,), dtype=dt)
         self._gshape: tuple | None = None if shape is None else \
@@ -105,6 +137,9 @@ class Parameter(_CoreParameter):
         self._grad_req = "null"
         self._pending_init: Any = None
         self._fresh_grad = False
+        self._grad_stype = grad_stype
+        self._looked_up: list[np.ndarray] = []  # rows read since the last backward (row-sparse gradients)
+        self._grad_rows: np.ndarray | None = None  # the rows the gradient holds
         self._trainer: Any = None
         self.grad_req = grad_req
 
@@ -164,9 +199,33 @@ class Parameter(_CoreParameter):
         """The gradient (also callable: ``p.grad()``); None with grad_req 'null' or before initialization."""
         stored = _GRAD_SLOT.__get__(self)
         # the tape reads the old gradient to add the new one to it: with 'write' there is nothing to add
-        if self._grad_req == "write" and sys._getframe(1).f_code is _RUN_BACKWARD:
+        caller = sys._getframe(1).f_code
+        if self._grad_req == "write" and caller is _RUN_BACKWARD:
             return None
+        if self._grad_stype == "row_sparse" and stored is not None and caller is not _RUN_BACKWARD:
+            return _row_sparse_grad(stored._data, self._grad_rows)
         return stored
+
+    @property
+    def grad_stype(self) -> str:
+        """The gradient's storage type: 'default' or 'row_sparse'."""
+        return self._grad_stype
+
+    def _note_rows(self, indices: np.ndarray) -> None:
+        """Record rows a lookup read (they are the rows of the next row-sparse gradient)."""
+        if self._grad_stype == "row_sparse" and self._grad_req != "null":
+            self._looked_up.append(np.asarray(indices).astype(np.int64).ravel())
+
+    def _take_rows(self, dense: np.ndarray) -> None:
+        """After a backward: the rows of the new gradient, those looked up (added to the old ones with
+        grad_req 'add'); without recorded lookups (a compiled forward) the rows with a nonzero gradient."""
+        if self._looked_up:
+            rows = np.unique(np.concatenate(self._looked_up))
+        else:
+            rows = np.nonzero(dense.reshape(dense.shape[0], -1).any(axis=1))[0]
+        if self._grad_req == "add" and self._grad_rows is not None:
+            rows = np.union1d(self._grad_rows, rows)
+        self._grad_rows, self._looked_up = rows, []
 
     @grad.setter
     def grad(self, value: Tensor | None) -> None:
@@ -177,6 +236,8 @@ class Parameter(_CoreParameter):
                 value.__class__ = GradArray
             if sys._getframe(1).f_code is _RUN_BACKWARD:
                 self._fresh_grad = True
+                if self._grad_stype == "row_sparse":
+                    self._take_rows(value._data)
         _GRAD_SLOT.__set__(self, value)
 
     def _zero_grad_buffer(self) -> None:
@@ -186,6 +247,7 @@ class Parameter(_CoreParameter):
 
     def zero_grad(self) -> None:
         """Set the gradient to 0 (with grad_req 'add', gradients accumulate until this is called)."""
+        self._grad_rows = None
         g = _GRAD_SLOT.__get__(self)
         if g is None:
             return
@@ -350,8 +412,18 @@ class Parameter(_CoreParameter):
             self._set_value(self._data.astype(dt.np_dtype))
 
     def var(self) -> Any:
-        raise NotImplementedError("Parameter.var(): cellonnx has no MXNet Symbol API; hybridized blocks trace "
-                                  "to ONNX instead")
+        """This parameter as a symbol variable (``mx.sym.var`` with its name, shape - 0 for an unknown dim -,
+        dtype, lr_mult, wd_mult and init), the same Symbol on every call."""
+        cached = self.__dict__.get("_var")
+        if cached is None:
+            from cellonnx.gluon.symbol.symbol import var
+
+            dims = self.shape
+            shape = None if dims is None else tuple(0 if d is None or d < 0 else int(d) for d in dims)
+            cached = var(self.name, shape=shape, dtype=self.dtype.np_dtype, lr_mult=self.lr_mult,
+                         wd_mult=self.wd_mult, init=self.init, stype="default")
+            self.__dict__["_var"] = cached
+        return cached
 
     def row_sparse_data(self, row_id: Any) -> Any:
         raise NotImplementedError("row_sparse parameters are not supported (dense storage only)")
@@ -369,6 +441,7 @@ class Parameter(_CoreParameter):
         p = type(self).__new__(type(self))
         memo[id(self)] = p
         p.__dict__.update(self.__dict__)
+        p.__dict__["_looked_up"] = []
         for slot in ("_name", "_version", "_deferred", "_inited", "layerwise_parallel", "parallel_optimizer",
                      "requires_grad", "_node", "_out_index", "_sig_shape", "_sig_dtype", "_hooks"):
             object.__setattr__(p, slot, getattr(self, slot))
@@ -385,10 +458,22 @@ class Constant(Parameter):
 
     Args:
         value: the value (array-like or Tensor).
+
+    Examples:
+        >>> from cellonnx import gluon
+        >>> c = gluon.Constant(name='c', value=[[1, 2], [3, 4]])
+        >>> c.initialize()
+        >>> print(c.data().asnumpy())
+        [[1. 2.]
+         [3. 4.]]
+        >>> c.grad_req
+        'null'
     """
 
     def __init__(self, value: Any, name: str = "const") -> None:
         arr = _infer_array(value, None)
+        if not isinstance(value, (Tensor, np.ndarray, np.generic)):
+            arr = arr.astype(np.float32)  # a Python list or number: float32, as MXNet's nd.array / np.array
         super().__init__(name=name, grad_req="null", shape=arr.shape, dtype=arr.dtype, init=_init.Constant(arr),
                          differentiable=False)
         self.value = arr

@@ -36,6 +36,18 @@ class ParameterDict(dict):
     Args:
         prefix: the prefix of the names ``get`` creates. Default: ''.
         shared: a ParameterDict whose parameters ``get`` returns instead of creating new ones.
+
+    Examples:
+        >>> from cellonnx import gluon
+        >>> params = gluon.ParameterDict(prefix='net_')
+        >>> w = params.get('weight', shape=(2, 3))
+        >>> w.name
+        'net_weight'
+        >>> list(params.keys())
+        ['net_weight']
+        >>> params.initialize()
+        >>> params['net_weight'].data().shape
+        (2, 3)
     """
 
     def __init__(self, prefix: str = "", shared: ParameterDict | None = None, owner: Any = None) -> None:

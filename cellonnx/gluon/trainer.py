@@ -173,12 +173,17 @@ class Trainer:
                 continue
             todo.append((i, p))
         for i, p in todo:
-            weight = p._data
-            grad = p.grad._data if p.grad is not None else np.zeros_like(weight)
+            weight, grad = p._data, p.grad
             if i not in self._states:
                 self._states[i] = self._optimizer.create_state_multi_precision(i, weight)
-            new = self._optimizer.update_multi_precision(i, weight, np.asarray(grad, dtype=weight.dtype),
-                                                         self._states[i])
+            lazy = getattr(self._optimizer, "lazy_update", False)
+            if lazy and getattr(grad, "stype", "default") == "row_sparse":
+                new = self._optimizer.update_rows(i, weight, grad.indices._data,
+                                                  np.asarray(grad.data._data, weight.dtype), self._states[i])
+            else:
+                dense = grad._data if grad is not None else np.zeros_like(weight)
+                new = self._optimizer.update_multi_precision(i, weight, np.asarray(dense, dtype=weight.dtype),
+                                                             self._states[i])
             p._assign_array(np.ascontiguousarray(new, dtype=weight.dtype))
             p.__dict__["_fresh_grad"] = False
 

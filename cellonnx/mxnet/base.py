@@ -17,7 +17,18 @@ mx_real_t = np.float32
 
 
 class MXNetError(RuntimeError):
-    """The error MXNet raises from its operators; cellonnx raises it where MXNet code catches it."""
+    """The error MXNet raises from its operators; cellonnx raises it where MXNet code catches it.
+
+    Examples:
+        >>> from cellonnx import mxnet as mx
+        >>> try:
+        ...     raise mx.MXNetError('the operator failed')
+        ... except mx.MXNetError as e:
+        ...     print(e)
+        the operator failed
+        >>> issubclass(mx.MXNetError, Exception)
+        True
+    """
 
 
 def data_dir_default() -> str:

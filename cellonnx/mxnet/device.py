@@ -19,6 +19,18 @@ class Device:
     Args:
         device_type: 'cpu', 'gpu', 'cpu_pinned' or 'cpu_shared', or a Device.
         device_id: Default: 0.
+
+    Examples:
+        >>> from cellonnx import mxnet as mx
+        >>> ctx = mx.Context('cpu', 0)
+        >>> ctx
+        cpu(0)
+        >>> ctx.device_type, ctx.device_id
+        ('cpu', 0)
+        >>> ctx == mx.cpu()
+        True
+        >>> mx.Context(mx.gpu(1))
+        gpu(1)
     """
 
     devtype2str: ClassVar[dict[int, str]] = {1: "cpu", 2: "gpu", 3: "cpu_pinned", 5: "cpu_shared"}
@@ -73,7 +85,16 @@ def cpu(device_id: int = 0) -> Device:
 
 
 def cpu_pinned(device_id: int = 0) -> Device:
-    """Page-locked host memory (the same host memory here)."""
+    """Page-locked host memory (the same host memory here).
+
+    Examples:
+        >>> from cellonnx import mxnet as mx
+        >>> ctx = mx.cpu_pinned()
+        >>> ctx
+        cpu_pinned(0)
+        >>> ctx.device_type
+        'cpu_pinned'
+    """
     return Device("cpu_pinned", device_id)
 
 

@@ -419,6 +419,9 @@ def test_parameter_and_constant_surface() -> None:
     c.initialize()
     np.testing.assert_array_equal(c.data().asnumpy(), [0, 1, 2])
     assert c.grad_req == "null"
+    # a list becomes float32 (MXNet 1.9.1: Constant('c', [[1, 2]]).data().dtype is float32); arrays keep theirs
+    assert Constant([[1, 2], [3, 4]]).asnumpy().dtype == np.float32
+    assert Constant(np.arange(3, dtype=np.int32)).asnumpy().dtype == np.int32
     with pytest.raises(ValueError, match="only dense"):
         Parameter("w", shape=(2,), stype="row_sparse")
 

@@ -349,6 +349,20 @@ CASES: list[tuple[str, str, list[Any], dict[str, Any], dict[str, Any]]] = [
     ("linalg_det", "linalg_det", [F(2, 3, 3)], {}, {}),
     ("linalg_inverse", "linalg_inverse", [K([[2.0, 0.3, 0], [0.5, 1.5, 0.1], [-0.3, 0.2, 1.2]])], {}, NG),
     ("linalg_slogdet", "linalg_slogdet", [F(2, 3, 3)], {}, NG),
+    # one matrix: shape (1,), not 0-d (MXNet 1.x has no 0-d arrays)
+    ("linalg_det_matrix", "linalg_det", [F(3, 3)], {}, {}),
+    ("linalg_slogdet_matrix", "linalg_slogdet", [F(3, 3)], {}, NG),
+    ("linalg_sumlogdiag_matrix", "linalg_sumlogdiag", [F(3, 3, positive=True)], {}, {}),
+    # loss outputs: the forward is the softmax, the gradient softmax - one_hot (the head gradient ignored)
+    ("SoftmaxOutput", "SoftmaxOutput", [F(3, 4), K([0, 2, 3])], {}, {}),
+    ("SoftmaxOutput_scaled", "SoftmaxOutput", [F(3, 4), K([1, 0, 3])],
+     {"grad_scale": 2.0, "normalization": "batch"}, {}),
+    ("Softmax_ignore", "Softmax", [F(3, 4), K([1, -1, 3])], {"use_ignore": True, "ignore_label": -1}, {}),
+    ("cumsum", "cumsum", [F(2, 3, 4)], {"axis": 1}, {}),
+    ("cumsum_flat", "cumsum", [F(2, 3)], {}, {}),
+    # ties: rint takes the integer below, round the one away from zero
+    ("rint_ties", "rint", [K([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 2.4, -2.6])], {}, NG),
+    ("round_ties", "round", [K([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 2.4, -2.6])], {}, NG),
     # densities (random_pdf_*): parameters (2,), two rows of samples
     ("random_pdf_normal", "random_pdf_normal", [F(2, 4), F(2), F(2, positive=True)], {}, {}),
     ("random_pdf_normal_log", "random_pdf_normal", [F(2, 4), F(2), F(2, positive=True)], {"is_log": True},

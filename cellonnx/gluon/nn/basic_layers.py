@@ -14,6 +14,7 @@ from cellonnx.gluon.block import Block
 from cellonnx.gluon.hybrid import HybridBlock
 from cellonnx.gluon.nn.activations import Activation
 from cellonnx.gluon.parameter import Parameter
+from cellonnx.ops import registry
 from cellonnx.ops.prims.dropout import shared_mask_dropout
 from cellonnx.tensor import Tensor
 
@@ -82,10 +83,11 @@ class Sequential(_Stack, Block):
 
     Examples:
         >>> from cellonnx.gluon import nn
+        >>> from cellonnx.mxnet import nd
         >>> net = nn.Sequential()
         >>> net.add(nn.Dense(10, activation='relu'), nn.Dense(20))
         >>> net.initialize()
-        >>> print(net(Tensor(np.ones((2, 5), np.float32))).shape)
+        >>> print(net(nd.ones((2, 5))).shape)
         (2, 20)
     """
 
@@ -219,7 +221,9 @@ class Embedding(HybridBlock):
         output_dim: embedding size.
         dtype: table dtype. Default: 'float32'.
         weight_initializer: Default: None (the global initializer).
-        sparse_grad: MXNet's row_sparse gradient; the gradient here is dense (same values). Default: False.
+        sparse_grad: the weight's gradient is row-sparse (``grad_stype='row_sparse'``): ``weight.grad()``
+            holds the rows looked up, and an optimizer with ``lazy_update`` updates only those.
+            Default: False.
 
     Shape:
         (x1, ..., xn) -> (x1, ..., xn, output_dim).
@@ -242,9 +246,12 @@ class Embedding(HybridBlock):
         self._kwargs = {"input_dim": input_dim, "output_dim": output_dim, "dtype": dtype,
                         "sparse_grad": sparse_grad}
         self.weight = Parameter("weight", shape=(input_dim, output_dim), init=weight_initializer, dtype=dtype,
-                                allow_deferred_init=True)
+                                allow_deferred_init=True,
+                                grad_stype="row_sparse" if sparse_grad else "default")
 
     def forward(self, x: Tensor) -> Tensor:
+        if self.weight.grad_stype == "row_sparse" and autograd.is_recording() and registry.TRACE_HOOK is None:
+            self.weight._note_rows(x._data if isinstance(x, Tensor) else np.asarray(x))
         return ops.embedding(x, self.weight)
 
     def __repr__(self) -> str:
@@ -361,12 +368,11 @@ class Concatenate(Sequential):
         axis: Default: -1.
 
     Examples:
-        >>> from cellonnx.mxnet import np, npx, gluon
-        >>> npx.set_np()
+        >>> from cellonnx.mxnet import gluon, nd
         >>> block = gluon.nn.Concatenate(axis=1)
         >>> block.add(gluon.nn.Dense(2, in_units=3), gluon.nn.Dense(4, in_units=3))
         >>> block.initialize()
-        >>> block(np.ones((5, 3))).shape
+        >>> block(nd.ones((5, 3))).shape
         (5, 6)
     """
 
@@ -383,12 +389,11 @@ class HybridConcatenate(HybridSequential):
     -1).
 
     Examples:
-        >>> from cellonnx.mxnet import np, npx, gluon
-        >>> npx.set_np()
+        >>> from cellonnx.mxnet import gluon, nd
         >>> block = gluon.nn.HybridConcatenate(axis=1)
         >>> block.add(gluon.nn.Dense(2, in_units=3), gluon.nn.Dense(4, in_units=3))
         >>> block.initialize()
-        >>> block(np.ones((5, 3))).shape
+        >>> block(nd.ones((5, 3))).shape
         (5, 6)
     """
 

@@ -173,6 +173,14 @@ class Conv2DTranspose(_Conv):
                                     dilation=self._dilation)
 
 
+def _pool_repr(block: HybridBlock, kernel: tuple[int, ...], strides: tuple[int, ...],
+               padding: tuple[int, ...], ceil_mode: bool, global_pool: bool) -> str:
+    """MXNet's repr of a pooling layer (the global ones show a 1x1 window, ceil_mode True)."""
+    pool_type = "max" if "Max" in type(block).__name__ else "avg"
+    return (f"{type(block).__name__}(size={kernel}, stride={strides}, padding={padding}, "
+            f"ceil_mode={ceil_mode}, global_pool={global_pool}, pool_type={pool_type}, layout=NCHW)")
+
+
 class _Pooling(HybridBlock):
     def __init__(self, pool_size: Any, strides: Any, padding: Any, ceil_mode: bool, layout: str,
                  **kwargs: Any) -> None:
@@ -188,9 +196,7 @@ class _Pooling(HybridBlock):
         return "pool"
 
     def __repr__(self) -> str:
-        return (f"{type(self).__name__}(size={self._kernel}, stride={self._strides}, "
-                f"padding={self._padding}, "
-                f"ceil_mode={self._ceil_mode})")
+        return _pool_repr(self, self._kernel, self._strides, self._padding, self._ceil_mode, False)
 
 
 class MaxPool2D(_Pooling):
@@ -268,6 +274,9 @@ class GlobalMaxPool2D(HybridBlock):
     def _alias(self) -> str:
         return "pool"
 
+    def __repr__(self) -> str:
+        return _pool_repr(self, (1, 1), (1, 1), (0, 0), True, True)
+
     def forward(self, x: Tensor) -> Tensor:
         return ops.amax(x, (2, 3), keep_dims=True)
 
@@ -290,6 +299,9 @@ class GlobalAvgPool2D(HybridBlock):
 
     def _alias(self) -> str:
         return "pool"
+
+    def __repr__(self) -> str:
+        return _pool_repr(self, (1, 1), (1, 1), (0, 0), True, True)
 
     def forward(self, x: Tensor) -> Tensor:
         return ops.mean(x, (2, 3), keep_dims=True)

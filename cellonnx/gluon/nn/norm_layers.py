@@ -124,7 +124,7 @@ class BatchNorm(HybridBlock):
          [2.999985 5.99997 ]]
         >>> with autograd.record():
         ...     y = bn(x)
-        >>> print(np.round(y, 4))
+        >>> print(y.asnumpy().round(4))
         [[-1. -1.]
          [ 1.  1.]]
     """
@@ -175,6 +175,23 @@ class SyncBatchNorm(BatchNorm):
     Args:
         in_channels, momentum, epsilon, center, scale, use_global_stats, *_initializer: as BatchNorm.
         num_devices: devices (ranks) to synchronize over; the run's rank count, or 1 / None.
+
+    Examples:
+        >>> from cellonnx import gluon
+        >>> from cellonnx.mxnet import nd
+        >>> from cellonnx.gluon.contrib.nn import SyncBatchNorm
+        >>> bn = SyncBatchNorm(in_channels=2)
+        >>> bn.initialize()
+        >>> x = nd.array([[1.0, 2.0], [3.0, 6.0]])
+        >>> print(bn(x).asnumpy().round(4))
+        [[1. 2.]
+         [3. 6.]]
+        >>> from cellonnx.mxnet import autograd
+        >>> with autograd.record():
+        ...     y = bn(x)
+        >>> print(y.asnumpy().round(4))
+        [[-1. -1.]
+         [ 1.  1.]]
     """
 
     def __init__(self, in_channels: int = 0, num_devices: int | None = None, momentum: float = 0.9,
@@ -238,6 +255,11 @@ class _OneAxisNorm(HybridBlock):
         self.gamma.shape = (c,)
         self.beta.shape = (c,)
 
+    def __repr__(self) -> str:
+        content = ", ".join(f"{k}={v!r}" for k, v in self._kwargs.items())
+        c = self.gamma.shape[0] if self.gamma.shape else 0
+        return f"{type(self).__name__}({content}, in_channels={c})"
+
 
 class InstanceNorm(_OneAxisNorm):
     """Instance normalization: each sample's channel normalized over the other axes,
@@ -252,12 +274,11 @@ class InstanceNorm(_OneAxisNorm):
         in_channels: 0 infers it at the first forward pass. Default: 0.
 
     Examples:
-        >>> from cellonnx.mxnet import np, npx, gluon
-        >>> npx.set_np()
+        >>> from cellonnx.mxnet import gluon, nd
         >>> norm = gluon.nn.InstanceNorm(in_channels=2)
         >>> norm.initialize()
-        >>> x = np.array([[[1.0, 3.0], [2.0, 6.0]]])
-        >>> print(np.round(norm(x), 4))
+        >>> x = nd.array([[[1.0, 3.0], [2.0, 6.0]]])
+        >>> print(norm(x).asnumpy().round(4))
         [[[-1.  1.]
           [-1.  1.]]]
     """
@@ -290,8 +311,8 @@ class LayerNorm(_OneAxisNorm):
         >>> ln = gluon.nn.LayerNorm(in_channels=4)
         >>> ln.initialize()
         >>> x = np.array([[1.0, 2.0, 3.0, 4.0]])
-        >>> print(np.round(ln(x), 4))
-        [[-1.3416001 -0.4472     0.4472     1.3416001]]
+        >>> print(ln(x).asnumpy().round(4))
+        [[-1.3416 -0.4472  0.4472  1.3416]]
     """
 
     def __init__(self, axis: int = -1, epsilon: float = 1e-5, center: bool = True, scale: bool = True,
@@ -321,16 +342,15 @@ class GroupNorm(HybridBlock):
     to its channels.
 
     Examples:
-        >>> from cellonnx.mxnet import np, npx, gluon
-        >>> npx.set_np()
+        >>> from cellonnx.mxnet import gluon, nd
         >>> gn = gluon.nn.GroupNorm(num_groups=2)
         >>> gn.initialize()
-        >>> x = np.arange(8).reshape(1, 4, 2).astype('float32')
-        >>> print(np.round(gn(x), 4))
-        [[[-1.3416001 -0.4472   ]
-          [ 0.4472     1.3416001]
-          [-1.3416001 -0.4472   ]
-          [ 0.4472     1.3416001]]]
+        >>> x = nd.arange(8).reshape((1, 4, 2))
+        >>> print(gn(x).asnumpy().round(4))
+        [[[-1.3416 -0.4472]
+          [ 0.4472  1.3416]
+          [-1.3416 -0.4472]
+          [ 0.4472  1.3416]]]
     """
 
     def __init__(self, num_groups: int = 1, epsilon: float = 1e-5, center: bool = True, scale: bool = True,

@@ -53,10 +53,9 @@ class PixelShuffle1D(_PixelShuffle):
         factor: the upsampling factor.
 
     Examples:
-        >>> from cellonnx.mxnet import np, npx, gluon
-        >>> npx.set_np()
+        >>> from cellonnx.mxnet import gluon, nd
         >>> shuffle = gluon.nn.PixelShuffle1D(2)
-        >>> shuffle(np.ones((1, 4, 3))).shape
+        >>> shuffle(nd.ones((1, 4, 3))).shape
         (1, 2, 6)
     """
 
@@ -70,10 +69,9 @@ class PixelShuffle2D(_PixelShuffle):
         factor: an int or (f1, f2).
 
     Examples:
-        >>> from cellonnx.mxnet import np, npx, gluon
-        >>> npx.set_np()
+        >>> from cellonnx.mxnet import gluon, nd
         >>> shuffle = gluon.nn.PixelShuffle2D(2)
-        >>> shuffle(np.ones((1, 8, 3, 3))).shape
+        >>> shuffle(nd.ones((1, 8, 3, 3))).shape
         (1, 2, 6, 6)
     """
 
@@ -85,6 +83,22 @@ class PixelShuffle3D(_PixelShuffle):
 
     Args:
         factor: an int or (f1, f2, f3).
+
+    Examples:
+        >>> from cellonnx import gluon
+        >>> from cellonnx.mxnet import nd
+        >>> from cellonnx.gluon.contrib.nn import PixelShuffle3D
+        >>> shuffle = PixelShuffle3D((2, 1, 2))
+        >>> shuffle(nd.ones((1, 8, 2, 3, 4))).shape
+        (1, 2, 4, 3, 8)
+        >>> print(PixelShuffle3D(2)(nd.arange(8).reshape((1, 8, 1, 1, 1))).reshape((2, 2, 2)))
+        <BLANKLINE>
+        [[[0. 1.]
+          [2. 3.]]
+        <BLANKLINE>
+         [[4. 5.]
+          [6. 7.]]]
+        <NDArray 2x2x2 @cpu(0)>
     """
 
     _dims = 3

@@ -38,6 +38,12 @@ def _gamma(x: Tensor) -> Tensor:
     return ops.mul(sign, ops.exp(ops.lgamma(x)))
 
 
+def _rint(x: Tensor) -> Tensor:
+    """The nearest integer, a tie going to the one below (MXNet's rint: -2.5 -> -3, 2.5 -> 2)."""
+    below, above = ops.floor(x), ops.ceil(x)
+    return ops.where(ops.less_equal(ops.sub(x, below), ops.sub(above, x)), below, above)
+
+
 def _cbrt(x: Tensor) -> Tensor:
     return ops.mul(ops.sign(x), ops.pow(ops.abs(x), 1.0 / 3.0))
 
@@ -46,7 +52,7 @@ _UNARY_FNS: dict[str, Callable[[Tensor], Tensor]] = {
     "abs": ops.abs, "sign": ops.sign, "exp": ops.exp, "log": ops.log, "sqrt": ops.sqrt, "rsqrt": ops.rsqrt,
     "square": ops.square, "reciprocal": ops.reciprocal, "negative": ops.neg, "floor": ops.floor,
     "ceil": ops.ceil, "round": lambda x: ops.mul(ops.sign(x), ops.floor(ops.add(ops.abs(x), 0.5))),
-    "rint": ops.round, "fix": _trunc, "trunc": _trunc,
+    "rint": _rint, "fix": _trunc, "trunc": _trunc,
     "sin": ops.sin, "cos": ops.cos, "tan": lambda x: ops.div(ops.sin(x), ops.cos(x)), "tanh": ops.tanh,
     "sinh": lambda x: ops.mul(ops.sub(ops.exp(x), ops.exp(ops.neg(x))), 0.5),
     "cosh": lambda x: ops.mul(ops.add(ops.exp(x), ops.exp(ops.neg(x))), 0.5),

@@ -120,9 +120,14 @@ def linalg_potri(A: Tensor, lower: bool = True, **_: Any) -> Tensor:
     return ops.inverse(full)
 
 
+def _no_0d(out: Tensor) -> Tensor:
+    """A one-matrix result as shape (1,): MXNet 1.x has no 0-d arrays."""
+    return ops.reshape(out, (1,)) if out.ndim == 0 else out
+
+
 def linalg_sumlogdiag(A: Tensor, **_: Any) -> Tensor:
     """The sum of the logarithms of A's diagonal."""
-    return ops.sum(ops.log(ops.diagonal(A, 0, -2, -1)), -1)
+    return _no_0d(ops.sum(ops.log(ops.diagonal(A, 0, -2, -1)), -1))
 
 
 def linalg_extractdiag(A: Tensor, offset: int = 0, **_: Any) -> Tensor:
@@ -185,7 +190,8 @@ MISC: dict[str, Callable[..., Any]] = {
     "linalg_gemm": linalg_gemm, "linalg_syrk": linalg_syrk, "linalg_trmm": linalg_trmm,
     "linalg_trsm": linalg_trsm, "linalg_potrf": linalg_potrf, "linalg_potri": linalg_potri,
     "linalg_sumlogdiag": linalg_sumlogdiag, "linalg_extractdiag": linalg_extractdiag,
-    "linalg_makediag": linalg_makediag, "linalg_gelqf": linalg_gelqf, "linalg_det": lambda A, **_: ops.det(A),
+    "linalg_makediag": linalg_makediag, "linalg_gelqf": linalg_gelqf,
+    "linalg_det": lambda A, **_: _no_0d(ops.det(A)),
     "linalg_inverse": lambda A, **_: ops.inverse(A),
-    "linalg_slogdet": lambda A, **_: tuple(ops.slogdet(A)),
+    "linalg_slogdet": lambda A, **_: tuple(_no_0d(o) for o in ops.slogdet(A)),
 }

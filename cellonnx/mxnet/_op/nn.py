@@ -352,10 +352,12 @@ def hard_sigmoid(data: Tensor, alpha: float = 0.2, beta: float = 0.5, **_: Any) 
     return ops.clamp(ops.add(ops.mul(data, float(alpha)), float(beta)), 0.0, 1.0)
 
 
-def _softmax_output(*_: Any, **__: Any) -> Tensor:
-    raise NotImplementedError("SoftmaxOutput: the symbolic-executor loss layer (its gradient "
-                              "ignores the head "
-                              "gradient) is not supported; use gluon.loss.SoftmaxCrossEntropyLoss")
+def _softmax_output(*args: Any, **kwargs: Any) -> Tensor:
+    """Softmax of ``data`` as a loss output: the gradient is that of the cross entropy with the class
+    indices ``label`` (``softmax - one_hot``, times ``grad_scale``), whatever gradient reaches the output,
+    as in MXNet."""
+    from cellonnx.gluon.symbol.ops_loss import softmax_output  # the symbol interpreter's, imported late
+    return softmax_output(*args, **kwargs)
 
 
 NN = {

@@ -9,7 +9,17 @@ from typing import Any
 
 from cellonnx.mxnet import _op
 from cellonnx.mxnet._docs import attach
-from cellonnx.mxnet.ndarray import contrib, linalg, random, sparse
+from cellonnx.mxnet.ndarray import (
+    contrib,
+    examples_array,
+    examples_linalg_random,
+    examples_math,
+    examples_nn,
+    examples_update,
+    linalg,
+    random,
+    sparse,
+)
 from cellonnx.mxnet.ndarray.examples import EXAMPLES, SUMMARIES
 from cellonnx.mxnet.ndarray.legacy import from_numpy, histogram, load_frombuffer, onehot_encode
 from cellonnx.mxnet.ndarray.ndarray import NDArray, array, concatenate, empty, moveaxis, waitall
@@ -19,12 +29,14 @@ from cellonnx.mxnet.ndarray.utils import load, save, zeros
 _module = sys.modules[__name__]
 for _name, _impl in _op.TABLE.items():
     if _name not in ("empty", "zeros"):
-        setattr(_module, _name, _op.wrap(_name, _impl, NDArray))
+        setattr(_module, _name, sparse.dispatching(_name, _op.wrap(_name, _impl, NDArray)))
 for _name, _impl in SAMPLERS.items():
     setattr(_module, _name, _impl)
 dot = sparse.dot  # MXNet's output storage types for sparse arguments
 cast_storage = sparse.cast_storage
 attach(vars(_module), EXAMPLES, SUMMARIES)
+for _table in (examples_math, examples_array, examples_nn, examples_linalg_random, examples_update):
+    attach(vars(_module), _table.EXAMPLES, _table.SUMMARIES)
 
 __all__ = ["NDArray", "array", "concatenate", "contrib", "empty", "from_numpy", "histogram", "linalg", "load",
            "load_frombuffer", "moveaxis", "onehot_encode", "random", "save", "sparse", "cast_storage",

@@ -75,6 +75,9 @@ def _inplace(name: str) -> Any:
     return method
 
 
+_GRAD_SLOT = Tensor.__dict__["grad"]  # the slot NDArray.grad reads and writes
+
+
 class NDArray(Tensor):
     """MXNet 1.x's NDArray (see the module docstring). Make one with ``mx.nd.array``."""
 
@@ -159,6 +162,15 @@ class NDArray(Tensor):
         """Computation is synchronous here: nothing to wait for."""
 
     wait_to_write = wait_to_read
+
+    @property
+    def grad(self) -> NDArray | None:  # type: ignore[override]
+        """The gradient ``backward`` wrote (after ``attach_grad``), an NDArray as in MXNet."""
+        return _as(_GRAD_SLOT.__get__(self, Tensor))
+
+    @grad.setter
+    def grad(self, value: Any) -> None:
+        _GRAD_SLOT.__set__(self, value)
 
     def detach(self) -> NDArray:
         return _as(Tensor.detach(self))

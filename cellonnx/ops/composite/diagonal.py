@@ -22,6 +22,7 @@ from cellonnx.ops.prims._util import norm_axis, to_tensor
 from cellonnx.ops.prims.creation import ones_like, zeros_like
 from cellonnx.ops.prims.index import Pad, Slice, concat
 from cellonnx.ops.prims.math import cast, not_equal, where
+from cellonnx.ops.prims.reduce import reduce_sum
 from cellonnx.ops.prims.scatter import Gather
 from cellonnx.ops.prims.shape import broadcast_to, reshape, squeeze
 from cellonnx.tensor import Tensor
@@ -76,8 +77,33 @@ def _embed(v: Tensor, a: int, b: int, offset: int) -> Tensor:
     return reshape(flat, lead + (a, b))
 
 
+def _read_from_graph(dim: Any) -> bool:
+    """Whether ``dim`` is a dynamic dim of a traced graph (a SymInt): its size is read at run time."""
+    return hasattr(dim, "onnx_name")
+
+
+def _extract_masked(x: Tensor, offset: int) -> Tensor:
+    """Diagonal ``offset`` of matrices whose row count is read from the graph (the column count is fixed):
+    the matrices cut to the diagonal's rows and columns, (r, c) with r = min(rows, c), keep their first r
+    rows of eye(c) and are summed along the rows. So the diagonal's length, min(rows, columns - offset),
+    follows the rows at run time instead of the traced example's."""
+    nd = x.ndim
+    c = max(0, int(x._data.shape[-1]) - max(0, offset))
+    cut = Slice.apply(x, axes=(nd - 2, nd - 1), starts=(max(0, -offset), max(0, offset)), ends=(None, None),
+                      steps=(1, 1))
+    cut = Slice.apply(cut, axes=(nd - 2,), starts=(0,), ends=(c,), steps=(1,))
+    eye = Slice.apply(Tensor._make(np.eye(c, dtype=bool)), axes=(0,), starts=(0,), ends=(cut.shape[-2],),
+                      steps=(1,))
+    return reduce_sum(where(eye, cut, zeros_like(cut)), -1)
+
+
 def _extract(x: Tensor, offset: int) -> Tensor:
     """(..., a, b) -> (..., L): diagonal ``offset``."""
+    rows, cols = x.shape[-2], x.shape[-1]
+    if _read_from_graph(rows) and not _read_from_graph(cols):
+        return _extract_masked(x, offset)
+    if _read_from_graph(cols) and not _read_from_graph(rows):
+        return _extract_masked(_movedim(x, (-2, -1), (-1, -2)), -offset)
     a, b = int(x._data.shape[-2]), int(x._data.shape[-1])
     lead = tuple(x.shape[:-2])
     length = _diag_length(a, b, offset)
