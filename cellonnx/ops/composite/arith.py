@@ -393,7 +393,9 @@ def hypot(input: Tensor, other: Tensor) -> Tensor:
 
 
 def copysign(x: Any, other: Any) -> Tensor:
-    """The magnitude of ``x`` with the sign of ``other`` (-0.0 counts as negative); a float result.
+    """The magnitude of ``x`` with the sign of ``other``; a float result. As MindSpore's CPU kernel, a value
+    of ``other`` is negative when it is less than 0: -0.0 and NaN (of either sign) give ``abs(x)``
+    (``mindspore.numpy.copysign`` and ``mx.np.copysign`` follow NumPy's sign bit instead).
 
     Examples:
         >>> import numpy as np
@@ -404,11 +406,10 @@ def copysign(x: Any, other: Any) -> Tensor:
         >>> print(ops.copysign(x, y))
         [-1.  2. -3.]
     """
-    from cellonnx.ops.prims.elementwise import SignBit
     a = _floatify(x)
     b = to_tensor(other, a)
     mag = F.abs(a)
-    return F.where(SignBit.apply(b), F.neg(mag), mag)
+    return F.where(F.less(b, 0), F.neg(mag), mag)
 
 
 def heaviside(input: Tensor, values: Tensor) -> Tensor:
