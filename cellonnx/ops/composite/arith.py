@@ -394,8 +394,9 @@ def hypot(input: Tensor, other: Tensor) -> Tensor:
 
 def copysign(x: Any, other: Any) -> Tensor:
     """The magnitude of ``x`` with the sign of ``other``; a float result. As MindSpore's CPU kernel, a value
-    of ``other`` is negative when it is less than 0: -0.0 and NaN (of either sign) give ``abs(x)``
-    (``mindspore.numpy.copysign`` and ``mx.np.copysign`` follow NumPy's sign bit instead).
+    of ``other`` is negative when it is less than 0: -0.0 and NaN (of either sign) give ``abs(x)`` (so do
+    ``cellonnx.numpy.copysign`` and ``mx.np.copysign``, as MindSpore's and MXNet's do; NumPy reads the sign
+    bit).
 
     Examples:
         >>> import numpy as np

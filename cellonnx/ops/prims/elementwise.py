@@ -1,5 +1,5 @@
 """Elementwise primitives with rounding toward zero and integer arithmetic: trunc, fmod (C's remainder,
-the sign of the dividend), signbit, gcd, lcm and nextafter."""
+the sign of the dividend), gcd, lcm and nextafter."""
 from __future__ import annotations
 
 import numpy as np
@@ -37,23 +37,6 @@ class Fmod(Op):
 
     def lower(self, g, a, b):
         return g.op("Mod", a, b, fmod=1)
-
-
-class SignBit(Op):
-    """Whether the sign bit is set (True for -0.0 and negative NaN)."""
-
-    differentiable = False
-
-    def forward(self, x):
-        return np.signbit(x)
-
-    def lower(self, g, x):
-        if not is_float_dtype(g.in_tensors[0]._data.dtype):
-            return g.op("Less", x, g.like(0))
-        # -0.0 is not below 0, but 1 / -0.0 is
-        zero = g.like(0)
-        negative_zero = g.op("And", g.op("Equal", x, zero), g.op("Less", g.op("Div", g.like(1), x), zero))
-        return g.op("Or", g.op("Less", x, zero), negative_zero)
 
 
 class Gcd(Op):
