@@ -838,3 +838,10 @@ ROWS = [
 CLASSES = build(ROWS, globals())
 globals().update(CLASSES)
 __all__ = list(CLASSES)
+
+# MindSpore declares its fused attention primitives in nn_ops (mindformers imports them from here)
+from cellonnx.ops.operations.attention_ops import (  # noqa: E402, F401
+    FlashAttentionScore,
+    IncreFlashAttention,
+    PromptFlashAttention,
+)
