@@ -54,7 +54,7 @@ def _unheads(y: np.ndarray, layout: str) -> np.ndarray:
 
 def _kept(mode: int, i: int, j: int, s1: int, s2: int, pre: int, nxt: int, masked: bool | None,
           prefix: int = 0) -> bool:
-    """Whether query row i attends key j under a sparse mode (``masked``: attn_mask's entry, None: no mask)."""
+    """Whether query row i attends key j under a sparse mode (``masked``: attn_mask's entry or None)."""
     if mode == 0:
         if masked is None:
             return True
@@ -105,8 +105,8 @@ def ref_attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, scale: float, kee
     return out, mx, sm
 
 
-def ref_fas(q, k, v, n1, layout="BSH", scale=1.0, shift=None, mask=None, mode=0, pre=BIG, nxt=BIG, prefix=None,
-            drop_bits=None, keep_prob=1.0, stats=False):
+def ref_fas(q, k, v, n1, layout="BSH", scale=1.0, shift=None, mask=None, mode=0, pre=BIG, nxt=BIG,
+            prefix=None, drop_bits=None, keep_prob=1.0, stats=False):
     n2 = k.shape[-1] * n1 // q.shape[-1] if layout in ("BSH", "SBH") else None
     qb, kb, vb = _heads(q, layout, n1), _heads(k, layout, n2 or 1), _heads(v, layout, n2 or 1)
     s1, s2 = qb.shape[2], kb.shape[2]
@@ -156,16 +156,16 @@ CASES = [
            [Q_BSH.transpose(1, 0, 2), K_BSH.transpose(1, 0, 2), V_BSH.transpose(1, 0, 2)],
            lambda q, k, v: ref_fas(q, k, v, 4, "SBH", 0.7, mode=2)),
     OpCase("fas_bnsd_pse_mask_band", lambda q, k, v, p, m: _fas(q, k, v, 2, real_shift=p, attn_mask=m,
-                                                                  scalar_value=0.5, pre_tokens=1, next_tokens=2,
-                                                                  input_layout="BNSD"),
+                                                                  scalar_value=0.5, pre_tokens=1,
+                                                                  next_tokens=2, input_layout="BNSD"),
            [Q4, K4, V4, PSE, MASK], lambda q, k, v, p, m: ref_fas(q, k, v, 2, "BNSD", 0.5, p, m, 0, 1, 2),
            grad=(0, 1, 2, 3)),
     OpCase("fas_bsnd_right_down", lambda q, k, v: _fas(q, k, v, 2, scalar_value=0.5, input_layout="BSND",
                                                        sparse_mode=3),
            [Q4.transpose(0, 2, 1, 3), K4.transpose(0, 2, 1, 3), V4.transpose(0, 2, 1, 3)],
            lambda q, k, v: ref_fas(q, k, v, 2, "BSND", 0.5, mode=3)),
-    OpCase("fas_band_mode4", lambda q, k, v: _fas(q, k, v, 2, input_layout="BNSD", sparse_mode=4, pre_tokens=1,
-                                                  next_tokens=0),
+    OpCase("fas_band_mode4", lambda q, k, v: _fas(q, k, v, 2, input_layout="BNSD", sparse_mode=4,
+                                                  pre_tokens=1, next_tokens=0),
            [Q4, K4, V4], lambda q, k, v: ref_fas(q, k, v, 2, "BNSD", mode=4, pre=1, nxt=0)),
     OpCase("fas_all_mask_mode1", lambda q, k, v, m: _fas(q, k, v, 2, attn_mask=m[0, 0], input_layout="BNSD",
                                                          sparse_mode=1, pre_tokens=0, next_tokens=0),
@@ -181,7 +181,8 @@ CASES = [
            note="softmax_max / softmax_sum are (B, N1, S1, 8), the row's value repeated"),
     OpCase("FlashAttentionScore_drop_mask", lambda q, k, v, d: FlashAttentionScore(
         2, keep_prob=0.7, input_layout="BNSD")(q, k, v, drop_mask=d)[3],
-           [Q4, K4, V4, DROP], lambda q, k, v, d: ref_fas(q, k, v, 2, "BNSD", drop_bits=DROP_BITS, keep_prob=0.7),
+           [Q4, K4, V4, DROP],
+           lambda q, k, v, d: ref_fas(q, k, v, 2, "BNSD", drop_bits=DROP_BITS, keep_prob=0.7),
            grad=(0, 1, 2), lower=False, note="the drop mask's bits are read eagerly (a graph constant)"),
     OpCase("fas_tnd", lambda q, k, v: _fas(q, k, v, 2, scalar_value=0.5, input_layout="TND", sparse_mode=3,
                                            actual_seq_qlen=[2, 5], actual_seq_kvlen=[3, 8]),
@@ -196,7 +197,8 @@ def _with_empty(stats: tuple) -> tuple:
 
 
 # ------------------------------------------------------------------ prompt / incre flash attention
-def ref_pfa(q, k, v, n, kvn, layout, scale, mask=None, mode=0, pre=BIG, nxt=0, pse=None, qlen=None, kvlen=None):
+def ref_pfa(q, k, v, n, kvn, layout, scale, mask=None, mode=0, pre=BIG, nxt=0, pse=None, qlen=None,
+            kvlen=None):
     qb, kb, vb = _heads(q, layout, n), _heads(k, layout, kvn), _heads(v, layout, kvn)
     b_, _, s1, _ = qb.shape
     s2 = kb.shape[2]
@@ -206,8 +208,11 @@ def ref_pfa(q, k, v, n, kvn, layout, scale, mask=None, mode=0, pre=BIG, nxt=0, p
     def keep(b, h, i, j):
         if j >= kl[b]:
             return False
-        masked = None if mask is None or mode in (2, 3, 4) else bool(mask.reshape(-1, s1, s2)[b % mask.reshape(
-            -1, s1, s2).shape[0], i, j])
+        if mask is None or mode in (2, 3, 4):
+            masked = None
+        else:
+            m3 = mask.reshape(-1, s1, s2)
+            masked = bool(m3[b % m3.shape[0], i, j])
         return _kept(mode, i, j, ql[b], kl[b], pre, nxt, masked)
 
     sh = None if pse is None else (lambda b, h, i, j: pse[b % pse.shape[0], h, i, j])
@@ -310,8 +315,8 @@ def test_lowering(case: OpCase, opset: int) -> None:
 # ------------------------------------------------------------------ dropout drawn by the counter generator
 def test_flash_attention_dropout_reproducible_and_lowered() -> None:
     """keep_prob < 1 without drop_mask draws the mask from the dropout generator: set_seed repeats it, the
-    kept probabilities are scaled by 1 / keep_prob (the expectation is the attention), and the ONNX graph draws
-    the same mask."""
+    kept probabilities are scaled by 1 / keep_prob (the expectation is the attention), and the ONNX graph
+    draws the same mask."""
     q, k, v = (Tensor(a.astype(np.float32)) for a in (Q4, K4, V4))
     ms.set_seed(5)
     a = _fas(q, k, v, 2, keep_prob=0.6, input_layout="BNSD").asnumpy()
@@ -329,7 +334,7 @@ def test_flash_attention_dropout_reproducible_and_lowered() -> None:
 
 # ------------------------------------------------------------------ the paged cache
 def ref_paged(q, kc, vc, tables, ctx, scale, kvn, qlens=None, alibi=None):
-    t, n, d = q.shape
+    t, n, _ = q.shape
     g = n // kvn
     bs = kc.shape[1]
     out = np.zeros((t, n, vc.shape[-1]))
@@ -364,7 +369,7 @@ def test_reshape_and_cache_then_paged_attention() -> None:
     rows = np.concatenate([keys[0, :5], keys[1, :3]])
     vrows = np.concatenate([vals[0, :5], vals[1, :3]])
     reshape_and_cache = ops.ReshapeAndCache()
-    out = reshape_and_cache(Tensor(rows), Tensor(vrows), kc, vc, Tensor(np.array(slots + [-1], np.int32)[:-1]))
+    out = reshape_and_cache(Tensor(rows), Tensor(vrows), kc, vc, Tensor(np.array(slots, np.int32)))
     assert out is kc
     want_k = np.zeros((nb * bs, kvn, d), np.float32)
     want_k[slots] = rows
@@ -410,7 +415,8 @@ def test_paged_attention_lowered_with_tables_as_inputs() -> None:
              (("q", q), ("kc", kc), ("vc", vc), ("tables", tables), ("ctx", ctx))]
     g, _ = trace(lambda *xs: pa(*xs), specs, opset=18, name="paged")
     sess = ort.InferenceSession(g.model().SerializeToString(), providers=["CPUExecutionProvider"])
-    for tab, lens in ((tables, ctx), (np.array([[2, 0, 1], [5, 3, 4]], np.int32), np.array([2, 6], np.int32))):
+    other = (np.array([[2, 0, 1], [5, 3, 4]], np.int32), np.array([2, 6], np.int32))
+    for tab, lens in ((tables, ctx), other):
         got = sess.run(None, {"q": q, "kc": kc, "vc": vc, "tables": tab, "ctx": lens})[0]
         want = ref_paged(q.astype(np.float64), kc, vc, tab, lens, 0.5, 2)
         assert_close(got, want, rtol=1e-5, scale_rtol=1e-6, what="PagedAttention in onnxruntime")
@@ -462,7 +468,6 @@ class LlamaStyleAttention(nn.Cell):
 def _block_ref(x: np.ndarray, net: LlamaStyleAttention) -> np.ndarray:
     w = {name: p.asnumpy().astype(np.float64) for name, p in
          (("q", net.wq.weight), ("k", net.wk.weight), ("v", net.wv.weight), ("o", net.wo.weight))}
-    b, s, h = x.shape
     q = _heads(x @ w["q"].T, "BSH", net.n)
     k = _heads(x @ w["k"].T, "BSH", net.kvn)
     v = _heads(x @ w["v"].T, "BSH", net.kvn)
@@ -489,8 +494,9 @@ def test_llama_style_block_prompt_decode_train_and_export() -> None:
     net(Tensor(x[:, :prompt]), Tensor(np.array([slot(b, p) for b in range(2) for p in range(prompt)],
                                                 np.int32)))
     for p in range(prompt, 5):
-        step = net(Tensor(x[:, p:p + 1]), Tensor(np.array([slot(0, p), slot(1, p)], np.int32)), Tensor(tables),
-                   Tensor(np.array([p + 1, p + 1], np.int32))).asnumpy()
+        slots = Tensor(np.array([slot(0, p), slot(1, p)], np.int32))
+        step = net(Tensor(x[:, p:p + 1]), slots, Tensor(tables), Tensor(np.array([p + 1, p + 1], np.int32)))
+        step = step.asnumpy()
         assert_close(step[:, 0], full[:, p], rtol=1e-5, scale_rtol=1e-6, what=f"decoding step {p}")
 
     # gradient of the prompt pass (float64) against central differences, through the weights of wq

@@ -52,7 +52,8 @@ def to_bnsd(x: Tensor, layout: str, heads: int, what: str, op: str) -> Tensor:
         y = F.reshape(x, (a, b, heads, h // heads))
         return F.transpose(y, (0, 2, 1, 3) if layout == "BSH" else (1, 2, 0, 3))
     if x.ndim != 4:
-        raise ValueError(f"For '{op}', '{what}' must be 4-D in layout {layout}, but got shape {tuple(x.shape)}")
+        raise ValueError(f"For '{op}', '{what}' must be 4-D in layout {layout}, but got shape "
+                         f"{tuple(x.shape)}")
     return F.transpose(x, (0, 2, 1, 3)) if layout == "BSND" else x
 
 
@@ -170,7 +171,8 @@ def _unpack_drop_mask(drop_mask: Any, shape: tuple, op: str) -> np.ndarray:
     m = drop_mask.asnumpy() if isinstance(drop_mask, Tensor) else np.asarray(drop_mask)
     want = tuple(shape[:3]) + (-(-shape[3] // 8),)
     if m.ndim != 4 or tuple(m.shape) != want:
-        raise ValueError(f"For '{op}', 'drop_mask' must be uint8 of shape {want} (B, N1, S1, S2 // 8), but got "
+        raise ValueError(f"For '{op}', 'drop_mask' must be uint8 of shape {want} (B, N1, S1, S2 // 8), "
+                         f"but got "
                          f"{tuple(m.shape)}")
     return np.unpackbits(m.astype(np.uint8), axis=-1, bitorder="little")[..., :shape[3]].astype(bool)
 
@@ -187,7 +189,8 @@ def _ops_float32() -> Any:
 
 def _check_layout(layout: str, op: str, allowed: tuple = LAYOUTS) -> str:
     if not isinstance(layout, str) or layout.upper() not in allowed:
-        raise ValueError(f"For '{op}', 'input_layout' must be one of {', '.join(allowed)}, but got {layout!r}")
+        raise ValueError(f"For '{op}', 'input_layout' must be one of {', '.join(allowed)}, but got "
+                         f"{layout!r}")
     return layout.upper()
 
 
@@ -263,7 +266,7 @@ def flash_attention_score_all(query: Tensor, key: Tensor, value: Tensor, head_nu
         >>> import cellonnx as ms
         >>> from cellonnx import ops, Tensor
         >>> q = Tensor(np.ones((1, 2, 8)), ms.float32)
-        >>> smax, ssum, _, out = ops.flash_attention_score_all(q, q, q, head_num=2)
+        >>> smax, ssum, _, out = ops.operations.nn_ops.FlashAttentionScore(head_num=2)(q, q, q)
         >>> smax.shape, ssum.shape, out.shape
         ((1, 2, 2, 8), (1, 2, 2, 8), (1, 2, 8))
         >>> print(ssum.asnumpy()[0, 0, 0, 0])
@@ -277,8 +280,8 @@ def flash_attention_score_all(query: Tensor, key: Tensor, value: Tensor, head_nu
     v = _float(value, "value", op)
     scale, keep_prob = float(scale_value), float(keep_prob)
     if layout != "TND":
-        out, mx, sm = _fas_dense(q, k, v, head_num, real_shift, drop_mask, attn_mask, prefix, keep_prob, scale,
-                                 pre_tokens, next_tokens, layout, sparse_mode, op)
+        out, mx, sm = _fas_dense(q, k, v, head_num, real_shift, drop_mask, attn_mask, prefix, keep_prob,
+                                 scale, pre_tokens, next_tokens, layout, sparse_mode, op)
         return _stat8(mx), _stat8(sm), F.zeros((0,), q.dtype), out
     cq, ck = _ints(actual_seq_qlen), _ints(actual_seq_kvlen)
     if cq is None or ck is None or cq.size != ck.size:

@@ -125,8 +125,8 @@ def prompt_flash_attention(query: Tensor, key: Tensor, value: Tensor, attn_mask:
         >>> query = Tensor(np.ones((B, N, S, D), dtype=np.float16))
         >>> key = Tensor(np.ones((B, N, S, D), dtype=np.float16))
         >>> value = Tensor(np.ones((B, N, S, D), dtype=np.float16))
-        >>> out = ops.prompt_flash_attention(query, key, value, None, None, None, None, None, None, None, None,
-        ...                                  None, N, input_layout='BNSD')
+        >>> out = ops.prompt_flash_attention(query, key, value, None, None, None, None, None, None, None,
+        ...                                  None, None, N, input_layout='BNSD')
         >>> print(out.shape)
         (1, 2, 4, 8)
     """
@@ -191,12 +191,14 @@ def _paged_kv(cache: Tensor, block_table: Any, block_size: int, b: int, op: str,
                          f"{tuple(table.shape)}")
     if cache.ndim == 3:
         if cache.shape[1] != block_size:
-            raise ValueError(f"For '{op}', a paged '{what}' must be (num_blocks, block_size={block_size}, H), "
+            raise ValueError(f"For '{op}', a paged '{what}' must be (num_blocks, "
+                             f"block_size={block_size}, H), "
                              f"but got {tuple(cache.shape)}")
         blocks = F.gather(cache, F.reshape(table, (-1,)), 0)        # (B * M, bs, H)
         return F.reshape(blocks, (b, -1, cache.shape[2]))
     if cache.ndim != 4 or cache.shape[2] != block_size:
-        raise ValueError(f"For '{op}', a paged '{what}' must be (num_blocks, kvN, block_size={block_size}, D), "
+        raise ValueError(f"For '{op}', a paged '{what}' must be (num_blocks, kvN, "
+                         f"block_size={block_size}, D), "
                          f"but got {tuple(cache.shape)}")
     blocks = F.gather(cache, F.reshape(table, (-1,)), 0)            # (B * M, kvN, bs, D)
     m = table.shape[1]

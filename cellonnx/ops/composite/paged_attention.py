@@ -33,12 +33,14 @@ def _write(cache: Tensor, rows: Tensor, slots: Any, op: str, what: str) -> None:
                          f"{width} values each")
     slot_t = F.reshape(to_tensor(slots), (-1,))
     if slot_t.shape[0] != rows.shape[0]:
-        raise ValueError(f"For '{op}', 'slot_mapping' holds {slot_t.shape[0]} slots for {rows.shape[0]} tokens")
+        raise ValueError(f"For '{op}', 'slot_mapping' holds {slot_t.shape[0]} slots for "
+                         f"{rows.shape[0]} tokens")
     values = _ints(slot_t)
     assert values is not None
     size = cache.shape[0] * cache.shape[1]
     if (values >= size).any():
-        raise ValueError(f"For '{op}', 'slot_mapping' {values.tolist()} has slots past the {size} of '{what}'")
+        raise ValueError(f"For '{op}', 'slot_mapping' {values.tolist()} has slots past the "
+                         f"{size} of '{what}'")
     if (values < 0).any():  # a negative slot (padding token) is not written
         used = np.nonzero(values >= 0)[0]
         rows = F.gather(rows, Tensor(used.astype(np.int64)), 0)
@@ -125,7 +127,7 @@ def paged_attention(query: Tensor, key_cache: Tensor, value_cache: Tensor | None
                     context_lens: Tensor, head_num: int, scale_value: float, kv_head_num: int,
                     attn_mask: Tensor | None = None, q_seq_lens: Any = None, alibi_mask: Tensor | None = None,
                     mask_mode: str = "MASK_DEFAULT", mla_v_dim: int = 0) -> Tensor:
-    """Attention of query tokens over their context in a paged cache (see :class:`cellonnx.ops.PagedAttention`).
+    """Attention of query tokens over their context in a paged cache (:class:`cellonnx.ops.PagedAttention`).
 
     Token t reads positions ``p < context_lens[t]`` of the blocks ``block_tables[t]``; with ``q_seq_lens``
     the tables and lengths are a batch's, its ``q_seq_lens[b]`` tokens are the last ones of its context and
@@ -145,7 +147,8 @@ def paged_attention(query: Tensor, key_cache: Tensor, value_cache: Tensor | None
     """
     op = "PagedAttention"
     if mask_mode not in ("MASK_DEFAULT", "TRAPEZOIDAL"):
-        raise ValueError(f"For '{op}', 'mask_mode' must be 'MASK_DEFAULT' or 'TRAPEZOIDAL', got {mask_mode!r}")
+        raise ValueError(f"For '{op}', 'mask_mode' must be 'MASK_DEFAULT' or 'TRAPEZOIDAL', "
+                         f"got {mask_mode!r}")
     q, back = _as_tokens(_float(query, "query", op), head_num, op)
     k = _cache4(_float(key_cache, "key_cache", op), kv_head_num, op, "key_cache")
     if value_cache is None:

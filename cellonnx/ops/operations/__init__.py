@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from cellonnx.ops.operations import (
     adafactor_ops,
-    attention_ops,
     array_ops,
+    attention_ops,
     color_ops,
     comm_ops,
     compat_ops,
@@ -37,8 +37,8 @@ from cellonnx.ops.operations import (
     window_ops,
 )
 from cellonnx.ops.operations.adafactor_ops import *
-from cellonnx.ops.operations.attention_ops import *
 from cellonnx.ops.operations.array_ops import *
+from cellonnx.ops.operations.attention_ops import *
 from cellonnx.ops.operations.color_ops import *
 from cellonnx.ops.operations.comm_ops import *
 from cellonnx.ops.operations.compat_ops import *

@@ -7,20 +7,20 @@ from __future__ import annotations
 from typing import Any
 
 from cellonnx.ops.composite.flash_attention import flash_attention_score_all
-from cellonnx.ops.composite.infer_attention import incre_flash_attention, prompt_flash_attention
-from cellonnx.ops.composite.paged_attention import paged_attention, reshape_and_cache
+from cellonnx.ops.composite.infer_attention import incre_flash_attention, prompt_flash_attention  # noqa: F401
+from cellonnx.ops.composite.paged_attention import paged_attention, reshape_and_cache  # noqa: F401
 from cellonnx.ops.operations._util import one_of
 from cellonnx.ops.operations.table import Row, build
 from cellonnx.tensor import Tensor
 
 
 def _setup_kv_quant(prim: Any) -> None:
-    one_of(prim, "kv_cache_quant_mode", ("DEFAULT",))
+    one_of(prim, "kv_cache_quant_mode", ("DEFAULT",), upper=True)
 
 
 def _setup_paged(prim: Any) -> None:
     _setup_kv_quant(prim)
-    one_of(prim, "mask_mode", ("MASK_DEFAULT", "TRAPEZOIDAL"))
+    one_of(prim, "mask_mode", ("MASK_DEFAULT", "TRAPEZOIDAL"), upper=True)
 
 
 def _fas(query: Tensor, key: Tensor, value: Tensor, real_shift: Any, drop_mask: Any, padding_mask: Any,
@@ -77,8 +77,9 @@ ROWS = [
         "pse_shift=None, deq_scale1=None, quant_scale1=None, deq_scale2=None, quant_scale2=None, "
         "quant_offset2=None",
         "prompt_flash_attention(query, key, value, attn_mask, actual_seq_lengths, actual_seq_lengths_kv, "
-        "pse_shift, deq_scale1, quant_scale1, deq_scale2, quant_scale2, quant_offset2, num_heads, scale_value, "
-        "pre_tokens, next_tokens, input_layout, num_key_value_heads, sparse_mode, inner_precise)",
+        "pse_shift, deq_scale1, quant_scale1, deq_scale2, quant_scale2, quant_offset2, num_heads, "
+        "scale_value, pre_tokens, next_tokens, input_layout, num_key_value_heads, sparse_mode, "
+        "inner_precise)",
         summary="Attention of full (prompt) inference (Ascend's fused kernel in MindSpore).",
         example="""
         >>> import numpy as np
@@ -93,13 +94,14 @@ ROWS = [
         "num_heads=1, input_layout='BSH', scale_value=1.0, num_key_value_heads=0, block_size=0, "
         "inner_precise=1",
         "query, key, value, attn_mask=None, actual_seq_lengths=None, pse_shift=None, dequant_scale1=None, "
-        "quant_scale1=None, dequant_scale2=None, quant_scale2=None, quant_offset2=None, antiquant_scale=None, "
-        "antiquant_offset=None, block_table=None, kv_padding_size=None",
+        "quant_scale1=None, dequant_scale2=None, quant_scale2=None, quant_offset2=None, "
+        "antiquant_scale=None, antiquant_offset=None, block_table=None, kv_padding_size=None",
         "incre_flash_attention(query, key, value, attn_mask, actual_seq_lengths, pse_shift, dequant_scale1, "
         "quant_scale1, dequant_scale2, quant_scale2, quant_offset2, antiquant_scale, antiquant_offset, "
         "block_table, num_heads, input_layout, scale_value, num_key_value_heads, block_size, inner_precise, "
         "kv_padding_size)",
-        summary="Attention of one decoding step over a key / value cache (Ascend's fused kernel in MindSpore).",
+        summary=("Attention of one decoding step over a key / value cache (Ascend's fused kernel in "
+                 "MindSpore)."),
         example="""
         >>> import numpy as np
         >>> import cellonnx as ms
@@ -115,8 +117,8 @@ ROWS = [
         "mla_v_dim=0",
         "query, key_cache, value_cache=None, block_tables=None, context_lens=None, antiquant_scale=None, "
         "antiquant_offset=None, attn_mask=None, q_seq_lens=None, alibi_mask=None",
-        "_paged(query, key_cache, value_cache, block_tables, context_lens, antiquant_scale, antiquant_offset, "
-        "attn_mask, q_seq_lens, alibi_mask, self)",
+        "_paged(query, key_cache, value_cache, block_tables, context_lens, antiquant_scale, "
+        "antiquant_offset, attn_mask, q_seq_lens, alibi_mask, self)",
         setup=_setup_paged,
         summary=("Attention of query tokens over a paged key / value cache read through block tables and "
                  "context lengths."),
@@ -134,8 +136,8 @@ ROWS = [
         "head_num, scale_value, kv_head_num, kv_cache_quant_mode='DEFAULT'",
         "query, key_cache, value_cache, block_tables, context_lens, antiquant_scale=None, "
         "antiquant_offset=None, alibi_mask=None",
-        "_paged(query, key_cache, value_cache, block_tables, context_lens, antiquant_scale, antiquant_offset, "
-        "None, None, alibi_mask, self)",
+        "_paged(query, key_cache, value_cache, block_tables, context_lens, antiquant_scale, "
+        "antiquant_offset, None, None, alibi_mask, self)",
         setup=_setup_kv_quant,
         summary="PagedAttention with an additive (ALiBi) bias on the scaled scores.",
         example="""
@@ -146,7 +148,8 @@ ROWS = [
         >>> cache = Tensor(np.arange(8.0).reshape(2, 2, 1, 2), ms.float32)
         >>> tables, lens = Tensor([[1, 0]], ms.int32), Tensor([2], ms.int32)
         >>> alibi = Tensor(np.array([[[[0.0, -100.0, 0.0, 0.0]]]]), ms.float32)
-        >>> print(ops.PagedAttentionMask(1, 1.0, 1)(q, cache, cache, tables, lens, alibi_mask=alibi).asnumpy())
+        >>> pam = ops.PagedAttentionMask(1, 1.0, 1)
+        >>> print(pam(q, cache, cache, tables, lens, alibi_mask=alibi).asnumpy())
         [[[4. 5.]]]
         """),
     Row("ReshapeAndCache", "",
