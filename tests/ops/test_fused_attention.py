@@ -191,6 +191,27 @@ CASES = [
 ]
 
 
+CASES += [
+    OpCase("speed_fusion_pse_type0", lambda q, k, v, p: ops.speed_fusion_attention(
+        q, k, v, 2, "BNSD", pse=p, scale=0.5, sparse_mode=2, pse_type=0)[:3],
+           [Q4, K4, V4, PSE], lambda q, k, v, p: _speed_ref(q, k, v, p, 0.5), grad=(),
+           note="softmax_max / softmax_sum are float32 always: the gradient row below checks the output"),
+    OpCase("speed_fusion_pse_type0_grad", lambda q, k, v, p: ops.speed_fusion_attention(
+        q, k, v, 2, "BNSD", pse=p, scale=0.5, sparse_mode=2, pse_type=0)[0],
+           [Q4, K4, V4, PSE], lambda q, k, v, p: _speed_ref(q, k, v, p, 0.5)[0], grad=(0, 1, 2, 3),
+           lower=False),
+    OpCase("speed_fusion_pse_type1", lambda q, k, v, p: ops.speed_fusion_attention(
+        q, k, v, 2, "BNSD", pse=p, scale=0.5)[0],
+           [Q4, K4, V4, PSE], lambda q, k, v, p: ref_fas(q, k, v, 2, "BNSD", 0.5, p), grad=()),
+]
+
+
+def _speed_ref(q, k, v, p, scale):
+    """pse_type 0: the shift added after scaling; causal from the top-left vertex (sparse_mode 2)."""
+    out, mx, sm = ref_attention(q, k, v, scale, lambda b, h, i, j: j <= i, lambda b, h, i, j: p[0, h, i, j])
+    return out, np.repeat(mx[..., None], 8, -1), np.repeat(sm[..., None], 8, -1)
+
+
 def _with_empty(stats: tuple) -> tuple:
     mx, sm, out = stats
     return mx, sm, np.zeros((0,)), out
@@ -327,6 +348,8 @@ def test_flash_attention_dropout_reproducible_and_lowered() -> None:
     assert not np.allclose(a, full, atol=1e-3)
     means = np.mean([_fas(q, k, v, 2, keep_prob=0.6, input_layout="BNSD").asnumpy() for _ in range(400)], 0)
     assert_close(means, full, rtol=0.15, scale_rtol=0.15, what="mean of dropped attention")
+    *_, seed, offset, numels = ops.speed_fusion_attention(q, k, v, 2, "BNSD", keep_prob=0.6)
+    assert int(numels.asnumpy()) == 1 * 2 * 3 * 5 and seed.dtype == ms.int64 and offset.dtype == ms.int64
     case = OpCase("fas_dropout", lambda x, y, z: _fas(x, y, z, 2, keep_prob=0.6, input_layout="BNSD"),
                   [Q4, K4, V4])
     check_lowering(case, 18)

@@ -196,8 +196,10 @@ def _check_layout(layout: str, op: str, allowed: tuple = LAYOUTS) -> str:
 
 def _fas_dense(q: Tensor, k: Tensor, v: Tensor, head_num: int, real_shift: Any, drop_mask: Any,
                attn_mask: Any, prefix: Any, keep_prob: float, scale: float, pre_tokens: int, next_tokens: int,
-               layout: str, sparse_mode: int, op: str) -> tuple[Tensor, Tensor, Tensor]:
-    """flash_attention_score in BSH / SBH / BSND / BNSD: (out in the layout, max (B,N,S1,1), sum)."""
+               layout: str, sparse_mode: int, op: str,
+               pse_first: bool = True) -> tuple[Tensor, Tensor, Tensor]:
+    """flash_attention_score in BSH / SBH / BSND / BNSD: (out in the layout, max (B,N,S1,1), sum).
+    ``pse_first``: the shift is added before scaling (else after)."""
     n2 = k.shape[-1] * head_num // q.shape[-1] if layout in ("BSH", "SBH") else None
     qb = to_bnsd(q, layout, head_num, "query", op)
     if layout in ("BNSD", "BSND") and qb.shape[1] != head_num:
@@ -229,7 +231,7 @@ def _fas_dense(q: Tensor, k: Tensor, v: Tensor, head_num: int, real_shift: Any, 
     drop = None
     if keep_prob < 1.0 and drop_mask is not None:
         drop = _unpack_drop_mask(drop_mask, (b, n, s1, s2), op)
-    out, mx, sm = attend(qb, kb, vb, scale, keep_t, shift, True, keep_prob, drop)
+    out, mx, sm = attend(qb, kb, vb, scale, keep_t, shift, pse_first, keep_prob, drop)
     return from_bnsd(out, layout), mx, sm
 
 
@@ -250,7 +252,8 @@ def flash_attention_score_all(query: Tensor, key: Tensor, value: Tensor, head_nu
                               prefix: Any = None, actual_seq_qlen: Any = None, actual_seq_kvlen: Any = None,
                               keep_prob: float = 1.0, scale_value: float = 1.0, pre_tokens: int = INT_MAX,
                               next_tokens: int = INT_MAX, inner_precise: int = 0, input_layout: str = "BSH",
-                              sparse_mode: int = 0) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+                              sparse_mode: int = 0, *, _pse_first: bool = True,
+                              _op: str = "FlashAttentionScore") -> tuple[Tensor, Tensor, Tensor, Tensor]:
     """The four outputs of MindSpore's ``FlashAttentionScore`` primitive: (softmax_max, softmax_sum,
     softmax_out, attention_out). See :func:`flash_attention_score`.
 
@@ -272,7 +275,7 @@ def flash_attention_score_all(query: Tensor, key: Tensor, value: Tensor, head_nu
         >>> print(ssum.asnumpy()[0, 0, 0, 0])
         2.0
     """
-    op = "FlashAttentionScore"
+    op = _op
     del padding_mask, inner_precise  # reserved by MindSpore, not implemented there
     layout = _check_fas(head_num, keep_prob, input_layout, sparse_mode, op)
     q = _float(query, "query", op)
@@ -281,7 +284,7 @@ def flash_attention_score_all(query: Tensor, key: Tensor, value: Tensor, head_nu
     scale, keep_prob = float(scale_value), float(keep_prob)
     if layout != "TND":
         out, mx, sm = _fas_dense(q, k, v, head_num, real_shift, drop_mask, attn_mask, prefix, keep_prob,
-                                 scale, pre_tokens, next_tokens, layout, sparse_mode, op)
+                                 scale, pre_tokens, next_tokens, layout, sparse_mode, op, _pse_first)
         return _stat8(mx), _stat8(sm), F.zeros((0,), q.dtype), out
     cq, ck = _ints(actual_seq_qlen), _ints(actual_seq_kvlen)
     if cq is None or ck is None or cq.size != ck.size:
@@ -380,4 +383,89 @@ def flash_attention_score(query: Tensor, key: Tensor, value: Tensor, head_num: i
                                      sparse_mode)[3]
 
 
-__all__ = ["flash_attention_score"]
+def speed_fusion_attention(query: Tensor, key: Tensor, value: Tensor, head_num: int, input_layout: str, *,
+                           pse: Tensor | None = None, padding_mask: Tensor | None = None,
+                           atten_mask: Tensor | None = None, scale: float = 1.0, keep_prob: float = 1.0,
+                           pre_tokens: int = INT_MAX, next_tokens: int = INT_MAX, inner_precise: int = 0,
+                           prefix: Any = None, actual_seq_qlen: Any = None, actual_seq_kvlen: Any = None,
+                           sparse_mode: int = 0, gen_mask_parallel: bool = True, sync: bool = False,
+                           pse_type: int = 1, q_start_idx: Any = None, kv_start_idx: Any = None) -> tuple:
+    r"""Self-attention of training with the choice of where the position shift enters (MindSpore's fused
+    Ascend SpeedFusionAttention), computed from its formula.
+
+    .. math::
+        pse\_type = 1: out = Dropout(Softmax(Mask(scale * (pse + query \cdot key^T), atten\_mask)),
+        keep\_prob) \cdot value
+
+        pse\_type = 0: out = Dropout(Softmax(Mask(scale * (query \cdot key^T) + pse, atten\_mask)),
+        keep\_prob) \cdot value
+
+    Args:
+        query, key, value, head_num, input_layout, padding_mask, prefix, actual_seq_qlen, actual_seq_kvlen,
+            pre_tokens, next_tokens, inner_precise, sparse_mode: as in :func:`flash_attention_score`
+            (``input_layout`` has no default here).
+        pse (Tensor, optional): the position shift, (B, N1, S1, S2) or (1, N1, S1, S2). Default ``None``.
+        atten_mask (Tensor, optional): as ``attn_mask`` of :func:`flash_attention_score`. Default ``None``.
+        scale (float): the scale of the scores. Default ``1.0``.
+        keep_prob (float): the dropout keep probability; the mask is drawn by the dropout generator
+            (``set_seed`` repeats it, in eager mode and in an exported graph alike). Default ``1.0``.
+        gen_mask_parallel (bool), sync (bool): how the NPU draws the mask; no effect here.
+        pse_type (int): 1: ``pse`` added before scaling; 0: after. 2 and 3 (an ALiBi bias generated inside
+            the NPU kernel from per-head slopes) are not supported. Default ``1``.
+        q_start_idx, kv_start_idx: offsets of the generated ALiBi (pse_type 2 / 3); must be None.
+
+    Returns:
+        tuple (attention_out, softmax_max, softmax_sum, softmax_out, seed, offset, numels):
+        attention_out of ``query``'s shape and dtype; softmax_max / softmax_sum as
+        :class:`cellonnx.ops.operations.nn_ops.FlashAttentionScore`'s; softmax_out an empty tensor; seed and
+        offset the dropout generator's key and offset before the draw (int64 scalars); numels the number of
+        dropout mask elements drawn (0 when ``keep_prob`` is 1).
+
+    Raises:
+        ValueError: an unsupported ``pse_type``, layout, sparse mode or shape.
+
+    Supported Platforms:
+        ``CPU``
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> query = Tensor(np.ones([2, 4, 64]), ms.float16)
+        >>> output = ops.speed_fusion_attention(query, query, query, 4, "BSH")
+        >>> print(output[0].shape)
+        (2, 4, 64)
+    """
+    op = "SpeedFusionAttention"
+    del gen_mask_parallel, sync
+    if pse_type not in (0, 1):
+        raise ValueError(f"For '{op}', 'pse_type' {pse_type} is not supported: pass the position shift as "
+                         f"'pse' with pse_type 0 (added after scaling) or 1 (before)")
+    if q_start_idx is not None or kv_start_idx is not None:
+        raise ValueError(f"For '{op}', 'q_start_idx' / 'kv_start_idx' belong to pse_type 2 / 3, which "
+                         f"are not supported")
+    from cellonnx.ops.prims.counter_rng import rng_state
+    state = rng_state().asnumpy()
+    key64 = (int(state[0]) & 0xFFFFFFFF) | ((int(state[1]) & 0xFFFFFFFF) << 32)
+    seed = Tensor(np.array([key64], dtype=np.uint64).view(np.int64).reshape(()))
+    offset = Tensor(np.array(int(state[2]), dtype=np.int64))
+    smax, ssum, sout, out = flash_attention_score_all(
+        query, key, value, head_num, pse, None, padding_mask, atten_mask, prefix, actual_seq_qlen,
+        actual_seq_kvlen, keep_prob, scale, pre_tokens, next_tokens, inner_precise, input_layout, sparse_mode,
+        _pse_first=pse_type == 1, _op=op)
+    numels = 0
+    if float(keep_prob) < 1.0:
+        if str(input_layout).upper() == "TND":
+            lq, lk = np.diff(_ints(actual_seq_qlen), prepend=0), np.diff(_ints(actual_seq_kvlen), prepend=0)
+            numels = int((lq * lk).sum()) * head_num
+        else:
+            numels = int(np.prod(smax.shape[:-1])) * _s2(key, input_layout)
+    return out, smax, ssum, sout, seed, offset, Tensor(np.array(numels, dtype=np.int64))
+
+
+def _s2(key: Any, layout: str) -> int:
+    shape = to_tensor(key).shape
+    return int(shape[{"BSH": 1, "SBH": 0, "BSND": 1, "BNSD": 2}[str(layout).upper()]])
+
+
+__all__ = ["flash_attention_score", "speed_fusion_attention"]
