@@ -180,7 +180,6 @@ UNSUPPORTED: dict[str, dict[str, str]] = {
         "Push": PARAMETER_SERVER,
         "Pull": PARAMETER_SERVER,
         "make_map_parameter": PARAMETER_SERVER,
-        "fused_infer_attention_score": FLASH_ATTENTION,
         "sparse_flash_attention": FLASH_ATTENTION,
         "nsa_compress": FLASH_ATTENTION,
         "nsa_compress_attention": FLASH_ATTENTION,

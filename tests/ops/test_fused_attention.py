@@ -318,6 +318,43 @@ CASES += [
 ]
 
 
+def ref_lse(q, k, kvn, layout, scale, keep=None):
+    """log(sum(exp(scale * q k^T))) over the kept keys of each query row, (B, N, S, 1)."""
+    qb, kb = _heads(q, layout, q.shape[1] if layout == "BNSD" else 4), _heads(k, layout, kvn)
+    g = qb.shape[1] // kb.shape[1]
+    out = np.zeros(qb.shape[:3] + (1,))
+    for b in range(qb.shape[0]):
+        for h in range(qb.shape[1]):
+            for i in range(qb.shape[2]):
+                row = scale * kb[b, h // g] @ qb[b, h, i]
+                ok = np.ones_like(row, bool) if keep is None else keep(b, i)
+                out[b, h, i, 0] = np.log(np.exp(row[ok]).sum())
+    return out
+
+
+CASES += [
+    OpCase("fias_prompt_bsh_lse", lambda q, k, v, m: ops.fused_infer_attention_score(
+        q, k, v, atten_mask=m, num_heads=4, num_key_value_heads=2, scale=0.5, softmax_lse_flag=True),
+           [PQ, PK, PV, PMASK],
+           lambda q, k, v, m: (ref_pfa(q, k, v, 4, 2, "BSH", 0.5, m, 0, BIG, BIG),
+                               ref_lse(q, k, 2, "BSH", 0.5, lambda b, i: ~m[b, 0, i])), grad=(),
+           note="softmax_lse is float32 always; the row below checks the gradient of the output"),
+    OpCase("fias_prompt_bsh_grad", lambda q, k, v, m: ops.fused_infer_attention_score(
+        q, k, v, atten_mask=m, num_heads=4, num_key_value_heads=2, scale=0.5)[0],
+           [PQ, PK, PV, PMASK], lambda q, k, v, m: ref_pfa(q, k, v, 4, 2, "BSH", 0.5, m, 0, BIG, BIG),
+           grad=(0, 1, 2), lower=False),
+    OpCase("fias_incre_bsnd", lambda q, k, v: ops.fused_infer_attention_score(
+        q, [k], [v], actual_seq_lengths_kv=[6, 4], num_heads=4, num_key_value_heads=2, scale=0.5,
+        input_layout="BSND")[0],
+           [IQ.reshape(2, 1, 4, 2), IK.reshape(2, 6, 2, 2), IV.reshape(2, 6, 2, 2)],
+           lambda q, k, v: ref_ifa(q.reshape(2, 1, 8), k.reshape(2, 6, 4), v.reshape(2, 6, 4), 4, 2, "BSH",
+                                   0.5, lens=[6, 4]).reshape(2, 1, 4, 2)),
+    OpCase("fias_bnsd_bsnd_out", lambda q, k, v: ops.fused_infer_attention_score(
+        q, k, v, num_heads=2, input_layout="BNSD_BSND", sparse_mode=3)[0],
+           [Q4, K4, V4], lambda q, k, v: ref_pfa(q, k, v, 2, 2, "BNSD", 1.0, mode=3).transpose(0, 2, 1, 3)),
+]
+
+
 @pytest.mark.parametrize("case", CASES, ids=str)
 def test_forward(case: OpCase) -> None:
     check_forward(case)
@@ -560,3 +597,26 @@ def test_errors_name_the_op() -> None:
         ops.prompt_flash_attention(q, q, q, num_heads=2, num_key_value_heads=3)
     with pytest.raises(ValueError, match="IncreFlashAttention.*quantization"):
         ops.incre_flash_attention(q[:, :1], q, q, num_heads=2, quant_scale2=Tensor(1.0))
+
+
+def test_softmax_lse_gradient() -> None:
+    """softmax_lse is float32, but its gradient flows back in the input's float64: it is the softmax of the
+    scaled scores, checked against central differences of the float64 reference."""
+    def lse(q: Tensor) -> Tensor:
+        return ops.sum(ops.fused_infer_attention_score(q, Tensor(PK), Tensor(PV), atten_mask=Tensor(PMASK),
+                                                       num_heads=4, num_key_value_heads=2, scale=0.5,
+                                                       softmax_lse_flag=True)[1])
+
+    got = ops.grad(lse)(Tensor(PQ)).asnumpy()
+    want = np.zeros_like(PQ)
+
+    def keep(b: int, i: int) -> np.ndarray:
+        return ~PMASK[b, 0, i]
+
+    for idx in np.ndindex(*PQ.shape):
+        hi, lo = PQ.copy(), PQ.copy()
+        hi[idx] += 1e-6
+        lo[idx] -= 1e-6
+        up, down = ref_lse(hi, PK, 2, "BSH", 0.5, keep), ref_lse(lo, PK, 2, "BSH", 0.5, keep)
+        want[idx] = (up.sum() - down.sum()) / 2e-6
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-7)

@@ -149,7 +149,7 @@ def attend(q: Tensor, k: Tensor, v: Tensor, scale: float, keep: Tensor | np.ndar
         low = float(np.finfo(s._data.dtype).min)
         s = F.where(keep_t, s, F.full_like(s, low))
     row_max = F.amax(s, -1, True)
-    e = F.exp(F.sub(s, F.stop_gradient(row_max)))
+    e = F.exp(F.sub(s, row_max))  # not stop_gradient: softmax_sum and the log-sum-exp are outputs too
     if keep is not None:
         e = F.mul(e, F.cast(keep_t, e.dtype))
     row_sum = F.sum(e, -1, True)

@@ -134,6 +134,17 @@ def prompt_flash_attention(query: Tensor, key: Tensor, value: Tensor, attn_mask:
     _no_quant(op, deq_scale1=deq_scale1, quant_scale1=quant_scale1, deq_scale2=deq_scale2,
               quant_scale2=quant_scale2, quant_offset2=quant_offset2)
     layout = _check_layout(input_layout, op, ("BSH", "BNSD"))
+    out = _prompt_parts(query, key, value, attn_mask, actual_seq_lengths, actual_seq_lengths_kv, pse_shift,
+                        num_heads, scale_value, pre_tokens, next_tokens, layout, num_key_value_heads,
+                        sparse_mode, op)[0]
+    return from_bnsd(out, layout)
+
+
+def _prompt_parts(query: Any, key: Any, value: Any, attn_mask: Any, actual_seq_lengths: Any,
+                  actual_seq_lengths_kv: Any, pse_shift: Any, num_heads: int, scale_value: float,
+                  pre_tokens: int, next_tokens: int, layout: str, num_key_value_heads: int, sparse_mode: int,
+                  op: str) -> tuple[Tensor, Tensor, Tensor]:
+    """Prompt attention in (B, N, S1, D): (out, row max, row sum)."""
     kvn = _kv_heads(num_heads, num_key_value_heads, op)
     if sparse_mode not in (0, 1, 2, 3, 4):
         raise ValueError(f"For '{op}', 'sparse_mode' must be 0, 1, 2, 3 or 4, but got {sparse_mode}")
@@ -174,11 +185,13 @@ def prompt_flash_attention(query: Tensor, key: Tensor, value: Tensor, attn_mask:
         kept = F.logical_not(_mask4(attn_mask, b, s1, s2, op))
         keep_t = kept if keep_t is None else F.logical_and(kept, keep_t)
     shift = None if pse_shift is None else _float(pse_shift, "pse_shift", op)
-    out = attend(q, k, v, float(scale_value), keep_t, shift, False)[0]
+    out, mx, sm = attend(q, k, v, float(scale_value), keep_t, shift, False)
     if qlen is not None:
         rows_used = np.arange(s1)[None, None, :, None] < qlen[:, None, None, None]
         out = F.mul(out, Tensor(rows_used.astype(out._data.dtype)))
-    return from_bnsd(out, layout)
+    return out, mx, sm
+
+
 
 
 def _paged_kv(cache: Tensor, block_table: Any, block_size: int, b: int, op: str, what: str) -> Tensor:
@@ -278,6 +291,15 @@ def incre_flash_attention(query: Tensor, key: Any, value: Any, attn_mask: Tensor
               quant_scale2=quant_scale2, quant_offset2=quant_offset2, antiquant_scale=antiquant_scale,
               antiquant_offset=antiquant_offset)
     layout = _check_layout(input_layout, op, ("BSH", "BNSD"))
+    out = _incre_parts(query, key, value, attn_mask, actual_seq_lengths, pse_shift, block_table, num_heads,
+                       layout, scale_value, num_key_value_heads, block_size, kv_padding_size, op)[0]
+    return from_bnsd(out, layout)
+
+
+def _incre_parts(query: Any, key: Any, value: Any, attn_mask: Any, actual_seq_lengths: Any, pse_shift: Any,
+                 block_table: Any, num_heads: int, layout: str, scale_value: float, num_key_value_heads: int,
+                 block_size: int, kv_padding_size: Any, op: str) -> tuple[Tensor, Tensor, Tensor]:
+    """One decoding step in (B, N, 1, D): (out, row max, row sum)."""
     kvn = _kv_heads(num_heads, num_key_value_heads, op)
     q = to_bnsd(_float(query, "query", op), layout, num_heads, "query", op)
     b = q.shape[0]
@@ -312,8 +334,135 @@ def incre_flash_attention(query: Tensor, key: Any, value: Any, attn_mask: Tensor
         kept = F.logical_not(_mask4(F.reshape(m, (b, 1, 1, s)), b, 1, s, op))
         keep_t = kept if keep_t is None else F.logical_and(kept, keep_t)
     shift = None if pse_shift is None else _float(pse_shift, "pse_shift", op)
-    out = attend(q, k, v, float(scale_value), keep_t, shift, False)[0]
-    return from_bnsd(out, layout)
+    return attend(q, k, v, float(scale_value), keep_t, shift, False)
 
 
-__all__ = ["incre_flash_attention", "prompt_flash_attention"]
+
+
+def fused_infer_attention_score(query: Tensor, key: Any, value: Any, *, pse_shift: Tensor | None = None,
+                                atten_mask: Tensor | None = None, actual_seq_lengths: Any = None,
+                                actual_seq_lengths_kv: Any = None, dequant_scale1: Any = None,
+                                quant_scale1: Any = None, dequant_scale2: Any = None,
+                                quant_scale2: Any = None, quant_offset2: Any = None,
+                                antiquant_scale: Any = None, antiquant_offset: Any = None,
+                                key_antiquant_scale: Any = None,
+                                key_antiquant_offset: Any = None, value_antiquant_scale: Any = None,
+                                value_antiquant_offset: Any = None, block_table: Tensor | None = None,
+                                query_padding_size: Any = None, kv_padding_size: Any = None,
+                                key_shared_prefix: Any = None, value_shared_prefix: Any = None,
+                                actual_shared_prefix_len: Any = None, num_heads: int = 1, scale: float = 1.0,
+                                pre_tokens: int = INT_MAX, next_tokens: int = INT_MAX,
+                                input_layout: str = "BSH",
+                                num_key_value_heads: int = 0, sparse_mode: int = 0, inner_precise: int = 1,
+                                block_size: int = 0, antiquant_mode: int = 0, key_antiquant_mode: int = 0,
+                                value_antiquant_mode: int = 0,
+                                softmax_lse_flag: bool = False) -> tuple[Tensor, Tensor]:
+    r"""Attention of inference, full or incremental (MindSpore's fused Ascend FusedInferAttentionScore): a
+    query of one position a batch takes :func:`incre_flash_attention`'s branch (a key / value cache, paged
+    through ``block_table`` or not), a longer one :func:`prompt_flash_attention`'s.
+
+    .. math::
+        out = Softmax(Mask(scale \cdot Q K^T + pse\_shift, atten\_mask)) V
+
+    Args:
+        query (Tensor): (B, S, H) in layout "BSH", (B, N, S, D) in "BNSD" / "BNSD_BSND", (B, S, N, D) in
+            "BSND".
+        key (Union[Tensor, list[Tensor]]): (B, kv_S, kvH) / (B, kvN, kv_S, D) / (B, kv_S, kvN, D), or a list
+            of such tensors; paged (``block_table``): the cache blocks, as :func:`incre_flash_attention`
+            takes them.
+        value (Union[Tensor, list[Tensor]]): of ``key``'s shape.
+        pse_shift (Tensor, optional): added to the scaled scores, (B | 1, N, S, kv_S). Default ``None``.
+        atten_mask (Tensor, optional): True / 1 discards; (S, kv_S), (B, S, kv_S), (B, 1, S, kv_S) ..., or
+            (B, kv_S) for one query position. Default ``None``.
+        actual_seq_lengths (Union[Tensor, tuple[int], list[int]], optional): the used query length of each
+            batch (ignored for one query position). Default ``None``.
+        actual_seq_lengths_kv (Union[Tensor, tuple[int], list[int]], optional): the used key / value length of
+            each batch. Default ``None``.
+        dequant_scale1, quant_scale1, dequant_scale2, quant_scale2, quant_offset2, antiquant_scale,
+            antiquant_offset, key_antiquant_scale, key_antiquant_offset, value_antiquant_scale,
+            value_antiquant_offset: int8 quantization; must be None.
+        block_table (Tensor, optional): int32 (B, max_block_num_per_seq), the paged cache's blocks of each
+            batch (one query position). Default ``None``.
+        query_padding_size (Tensor, optional): left padding of the query; not supported (must be None).
+        kv_padding_size (Tensor, optional): left padding of the cache (one query position), as
+            :func:`incre_flash_attention`'s. Default ``None``.
+        key_shared_prefix, value_shared_prefix, actual_shared_prefix_len: reserved by MindSpore; must be None.
+        num_heads (int): N. Default ``1``.
+        scale (float): the scale of the scores. Default ``1.0``.
+        pre_tokens (int), next_tokens (int), sparse_mode (int): as in :func:`prompt_flash_attention` (here
+            ``next_tokens`` defaults to ``2147483647``).
+        input_layout (str): "BSH", "BNSD", "BSND" or "BNSD_BSND" (BNSD in, BSND out). Default ``"BSH"``.
+        num_key_value_heads (int): kvN (0: ``num_heads``). Default ``0``.
+        inner_precise, antiquant_mode, key_antiquant_mode, value_antiquant_mode: kernel modes (no effect).
+        block_size (int): tokens a cache block holds (paged). Default ``0``.
+        softmax_lse_flag (bool): also return log(sum(exp(scores))) of each query row. Default ``False``.
+
+    Returns:
+        tuple (attention_out, softmax_lse): attention_out of ``query``'s shape ((B, S, N, D) for BNSD_BSND);
+        softmax_lse float32 (B, N, S, 1), or zeros of shape (1,) when ``softmax_lse_flag`` is False.
+
+    Supported Platforms:
+        ``CPU``
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> q = Tensor(np.ones((1, 2, 4, 16)), ms.float16)
+        >>> out, lse = ops.fused_infer_attention_score(q, q, q, num_heads=2, input_layout="BNSD",
+        ...                                            softmax_lse_flag=True)
+        >>> out.shape, lse.shape
+        ((1, 2, 4, 16), (1, 2, 4, 1))
+    """
+    op = "FusedInferAttentionScore"
+    _no_quant(op, dequant_scale1=dequant_scale1, quant_scale1=quant_scale1, dequant_scale2=dequant_scale2,
+              quant_scale2=quant_scale2, quant_offset2=quant_offset2, antiquant_scale=antiquant_scale,
+              antiquant_offset=antiquant_offset, key_antiquant_scale=key_antiquant_scale,
+              key_antiquant_offset=key_antiquant_offset, value_antiquant_scale=value_antiquant_scale,
+              value_antiquant_offset=value_antiquant_offset)
+    for name, given in (("query_padding_size", query_padding_size), ("key_shared_prefix", key_shared_prefix),
+                        ("value_shared_prefix", value_shared_prefix),
+                        ("actual_shared_prefix_len", actual_shared_prefix_len)):
+        if given is not None:
+            raise ValueError(f"For '{op}', '{name}' is not supported (pass None)")
+    layout = _check_layout(input_layout, op, ("BSH", "BNSD", "BSND", "BNSD_BSND"))
+    inner = "BSH" if layout == "BSH" else "BNSD"
+
+    def bnsd(x: Any) -> Any:
+        if layout != "BSND":
+            return x
+        if isinstance(x, (list, tuple)):
+            return [F.transpose(_float(t, "key", op), (0, 2, 1, 3)) for t in x]
+        return F.transpose(_float(x, "query", op), (0, 2, 1, 3))
+
+    q = _float(query, "query", op)
+    q_s = q.shape[1] if layout in ("BSH", "BSND") else q.shape[2]
+    if q_s == 1:
+        if block_table is None:
+            key, value = bnsd(key), bnsd(value)
+        elif layout == "BSND":
+            raise ValueError(f"For '{op}', a paged cache ('block_table') takes layout BSH or BNSD")
+        out, mx, sm = _incre_parts(bnsd(q), key, value, atten_mask, actual_seq_lengths_kv, pse_shift,
+                                   block_table, num_heads, inner, scale, num_key_value_heads, block_size,
+                                   kv_padding_size, op)
+    else:
+        if block_table is not None or kv_padding_size is not None:
+            raise ValueError(f"For '{op}', 'block_table' and 'kv_padding_size' apply to one query position a "
+                             f"batch only (Q_S is {q_s})")
+        k, v = (_one_tensor(t, what, op) for t, what in ((key, "key"), (value, "value")))
+        out, mx, sm = _prompt_parts(bnsd(q), bnsd(k), bnsd(v), atten_mask, actual_seq_lengths,
+                                    actual_seq_lengths_kv, pse_shift, num_heads, scale, pre_tokens,
+                                    next_tokens, inner, num_key_value_heads, sparse_mode, op)
+    if layout in ("BSND", "BNSD_BSND"):
+        result = F.transpose(out, (0, 2, 1, 3))
+    else:
+        result = from_bnsd(out, inner)
+    from cellonnx import dtypes
+    if softmax_lse_flag:
+        lse = F.cast(F.add(mx, F.log(sm)), dtypes.float32)
+    else:
+        lse = F.zeros((1,), dtypes.float32)
+    return result, lse
+
+
+__all__ = ["fused_infer_attention_score", "incre_flash_attention", "prompt_flash_attention"]
