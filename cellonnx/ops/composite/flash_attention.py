@@ -23,6 +23,11 @@ INT_MAX = 2147483647
 LAYOUTS = ("BSH", "BNSD", "SBH", "BSND", "TND")
 
 
+def cast_any(x: Any) -> Any:
+    """``x`` typed loosely (Tensors are indexed like arrays; the stubs do not say so)."""
+    return x
+
+
 def _float(x: Any, name: str, op: str) -> Tensor:
     x = to_tensor(x)
     if not is_float_dtype(x._data.dtype):
@@ -219,7 +224,7 @@ def _fas_dense(q: Tensor, k: Tensor, v: Tensor, head_num: int, real_shift: Any, 
         if pre is None or pre.size != b:
             raise ValueError(f"For '{op}', sparse_mode 5 needs 'prefix' with one value a batch ({b})")
         cols = np.arange(s2)[None, None, None, :] < pre[:, None, None, None]
-        keep_t = Tensor(keep[None, None] | cols)
+        keep_t = Tensor(np.asarray(keep)[None, None] | cols)
     discard = user_mask(attn_mask, sparse_mode, b, n, s1, s2, op)
     if discard is not None:
         kept = F.logical_not(discard)
@@ -298,15 +303,16 @@ def flash_attention_score_all(query: Tensor, key: Tensor, value: Tensor, head_nu
         raise ValueError(f"For '{op}', a 'drop_mask' in layout TND is not supported; leave it None and the "
                          f"mask is drawn")
     outs, mxs, sms = [], [], []
+    qa, ka, va = cast_any(q), cast_any(k), cast_any(v)
     q0 = k0 = 0
     for q1, k1 in zip(cq.tolist(), ck.tolist()):
-        qi = F.expand_dims(q[q0:q1], 0)
-        ki, vi = F.expand_dims(k[k0:k1], 0), F.expand_dims(v[k0:k1], 0)
+        qi = F.expand_dims(qa[q0:q1], 0)
+        ki, vi = F.expand_dims(ka[k0:k1], 0), F.expand_dims(va[k0:k1], 0)
         o, mx, sm = _fas_dense(qi, ki, vi, head_num, None, None, attn_mask if sparse_mode in (2, 3) else None,
                                None, keep_prob, scale, pre_tokens, next_tokens, "BSND", sparse_mode, op)
-        outs.append(o[0])
-        mxs.append(F.transpose(mx[0], (1, 0, 2)))
-        sms.append(F.transpose(sm[0], (1, 0, 2)))
+        outs.append(F.squeeze(o, 0))
+        mxs.append(F.transpose(F.squeeze(mx, 0), (1, 0, 2)))
+        sms.append(F.transpose(F.squeeze(sm, 0), (1, 0, 2)))
         q0, k0 = q1, k1
     return (_stat8(F.concat(mxs, 0)), _stat8(F.concat(sms, 0)), F.zeros((0,), q.dtype), F.concat(outs, 0))
 
@@ -456,7 +462,8 @@ def speed_fusion_attention(query: Tensor, key: Tensor, value: Tensor, head_num: 
     numels = 0
     if float(keep_prob) < 1.0:
         if str(input_layout).upper() == "TND":
-            lq, lk = np.diff(_ints(actual_seq_qlen), prepend=0), np.diff(_ints(actual_seq_kvlen), prepend=0)
+            cq, ck = np.asarray(_ints(actual_seq_qlen)), np.asarray(_ints(actual_seq_kvlen))
+            lq, lk = np.diff(cq, prepend=0), np.diff(ck, prepend=0)
             numels = int((lq * lk).sum()) * head_num
         else:
             numels = int(np.prod(smax.shape[:-1])) * _s2(key, input_layout)

@@ -320,7 +320,7 @@ def _incre_parts(query: Any, key: Any, value: Any, attn_mask: Any, actual_seq_le
     if lens is not None:
         pos = np.arange(s)[None, :]
         if kv_padding_size is not None:
-            pad = max(int(_ints(kv_padding_size)[0]), 0)
+            pad = max(int(np.asarray(_ints(kv_padding_size))[0]), 0)
             keep = (pos >= s - pad - lens[:, None]) & (pos < s - pad)
         else:
             keep = pos < lens[:, None]

@@ -14,7 +14,7 @@ import numpy as np
 
 from cellonnx import dtypes
 from cellonnx import ops as _ops
-from cellonnx.ops.composite.flash_attention import _float, _ints, attend, repeat_kv
+from cellonnx.ops.composite.flash_attention import _float, _ints, attend, cast_any, repeat_kv
 from cellonnx.ops.prims._util import to_tensor
 from cellonnx.tensor import Tensor
 
@@ -154,7 +154,7 @@ def paged_attention(query: Tensor, key_cache: Tensor, value_cache: Tensor | None
     if value_cache is None:
         if mla_v_dim <= 0:
             raise ValueError(f"For '{op}', 'value_cache' may be None only with 'mla_v_dim' > 0")
-        v = k[..., :mla_v_dim]
+        v = cast_any(k)[..., :mla_v_dim]
     else:
         v = _cache4(_float(value_cache, "value_cache", op), kv_head_num, op, "value_cache")
     t = q.shape[0]

@@ -168,6 +168,6 @@ ROWS = [
         """),
 ]
 
-CLASSES = build(ROWS, globals())
+CLASSES: dict[str, Any] = build(ROWS, globals())
 globals().update(CLASSES)
 __all__ = list(CLASSES)
