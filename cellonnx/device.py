@@ -38,6 +38,12 @@ def set_device(device_target: str, device_id: int | None = None) -> None:
     Raises:
         ValueError: an unknown target or a negative id.
         RuntimeError: a target this process cannot run (GPU without onnxruntime's CUDA provider, Ascend).
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> ms.set_device('CPU')
+        >>> print(ms.get_current_device().device_target)
+        CPU
     """
     valid = ["CPU", "GPU", "Ascend"]
     if not isinstance(device_target, str):
@@ -54,7 +60,13 @@ def set_device(device_target: str, device_id: int | None = None) -> None:
 
 
 def get_current_device() -> DeviceInfo:
-    """The device target and id in use: ``('CPU', 0)``."""
+    """The device target and id in use: ``('CPU', 0)``.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> print(ms.get_current_device().device_target)
+        CPU
+    """
     return DeviceInfo(context.get_context("device_target"), context.get_context("device_id"))
 
 
@@ -72,6 +84,12 @@ class DeviceCtx:
     Args:
         name: "CPU", "GPU", "Ascend" or "meta" (MindSpore's data-less device, which cellonnx does not have).
         device_id: the device's id; 0 when None.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> with ms.DeviceCtx('CPU'):
+        ...     print(ms.get_current_device().device_target)
+        CPU
     """
 
     def __init__(self, name: str, device_id: int | None = None) -> None:
@@ -108,6 +126,12 @@ def set_deterministic(deterministic: bool) -> None:
     Raises:
         TypeError: ``deterministic`` is not a bool.
         RuntimeError: it was set before (MindSpore allows one setting per process).
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> ms.set_deterministic(True)
+        >>> print(ms.get_context('deterministic'))
+        ON
     """
     if not isinstance(deterministic, bool):
         raise TypeError(f"The argument 'deterministic' must be bool, but got {type(deterministic)}.")
@@ -118,7 +142,14 @@ def set_deterministic(deterministic: bool) -> None:
 
 
 def run_check() -> None:
-    """Check the installation: multiply two tensors eagerly and in an onnxruntime graph, and say so."""
+    """Check the installation: multiply two tensors eagerly and in an onnxruntime graph, and say so.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> ms.run_check()
+        cellonnx version: ...
+        The result of multiplication calculation is correct, cellonnx has been installed on platform [CPU] ...
+    """
     import numpy as np
 
     import cellonnx

@@ -15,7 +15,13 @@ from onnx import TensorProto
 class Type:
     """Base of MindSpore's type objects (``mindspore.dtype.Type``): the tensor element types below, and the
     abstract ones (``number``, ``int_``, ``float_``, ``tensor_type``, ``list_``, ``string`` ...). ``str``
-    gives MindSpore's name (``Float32``), ``repr`` its qualified one (``mindspore.float32``)."""
+    gives MindSpore's name (``Float32``), ``repr`` its qualified one (``mindspore.float32``).
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> print(isinstance(ms.float32, ms.Type), isinstance(ms.tensor_type, ms.Type))
+        True True
+    """
 
     def __init__(self, name: str, qualname: str) -> None:
         self.name = name
@@ -71,7 +77,13 @@ class Bool(_Kind):
 
 
 class Int(_Kind):
-    """Signed integers: ``Int()`` is ``mindspore.int_``, ``Int(32)`` is int32."""
+    """Signed integers: ``Int()`` is ``mindspore.int_``, ``Int(32)`` is int32.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> print(ms.Int(32), ms.Int() == ms.int_)
+        Int32 True
+    """
 
 
 class UInt(_Kind):
@@ -106,6 +118,11 @@ class DType(Number):
 
     Each row maps MindSpore's name (also the .ckpt tensor_type) to NumPy, ONNX, MXNet's NDArray type_flag,
     PyTorch's dtype and storage names, and the safetensors header name.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> print(ms.float32, repr(ms.float32), ms.float32.itemsize)
+        Float32 mindspore.float32 4
     """
 
     def __init__(self, name: str, np_dtype: np.dtype | None, onnx: int | None, mxnet_flag: int | None,
@@ -219,7 +236,14 @@ type_type = Type("TypeType", "type_type")
 
 class TensorType(Type):
     """The type of a tensor: ``TensorType(float32)`` prints ``Tensor[Float32]``; ``tensor_type``
-    (``TensorType()``) is any tensor."""
+    (``TensorType()``) is any tensor.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> t = ms.TensorType(ms.float32)
+        >>> print(t, t.element_type())
+        Tensor[Float32] Float32
+    """
 
     def __init__(self, element: DType | None = None) -> None:
         super().__init__("Tensor" if element is None else f"Tensor[{element}]",

@@ -106,6 +106,15 @@ def jit_class(cls: type) -> type:
 
     Raises:
         TypeError: ``cls`` is not a class, or is a Cell.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> @ms.jit_class
+        ... class Scale:
+        ...     def __init__(self):
+        ...         self.k = 2
+        >>> print(Scale().k)
+        2
     """
     if not isinstance(cls, type):
         raise TypeError(f"Decorator jit_class can only be used for class type, but got {cls}.")
@@ -127,6 +136,12 @@ class JitConfig:
         jit_syntax_level: "", "STRICT", "COMPATIBLE" or "LAX".
         debug_level: "RELEASE" or "DEBUG".
         infer_boost: "on" or "off".
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> config = ms.JitConfig(jit_level='O0')
+        >>> print(config.jit_config_dict['jit_level'])
+        O0
     """
 
     def __init__(self, jit_level: str = "", exc_mode: str = "auto", jit_syntax_level: str = "",
@@ -155,7 +170,19 @@ class JitConfig:
 def lazy_inline(fn: Callable | None = None, attrs: Any = None, policy: Any = None) -> Any:
     """Mark a Cell's ``__init__`` so MindSpore's compiler keeps the cell's graph as one reusable subgraph;
     cellonnx builds no such subgraphs, so the function is returned as it is (usable as ``@lazy_inline`` or
-    ``@lazy_inline(attrs=...)``)."""
+    ``@lazy_inline(attrs=...)``).
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn
+        >>> class Net(nn.Cell):
+        ...     @ms.lazy_inline
+        ...     def __init__(self):
+        ...         super().__init__()
+        ...         self.dense = nn.Dense(2, 1)
+        >>> print(type(Net().dense).__name__)
+        Dense
+    """
     if attrs is not None and not isinstance(attrs, (str, list, tuple)):
         raise TypeError("lazy_inline: attrs must be a str or a list / tuple of str, got "
                         f"{type(attrs).__name__}")
@@ -169,7 +196,16 @@ def lazy_inline(fn: Callable | None = None, attrs: Any = None, policy: Any = Non
 
 
 def no_inline(fn: Callable | None = None) -> Any:
-    """Mark a function or Cell to be kept as a subgraph by MindSpore's compiler; returned as it is here."""
+    """Mark a function or Cell to be kept as a subgraph by MindSpore's compiler; returned as it is here.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> @ms.no_inline
+        ... def f(x):
+        ...     return x + 1
+        >>> print(f(1))
+        2
+    """
 
     def wrap(func: Any) -> Any:
         if not callable(func):
@@ -217,7 +253,18 @@ def mutable(input_data: Any, dynamic_len: bool = False) -> Any:
 
 def enable_dynamic(**kwargs: Any) -> Callable[[Callable], Callable]:
     """Declare arguments of a ``jit`` function dynamic in shape (``x=Tensor(shape=None, ...)``); with ``jit``
-    running eagerly every shape is accepted, so the decorated function is returned as it is."""
+    running eagerly every shape is accepted, so the decorated function is returned as it is.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor
+        >>> @ms.enable_dynamic(x=Tensor(shape=[None], dtype=ms.float32))
+        ... def f(x):
+        ...     return x * 2
+        >>> print(f(Tensor(np.array([1.0]), ms.float32)))
+        [2.]
+    """
     from cellonnx.tensor import Tensor
 
     for name, value in kwargs.items():
@@ -240,6 +287,14 @@ class Symbol:
     Raises:
         TypeError: a bound is not an int, or ``unique`` is not a bool.
         ValueError: ``min`` or ``divisor`` is not positive, or ``remainder`` is not in [0, divisor).
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor
+        >>> s = ms.Symbol(max=8, divisor=2)
+        >>> x = Tensor(shape=[s, 3], dtype=ms.float32)
+        >>> print(x.shape)
+        (-1, 3)
     """
 
     def __init__(self, max: int = 0, min: int = 1, divisor: int = 1, remainder: int = 0,
@@ -269,7 +324,12 @@ _RECURSION_LIMIT = [1000]
 
 def set_recursion_limit(recursion_limit: int = 1000) -> None:
     """MindSpore's limit on the depth of its graph compiler's recursion; recorded, with nothing to limit here
-    (tracing to ONNX follows Python's own recursion)."""
+    (tracing to ONNX follows Python's own recursion).
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> ms.set_recursion_limit(2000)
+    """
     if not isinstance(recursion_limit, int) or isinstance(recursion_limit, bool) or recursion_limit <= 0:
         raise ValueError(f"For 'set_recursion_limit', the 'recursion_limit' must be a positive int, "
                          f"but got {recursion_limit!r}.")

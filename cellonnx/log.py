@@ -19,7 +19,13 @@ if os.environ.get("GLOG_v", "").strip() in _GLOG_TO_LEVEL:
 
 
 def get_level() -> str:
-    """The logger's level as MindSpore's GLOG_v string: '2' for WARNING (the default)."""
+    """The logger's level as MindSpore's GLOG_v string: '2' for WARNING (the default).
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> print(ms.get_level())
+        2
+    """
     level = logger.getEffectiveLevel()
     return _LEVEL_TO_GLOG.get(level, _LEVEL_TO_GLOG[max(lv for lv in _LEVEL_TO_GLOG if lv <= level)]
                               if level >= logging.DEBUG else "0")
@@ -27,7 +33,13 @@ def get_level() -> str:
 
 def get_log_config() -> dict[str, Any]:
     """The logger's configuration under MindSpore's names: ``{'GLOG_v': '2', 'GLOG_logtostderr': '1'}``
-    (messages go to the standard error through Python's logging)."""
+    (messages go to the standard error through Python's logging).
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> print(ms.get_log_config()['GLOG_v'])
+        2
+    """
     return {"GLOG_v": get_level(), "GLOG_logtostderr": "1"}
 
 

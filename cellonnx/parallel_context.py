@@ -20,6 +20,11 @@ class ParallelMode:
     parallelism written by hand), ``SEMI_AUTO_PARALLEL`` and ``AUTO_PARALLEL`` (not available in cellonnx).
 
     ``MODE_LIST``: all the modes.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> print(ms.ParallelMode.DATA_PARALLEL)
+        data_parallel
     """
 
     STAND_ALONE = "stand_alone"
@@ -120,6 +125,13 @@ def set_auto_parallel_context(**kwargs: Any) -> None:
     Raises:
         ValueError / TypeError: an unknown key or a bad value.
         NotImplementedError: a semi-auto / auto / pipeline parallel setting.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True)
+        >>> print(ms.get_auto_parallel_context('gradients_mean'))
+        True
+        >>> ms.reset_auto_parallel_context()
     """
     checked = {key: _check(key, value) for key, value in kwargs.items()}
     _context.update(checked)
@@ -131,6 +143,11 @@ def get_auto_parallel_context(attr_key: str) -> Any:
 
     Raises:
         ValueError: an unknown key.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> print(ms.get_auto_parallel_context('parallel_mode'))
+        stand_alone
     """
     if attr_key not in _context:
         raise ValueError(f"For 'get_auto_parallel_context', the argument {attr_key} is not recognized!")
@@ -142,7 +159,15 @@ def get_auto_parallel_context(attr_key: str) -> Any:
 
 
 def reset_auto_parallel_context() -> None:
-    """Every key back to its default (``parallel_mode='stand_alone'``, ``gradients_mean=False`` ...)."""
+    """Every key back to its default (``parallel_mode='stand_alone'``, ``gradients_mean=False`` ...).
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> ms.set_auto_parallel_context(gradients_mean=True)
+        >>> ms.reset_auto_parallel_context()
+        >>> print(ms.get_auto_parallel_context('gradients_mean'))
+        False
+    """
     _context.clear()
     _context.update(copy.deepcopy(_DEFAULTS))
     _set_keys.clear()

@@ -44,27 +44,51 @@ def _mallinfo() -> _MallInfo2:
 
 def memory_allocated(device: Any = None) -> int:
     """Bytes of the process heap in use (where eager tensors live): blocks handed out by malloc, mmapped
-    ones included."""
+    ones included.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> print(ms.memory_allocated() >= 0)
+        True
+    """
     info = _mallinfo()
     return int(info.uordblks + info.hblkhd)
 
 
 def memory_reserved(device: Any = None) -> int:
-    """Bytes the process heap holds from the system: in use or kept free for reuse."""
+    """Bytes the process heap holds from the system: in use or kept free for reuse.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> print(ms.memory_reserved() >= ms.memory_allocated())
+        True
+    """
     info = _mallinfo()
     return int(info.arena + info.hblkhd)
 
 
 def memory_stats(device: Any = None) -> dict[str, int]:
     """The heap's current figures under MindSpore's names (``total_reserved_memory``,
-    ``total_allocated_memory``, ``total_idle_memory``)."""
+    ``total_allocated_memory``, ``total_idle_memory``).
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> print('total_reserved_memory' in ms.memory_stats())
+        True
+    """
     reserved, allocated = memory_reserved(), memory_allocated()
     return {"total_reserved_memory": reserved, "total_allocated_memory": allocated,
             "total_idle_memory": reserved - allocated}
 
 
 def memory_summary(device: Any = None) -> str:
-    """``memory_stats`` as a table, in MiB."""
+    """``memory_stats`` as a table, in MiB.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> print(isinstance(ms.memory_summary(), str))
+        True
+    """
     lines = ["|  memory (process heap)   |      MiB |", "|--------------------------|----------|"]
     for key, value in memory_stats().items():
         lines.append(f"| {key:<24} | {value / 2 ** 20:8.1f} |")
@@ -73,24 +97,44 @@ def memory_summary(device: Any = None) -> str:
 
 def empty_cache() -> None:
     """Give the heap's free memory back to the system (glibc ``malloc_trim``): what cellonnx keeps mapped for
-    reuse between training steps."""
+    reuse between training steps.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> ms.empty_cache()
+    """
     if _LIBC is not None:
         _LIBC.malloc_trim(0)
 
 
 def synchronize(device: Any = None) -> None:
     """Wait for the work queued on the device: cellonnx queues none (every op and graph run returns when its
-    results are ready), so this returns at once."""
+    results are ready), so this returns at once.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> ms.synchronize()
+    """
 
 
 def launch_blocking() -> None:
-    """Make every op return only when its result is ready: cellonnx's already do."""
+    """Make every op return only when its result is ready: cellonnx's already do.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> ms.launch_blocking()
+    """
 
 
 def ms_memory_recycle() -> None:
     """Free the memory held for compiled graphs (their onnxruntime sessions, rebuilt on the next call) and
     give the heap's free memory back to the system: for a process that trains or runs several networks one
-    after another."""
+    after another.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> ms.ms_memory_recycle()
+    """
     from cellonnx.graph import compile as _compile
 
     _compile._CACHE.clear()

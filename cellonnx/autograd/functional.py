@@ -153,7 +153,22 @@ def jvp(fn: Callable, inputs: Any, v: Any, has_aux: bool = False) -> tuple:
 
 def linearize(fn: Callable, inputs: Any) -> tuple[Any, Callable[[Any], Any]]:
     """``(fn(inputs), jvp_fn)``: ``jvp_fn(v)`` gives the Jacobian-vector product at ``inputs`` without running
-    ``fn`` again."""
+    ``fn`` again.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> v = Tensor(np.array([1.0, 1.0]), ms.float32)
+        >>> def f(t):
+        ...     return t * t
+        >>> output, jvp_fn = ops.linearize(f, (x,))
+        >>> print(output)
+        [1. 4.]
+        >>> print(jvp_fn(v))
+        [2. 4.]
+    """
     with _Nested():
         lin = _Linearized(fn, _as_tuple(inputs, "linearize: inputs"), False, "linearize")
         value = lin.value()
@@ -291,12 +306,35 @@ def jacfwd(fn: Callable, grad_position: Any = 0, has_aux: bool = False) -> Calla
     The Jacobian of an output of shape S with respect to an input of shape T has shape S + T; several
     positions give a tuple per output, several outputs a tuple of those; with ``has_aux`` the result is
     ``(jacobian, aux)``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> def f(v):
+        ...     return v * v
+        >>> print(ops.jacfwd(f)(x))
+        [[2. 0.]
+         [0. 4.]]
     """
     return _jacobian(fn, grad_position, has_aux, True)
 
 
 def jacrev(fn: Callable, grad_position: Any = 0, has_aux: bool = False) -> Callable[..., Any]:
-    """The function computing ``fn``'s Jacobian row by row (reverse mode); shapes as ``jacfwd``."""
+    """The function computing ``fn``'s Jacobian row by row (reverse mode); shapes as ``jacfwd``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> def f(v):
+        ...     return v * v
+        >>> print(ops.jacrev(f)(x))
+        [[2. 0.]
+         [0. 4.]]
+    """
     return _jacobian(fn, grad_position, has_aux, False)
 
 
@@ -367,6 +405,21 @@ def jet(fn: Callable, primals: Any, series: Any) -> tuple[Any, Any]:
 
     Returns:
         ``(fn(primals), out_series)``: row i of ``out_series`` is the (i + 1)-th derivative of the output.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> series = Tensor(np.array([[1.0, 1.0], [0.0, 0.0]]), ms.float32)
+        >>> def f(t):
+        ...     return t * t
+        >>> out, derivs = ops.jet(f, x, series)
+        >>> print(out)
+        [1. 4.]
+        >>> print(derivs)
+        [[2. 4.]
+         [2. 2.]]
     """
     from cellonnx.ops import stack
     xs = _float_inputs(primals, "jet: primals")
@@ -385,7 +438,17 @@ def jet(fn: Callable, primals: Any, series: Any) -> tuple[Any, Any]:
 
 def derivative(fn: Callable, primals: Any, order: int) -> tuple[Any, Any]:
     """``(fn(primals), its order-th derivative)`` along the direction of ones (first derivative of the inputs
-    1, the higher ones 0)."""
+    1, the higher ones 0).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> out, second = ops.derivative(ops.sin, x, 2)
+        >>> print(second.asnumpy().round(4))
+        [-0.8415 -0.9093]
+    """
     from cellonnx.ops import ones_like, zeros_like
     if not isinstance(order, int) or order < 1:
         raise ValueError(f"derivative: order must be a positive int, got {order!r}")
@@ -405,6 +468,17 @@ def get_grad(gradients: Any, identifier: Any) -> Tensor:
 
     Raises:
         RuntimeError: no gradient carries that identifier.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> def f(t):
+        ...     return (t * t).sum()
+        >>> grads = ops.grad(f, grad_position=0, return_ids=True)(x)
+        >>> print(ops.get_grad(grads, 0))
+        [2. 4.]
     """
     if isinstance(identifier, Parameter):
         key: Any = identifier.name
@@ -433,7 +507,18 @@ def get_grad(gradients: Any, identifier: Any) -> Tensor:
 
 
 def stop_gradient_(input: Tensor) -> Tensor:
-    """Cut ``input``'s gradient history in place (it becomes a leaf that takes no gradient); returns it."""
+    """Cut ``input``'s gradient history in place (it becomes a leaf that takes no gradient); returns it.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> y = x * 2
+        >>> out = ops.stop_gradient_(y)
+        >>> print(y)
+        [2. 4.]
+    """
     if not isinstance(input, Tensor):
         raise TypeError(f"stop_gradient_: input must be a Tensor, got {type(input).__name__}")
     input._node = None

@@ -192,7 +192,19 @@ def _nesting(fn: Callable) -> Callable:
 
 class GradOperation:
     """``ops.GradOperation(get_all=False, get_by_list=False, sens_param=False)`` as in MindSpore:
-    ``GradOperation(...)(net[, params])`` returns the gradient function."""
+    ``GradOperation(...)(net[, params])`` returns the gradient function.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> grad_all = ops.GradOperation(get_all=True)
+        >>> def f(t):
+        ...     return (t * t).sum()
+        >>> print(grad_all(f)(x))
+        (Tensor(shape=[2], dtype=Float32, value= [ 2.00000000e+00,  4.00000000e+00]),)
+    """
 
     def __init__(self, get_all: bool = False, get_by_list: bool = False, sens_param: bool = False) -> None:
         self.get_all = get_all

@@ -101,6 +101,21 @@ def register_saved_tensors_hooks(pack_hook: Callable[[Any], Any],
 
     Returns:
         A decorator.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor
+        >>> def pack(t):
+        ...     return t * 1
+        >>> def unpack(t):
+        ...     return t
+        >>> @ms.register_saved_tensors_hooks(pack, unpack)
+        ... def f(x):
+        ...     return (x * x).sum()
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> print(ms.grad(f)(x))
+        [2. 4.]
     """
     import functools
 

@@ -203,11 +203,19 @@ def _unpacked(u: Tensor, orig: Tensor) -> Tensor:
 class BackwardContext:
     """What an op's ``backward`` sees: its inputs, outputs and attributes."""
 
-    __slots__ = ("node", "create_graph")
+    __slots__ = ("create_graph", "dests", "node")
 
-    def __init__(self, node: Node, create_graph: bool) -> None:
+    def __init__(self, node: Node, create_graph: bool, dests: dict[int, np.ndarray] | None = None) -> None:
         self.node = node
         self.create_graph = create_graph
+        self.dests = dests
+
+    def grad_out(self, i: int) -> np.ndarray | None:
+        """Where the gradient of input ``i`` may be written (a C-contiguous array of the input's shape and
+        dtype), or None. Offered only for a leaf whose whole gradient this op computes, in a backward pass
+        that is neither recorded nor traced (see GRAD_BUFFERS): a kernel writing its result there saves the
+        copy; one that does not is still right (the buffer's owner copies the gradient in)."""
+        return None if self.dests is None else self.dests.get(i)
 
     @property
     def inputs(self) -> tuple[Tensor, ...]:
@@ -280,6 +288,12 @@ def _check_unmodified(node: Node) -> None:
 # starts gradient all-reduces from here so communication overlaps the remaining backward computation.
 GRAD_READY_HOOKS: list = []
 
+# Called as buffer(leaf) -> array or None just before the op that computes a leaf's whole gradient runs its
+# backward, in passes that report to GRAD_READY_HOOKS and are neither recorded nor traced: an array of the
+# leaf's shape and dtype for the op to write the gradient into (BackwardContext.grad_out), so data-parallel
+# training gets each gradient straight in its all-reduce bucket.
+GRAD_BUFFERS: list = []
+
 
 class _LeafReady:
     """Counts, per leaf that requires grad, the recorded uses still to be back-propagated."""
@@ -293,6 +307,22 @@ class _LeafReady:
                 if t._node is None and t.requires_grad:
                     left[id(t)] = left.get(id(t), 0) + 1
         self.left = left
+
+    def dests(self, node: Node, grads: dict) -> dict[int, np.ndarray] | None:
+        """GRAD_BUFFERS' arrays for ``node``'s leaf inputs whose whole gradient ``node`` computes."""
+        found = None
+        for k, t in enumerate(node.inputs):
+            key = id(t)
+            if self.left.get(key) != 1 or key in grads or t._hooks:
+                continue
+            for fn in GRAD_BUFFERS:
+                dest = fn(t)
+                if dest is not None:
+                    if found is None:
+                        found = {}
+                    found[k] = dest
+                    break
+        return found
 
     def done(self, node: Node, grads: dict) -> None:
         for t in node.inputs:
@@ -351,6 +381,7 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Any], *, crea
 
         order = _toposort(outputs)
         ready = _LeafReady(order) if GRAD_READY_HOOKS and not create_graph else None
+        buffers = ready is not None and bool(GRAD_BUFFERS) and tensor_mod.SHAPE_HOOK is None
         for node in order:
             nid = id(node)
             out_grads = [grads.pop((nid, i), None) for i in range(node.n_out)]
@@ -366,7 +397,8 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Any], *, crea
                 out_grads = [g if g is not None else Tensor._make(np.zeros(*meta))
                              for g, meta in zip(out_grads, node.out_meta)]
             _check_unmodified(node)
-            in_grads = node.op.backward(BackwardContext(node, create_graph), *out_grads, **node.attrs)
+            dests = ready.dests(node, grads) if buffers else None  # type: ignore[union-attr]
+            in_grads = node.op.backward(BackwardContext(node, create_graph, dests), *out_grads, **node.attrs)
             if len(in_grads) != len(node.inputs):
                 raise RuntimeError(f"op {node.op.name}: backward returned {len(in_grads)} gradients for "
                                    f"{len(node.inputs)} inputs")

@@ -126,7 +126,16 @@ def pytype_to_dtype(obj: Any) -> Type:
 def get_py_obj_dtype(obj: Any) -> Type:
     """The MindSpore type of a Python object or type: ``TensorType(dtype)`` for a tensor, ``function`` for a
     Cell or function, ``type_type`` for a MindSpore type, else the type of ``obj`` (or ``obj`` itself when
-    it is a type) as ``pytype_to_dtype`` maps it."""
+    it is a type) as ``pytype_to_dtype`` maps it.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor
+        >>> x = Tensor(np.ones((2,)), ms.float32)
+        >>> print(ms.get_py_obj_dtype(x), ms.get_py_obj_dtype(3))
+        Tensor[Float32] Int64
+    """
     if hasattr(obj, "shape") and isinstance(getattr(obj, "dtype", None), Type):
         return TensorType(obj.dtype)
     if hasattr(obj, "construct") or inspect.isfunction(obj):

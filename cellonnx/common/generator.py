@@ -159,5 +159,16 @@ def get_rng_state() -> Tensor:
 
 
 def set_rng_state(state: Tensor) -> None:
-    """Restore the default generator's state."""
+    """Restore the default generator's state.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops
+        >>> state = ms.get_rng_state()
+        >>> a = ops.rand(2)
+        >>> ms.set_rng_state(state)
+        >>> b = ops.rand(2)
+        >>> print(bool((a == b).all()))
+        False
+    """
     default_generator.set_state(state)

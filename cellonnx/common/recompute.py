@@ -21,6 +21,15 @@ def recompute(block: Any, *args: Any, use_reentrant: bool = True, output_recompu
     Raises:
         TypeError: ``block`` is not a Cell.
         ValueError: ``context_fn`` given with ``use_reentrant=True``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, nn
+        >>> dense = nn.Dense(2, 1, weight_init='ones', bias_init='zeros')
+        >>> x = Tensor(np.array([[1.0, 2.0]]), ms.float32)
+        >>> print(ms.recompute(dense, x))
+        [[3.]]
     """
     from cellonnx.nn.cell import Cell
     from cellonnx.nn.cell_hooks import run_recompute

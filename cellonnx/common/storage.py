@@ -18,6 +18,14 @@ class UntypedStorage:
 
     Raises:
         TypeError: when constructed directly (as in MindSpore, only tensors make storages).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> print(x.untyped_storage().nbytes())
+        8
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -47,6 +47,13 @@ def frombuffer(buffer: Any, dtype: Any, count: int = -1, offset: int = 0) -> Ten
         dtype: the element type.
         count: how many elements to read; -1 reads to the end.
         offset: where to start, in bytes.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> x = ms.frombuffer(bytearray(np.array([1.0, 2.0], np.float32).tobytes()), ms.float32)
+        >>> print(x)
+        [1. 2.]
     """
     return Tensor._make(np.frombuffer(buffer, dtype=dtypes.to_numpy(dtype), count=count, offset=offset))
 
@@ -68,6 +75,16 @@ def swap_tensors(t1: Tensor, t2: Tensor) -> None:
         TypeError: either is not a Tensor.
         RuntimeError: either has weak references (a compiled graph's cache, say), or the two have different
             layouts (a Parameter and a plain Tensor: Parameter carries more slots).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor
+        >>> a = Tensor(np.array([1.0]), ms.float32)
+        >>> b = Tensor(np.array([2.0, 3.0]), ms.float32)
+        >>> ms.swap_tensors(a, b)
+        >>> print(a, b)
+        [2. 3.] [1.]
     """
     for name, t in (("t1", t1), ("t2", t2)):
         if not isinstance(t, Tensor):

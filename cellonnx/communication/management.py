@@ -33,6 +33,12 @@ class GlobalComm:
     - ``WORLD_COMM_GROUP``: the world group's name.
     - ``INITED``: whether :func:`init` has run.
     - ``CHECK_ENVS``: whether to check environment variables (kept for MindSpore's scripts).
+
+    Examples:
+        >>> from cellonnx.communication import init, GlobalComm
+        >>> init()  # run alone here: a job of one rank (mpirun -n N for more)
+        >>> print(GlobalComm.INITED)
+        True
     """
 
     BACKEND = "mpi"
@@ -95,6 +101,11 @@ def release() -> None:
 
     Raises:
         RuntimeError: :func:`init` has not been called.
+
+    Examples:
+        >>> from cellonnx.communication import init, release
+        >>> init()  # run alone here: a job of one rank (mpirun -n N for more)
+        >>> release()
     """
     _mpi.require("release")
     for name in list(STATE.groups):
@@ -111,6 +122,12 @@ def get_rank(group: str = GlobalComm.WORLD_COMM_GROUP) -> int:
     Raises:
         TypeError: ``group`` is not a str.
         RuntimeError: :func:`init` has not been called.
+
+    Examples:
+        >>> from cellonnx.communication import init, get_rank
+        >>> init()  # run alone here: a job of one rank (mpirun -n N for more)
+        >>> print(get_rank())
+        0
     """
     return int(_mpi.comm(group, "get_rank").Get_rank())
 
@@ -120,17 +137,37 @@ def get_group_size(group: str = GlobalComm.WORLD_COMM_GROUP) -> int:
 
     Raises:
         RuntimeError: :func:`init` has not been called.
+
+    Examples:
+        >>> from cellonnx.communication import init, get_group_size
+        >>> init()  # run alone here: a job of one rank (mpirun -n N for more)
+        >>> print(get_group_size())
+        1
     """
     return int(_mpi.comm(group, "get_group_size").Get_size())
 
 
 def get_local_rank(group: str = GlobalComm.WORLD_COMM_GROUP) -> int:
-    """This process's rank among the ranks of ``group`` on this host."""
+    """This process's rank among the ranks of ``group`` on this host.
+
+    Examples:
+        >>> from cellonnx.communication import init, get_local_rank
+        >>> init()  # run alone here: a job of one rank (mpirun -n N for more)
+        >>> print(get_local_rank())
+        0
+    """
     return int(_mpi.local_comm(group, "get_local_rank").Get_rank())
 
 
 def get_local_rank_size(group: str = GlobalComm.WORLD_COMM_GROUP) -> int:
-    """The number of ranks of ``group`` on this host."""
+    """The number of ranks of ``group`` on this host.
+
+    Examples:
+        >>> from cellonnx.communication import init, get_local_rank_size
+        >>> init()  # run alone here: a job of one rank (mpirun -n N for more)
+        >>> print(get_local_rank_size())
+        1
+    """
     return int(_mpi.local_comm(group, "get_local_rank_size").Get_size())
 
 
@@ -139,6 +176,13 @@ def get_world_rank_from_group_rank(group: str, group_rank_id: int) -> int:
 
     Raises:
         ValueError: the group does not exist or has no such rank.
+
+    Examples:
+        >>> from cellonnx.communication import init, create_group, get_world_rank_from_group_rank
+        >>> init()  # run alone here: a job of one rank (mpirun -n N for more)
+        >>> create_group('group_3', [0])
+        >>> print(get_world_rank_from_group_rank('group_3', 0))
+        0
     """
     ranks = _mpi.world_ranks(group, "get_world_rank_from_group_rank")
     if not isinstance(group_rank_id, int) or not 0 <= group_rank_id < len(ranks):
@@ -153,6 +197,13 @@ def get_group_rank_from_world_rank(world_rank_id: int, group: str) -> int:
 
     Raises:
         ValueError: the group does not exist or does not hold that rank.
+
+    Examples:
+        >>> from cellonnx.communication import init, create_group, get_group_rank_from_world_rank
+        >>> init()  # run alone here: a job of one rank (mpirun -n N for more)
+        >>> create_group('group_2', [0])
+        >>> print(get_group_rank_from_world_rank(0, 'group_2'))
+        0
     """
     ranks = _mpi.world_ranks(group, "get_group_rank_from_world_rank")
     if world_rank_id not in ranks:
@@ -173,6 +224,13 @@ def create_group(group: str, rank_ids: list[int], options: Any = None) -> None:
 
     Raises:
         TypeError / ValueError: a bad name or rank list, or a name already in use.
+
+    Examples:
+        >>> from cellonnx.communication import init, create_group, get_group_size
+        >>> init()  # run alone here: a job of one rank (mpirun -n N for more)
+        >>> create_group('group_0', [0])
+        >>> print(get_group_size('group_0'))
+        1
     """
     _mpi.require("create_group")
     if not isinstance(group, str):
@@ -206,6 +264,12 @@ def destroy_group(group: str) -> None:
 
     Raises:
         ValueError: the world group, or a group that does not exist.
+
+    Examples:
+        >>> from cellonnx.communication import init, create_group, destroy_group
+        >>> init()  # run alone here: a job of one rank (mpirun -n N for more)
+        >>> create_group('group_1', [0])
+        >>> destroy_group('group_1')
     """
     _mpi.require("destroy_group")
     if not isinstance(group, str):
@@ -226,10 +290,24 @@ def destroy_group(group: str) -> None:
 
 
 def get_comm_name(group: str = GlobalComm.WORLD_COMM_GROUP) -> str:
-    """The communicator's name (MPI's name of it)."""
+    """The communicator's name (MPI's name of it).
+
+    Examples:
+        >>> from cellonnx.communication import init, get_comm_name
+        >>> init()  # run alone here: a job of one rank (mpirun -n N for more)
+        >>> print(get_comm_name())
+        MPI_COMM_WORLD
+    """
     return str(_mpi.comm(group, "get_comm_name").Get_name())
 
 
 def get_process_group_ranks(group: str = GlobalComm.WORLD_COMM_GROUP) -> list[int]:
-    """The world ranks of ``group``, in group-rank order."""
+    """The world ranks of ``group``, in group-rank order.
+
+    Examples:
+        >>> from cellonnx.communication import init, get_process_group_ranks
+        >>> init()  # run alone here: a job of one rank (mpirun -n N for more)
+        >>> print(get_process_group_ranks())
+        [0]
+    """
     return _mpi.world_ranks(group, "get_process_group_ranks")

@@ -57,7 +57,20 @@ def _as_row(item: Any, ncols: int | None, where: str) -> Row:
 
 
 class BatchInfo:
-    """What ``per_batch_map`` receives last: the batch number and epoch number (both from 0)."""
+    """What ``per_batch_map`` receives last: the batch number and epoch number (both from 0).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx.dataset as ds
+        >>> def add_batch_num(col, batch_info):
+        ...     return ([c + batch_info.get_batch_num() for c in col],)
+        >>> data = ds.NumpySlicesDataset({'x': np.zeros(4, np.int32)}, shuffle=False)
+        >>> data = data.batch(2, per_batch_map=add_batch_num, input_columns=['x'])
+        >>> for row in data.create_tuple_iterator(output_numpy=True):
+        ...     print(row[0])
+        [0 0]
+        [1 1]
+    """
 
     def __init__(self, batch_num: int, epoch_num: int) -> None:
         self._batch_num, self._epoch_num = batch_num, epoch_num

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sys
 import warnings
+import weakref
 from typing import Any
 
 import numpy as np
@@ -19,6 +20,7 @@ import numpy as np
 from cellonnx import dtypes
 from cellonnx.autograd import tape
 from cellonnx.gluon import init as _init
+from cellonnx.ops.prims.shape import Reshape as _Reshape
 from cellonnx.tensor import DeferredInitError, Tensor, _infer_array
 from cellonnx.tensor import Parameter as _CoreParameter
 
@@ -27,6 +29,21 @@ __all__ = ["Constant", "DeferredInitializationError", "Parameter"]
 _GRAD_SLOT = Tensor.__dict__["grad"]          # the slot a Parameter's gradient lives in
 _RUN_BACKWARD = tape.run_backward.__code__
 _REQS = ("write", "add", "null")
+
+
+# p.data() arrays by id: (the array, its parameter), so that writing into one sets the parameter
+_VIEWS: dict[int, tuple[weakref.ref, weakref.ref]] = {}
+
+
+def written(array: Tensor) -> None:
+    """After ``array[...] = value``: when ``array`` is a parameter's ``data()``, the parameter takes its new
+    value (``p.data()[:] = 0`` sets ``p``, as in MXNet)."""
+    refs = _VIEWS.get(id(array))
+    if refs is None or refs[0]() is not array:
+        return
+    param = refs[1]()
+    if param is not None and param._data is not array._data:
+        param._assign_array(array._data)
 
 
 class DeferredInitializationError(DeferredInitError):
@@ -262,16 +279,30 @@ class Parameter(_CoreParameter):
 
     @property
     def data(self) -> Parameter:  # type: ignore[override]
-        """The parameter itself once it holds a value (``p.data()`` also works)."""
+        """The parameter itself once it holds a value; called, ``p.data()``, its value as MXNet's array."""
         self._check_initialized()
         return self
 
-    def __call__(self, device: Any = None) -> Parameter:
+    def __call__(self, device: Any = None) -> Any:
+        """``p.data()``: the value as MXNet's array (mx.np.ndarray under ``npx.set_np()``, else
+        mx.nd.NDArray), printing as one. It shares the parameter's memory (writing into it sets the
+        parameter) and, while autograd records, passes its gradient on to the parameter; while a graph is
+        traced it is the parameter itself."""
         self._check_initialized()
-        return self
+        from cellonnx.graph import trace
+        if trace.current() is not None:
+            return self
+        from cellonnx.mxnet.ndarray.ndarray import NDArray
+        from cellonnx.mxnet.numpy.multiarray import ndarray
+        from cellonnx.mxnet.util import is_np_array
+        view = _Reshape.apply(self, shape=tuple(self._data.shape))  # NumPy's reshape: a view
+        view.__class__ = ndarray if is_np_array() else NDArray
+        key = id(view)
+        _VIEWS[key] = (weakref.ref(view, lambda _: _VIEWS.pop(key, None)), weakref.ref(self))
+        return view
 
-    def list_data(self) -> list[Parameter]:
-        return [self.data]
+    def list_data(self) -> list[Any]:
+        return [self()]
 
     def list_device(self) -> list[str]:
         return ["cpu(0)"]
@@ -381,8 +412,18 @@ class Parameter(_CoreParameter):
             self._set_value(self._data.astype(dt.np_dtype))
 
     def var(self) -> Any:
-        raise NotImplementedError("Parameter.var(): cellonnx has no MXNet Symbol API; hybridized blocks trace "
-                                  "to ONNX instead")
+        """This parameter as a symbol variable (``mx.sym.var`` with its name, shape - 0 for an unknown dim -,
+        dtype, lr_mult, wd_mult and init), the same Symbol on every call."""
+        cached = self.__dict__.get("_var")
+        if cached is None:
+            from cellonnx.gluon.symbol.symbol import var
+
+            dims = self.shape
+            shape = None if dims is None else tuple(0 if d is None or d < 0 else int(d) for d in dims)
+            cached = var(self.name, shape=shape, dtype=self.dtype.np_dtype, lr_mult=self.lr_mult,
+                         wd_mult=self.wd_mult, init=self.init, stype="default")
+            self.__dict__["_var"] = cached
+        return cached
 
     def row_sparse_data(self, row_id: Any) -> Any:
         raise NotImplementedError("row_sparse parameters are not supported (dense storage only)")

@@ -45,7 +45,8 @@ class Trainer:
 
     Args:
         params: a dict (``net.collect_params()``) or list of Parameters; shared parameters are updated once.
-        optimizer: a name ('sgd', 'adam') or an Optimizer.
+        optimizer: a registered name ('sgd', 'adam', 'nag', 'rmsprop', 'lamb'..., as mx.optimizer.create
+            takes them) or an Optimizer.
         optimizer_params: keyword arguments of the optimizer (learning_rate, wd, momentum, clip_gradient, ...).
         kvstore: 'device', 'local' or None in one process; 'dist_sync' / 'dist_sync_device' sum the gradients
             across the ranks of an ``mpirun`` job (see docs/distributed.md).
@@ -172,30 +173,36 @@ class Trainer:
                                       "suppress this warning and skip updating of Parameters with stale gradient")
                 continue
             todo.append((i, p))
+        items, dense = [], []
+        lazy = getattr(self._optimizer, "lazy_update", False)
         for i, p in todo:
             weight, grad = p._data, p.grad
-            if i not in self._states:
-                self._states[i] = self._optimizer.create_state_multi_precision(i, weight)
-            lazy = getattr(self._optimizer, "lazy_update", False)
             if lazy and getattr(grad, "stype", "default") == "row_sparse":
+                if i not in self._states:
+                    self._states[i] = self._optimizer.create_state_multi_precision(i, weight)
                 new = self._optimizer.update_rows(i, weight, grad.indices._data,
                                                   np.asarray(grad.data._data, weight.dtype), self._states[i])
-            else:
-                dense = grad._data if grad is not None else np.zeros_like(weight)
-                new = self._optimizer.update_multi_precision(i, weight, np.asarray(dense, dtype=weight.dtype),
-                                                             self._states[i])
-            p._assign_array(np.ascontiguousarray(new, dtype=weight.dtype))
+                p._assign_array(np.ascontiguousarray(new, dtype=weight.dtype))
+                p.__dict__["_fresh_grad"] = False
+                continue
+            values = grad._data if grad is not None else np.zeros_like(weight)
+            items.append((i, weight, np.asarray(values, dtype=weight.dtype)))
+            dense.append(p)
+        for p, new in zip(dense, opt.apply_updates(self._optimizer, self._states, items)):
+            p._assign_array(np.ascontiguousarray(new, dtype=p._data.dtype))
             p.__dict__["_fresh_grad"] = False
 
     # ---------------------------------------------------------------- optimizer state files
     def save_states(self, fname: str | os.PathLike[str]) -> None:
-        """Write the optimizer states (momenta, Adam moments, update counts) to an .npz file."""
+        """Write the optimizer states (momenta, moments, master copies, update counts and the scalars an
+        optimizer keeps, such as Nadam's momentum schedule) to an .npz file."""
         arrays: dict[str, np.ndarray] = {}
         for i, state in self._states.items():
             for j, arr in enumerate(_flatten(state)):
                 arrays[f"{i}.{j}"] = arr
         meta = {"counts": {str(k): v for k, v in self._optimizer._index_update_count.items()},
                 "num_update": self._optimizer.num_update,
+                "optimizer": self._optimizer._saved_attrs(),
                 "layout": {str(i): _layout(s) for i, s in self._states.items()}}
         with atomic_write(fname) as f:
             np.savez(f, **{"__meta__": np.array(json.dumps(meta)), **arrays})  # type: ignore[arg-type]
@@ -209,8 +216,11 @@ class Trainer:
                 i = int(key)
                 flat = [data[f"{i}.{j}"].copy() for j in range(_count(layout))]
                 self._states[i] = _rebuild(layout, flat)
-        self._optimizer._index_update_count = {int(k): v for k, v in meta["counts"].items()}
+        counts = {int(k): v for k, v in meta["counts"].items()}
+        self._optimizer._index_update_count = self._optimizer._all_index_update_counts[0] = counts
         self._optimizer.num_update = meta["num_update"]
+        for name, value in meta.get("optimizer", {}).items():
+            setattr(self._optimizer, name, value)
 
 
 def _flatten(state: Any) -> list[np.ndarray]:
@@ -226,7 +236,10 @@ def _layout(state: Any) -> Any:
         return None
     if isinstance(state, np.ndarray):
         return "array"
-    return [_layout(s) for s in state]
+    if isinstance(state, (tuple, list)):
+        return [_layout(s) for s in state]
+    raise TypeError(f"Trainer.save_states: an optimizer state must be arrays, tuples of them or None, got "
+                    f"{type(state).__name__}")
 
 
 def _count(layout: Any) -> int:

@@ -263,7 +263,18 @@ _CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def compile_cell(cell: Any, *args: Any, opset: int | None = None) -> CompiledCell:
-    """Trace ``cell`` on ``args`` (once per input signature) and return the compiled graph."""
+    """Trace ``cell`` on ``args`` (once per input signature) and return the compiled graph.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, nn
+        >>> net = nn.Dense(2, 1, weight_init='ones', bias_init='zeros')
+        >>> x = Tensor(np.array([[1.0, 2.0]]), ms.float32)
+        >>> compiled = ms.compile_graph(net, x)
+        >>> print(compiled(x))
+        [[3.]]
+    """
     key = (signature_key(cell, args), opset or context.get_context("opset"), bool(getattr(cell, "training", False)),
            context.get_context("device_target"))
     per_cell = _CACHE.setdefault(cell, {}) if _weakrefable(cell) else {}

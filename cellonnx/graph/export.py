@@ -25,6 +25,16 @@ def export(net: Any, *inputs: Any, file_name: str, file_format: str = "ONNX", op
 
     Returns:
         The path written.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, nn
+        >>> net = nn.Dense(2, 1, weight_init='ones', bias_init='zeros')
+        >>> x = Tensor(np.ones((1, 2)), ms.float32)
+        >>> path = ms.export(net, x, file_name='dense', file_format='ONNX')
+        >>> print(path)
+        dense.onnx
     """
     if file_format.upper() != "ONNX":
         raise ValueError(f"export: file_format {file_format!r} is not supported; cellonnx writes 'ONNX' "

@@ -172,6 +172,16 @@ def verify(net: Any, *inputs: Any, rtol: float = 1e-4, atol: float = 0.0, scale_
 
     Returns:
         A VerifyReport (printable): ``report.passed`` is the verdict, ``report.cause`` names what failed.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, nn
+        >>> net = nn.Dense(2, 1, weight_init='ones', bias_init='zeros')
+        >>> x = Tensor(np.array([[1.0, 2.0]]), ms.float32)
+        >>> report = ms.verify(net, x)
+        >>> print(report.passed)
+        True
     """
     traced = C.trace_cell(net, inputs, opset)
     eager = [t.asnumpy() for t in flatten_outputs(traced.eager)]

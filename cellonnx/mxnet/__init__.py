@@ -39,7 +39,9 @@ alias(__name__ + ".initializer", initializer)
 alias(__name__ + ".init", initializer)
 
 from cellonnx.mxnet import (  # noqa: E402 - after the aliases, which these modules' imports may use
+    attribute,
     context,
+    executor,
     image,
     io,
     lr_scheduler,
@@ -51,6 +53,7 @@ from cellonnx.mxnet import (  # noqa: E402 - after the aliases, which these modu
     random,
     symbol,
 )
+from cellonnx.mxnet.attribute import AttrScope  # noqa: E402
 from cellonnx.mxnet.ndarray import NDArray  # noqa: E402
 
 init = initializer
@@ -61,7 +64,8 @@ npx = numpy_extension
 
 __version__ = "1.9.1"
 
-__all__ = ["Context", "Device", "MXNetError", "NDArray", "autograd", "base", "context", "cpu", "cpu_pinned",
-           "current_context", "current_device", "device", "gluon", "gpu", "image", "init", "initializer",
-           "io", "lr_scheduler", "metric", "name", "nd", "ndarray", "np", "npx", "num_gpus", "numpy",
-           "numpy_extension", "optimizer", "random", "sym", "symbol", "util"]
+__all__ = ["AttrScope", "Context", "Device", "MXNetError", "NDArray", "attribute", "autograd", "base",
+           "context", "cpu", "cpu_pinned", "current_context", "current_device", "device", "executor", "gluon",
+           "gpu", "image", "init", "initializer", "io", "lr_scheduler", "metric", "name", "nd",
+           "ndarray", "np", "npx", "num_gpus", "numpy", "numpy_extension", "optimizer", "random",
+           "sym", "symbol", "util"]

@@ -7,7 +7,8 @@ interpolations (nearest, bilinear, bicubic, area, Lanczos; pixel centres at half
 uint8 bilinear in OpenCV's fixed point, bit for bit; the others in float64, uint8 results rounded to the
 nearest level (OpenCV's fixed-point kernels may land one level away). ``resize_short``, ``fixed_crop``,
 ``center_crop``, ``random_crop``, ``scale_down``, ``color_normalize`` and ``copyMakeBorder`` follow MXNet's
-python over those.
+python over those; the augmenters (``CreateAugmenter``, ``ResizeAug`` ...) are in image_aug.py and
+``ImageIter`` in image_iter.py.
 """
 from __future__ import annotations
 
@@ -294,3 +295,11 @@ def copyMakeBorder(src: Any, top: int, bot: int, left: int, right: int, type: in
         raise ValueError(f"copyMakeBorder: unknown border type {type} (0 constant, 1 replicate, 2 reflect, "
                          f"3 wrap, 4 reflect-101)")
     return _into(out, res)
+
+
+# the augmenters and ImageIter, on top of the functions above
+from cellonnx.mxnet.image_aug import *  # noqa: E402, F403
+from cellonnx.mxnet.image_aug import __all__ as _aug_all  # noqa: E402
+from cellonnx.mxnet.image_iter import ImageIter  # noqa: E402
+
+__all__ += [*_aug_all, "ImageIter"]

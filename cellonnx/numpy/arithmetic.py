@@ -434,6 +434,11 @@ def copysign(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor of the broadcast shape.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.copysign(mnp.array([1.0, -2.0, 3.0]), mnp.array([-1.0, 1.0, -0.0])))
+        [-1.  2.  3.]
     """
     a, b = to_tensors(x1, x2)
     if np.bool_ in (a._data.dtype, b._data.dtype):
@@ -724,6 +729,11 @@ def invert(x: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.bitwise_not(mnp.array([0, 1, 5], dtype=mnp.int32)))
+        [-1 -2 -6]
     """
     return apply(_invert, x, dtype=dtype)
 

@@ -291,6 +291,11 @@ def correlate(a: Any, v: Any, mode: str = "valid") -> Tensor:
 
     Returns:
         Tensor (computed in float32, then given the promoted dtype of the inputs).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.correlate(mnp.array([1.0, 2.0, 3.0]), mnp.array([0.0, 1.0, 0.5])))
+        [3.5]
     """
     a, v, d = _vectors(a, v, "correlate")
     if a.size < v.size:

@@ -134,6 +134,12 @@ def asfarray(a: Any, dtype: Any = dtypes.float32) -> Tensor:
 
     Returns:
         Tensor of a float dtype.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.asfarray([1, 2, 3])
+        >>> print(x, x.dtype)
+        [1. 2. 3.] Float32
     """
     if dtype is None:
         return asarray(a)

@@ -60,7 +60,9 @@ PROMOTION = _table()
 
 
 def promote(type1: DType, type2: DType) -> DType:
-    """The promoted dtype of two cellonnx dtypes by MindSpore numpy's table."""
+    """The promoted dtype of two cellonnx dtypes by MindSpore numpy's table (a framework's view of a dtype,
+    such as an MXNet array's, promotes as the type it stands for)."""
+    type1, type2 = type1.element_type(), type2.element_type()
     if type1 is type2:
         return type1
     found = PROMOTION.get((type1, type2)) or PROMOTION.get((type2, type1))

@@ -214,6 +214,12 @@ def piecewise(x: Any, condlist: Any, funclist: Any, *args: Any, **kw: Any) -> Te
 
     Returns:
         Tensor (of the values' dtype, as MindSpore: plain Python ints give int32).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.array([-2.0, 0.5, 3.0])
+        >>> print(mnp.piecewise(x, [x < 0, x >= 0], [-1.0, 1.0]))
+        [-1.  1.  1.]
     """
     x = to_tensor(x)
     values = funclist
@@ -349,6 +355,12 @@ def apply_along_axis(func1d: Callable[..., Any], axis: int, arr: Any, *args: Any
 
     Returns:
         Tensor; the function's output dimensions replace ``axis``.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.array([[1.0, 2.0], [3.0, 4.0]])
+        >>> print(mnp.apply_along_axis(mnp.sum, 1, x))
+        [3. 7.]
     """
     arr = to_tensor(arr)
     nd = arr.ndim
@@ -375,6 +387,12 @@ def apply_over_axes(func: Callable[..., Any], a: Any, axes: Any) -> Tensor:
 
     Returns:
         Tensor of ``a``'s number of dimensions.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.arange(6).reshape(2, 3)
+        >>> print(mnp.apply_over_axes(mnp.sum, x, [0, 1]))
+        [[15]]
     """
     a = to_tensor(a)
     res = a

@@ -890,6 +890,11 @@ def array_str(a: Tensor) -> str:
 
     Returns:
         str.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.array_str(mnp.array([1.5, 2.0])))
+        [1.5 2. ]
     """
     if not isinstance(a, Tensor):
         raise TypeError(f"array_str: expected a Tensor, got {type(a).__name__}")

@@ -223,6 +223,12 @@ def diag_indices(n: int, ndim: int = 2) -> tuple[Tensor, ...]:
 
     Returns:
         Tuple of ``ndim`` int32 tensors ``arange(n)``.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> rows, cols = mnp.diag_indices(3)
+        >>> print(rows, cols)
+        [0 1 2] [0 1 2]
     """
     for name, v in (("n", n), ("ndim", ndim)):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
@@ -301,6 +307,13 @@ def triu_indices_from(arr: Any, k: int = 0) -> tuple[Tensor, Tensor]:
 
     Returns:
         Tuple of two int32 tensors.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.ones((3, 3))
+        >>> rows, cols = mnp.triu_indices_from(x, 1)
+        >>> print(rows, cols)
+        [0 0 1] [1 2 2]
     """
     n, m = _from(arr, "triu_indices_from")
     return triu_indices(n, k, m)
@@ -315,6 +328,13 @@ def tril_indices_from(arr: Any, k: int = 0) -> tuple[Tensor, Tensor]:
 
     Returns:
         Tuple of two int32 tensors.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.ones((3, 3))
+        >>> rows, cols = mnp.tril_indices_from(x)
+        >>> print(rows, cols)
+        [0 1 1 2 2 2] [0 0 1 0 1 2]
     """
     n, m = _from(arr, "tril_indices_from")
     return tril_indices(n, k, m)

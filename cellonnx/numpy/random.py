@@ -41,6 +41,11 @@ def rand(*shape: Any, dtype: Any = dtypes.float32) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.rand(2, 3).shape)
+        (2, 3)
     """
     return F.rand(_shape_of(shape, "rand"), dtype=_float(dtype, "rand"))
 
@@ -54,6 +59,11 @@ def randn(*shape: Any, dtype: Any = dtypes.float32) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.randn(2, 3).shape)
+        (2, 3)
     """
     return F.randn(_shape_of(shape, "randn"), dtype=_float(dtype, "randn"))
 
@@ -69,6 +79,12 @@ def randint(minval: int, maxval: int | None = None, shape: Any = None, dtype: An
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.randint(0, 5, (2, 3))
+        >>> print(x.shape, bool(((x >= 0) & (x < 5)).all()))
+        (2, 3) True
     """
     if isinstance(minval, bool) or not isinstance(minval, (int, np.integer)):
         raise TypeError(f"randint: minval must be an int, got {type(minval).__name__}")

@@ -271,6 +271,14 @@ def histogramdd(sample: Any, bins: Any = 10, range: Any = None, weights: Any = N
 
     Returns:
         Tuple (counts of shape (bins_0, ..., bins_{D-1}), float32, and the list of edges per dimension).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> sample = mnp.array([[0.1, 0.2], [0.4, 0.7], [0.6, 0.3], [0.9, 0.8]])
+        >>> hist, edges = mnp.histogramdd(sample, bins=2)
+        >>> print(hist)
+        [[1. 1.]
+         [1. 1.]]
     """
     if isinstance(sample, (tuple, list)):
         sample = stack([to_tensor(s) for s in sample], -1)
@@ -322,6 +330,15 @@ def histogram2d(x: Any, y: Any, bins: Any = 10, range: Any = None, weights: Any 
 
     Returns:
         Tuple (counts, x edges, y edges).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> x = mnp.array([0.1, 0.4, 0.6, 0.9])
+        >>> y = mnp.array([0.2, 0.7, 0.3, 0.8])
+        >>> hist, xedges, yedges = mnp.histogram2d(x, y, bins=2)
+        >>> print(hist)
+        [[1. 1.]
+         [1. 1.]]
     """
     count, edges = histogramdd((x, y), bins=bins, range=range, weights=weights, density=density)
     return count, edges[0], edges[1]

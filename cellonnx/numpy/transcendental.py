@@ -197,6 +197,11 @@ def logaddexp2(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
 
     Returns:
         Tensor.
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.logaddexp2(mnp.array([1.0, 2.0]), mnp.array([1.0, 3.0])).asnumpy().round(4))
+        [2.    3.585]
     """
     return apply(lambda a, b: _logaddexp(a, b, math.log(2.0)), x1, x2, dtype=dtype)
 
@@ -393,17 +398,35 @@ def tanh(x: Any, dtype: Any = None) -> Tensor:
 
 
 def arcsinh(x: Any, dtype: Any = None) -> Tensor:
-    """Inverse hyperbolic sine, element-wise (see ``sin`` for the dtypes)."""
+    """Inverse hyperbolic sine, element-wise (see ``sin`` for the dtypes).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.arcsinh(mnp.array([0.0, 1.0])).asnumpy().round(4))
+        [0.     0.8814]
+    """
     return _trig_apply(F.asinh, x, dtype)
 
 
 def arccosh(x: Any, dtype: Any = None) -> Tensor:
-    """Inverse hyperbolic cosine, element-wise (see ``sin`` for the dtypes)."""
+    """Inverse hyperbolic cosine, element-wise (see ``sin`` for the dtypes).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.arccosh(mnp.array([1.0, 2.0])).asnumpy().round(4))
+        [0.    1.317]
+    """
     return _trig_apply(F.acosh, x, dtype)
 
 
 def arctanh(x: Any, dtype: Any = None) -> Tensor:
-    """Inverse hyperbolic tangent, element-wise (see ``sin`` for the dtypes)."""
+    """Inverse hyperbolic tangent, element-wise (see ``sin`` for the dtypes).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.arctanh(mnp.array([0.0, 0.5])).asnumpy().round(4))
+        [0.     0.5493]
+    """
     return _trig_apply(F.atanh, x, dtype)
 
 

@@ -42,6 +42,11 @@ def blackman(M: int) -> Tensor:
 
     Returns:
         Tensor, float32 of shape (M,).
+
+    Examples:
+        >>> import cellonnx.numpy as mnp
+        >>> print(mnp.blackman(5).asnumpy().round(4))
+        [-0.    0.34  1.    0.34 -0.  ]
     """
     return _window(np.blackman, M, "blackman")
 

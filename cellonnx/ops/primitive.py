@@ -194,7 +194,24 @@ def _run_by_name(prim: Primitive, args: tuple) -> Any:
 
 class PrimitiveWithCheck(Primitive):
     """A primitive whose inputs are checked in Python: override ``check_shape`` / ``check_dtype`` (or
-    ``__check__``). ``__check__`` receives one dict per input with ``shape`` and ``dtype``."""
+    ``__check__``). ``__check__`` receives one dict per input with ``shape`` and ``dtype``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> from cellonnx.ops import PrimitiveWithCheck, prim_attr_register
+        >>> class Double(PrimitiveWithCheck):
+        ...     @prim_attr_register
+        ...     def __init__(self):
+        ...         self.init_prim_io_names(inputs=['x'], outputs=['y'])
+        ...     def check_shape(self, x_shape):
+        ...         return None
+        ...     def __call__(self, x):
+        ...         return x * 2
+        >>> print(Double()(Tensor(np.array([1.0, 2.0]), ms.float32)))
+        [2. 4.]
+    """
 
     def __check__(self, *args: dict) -> None:
         self.check_dtype(*(x["dtype"] for x in args))
@@ -215,7 +232,26 @@ class PrimitiveWithInfer(Primitive):
     """A primitive whose output shape, dtype and (for constants) value are inferred in Python: override
     ``infer_shape``, ``infer_dtype``, ``infer_value`` (or ``__infer__``, which receives one dict per input
     with
-    ``shape``, ``dtype`` and ``value``)."""
+    ``shape``, ``dtype`` and ``value``).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> from cellonnx.ops import PrimitiveWithInfer, prim_attr_register
+        >>> class Scale(PrimitiveWithInfer):
+        ...     @prim_attr_register
+        ...     def __init__(self, factor=2.0):
+        ...         self.init_prim_io_names(inputs=['x'], outputs=['y'])
+        ...     def infer_shape(self, x_shape):
+        ...         return x_shape
+        ...     def infer_dtype(self, x_dtype):
+        ...         return x_dtype
+        ...     def __call__(self, x):
+        ...         return x * self.factor
+        >>> print(Scale(3.0)(Tensor(np.array([1.0, 2.0]), ms.float32)))
+        [3. 6.]
+    """
 
     def infer_shape(self, *args: Any) -> Any:
         """The output shape from the input shapes."""
@@ -298,6 +334,18 @@ def constexpr(fn: Callable | None = None, get_instance: bool = True, name: str |
 
     Returns:
         A primitive (or its class) whose call runs ``fn``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> from cellonnx.ops import constexpr
+        >>> @constexpr
+        ... def last_axis(shape):
+        ...     return len(shape) - 1
+        >>> x = Tensor(np.ones((2, 3)), ms.float32)
+        >>> print(last_axis(x.shape))
+        1
     """
 
     def decorator(func: Callable) -> Any:

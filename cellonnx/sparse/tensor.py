@@ -327,6 +327,16 @@ class RowTensor:
         values (Tensor): the rows, shape (d0, d1, ..., dn).
         shape (tuple[int]): the dense shape (l0, d1, ..., dn).
         row_tensor (RowTensor): build from another RowTensor instead.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, RowTensor
+        >>> indices = Tensor(np.array([0, 2]), ms.int32)
+        >>> values = Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]), ms.float32)
+        >>> x = ms.RowTensor(indices, values, (3, 2))
+        >>> print(x.indices, x.dense_shape)
+        [0 2] (3, 2)
     """
 
     _indices: Tensor
@@ -373,7 +383,18 @@ class RowTensor:
 
 
 class SparseTensor(COOTensor):
-    """The deprecated name of :class:`COOTensor` (MindSpore 1.x): ``SparseTensor(indices, values, shape)``."""
+    """The deprecated name of :class:`COOTensor` (MindSpore 1.x): ``SparseTensor(indices, values, shape)``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor
+        >>> indices = Tensor(np.array([[0, 1], [1, 0]]), ms.int64)
+        >>> values = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> x = ms.SparseTensor(indices, values, (2, 2))
+        >>> print(x.values)
+        [1. 2.]
+    """
 
     def __init__(self, indices: Any, values: Any, shape: Any) -> None:
         if not isinstance(shape, tuple):

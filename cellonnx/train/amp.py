@@ -76,6 +76,19 @@ def build_train_network(network: Cell, optimizer: Any, loss_fn: Any = None, leve
         level (str): 'O0', 'O1', 'O2', 'O3' or 'auto'. Default: ``'O0'``.
         boost_level (str): only 'O0' (boost needs MindSpore's graph passes). Default: ``'O0'``.
         kwargs: ``cast_model_type``, ``keep_batchnorm_fp32``, ``loss_scale_manager`` override the level.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, nn
+        >>> from cellonnx.train import build_train_network
+        >>> net = nn.Dense(2, 1, weight_init='ones', bias_init='zeros')
+        >>> opt = nn.Momentum(net.trainable_params(), learning_rate=0.1, momentum=0.9)
+        >>> train_net = build_train_network(net, opt, nn.MSELoss(), level='O0')
+        >>> x = Tensor(np.array([[1.0, 2.0]]), ms.float32)
+        >>> y = Tensor(np.array([[1.0]]), ms.float32)
+        >>> print(train_net(x, y))
+        4.0
     """
     from cellonnx.nn.optim import Optimizer
     if not isinstance(optimizer, Optimizer):

@@ -7,7 +7,14 @@ __all__ = ["DynamicLossScaleManager", "FixedLossScaleManager", "LossScaleManager
 
 
 class LossScaleManager:
-    """Base class: a loss scale, its update rule, and the update cell a training step uses."""
+    """Base class: a loss scale, its update rule, and the update cell a training step uses.
+
+    Examples:
+        >>> from cellonnx.train import LossScaleManager, FixedLossScaleManager
+        >>> manager = FixedLossScaleManager(128.0, drop_overflow_update=False)
+        >>> print(isinstance(manager, LossScaleManager), manager.get_loss_scale())
+        True 128.0
+    """
 
     def get_loss_scale(self) -> float:
         raise NotImplementedError

@@ -60,7 +60,13 @@ def load_checkpoint_async(ckpt_file_name: str, net: Any = None, strict_load: boo
 
 def async_ckpt_thread_status() -> bool:
     """Whether an asynchronous checkpoint save is running: cellonnx's ``save_checkpoint`` writes the file
-    before it returns (``async_save`` is accepted), so none ever is."""
+    before it returns (``async_save`` is accepted), so none ever is.
+
+    Examples:
+        >>> from cellonnx.train import async_ckpt_thread_status
+        >>> print(async_ckpt_thread_status())
+        False
+    """
     return False
 
 
@@ -116,6 +122,16 @@ def ckpt_to_safetensors(file_path: str, save_path: str | None = None, name_map: 
 
     Raises:
         ValueError: a missing path, a save_path that is not a directory, a source that is not a .ckpt file.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn
+        >>> from cellonnx.train import ckpt_to_safetensors
+        >>> net = nn.Dense(2, 1, weight_init='ones', bias_init='zeros')
+        >>> ms.save_checkpoint(net, 'dense.ckpt')
+        >>> ckpt_to_safetensors('dense.ckpt', save_path='.')
+        >>> print(ms.load_checkpoint('dense.safetensors', format='safetensors')['weight'].asnumpy())
+        [[1. 1.]]
     """
     _convert(file_path, save_path, name_map, file_name_regex, processes_num, "ckpt", "safetensors",
              "ckpt_to_safetensors")
@@ -123,7 +139,18 @@ def ckpt_to_safetensors(file_path: str, save_path: str | None = None, name_map: 
 
 def safetensors_to_ckpt(file_path: str, save_path: str | None = None, name_map: dict | None = None,
                         file_name_regex: str | None = None, processes_num: int = 1) -> None:
-    """Convert .safetensors files to MindSpore .ckpt files (the reverse of ``ckpt_to_safetensors``)."""
+    """Convert .safetensors files to MindSpore .ckpt files (the reverse of ``ckpt_to_safetensors``).
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn
+        >>> from cellonnx.train import safetensors_to_ckpt, ckpt_to_safetensors
+        >>> net = nn.Dense(2, 1, weight_init='ones', bias_init='zeros')
+        >>> ms.save_checkpoint(net, 'dense.safetensors', format='safetensors')
+        >>> safetensors_to_ckpt('dense.safetensors', save_path='.')
+        >>> print(ms.load_checkpoint('dense.ckpt')['weight'].asnumpy())
+        [[1. 1.]]
+    """
     _convert(file_path, save_path, name_map, file_name_regex, processes_num, "safetensors", "ckpt",
              "safetensors_to_ckpt")
 
@@ -180,6 +207,18 @@ def load(file_name: str, **kwargs: Any) -> LoadedGraph:
         ValueError: ``file_name`` is not a str, does not exist, or is a MindIR file (MindSpore's own format:
             export the network to ONNX instead).
         NotImplementedError: ``dec_key`` (decryption) or ``obf_func`` (obfuscation) given.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, nn
+        >>> net = nn.Dense(2, 1, weight_init='ones', bias_init='zeros')
+        >>> x = Tensor(np.array([[1.0, 2.0]]), ms.float32)
+        >>> from cellonnx.train import load
+        >>> path = ms.export(net, x, file_name='dense', file_format='ONNX')
+        >>> graph = load(path)
+        >>> print(graph(x))
+        [[3.]]
     """
     if "obf_func" in kwargs:
         raise NotImplementedError("Dynamic model structure obfuscation is no longer supported.")

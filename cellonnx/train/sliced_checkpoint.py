@@ -36,6 +36,18 @@ def merge_sliced_parameter(sliced_parameters: list[Parameter], strategy: dict | 
     Raises:
         TypeError: ``sliced_parameters`` is not a list of Parameters, or ``strategy`` is not a dict.
         ValueError: the list is empty, or the slices differ in name, rank or shape after axis 0.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, Parameter
+        >>> from cellonnx.train import merge_sliced_parameter
+        >>> a = Parameter(Tensor(np.array([[1.0, 2.0]]), ms.float32), name='w')
+        >>> b = Parameter(Tensor(np.array([[3.0, 4.0]]), ms.float32), name='w')
+        >>> merged = merge_sliced_parameter([a, b])
+        >>> print(merged.name, merged.asnumpy())
+        w [[1. 2.]
+         [3. 4.]]
     """
     op = "merge_sliced_parameter"
     if not isinstance(sliced_parameters, list):

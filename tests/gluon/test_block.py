@@ -274,7 +274,7 @@ def test_trainer_states_round_trip(tmp_path) -> None:
     trainer.set_learning_rate(0.5)
     assert trainer.optimizer.learning_rate == 0.5
     with pytest.raises(ValueError, match="unknown optimizer"):
-        Trainer(half.collect_params(), "lamb")
+        Trainer(half.collect_params(), "no-such-optimizer")
 
 
 # ---------------------------------------------------------------- summary
@@ -404,7 +404,9 @@ def test_forward_hooks_and_detach() -> None:
 def test_parameter_and_constant_surface() -> None:
     p = Parameter("weight", shape=(2, 3), init="ones", lr_mult=0.5)
     p.initialize()
-    assert p.data() is p and p.data is p and p.list_data() == [p]
+    assert p.data is p and type(p.data()).__name__ == "NDArray"  # p.data(): the value as MXNet's array
+    np.testing.assert_array_equal(p.data().asnumpy(), p.asnumpy())
+    assert len(p.list_data()) == 1 and np.shares_memory(p.list_data()[0]._data, p._data)
     assert p.grad().shape == (2, 3) and callable(p.grad)
     assert repr(p) == "Parameter weight (shape=(2, 3), dtype=float32)"
     p.grad_req = "null"

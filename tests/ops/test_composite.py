@@ -149,8 +149,12 @@ def test_scalar_and_sequence_helpers_match_mindspore_pynative() -> None:
                                                                                             1) == slice(1, 2,
                                                                                                         1)
     assert ops.bool_not(True) is False and ops.is_(None, None) and ops.shape_mul((2, 3, 4)) == 24
-    assert ops.typeof(1) is ms.int64 and ops.typeof(Tensor([1.0])) is ms.float32 and ops.hastype(1.0,
-                                                                                                 ms.float64)
+    # MindSpore types a Tensor as Tensor[<dtype>] and a Python float as Float32
+    assert ops.typeof(1) is ms.int64 and ops.typeof(Tensor([1.0])) == ms.TensorType(ms.float32)
+    assert str(ops.typeof(Tensor([1.0]))) == "Tensor[Float32]" and ops.typeof(1.0) is ms.float32
+    assert ops.hastype(1.0, ms.float32) and not ops.hastype(1.0, ms.float64)
+    assert ops.hastype(Tensor([1.0]), ms.tensor_type) and not ops.hastype(Tensor([1.0]), ms.float32)
+    assert ops.hastype(3, ms.number) and ops.hastype(3, ms.int_) and not ops.hastype(3, ms.tuple_)
     assert ops.reduced_shape((2, 3, 4), 1) == (2, 1, 4) and ops.reduced_shape((2, 3), ()) == (1, 1)
     assert ops.broadcast_gradient_args((2, 1, 4), (3, 1)) == ((1,), (0, 2))
     assert ops.tuple_div((6, 4), (2, 2)) == (3, 2)

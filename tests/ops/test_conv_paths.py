@@ -14,7 +14,12 @@ import pytest
 import cellonnx.ops.prims.conv as conv_mod
 import cellonnx.ops.prims.conv_grad as conv_grad_mod
 from cellonnx.ops.prims.conv import conv_forward
-from cellonnx.ops.prims.conv_grad import conv_grad_weight, conv_transpose_forward, output_padding
+from cellonnx.ops.prims.conv_grad import (
+    conv_grad_weight,
+    conv_grad_weight_into,
+    conv_transpose_forward,
+    output_padding,
+)
 from tests.ops.cases_conv import ref_conv, ref_conv_grads, ref_conv_transpose
 from tests.ops.harness import rand
 from tests.tolerance import assert_close, sum_rtol
@@ -65,6 +70,50 @@ def test_forward_and_weight_gradient(monkeypatch: pytest.MonkeyPatch, xs, ws, st
     terms = xs[0] * y.shape[2] * y.shape[3]  # a weight's gradient sums over the batch and output positions
     for got, columns in ((kept, "kept"), (fresh, "fresh")):
         assert_close(got, expected_gw, rtol=1e-5, scale_rtol=sum_rtol(terms), what=f"{columns} columns' gw")
+
+
+@pytest.mark.parametrize(("xs", "ws", "stride", "pad"), [c[1:5] for c in FORWARD],
+                         ids=[c[0] for c in FORWARD])
+@pytest.mark.parametrize("columns", ["kept", "fresh"])
+def test_weight_gradient_written_into_a_buffer(xs, ws, stride, pad, columns) -> None:
+    # a data-parallel backward pass has the kernel write the gradient in its all-reduce bucket: every path
+    # gives the same numbers there as into a fresh array
+    x = rand(*xs, seed=1).astype(np.float32)
+    w = rand(*ws, seed=2).astype(np.float32)
+    geometry = ((stride, stride), (pad,) * 4, (1, 1), 1)
+    results = []
+    for into in (False, True):
+        conv_mod._COLS.clear()
+        y = conv_forward(x, w, None, *geometry)
+        if columns == "fresh":
+            conv_mod._COLS.clear()
+        gy = rand(*y.shape, seed=3).astype(np.float32)
+        if into:
+            bucket = np.full(2 + int(np.prod(ws)), np.nan, np.float32)
+            out = bucket[1:-1].reshape(ws)
+            got = conv_grad_weight_into(x, gy, ws[2:], *geometry, out)
+            assert np.shares_memory(got, out) and np.isnan(bucket[[0, -1]]).all()
+            results.append(out)
+        else:
+            results.append(conv_grad_weight(x, gy, ws[2:], *geometry))
+    np.testing.assert_array_equal(results[1], results[0])
+
+
+@pytest.mark.parametrize(("xs", "ws", "dtype"), [((2, 3, 7), (4, 3, 3), np.float64),
+                                                 ((2, 2, 4, 4, 4), (3, 2, 2, 2, 2), np.float32),
+                                                 ((2, 2, 5, 5), (4, 1, 3, 3), np.float16)],
+                         ids=["1d_float64", "3d", "float16"])
+def test_weight_gradient_into_a_buffer_other_ranks_and_dtypes(xs, ws, dtype) -> None:
+    nd = len(xs) - 2
+    groups = xs[1] // ws[1]
+    x = rand(*xs, seed=4).astype(dtype)
+    geometry = ((1,) * nd, (0,) * (2 * nd), (1,) * nd, groups)
+    y_shape = (xs[0], ws[0]) + tuple(s - k + 1 for s, k in zip(xs[2:], ws[2:]))
+    gy = rand(*y_shape, seed=5).astype(dtype)
+    out = np.full(ws, np.nan, dtype)
+    got = conv_grad_weight_into(x, gy, ws[2:], *geometry, out)
+    assert np.shares_memory(got, out)
+    np.testing.assert_array_equal(out, conv_grad_weight(x, gy, ws[2:], *geometry))
 
 
 # (id, u shape, w shape, stride, pad, conv input size): transposed convolutions (a conv's input gradient)

@@ -8,11 +8,16 @@ interpreter and SymbolBlock.
 from __future__ import annotations
 
 from cellonnx.gluon.symbol.block import SymbolBlock
+from cellonnx.gluon.symbol.compose import AttrScope
+from cellonnx.gluon.symbol.executor import Executor
 from cellonnx.gluon.symbol.graph import SymbolFileError, SymbolGraph, load_graph, parse_graph
 from cellonnx.gluon.symbol.interpreter import Program, SymbolError
-from cellonnx.gluon.symbol.symbol import Symbol, Variable, load, load_json, var
+from cellonnx.gluon.symbol.symbol import Group, Symbol, Variable, load, load_json, var
 
 __all__ = [
+    "AttrScope",
+    "Executor",
+    "Group",
     "Program",
     "Symbol",
     "SymbolBlock",

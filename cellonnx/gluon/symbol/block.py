@@ -26,7 +26,7 @@ from cellonnx.gluon.parameter import Parameter
 from cellonnx.gluon.symbol.graph import Node, SymbolGraph
 from cellonnx.gluon.symbol.interpreter import Program, Step, SymbolError
 from cellonnx.gluon.symbol.param_shapes import input_names
-from cellonnx.gluon.symbol.symbol import Symbol, load
+from cellonnx.gluon.symbol.symbol import Group, Symbol, is_symbol, load
 from cellonnx.tensor import Parameter as CoreParameter
 from cellonnx.tensor import Tensor
 
@@ -64,33 +64,27 @@ class _BySuffix(_init.Initializer):
 
 
 def _as_symbol(value: Any, what: str) -> Symbol:
-    if isinstance(value, Symbol):
+    if is_symbol(value):
         return value
-    if isinstance(value, (list, tuple)) and value and all(isinstance(v, Symbol) for v in value):
-        graph = value[0].graph
-        if any(v.graph is not graph for v in value):
-            raise ValueError(
-                f"SymbolBlock: the {what} come from different graphs; load the file once and pick "
-                "every output from it"
-            )
-        return Symbol(graph, [h for v in value for h in v.heads])
+    if isinstance(value, (list, tuple)) and value and all(is_symbol(v) for v in value):
+        return Group(list(value))
     if isinstance(value, (str, os.PathLike)):
         return load(value)
     raise TypeError(
-        f"SymbolBlock: {what} must be a Symbol (symbol.load / get_internals) or a list of them, got "
-        f"{type(value).__name__}"
+        f"SymbolBlock: {what} must be a Symbol (mx.sym.var / an operator, symbol.load, get_internals) or a "
+        f"list of them, got {type(value).__name__}"
     )
 
 
 def _input_names(inputs: Any) -> list[str]:
-    if isinstance(inputs, (str, Symbol)):
-        inputs = [inputs]
+    if isinstance(inputs, str) or is_symbol(inputs):
+        inputs = [inputs] if isinstance(inputs, str) or len(inputs) == 1 else list(inputs)
     names = []
     for i in inputs:
-        if isinstance(i, Symbol):
-            if len(i.heads) != 1 or not i.graph.nodes[i.heads[0][0]].is_variable:
+        if is_symbol(i):
+            if len(i) != 1 or i._outputs[0][0].op != "null":
                 raise ValueError(f"Input symbols must be variable, but {i!r} is an output of operators")
-            names.append(i.graph.nodes[i.heads[0][0]].name)
+            names.append(i.name)
         elif isinstance(i, str):
             names.append(i)
         else:

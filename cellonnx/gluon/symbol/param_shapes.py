@@ -104,6 +104,7 @@ def _regression_output(attrs: dict[str, Any], shape: tuple) -> dict[str, tuple]:
 PARAM_SHAPES: dict[str, Callable[[dict[str, Any], tuple], dict[str, tuple]]] = {
     "FullyConnected": _fully_connected,
     "Convolution": _convolution,
+    "Convolution_v1": _convolution,
     "Deconvolution": _deconvolution,
     "BatchNorm": _per_channel("gamma", "beta", "moving_mean", "moving_var"),
     "_contrib_SyncBatchNorm": _per_channel("gamma", "beta", "moving_mean", "moving_var"),

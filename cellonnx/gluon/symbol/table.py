@@ -60,6 +60,8 @@ def _mxnet_ops() -> dict[str, Callable[..., Any]]:
     from cellonnx.mxnet._op import CONTRIB, TABLE
 
     out = {name: fn for name, fn in TABLE.items() if canonical(name) is not None}
+    out["_eye"] = TABLE["eye"]  # the node of mx.sym.eye
+    out["_full"] = lambda shape=(), value=0.0, dtype=None, **_: TABLE["full"](shape, value, dtype=dtype)
     out.update({"_contrib_" + name: fn for name, fn in CONTRIB.items() if canonical("_contrib_" + name)})
     return out
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as _np
+
 from cellonnx.mxnet._docs import borrowed
 from cellonnx.mxnet._op.creation import CREATION
 from cellonnx.mxnet._op.elemwise import BINARY, LEGACY_COMPARE, NUMPY_COMPARE, UNARY
@@ -36,12 +38,20 @@ TABLE.update(PDF)
 TABLE.update(SPATIAL)
 TABLE.update({"Convolution_v1": NN["Convolution"], "Pooling_v1": NN["Pooling"]})
 
+def _arange_like(data: Any, start: float, step: float, repeat: int, axis: int | None) -> Any:
+    """contrib.arange_like: ``start + step * (i // repeat)`` shaped like ``data`` (its ``axis`` alone when
+    given); a constant of ``data``'s shape, with no gradient."""
+    n = int(data.size) if axis is None else int(data.shape[axis])
+    values = float(start) + float(step) * _np.floor(_np.arange(n) / int(repeat))
+    shape = tuple(data.shape) if axis is None else (n,)
+    return Tensor(values.reshape(shape).astype(data._data.dtype))
+
+
 # mx.nd.contrib / mx.sym.contrib
 CONTRIB: dict[str, Callable[..., Any]] = {
     "BilinearResize2D": NN["BilinearResize2D"], "AdaptiveAvgPooling2D": NN["AdaptiveAvgPooling2D"],
-    "arange_like": lambda data, start=0.0, step=1.0, repeat=1, axis=None, **_: CREATION["arange"](
-        start, start + step * (data.size if axis is None else data.shape[axis]), step,
-        dtype=data._data.dtype),
+    "arange_like": lambda data, start=0.0, step=1.0, repeat=1, axis=None, **_: _arange_like(
+        data, start, step, repeat, axis),
     "div_sqrt_dim": lambda data, **_: BINARY["div"](data, float(data.shape[-1]) ** 0.5),
 }
 

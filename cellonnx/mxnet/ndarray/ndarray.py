@@ -23,6 +23,12 @@ from cellonnx.tensor import Tensor
 __all__ = ["NDArray", "array", "concatenate", "empty", "moveaxis", "waitall"]
 
 
+def _written(array: Tensor) -> None:
+    """A parameter's ``data()`` array was written into: the parameter takes the value (gluon.parameter)."""
+    from cellonnx.gluon.parameter import written
+    written(array)
+
+
 def _as(out: Any) -> Any:
     return _op.retype(out, NDArray)
 
@@ -193,6 +199,7 @@ class NDArray(Tensor):
 
     def __setitem__(self, key: Any, value: Any) -> None:
         Tensor.__setitem__(self, _index(key), value)  # type: ignore[attr-defined]
+        _written(self)
 
     def __neg__(self) -> NDArray:
         return _as(ops.neg(self))

@@ -18,7 +18,9 @@ from cellonnx import dtypes as _dtypes
 from cellonnx import ops as _ops
 from cellonnx.mxnet._dtype import mx_dtype
 from cellonnx.mxnet.numpy import linalg, random  # noqa: F401 - mx.np.linalg, mx.np.random
+from cellonnx.mxnet.numpy._results import conform as _conform
 from cellonnx.mxnet.numpy._shared import shared as _shared
+from cellonnx.mxnet.numpy.multiarray import around as _around
 from cellonnx.mxnet.numpy.multiarray import ndarray, to_np
 from cellonnx.tensor import Tensor
 
@@ -59,6 +61,17 @@ def array(object: Any, dtype: Any = None, device: Any = None, ctx: Any = None) -
 
 
 def asarray(obj: Any, dtype: Any = None, device: Any = None) -> ndarray:
+    """``obj`` as an ndarray: an ndarray of the wanted dtype itself, anything else copied as by ``array``.
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx
+        >>> npx.set_np()
+        >>> x = np.array([1.0, 2.0])
+        >>> np.asarray(x) is x
+        True
+        >>> np.asarray([1, 2]).dtype
+        dtype('float32')
+    """
     if isinstance(obj, ndarray) and (dtype is None or _dt(dtype) == obj._data.dtype):
         return obj
     return array(obj, dtype)
@@ -139,6 +152,15 @@ def ones_like(a: Tensor, dtype: Any = None, **_: Any) -> ndarray:
 
 
 def full_like(a: Tensor, fill_value: Any, dtype: Any = None, **_: Any) -> ndarray:
+    """An array of ``a``'s shape and (unless given) dtype filled with ``fill_value``.
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx
+        >>> npx.set_np()
+        >>> print(np.full_like(np.ones((2, 2)), 7.0))
+        [[7. 7.]
+         [7. 7.]]
+    """
     return to_np(Tensor(_onp.full(a.shape, fill_value, _dt(dtype, a._data.dtype))))
 
 
@@ -339,11 +361,159 @@ def ndim(a: Tensor) -> int:
     return a.ndim
 
 
+def around(a: Any, decimals: int = 0, out: Any = None) -> ndarray:
+    """``a`` rounded to ``decimals`` places (negative: to tens, hundreds ...), half to even, computed as
+    MXNet computes it: multiplied by 10 once per place in ``a``'s dtype, rounded and divided back, so the
+    float32 results are MXNet's bit for bit.
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx
+        >>> npx.set_np()
+        >>> print(np.around(np.array([0.5, 1.5, 2.567, -1.25]), 1))
+        [ 0.5  1.5  2.6 -1.2]
+        >>> print(np.round(np.array([1.234, 2.567]), decimals=2))
+        [1.23      2.5700002]
+    """
+    result = _around(_t(a), decimals)
+    if out is not None:
+        out[...] = result
+        return out
+    return result
+
+
+round = round_ = around  # NumPy's names
+
+
+def unique(ar: Any, return_index: bool = False, return_inverse: bool = False, return_counts: bool = False,
+           axis: int | None = None) -> Any:
+    """The sorted unique elements of ``ar`` (of the flattened array, or its unique slices along ``axis``),
+    with the int64 index of each one's first occurrence, the inverse indices and the counts when asked.
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx
+        >>> npx.set_np()
+        >>> print(np.unique(np.array([3.0, 1.0, 2.0, 1.0])))
+        [1. 2. 3.]
+        >>> values, counts = np.unique(np.array([3, 1, 1], dtype='int32'), return_counts=True)
+        >>> print(values, counts)
+        [1 3] [2 1]
+    """
+    data = _t(ar)._data
+    out = _onp.unique(data, return_index=return_index, return_inverse=return_inverse,
+                      return_counts=return_counts, axis=axis)
+    if not isinstance(out, tuple):
+        return to_np(Tensor(_onp.ascontiguousarray(out)))
+    values, *extra = out
+    if return_inverse and axis is None:  # NumPy 2 shapes the inverse like ``ar``; MXNet's is flat
+        at = 1 if return_index else 0
+        extra[at] = extra[at].reshape(-1)
+    return (to_np(Tensor(_onp.ascontiguousarray(values))),
+            *(to_np(Tensor(_onp.ascontiguousarray(e, _onp.int64))) for e in extra))
+
+
+def indices(dimensions: Any, dtype: Any = _onp.int32, device: Any = None, ctx: Any = None) -> ndarray:
+    """The grid of indices of an array of shape ``dimensions``, stacked: shape ``(len(dimensions),
+    *dimensions)``, int32 unless ``dtype`` is given.
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx
+        >>> npx.set_np()
+        >>> print(np.indices((2, 3)))
+        [[[0 0 0]
+          [1 1 1]]
+        <BLANKLINE>
+         [[0 1 2]
+          [0 1 2]]]
+    """
+    grids = _cnp.indices(tuple(dimensions), _dt(dtype))
+    return to_np(_ops.stack(tuple(grids), 0)) if grids else to_np(Tensor(_onp.zeros((0,), _dt(dtype))))
+
+
+def promote_types(type1: Any, type2: Any) -> _onp.dtype:
+    """NumPy's promoted dtype of ``type1`` and ``type2`` (a NumPy dtype, as MXNet gives it).
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx
+        >>> npx.set_np()
+        >>> np.promote_types('int32', 'float32')
+        dtype('float64')
+    """
+    return _onp.dtype(_onp.promote_types(_dtypes.to_numpy(type1), _dtypes.to_numpy(type2)))
+
+
+def einsum(*operands: Any, out: Any = None, optimize: bool = False) -> ndarray:
+    """Einstein summation of ``operands`` by the subscripts given first (``'ij,jk->ik'``, ``...`` for
+    broadcast axes, NumPy's implicit output without ``->``); differentiable with respect to every operand.
+
+    With ``optimize=True`` more than two operands are contracted a pair at a time in the order NumPy's
+    greedy path finds (fewer operations for chains such as ``'ij,jk,kl->il'``); the result is the same.
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx
+        >>> npx.set_np()
+        >>> a = np.arange(6).reshape(2, 3)
+        >>> b = np.arange(3)
+        >>> print(np.einsum('ij,j->i', a, b))
+        [ 5. 14.]
+        >>> print(np.einsum('ii', np.eye(3)))
+        3.0
+    """
+    if not operands or not isinstance(operands[0], str):
+        raise TypeError("einsum: the first argument must be the subscripts string, e.g. 'ij,jk->ik'")
+    subscripts, arrays = operands[0], [_t(a) for a in operands[1:]]
+    if not isinstance(optimize, (bool, int, _onp.bool_)):
+        raise TypeError(f"einsum: optimize must be a bool (as MXNet's), got {optimize!r}")
+    if optimize and len(arrays) > 2:
+        result = _einsum_path(subscripts, arrays)
+    else:
+        result = _ops.einsum(subscripts, *arrays)
+    result = to_np(result)
+    if out is not None:
+        out[...] = result
+        return out
+    return result
+
+
+def _einsum_path(subscripts: Any, arrays: list[Tensor]) -> Tensor:
+    """Contract ``arrays`` pairwise along NumPy's greedy path (each contraction an einsum of two)."""
+    from cellonnx.ops.prims.einsum import normalize
+    ins, final = normalize(subscripts, [tuple(a.shape) for a in arrays])
+    path = _onp.einsum_path(",".join(ins) + "->" + final, *[_onp.empty(a.shape, _onp.float32)
+                                                           for a in arrays], optimize="greedy")[0]
+    subs, ops_ = list(ins), list(arrays)
+    for step in path[1:]:
+        picked = sorted(step, reverse=True)
+        taken = [(subs.pop(i), ops_.pop(i)) for i in picked]
+        keep = set(final).union(*subs)
+        letters = "".join(taken_sub for taken_sub, _ in taken)
+        result_sub = "".join(dict.fromkeys(c for c in letters if c in keep))
+        equation = ",".join(s for s, _ in taken) + "->" + result_sub
+        subs.append(result_sub)
+        ops_.append(_ops.einsum(equation, *[t for _, t in taken]))
+    return _ops.einsum(f"{subs[0]}->{final}", ops_[0]) if subs[0] != final else ops_[0]
+
+
+def result_type(*arrays_and_dtypes: Any) -> _onp.dtype:
+    """NumPy's result dtype of an operation on ``arrays_and_dtypes`` (arrays, dtypes, scalars), a NumPy
+    dtype (MXNet 1.9.1's raises trying to wrap it as an array).
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx
+        >>> npx.set_np()
+        >>> np.result_type(np.ones(2, dtype='int32'), 'float32')
+        dtype('float64')
+    """
+    items = [a._data.dtype if isinstance(a, Tensor) else
+             _dtypes.to_numpy(a) if isinstance(a, (str, _dtypes.DType)) else a for a in arrays_and_dtypes]
+    return _onp.dtype(_onp.result_type(*items))
+
+
 # MXNet's own above (creation with float32 defaults and device=, argmax / take / where as MXNet gives them,
 # mean, prod); every other NumPy function of cellonnx.numpy is shared with it
 _OWN = {"array", "asarray", "zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like",
         "arange", "linspace", "eye", "argmax", "argmin", "take", "where", "shape", "ndim", "mean", "prod",
-        "sort", "argsort", "linalg", "random"}
+        "sort", "argsort", "linalg", "random", "unique", "indices", "promote_types", "einsum", "around",
+        "round", "round_", "result_type"}
 # cellonnx.numpy's names that NumPy has elsewhere or not at all (mindspore.numpy extras), and its dtypes
 _NOT_NUMPY = {"rand", "randn", "randint", "numeric_types", "multi_dot", "norm", "matrix_power", "NINF",
               "PINF", "float_", "int_", "uint", "array_str", "asfarray", "sometrue", "trapz", "in1d", "mgrid",
@@ -352,7 +522,7 @@ _SHARED = sorted(n for n in _cnp.__all__ if n not in _OWN | _NOT_NUMPY and calla
                  and not isinstance(getattr(_cnp, n), type) and hasattr(_onp, n)
                  and not isinstance(getattr(_onp, n), type))
 for _name in _SHARED:
-    globals()[_name] = _shared(_name)
+    globals()[_name] = _conform(_name, _shared(_name))
 amax, amin = globals()["max"], globals()["min"]
 
 __all__ = sorted({*_OWN, *_SHARED, "amax", "amin", "e", "inf", "nan", "newaxis", "pi", "ndarray", "dtype",

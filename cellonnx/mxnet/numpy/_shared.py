@@ -53,6 +53,9 @@ def shared(name: str, impl: Callable[..., Any] | None = None) -> Callable[..., A
         direct.__name__ = direct.__qualname__ = name
         direct.__doc__ = borrowed(fn.__doc__)
         return with_example(direct, EXAMPLES.get(name))
+    # MXNet's functions take NumPy's positional-only ufunc operands by name too (``np.sin(x=a)``)
+    ours = ours.replace(parameters=[p.replace(kind=p.POSITIONAL_OR_KEYWORD) if p.kind == p.POSITIONAL_ONLY
+                                    else p for p in ours.parameters.values()])
     accepts = theirs.parameters
     positions = [p for p in accepts.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     numpy_positions = [p.name for p in ours.parameters.values()
@@ -77,9 +80,13 @@ def shared(name: str, impl: Callable[..., Any] | None = None) -> Callable[..., A
         given = dict(bound.arguments)
         out = given.pop("out", None)
         call: dict[str, Any] = {}
+        varargs: tuple = ()
         for key, value in given.items():
             if ours.parameters[key].kind == inspect.Parameter.VAR_KEYWORD:
                 call.update(value)
+                continue
+            if ours.parameters[key].kind == inspect.Parameter.VAR_POSITIONAL:
+                varargs = tuple(value)  # NumPy's *arys / *xi: passed on positionally
                 continue
             dest = target(key)
             if dest is None:
@@ -87,7 +94,7 @@ def shared(name: str, impl: Callable[..., Any] | None = None) -> Callable[..., A
                     continue  # NumPy's default: nothing to pass on
                 raise TypeError(f"np.{name}: argument {key}={value!r} is not supported")
             call[dest] = value
-        result = to_np(fn(**call))
+        result = to_np(fn(*varargs, **call))
         return result if out is None else _into(out, result, name)
 
     op.__name__ = op.__qualname__ = name

@@ -18,7 +18,33 @@ from cellonnx.mxnet._dtype import mx_dtype
 from cellonnx.mxnet.device import Device, cpu
 from cellonnx.tensor import Tensor
 
-__all__ = ["ndarray", "to_np"]
+__all__ = ["around", "ndarray", "to_np"]
+
+
+def _written(array: Tensor) -> None:
+    """A parameter's ``data()`` array was written into: the parameter takes the value (gluon.parameter)."""
+    from cellonnx.gluon.parameter import written
+    written(array)
+
+
+def around(a: Tensor, decimals: int = 0) -> Any:
+    """MXNet's rounding to ``decimals`` places, bit for bit: the value is multiplied by 10 (divided, for
+    negative ``decimals``) once per place in its own dtype, rounded half to even, and divided back the same
+    way (so float32 2.567 to 2 places is 2.5700002, not NumPy's 2.57). Integers are kept (to 0 or more
+    places) or rounded as NumPy does."""
+    decimals = int(decimals)
+    if a._data.dtype.kind != "f":
+        if decimals >= 0:
+            return to_np(Tensor(a._data.copy()))
+        return to_np(Tensor(np.round(a._data, decimals)))
+    ten = np.asarray(10, a._data.dtype)
+    t: Tensor = a
+    for _ in range(abs(decimals)):
+        t = ops.mul(t, Tensor(ten)) if decimals > 0 else ops.div(t, Tensor(ten))
+    t = ops.round(t)
+    for _ in range(abs(decimals)):
+        t = ops.div(t, Tensor(ten)) if decimals > 0 else ops.mul(t, Tensor(ten))
+    return to_np(t)
 
 
 def to_np(out: Any) -> Any:
@@ -52,7 +78,23 @@ def _axis(axis: Any) -> Any:
 
 
 class ndarray(Tensor):
-    """MXNet 2.x's ``mx.np.ndarray`` (see the module docstring). Make one with ``mx.np.array``."""
+    """MXNet 2.x's ``mx.np.ndarray`` (see the module docstring). Make one with ``mx.np.array``.
+
+    Examples:
+        >>> from cellonnx.mxnet import np, npx
+        >>> npx.set_np()
+        >>> x = np.array([[1.0, 2.0], [3.0, 4.0]])
+        >>> print(x.T)
+        [[1. 3.]
+         [2. 4.]]
+        >>> print(x.sum(axis=0))
+        [4. 6.]
+        >>> x.astype('int32')
+        array([[1, 2],
+               [3, 4]], dtype=int32)
+        >>> x.device
+        cpu(0)
+    """
 
     __slots__ = ()
     _gluon_array = True
@@ -161,6 +203,14 @@ class ndarray(Tensor):
         x = self if axis is not None else ops.reshape(self, (-1,))
         return to_np(ops.cast(ops.argmin(x, axis=axis if axis is not None else 0), np.int64))
 
+    def round(self, decimals: int = 0, out: Any = None) -> ndarray:
+        """Rounded to ``decimals`` places as MXNet rounds (see ``around``)."""
+        result = around(self, decimals)
+        if out is not None:
+            out[...] = result
+            return out
+        return result
+
     def clip(self, min: Any = None, max: Any = None, out: Any = None) -> ndarray:
         return to_np(ops.clamp(self, min, max))
 
@@ -182,6 +232,10 @@ class ndarray(Tensor):
 
     def __getitem__(self, key: Any) -> Any:
         return to_np(Tensor.__getitem__(self, key))  # type: ignore[attr-defined]
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        Tensor.__setitem__(self, key, value)  # type: ignore[attr-defined]
+        _written(self)
 
     def __neg__(self) -> ndarray:
         return to_np(ops.neg(self))

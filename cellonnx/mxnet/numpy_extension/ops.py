@@ -75,6 +75,7 @@ def softmax(data: Tensor, axis: int = -1, length: Any = None, temperature: float
 
 def log_softmax(data: Tensor, axis: int = -1, length: Any = None, temperature: float | None = None,
                 use_length: bool = False, dtype: Any = None) -> Any:
+    """Log-softmax along ``axis`` (of ``data / temperature``)."""
     return to_np(_op.TABLE["log_softmax"](data, axis, temperature, dtype))
 
 
@@ -89,6 +90,7 @@ def masked_softmax(data: Tensor, mask: Tensor, axis: int = -1, temperature: floa
 
 def masked_log_softmax(data: Tensor, mask: Tensor, axis: int = -1, temperature: float = 1.0,
                        normalize: bool = True) -> Any:
+    """Log-softmax over the positions where ``mask`` is true (-inf elsewhere)."""
     m = _ops.cast(mask, "bool") if mask._data.dtype.kind != "b" else mask
     m = _ops.broadcast_to(m, tuple(data.shape))
     x = _ops.where(m, _ops.div(data, float(temperature)), _ops.full_like(data, float("-inf")))
@@ -97,6 +99,7 @@ def masked_log_softmax(data: Tensor, mask: Tensor, axis: int = -1, temperature: 
 
 def arange_like(data: Tensor, start: float = 0.0, step: float = 1.0, repeat: int = 1, ctx: Any = None,
                 axis: int | None = None) -> Any:
+    """``start + step * (i // repeat)`` shaped like ``data`` (along its ``axis`` alone when given)."""
     return to_np(_op.CONTRIB["arange_like"](data, start, step, repeat, axis))
 
 

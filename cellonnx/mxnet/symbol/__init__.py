@@ -1,54 +1,177 @@
-"""mx.sym: the operator namespace Gluon 1.x's ``hybrid_forward(F, ...)`` receives while a hybridized block is
-traced.
+"""mx.sym: MXNet 1.x's symbolic API, and the operator namespace ``hybrid_forward(F, ...)`` receives while a
+hybridized block is traced.
 
-MXNet builds a symbolic graph there; cellonnx traces the same Python code with tensors that record ONNX
-nodes, so mx.sym's operators are mx.nd's (one table, the same functions) and their results are ``Symbol``s,
-NDArrays that code can tell apart (``isinstance(x, mx.sym.Symbol)``, ``F is mx.sym``). Building graphs from
-``mx.sym.var`` placeholders and reading symbol.json files is not part of this namespace.
+Symbols are graphs: ``mx.sym.var('data')`` is a placeholder, every operator applied to Symbols adds a node
+(``mx.sym.FullyConnected(data, num_hidden=10)`` creates ``fullyconnected0`` and its variables
+``fullyconnected0_weight`` / ``_bias``), and a Symbol lists its arguments, infers shapes and types, saves
+MXNet's symbol.json, binds to an Executor (forward / backward) and becomes a trainable ``gluon.SymbolBlock``;
+the symbol interpreter of cellonnx.gluon.symbol runs it (the same that loads ``HybridBlock.export`` files).
+
+While a hybridized block is traced, ``F`` is this namespace too: its operators called on the traced arrays
+compute them with mx.nd's implementations (one table), and their results are NDArrays that pass
+``isinstance(x, mx.sym.Symbol)``, so ``F is mx.sym`` code runs unchanged.
 """
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from typing import Any
 
+from cellonnx.gluon.symbol.compose import create
+from cellonnx.gluon.symbol.symbol import Group, Symbol, Variable, is_symbol, load, load_json, var
+from cellonnx.graph import trace as _trace
 from cellonnx.mxnet import _op
+from cellonnx.mxnet._docs import attach
+from cellonnx.mxnet.ndarray.examples import SUMMARIES as ND_SUMMARIES
 from cellonnx.mxnet.ndarray.ndarray import NDArray
 from cellonnx.mxnet.symbol import contrib
+from cellonnx.mxnet.symbol.examples import EXAMPLES, SUMMARIES
+from cellonnx.tensor import Tensor
 
 
-class Symbol(NDArray):
+class _TracedSymbol(NDArray):
     """An operator result while a hybridized block is traced (an NDArray holding a traced value)."""
 
     __slots__ = ()
 
 
+Symbol.register(_TracedSymbol)
+
+
+def _symbolic(args: tuple, kwargs: dict[str, Any]) -> bool:
+    """Whether a call builds a graph node: some argument is a Symbol, or none is an array and no block is
+    being traced (``mx.sym.zeros(shape)``, ``mx.sym.FullyConnected(num_hidden=4)``)."""
+    values = (*args, *kwargs.values())
+    if any(is_symbol(v) for v in values):
+        return True
+    if _trace._current:
+        return False
+    return not any(isinstance(v, Tensor) or (isinstance(v, (list, tuple)) and any(isinstance(e, Tensor)
+                                                                                    for e in v))
+                   for v in values)
+
+
+def _dual(name: str, op: str, eager: Callable[..., Any] | None,
+          impl: Callable[..., Any] | None = None) -> Callable[..., Any]:
+    """``mx.sym.<name>``: a graph node of operator ``op`` on Symbols, the computation on arrays."""
+    hint = name.lower()
+
+    def fn(*args: Any, **kwargs: Any) -> Any:
+        if eager is None or _symbolic(args, kwargs):
+            return create(op, hint, list(args), kwargs, symbol_cls=Symbol, signature=impl)
+        return eager(*args, **kwargs)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = eager.__doc__ if eager is not None else f"MXNet's operator {op}."
+    return fn
+
+
+def _op_name(name: str) -> str | None:
+    from cellonnx.gluon.symbol.spec import canonical
+
+    return canonical(name)
+
+
+# cellonnx's NumPy-style names of the operator table, on Symbols: MXNet's operators of the same meaning
+_GRAPH_ALIASES = {
+    **dict.fromkeys(("add", "plus"), "broadcast_add"),
+    **dict.fromkeys(("sub", "minus", "subtract"), "broadcast_sub"),
+    **dict.fromkeys(("mul", "multiply"), "broadcast_mul"),
+    **dict.fromkeys(("div", "divide", "true_divide"), "broadcast_div"),
+    **dict.fromkeys(("mod", "modulo"), "broadcast_mod"),
+    **{n: f"broadcast_{n}" for n in ("equal", "not_equal", "greater", "greater_equal", "lesser",
+                                     "lesser_equal", "logical_and", "logical_or", "logical_xor")},
+    "AdaptiveAvgPooling2D": "_contrib_AdaptiveAvgPooling2D",
+    "BilinearResize2D": "_contrib_BilinearResize2D",
+    "sequence_mask": "SequenceMask",
+    "eye": "_eye",
+}
+
 _module = sys.modules[__name__]
 for _name, _impl in _op.TABLE.items():
-    setattr(_module, _name, _op.wrap(_name, _impl, Symbol))
+    _eager = _op.wrap(_name, _impl, _TracedSymbol)
+    _canonical = _op_name(_GRAPH_ALIASES.get(_name, _name))
+    setattr(_module, _name, _eager if _canonical is None else _dual(_name, _canonical, _eager, _impl))
 
 
-def Group(symbols: list[Any]) -> list[Any]:
-    """Several outputs: returned as a list (a traced block may return a tuple or list)."""
-    return list(symbols)
+# ---------------------------------------------------------------- MXNet's Python-level functions
+def _scalar_or_symbol(name: str, sym_op: tuple[str, str], scalar_op: tuple[str, str],
+                      rscalar_op: tuple[str, str] | None, eager: Callable[..., Any]) -> Callable[..., Any]:
+    def fn(left: Any, right: Any, **kwargs: Any) -> Any:
+        if not (is_symbol(left) or is_symbol(right)):
+            return eager(left, right, **kwargs)
+        if is_symbol(left) and is_symbol(right):
+            return create(sym_op[0], sym_op[1], [left, right], kwargs, symbol_cls=Symbol)
+        if is_symbol(left):
+            return create(scalar_op[0], scalar_op[1], [left], {"scalar": right, **kwargs}, symbol_cls=Symbol)
+        if rscalar_op is None:
+            return create(scalar_op[0], scalar_op[1], [right], {"scalar": left, **kwargs}, symbol_cls=Symbol)
+        return create(rscalar_op[0], rscalar_op[1], [right], {"scalar": left, **kwargs}, symbol_cls=Symbol)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = eager.__doc__
+    return fn
 
 
-def var(name: str, **_: Any) -> Any:
-    """Placeholders of hand-built symbolic graphs are not supported: cellonnx traces Python code instead
-    (hybridize a HybridBlock and call it, or export it to ONNX)."""
-    raise NotImplementedError(f"mx.sym.var({name!r}): building graphs from symbolic placeholders is not "
-                              "supported; hybridize a HybridBlock (its hybrid_forward is traced to "
-                              "ONNX) instead")
+for _name, _ops in {
+    "maximum": (("_Maximum", "_maximum"), ("_MaximumScalar", "_maximumscalar"), None),
+    "minimum": (("_Minimum", "_minimum"), ("_MinimumScalar", "_minimumscalar"), None),
+    "hypot": (("_Hypot", "_hypot"), ("_HypotScalar", "_hypotscalar"), None),
+    "power": (("_Power", "_power"), ("_PowerScalar", "_powerscalar"), ("_RPowerScalar", "_rpowerscalar")),
+}.items():
+    if _name in _op.TABLE:
+        setattr(_module, _name, _scalar_or_symbol(_name, *_ops, getattr(_module, _name)))
+pow = getattr(_module, "power", None)
 
 
-Variable = var
+def _creation(name: str, op: str, build: Callable[..., dict[str, Any]]) -> Callable[..., Any]:
+    eager = getattr(_module, name)
+
+    def fn(*args: Any, **kwargs: Any) -> Any:
+        if _trace._current or any(isinstance(v, Tensor) for v in (*args, *kwargs.values())):
+            return eager(*args, **kwargs)
+        kwargs = dict(kwargs)
+        kwargs.pop("ctx", None)
+        attrs = build(*args, **kwargs)
+        return create(op, op, [], attrs, symbol_cls=Symbol)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = eager.__doc__
+    return fn
 
 
-def load(fname: str) -> Any:
-    raise NotImplementedError(f"mx.sym.load({fname!r}): MXNet symbol.json files are not read by mx.sym; they "
-                              "are a separate piece of work (gluon.SymbolBlock.imports)")
+def _zeros_attrs(shape: Any, dtype: Any = None, **kwargs: Any) -> dict[str, Any]:
+    return {"shape": shape, "dtype": "float32" if dtype is None else dtype, **kwargs}
 
 
-load_json = load
+def _full_attrs(shape: Any, val: Any, dtype: Any = None, **kwargs: Any) -> dict[str, Any]:
+    return {"shape": shape, "value": val, "dtype": "float32" if dtype is None else dtype, **kwargs}
+
+
+def _arange_attrs(start: Any, stop: Any = None, step: Any = 1.0, repeat: int = 1, infer_range: bool = False,
+                  name: str | None = None, dtype: Any = None, **kwargs: Any) -> dict[str, Any]:
+    return {"start": start, "stop": stop, "step": step, "repeat": repeat, "infer_range": infer_range,
+            "name": name, "dtype": "float32" if dtype is None else dtype, **kwargs}
+
+
+for _name, _op_and_build in {"zeros": ("_zeros", _zeros_attrs), "ones": ("_ones", _zeros_attrs),
+                             "full": ("_full", _full_attrs), "arange": ("_arange", _arange_attrs)}.items():
+    if _name in _op.TABLE:
+        setattr(_module, _name, _creation(_name, *_op_and_build))
+
+
+def split_v2(ary: Any, indices_or_sections: Any, axis: int = 0, squeeze_axis: bool = False) -> Any:
+    """Split ``ary`` along ``axis`` into equal sections (an int) or at the given indices (a tuple)."""
+    if isinstance(indices_or_sections, int):
+        return create("_split_v2", "_split_v2", [ary], {"axis": axis, "squeeze_axis": squeeze_axis,
+                                                        "sections": indices_or_sections, "indices": ()},
+                      symbol_cls=Symbol)
+    indices = (0, *indices_or_sections)
+    return create("_split_v2", "_split_v2", [ary], {"axis": axis, "squeeze_axis": squeeze_axis,
+                                                    "indices": indices, "sections": 0}, symbol_cls=Symbol)
+
+
+attach(vars(_module), EXAMPLES, {**ND_SUMMARIES, **SUMMARIES})
 
 __all__ = ["Group", "Symbol", "Variable", "contrib", "load", "load_json", "var",
            *(n for n in _op.TABLE if not n.startswith("_"))]
@@ -61,4 +184,20 @@ def __getattr__(name: str) -> Any:
     if name == "npx":
         from cellonnx.mxnet import numpy_extension
         return numpy_extension
+    fn = _graph_operator(name)
+    if fn is not None:
+        setattr(_module, name, fn)
+        return fn
     raise AttributeError(f"module 'mxnet.symbol' has no attribute '{name}'")
+
+
+def _graph_operator(name: str) -> Any:
+    """Every other operator of MXNet 1.9.1 under its names (SoftmaxOutput, SliceChannel, MakeLoss ...):
+    a graph node on Symbols; on arrays, the interpreter's implementation where it has one."""
+    from cellonnx.gluon.symbol.table import row_of
+
+    op = _op_name(name) if not name.startswith("__") else None
+    if op is None:
+        return None
+    row = row_of(op)
+    return _dual(name, op, None if row is None else _op.wrap(name, row.fn, _TracedSymbol))

@@ -336,6 +336,17 @@ class RReLU(Cell):
     Args:
         lower (Union[int, float]): Default: 1/8.
         upper (Union[int, float]): Default: 1/3.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, nn
+        >>> rrelu = nn.RReLU()
+        >>> rrelu.set_train(False)
+        RReLU()
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> print(rrelu(x))
+        [1. 2.]
     """
 
     def __init__(self, lower: float = 1 / 8, upper: float = 1 / 3) -> None:

@@ -189,6 +189,17 @@ class Dropout2dExt(DropoutExt):
 
     Args:
         p (float): Default: 0.5. inplace (bool): accepted for signature compatibility.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, nn
+        >>> dropout = nn.Dropout2dExt(p=0.5)
+        >>> dropout.set_train(False)
+        Dropout2dExt()
+        >>> x = Tensor(np.ones((1, 2, 2, 2)), ms.float32)
+        >>> print(dropout(x).shape)
+        (1, 2, 2, 2)
     """
 
     def construct(self, input: Tensor) -> Tensor:

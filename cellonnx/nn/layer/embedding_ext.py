@@ -185,6 +185,18 @@ class MultiFieldEmbeddingLookup(EmbeddingLookup):
         input_indices (batch, n) int32 / int64, input_values (batch, n) float32 (a 0 value leaves its id out
         of a
         MAX), field_ids (batch, n) int32 in [0, field_size).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, nn
+        >>> net = nn.MultiFieldEmbeddingLookup(4, 2, field_size=2, param_init='ones')
+        >>> input_indices = Tensor(np.array([[0, 1]]), ms.int32)
+        >>> input_values = Tensor(np.array([[1.0, 2.0]]), ms.float32)
+        >>> field_ids = Tensor(np.array([[0, 1]]), ms.int32)
+        >>> print(net(input_indices, input_values, field_ids))
+        [[[1. 1.]
+          [2. 2.]]]
     """
 
     OPERATOR_SUM = "SUM"

@@ -175,6 +175,15 @@ class MSSSIM(Cell):
             0.1333).
         filter_size (int): Default: 11. filter_sigma (float): Default: 1.5. k1, k2 (float): Default: 0.01,
         0.03.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, nn
+        >>> net = nn.MSSSIM(power_factors=(0.5, 0.5), filter_size=3)
+        >>> img = Tensor(np.linspace(0, 1, 256).reshape(1, 1, 16, 16), ms.float32)
+        >>> print(net(img, img).asnumpy().round(4))
+        [1.]
     """
 
     def __init__(self, max_val: float = 1.0, power_factors: Any = (0.0448, 0.2856, 0.3001, 0.2363, 0.1333),

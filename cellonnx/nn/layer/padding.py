@@ -233,7 +233,17 @@ class ReflectionPad2d(_ReflectionPadNd):
 
 class ReflectionPad3d(_ReflectionPadNd):
     """Reflection padding of the last three dims: padding (left, right, top, bottom, front, back) or one
-    int."""
+    int.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, nn
+        >>> pad = nn.ReflectionPad3d((1, 1, 0, 0, 0, 0))
+        >>> x = Tensor(np.array([[[[[1.0, 2.0, 3.0]]]]]), ms.float32)
+        >>> print(pad(x))
+        [[[[[2. 1. 2. 3. 2.]]]]]
+    """
 
     def __init__(self, padding: Any) -> None:
         super().__init__(_int_padding(padding, 3), "ReflectionPad3d")
@@ -313,7 +323,17 @@ class ReplicationPad2d(_ReplicationPadNd):
 
 class ReplicationPad3d(_ReplicationPadNd):
     """Replication padding of the last three dims of (C, D, H, W) or (N, C, D, H, W): padding (left, right,
-    top, bottom, front, back) or one int."""
+    top, bottom, front, back) or one int.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, nn
+        >>> pad = nn.ReplicationPad3d((1, 1, 0, 0, 0, 0))
+        >>> x = Tensor(np.array([[[[[1.0, 2.0, 3.0]]]]]), ms.float32)
+        >>> print(pad(x))
+        [[[[[1. 1. 2. 3. 3.]]]]]
+    """
 
     _ndim = 3
 

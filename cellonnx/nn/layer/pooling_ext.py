@@ -277,6 +277,15 @@ class AvgPool1dExt(Cell):
     Args:
         kernel_size (Union[int, tuple[int]]). stride: Default: None. padding: Default: 0.
         ceil_mode (bool): Default: False. count_include_pad (bool): Default: True.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, nn
+        >>> pool = nn.AvgPool1dExt(kernel_size=2, stride=2)
+        >>> x = Tensor(np.array([[[1.0, 2.0, 3.0, 4.0]]]), ms.float32)
+        >>> print(pool(x))
+        [[[1.5 3.5]]]
     """
 
     def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False,
@@ -350,6 +359,15 @@ class AvgPool3dExt(_AvgPoolExt):
     Args:
         kernel_size (Union[int, tuple[int]]). stride: Default: None. padding: Default: 0.
         ceil_mode (bool), count_include_pad (bool), divisor_override (int, optional): as ops.avg_pool3d.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, nn
+        >>> pool = nn.AvgPool3dExt(kernel_size=2, stride=2)
+        >>> x = Tensor(np.arange(8).reshape(1, 1, 2, 2, 2), ms.float32)
+        >>> print(pool(x))
+        [[[[[3.5]]]]]
     """
 
     _rank = 5
@@ -562,6 +580,17 @@ class FractionalMaxPool2d(Cell):
         kernel_size (Union[int, tuple[int]]). output_size (Union[int, tuple[int]], optional).
         output_ratio (Union[float, tuple[float]], optional). return_indices (bool): Default: False.
         _random_samples (Tensor, optional): (N, C, 2) samples placing the windows; drawn per call when None.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, nn
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 4, 4), ms.float32)
+        >>> samples = Tensor(np.array([[[0.5, 0.5]]]), ms.float32)
+        >>> pool = nn.FractionalMaxPool2d(2, output_size=(2, 2), _random_samples=samples)
+        >>> print(pool(x))
+        [[[[ 5.  7.]
+           [13. 15.]]]]
     """
 
     def __init__(self, kernel_size: Any, output_size: Any = None, output_ratio: Any = None,
@@ -580,7 +609,19 @@ class FractionalMaxPool2d(Cell):
 
 class FractionalMaxPool3d(Cell):
     """Fractional max pooling over (N, C, D, H, W) or (C, D, H, W) (see ``ops.fractional_max_pool3d``);
-    arguments as FractionalMaxPool2d with (N, C, 3) samples."""
+    arguments as FractionalMaxPool2d with (N, C, 3) samples.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, nn
+        >>> x = Tensor(np.arange(32).reshape(1, 1, 2, 4, 4), ms.float32)
+        >>> samples = Tensor(np.array([[[0.5, 0.5, 0.5]]]), ms.float32)
+        >>> pool = nn.FractionalMaxPool3d((1, 2, 2), output_size=(1, 2, 2), _random_samples=samples)
+        >>> print(pool(x))
+        [[[[[21. 23.]
+            [29. 31.]]]]]
+    """
 
     def __init__(self, kernel_size: Any, output_size: Any = None, output_ratio: Any = None,
                  return_indices: bool = False, _random_samples: Tensor | None = None) -> None:
@@ -625,6 +666,16 @@ class MaxUnpool1d(_MaxUnpoolNd):
 
     Inputs:
         x (N, C, L) or (C, L); indices of x's shape; output_size (tuple, optional).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, nn
+        >>> unpool = nn.MaxUnpool1d(kernel_size=2)
+        >>> x = Tensor(np.array([[[2.0, 4.0]]]), ms.float32)
+        >>> indices = Tensor(np.array([[[1, 3]]]), ms.int64)
+        >>> print(unpool(x, indices))
+        [[[0. 2. 0. 4.]]]
     """
 
     _nd = 1
@@ -648,6 +699,17 @@ class MaxUnpool2d(_MaxUnpoolNd):
 
 
 class MaxUnpool3d(_MaxUnpoolNd):
-    """The partial inverse of MaxPool3d; arguments as MaxUnpool1d, over (N, C, D, H, W) or (C, D, H, W)."""
+    """The partial inverse of MaxPool3d; arguments as MaxUnpool1d, over (N, C, D, H, W) or (C, D, H, W).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, nn
+        >>> unpool = nn.MaxUnpool3d(kernel_size=2)
+        >>> x = Tensor(np.array([[[[[5.0]]]]]), ms.float32)
+        >>> indices = Tensor(np.array([[[[[7]]]]]), ms.int64)
+        >>> print(unpool(x, indices).reshape(-1))
+        [0. 0. 0. 0. 0. 0. 0. 5.]
+    """
 
     _nd = 3

@@ -186,6 +186,16 @@ class SoftmaxCrossEntropyExpand(Cell):
 
     Args:
         sparse: labels are class indices. Default: False.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, nn
+        >>> loss = nn.SoftmaxCrossEntropyExpand(sparse=True)
+        >>> logits = Tensor(np.array([[0.0, 0.0], [2.0, 0.0]]), ms.float32)
+        >>> labels = Tensor(np.array([0, 0]), ms.int32)
+        >>> print(loss(logits, labels).asnumpy().round(4))
+        0.41
     """
 
     def __init__(self, sparse: bool = False) -> None:

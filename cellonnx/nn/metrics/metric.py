@@ -16,7 +16,25 @@ _EVAL_TYPES = ("classification", "multilabel")
 
 
 def rearrange_inputs(func: Callable) -> Callable:
-    """Decorator for ``update``: pick the inputs named by ``set_indexes`` (e.g. [1, 2] of (loss, logits, label))."""
+    """Decorator for ``update``: pick the inputs named by ``set_indexes`` (e.g. [1, 2] of (loss, logits, label)).
+
+    Examples:
+        >>> import numpy as np
+        >>> from cellonnx import Tensor, nn
+        >>> class Sum(nn.Metric):
+        ...     def clear(self):
+        ...         self.total = 0
+        ...     @nn.rearrange_inputs
+        ...     def update(self, a, b):
+        ...         self.total += float(a.sum()) - float(b.sum())
+        ...     def eval(self):
+        ...         return self.total
+        >>> m = Sum().set_indexes([1, 0])
+        >>> m.clear()
+        >>> m.update(Tensor(np.array([1.0])), Tensor(np.array([5.0])))
+        >>> print(m.eval())
+        4.0
+    """
 
     @functools.wraps(func)
     def wrapper(self: Metric, *inputs: Any) -> Any:

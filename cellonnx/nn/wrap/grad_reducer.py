@@ -3,13 +3,19 @@
 The gradients are fused into buckets (MindSpore's AllReduce fusion: split by ``all_reduce_fusion_config``
 indices, or by size, 64 MB by default, set with ``comm_fusion``), the parameters taken in reverse order so a
 bucket's gradients are the ones a backward pass completes together. While the backward pass runs, the tape
-reports each parameter's gradient the moment it is complete (cellonnx.autograd.tape.GRAD_READY_HOOKS); it is
-copied into its bucket, and a full bucket starts a non-blocking MPI all-reduce (``Iallreduce``, on a
-communicator of the reducer's own) at once; a background thread drives it to completion
-(cellonnx/communication/_progress.py), so communication overlaps the rest of the backward
-computation. Calling the reducer with the gradients waits
-for what is in flight, reduces what is not yet sent (a gradient the backward pass did not reach, or one that
-was changed after it was computed), and returns the reduced gradients.
+reports each parameter's gradient the moment it is complete (cellonnx.autograd.tape.GRAD_READY_HOOKS), and a
+full bucket starts a non-blocking MPI all-reduce (``Iallreduce``, on a communicator of the reducer's own) at
+once. The gradients are computed straight into their buckets: each bucket has a flat gradient buffer,
+allocated once and reused every step, and the tape offers the op computing a parameter's gradient its place
+there (cellonnx.autograd.tape.GRAD_BUFFERS; the convolution and dense weight gradients write into it, other
+gradients are copied in when they complete), so the gradients ``value_and_grad`` returns are views of the
+buckets and the all-reduce reads them where they are. It writes the sums into a second buffer per bucket
+(out of place: the caller's gradients keep their values), scaled there in place for ``mean``; a background
+thread drives it to completion (cellonnx/communication/_progress.py), so communication overlaps the rest of
+the backward computation. Calling the reducer with the gradients waits for what is in flight, reduces what
+is not yet sent (a gradient the backward pass did not reach, or one that was changed after it was computed),
+and returns the reduced gradients, views of the sums' buffers. A buffer still held when the next step starts
+(gradients kept across steps) stays with its holder and the bucket takes a fresh one.
 
 Buckets start in one fixed order on every rank, as MPI needs collectives to be called in the same order
 everywhere.
@@ -21,6 +27,7 @@ has run (cellonnx/graph/split_step.py).
 """
 from __future__ import annotations
 
+import sys
 import weakref
 from typing import Any
 
@@ -47,8 +54,44 @@ def _wire_dtype(dtype: np.dtype) -> np.dtype:
     return np.dtype(np.float64) if dtype == np.float64 else np.dtype(np.float32)
 
 
+def _refs(buf: Any) -> int:
+    return sys.getrefcount(buf)
+
+
+def _free(buf: np.ndarray | None, views: int = 0) -> bool:
+    """Whether nothing but the bucket holds ``buf`` or a view of it (every NumPy view keeps its base), but
+    for ``views`` views of it that the caller knows of."""
+    return buf is not None and _refs(buf) <= _ALONE + views
+
+
+def _alone(buf: np.ndarray) -> int:   # as _free counts
+    return _refs(buf)
+
+
+class _Probe:
+    __slots__ = ("buf",)
+
+    def __init__(self) -> None:
+        self.buf = np.empty(1)
+
+
+_PROBE = _Probe()
+# the references _free sees to an array held by one attribute and nothing else (the interpreter's own count)
+_ALONE = _alone(_PROBE.buf)
+
+
 class _Bucket:
-    __slots__ = ("dtype", "filled", "index", "members", "offsets", "request", "send", "size", "stale")
+    """Consecutive parameters (in backward order) whose gradients are all-reduced as one message.
+
+    Two flat buffers, allocated once and reused every step: ``grad``, where the backward pass writes each
+    member's gradient (a view of it is the gradient the caller gets back from ``value_and_grad``), and
+    ``result``, which the all-reduce writes the sums into (out of place, so the caller's gradients keep their
+    values) and which is scaled in place; the reduced gradients are views of it. A buffer still held by the
+    caller when a new round starts (gradients kept across steps) is left to them and a fresh one taken.
+    """
+
+    __slots__ = ("claimed", "dtype", "filled", "grad", "index", "members", "offsets", "request", "result",
+                 "size", "stale")
 
     def __init__(self, index: int, members: list[int], params: list[Parameter], dtype: np.dtype) -> None:
         self.index = index
@@ -62,20 +105,51 @@ class _Bucket:
             self.offsets[i] = (off, n, shape)
             off += n
         self.size = off
+        self.grad: np.ndarray | None = None
+        self.result: np.ndarray | None = None
         self.reset()
 
     def reset(self) -> None:
-        self.send: np.ndarray | None = None   # the fused gradients, all-reduced in place
         self.filled: set[int] = set()
         self.request: Any = None
         self.stale = False   # a member changed after the bucket was sent: reduce it again
+        self.claimed = False   # ``grad`` taken for this round
 
-    def put(self, i: int, grad: np.ndarray) -> None:
-        if self.send is None:
-            self.send = np.empty(self.size, self.dtype)
-        off, n, _ = self.offsets[i]
-        self.send[off:off + n] = grad.reshape(-1)
+    def claim(self, views: int = 0) -> np.ndarray:
+        """The gradient buffer of this round: fresh when views of the last round's are still held, but for
+        ``views`` of them (gradients passed to the reducer now)."""
+        if not self.claimed:
+            if not _free(self.grad, views):
+                self.grad = np.empty(self.size, self.dtype)
+            self.claimed = True
+        assert self.grad is not None
+        return self.grad
+
+    def view(self, buf: np.ndarray, i: int) -> np.ndarray:
+        off, n, shape = self.offsets[i]
+        return buf[off:off + n].reshape(shape)
+
+    def holds(self, i: int, arr: np.ndarray) -> bool:
+        """Whether ``arr`` is member ``i``'s place in the gradient buffer (written there by the backward)."""
+        buf = self.grad
+        if buf is None or arr.dtype != self.dtype or not arr.flags.c_contiguous:
+            return False
+        off, _, shape = self.offsets[i]
+        return arr.shape == shape and arr.ctypes.data == buf.ctypes.data + off * buf.itemsize
+
+    def put(self, i: int, grad: np.ndarray, views: int = 0) -> None:
+        buf = self.claim(views)
+        if not self.holds(i, grad):   # one pass, whatever its strides (a transposed view, say) or dtype
+            np.copyto(self.view(buf, i), grad.reshape(self.offsets[i][2]), casting="unsafe")
         self.filled.add(i)
+
+    def start(self, comm: Any, background: bool = True) -> None:
+        """A non-blocking all-reduce of the gradients into ``result``, driven by the progress thread (or,
+        without ``background``, by the wait that follows at once)."""
+        if not _free(self.result):
+            self.result = np.empty(self.size, self.dtype)
+        request = comm.Iallreduce(self.claim(), self.result, op=_mpi.STATE.mpi.SUM)
+        self.request = _progress.submit(request) if background else _progress.direct(request)
 
 
 class _Plan:
@@ -93,6 +167,8 @@ class _Plan:
         self.next_launch = 0
         self.round_closed = False
         self.overlapped = 0   # buckets started during the last backward pass (for tests and benchmarks)
+        self.written = 0   # gradients the last backward pass wrote straight into their bucket (idem)
+        self.overlap = True   # buckets start in the backward pass (False: at the reducer call, to compare)
 
     def _make_buckets(self) -> list[_Bucket]:
         from cellonnx.parallel_context import _fusion_plan
@@ -125,6 +201,24 @@ class _Plan:
                 for k, members in enumerate(groups)]
 
     # --- during the backward pass ---------------------------------------------------------------------------
+    def _enter(self, i: int) -> None:
+        """A gradient of parameter ``i`` is on its way: begin a new round when this one is spent."""
+        if self.round_closed or i in self.captured:
+            self.drop_round()   # gradients computed again before the reducer used the last ones
+        if not self.captured:
+            self.overlapped = self.written = 0
+
+    def grad_buffer(self, leaf: Any) -> np.ndarray | None:
+        """Where the backward pass should write ``leaf``'s gradient: its place in its bucket."""
+        i = self.index.get(id(leaf))
+        if i is None or tracing_step():
+            return None
+        b = self.bucket_of[i]
+        if leaf._data.dtype != b.dtype:
+            return None   # all-reduced in another dtype: cast into the bucket when it arrives
+        self._enter(i)
+        return b.view(b.claim(), i)
+
     def on_grad(self, leaf: Any, grad: Any) -> None:
         if leaf is None:
             if self.captured:
@@ -133,16 +227,16 @@ class _Plan:
         i = self.index.get(id(leaf))
         if i is None:
             return
-        if self.round_closed or i in self.captured:
-            self.drop_round()   # gradients computed again before the reducer used the last ones
-        if not self.captured:
-            self.overlapped = 0
+        self._enter(i)
         arr = grad._data
         self.captured[i] = arr
         bucket = self.bucket_of[i]
+        if bucket.holds(i, arr):
+            self.written += 1
         bucket.put(i, arr)
-        self._launch_ready()
-        self._progress()
+        if self.overlap:
+            self._launch_ready()
+            self._progress()
 
     def _launch_ready(self) -> None:
         while self.next_launch < len(self.buckets):
@@ -152,9 +246,8 @@ class _Plan:
             self._start(b)
             self.overlapped += 1
 
-    def _start(self, b: _Bucket) -> None:
-        request = self.comm.Iallreduce(_mpi.STATE.mpi.IN_PLACE, b.send, op=_mpi.STATE.mpi.SUM)
-        b.request = _progress.submit(request)
+    def _start(self, b: _Bucket, background: bool = True) -> None:
+        b.start(self.comm, background)
         self.next_launch = b.index + 1
 
     def _progress(self) -> None:
@@ -172,33 +265,52 @@ class _Plan:
 
     # --- the reducer call ---------------------------------------------------------------------------------
     def reduce(self, grads: tuple, scale: float | None = None) -> list[np.ndarray]:
-        """The sums of ``grads`` across the group (times ``scale`` when given), as views of the buckets."""
+        """The sums of ``grads`` across the group (times ``scale`` when given), as views of the buckets.
+        Gradients the backward pass wrote into their buckets are not copied."""
+        views: dict[int, set[int]] = {}   # per bucket, the views of its buffer among ``grads``
+        replaced: set[int] = set()   # buckets holding gradients of the backward pass that ``grads`` replace
+        for i, g in enumerate(grads):
+            b = self.bucket_of[i]
+            if b.holds(i, g._data):
+                views.setdefault(b.index, set()).add(id(g._data))
+            cap = self.captured.get(i)
+            if cap is not None and cap is not g._data and b.holds(i, cap):
+                replaced.add(b.index)
+        for k in sorted(replaced):   # the caller may still read the backward's gradients: a fresh buffer
+            b = self.buckets[k]
+            if b.request is not None:
+                b.request.wait()
+                b.request = None
+                b.stale = True
+            b.grad = np.empty(b.size, b.dtype)
+            b.claimed = True
         for i, g in enumerate(grads):
             arr = g._data
-            if self.captured.get(i) is arr:
-                continue
             b = self.bucket_of[i]
+            if self.captured.get(i) is arr and b.index not in replaced:
+                continue
             if b.request is not None and not b.stale:   # sent already: finish it, then reduce it again
                 b.request.wait()
                 b.request = None
                 b.stale = True
-            b.put(i, arr)
-        for b in self.buckets[self.next_launch:]:
+            b.put(i, arr, len(views.get(b.index, ())))
+        for b in self.buckets[self.next_launch:]:   # (waited for below at once: no progress thread)
             if not b.stale:
-                self._start(b)
+                self._start(b, background=False)
         out: list[np.ndarray] = [None] * len(grads)  # type: ignore[list-item]
         for b in self.buckets:   # in bucket order, as every rank
             if b.stale:
-                self.comm.Allreduce(_mpi.STATE.mpi.IN_PLACE, b.send, op=_mpi.STATE.mpi.SUM)
+                if not _free(b.result):
+                    b.result = np.empty(b.size, b.dtype)
+                self.comm.Allreduce(b.claim(), b.result, op=_mpi.STATE.mpi.SUM)
             else:
                 b.request.wait()
-            buf = b.send
-            assert buf is not None  # every bucket was filled above
+            buf = b.result
+            assert buf is not None  # every bucket was all-reduced above
             if scale is not None:
                 buf *= np.asarray(scale, buf.dtype)
             for i in b.members:
-                off, n, shape = b.offsets[i]
-                out[i] = buf[off:off + n].reshape(shape)
+                out[i] = b.view(buf, i)
         for b in self.buckets:
             b.reset()
         self.captured.clear()
@@ -276,8 +388,17 @@ class DistributedGradReducer(Cell):
             else:
                 plan.on_grad(leaf, grad)
 
+        def buffer(leaf: Any) -> np.ndarray | None:
+            plan = ref()
+            if plan is None:
+                _tape.GRAD_BUFFERS.remove(buffer)
+                return None
+            return plan.grad_buffer(leaf)
+
         _tape.GRAD_READY_HOOKS.append(hook)
+        _tape.GRAD_BUFFERS.append(buffer)
         self._hook = hook
+        self._buffer = buffer
 
     def construct(self, grads: Any) -> Any:
         single = isinstance(grads, Tensor)
@@ -297,6 +418,8 @@ class DistributedGradReducer(Cell):
         """Stop listening to backward passes (the reducer is no longer used)."""
         if self._hook in _tape.GRAD_READY_HOOKS:
             _tape.GRAD_READY_HOOKS.remove(self._hook)
+        if self._buffer in _tape.GRAD_BUFFERS:
+            _tape.GRAD_BUFFERS.remove(self._buffer)
         self._plan.drop_round()
 
 

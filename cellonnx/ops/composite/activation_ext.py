@@ -50,7 +50,16 @@ def glu(x: Tensor, axis: int = -1) -> Tensor:
 
 
 def soft_shrink(input: Tensor, lambd: float = 0.5) -> Tensor:
-    """MindSpore's deprecated spelling of :func:`softshrink` (same arguments, same result)."""
+    """MindSpore's deprecated spelling of :func:`softshrink` (same arguments, same result).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([-1.0, 0.2, 2.0]), ms.float32)
+        >>> print(ops.soft_shrink(x, 0.5))
+        [-0.5  0.   1.5]
+    """
     return F.softshrink(input, lambd)
 
 
@@ -87,6 +96,14 @@ def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3) -> Tens
 
     Returns:
         Tensor of the input's shape and dtype.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> print(ops.rrelu(x))
+        [1. 2. 3.]
     """
     lower = _number(lower, "lower", "rrelu")
     upper = _number(upper, "upper", "rrelu")

@@ -128,7 +128,17 @@ def addn(x: Any) -> Tensor:
 
 
 def accumulate_n(x: Any) -> Tensor:
-    """The elementwise sum of a list or tuple of tensors (as :func:`addn`)."""
+    """The elementwise sum of a list or tuple of tensors (as :func:`addn`).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> a = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> b = Tensor(np.array([3.0, 4.0]), ms.float32)
+        >>> print(ops.accumulate_n([a, b, a]))
+        [5. 8.]
+    """
     return addn(x)
 
 
@@ -319,7 +329,17 @@ def float_power(input: Any, exponent: Any) -> Tensor:
 
 
 def float_power_ext(input: Any, exponent: Any) -> Tensor:
-    """``input ** exponent`` in float64 (as :func:`float_power`)."""
+    """``input ** exponent`` in float64 (as :func:`float_power`).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([1, 2, 3]), ms.int32)
+        >>> y = ops.float_power_ext(x, 2)
+        >>> print(y, y.dtype)
+        [1. 4. 9.] Float64
+    """
     return float_power(input, exponent)
 
 
@@ -373,7 +393,9 @@ def hypot(input: Tensor, other: Tensor) -> Tensor:
 
 
 def copysign(x: Any, other: Any) -> Tensor:
-    """The magnitude of ``x`` with the sign of ``other`` (-0.0 counts as negative); a float result.
+    """The magnitude of ``x`` with the sign of ``other``; a float result. As MindSpore's CPU kernel, a value
+    of ``other`` is negative when it is less than 0: -0.0 and NaN (of either sign) give ``abs(x)``
+    (``mindspore.numpy.copysign`` and ``mx.np.copysign`` follow NumPy's sign bit instead).
 
     Examples:
         >>> import numpy as np
@@ -384,11 +406,10 @@ def copysign(x: Any, other: Any) -> Tensor:
         >>> print(ops.copysign(x, y))
         [-1.  2. -3.]
     """
-    from cellonnx.ops.prims.elementwise import SignBit
     a = _floatify(x)
     b = to_tensor(other, a)
     mag = F.abs(a)
-    return F.where(SignBit.apply(b), F.neg(mag), mag)
+    return F.where(F.less(b, 0), F.neg(mag), mag)
 
 
 def heaviside(input: Tensor, values: Tensor) -> Tensor:
@@ -564,7 +585,17 @@ def isclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-
 
 
 def approximate_equal(x: Tensor, y: Tensor, tolerance: float = 1e-05) -> Tensor:
-    """``|x - y| < tolerance`` elementwise."""
+    """``|x - y| < tolerance`` elementwise.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> y = Tensor(np.array([1.0, 2.5, 3.0]), ms.float32)
+        >>> print(ops.approximate_equal(x, y, tolerance=0.1))
+        [ True False  True]
+    """
     a, b = promote(x, y)
     return F.less(F.abs(F.sub(a, b)), float(tolerance))
 
@@ -604,7 +635,16 @@ def isneginf(input: Tensor) -> Tensor:
 
 
 def isnan_ext(tensor: Tensor) -> Tensor:
-    """Whether each element is NaN (as :func:`isnan`)."""
+    """Whether each element is NaN (as :func:`isnan`).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([np.nan, 1.0]), ms.float32)
+        >>> print(ops.isnan_ext(x))
+        [ True False]
+    """
     return F.isnan(tensor)
 
 
@@ -640,7 +680,16 @@ def isreal(input: Tensor) -> Tensor:
 
 
 def eps(x: Tensor) -> Tensor:
-    """A tensor of ``x``'s shape and dtype filled with its dtype's machine epsilon."""
+    """A tensor of ``x``'s shape and dtype filled with its dtype's machine epsilon.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> print(ops.eps(x))
+        [1.1920929e-07 1.1920929e-07]
+    """
     x = to_tensor(x)
     dt = x._data.dtype
     if not is_float_dtype(dt):

@@ -55,14 +55,32 @@ def fill(type: Any, shape: Any, value: Any) -> Tensor:
 
 
 def fills(x: Tensor, value: Any) -> Tensor:
-    """A tensor of ``x``'s shape and dtype filled with ``value`` (deprecated in MindSpore for ``fill``)."""
+    """A tensor of ``x``'s shape and dtype filled with ``value`` (deprecated in MindSpore for ``fill``).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.zeros((2, 2)), ms.float32)
+        >>> print(ops.fills(x, 1.5))
+        [[1.5 1.5]
+         [1.5 1.5]]
+    """
     x = to_tensor(x)
     v = _number(value, "fills", "value")
     return full_like(x, v if not isinstance(v, float) or is_float_dtype(x._data.dtype) else int(v))
 
 
 def scalar_to_tensor(input_x: Any, dtype: Any = dtypes.float32) -> Tensor:
-    """A 0-d tensor holding the number ``input_x`` in ``dtype`` (float32 by default)."""
+    """A 0-d tensor holding the number ``input_x`` in ``dtype`` (float32 by default).
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops
+        >>> x = ops.scalar_to_tensor(3, ms.int64)
+        >>> print(x, x.dtype)
+        3 Int64
+    """
     if isinstance(input_x, Tensor) or not isinstance(input_x, (bool, int, float, np.number, np.bool_)):
         raise TypeError(f"scalar_to_tensor: input_x must be a bool, int or float, got "
                         f"{type(input_x).__name__}")
@@ -71,13 +89,27 @@ def scalar_to_tensor(input_x: Any, dtype: Any = dtypes.float32) -> Tensor:
 
 def scalar_to_array(input_x: Any) -> Tensor:
     """A 0-d tensor holding ``input_x``: int32 for an int, float32 for a float (deprecated in MindSpore for
-    ``scalar_to_tensor``)."""
+    ``scalar_to_tensor``).
+
+    Examples:
+        >>> from cellonnx import ops
+        >>> x = ops.scalar_to_array(3)
+        >>> print(x, x.dtype)
+        3 Int32
+    """
     is_int = isinstance(input_x, (int, np.integer)) and not isinstance(input_x, bool)
     return scalar_to_tensor(input_x, dtypes.int32 if is_int else dtypes.float32)
 
 
 def tuple_to_array(input_x: Any) -> Tensor:
-    """A 1-D tensor from a tuple of numbers: int32 when the first is an int, float32 otherwise."""
+    """A 1-D tensor from a tuple of numbers: int32 when the first is an int, float32 otherwise.
+
+    Examples:
+        >>> from cellonnx import ops
+        >>> x = ops.tuple_to_array((1, 2, 3))
+        >>> print(x, x.dtype)
+        [1 2 3] Int32
+    """
     if not isinstance(input_x, (tuple, list)) or not input_x:
         raise TypeError(f"tuple_to_array: input_x must be a non-empty tuple of numbers, got {input_x!r}")
     first = input_x[0]
@@ -237,7 +269,16 @@ def size(input_x: Tensor) -> int:
 
 
 def dtype(x: Tensor) -> Any:
-    """The dtype of ``x`` (a cellonnx dtype, e.g. ``cellonnx.float32``)."""
+    """The dtype of ``x`` (a cellonnx dtype, e.g. ``cellonnx.float32``).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([1.0]), ms.float32)
+        >>> print(ops.dtype(x))
+        Float32
+    """
     return to_tensor(x).dtype
 
 
@@ -256,7 +297,15 @@ def is_tensor(obj: Any) -> bool:
 
 
 def is_nonzero(input: Tensor) -> bool:
-    """Whether the single element of ``input`` is neither 0 nor False."""
+    """Whether the single element of ``input`` is neither 0 nor False.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> print(ops.is_nonzero(Tensor(np.array([0.5]), ms.float32)))
+        True
+    """
     x = to_tensor(input)
     if x._data.size != 1:
         raise ValueError(f"is_nonzero: the input must have exactly one element, got shape {tuple(x.shape)}")
@@ -296,12 +345,30 @@ def select(condition: Tensor, input: Any, other: Any) -> Tensor:
 
 
 def tensor_gt(input: Any, other: Any) -> Tensor:
-    """``input > other`` elementwise."""
+    """``input > other`` elementwise.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([1, 2, 3]), ms.int32)
+        >>> print(ops.tensor_gt(x, 2))
+        [False False  True]
+    """
     return greater(input, other)
 
 
 def tensor_muls(input: Any, other: Any) -> Tensor:
-    """``input * other`` elementwise (a float number with an integer tensor gives float32)."""
+    """``input * other`` elementwise (a float number with an integer tensor gives float32).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([1, 2, 3]), ms.int32)
+        >>> print(ops.tensor_muls(x, 1.5))
+        [1.5 3.  4.5]
+    """
     return mul(input, other)
 
 

@@ -369,6 +369,15 @@ def padding(x: Tensor, pad_dim_size: int = 8) -> Tensor:
     Args:
         x (Tensor): input of rank >= 2 whose last dimension is 1.
         pad_dim_size (int): the new size of the last dimension, positive. Default: 8.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([[8.0], [10.0]]), ms.float32)
+        >>> print(ops.padding(x, 4))
+        [[ 8.  0.  0.  0.]
+         [10.  0.  0.  0.]]
     """
     x = _tensor(x, "padding")
     if isinstance(pad_dim_size, bool) or not isinstance(pad_dim_size, (int, np.integer)):

@@ -50,7 +50,9 @@ def _type_test(type_name: Any) -> Callable[[Any], bool]:
     if isinstance(type_name, dtypes.DType):
         def of_dtype(x: Any) -> bool:
             from cellonnx.ops.helpers import typeof
-            return (isinstance(x, Tensor) or _is_number(x)) and typeof(x) is type_name
+            if isinstance(x, Tensor):
+                return x.dtype is type_name
+            return _is_number(x) and typeof(x) is type_name
         return of_dtype
     if not isinstance(type_name, str):
         raise TypeError(f"For 'MultitypeFuncGraph', register only supports str or a dtype, but got "
@@ -138,6 +140,16 @@ class HyperMap:
 
     Outputs:
         The results in the inputs' (nested) structure, as tuples.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> hyper_map = ops.HyperMap()
+        >>> x = (Tensor(np.array([1.0, 2.0]), ms.float32), (Tensor(np.array([3.0]), ms.float32),))
+        >>> out = hyper_map(ops.square, x)
+        >>> print(out[0], out[1][0])
+        [1. 4.] [9.]
     """
 
     def __init__(self, ops: Any = None, reverse: bool = False) -> None:
@@ -170,6 +182,16 @@ class Map:
         ops (Union[MultitypeFuncGraph, Callable, None], optional): the operation; None: the first input of
             each call is the operation. Default: ``None``.
         reverse (bool, optional): MindSpore's graph-mode ordering flag; no effect eagerly. Default: ``False``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> map_ = ops.Map()
+        >>> x = (Tensor(np.array([1.0, 2.0]), ms.float32), Tensor(np.array([3.0]), ms.float32))
+        >>> out = map_(ops.square, x)
+        >>> print(out[0], out[1])
+        [1. 4.] [9.]
     """
 
     def __init__(self, ops: Any = None, reverse: bool = False) -> None:
@@ -218,7 +240,16 @@ class _Grad:
 
 
 def add_flags(fn: Any = None, **flags: bool) -> Any:
-    """Attach boolean flags to a function or cell (``fn._func_graph_flags``); returns it."""
+    """Attach boolean flags to a function or cell (``fn._func_graph_flags``); returns it.
+
+    Examples:
+        >>> from cellonnx import ops
+        >>> def f(x):
+        ...     return x
+        >>> f = ops.add_flags(f, has_effect=True)
+        >>> print(f._func_graph_flags)
+        {'has_effect': True}
+    """
 
     def deco(f: Any) -> Any:
         for key, value in flags.items():
@@ -251,15 +282,28 @@ augassign_mul = _binary(operator.mul)
 augassign_div = _binary(_true_div)
 augassign_floordiv = _binary(operator.floordiv)
 augassign_mod = _binary(operator.mod)
-for _name, _fn in (("augassign_add", augassign_add), ("augassign_sub", augassign_sub),
-                   ("augassign_mul", augassign_mul), ("augassign_div", augassign_div),
-                   ("augassign_floordiv", augassign_floordiv), ("augassign_mod", augassign_mod)):
+# name, function, what ``print(ops.<name>(7, 2))`` prints (the docstring example)
+for _name, _fn, _printed in (("augassign_add", augassign_add, "9"), ("augassign_sub", augassign_sub, "5"),
+                             ("augassign_mul", augassign_mul, "14"), ("augassign_div", augassign_div, "3.5"),
+                             ("augassign_floordiv", augassign_floordiv, "3"),
+                             ("augassign_mod", augassign_mod, "1")):
     _fn.__name__ = _fn.__qualname__ = _name
-    _fn.__doc__ = f"``x {_name.split('_')[1]}= y`` as MindSpore compiles it: the operator applied to x and y."
+    _fn.__doc__ = (f"``x {_name.split('_')[1]}= y`` as MindSpore compiles it: the operator applied to x and "
+                   "y.\n\n    Examples:\n        >>> from cellonnx import ops\n"
+                   f"        >>> print(ops.{_name}(7, 2))\n        {_printed}\n    ")
 
 
 def hyper_add(x: Any, y: Any) -> Any:
-    """``x + y`` over nested tuples / lists of tensors and numbers, element by element."""
+    """``x + y`` over nested tuples / lists of tensors and numbers, element by element.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> a = Tensor(np.array([1.0]), ms.float32)
+        >>> print(ops.hyper_add((a, 2), (a, 3)))
+        (Tensor(shape=[1], dtype=Float32, value= [ 2.00000000e+00]), 5)
+    """
     return HyperMap(_add)(x, y)
 
 
@@ -284,19 +328,37 @@ def _ones_like_for_grad(x: Any) -> Any:
 
 
 def tail(x: Any) -> Any:
-    """Every element of a tuple or list but the first."""
+    """Every element of a tuple or list but the first.
+
+    Examples:
+        >>> from cellonnx import ops
+        >>> print(ops.tail((1, 2, 3)))
+        (2, 3)
+    """
     if not isinstance(x, (tuple, list)):
         raise TypeError(f"tail: the input must be a tuple or list, got {type(x).__name__}")
     return x[1:]
 
 
 def zip_operation(*args: Any) -> tuple:
-    """``tuple(zip(*args))``."""
+    """``tuple(zip(*args))``.
+
+    Examples:
+        >>> from cellonnx import ops
+        >>> print(ops.zip_operation((1, 2), ('a', 'b')))
+        ((1, 'a'), (2, 'b'))
+    """
     return tuple(zip(*args))
 
 
 def iter_converter(x: Any) -> Any:
-    """An iterable for ``x``: tuples and lists as they are, dict keys, a Tensor's first-axis slices."""
+    """An iterable for ``x``: tuples and lists as they are, dict keys, a Tensor's first-axis slices.
+
+    Examples:
+        >>> from cellonnx import ops
+        >>> print(ops.iter_converter({'a': 1, 'b': 2}))
+        ('a', 'b')
+    """
     if isinstance(x, (tuple, list)):
         return x
     if isinstance(x, dict):
@@ -308,11 +370,25 @@ def iter_converter(x: Any) -> Any:
 
 
 def ms_hasnext(x: Any) -> bool:
-    """Whether an iterable from ``iter_converter`` has elements left."""
+    """Whether an iterable from ``iter_converter`` has elements left.
+
+    Examples:
+        >>> from cellonnx import ops
+        >>> it = ops.iter_converter((1, 2))
+        >>> print(ops.ms_hasnext(it))
+        True
+    """
     return len(x) > 0
 
 
 def ms_next(x: Any) -> tuple[Any, Any]:
-    """(the first element, the rest) of an iterable from ``iter_converter``."""
+    """(the first element, the rest) of an iterable from ``iter_converter``.
+
+    Examples:
+        >>> from cellonnx import ops
+        >>> it = ops.iter_converter((1, 2, 3))
+        >>> print(ops.ms_next(it))
+        (1, (2, 3))
+    """
     return x[0], x[1:]
 

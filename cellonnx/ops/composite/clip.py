@@ -116,9 +116,10 @@ def _inplace(x: Tensor, fn: Callable[[Tensor], Tensor], op: str) -> Tensor:
     if isinstance(x, Parameter):  # a state update, as MindSpore's in-place ops on a Parameter
         with no_grad():
             new = fn(Tensor._make(x._data))
-        x._assign_array(F.cast(new, x._data.dtype)._data)
+        out = F.cast(new, x._data.dtype)
+        x._assign_array(out._data)
         _rebind_in_trace(new, x)
-        return x
+        return out  # a Tensor of the new values, not the Parameter itself, as MindSpore returns
     if _mode.enabled and x.requires_grad and x._node is None:
         raise RuntimeError(f"{op}: a leaf tensor that requires grad (an input being differentiated) cannot "
                            "be changed in place while gradients are recorded; do it under no_grad, or use "
@@ -153,7 +154,18 @@ def _rows(x: Tensor, v: Tensor, idx: Tensor, op: str) -> Tensor:
 
 
 def inplace_add(x: Tensor, v: Tensor, indices: Any) -> Tensor:
-    """``x[indices[i]] += v[i]`` for the rows of ``x`` (in place)."""
+    """``x[indices[i]] += v[i]`` for the rows of ``x`` (in place).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]), ms.float32)
+        >>> v = Tensor(np.array([[0.5, 0.5]]), ms.float32)
+        >>> print(ops.inplace_add(x, v, (1,)))
+        [[1.  2. ]
+         [3.5 4.5]]
+    """
     x = to_tensor(x)
     idx = _row_indices(indices, int(x._data.shape[0]), "inplace_add")
     rows = _rows(x, v, idx, "inplace_add")
@@ -161,7 +173,18 @@ def inplace_add(x: Tensor, v: Tensor, indices: Any) -> Tensor:
 
 
 def inplace_sub(x: Tensor, v: Tensor, indices: Any) -> Tensor:
-    """``x[indices[i]] -= v[i]`` for the rows of ``x`` (in place)."""
+    """``x[indices[i]] -= v[i]`` for the rows of ``x`` (in place).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]), ms.float32)
+        >>> v = Tensor(np.array([[0.5, 0.5]]), ms.float32)
+        >>> print(ops.inplace_sub(x, v, (0,)))
+        [[0.5 1.5]
+         [3.  4. ]]
+    """
     x = to_tensor(x)
     idx = _row_indices(indices, int(x._data.shape[0]), "inplace_sub")
     rows = _rows(x, v, idx, "inplace_sub")
@@ -169,7 +192,19 @@ def inplace_sub(x: Tensor, v: Tensor, indices: Any) -> Tensor:
 
 
 def inplace_update(x: Tensor, v: Tensor, indices: Any) -> Tensor:
-    """``x[indices[i]] = v[i]`` for the rows of ``x`` (in place)."""
+    """``x[indices[i]] = v[i]`` for the rows of ``x`` (in place).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]), ms.float32)
+        >>> v = Tensor(np.array([[9.0, 9.0]]), ms.float32)
+        >>> indices = Tensor(np.array([1]), ms.int32)
+        >>> print(ops.inplace_update(x, v, indices))
+        [[1. 2.]
+         [9. 9.]]
+    """
     from cellonnx.ops.prims.scatter import ScatterNDSet
     x = to_tensor(x)
     idx = _row_indices(indices, int(x._data.shape[0]), "inplace_update")
@@ -178,27 +213,80 @@ def inplace_update(x: Tensor, v: Tensor, indices: Any) -> Tensor:
 
 
 def inplace_index_add(var: Tensor, indices: Tensor, updates: Tensor, axis: int) -> Tensor:
-    """``var`` with the slices of ``updates`` added along ``axis`` at ``indices`` (in place)."""
+    """``var`` with the slices of ``updates`` added along ``axis`` at ``indices`` (in place).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops, Parameter
+        >>> var = Parameter(Tensor(np.zeros((3, 2)), ms.float32), name='var')
+        >>> indices = Tensor(np.array([0, 2]), ms.int32)
+        >>> updates = Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]), ms.float32)
+        >>> print(ops.inplace_index_add(var, indices, updates, 0))
+        [[1. 2.]
+         [0. 0.]
+         [3. 4.]]
+    """
     return _inplace(var, lambda t: F.index_add(t, indices, updates, axis), "inplace_index_add")
 
 
 def tanh_(input: Tensor) -> Tensor:
-    """``input = tanh(input)`` in place."""
+    """``input = tanh(input)`` in place.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([0.0, 1.0]), ms.float32)
+        >>> out = ops.tanh_(x)
+        >>> print(x.asnumpy().round(4))
+        [0.     0.7616]
+    """
     return _inplace(input, F.tanh, "tanh_")
 
 
 def inplace_sigmoid(input: Tensor) -> Tensor:
-    """``input = sigmoid(input)`` in place."""
+    """``input = sigmoid(input)`` in place.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([0.0, 2.0]), ms.float32)
+        >>> out = ops.inplace_sigmoid(x)
+        >>> print(x.asnumpy().round(4))
+        [0.5    0.8808]
+    """
     return _inplace(input, F.sigmoid, "inplace_sigmoid")
 
 
 def erfinv_(input: Tensor) -> Tensor:
-    """``input = erfinv(input)`` in place."""
+    """``input = erfinv(input)`` in place.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([0.0, 0.5]), ms.float32)
+        >>> out = ops.erfinv_(x)
+        >>> print(x.asnumpy().round(4))
+        [0.     0.4769]
+    """
     return _inplace(input, F.erfinv, "erfinv_")
 
 
 def clamp_(input: Tensor, min: Any = None, max: Any = None) -> Tensor:
-    """``input = clamp(input, min, max)`` in place."""
+    """``input = clamp(input, min, max)`` in place.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([-1.0, 0.5, 2.0]), ms.float32)
+        >>> out = ops.clamp_(x, 0.0, 1.0)
+        >>> print(x)
+        [0.  0.5 1. ]
+    """
     return _inplace(input, lambda t: F.clamp(t, min, max), "clamp_")
 
 

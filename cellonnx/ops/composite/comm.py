@@ -59,6 +59,10 @@ def set_comm_ops_inplace(is_enable: bool, func_list: list | None = None) -> None
     Raises:
         TypeError: ``is_enable`` is not a bool, or ``func_list`` not a list.
         ValueError: an unknown function name.
+
+    Examples:
+        >>> from cellonnx import ops
+        >>> ops.set_comm_ops_inplace(True, ['all_reduce'])
     """
     if not isinstance(is_enable, bool):
         raise TypeError(f"For 'set_comm_ops_inplace', the argument 'is_enable' must be type of bool, but got "
@@ -77,6 +81,16 @@ def all_reduce(tensor: Tensor, op: str = "sum", group: str | None = None, async_
 
     Returns:
         The handle (None unless ``async_op``); with in-place mode off, (Tensor, handle).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> ops.init_process_group()  # run alone here: a group of one rank (mpirun -n N for more)
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> ops.all_reduce(x)
+        >>> print(x)
+        [1. 2.]
     """
     avg = op == "avg"
     out, _ = _cf.all_reduce(tensor, "sum" if avg else op, _cf._group(group, "all_reduce"), async_op)
@@ -90,14 +104,38 @@ def all_reduce(tensor: Tensor, op: str = "sum", group: str | None = None, async_
 
 def all_gather_into_tensor(output_tensor: Tensor, input_tensor: Tensor, group: str | None = None,
                            async_op: bool = False) -> Any:
-    """The inputs of all ranks, concatenated along the first axis, written into ``output_tensor``."""
+    """The inputs of all ranks, concatenated along the first axis, written into ``output_tensor``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> ops.init_process_group()  # run alone here: a group of one rank (mpirun -n N for more)
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> out = Tensor(np.zeros(2), ms.float32)
+        >>> ops.all_gather_into_tensor(out, x)
+        >>> print(out)
+        [1. 2.]
+    """
     out, _ = _cf.all_gather_into_tensor(input_tensor, _cf._group(group, "all_gather_into_tensor"), async_op)
     _write(output_tensor, out._data, "all_gather_into_tensor")
     return _handle(async_op)
 
 
 def all_gather(tensor_list: list, tensor: Tensor, group: str | None = None, async_op: bool = False) -> Any:
-    """The input of rank i written into ``tensor_list[i]``."""
+    """The input of rank i written into ``tensor_list[i]``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> ops.init_process_group()  # run alone here: a group of one rank (mpirun -n N for more)
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> parts = [Tensor(np.zeros(2), ms.float32)]
+        >>> ops.all_gather(parts, x)
+        >>> print(parts[0])
+        [1. 2.]
+    """
     _inplace_only("all_gather")
     group = _cf._group(group, "all_gather")
     size = _mg.get_group_size(group)
@@ -112,7 +150,19 @@ def all_gather(tensor_list: list, tensor: Tensor, group: str | None = None, asyn
 def reduce_scatter_tensor(output: Tensor, input: Tensor, op: str = "sum", group: str | None = None,
                           async_op: bool = False) -> Any:
     """Reduce ``input`` across the group; this rank's slice (along the first axis) is written into
-    ``output``."""
+    ``output``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> ops.init_process_group()  # run alone here: a group of one rank (mpirun -n N for more)
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> out = Tensor(np.zeros(2), ms.float32)
+        >>> ops.reduce_scatter_tensor(out, x)
+        >>> print(out)
+        [1. 2.]
+    """
     out, _ = _cf.reduce_scatter_tensor(input, op, _cf._group(group, "reduce_scatter_tensor"), async_op)
     _write(output, out._data, "reduce_scatter_tensor")
     return _handle(async_op)
@@ -120,7 +170,19 @@ def reduce_scatter_tensor(output: Tensor, input: Tensor, op: str = "sum", group:
 
 def reduce_scatter(output: Tensor, input_list: list, op: str = "sum", group: str | None = None,
                    async_op: bool = False) -> Any:
-    """Reduce ``input_list[i]`` across the group onto rank i's ``output``."""
+    """Reduce ``input_list[i]`` across the group onto rank i's ``output``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> ops.init_process_group()  # run alone here: a group of one rank (mpirun -n N for more)
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> out = Tensor(np.zeros(2), ms.float32)
+        >>> ops.reduce_scatter(out, [x])
+        >>> print(out)
+        [1. 2.]
+    """
     _inplace_only("reduce_scatter")
     from cellonnx import ops
 
@@ -132,28 +194,68 @@ def reduce_scatter(output: Tensor, input_list: list, op: str = "sum", group: str
 
 def reduce(tensor: Tensor, dst: int, op: str = "sum", group: str | None = None,
            async_op: bool = False) -> Any:
-    """Reduce ``tensor`` onto world rank ``dst``, in place there."""
+    """Reduce ``tensor`` onto world rank ``dst``, in place there.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> ops.init_process_group()  # run alone here: a group of one rank (mpirun -n N for more)
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> ops.reduce(x, dst=0, op='max')
+        >>> print(x)
+        [1. 2.]
+    """
     out = _cf.reduce(tensor, dst, op, _cf._group(group, "reduce"))
     _write(tensor, out._data, "reduce")
     return _handle(async_op)
 
 
 def broadcast(tensor: Tensor, src: int, group: str | None = None, async_op: bool = False) -> Any:
-    """World rank ``src``'s ``tensor`` written into ``tensor`` on every rank."""
+    """World rank ``src``'s ``tensor`` written into ``tensor`` on every rank.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> ops.init_process_group()  # run alone here: a group of one rank (mpirun -n N for more)
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> ops.broadcast(x, src=0)
+        >>> print(x)
+        [1. 2.]
+    """
     out = _cf.broadcast(tensor, src, _cf._group(group, "broadcast"))
     _write(tensor, out._data, "broadcast")
     return _handle(async_op)
 
 
 def barrier(group: str | None = None, async_op: bool = False, device_ids: Any = None) -> Any:
-    """Wait until every rank of the group reaches this call."""
+    """Wait until every rank of the group reaches this call.
+
+    Examples:
+        >>> from cellonnx import ops
+        >>> ops.init_process_group()  # run alone here: a group of one rank (mpirun -n N for more)
+        >>> ops.barrier()
+    """
     _cf.barrier(_cf._group(group, "barrier"))
     return _handle(async_op)
 
 
 def gather_into_tensor(output_tensor: Tensor, input_tensor: Tensor, dst: int = 0, group: str | None = None,
                        async_op: bool = False) -> Any:
-    """The inputs of all ranks, concatenated, written into ``output_tensor`` on world rank ``dst``."""
+    """The inputs of all ranks, concatenated, written into ``output_tensor`` on world rank ``dst``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> ops.init_process_group()  # run alone here: a group of one rank (mpirun -n N for more)
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> out = Tensor(np.zeros(2), ms.float32)
+        >>> ops.gather_into_tensor(out, x, dst=0)
+        >>> print(out)
+        [1. 2.]
+    """
     out = _cf.gather_into_tensor(input_tensor, dst, _cf._group(group, "gather_into_tensor"))
     if _mg.get_rank() == dst:
         _write(output_tensor, out._data, "gather_into_tensor")
@@ -162,31 +264,101 @@ def gather_into_tensor(output_tensor: Tensor, input_tensor: Tensor, dst: int = 0
 
 def scatter_tensor(output_tensor: Tensor, input_tensor: Tensor, src: int = 0, group: str | None = None,
                    async_op: bool = False) -> Any:
-    """Rank i's slice of world rank ``src``'s ``input_tensor`` written into ``output_tensor``."""
+    """Rank i's slice of world rank ``src``'s ``input_tensor`` written into ``output_tensor``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> ops.init_process_group()  # run alone here: a group of one rank (mpirun -n N for more)
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> out = Tensor(np.zeros(2), ms.float32)
+        >>> ops.scatter_tensor(out, x, src=0)
+        >>> print(out)
+        [1. 2.]
+    """
     out = _cf.scatter_tensor(input_tensor, src, _cf._group(group, "scatter_tensor"))
     _write(output_tensor, out._data, "scatter_tensor")
     return _handle(async_op)
 
 
 def send(tensor: Tensor, dst: int = 0, group: str | None = None, tag: int = 0) -> None:
-    """Send ``tensor`` to world rank ``dst``."""
+    """Send ``tensor`` to world rank ``dst``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> ops.init_process_group()  # run alone here: a group of one rank (mpirun -n N for more)
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> out = Tensor(np.zeros(2), ms.float32)
+        >>> handle = ops.irecv(out, src=0)
+        >>> ops.send(x, dst=0)
+        >>> handle.wait()
+        >>> print(out)
+        [1. 2.]
+    """
     _cf.send(tensor, dst, _cf._group(group, "send"), tag)
 
 
 def recv(tensor: Tensor, src: int = 0, group: str | None = None, tag: int = 0) -> int:
-    """Receive from world rank ``src`` into ``tensor``; returns 0."""
+    """Receive from world rank ``src`` into ``tensor``; returns 0.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> ops.init_process_group()  # run alone here: a group of one rank (mpirun -n N for more)
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> out = Tensor(np.zeros(2), ms.float32)
+        >>> handle = ops.isend(x, dst=0)
+        >>> print(ops.recv(out, src=0))
+        0
+        >>> handle.wait()
+        >>> print(out)
+        [1. 2.]
+    """
     out = _cf.recv(tensor, src, _cf._group(group, "recv"), tag)
     _write(tensor, out._data, "recv")
     return 0
 
 
 def isend(tensor: Tensor, dst: int = 0, group: str | None = None, tag: int = 0) -> Any:
-    """Start sending ``tensor`` to world rank ``dst``; returns the handle."""
+    """Start sending ``tensor`` to world rank ``dst``; returns the handle.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> ops.init_process_group()  # run alone here: a group of one rank (mpirun -n N for more)
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> out = Tensor(np.zeros(2), ms.float32)
+        >>> handle = ops.isend(x, dst=0)
+        >>> ops.recv(out, src=0)
+        0
+        >>> handle.wait()
+        >>> print(out)
+        [1. 2.]
+    """
     return _cf.isend(tensor, dst, _cf._group(group, "isend"), tag)
 
 
 def irecv(tensor: Tensor, src: int = 0, group: str | None = None, tag: int = 0) -> Any:
-    """Start receiving into ``tensor`` from world rank ``src``; ``wait()`` on the handle fills it."""
+    """Start receiving into ``tensor`` from world rank ``src``; ``wait()`` on the handle fills it.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> ops.init_process_group()  # run alone here: a group of one rank (mpirun -n N for more)
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> out = Tensor(np.zeros(2), ms.float32)
+        >>> handle = ops.irecv(out, src=0)
+        >>> ops.send(x, dst=0)
+        >>> handle.wait()
+        >>> print(out)
+        [1. 2.]
+    """
     handle, out = _cf.irecv(tensor, src, _cf._group(group, "irecv"), tag)
     inner = handle._on_done
 
@@ -200,7 +372,13 @@ def irecv(tensor: Tensor, src: int = 0, group: str | None = None, tag: int = 0) 
 
 # --- process groups -----------------------------------------------------------------------------------------
 def is_available() -> bool:
-    """Whether the distributed package can run here (mpi4py importable)."""
+    """Whether the distributed package can run here (mpi4py importable).
+
+    Examples:
+        >>> from cellonnx import ops
+        >>> print(ops.is_available())
+        True
+    """
     try:
         import mpi4py  # noqa: F401
     except ImportError:
@@ -209,7 +387,14 @@ def is_available() -> bool:
 
 
 def is_initialized() -> bool:
-    """Whether the default process group has been started."""
+    """Whether the default process group has been started.
+
+    Examples:
+        >>> from cellonnx import ops
+        >>> ops.init_process_group()  # run alone here: a group of one rank (mpirun -n N for more)
+        >>> print(ops.is_initialized())
+        True
+    """
     return _mpi.initialized() and _mg.GlobalComm.INITED
 
 
@@ -221,6 +406,12 @@ def init_process_group(backend: str = "hccl", init_method: Any = None, timeout: 
 
     Raises:
         ValueError: ``world_size`` / ``rank`` given and different from what ``mpirun`` started.
+
+    Examples:
+        >>> from cellonnx import ops
+        >>> ops.init_process_group()  # run alone here: a group of one rank (mpirun -n N for more)
+        >>> print(ops.get_rank(), ops.get_world_size())
+        0 1
     """
     _mg.init(None if backend in ("hccl", None) else backend)
     if world_size not in (-1, None) and world_size != _mg.get_group_size():
@@ -232,7 +423,15 @@ def init_process_group(backend: str = "hccl", init_method: Any = None, timeout: 
 
 
 def destroy_process_group(group: str | None = None) -> None:
-    """Free ``group``, or every group and the default one when ``group`` is None."""
+    """Free ``group``, or every group and the default one when ``group`` is None.
+
+    Examples:
+        >>> from cellonnx import ops
+        >>> ops.init_process_group()  # run alone here: a group of one rank (mpirun -n N for more)
+        >>> ops.destroy_process_group()
+        >>> print(ops.is_initialized())
+        False
+    """
     if group is None or group in _mpi.WORLD_NAMES:
         _mg.release()
     else:
@@ -240,14 +439,28 @@ def destroy_process_group(group: str | None = None) -> None:
 
 
 def get_rank(group: str | None = None) -> int:
-    """This process's rank in ``group``; -1 when the group has not been started."""
+    """This process's rank in ``group``; -1 when the group has not been started.
+
+    Examples:
+        >>> from cellonnx import ops
+        >>> ops.init_process_group()  # run alone here: a group of one rank (mpirun -n N for more)
+        >>> print(ops.get_rank())
+        0
+    """
     if not _mpi.initialized():
         return -1
     return _mg.get_rank(_cf._group(group, "get_rank"))
 
 
 def get_world_size(group: str | None = None) -> int:
-    """The number of ranks in ``group``; -1 when the group has not been started."""
+    """The number of ranks in ``group``; -1 when the group has not been started.
+
+    Examples:
+        >>> from cellonnx import ops
+        >>> ops.init_process_group()  # run alone here: a group of one rank (mpirun -n N for more)
+        >>> print(ops.get_world_size())
+        1
+    """
     if not _mpi.initialized():
         return -1
     return _mg.get_group_size(_cf._group(group, "get_world_size"))
@@ -259,7 +472,15 @@ _group_counter = [0]
 def new_group(ranks: list | None = None, timeout: Any = None, backend: Any = None, pg_options: Any = None,
               use_local_synchronization: bool = False, group_desc: str | None = None) -> str:
     """Make a group of the world ranks ``ranks`` (every rank when None); returns its name. Called by every
-    rank (as MindSpore's), members or not."""
+    rank (as MindSpore's), members or not.
+
+    Examples:
+        >>> from cellonnx import ops
+        >>> ops.init_process_group()  # run alone here: a group of one rank (mpirun -n N for more)
+        >>> group = ops.new_group([0])
+        >>> print(ops.get_world_size(group))
+        1
+    """
     _mpi.require("new_group")
     if ranks is None:
         return _mg.GlobalComm.WORLD_COMM_GROUP
@@ -270,29 +491,68 @@ def new_group(ranks: list | None = None, timeout: Any = None, backend: Any = Non
 
 
 def get_backend(group: str | None = None) -> str:
-    """The backend of ``group``: ``"mpi"``."""
+    """The backend of ``group``: ``"mpi"``.
+
+    Examples:
+        >>> from cellonnx import ops
+        >>> ops.init_process_group()  # run alone here: a group of one rank (mpirun -n N for more)
+        >>> print(ops.get_backend())
+        mpi
+    """
     _mpi.comm(_cf._group(group, "get_backend"), "get_backend")
     return "mpi"
 
 
 def get_global_rank(group: str, group_rank: int) -> int:
-    """The world rank of ``group_rank`` in ``group``."""
+    """The world rank of ``group_rank`` in ``group``.
+
+    Examples:
+        >>> from cellonnx import ops
+        >>> ops.init_process_group()  # run alone here: a group of one rank (mpirun -n N for more)
+        >>> group = ops.new_group([0])
+        >>> print(ops.get_global_rank(group, 0))
+        0
+    """
     return _mg.get_world_rank_from_group_rank(_cf._group(group, "get_global_rank"), group_rank)
 
 
 def get_group_rank(group: str, global_rank: int) -> int:
-    """The rank in ``group`` of world rank ``global_rank``."""
+    """The rank in ``group`` of world rank ``global_rank``.
+
+    Examples:
+        >>> from cellonnx import ops
+        >>> ops.init_process_group()  # run alone here: a group of one rank (mpirun -n N for more)
+        >>> group = ops.new_group([0])
+        >>> print(ops.get_group_rank(group, 0))
+        0
+    """
     return _mg.get_group_rank_from_world_rank(global_rank, _cf._group(group, "get_group_rank"))
 
 
 def get_process_group_ranks(group: str | None = None) -> list[int]:
-    """The world ranks of ``group``."""
+    """The world ranks of ``group``.
+
+    Examples:
+        >>> from cellonnx import ops
+        >>> ops.init_process_group()  # run alone here: a group of one rank (mpirun -n N for more)
+        >>> print(ops.get_process_group_ranks())
+        [0]
+    """
     return _mg.get_process_group_ranks(_cf._group(group, "get_process_group_ranks"))
 
 
 # --- Python objects (pickled) -----------------------------------------------------------------------------
 def all_gather_object(object_list: list, obj: Any, group: str | None = None) -> None:
-    """Every rank's ``obj`` written into ``object_list`` (a list of group-size entries)."""
+    """Every rank's ``obj`` written into ``object_list`` (a list of group-size entries).
+
+    Examples:
+        >>> from cellonnx import ops
+        >>> ops.init_process_group()  # run alone here: a group of one rank (mpirun -n N for more)
+        >>> objs = [None]
+        >>> ops.all_gather_object(objs, {'rank': ops.get_rank()})
+        >>> print(objs)
+        [{'rank': 0}]
+    """
     c = _mpi.comm(_cf._group(group, "all_gather_object"), "all_gather_object")
     gathered = c.allgather(pickle.dumps(obj))
     if len(object_list) != len(gathered):
@@ -303,7 +563,16 @@ def all_gather_object(object_list: list, obj: Any, group: str | None = None) -> 
 
 def broadcast_object_list(object_list: list, src: int = 0, group: str | None = None,
                           device: Any = None) -> None:
-    """World rank ``src``'s ``object_list`` entries written into ``object_list`` on every rank."""
+    """World rank ``src``'s ``object_list`` entries written into ``object_list`` on every rank.
+
+    Examples:
+        >>> from cellonnx import ops
+        >>> ops.init_process_group()  # run alone here: a group of one rank (mpirun -n N for more)
+        >>> objs = ['weights.ckpt', 3]
+        >>> ops.broadcast_object_list(objs, src=0)
+        >>> print(objs)
+        ['weights.ckpt', 3]
+    """
     group = _cf._group(group, "broadcast_object_list")
     c = _mpi.comm(group, "broadcast_object_list")
     root = _cf._group_rank(src, group, "broadcast_object_list")
@@ -312,7 +581,16 @@ def broadcast_object_list(object_list: list, src: int = 0, group: str | None = N
 
 def gather_object(obj: Any, object_gather_list: list | None = None, dst: int = 0,
                   group: str | None = None) -> None:
-    """Every rank's ``obj`` written into ``object_gather_list`` on world rank ``dst``."""
+    """Every rank's ``obj`` written into ``object_gather_list`` on world rank ``dst``.
+
+    Examples:
+        >>> from cellonnx import ops
+        >>> ops.init_process_group()  # run alone here: a group of one rank (mpirun -n N for more)
+        >>> objs = [None]
+        >>> ops.gather_object('hello', objs, dst=0)
+        >>> print(objs)
+        ['hello']
+    """
     group = _cf._group(group, "gather_object")
     c = _mpi.comm(group, "gather_object")
     got = c.gather(obj, root=_cf._group_rank(dst, group, "gather_object"))
@@ -322,7 +600,16 @@ def gather_object(obj: Any, object_gather_list: list | None = None, dst: int = 0
 
 def scatter_object_list(scatter_object_output_list: list, scatter_object_input_list: list, src: int = 0,
                         group: str | None = None) -> None:
-    """Entry i of world rank ``src``'s input list written into rank i's ``scatter_object_output_list[0]``."""
+    """Entry i of world rank ``src``'s input list written into rank i's ``scatter_object_output_list[0]``.
+
+    Examples:
+        >>> from cellonnx import ops
+        >>> ops.init_process_group()  # run alone here: a group of one rank (mpirun -n N for more)
+        >>> out = [None]
+        >>> ops.scatter_object_list(out, ['first'], src=0)
+        >>> print(out)
+        ['first']
+    """
     group = _cf._group(group, "scatter_object_list")
     c = _mpi.comm(group, "scatter_object_list")
     root = _cf._group_rank(src, group, "scatter_object_list")
@@ -363,7 +650,19 @@ def _alltoallv(sends: list[np.ndarray], recv_sizes: list[int], dtype: np.dtype, 
 def all_to_all(output_tensor_list: list, input_tensor_list: list, group: str | None = None,
                async_op: bool = False) -> Any:
     """Send ``input_tensor_list[i]`` to rank i of the group and write what rank i sent into
-    ``output_tensor_list[i]`` (shapes may differ between pairs)."""
+    ``output_tensor_list[i]`` (shapes may differ between pairs).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> ops.init_process_group()  # run alone here: a group of one rank (mpirun -n N for more)
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> out = [Tensor(np.zeros(2), ms.float32)]
+        >>> ops.all_to_all(out, [x])
+        >>> print(out[0])
+        [1. 2.]
+    """
     group = _cf._group(group, "all_to_all")
     size = _mg.get_group_size(group)
     if len(input_tensor_list) != size or len(output_tensor_list) != size:
@@ -382,7 +681,19 @@ def all_to_all_single(output: Tensor, input: Tensor, output_split_sizes: list | 
                       async_op: bool = False) -> Any:
     """Split ``input`` along dimension 0 (``input_split_sizes`` rows each, or equally), send part i to rank i,
     and write the parts received, concatenated along dimension 0 (``output_split_sizes`` rows from each rank),
-    into ``output``."""
+    into ``output``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> ops.init_process_group()  # run alone here: a group of one rank (mpirun -n N for more)
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> out = Tensor(np.zeros(2), ms.float32)
+        >>> ops.all_to_all_single(out, x)
+        >>> print(out)
+        [1. 2.]
+    """
     group = _cf._group(group, "all_to_all_single")
     size = _mg.get_group_size(group)
     x = input._data
@@ -420,6 +731,17 @@ def all_to_all_v_c(output: Tensor, input: Tensor, send_count_matrix: list, group
         TypeError: `input` or `output` not a Tensor, `group` not a str, `async_op` not a bool,
             `send_count_matrix` not a list of rank_size * rank_size ints.
         ValueError: the inner sizes of `input` and `output` differ, or `output` does not hold what arrives.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> ops.init_process_group()  # run alone here: a group of one rank (mpirun -n N for more)
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> out = Tensor(np.zeros(2), ms.float32)
+        >>> ops.all_to_all_v_c(out, x, [2])
+        >>> print(out)
+        [1. 2.]
     """
     name = "all_to_all_v_c"
     for what, t in (("input", input), ("output", output)):
@@ -468,6 +790,19 @@ class P2POp:
     Raises:
         TypeError: a bad ``op``, ``tensor`` or ``peer``.
         NotImplementedError: ``tag`` is not 0.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> ops.init_process_group()  # run alone here: a group of one rank (mpirun -n N for more)
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> out = Tensor(np.zeros(2), ms.float32)
+        >>> ops_list = [ops.P2POp('isend', x, 0), ops.P2POp('irecv', out, 0)]
+        >>> handles = ops.batch_isend_irecv(ops_list)
+        >>> handles[0].wait()
+        >>> print(out)
+        [1. 2.]
     """
 
     def __init__(self, op: Any, tensor: Tensor, peer: int, group: str | None = None, tag: int = 0) -> None:
@@ -489,6 +824,19 @@ def batch_isend_irecv(p2p_op_list: list) -> list:
 
     Returns:
         list with one CommHandle: ``wait()`` completes them all (received tensors are written then).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> ops.init_process_group()  # run alone here: a group of one rank (mpirun -n N for more)
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> out = Tensor(np.zeros(2), ms.float32)
+        >>> ops_list = [ops.P2POp(ops.isend, x, 0), ops.P2POp(ops.irecv, out, 0)]
+        >>> handles = ops.batch_isend_irecv(ops_list)
+        >>> handles[0].wait()
+        >>> print(out)
+        [1. 2.]
     """
     if not p2p_op_list or not all(isinstance(p, P2POp) for p in p2p_op_list):
         raise TypeError("batch_isend_irecv: 'p2p_op_list' must be a non-empty list of P2POp")
@@ -507,7 +855,19 @@ def batch_isend_irecv(p2p_op_list: list) -> list:
 def all_gather_into_tensor_uneven(output: Tensor, input: Tensor, output_split_sizes: list | None = None,
                                   group: str | None = None, async_op: bool = False) -> Any:
     """The inputs of all ranks, whose first dimensions may differ (``output_split_sizes`` rows from each),
-    concatenated along dimension 0 into ``output``."""
+    concatenated along dimension 0 into ``output``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> ops.init_process_group()  # run alone here: a group of one rank (mpirun -n N for more)
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> out = Tensor(np.zeros(2), ms.float32)
+        >>> ops.all_gather_into_tensor_uneven(out, x)
+        >>> print(out)
+        [1. 2.]
+    """
     group = _cf._group(group, "all_gather_into_tensor_uneven")
     c = _mpi.comm(group, "all_gather_into_tensor_uneven")
     size = c.Get_size()
@@ -529,7 +889,19 @@ def all_gather_into_tensor_uneven(output: Tensor, input: Tensor, output_split_si
 def reduce_scatter_tensor_uneven(output: Tensor, input: Tensor, input_split_sizes: list | None = None,
                                  op: str = "sum", group: str | None = None, async_op: bool = False) -> Any:
     """Reduce ``input`` across the group (``op``: "sum", "max", "min" or "avg") and write this rank's part of
-    its rows (``input_split_sizes`` rows each) into ``output``."""
+    its rows (``input_split_sizes`` rows each) into ``output``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> ops.init_process_group()  # run alone here: a group of one rank (mpirun -n N for more)
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> out = Tensor(np.zeros(2), ms.float32)
+        >>> ops.reduce_scatter_tensor_uneven(out, x)
+        >>> print(out)
+        [1. 2.]
+    """
     group = _cf._group(group, "reduce_scatter_tensor_uneven")
     c = _mpi.comm(group, "reduce_scatter_tensor_uneven")
     size = c.Get_size()

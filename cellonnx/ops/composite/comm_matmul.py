@@ -78,6 +78,18 @@ def all_gather_matmul(
     Returns:
         (output, gather_out): the product, (m * world_size, n) when gathering ``input``; the gathered matrix,
         or a tensor of shape (0,) when ``gather_output`` is False.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> ops.init_process_group()  # run alone here: a group of one rank (mpirun -n N for more)
+        >>> a = Tensor(np.ones((2, 3)), ms.float32)
+        >>> b = Tensor(np.ones((3, 2)), ms.float32)
+        >>> out, gathered = ops.all_gather_matmul(a, b, 'hccl_world_group', 1)
+        >>> print(out)
+        [[3. 3.]
+         [3. 3.]]
     """
     name = "all_gather_matmul"
     _check(name, input, x2, group, world_size, bias, comm_turn)
@@ -122,6 +134,17 @@ def matmul_reduce_scatter(
 
     Returns:
         Tensor of shape (m / world_size, n).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> ops.init_process_group()  # run alone here: a group of one rank (mpirun -n N for more)
+        >>> a = Tensor(np.ones((2, 3)), ms.float32)
+        >>> b = Tensor(np.ones((3, 2)), ms.float32)
+        >>> print(ops.matmul_reduce_scatter(a, b, 'hccl_world_group', 1))
+        [[3. 3.]
+         [3. 3.]]
     """
     name = "matmul_reduce_scatter"
     _check(name, input, x2, group, world_size, bias, comm_turn)

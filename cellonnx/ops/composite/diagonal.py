@@ -22,6 +22,7 @@ from cellonnx.ops.prims._util import norm_axis, to_tensor
 from cellonnx.ops.prims.creation import ones_like, zeros_like
 from cellonnx.ops.prims.index import Pad, Slice, concat
 from cellonnx.ops.prims.math import cast, not_equal, where
+from cellonnx.ops.prims.reduce import reduce_sum
 from cellonnx.ops.prims.scatter import Gather
 from cellonnx.ops.prims.shape import broadcast_to, reshape, squeeze
 from cellonnx.tensor import Tensor
@@ -76,8 +77,33 @@ def _embed(v: Tensor, a: int, b: int, offset: int) -> Tensor:
     return reshape(flat, lead + (a, b))
 
 
+def _read_from_graph(dim: Any) -> bool:
+    """Whether ``dim`` is a dynamic dim of a traced graph (a SymInt): its size is read at run time."""
+    return hasattr(dim, "onnx_name")
+
+
+def _extract_masked(x: Tensor, offset: int) -> Tensor:
+    """Diagonal ``offset`` of matrices whose row count is read from the graph (the column count is fixed):
+    the matrices cut to the diagonal's rows and columns, (r, c) with r = min(rows, c), keep their first r
+    rows of eye(c) and are summed along the rows. So the diagonal's length, min(rows, columns - offset),
+    follows the rows at run time instead of the traced example's."""
+    nd = x.ndim
+    c = max(0, int(x._data.shape[-1]) - max(0, offset))
+    cut = Slice.apply(x, axes=(nd - 2, nd - 1), starts=(max(0, -offset), max(0, offset)), ends=(None, None),
+                      steps=(1, 1))
+    cut = Slice.apply(cut, axes=(nd - 2,), starts=(0,), ends=(c,), steps=(1,))
+    eye = Slice.apply(Tensor._make(np.eye(c, dtype=bool)), axes=(0,), starts=(0,), ends=(cut.shape[-2],),
+                      steps=(1,))
+    return reduce_sum(where(eye, cut, zeros_like(cut)), -1)
+
+
 def _extract(x: Tensor, offset: int) -> Tensor:
     """(..., a, b) -> (..., L): diagonal ``offset``."""
+    rows, cols = x.shape[-2], x.shape[-1]
+    if _read_from_graph(rows) and not _read_from_graph(cols):
+        return _extract_masked(x, offset)
+    if _read_from_graph(cols) and not _read_from_graph(rows):
+        return _extract_masked(_movedim(x, (-2, -1), (-1, -2)), -offset)
     a, b = int(x._data.shape[-2]), int(x._data.shape[-1])
     lead = tuple(x.shape[:-2])
     length = _diag_length(a, b, offset)
@@ -271,7 +297,18 @@ def matrix_diag_part(x: Tensor, k: Any, padding_value: Any, align: str = "RIGHT_
     """The diagonals ``k[0] .. k[1]`` of the innermost matrices of ``x``, packed as TensorFlow's
     MatrixDiagPartV3: shape (..., k[1] - k[0] + 1, max_len), rows from diagonal k[1] down to k[0] (the
     diagonal axis is dropped for a single k); shorter diagonals are padded with ``padding_value`` on the side
-    ``align`` says ('RIGHT_LEFT': superdiagonals aligned right, subdiagonals left)."""
+    ``align`` says ('RIGHT_LEFT': superdiagonals aligned right, subdiagonals left).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]), ms.float32)
+        >>> k = Tensor(0, ms.int32)
+        >>> padding_value = Tensor(0.0, ms.float32)
+        >>> print(ops.matrix_diag_part(x, k, padding_value))
+        [1. 4.]
+    """
     x = to_tensor(x)
     if x.ndim < 2:
         raise ValueError(f"matrix_diag_part: x must have at least 2 dimensions, got shape {tuple(x.shape)}")
@@ -299,6 +336,15 @@ def matrix_diag(x: Tensor, k: Any = 0, num_rows: Any = -1, num_cols: Any = -1, p
         num_rows, num_cols (Union[int, Tensor]): the matrix size; -1 derives it from x and k. Default: -1.
         padding_value (Union[number, Tensor]): the value off the diagonals. Default: 0.
         align (str): how shorter diagonals sit in x, see :func:`matrix_diag_part`. Default: 'RIGHT_LEFT'.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> print(ops.matrix_diag(x))
+        [[1. 0.]
+         [0. 2.]]
     """
     x = to_tensor(x)
     k0, k1 = _k_pair(k, "matrix_diag")
@@ -334,7 +380,18 @@ def matrix_diag(x: Tensor, k: Any = 0, num_rows: Any = -1, num_cols: Any = -1, p
 
 def matrix_set_diag(x: Tensor, diagonal: Tensor, k: Any = 0, align: str = "RIGHT_LEFT") -> Tensor:
     """``x`` with the diagonals ``k[0] .. k[1]`` of its innermost matrices replaced by the packed
-    ``diagonal`` (layout as :func:`matrix_diag_part` returns it; TensorFlow's MatrixSetDiagV3)."""
+    ``diagonal`` (layout as :func:`matrix_diag_part` returns it; TensorFlow's MatrixSetDiagV3).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.zeros((2, 2)), ms.float32)
+        >>> diagonal = Tensor(np.array([5.0, 6.0]), ms.float32)
+        >>> print(ops.matrix_set_diag(x, diagonal))
+        [[5. 0.]
+         [0. 6.]]
+    """
     x, dg = to_tensor(x), to_tensor(diagonal)
     if x.ndim < 2:
         raise ValueError(f"matrix_set_diag: x must have at least 2 dimensions, got shape {tuple(x.shape)}")

@@ -144,7 +144,19 @@ def bucketize(input: Tensor, boundaries: Any, *, right: bool = False) -> Tensor:
 
 def sparse_segment_mean(x: Tensor, indices: Tensor, segment_ids: Tensor) -> Tensor:
     """The mean of the rows ``x[indices[j]]`` over each segment ``segment_ids[j]`` (sorted ids; a segment
-    with no rows gives zeros); as many segments as ``segment_ids[-1] + 1``."""
+    with no rows gives zeros); as many segments as ``segment_ids[-1] + 1``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]), ms.float32)
+        >>> indices = Tensor(np.array([0, 1, 2]), ms.int32)
+        >>> segment_ids = Tensor(np.array([0, 0, 1]), ms.int32)
+        >>> print(ops.sparse_segment_mean(x, indices, segment_ids))
+        [[2. 3.]
+         [5. 6.]]
+    """
     x = to_tensor(x)
     ids = to_tensor(segment_ids)
     if ids.ndim != 1 or int(ids._data.shape[0]) != int(to_tensor(indices)._data.shape[0]):
@@ -166,7 +178,18 @@ def sparse_segment_mean(x: Tensor, indices: Tensor, segment_ids: Tensor) -> Tens
 def iou(anchor_boxes: Tensor, gt_boxes: Tensor, mode: str = "iou") -> Tensor:
     """Intersection over union ('iou') or over the ground-truth box's area ('iof') of every pair of boxes
     (x1, y1, x2, y2), counting pixels inclusively (widths are ``x2 - x1 + 1``, as MindSpore's IOU):
-    shape (len(gt_boxes), len(anchor_boxes))."""
+    shape (len(gt_boxes), len(anchor_boxes)).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> anchors = Tensor(np.array([[0.0, 0.0, 2.0, 2.0]]), ms.float32)
+        >>> gt = Tensor(np.array([[1.0, 1.0, 3.0, 3.0], [0.0, 0.0, 2.0, 2.0]]), ms.float32)
+        >>> print(ops.iou(anchors, gt).asnumpy().round(4))
+        [[0.2857]
+         [1.    ]]
+    """
     if mode not in ("iou", "iof"):
         raise ValueError(f"iou: mode must be 'iou' or 'iof', got {mode!r}")
     a, g = _floatify(anchor_boxes), _floatify(gt_boxes)
@@ -196,7 +219,16 @@ def rotated_iou(boxes: Tensor, query_boxes: Tensor, trans: bool = False, mode: i
     """Overlaps of rotated rectangles (B, N, 5) with (B, K, 5): 'xywht' (centre, size, angle in degrees)
     or with ``trans`` 'xyxyt'; ``mode`` 0 intersection over union, 1 over the first box's area;
     ``is_cross`` every pair (B, N, K), else pairwise by position (B, N). The thresholds are accepted (the
-    clipping here is exact in float64)."""
+    clipping here is exact in float64).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> boxes = Tensor(np.array([[[2.0, 2.0, 2.0, 2.0, 0.0]]]), ms.float32)
+        >>> print(ops.rotated_iou(boxes, boxes).asnumpy().round(4))
+        [[[1.]]]
+    """
     a, q = _floatify(boxes), _floatify(query_boxes)
     if a.ndim != 3 or q.ndim != 3 or int(a._data.shape[-1]) != 5 or int(q._data.shape[-1]) != 5:
         raise ValueError(f"rotated_iou: boxes must be (B, N, 5) and (B, K, 5), got {tuple(a.shape)} and "

@@ -58,6 +58,17 @@ def add_rms_norm(x1: Tensor, x2: Tensor, gamma: Tensor, epsilon: float = 1e-06) 
 
     Returns:
         tuple (y, rstd, x1 + x2).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x1 = Tensor(np.array([[1.0, 2.0]]), ms.float32)
+        >>> x2 = Tensor(np.array([[2.0, 0.0]]), ms.float32)
+        >>> gamma = Tensor(np.ones(2), ms.float32)
+        >>> y, rstd, x = ops.add_rms_norm(x1, x2, gamma)
+        >>> print(y.asnumpy().round(4), x)
+        [[1.1767 0.7845]] [[3. 2.]]
     """
     a, b = _float(x1, "add_rms_norm"), _float(x2, "add_rms_norm")
     if tuple(a.shape) != tuple(b.shape):
@@ -90,7 +101,18 @@ def swiglu(input: Tensor, dim: int = -1) -> Tensor:
 def rotary_position_embedding(x: Tensor, cos: Tensor, sin: Tensor, mode: int = 0) -> Tensor:
     """Rotary position embedding ``x * cos + rotate(x) * sin`` over the last axis: ``mode`` 0 rotates
     halves (GPT-NeoX: ``rotate(x) = [-x2, x1]``), 1 rotates interleaved pairs (GPT-J:
-    ``[-x1, x0, -x3, x2, ...]``)."""
+    ``[-x1, x0, -x3, x2, ...]``).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.ones((1, 1, 1, 2)), ms.float32)
+        >>> cos = Tensor(np.zeros((1, 1, 1, 2)), ms.float32)
+        >>> sin = Tensor(np.ones((1, 1, 1, 2)), ms.float32)
+        >>> print(ops.rotary_position_embedding(x, cos, sin))
+        [[[[-1.  1.]]]]
+    """
     x = _float(x, "rotary_position_embedding")
     c, s = to_tensor(cos), to_tensor(sin)
     dsize = int(x._data.shape[-1])
@@ -155,6 +177,16 @@ def moe_token_permute(tokens: Tensor, indices: Tensor, num_out_tokens: int | Non
     Returns:
         tuple (permuted_tokens, sorted_indices int32): the row where each (token, k) entry went, in the
         order of the flattened ``indices``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> tokens = Tensor(np.array([[1.0], [2.0], [3.0]]), ms.float32)
+        >>> indices = Tensor(np.array([[1], [0], [1]]), ms.int32)
+        >>> permuted, sorted_indices = ops.moe_token_permute(tokens, indices)
+        >>> print(permuted.reshape(-1), sorted_indices)
+        [2. 1. 3.] [1 0 2]
     """
     if padded_mode:
         raise ValueError("moe_token_permute: padded_mode must be False")
@@ -176,7 +208,18 @@ def moe_token_permute(tokens: Tensor, indices: Tensor, num_out_tokens: int | Non
 def moe_token_unpermute(permuted_tokens: Tensor, sorted_indices: Tensor, probs: Tensor | None = None,
                         padded_mode: bool = False, restore_shape: Any = None) -> Tensor:
     """The inverse of :func:`moe_token_permute`: row ``t`` of the result is the sum over k of
-    ``permuted_tokens[sorted_indices[t * topk + k]]``, weighted by ``probs[t, k]`` when given."""
+    ``permuted_tokens[sorted_indices[t * topk + k]]``, weighted by ``probs[t, k]`` when given.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> tokens = Tensor(np.array([[1.0], [2.0], [3.0]]), ms.float32)
+        >>> indices = Tensor(np.array([[1], [0], [1]]), ms.int32)
+        >>> permuted, sorted_indices = ops.moe_token_permute(tokens, indices)
+        >>> print(ops.moe_token_unpermute(permuted, sorted_indices).reshape(-1))
+        [1. 2. 3.]
+    """
     if padded_mode:
         raise ValueError("moe_token_unpermute: padded_mode must be False")
     pt, si = to_tensor(permuted_tokens), to_tensor(sorted_indices)

@@ -69,6 +69,15 @@ def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear", padding_mod
 
     Returns:
         (N, C, H_out, W_out) or (N, C, D_out, H_out, W_out).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.arange(4).reshape(1, 1, 2, 2), ms.float32)
+        >>> grid = Tensor(np.array([[[[0.0, 0.0]]]]), ms.float32)
+        >>> print(ops.grid_sample(x, grid, align_corners=True))
+        [[[[1.5]]]]
     """
     if not isinstance(input, Tensor) or not isinstance(grid, Tensor):
         raise TypeError("For 'grid_sample', 'input' and 'grid' must be Tensors.")
@@ -178,6 +187,17 @@ def deformable_conv2d(x: Tensor, weight: Tensor, offsets: Tensor, kernel_size: A
 
     Returns:
         (N, C_out, H_out, W_out), H_out = (H + top + bottom - dH * (kH - 1) - 1) // sH + 1.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.ones((1, 1, 2, 2)), ms.float32)
+        >>> weight = Tensor(np.ones((1, 1, 1, 1)), ms.float32)
+        >>> offsets = Tensor(np.zeros((1, 3, 2, 2)), ms.float32)
+        >>> print(ops.deformable_conv2d(x, weight, offsets, (1, 1), (1, 1, 1, 1), (0, 0, 0, 0)))
+        [[[[0. 0.]
+           [0. 0.]]]]
     """
     if not isinstance(weight, Tensor):
         raise TypeError(f"For 'deformable_conv2d', 'weight' must be a Tensor, got {type(weight).__name__}.")

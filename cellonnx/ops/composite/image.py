@@ -74,6 +74,18 @@ def crop_and_resize(image: Tensor, boxes: Tensor, box_indices: Tensor, crop_size
 
     Returns:
         float32 Tensor of shape (num_boxes, crop_height, crop_width, depth).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> image = Tensor(np.arange(16).reshape(1, 4, 4, 1), ms.float32)
+        >>> boxes = Tensor(np.array([[0.0, 0.0, 1.0, 1.0]]), ms.float32)
+        >>> box_indices = Tensor(np.array([0]), ms.int32)
+        >>> y = ops.crop_and_resize(image, boxes, box_indices, (2, 2))
+        >>> print(y.reshape(2, 2))
+        [[ 0.  3.]
+         [12. 15.]]
     """
     img, bx, bi = to_tensor(image), to_tensor(boxes), to_tensor(box_indices)
     if method not in ("bilinear", "nearest", "bilinear_v2"):
@@ -168,6 +180,15 @@ def bounding_box_encode(anchor_box: Tensor, groundtruth_box: Tensor, means: Any 
 
     Returns:
         Tensor (n, 4) of ``anchor_box``'s dtype.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> anchor = Tensor(np.array([[0.0, 0.0, 2.0, 2.0]]), ms.float32)
+        >>> gt = Tensor(np.array([[0.0, 0.0, 4.0, 4.0]]), ms.float32)
+        >>> print(ops.bounding_box_encode(anchor, gt).asnumpy().round(4))
+        [[0.3333 0.3333 0.5108 0.5108]]
     """
     a = _float_boxes(anchor_box, "bounding_box_encode", "anchor_box")
     g = cast(_float_boxes(groundtruth_box, "bounding_box_encode", "groundtruth_box"), a._data.dtype)
@@ -186,6 +207,15 @@ def bounding_box_decode(anchor_box: Tensor, deltas: Tensor, max_shape: Any, mean
 
     Returns:
         Tensor (n, 4) of ``anchor_box``'s dtype.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> anchor = Tensor(np.array([[0.0, 0.0, 2.0, 2.0]]), ms.float32)
+        >>> deltas = Tensor(np.array([[0.5, 0.5, 0.0, 0.0]]), ms.float32)
+        >>> print(ops.bounding_box_decode(anchor, deltas, (10, 10)))
+        [[1.5 1.5 3.5 3.5]]
     """
     a = _float_boxes(anchor_box, "bounding_box_decode", "anchor_box")
     d = cast(_float_boxes(deltas, "bounding_box_decode", "deltas"), a._data.dtype)
@@ -210,7 +240,17 @@ def bounding_box_decode(anchor_box: Tensor, deltas: Tensor, max_shape: Any, mean
 
 def check_valid(bboxes: Tensor, img_metas: Tensor) -> Tensor:
     """Whether each box (x0, y0, x1, y1) lies in the image ``img_metas`` = (height, width, ratio):
-    ``x0 >= 0, y0 >= 0, x1 <= width * ratio - 1, y1 <= height * ratio - 1``. Returns a bool (n,) tensor."""
+    ``x0 >= 0, y0 >= 0, x1 <= width * ratio - 1, y1 <= height * ratio - 1``. Returns a bool (n,) tensor.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> bboxes = Tensor(np.array([[1.0, 1.0, 3.0, 3.0], [1.0, 1.0, 30.0, 3.0]]), ms.float32)
+        >>> img_metas = Tensor(np.array([10.0, 10.0, 1.0]), ms.float32)
+        >>> print(ops.check_valid(bboxes, img_metas))
+        [ True False]
+    """
     b = _float_boxes(bboxes, "check_valid", "bboxes")
     meta = cast(to_tensor(img_metas), b._data.dtype)
     if meta.ndim != 1 or meta._data.shape[0] != 3:

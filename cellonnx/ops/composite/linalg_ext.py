@@ -308,7 +308,19 @@ def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, beta: Any = 1, alpha:
 
 
 def baddbmm_ext(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
-    """``beta * input + alpha * (batch1 @ batch2)`` per batch (as :func:`baddbmm`)."""
+    """``beta * input + alpha * (batch1 @ batch2)`` per batch (as :func:`baddbmm`).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.ones((1, 2, 2)), ms.float32)
+        >>> b1 = Tensor(np.ones((1, 2, 3)), ms.float32)
+        >>> b2 = Tensor(np.ones((1, 3, 2)), ms.float32)
+        >>> print(ops.baddbmm_ext(x, b1, b2, beta=0.5, alpha=2))
+        [[[6.5 6.5]
+          [6.5 6.5]]]
+    """
     return baddbmm(input, batch1, batch2, beta, alpha)
 
 
@@ -556,7 +568,17 @@ def t(input: Tensor) -> Tensor:
 
 
 def adjoint(x: Tensor) -> Tensor:
-    """The conjugate transpose of the last two axes."""
+    """The conjugate transpose of the last two axes.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([[1+2j, 3], [4, 5-1j]]), ms.complex64)
+        >>> print(ops.adjoint(x))
+        [[1.-2.j 4.-0.j]
+         [3.-0.j 5.+1.j]]
+    """
     x = to_tensor(x)
     out = _t(x)
     return F.conj(out) if x._data.dtype.kind == "c" else out
@@ -578,7 +600,16 @@ def det(input: Tensor) -> Tensor:
 
 
 def matrix_determinant(input: Tensor) -> Tensor:
-    """The determinant (deprecated in MindSpore for :func:`det`)."""
+    """The determinant (deprecated in MindSpore for :func:`det`).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> a = Tensor(np.array([[2.0, 1.0], [1.0, 3.0]]), ms.float32)
+        >>> print(ops.matrix_determinant(a).asnumpy().round(4))
+        5.0
+    """
     return det(input)
 
 
@@ -600,7 +631,17 @@ def slogdet(input: Tensor) -> tuple[Tensor, Tensor]:
 
 
 def log_matrix_determinant(input: Tensor) -> tuple[Tensor, Tensor]:
-    """(sign, log |det|) (as :func:`slogdet`)."""
+    """(sign, log |det|) (as :func:`slogdet`).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> a = Tensor(np.array([[2.0, 1.0], [1.0, -3.0]]), ms.float32)
+        >>> sign, logdet = ops.log_matrix_determinant(a)
+        >>> print(sign, logdet.asnumpy().round(4))
+        -1.0 1.9459
+    """
     return slogdet(input)
 
 
@@ -670,14 +711,35 @@ def cholesky(input_x: Tensor, upper: bool = False) -> Tensor:
 
 
 def cholesky_inverse(input_x: Tensor, upper: bool = False) -> Tensor:
-    """The inverse of A from its Cholesky factor (L, or U with ``upper``)."""
+    """The inverse of A from its Cholesky factor (L, or U with ``upper``).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> L = Tensor(np.array([[2.0, 0.0], [1.0, 1.0]]), ms.float32)
+        >>> print(ops.cholesky_inverse(L))
+        [[ 0.5 -0.5]
+         [-0.5  1. ]]
+    """
     f = _float_matrix(input_x, "cholesky_inverse")
     a = F.matmul(_t(f), f) if upper else F.matmul(f, _t(f))
     return D.MatrixInverse.apply(a)
 
 
 def cholesky_solve(input: Tensor, input2: Tensor, upper: bool = False) -> Tensor:
-    """X with A X = ``input``, A given by its Cholesky factor ``input2`` (L, or U with ``upper``)."""
+    """X with A X = ``input``, A given by its Cholesky factor ``input2`` (L, or U with ``upper``).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> L = Tensor(np.array([[2.0, 0.0], [1.0, 1.0]]), ms.float32)
+        >>> b = Tensor(np.array([[4.0], [3.0]]), ms.float32)
+        >>> print(ops.cholesky_solve(b, L))
+        [[0.5]
+         [1. ]]
+    """
     f = _float_matrix(input2, "cholesky_solve")
     b = F.cast(to_tensor(input), f._data.dtype)
     low = _t(f) if upper else f
@@ -724,7 +786,17 @@ def svd(input: Tensor, full_matrices: bool = False, compute_uv: bool = True) -> 
 
 
 def eig(A: Tensor) -> tuple[Tensor, Tensor]:
-    """Eigenvalues and eigenvectors (complex) of (a batch of) square matrices."""
+    """Eigenvalues and eigenvectors (complex) of (a batch of) square matrices.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> a = Tensor(np.array([[2.0, 0.0], [0.0, 3.0]]), ms.float32)
+        >>> values, vectors = ops.eig(a)
+        >>> print(values)
+        [2.+0.j 3.+0.j]
+    """
     return D.Eig.apply(_float_matrix(A, "eig"))
 
 
@@ -743,18 +815,54 @@ def eigvals(A: Tensor) -> Tensor:
 
 
 def geqrf(input: Tensor) -> tuple[Tensor, Tensor]:
-    """LAPACK's Householder QR: (the reflectors below R, their scales tau)."""
+    """LAPACK's Householder QR: (the reflectors below R, their scales tau).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> a = Tensor(np.array([[3.0, 1.0], [4.0, 2.0]]), ms.float32)
+        >>> y, tau = ops.geqrf(a)
+        >>> print(y.asnumpy().round(4))
+        [[-5.  -2.2]
+         [ 0.5  0.4]]
+        >>> print(tau.asnumpy().round(4))
+        [1.6 0. ]
+    """
     return D.Geqrf.apply(_float_matrix(input, "geqrf", square=False))
 
 
 def orgqr(input: Tensor, input2: Tensor) -> Tensor:
-    """The explicit Q (first N columns) from :func:`geqrf`'s reflectors and scales."""
+    """The explicit Q (first N columns) from :func:`geqrf`'s reflectors and scales.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> a = Tensor(np.array([[3.0, 1.0], [4.0, 2.0]]), ms.float32)
+        >>> y, tau = ops.geqrf(a)
+        >>> print(ops.orgqr(y, tau).asnumpy().round(4))
+        [[-0.6 -0.8]
+         [-0.8  0.6]]
+    """
     a = _float_matrix(input, "orgqr", square=False)
     return D.Orgqr.apply(a, F.cast(to_tensor(input2), a._data.dtype))
 
 
 def ormqr(input: Tensor, tau: Tensor, other: Tensor, left: bool = True, transpose: bool = False) -> Tensor:
-    """``Q @ other`` (``left``) or ``other @ Q``, Q (transposed with ``transpose``) given by :func:`geqrf`."""
+    """``Q @ other`` (``left``) or ``other @ Q``, Q (transposed with ``transpose``) given by :func:`geqrf`.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> a = Tensor(np.array([[3.0, 1.0], [4.0, 2.0]]), ms.float32)
+        >>> y, tau = ops.geqrf(a)
+        >>> other = Tensor(np.eye(2), ms.float32)
+        >>> print(ops.ormqr(y, tau, other).asnumpy().round(4))
+        [[-0.6 -0.8]
+         [-0.8  0.6]]
+    """
     a = _float_matrix(input, "ormqr", square=False)
     dt = a._data.dtype
     return D.Ormqr.apply(a, F.cast(to_tensor(tau), dt), F.cast(to_tensor(other), dt), left=bool(left),
@@ -811,7 +919,25 @@ def matrix_power(input: Tensor, n: int) -> Tensor:
 def lu_unpack(LU_data: Tensor, LU_pivots: Tensor, unpack_data: bool = True,
               unpack_pivots: bool = True) -> tuple[Tensor, Tensor, Tensor]:
     """(P, L, U) from a packed LU factorization and its LAPACK (1-based) row interchanges, so that
-    ``A = P @ L @ U``."""
+    ``A = P @ L @ U``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> lu = Tensor(np.array([[6.0, 3.0], [0.5, 1.5]]), ms.float32)
+        >>> pivots = Tensor(np.array([2, 2]), ms.int32)
+        >>> p, l, u = ops.lu_unpack(lu, pivots)
+        >>> print(p)
+        [[0. 1.]
+         [1. 0.]]
+        >>> print(l.asnumpy().round(4))
+        [[1.  0. ]
+         [0.5 1. ]]
+        >>> print(u.asnumpy().round(4))
+        [[6.  3. ]
+         [0.  1.5]]
+    """
     lu = to_tensor(LU_data)
     piv = to_tensor(LU_pivots)
     m, n = (int(d) for d in lu._data.shape[-2:])
@@ -844,7 +970,19 @@ def _permutation(pivots: np.ndarray, m: int) -> np.ndarray:
 
 
 def lu_solve(b: Tensor, LU_data: Tensor, LU_pivots: Tensor) -> Tensor:
-    """X with A X = ``b``, A given by its packed LU factorization and pivots."""
+    """X with A X = ``b``, A given by its packed LU factorization and pivots.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> lu = Tensor(np.array([[2.0, 1.0], [0.5, 1.5]]), ms.float32)
+        >>> pivots = Tensor(np.array([1, 2]), ms.int32)
+        >>> b = Tensor(np.array([[3.0], [3.0]]), ms.float32)
+        >>> print(ops.lu_solve(b, lu, pivots).asnumpy().round(4))
+        [[1.]
+         [1.]]
+    """
     p, low, up = lu_unpack(LU_data, LU_pivots)
     rhs = F.matmul(_t(p), F.cast(to_tensor(b), low._data.dtype))
     return D.Solve.apply(up, D.Solve.apply(low, rhs))

@@ -64,6 +64,16 @@ def bidense(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None 
 
     Returns:
         (*, out_channels).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x1 = Tensor(np.array([[1.0, 2.0]]), ms.float32)
+        >>> x2 = Tensor(np.array([[1.0, 1.0, 1.0]]), ms.float32)
+        >>> weight = Tensor(np.ones((4, 2, 3)), ms.float32)
+        >>> print(ops.bidense(x1, x2, weight))
+        [[9. 9. 9. 9.]]
     """
     x1 = _tensor(input1, "input1", "bidense")
     x2 = _tensor(input2, "input2", "bidense")
@@ -104,6 +114,18 @@ def add_layer_norm(x1: Tensor, x2: Tensor, gamma: Tensor, beta: Tensor, epsilon:
     Returns:
         (y, mean, rstd, x): the normalized output, the mean and reciprocal standard deviation (trailing dims
         kept as 1) and x1 + x2.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x1 = Tensor(np.array([[1.0, 2.0]]), ms.float32)
+        >>> x2 = Tensor(np.array([[1.0, 4.0]]), ms.float32)
+        >>> gamma = Tensor(np.ones(2), ms.float32)
+        >>> beta = Tensor(np.zeros(2), ms.float32)
+        >>> y, mean, rstd, x = ops.add_layer_norm(x1, x2, gamma, beta)
+        >>> print(y.asnumpy().round(4), x)
+        [[-1.  1.]] [[2. 6.]]
     """
     for name, t in (("x1", x1), ("x2", x2), ("gamma", gamma), ("beta", beta)):
         _tensor(t, name, "add_layer_norm")
@@ -176,6 +198,15 @@ def intopk(x1: Tensor, x2: Tensor, k: int) -> Tensor:
 
     Returns:
         (N,) bool.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x1 = Tensor(np.array([[0.1, 0.8, 0.1], [0.5, 0.2, 0.3]]), ms.float32)
+        >>> x2 = Tensor(np.array([1, 2]), ms.int32)
+        >>> print(ops.intopk(x1, x2, 1))
+        [ True False]
     """
     x1 = _tensor(x1, "x1", "intopk")
     x2 = _tensor(x2, "x2", "intopk")

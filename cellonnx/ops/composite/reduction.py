@@ -246,7 +246,16 @@ def quantile(input: Tensor, q: Any, axis: int | None = None, keepdims: bool = Fa
 
 
 def nanquantile(input: Tensor, q: Any, axis: int | None = None, keepdims: bool = False) -> Tensor:
-    """:func:`quantile` of the elements that are not NaN (NaN for an all-NaN slice)."""
+    """:func:`quantile` of the elements that are not NaN (NaN for an all-NaN slice).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([1.0, np.nan, 3.0, 2.0]), ms.float32)
+        >>> print(ops.nanquantile(x, 0.5))
+        2.0
+    """
     return _quantile(input, q, axis, keepdims, True, "nanquantile")
 
 
@@ -412,7 +421,16 @@ def diff(x: Tensor, n: int = 1, axis: int = -1, prepend: Tensor | None = None,
 
 def diff_ext(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None,
              append: Tensor | None = None) -> Tensor:
-    """The ``n``-th forward difference along ``dim`` (as :func:`diff`)."""
+    """The ``n``-th forward difference along ``dim`` (as :func:`diff`).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([1, 3, 6, 10]), ms.int32)
+        >>> print(ops.diff_ext(x))
+        [2 3 4]
+    """
     return diff(input, n, dim, prepend, append)
 
 

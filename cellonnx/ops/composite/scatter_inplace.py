@@ -67,38 +67,115 @@ def scatter_nd_add(input_x: Tensor, indices: Any, updates: Tensor, use_locking: 
         indices (Tensor): int32 / int64 of shape (..., k); the last axis addresses the first k dims.
         updates (Tensor): shape ``indices.shape[:-1] + input_x.shape[k:]``.
         use_locking (bool): MindSpore's lock flag; updates here are never concurrent. Default: False.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops, Parameter
+        >>> input_x = Parameter(Tensor(np.array([1.0, 2.0, 3.0, 4.0]), ms.float32), name='x')
+        >>> indices = Tensor(np.array([[1], [3], [1]]), ms.int32)
+        >>> updates = Tensor(np.array([5.0, 6.0, 7.0]), ms.float32)
+        >>> print(ops.scatter_nd_add(input_x, indices, updates))
+        [ 1. 14.  3. 10.]
     """
     return _nd(input_x, indices, updates, "add", "scatter_nd_add")
 
 
 def scatter_nd_sub(input_x: Tensor, indices: Any, updates: Tensor, use_locking: bool = False) -> Tensor:
-    """Subtract ``updates[b]`` from ``input_x[indices[b]]`` in place; see :func:`scatter_nd_add`."""
+    """Subtract ``updates[b]`` from ``input_x[indices[b]]`` in place; see :func:`scatter_nd_add`.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops, Parameter
+        >>> input_x = Parameter(Tensor(np.array([1.0, 2.0, 3.0, 4.0]), ms.float32), name='x')
+        >>> indices = Tensor(np.array([[1], [3]]), ms.int32)
+        >>> updates = Tensor(np.array([5.0, 6.0]), ms.float32)
+        >>> print(ops.scatter_nd_sub(input_x, indices, updates))
+        [ 1. -3.  3. -2.]
+    """
     return _nd(input_x, indices, updates, "sub", "scatter_nd_sub")
 
 
 def scatter_nd_mul(input_x: Tensor, indices: Any, updates: Tensor, use_locking: bool = False) -> Tensor:
-    """Multiply ``input_x[indices[b]]`` by ``updates[b]`` in place; see :func:`scatter_nd_add`."""
+    """Multiply ``input_x[indices[b]]`` by ``updates[b]`` in place; see :func:`scatter_nd_add`.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops, Parameter
+        >>> input_x = Parameter(Tensor(np.array([1.0, 2.0, 3.0, 4.0]), ms.float32), name='x')
+        >>> indices = Tensor(np.array([[1], [3]]), ms.int32)
+        >>> updates = Tensor(np.array([5.0, 6.0]), ms.float32)
+        >>> print(ops.scatter_nd_mul(input_x, indices, updates))
+        [ 1. 10.  3. 24.]
+    """
     return _nd(input_x, indices, updates, "mul", "scatter_nd_mul")
 
 
 def scatter_nd_div(input_x: Tensor, indices: Any, updates: Tensor, use_locking: bool = False) -> Tensor:
-    """Divide ``input_x[indices[b]]`` by ``updates[b]`` in place; see :func:`scatter_nd_add`."""
+    """Divide ``input_x[indices[b]]`` by ``updates[b]`` in place; see :func:`scatter_nd_add`.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops, Parameter
+        >>> input_x = Parameter(Tensor(np.array([1.0, 2.0, 3.0, 4.0]), ms.float32), name='x')
+        >>> indices = Tensor(np.array([[1], [3]]), ms.int32)
+        >>> updates = Tensor(np.array([4.0, 8.0]), ms.float32)
+        >>> print(ops.scatter_nd_div(input_x, indices, updates))
+        [1.  0.5 3.  0.5]
+    """
     return _nd(input_x, indices, updates, "div", "scatter_nd_div")
 
 
 def scatter_nd_max(input_x: Tensor, indices: Any, updates: Tensor, use_locking: bool = False) -> Tensor:
-    """``input_x[indices[b]] = max(input_x[indices[b]], updates[b])`` in place; see :func:`scatter_nd_add`."""
+    """``input_x[indices[b]] = max(input_x[indices[b]], updates[b])`` in place; see :func:`scatter_nd_add`.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops, Parameter
+        >>> input_x = Parameter(Tensor(np.array([1.0, 2.0, 3.0, 4.0]), ms.float32), name='x')
+        >>> indices = Tensor(np.array([[1], [3]]), ms.int32)
+        >>> updates = Tensor(np.array([5.0, 0.0]), ms.float32)
+        >>> print(ops.scatter_nd_max(input_x, indices, updates))
+        [1. 5. 3. 4.]
+    """
     return _nd(input_x, indices, updates, "max", "scatter_nd_max")
 
 
 def scatter_nd_min(input_x: Tensor, indices: Any, updates: Tensor, use_locking: bool = False) -> Tensor:
-    """``input_x[indices[b]] = min(input_x[indices[b]], updates[b])`` in place; see :func:`scatter_nd_add`."""
+    """``input_x[indices[b]] = min(input_x[indices[b]], updates[b])`` in place; see :func:`scatter_nd_add`.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops, Parameter
+        >>> input_x = Parameter(Tensor(np.array([1.0, 2.0, 3.0, 4.0]), ms.float32), name='x')
+        >>> indices = Tensor(np.array([[1], [3]]), ms.int32)
+        >>> updates = Tensor(np.array([5.0, 0.0]), ms.float32)
+        >>> print(ops.scatter_nd_min(input_x, indices, updates))
+        [1. 2. 3. 0.]
+    """
     return _nd(input_x, indices, updates, "min", "scatter_nd_min")
 
 
 def scatter_nd_update(input_x: Tensor, indices: Any, updates: Tensor, use_locking: bool = True) -> Tensor:
     """Write ``updates[b]`` at ``input_x[indices[b]]`` in place (for a repeated index the last update
-    wins)."""
+    wins).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops, Parameter
+        >>> input_x = Parameter(Tensor(np.zeros((2, 2)), ms.float32), name='x')
+        >>> indices = Tensor(np.array([[0, 1], [1, 0]]), ms.int32)
+        >>> updates = Tensor(np.array([3.0, 4.0]), ms.float32)
+        >>> print(ops.scatter_nd_update(input_x, indices, updates))
+        [[0. 3.]
+         [4. 0.]]
+    """
     return _nd(input_x, indices, updates, "update", "scatter_nd_update")
 
 
@@ -117,27 +194,88 @@ def _rows(input_x: Any, indices: Any, updates: Any, reduction: str, op: str) -> 
 
 def scatter_update(input_x: Tensor, indices: Any, updates: Tensor) -> Tensor:
     """Write ``updates[i, ..., j, :]`` into row ``input_x[indices[i, ..., j]]`` in place (the last write to
-    a repeated row wins) and return ``input_x``."""
+    a repeated row wins) and return ``input_x``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops, Parameter
+        >>> input_x = Parameter(Tensor(np.zeros((3, 2)), ms.float32), name='x')
+        >>> indices = Tensor(np.array([2, 0]), ms.int32)
+        >>> updates = Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]), ms.float32)
+        >>> print(ops.scatter_update(input_x, indices, updates))
+        [[3. 4.]
+         [0. 0.]
+         [1. 2.]]
+    """
     return _rows(input_x, indices, updates, "update", "scatter_update")
 
 
 def scatter_mul(input_x: Tensor, indices: Any, updates: Tensor) -> Tensor:
-    """Multiply rows ``input_x[indices[i, ..., j]]`` by ``updates[i, ..., j, :]`` in place."""
+    """Multiply rows ``input_x[indices[i, ..., j]]`` by ``updates[i, ..., j, :]`` in place.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops, Parameter
+        >>> input_x = Parameter(Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]), ms.float32), name='x')
+        >>> indices = Tensor(np.array([1]), ms.int32)
+        >>> updates = Tensor(np.array([[2.0, 3.0]]), ms.float32)
+        >>> print(ops.scatter_mul(input_x, indices, updates))
+        [[ 1.  2.]
+         [ 6. 12.]]
+    """
     return _rows(input_x, indices, updates, "mul", "scatter_mul")
 
 
 def scatter_div(input_x: Tensor, indices: Any, updates: Tensor) -> Tensor:
-    """Divide rows ``input_x[indices[i, ..., j]]`` by ``updates[i, ..., j, :]`` in place."""
+    """Divide rows ``input_x[indices[i, ..., j]]`` by ``updates[i, ..., j, :]`` in place.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops, Parameter
+        >>> input_x = Parameter(Tensor(np.array([[6.0, 6.0], [4.0, 4.0]]), ms.float32), name='x')
+        >>> indices = Tensor(np.array([0, 1]), ms.int32)
+        >>> updates = Tensor(np.array([[2.0, 3.0], [4.0, 2.0]]), ms.float32)
+        >>> print(ops.scatter_div(input_x, indices, updates))
+        [[3. 2.]
+         [1. 2.]]
+    """
     return _rows(input_x, indices, updates, "div", "scatter_div")
 
 
 def scatter_max(input_x: Tensor, indices: Any, updates: Tensor) -> Tensor:
-    """Rows ``input_x[indices[i, ..., j]]`` become their maximum with ``updates[i, ..., j, :]``, in place."""
+    """Rows ``input_x[indices[i, ..., j]]`` become their maximum with ``updates[i, ..., j, :]``, in place.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops, Parameter
+        >>> input_x = Parameter(Tensor(np.array([[1.0, 5.0], [3.0, 2.0]]), ms.float32), name='x')
+        >>> indices = Tensor(np.array([1, 0]), ms.int32)
+        >>> updates = Tensor(np.array([[4.0, 1.0], [2.0, 2.0]]), ms.float32)
+        >>> print(ops.scatter_max(input_x, indices, updates))
+        [[2. 5.]
+         [4. 2.]]
+    """
     return _rows(input_x, indices, updates, "max", "scatter_max")
 
 
 def scatter_min(input_x: Tensor, indices: Any, updates: Tensor) -> Tensor:
-    """Rows ``input_x[indices[i, ..., j]]`` become their minimum with ``updates[i, ..., j, :]``, in place."""
+    """Rows ``input_x[indices[i, ..., j]]`` become their minimum with ``updates[i, ..., j, :]``, in place.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops, Parameter
+        >>> input_x = Parameter(Tensor(np.array([[1.0, 5.0], [3.0, 2.0]]), ms.float32), name='x')
+        >>> indices = Tensor(np.array([1, 0]), ms.int32)
+        >>> updates = Tensor(np.array([[4.0, 1.0], [2.0, 2.0]]), ms.float32)
+        >>> print(ops.scatter_min(input_x, indices, updates))
+        [[1. 2.]
+         [3. 1.]]
+    """
     return _rows(input_x, indices, updates, "min", "scatter_min")
 
 
@@ -156,7 +294,18 @@ def _value_like(variable: Tensor, value: Any, op: str) -> Tensor:
 
 
 def assign(variable: Tensor, value: Any) -> Tensor:
-    """Set ``variable`` (a Parameter or Tensor) to ``value`` (cast to its dtype) and return it."""
+    """Set ``variable`` (a Parameter or Tensor) to ``value`` (cast to its dtype) and return it.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops, Parameter
+        >>> variable = Parameter(Tensor(np.array([1.0]), ms.float32), name='v')
+        >>> value = Tensor(np.array([2.0]), ms.float32)
+        >>> out = ops.assign(variable, value)
+        >>> print(variable)
+        Parameter (name=v, shape=(1,), dtype=Float32, requires_grad=True)
+    """
     variable = to_tensor(variable)
     v = _value_like(variable, value, "assign")
     if v is value and isinstance(value, Tensor):
@@ -166,21 +315,52 @@ def assign(variable: Tensor, value: Any) -> Tensor:
 
 
 def assign_add(variable: Tensor, value: Any) -> Tensor:
-    """``variable += value`` in place; returns the updated variable."""
+    """``variable += value`` in place; returns the updated variable.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops, Parameter
+        >>> variable = Parameter(Tensor(np.array([1.0]), ms.float32), name='v')
+        >>> ops.assign_add(variable, Tensor(np.array([2.0]), ms.float32))
+        Tensor(shape=[1], dtype=Float32, value= [ 3.00000000e+00])
+        >>> print(variable)
+        Parameter (name=v, shape=(1,), dtype=Float32, requires_grad=True)
+    """
     variable = to_tensor(variable)
     new = add(current(variable), _value_like(variable, value, "assign_add"))
     return write_back(variable, new, "assign_add")
 
 
 def assign_sub(variable: Tensor, value: Any) -> Tensor:
-    """``variable -= value`` in place; returns the updated variable."""
+    """``variable -= value`` in place; returns the updated variable.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops, Parameter
+        >>> variable = Parameter(Tensor(np.array([1.0]), ms.float32), name='v')
+        >>> ops.assign_sub(variable, Tensor(np.array([2.0]), ms.float32))
+        Tensor(shape=[1], dtype=Float32, value= [-1.00000000e+00])
+        >>> print(variable)
+        Parameter (name=v, shape=(1,), dtype=Float32, requires_grad=True)
+    """
     variable = to_tensor(variable)
     new = sub(current(variable), _value_like(variable, value, "assign_sub"))
     return write_back(variable, new, "assign_sub")
 
 
 def zero_(input: Tensor) -> Tensor:
-    """Fill ``input`` with zeros in place and return it."""
+    """Fill ``input`` with zeros in place and return it.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> print(ops.zero_(x))
+        [0. 0.]
+    """
     from cellonnx.ops.prims.creation import zeros_like
     input = to_tensor(input)
     return write_back(input, zeros_like(input), "zero_")
@@ -188,7 +368,19 @@ def zero_(input: Tensor) -> Tensor:
 
 def put_(input: Tensor, index: Any, source: Tensor, accumulate: bool = False) -> Tensor:
     """Write (or, with ``accumulate``, add) ``source`` at the positions ``index`` of the flattened ``input``,
-    in place; ``index`` and ``source`` hold the same number of elements. Returns ``input``."""
+    in place; ``index`` and ``source`` hold the same number of elements. Returns ``input``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]), ms.float32)
+        >>> index = Tensor(np.array([0, 3]), ms.int64)
+        >>> source = Tensor(np.array([9.0, 8.0]), ms.float32)
+        >>> print(ops.put_(x, index, source))
+        [[9. 2.]
+         [3. 8.]]
+    """
     x = to_tensor(input)
     idx = _int64(_index(index, "put_"))
     src = to_tensor(source, x)

@@ -141,6 +141,20 @@ def coalesce(x_indices: Tensor, x_values: Tensor, x_shape: Tensor) -> tuple[Tens
     Returns:
         (y_indices (ndims, Z) int64, y_values (Z,), y_shape (ndims,) int64), Z the number of distinct
         coordinates.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x_indices = Tensor(np.array([[0, 0, 1], [1, 1, 0]]), ms.int64)
+        >>> x_values = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> x_shape = Tensor(np.array([2, 2]), ms.int64)
+        >>> y_indices, y_values, y_shape = ops.coalesce(x_indices, x_values, x_shape)
+        >>> print(y_indices)
+        [[0 1]
+         [1 0]]
+        >>> print(y_values)
+        [3. 3.]
     """
     idx, vals = to_tensor(x_indices), to_tensor(x_values)
     shape = tuple(int(v) for v in to_tensor(x_shape)._data.reshape(-1))
@@ -180,7 +194,16 @@ def coo_to_csr(x: COOTensor) -> CSRTensor:
 
 
 def coo2csr(row_indices: Tensor, height: int) -> Tensor:
-    """The indptr (height + 1,) of sorted COO row indices: ``indptr[i]`` = the number of rows below i."""
+    """The indptr (height + 1,) of sorted COO row indices: ``indptr[i]`` = the number of rows below i.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> rows = Tensor(np.array([0, 0, 2]), ms.int32)
+        >>> print(ops.coo2csr(rows, 3))
+        [0 2 2 3]
+    """
     rows = to_tensor(row_indices)
     if rows.ndim != 1 or rows._data.dtype.kind not in "iu":
         raise ValueError(f"coo2csr: row_indices must be 1-D integers, got {tuple(rows.shape)} {rows.dtype}")
@@ -190,7 +213,16 @@ def coo2csr(row_indices: Tensor, height: int) -> Tensor:
 
 
 def csr2coo(indptr: Tensor, nnz: int) -> Tensor:
-    """The row of each of the ``nnz`` stored values of a CSR matrix with this ``indptr``."""
+    """The row of each of the ``nnz`` stored values of a CSR matrix with this ``indptr``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> indptr = Tensor(np.array([0, 2, 2, 3]), ms.int32)
+        >>> print(ops.csr2coo(indptr, 3))
+        [0 0 2]
+    """
     ptr = to_tensor(indptr)
     if ptr.ndim != 1 or ptr._data.dtype.kind not in "iu":
         raise ValueError(f"csr2coo: indptr must be 1-D integers, got {tuple(ptr.shape)} {ptr.dtype}")
@@ -202,7 +234,21 @@ def csr2coo(indptr: Tensor, nnz: int) -> Tensor:
 
 def coo_add(x1: COOTensor, x2: COOTensor, thresh: Any) -> COOTensor:
     """The sum of two COOTensors (TensorFlow's SparseAdd): coordinates of both in row-major order; a
-    coordinate present in both whose sum has magnitude below ``thresh`` is dropped. Indices are int64."""
+    coordinate present in both whose sum has magnitude below ``thresh`` is dropped. Indices are int64.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops, COOTensor
+        >>> indices = Tensor(np.array([[0, 0], [1, 1]]), ms.int64)
+        >>> a = COOTensor(indices, Tensor(np.array([1.0, 2.0]), ms.float32), (2, 2))
+        >>> b = COOTensor(indices, Tensor(np.array([3.0, -2.0]), ms.float32), (2, 2))
+        >>> y = ops.coo_add(a, b, Tensor(0.5, ms.float32))
+        >>> print(y.indices)
+        [[0 0]]
+        >>> print(y.values)
+        [4.]
+    """
     x1, x2 = _coo(x1, "coo_add"), _coo(x2, "coo_add")
     if x1.shape != x2.shape:
         raise ValueError(f"coo_add: shapes {x1.shape} and {x2.shape} must be equal")
@@ -217,7 +263,19 @@ def coo_add(x1: COOTensor, x2: COOTensor, thresh: Any) -> COOTensor:
 
 def coo_concat(sp_input: Any, concat_dim: int = 0) -> COOTensor:
     """Concatenate COOTensors (or (indices, values, shape) tuples) along ``concat_dim``; the result's
-    coordinates are in row-major order, int64."""
+    coordinates are in row-major order, int64.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops, COOTensor
+        >>> indices = Tensor(np.array([[0, 0], [1, 1]]), ms.int64)
+        >>> a = COOTensor(indices, Tensor(np.array([1.0, 2.0]), ms.float32), (2, 2))
+        >>> y = ops.coo_concat((a, a), concat_dim=1)
+        >>> print(y.to_dense())
+        [[1. 0. 1. 0.]
+         [0. 2. 0. 2.]]
+    """
     if not isinstance(sp_input, (tuple, list)) or len(sp_input) < 2:
         raise ValueError("coo_concat: needs a tuple or list of at least two COOTensors")
     parts = [(p.indices, p.values, p.shape) if isinstance(p, COOTensor) else
@@ -243,7 +301,20 @@ def coo_concat(sp_input: Any, concat_dim: int = 0) -> COOTensor:
 
 
 def dense_to_sparse_coo(tensor: Tensor) -> COOTensor:
-    """The COOTensor of a 2-D tensor's non-zeros (row-major order, int32 indices)."""
+    """The COOTensor of a 2-D tensor's non-zeros (row-major order, int32 indices).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([[0.0, 1.0], [2.0, 0.0]]), ms.float32)
+        >>> y = ops.dense_to_sparse_coo(x)
+        >>> print(y.indices)
+        [[0 1]
+         [1 0]]
+        >>> print(y.values)
+        [1. 2.]
+    """
     x = to_tensor(tensor)
     if x.ndim != 2:
         raise ValueError(f"dense_to_sparse_coo: only 2-D tensors are supported, got shape {tuple(x.shape)}")
@@ -252,7 +323,17 @@ def dense_to_sparse_coo(tensor: Tensor) -> COOTensor:
 
 
 def dense_to_sparse_csr(tensor: Tensor) -> CSRTensor:
-    """The CSRTensor of a 2-D tensor's non-zeros (int32 indptr and indices)."""
+    """The CSRTensor of a 2-D tensor's non-zeros (int32 indptr and indices).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([[0.0, 1.0], [2.0, 0.0]]), ms.float32)
+        >>> y = ops.dense_to_sparse_csr(x)
+        >>> print(y.indptr, y.indices, y.values)
+        [0 1 2] [1 0] [1. 2.]
+    """
     x = to_tensor(tensor)
     if x.ndim != 2:
         raise ValueError(f"dense_to_sparse_csr: only 2-D tensors are supported, got shape {tuple(x.shape)}")
@@ -263,12 +344,35 @@ def dense_to_sparse_csr(tensor: Tensor) -> CSRTensor:
 
 
 def make_sparse_tensor(indices: Tensor, values: Tensor, dense_shape: Any) -> COOTensor:
-    """A COOTensor (MindSpore's deprecated SparseTensor constructor function)."""
+    """A COOTensor (MindSpore's deprecated SparseTensor constructor function).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> indices = Tensor(np.array([[0, 0], [1, 1]]), ms.int64)
+        >>> values = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> x = ops.make_sparse_tensor(indices, values, (2, 2))
+        >>> print(x.to_dense())
+        [[1. 0.]
+         [0. 2.]]
+    """
     return COOTensor(indices, values, dense_shape)
 
 
 def make_row_tensor(indices: Tensor, values: Tensor, dense_shape: Any) -> RowTensor:
-    """A RowTensor (deprecated in MindSpore)."""
+    """A RowTensor (deprecated in MindSpore).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> indices = Tensor(np.array([1]), ms.int32)
+        >>> values = Tensor(np.array([[1.0, 2.0]]), ms.float32)
+        >>> x = ops.make_row_tensor(indices, values, (3, 2))
+        >>> print(x.dense_shape)
+        (3, 2)
+    """
     return RowTensor(indices, values, dense_shape)
 
 
@@ -283,6 +387,16 @@ def row_tensor_add(x: RowTensor, y: Tensor) -> RowTensor:
 
     Returns:
         RowTensor, of ``x``'s dtype.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops, RowTensor
+        >>> values = Tensor(np.array([[1.0, 2.0]]), ms.float32)
+        >>> x = RowTensor(Tensor(np.array([1]), ms.int32), values, (3, 2))
+        >>> y = Tensor(np.ones((3, 2)), ms.float32)
+        >>> print(ops.row_tensor_add(x, y).values)
+        [[2. 3.]]
     """
     if not isinstance(x, RowTensor):
         raise TypeError(f"For 'RowTensorAdd', input[0] should be RowTensor, but got {type(x).__name__}.")
@@ -297,14 +411,40 @@ def row_tensor_add(x: RowTensor, y: Tensor) -> RowTensor:
 
 # ---------------------------------------------------------------- CSR
 def csr_to_dense(csr_tensor: CSRTensor) -> Tensor:
-    """The dense form of a CSRTensor."""
+    """The dense form of a CSRTensor.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops, CSRTensor
+        >>> indptr = Tensor(np.array([0, 1, 2]), ms.int32)
+        >>> indices = Tensor(np.array([0, 1]), ms.int32)
+        >>> values = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> x = CSRTensor(indptr, indices, values, (2, 2))
+        >>> print(ops.csr_to_dense(x))
+        [[1. 0.]
+         [0. 2.]]
+    """
     x = _csr(csr_tensor, "csr_to_dense")
     zeros = Fill.apply(shape=x.shape, value=0, dtype=x.values._data.dtype)
     return tensor_scatter_add(zeros, _positions(x), x.values)
 
 
 def csr_to_coo(tensor: CSRTensor) -> COOTensor:
-    """The COOTensor of a 2-D CSRTensor (indices of the CSR indices' dtype)."""
+    """The COOTensor of a 2-D CSRTensor (indices of the CSR indices' dtype).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops, CSRTensor
+        >>> indptr = Tensor(np.array([0, 1, 2]), ms.int32)
+        >>> indices = Tensor(np.array([0, 1]), ms.int32)
+        >>> values = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> x = CSRTensor(indptr, indices, values, (2, 2))
+        >>> print(ops.csr_to_coo(x).indices)
+        [[0 0]
+         [1 1]]
+    """
     x = _csr(tensor, "csr_to_coo")
     if x.ndim != 2:
         raise ValueError(f"csr_to_coo: only 2-D CSRTensors are supported, got shape {x.shape}")
@@ -314,7 +454,18 @@ def csr_to_coo(tensor: CSRTensor) -> COOTensor:
 
 def csr_gather(indptr: Tensor, indices: Tensor, dense: Tensor, sparse_shape: Any) -> Tensor:
     """The values of ``dense`` at the positions of a CSR pattern (indptr, indices): (nnz,) +
-    dense.shape[2:]."""
+    dense.shape[2:].
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> indptr = Tensor(np.array([0, 1, 2]), ms.int32)
+        >>> indices = Tensor(np.array([0, 1]), ms.int32)
+        >>> dense = Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]), ms.float32)
+        >>> print(ops.csr_gather(indptr, indices, dense, (2, 2)))
+        [1. 4.]
+    """
     d = to_tensor(dense)
     rows = _i64(csr2coo(indptr, to_tensor(indices).shape[0]))
     return GatherND.apply(d, stack([rows, _i64(to_tensor(indices))], 1))
@@ -336,7 +487,19 @@ def _dense_at(x: CSRTensor, y: Tensor, op: str) -> Tensor:
 
 def csr_mul(x: CSRTensor, y: Any) -> Any:
     """``x * y`` on the stored values (``y`` broadcast to x's shape): a CSRTensor; for a single-number ``y``
-    MindSpore returns the product of the values as a plain Tensor, and so does this."""
+    MindSpore returns the product of the values as a plain Tensor, and so does this.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops, CSRTensor
+        >>> indptr = Tensor(np.array([0, 1, 2]), ms.int32)
+        >>> indices = Tensor(np.array([0, 1]), ms.int32)
+        >>> values = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> x = CSRTensor(indptr, indices, values, (2, 2))
+        >>> print(ops.csr_mul(x, Tensor(np.array([2.0, 4.0]), ms.float32)).values)
+        [2. 8.]
+    """
     x = _csr(x, "csr_mul")
     vals, y = promote(x.values, y)
     if _is_scalar(y):
@@ -346,7 +509,19 @@ def csr_mul(x: CSRTensor, y: Any) -> Any:
 
 def csr_div(x: CSRTensor, y: Any) -> Any:
     """``x / y`` on the stored values (``y`` broadcast to x's shape); a single-number ``y`` gives the values
-    as a plain Tensor (as MindSpore)."""
+    as a plain Tensor (as MindSpore).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops, CSRTensor
+        >>> indptr = Tensor(np.array([0, 1, 2]), ms.int32)
+        >>> indices = Tensor(np.array([0, 1]), ms.int32)
+        >>> values = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> x = CSRTensor(indptr, indices, values, (2, 2))
+        >>> print(ops.csr_div(x, Tensor(np.array([2.0, 4.0]), ms.float32)).values)
+        [0.5 0.5]
+    """
     x = _csr(x, "csr_div")
     vals, y = promote(x.values, y)
     if _is_scalar(y):
@@ -366,7 +541,21 @@ def csr_mm_dense(a: CSRTensor, matrix: Tensor) -> Tensor:
 
 
 def csr_mv(csr_tensor: CSRTensor, dense: Tensor) -> Tensor:
-    """The product of a (M, N) CSRTensor and a dense (N, 1) tensor: a dense (M, 1) tensor."""
+    """The product of a (M, N) CSRTensor and a dense (N, 1) tensor: a dense (M, 1) tensor.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops, CSRTensor
+        >>> indptr = Tensor(np.array([0, 1, 2]), ms.int32)
+        >>> indices = Tensor(np.array([0, 1]), ms.int32)
+        >>> values = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> x = CSRTensor(indptr, indices, values, (2, 2))
+        >>> v = Tensor(np.array([[1.0], [1.0]]), ms.float32)
+        >>> print(ops.csr_mv(x, v))
+        [[1.]
+         [2.]]
+    """
     d = to_tensor(dense)
     if d.ndim == 1:
         d = reshape(d, (-1, 1))
@@ -386,7 +575,21 @@ def _dense_for_mm(x: CSRTensor, transpose_it: bool) -> tuple[Tensor, Tensor]:
 def csr_mm(a: CSRTensor, b: CSRTensor, trans_a: bool = False, trans_b: bool = False, adjoint_a: bool = False,
            adjoint_b: bool = False) -> CSRTensor:
     """The product of two 2-D CSRTensors (optionally transposed; for real values the adjoint is the
-    transpose), as a CSRTensor whose pattern is every position some stored pair contributes to."""
+    transpose), as a CSRTensor whose pattern is every position some stored pair contributes to.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops, CSRTensor
+        >>> indptr = Tensor(np.array([0, 1, 2]), ms.int32)
+        >>> indices = Tensor(np.array([0, 1]), ms.int32)
+        >>> values = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> x = CSRTensor(indptr, indices, values, (2, 2))
+        >>> y = ops.csr_mm(x, x)
+        >>> print(y.to_dense())
+        [[1. 0.]
+         [0. 4.]]
+    """
     from cellonnx.ops.prims.linalg import matmul
     a, b = _csr(a, "csr_mm"), _csr(b, "csr_mm")
     if a.ndim != 2 or b.ndim != 2:
@@ -405,7 +608,20 @@ def csr_mm(a: CSRTensor, b: CSRTensor, trans_a: bool = False, trans_b: bool = Fa
 
 
 def csr_reduce_sum(csr_tensor: CSRTensor, axis: int) -> Tensor:
-    """The sums of a 2-D CSRTensor's rows (``axis`` 1: shape (M, 1)) or columns (``axis`` 0: (1, N))."""
+    """The sums of a 2-D CSRTensor's rows (``axis`` 1: shape (M, 1)) or columns (``axis`` 0: (1, N)).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops, CSRTensor
+        >>> indptr = Tensor(np.array([0, 1, 2]), ms.int32)
+        >>> indices = Tensor(np.array([0, 1]), ms.int32)
+        >>> values = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> x = CSRTensor(indptr, indices, values, (2, 2))
+        >>> print(ops.csr_reduce_sum(x, 1))
+        [[1.]
+         [2.]]
+    """
     x = _csr(csr_tensor, "csr_reduce_sum")
     if axis not in (0, 1, -1, -2) or x.ndim != 2:
         raise ValueError(f"csr_reduce_sum: axis must be 0 or 1 of a 2-D CSRTensor, got axis {axis} and shape "
@@ -416,7 +632,19 @@ def csr_reduce_sum(csr_tensor: CSRTensor, axis: int) -> Tensor:
 
 
 def csr_softmax(logits: CSRTensor, dtype: Any) -> CSRTensor:
-    """The softmax of each row's stored values (rows without values stay empty), in ``dtype``."""
+    """The softmax of each row's stored values (rows without values stay empty), in ``dtype``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops, CSRTensor
+        >>> indptr = Tensor(np.array([0, 2]), ms.int32)
+        >>> indices = Tensor(np.array([0, 1]), ms.int32)
+        >>> values = Tensor(np.array([0.0, 0.0]), ms.float32)
+        >>> x = CSRTensor(indptr, indices, values, (1, 2))
+        >>> print(ops.csr_softmax(x, ms.float32).values)
+        [0.5 0.5]
+    """
     x = _csr(logits, "csr_softmax")
     vals = cast(x.values, dtypes.to_numpy(dtype))
     if not is_float_dtype(vals._data.dtype):
@@ -430,7 +658,20 @@ def csr_softmax(logits: CSRTensor, dtype: Any) -> CSRTensor:
 
 def csr_add(a: CSRTensor, b: CSRTensor, alpha: Any, beta: Any) -> CSRTensor:
     """``alpha * a + beta * b`` for two CSRTensors of one shape (``alpha`` / ``beta`` numbers or tensors that
-    broadcast to it); the pattern is the union of theirs, zeros from cancellation kept (as MindSpore)."""
+    broadcast to it); the pattern is the union of theirs, zeros from cancellation kept (as MindSpore).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops, CSRTensor
+        >>> indptr = Tensor(np.array([0, 1, 2]), ms.int32)
+        >>> indices = Tensor(np.array([0, 1]), ms.int32)
+        >>> values = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> x = CSRTensor(indptr, indices, values, (2, 2))
+        >>> y = ops.csr_add(x, x, Tensor(1.0, ms.float32), Tensor(2.0, ms.float32))
+        >>> print(y.values)
+        [3. 6.]
+    """
     a, b = _csr(a, "csr_add"), _csr(b, "csr_add")
     if a.shape != b.shape or a.ndim != 2:
         raise ValueError(f"csr_add: the CSRTensors must be 2-D of one shape, got {a.shape} and {b.shape}")

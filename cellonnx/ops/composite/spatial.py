@@ -206,6 +206,16 @@ def fold(input: Tensor, output_size: Any, kernel_size: Any, dilation: Any = 1, p
         input (Tensor): 3-D (N, C * kh * kw, L).
         output_size (Union[Tensor, tuple[int]]): (H, W).
         kernel_size, dilation, padding, stride: as in :func:`unfold`.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.ones((1, 4, 4)), ms.float32)
+        >>> print(ops.fold(x, Tensor(np.array([3, 3]), ms.int32), 2))
+        [[[[1. 2. 1.]
+           [2. 4. 2.]
+           [1. 2. 1.]]]]
     """
     x = to_tensor(input)
     if x.ndim != 3:
@@ -221,7 +231,19 @@ def fold(input: Tensor, output_size: Any, kernel_size: Any, dilation: Any = 1, p
 
 def col2im(input_x: Tensor, output_size: Any, kernel_size: Any, dilation: Any, padding_value: Any,
            stride: Any) -> Tensor:
-    """:func:`fold` for input laid out (N, C, kh * kw, L) (deprecated in MindSpore)."""
+    """:func:`fold` for input laid out (N, C, kh * kw, L) (deprecated in MindSpore).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.ones((1, 1, 4, 4)), ms.float32)
+        >>> y = ops.col2im(x, Tensor(np.array([3, 3]), ms.int32), [2, 2], [1, 1], [0, 0], [1, 1])
+        >>> print(y)
+        [[[[1. 2. 1.]
+           [2. 4. 2.]
+           [1. 2. 1.]]]]
+    """
     x = to_tensor(input_x)
     if x.ndim != 4:
         raise ValueError(f"col2im: input_x must be 4-D (N, C, kh * kw, L), got shape {tuple(x.shape)}")
@@ -248,6 +270,18 @@ def affine_grid(theta: Tensor, size: Any, align_corners: bool = False) -> Tensor
 
     Returns:
         Tensor of shape (N, H, W, 2) or (N, D, H, W, 3): the (x, y[, z]) source coordinate of each pixel.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> theta = Tensor(np.array([[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]]), ms.float32)
+        >>> print(ops.affine_grid(theta, (1, 1, 2, 2), align_corners=True))
+        [[[[-1. -1.]
+           [ 1. -1.]]
+        <BLANKLINE>
+          [[-1.  1.]
+           [ 1.  1.]]]]
     """
     t = to_tensor(theta)
     if not is_float_dtype(t._data.dtype):

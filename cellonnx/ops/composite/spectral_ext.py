@@ -67,14 +67,28 @@ def hann_window(window_length: int, periodic: bool = True, *, dtype: Any = None)
 
 def blackman_window(window_length: Any, periodic: bool = True, *, dtype: Any = None) -> Tensor:
     """The Blackman window ``0.42 - 0.5 cos(2 pi n / (N - 1)) + 0.08 cos(4 pi n / (N - 1))``; float32
-    unless ``dtype`` says otherwise."""
+    unless ``dtype`` says otherwise.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> print(ops.blackman_window(Tensor(5, ms.int32), periodic=False).asnumpy().round(4))
+        [-0.    0.34  1.    0.34 -0.  ]
+    """
     n = _length(window_length, "blackman_window")
     return _window(_cosine_window(n, periodic, (0.42, 0.5, 0.08)), dtype, dtypes.float32)
 
 
 def bartlett_window(window_length: Any, periodic: bool = True, *, dtype: Any = None) -> Tensor:
     """The triangular Bartlett window ``1 - |2 n / (N - 1) - 1|``; float32 unless ``dtype`` says
-    otherwise."""
+    otherwise.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> print(ops.bartlett_window(Tensor(5, ms.int32), periodic=False))
+        [0.  0.5 1.  0.5 0. ]
+    """
     n = _length(window_length, "bartlett_window")
     if n <= 1:
         return _window(np.ones(n), dtype, dtypes.float32)
@@ -86,7 +100,13 @@ def bartlett_window(window_length: Any, periodic: bool = True, *, dtype: Any = N
 def kaiser_window(window_length: int, periodic: bool = True, beta: float = 12.0, *,
                   dtype: Any = None) -> Tensor:
     """The Kaiser window ``I0(beta sqrt(1 - ((n - a) / a)^2)) / I0(beta)``, a = (N - 1) / 2; float64 unless
-    ``dtype`` says otherwise (as MindSpore)."""
+    ``dtype`` says otherwise (as MindSpore).
+
+    Examples:
+        >>> from cellonnx import ops
+        >>> print(ops.kaiser_window(4, periodic=False).asnumpy().round(4))
+        [1.000e-04 5.188e-01 5.188e-01 1.000e-04]
+    """
     n = _length(window_length, "kaiser_window")
     if n <= 1:
         return _window(np.ones(n), dtype, dtypes.float64)
@@ -112,7 +132,13 @@ def fftfreq(n: int, d: float = 1.0, dtype: Any = None) -> Tensor:
 
 
 def rfftfreq(n: int, d: float = 1.0, dtype: Any = None) -> Tensor:
-    """The non-negative sample frequencies of :func:`rfft`: ``[0, 1, ..., n // 2] / (d n)``."""
+    """The non-negative sample frequencies of :func:`rfft`: ``[0, 1, ..., n // 2] / (d n)``.
+
+    Examples:
+        >>> from cellonnx import ops
+        >>> print(ops.rfftfreq(4))
+        [0.   0.25 0.5 ]
+    """
     return Tensor(np.fft.rfftfreq(int(n), float(d)).astype(dtypes.to_numpy(dtype or dtypes.float32)))
 
 
@@ -141,7 +167,16 @@ def fftshift(input: Tensor, dim: Any = None) -> Tensor:
 
 
 def ifftshift(input: Tensor, dim: Any = None) -> Tensor:
-    """The inverse of :func:`fftshift`."""
+    """The inverse of :func:`fftshift`.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([-2, -1, 0, 1, 2]), ms.int32)
+        >>> print(ops.ifftshift(x))
+        [ 0  1  2 -2 -1]
+    """
     return _shift(input, dim, -1, "ifftshift")
 
 

@@ -68,7 +68,9 @@ def dtype_of(value: Any) -> dtypes.DType:
 
 def assign_to(var: Tensor, value: Any, op: str = "Assign") -> Tensor:
     """Give ``var`` the value ``value`` in place (cast to ``var``'s dtype, broadcast to its shape), as
-    MindSpore's Assign does to a Parameter; returns ``var``.
+    MindSpore's Assign does to a Parameter; returns the updated value: for a Parameter a Tensor holding it
+    (MindSpore's operators return their output, not the Parameter: ``print`` shows the values), for a plain
+    Tensor ``var`` itself.
 
     A Parameter keeps its identity (and bumps its version, so compiled cells re-read it); while a graph is
     traced, the graph reads the new value wherever it reads ``var`` from then on.
@@ -98,6 +100,6 @@ def assign_to(var: Tensor, value: Any, op: str = "Assign") -> Tensor:
     if isinstance(var, Parameter):
         if not tracing:
             var._assign_array(arr)
-    else:
-        var._data = arr
+        return new
+    var._data = arr
     return var

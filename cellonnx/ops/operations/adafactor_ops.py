@@ -88,9 +88,50 @@ _CALL = ("epsilon, clip_threshold, beta1, beta2, weight_decay, learning_rate, gr
          "exp_avg_sq_row, exp_avg_sq_col, exp_avg_sq")
 
 ROWS = [
-    Row("FusedAdaFactor", _INIT, _CALL, f"_adafactor(self, {_CALL})", _check_flags),
+    Row("FusedAdaFactor", _INIT, _CALL, f"_adafactor(self, {_CALL})", _check_flags,
+        summary="The Adafactor update (factored second moments) of ``param`` and its moments, in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> param = Parameter(Tensor(np.ones((2, 3)), ms.float32), name="param")
+        >>> exp_avg = Parameter(Tensor(np.zeros((2, 3)), ms.float32), name="exp_avg")
+        >>> exp_avg_sq = Parameter(Tensor(np.zeros((2, 3)), ms.float32), name="exp_avg_sq")
+        >>> exp_avg_sq_row = Parameter(Tensor(np.zeros(2), ms.float32), name="exp_avg_sq_row")
+        >>> exp_avg_sq_col = Parameter(Tensor(np.zeros(3), ms.float32), name="exp_avg_sq_col")
+        >>> grad = Tensor(np.array([[0.1, 0.2, 0.3], [0.4, 0.5, 0.6]]), ms.float32)
+        >>> epsilon = Tensor(np.array([1e-30, 1e-3]), ms.float32)
+        >>> clip, beta1, beta2, decay, lr = f(1.0), f(0.9), f(0.8), f(1e-2), f(0.03)
+        >>> out = ops.FusedAdaFactor()(epsilon, clip, beta1, beta2, decay, lr, grad, param, exp_avg,
+        ...                        exp_avg_sq_row, exp_avg_sq_col, exp_avg_sq)
+        >>> print(param.asnumpy().round(4))
+        [[0.9809 0.9707 0.9648]
+         [0.9674 0.9688 0.97  ]]
+        """),
     Row("FusedAdaFactorWithGlobalNorm", _INIT, _CALL + ", global_norm",
-        f"_adafactor(self, {_CALL}, global_norm)", _check_flags),
+        f"_adafactor(self, {_CALL}, global_norm)", _check_flags,
+        summary="FusedAdaFactor with the gradient first divided by ``global_norm`` (when it exceeds 1).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> param = Parameter(Tensor(np.ones((2, 3)), ms.float32), name="param")
+        >>> exp_avg = Parameter(Tensor(np.zeros((2, 3)), ms.float32), name="exp_avg")
+        >>> exp_avg_sq = Parameter(Tensor(np.zeros((2, 3)), ms.float32), name="exp_avg_sq")
+        >>> exp_avg_sq_row = Parameter(Tensor(np.zeros(2), ms.float32), name="exp_avg_sq_row")
+        >>> exp_avg_sq_col = Parameter(Tensor(np.zeros(3), ms.float32), name="exp_avg_sq_col")
+        >>> grad = Tensor(np.array([[0.1, 0.2, 0.3], [0.4, 0.5, 0.6]]), ms.float32)
+        >>> epsilon = Tensor(np.array([1e-30, 1e-3]), ms.float32)
+        >>> clip, beta1, beta2, decay, lr = f(1.0), f(0.9), f(0.8), f(1e-2), f(0.03)
+        >>> op = ops.FusedAdaFactorWithGlobalNorm()
+        >>> out = op(epsilon, clip, beta1, beta2, decay, lr, grad, param, exp_avg, exp_avg_sq_row,
+        ...          exp_avg_sq_col, exp_avg_sq, f(2.0))
+        >>> print(param.asnumpy().round(4))
+        [[0.9809 0.9707 0.9648]
+         [0.9674 0.9688 0.97  ]]
+        """),
 ]
 
 CLASSES = build(ROWS, globals())

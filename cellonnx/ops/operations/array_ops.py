@@ -270,8 +270,28 @@ ROWS = [
         >>> ops.Transpose()(x, (2, 0, 1)).shape
         (4, 2, 3)
         """),
-    Row("TransposeView", "", "input, input_perm", "transpose(input, ints(input_perm))"),
-    Row("TransposeExtView", "", "input, dim0, dim1", "swapaxes(input, dim0, dim1)"),
+    Row("TransposeView", "", "input, input_perm", "transpose(input, ints(input_perm))",
+        summary="``input`` with its axes permuted (MindSpore returns a view; cellonnx a tensor).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(6).reshape(2, 3), ms.float32)
+        >>> print(ops.TransposeView()(x, (1, 0)))
+        [[0. 3.]
+         [1. 4.]
+         [2. 5.]]
+        """),
+    Row("TransposeExtView", "", "input, dim0, dim1", "swapaxes(input, dim0, dim1)",
+        summary="``input`` with axes ``dim0`` and ``dim1`` swapped.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(6).reshape(1, 2, 3), ms.float32)
+        >>> print(ops.TransposeExtView()(x, 1, 2).shape)
+        (1, 3, 2)
+        """),
     Row("ExpandDims", "", "input_x, axis", "expand_dims(input_x, axis)",
         summary="``input_x`` with a new axis of size 1 at ``axis``.",
         example="""
@@ -349,8 +369,30 @@ ROWS = [
         >>> ops.DepthToSpace(block_size=2)(x).shape
         (1, 1, 4, 4)
         """),
-    Row("SpaceToDepth", "block_size", "x", "_space_to_depth(x, block_size)"),
-    Row("Padding", "pad_dim_size=8", "x", "_padding(x, pad_dim_size)"),
+    Row("SpaceToDepth", "block_size", "x", "_space_to_depth(x, block_size)",
+        summary="Moves ``block_size`` x ``block_size`` blocks of the spatial axes into the channel axis.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(8).reshape(1, 2, 2, 2), ms.float32)
+        >>> y = ops.SpaceToDepth(2)(x)
+        >>> print(y.shape)
+        (1, 8, 1, 1)
+        >>> print(y.asnumpy().ravel())
+        [0. 4. 1. 5. 2. 6. 3. 7.]
+        """),
+    Row("Padding", "pad_dim_size=8", "x", "_padding(x, pad_dim_size)",
+        summary="Pads the last axis (of size 1) of ``x`` with zeros to length ``pad_dim_size``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[8], [10]]), ms.float32)
+        >>> print(ops.Padding(pad_dim_size=4)(x))
+        [[ 8.  0.  0.  0.]
+         [10.  0.  0.  0.]]
+        """),
     # ---- joining and splitting
     Row("Concat", "axis=0", "tensors", "cat(tensors, axis)",
         summary="Joins a tuple of tensors along an existing axis.",
@@ -365,7 +407,18 @@ ROWS = [
          [2. 1.]
          [5. 6.]]
         """),
-    Row("ParallelConcat", "", "values", "cat(values, 0)"),
+    Row("ParallelConcat", "", "values", "cat(values, 0)",
+        summary="Concatenates a list of tensors along the first axis.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1, 2]]), ms.int32)
+        >>> y = Tensor(np.array([[3, 4]]), ms.int32)
+        >>> print(ops.ParallelConcat()([x, y]))
+        [[1 2]
+         [3 4]]
+        """),
     Row("Stack", "axis=0", "x", "stack(x, axis)",
         summary="Joins a tuple of tensors of one shape along a new axis.",
         example="""
@@ -378,7 +431,21 @@ ROWS = [
         [[1 3]
          [2 4]]
         """),
-    Row("Pack", "axis=0", "x", "stack(x, axis)"),
+    Row("Pack", "axis=0", "x", "stack(x, axis)",
+        summary="Stacks tensors of one shape along a new axis ``axis`` (``ops.Stack``'s old name).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1, 2]), ms.float32)
+        >>> y = Tensor(np.array([3, 4]), ms.float32)
+        >>> print(ops.Pack()([x, y]))
+        [[1. 2.]
+         [3. 4.]]
+        >>> print(ops.Pack(axis=1)([x, y]))
+        [[1. 3.]
+         [2. 4.]]
+        """),
     Row("Unstack", "axis=0, num=None", "x", "_unstack(x, axis, num)",
         summary="The tensors along ``axis`` of ``x``, one per index.",
         example="""
@@ -392,7 +459,16 @@ ROWS = [
         >>> print(rows[1])
         [4 5 6]
         """),
-    Row("Unpack", "axis=0", "x", "_unstack(x, axis, None)"),
+    Row("Unpack", "axis=0", "x", "_unstack(x, axis, None)",
+        summary="Splits a tensor along ``axis`` into the tuple of its slices (``ops.Unstack``'s old name).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1, 2, 3], [4, 5, 6]]), ms.int32)
+        >>> print(ops.Unpack()(x))
+        (Tensor(shape=[3], dtype=Int32, value= [1, 2, 3]), Tensor(shape=[3], dtype=Int32, value= [4, 5, 6]))
+        """),
     Row("Split", "axis=0, output_num=1", "input_x", "_split(input_x, axis, output_num)",
         summary="Splits ``input_x`` along ``axis`` into ``output_num`` equal parts.",
         example="""
@@ -406,7 +482,23 @@ ROWS = [
          [6 7]]
         """),
     Row("SplitV", "size_splits, split_dim, num_split", "input_x",
-        "_split_v(input_x, size_splits, split_dim, num_split)"),
+        "_split_v(input_x, size_splits, split_dim, num_split)",
+        summary="Splits ``input_x`` along ``split_dim`` in pieces of sizes ``size_splits`` (one may be -1).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1, 2, 3], [4, 5, 6], [7, 8, 9]]), ms.int32)
+        >>> first, second = ops.SplitV(size_splits=[1, -1], split_dim=1, num_split=2)(x)
+        >>> print(first)
+        [[1]
+         [4]
+         [7]]
+        >>> print(second)
+        [[2 3]
+         [5 6]
+         [8 9]]
+        """),
     # ---- slicing and gathering
     Row("Slice", "", "input, begin, size", "slice(input, ints(begin), ints(size))",
         summary="The slice of ``input`` that starts at ``begin`` and has shape ``size``.",
@@ -450,8 +542,32 @@ ROWS = [
          [6 4]
          [9 7]]
         """),
-    Row("GatherV2", "", "params, indices, axis", "gather(params, indices, axis)"),
-    Row("SparseGatherV2", "", "params, indices, axis", "gather(params, indices, axis)"),
+    Row("GatherV2", "", "params, indices, axis", "gather(params, indices, axis)",
+        summary="The slices of ``params`` at ``indices`` along ``axis``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> params = Tensor(np.array([[1, 2, 7, 42], [3, 4, 54, 22], [2, 2, 55, 3]]), ms.float32)
+        >>> indices = Tensor(np.array([1, 2]), ms.int32)
+        >>> print(ops.GatherV2()(params, indices, 1))
+        [[ 2.  7.]
+         [ 4. 54.]
+         [ 2. 55.]]
+        """),
+    Row("SparseGatherV2", "", "params, indices, axis", "gather(params, indices, axis)",
+        summary="The slices of ``params`` at ``indices`` along ``axis`` (GatherV2 for sparse gradients).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> params = Tensor(np.array([[1, 2, 7, 42], [3, 4, 54, 22], [2, 2, 55, 3]]), ms.float32)
+        >>> indices = Tensor(np.array([1, 2]), ms.int32)
+        >>> print(ops.SparseGatherV2()(params, indices, 1))
+        [[ 2.  7.]
+         [ 4. 54.]
+         [ 2. 55.]]
+        """),
     Row("GatherD", "", "x, dim, index", "gather_elements(x, dim, index)",
         summary="The elements of ``x`` picked along ``dim`` by ``index``.",
         example="""
@@ -476,7 +592,21 @@ ROWS = [
         [3 4]
         """),
     Row("EmbeddingLookup", "", "input_params, input_indices, offset",
-        "_embedding_lookup(input_params, input_indices, offset)"),
+        "_embedding_lookup(input_params, input_indices, offset)",
+        summary="The rows ``input_indices - offset`` of ``input_params``; rows out of range give zeros.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> params = Tensor(np.array([[8, 9], [10, 11], [12, 13], [14, 15]]), ms.float32)
+        >>> indices = Tensor(np.array([[5, 2], [8, 5]]), ms.int32)
+        >>> print(ops.EmbeddingLookup()(params, indices, 4))
+        [[[10. 11.]
+          [ 0.  0.]]
+        <BLANKLINE>
+         [[ 0.  0.]
+          [10. 11.]]]
+        """),
     Row("Select", "", "condition, input, other", "where(condition, input, other)",
         summary="Elements of ``input`` where ``condition`` holds and of ``other`` elsewhere.",
         example="""
@@ -581,20 +711,118 @@ ROWS = [
         (2, 4, 3, 0, 1)
         """),
     # ---- scatter (the Scatter* classes update their Parameter input in place)
-    Row("TensorScatterAdd", "", "input_x, indices, updates", "tensor_scatter_add(input_x, indices, updates)"),
-    Row("TensorScatterSub", "", "input_x, indices, updates", "tensor_scatter_sub(input_x, indices, updates)"),
+    Row("TensorScatterAdd", "", "input_x, indices, updates", "tensor_scatter_add(input_x, indices, updates)",
+        summary="A copy of ``input_x`` with ``updates`` added at the index vectors of ``indices``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> input_x = Tensor(np.array([[-0.1, 0.3, 3.6], [0.4, 0.5, -3.2]]), ms.float32)
+        >>> indices = Tensor(np.array([[0, 0], [0, 0]]), ms.int32)
+        >>> updates = Tensor(np.array([1.0, 2.2]), ms.float32)
+        >>> print(ops.TensorScatterAdd()(input_x, indices, updates))
+        [[ 3.1  0.3  3.6]
+         [ 0.4  0.5 -3.2]]
+        """),
+    Row("TensorScatterSub", "", "input_x, indices, updates", "tensor_scatter_sub(input_x, indices, updates)",
+        summary="A copy of ``input_x`` with ``updates`` subtracted at the index vectors of ``indices``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> input_x = Tensor(np.array([[-0.1, 0.3, 3.6], [0.4, 0.5, -3.2]]), ms.float32)
+        >>> indices = Tensor(np.array([[0, 0], [0, 0]]), ms.int32)
+        >>> updates = Tensor(np.array([1.0, 2.2]), ms.float32)
+        >>> print(ops.TensorScatterSub()(input_x, indices, updates))
+        [[-3.3000002  0.3        3.6      ]
+         [ 0.4        0.5       -3.2      ]]
+        """),
     Row("TensorScatterElements", "axis=0, reduction='none'", "data, indices, updates",
-        "tensor_scatter_elements(data, indices, updates, axis, reduction)"),
+        "tensor_scatter_elements(data, indices, updates, axis, reduction)",
+        summary="A copy of ``data`` with ``updates`` written (or reduced) at ``indices`` along ``axis``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> data = Tensor(np.array([[1, 2, 3], [4, 5, 6], [7, 8, 9]]), ms.float32)
+        >>> indices = Tensor(np.array([[1, 0, 2], [0, 2, 1]]), ms.int32)
+        >>> updates = Tensor(np.array([[0, 0, 0], [0, 0, 0]]), ms.float32)
+        >>> print(ops.TensorScatterElements(axis=0, reduction="none")(data, indices, updates))
+        [[0. 0. 3.]
+         [0. 5. 0.]
+         [7. 0. 0.]]
+        >>> print(ops.TensorScatterElements(axis=0, reduction="add")(data, indices, updates + 1))
+        [[ 2.  3.  3.]
+         [ 5.  5.  7.]
+         [ 7.  9. 10.]]
+        """),
     Row("ScatterAdd", "use_locking=False", "input_x, indices, updates",
-        "_scatter(_scatter_add_rows, input_x, indices, updates, 'ScatterAdd')"),
+        "_scatter(_scatter_add_rows, input_x, indices, updates, 'ScatterAdd')",
+        summary="Adds ``updates`` into the rows of the Parameter ``input_x`` named by ``indices``, in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> input_x = Parameter(Tensor(np.zeros((2, 3)), ms.float32), name="x")
+        >>> indices = Tensor(np.array([[0, 1], [1, 1]]), ms.int32)
+        >>> updates = Tensor(np.ones((2, 2, 3)), ms.float32)
+        >>> print(ops.ScatterAdd()(input_x, indices, updates))
+        [[1. 1. 1.]
+         [3. 3. 3.]]
+        """),
     Row("ScatterSub", "use_locking=False", "input_x, indices, updates",
-        "_scatter(_neg_updates(_scatter_add_rows), input_x, indices, updates, 'ScatterSub')"),
+        "_scatter(_neg_updates(_scatter_add_rows), input_x, indices, updates, 'ScatterSub')",
+        summary="Subtracts ``updates`` from the rows ``indices`` of the Parameter ``input_x``, in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> input_x = Parameter(Tensor(np.zeros((2, 3)), ms.float32), name="x")
+        >>> indices = Tensor(np.array([[0, 1], [1, 1]]), ms.int32)
+        >>> updates = Tensor(np.ones((2, 2, 3)), ms.float32)
+        >>> print(ops.ScatterSub()(input_x, indices, updates))
+        [[-1. -1. -1.]
+         [-3. -3. -3.]]
+        """),
     Row("ScatterNdAdd", "use_locking=False", "input_x, indices, updates",
-        "scatter_nd_add(input_x, indices, updates)"),
+        "scatter_nd_add(input_x, indices, updates)",
+        summary="Adds ``updates`` into the Parameter ``input_x`` at the index vectors ``indices``, in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> input_x = Parameter(Tensor(np.array([1, 2, 3, 4, 5, 6, 7, 8]), ms.float32), name="x")
+        >>> indices = Tensor(np.array([[2], [4], [1], [7]]), ms.int32)
+        >>> updates = Tensor(np.array([6, 7, 8, 9]), ms.float32)
+        >>> print(ops.ScatterNdAdd()(input_x, indices, updates))
+        [ 1. 10.  9.  4. 12.  6.  7. 17.]
+        """),
     Row("ScatterNdSub", "use_locking=False", "input_x, indices, updates",
-        "scatter_nd_sub(input_x, indices, updates)"),
+        "scatter_nd_sub(input_x, indices, updates)",
+        summary="Subtracts ``updates`` from the Parameter ``input_x`` at the index vectors ``indices``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> input_x = Parameter(Tensor(np.array([1, 2, 3, 4, 5, 6, 7, 8]), ms.float32), name="x")
+        >>> indices = Tensor(np.array([[2], [4], [1], [7]]), ms.int32)
+        >>> updates = Tensor(np.array([6, 7, 8, 9]), ms.float32)
+        >>> print(ops.ScatterNdSub()(input_x, indices, updates))
+        [ 1. -6. -3.  4. -2.  6.  7. -1.]
+        """),
     Row("ScatterNonAliasingAdd", "", "input_x, indices, updates",
-        "scatter_nd_add(input_x, indices, updates)"),
+        "scatter_nd_add(input_x, indices, updates)",
+        summary="Adds ``updates`` to the Parameter ``input_x`` at the index vectors ``indices``, in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> input_x = Parameter(Tensor(np.array([1, 2, 3, 4, 5, 6, 7, 8]), ms.float32), name="x")
+        >>> indices = Tensor(np.array([[2], [4], [1], [7]]), ms.int32)
+        >>> updates = Tensor(np.array([6, 7, 8, 9]), ms.float32)
+        >>> print(ops.ScatterNonAliasingAdd()(input_x, indices, updates))
+        [ 1. 10.  9.  4. 12.  6.  7. 17.]
+        """),
     Row("TensorScatterUpdate", "", "input_x, indices, updates",
         "tensor_scatter_update(input_x, indices, updates)",
         summary="``input_x`` with the elements at ``indices`` replaced by ``updates``.",
@@ -610,14 +838,89 @@ ROWS = [
          [0. 0. 7.]]
         """),
     Row("ScatterNdUpdate", "use_locking=True", "input_x, indices, updates",
-        "scatter_nd_update(input_x, indices, updates)"),
+        "scatter_nd_update(input_x, indices, updates)",
+        summary="Writes ``updates`` into the Parameter ``input_x`` at the index vectors ``indices``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> input_x = Parameter(Tensor(np.array([[-0.1, 0.3, 3.6], [0.4, 0.5, -3.2]]), ms.float32), name="x")
+        >>> indices = Tensor(np.array([[0, 0], [1, 1]]), ms.int32)
+        >>> updates = Tensor(np.array([1.0, 2.2]), ms.float32)
+        >>> print(ops.ScatterNdUpdate()(input_x, indices, updates))
+        [[ 1.   0.3  3.6]
+         [ 0.4  2.2 -3.2]]
+        """),
     Row("ScatterUpdate", "use_locking=True", "input_x, indices, updates",
-        "scatter_update(input_x, indices, updates)"),
+        "scatter_update(input_x, indices, updates)",
+        summary="Writes ``updates`` into the rows ``indices`` of the Parameter ``input_x``, in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> input_x = Parameter(Tensor(np.zeros((3, 2)), ms.float32), name="x")
+        >>> indices = Tensor(np.array([2, 0]), ms.int32)
+        >>> updates = Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]), ms.float32)
+        >>> print(ops.ScatterUpdate()(input_x, indices, updates))
+        [[3. 4.]
+         [0. 0.]
+         [1. 2.]]
+        """),
     Row("IndexAdd", "axis, use_lock=True, check_index_bound=True", "input_x, indices, y",
-        "_index_add(input_x, indices, y, axis)"),
-    Row("InplaceIndexAdd", "axis", "var, indices, updates", "_index_add(var, indices, updates, axis)"),
-    Row("InplaceAdd", "indices", "x, input_v", "_inplace_add(x, indices, input_v, 1)"),
-    Row("InplaceSub", "indices", "x, input_v", "_inplace_add(x, indices, input_v, -1)"),
+        "_index_add(input_x, indices, y, axis)",
+        summary="Adds ``y`` to the Parameter ``input_x`` at ``indices`` along ``axis``, in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> x = Parameter(Tensor(np.array([[1, 2, 3], [4, 5, 6], [7, 8, 9]]), ms.float32), name="x")
+        >>> indices = Tensor(np.array([0, 2]), ms.int32)
+        >>> y = Tensor(np.array([[0.5, 1.0], [1.0, 1.5], [2.0, 2.5]]), ms.float32)
+        >>> print(ops.IndexAdd(axis=1)(x, indices, y))
+        [[ 1.5  2.   4. ]
+         [ 5.   5.   7.5]
+         [ 9.   8.  11.5]]
+        """),
+    Row("InplaceIndexAdd", "axis", "var, indices, updates", "_index_add(var, indices, updates, axis)",
+        summary="Adds ``updates`` to the Parameter ``var`` at ``indices`` along ``axis``, in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> var = Parameter(Tensor(np.array([[1, 2], [3, 4], [5, 6]]), ms.float32), name="var")
+        >>> indices = Tensor(np.array([0, 1]), ms.int32)
+        >>> updates = Tensor(np.array([[0.5, 1.0], [1.0, 1.5]]), ms.float32)
+        >>> print(ops.InplaceIndexAdd(axis=0)(var, indices, updates))
+        [[1.5 3. ]
+         [4.  5.5]
+         [5.  6. ]]
+        """),
+    Row("InplaceAdd", "indices", "x, input_v", "_inplace_add(x, indices, input_v, 1)",
+        summary="``x`` with the rows of ``input_v`` added to its rows ``indices``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1, 2], [3, 4], [5, 6]]), ms.float32)
+        >>> v = Tensor(np.array([[0.5, 1.0], [1.0, 1.5]]), ms.float32)
+        >>> print(ops.InplaceAdd(indices=(0, 1))(x, v))
+        [[1.5 3. ]
+         [4.  5.5]
+         [5.  6. ]]
+        """),
+    Row("InplaceSub", "indices", "x, input_v", "_inplace_add(x, indices, input_v, -1)",
+        summary="``x`` with the rows of ``input_v`` subtracted from its rows ``indices``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1, 2], [3, 4], [5, 6]]), ms.float32)
+        >>> v = Tensor(np.array([[0.5, 1.0], [1.0, 1.5]]), ms.float32)
+        >>> print(ops.InplaceSub(indices=(0, 1))(x, v))
+        [[0.5 1. ]
+         [2.  2.5]
+         [5.  6. ]]
+        """),
     # ---- creation
     Row("Cast", "", "input_x, dtype", "cast(input_x, dtype)",
         summary="``input_x`` converted to ``dtype``.",
@@ -689,7 +992,16 @@ ROWS = [
         [[5. 5.]
          [5. 5.]]
         """),
-    Row("FillV2", "", "shape, value", "_fill_v2(shape, value)"),
+    Row("FillV2", "", "shape, value", "_fill_v2(shape, value)",
+        summary="A tensor of shape ``shape`` filled with the 0-d tensor ``value`` (its dtype).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> print(ops.FillV2()(Tensor(np.array([2, 3]), ms.int32), Tensor(1.5, ms.float32)))
+        [[1.5 1.5 1.5]
+         [1.5 1.5 1.5]]
+        """),
     Row("Fills", "", "x, value", "_fills(x, value)",
         summary="A tensor of ``x``'s shape and dtype filled with ``value``.",
         example="""
@@ -737,12 +1049,64 @@ ROWS = [
         >>> print(ops.Identity()(x))
         [1 2 3]
         """),
-    Row("IdentityN", "", "x", "_identity_n(x)"),
-    Row("ScalarToTensor", "", "x, dtype=mstype.float32", "_scalar_to_tensor(x, dtype)"),
-    Row("ScalarToArray", "", "input_x", "_scalar_to_tensor(input_x, None)"),
-    Row("TupleToArray", "", "input_x", "_tuple_to_array(input_x)"),
-    Row("TensorToTuple", "", "input", "_tensor_to_tuple(input)"),
-    Row("ScalarCast", "", "input_x, input_y", "_scalar_cast(input_x, input_y)"),
+    Row("IdentityN", "", "x", "_identity_n(x)",
+        summary="The list or tuple of tensors ``x``, unchanged.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = [Tensor(np.array([1, 2]), ms.int64), Tensor(np.array([4, 3]), ms.int64)]
+        >>> print(ops.IdentityN()(x))
+        (Tensor(shape=[2], dtype=Int64, value= [1, 2]), Tensor(shape=[2], dtype=Int64, value= [4, 3]))
+        """),
+    Row("ScalarToTensor", "", "x, dtype=mstype.float32", "_scalar_to_tensor(x, dtype)",
+        summary="A Python number as a 0-d tensor of ``dtype``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> print(ops.ScalarToTensor()(7, ms.float32))
+        7.0
+        """),
+    Row("ScalarToArray", "", "input_x", "_scalar_to_tensor(input_x, None)",
+        summary="A Python number as a 0-d tensor (float32 for a float, int64 for an int).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> y = ops.ScalarToArray()(1.5)
+        >>> print(y, y.dtype)
+        1.5 Float32
+        """),
+    Row("TupleToArray", "", "input_x", "_tuple_to_array(input_x)",
+        summary="A tuple of numbers as a 1-D tensor (float32 for floats, int64 for ints).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> print(ops.TupleToArray()((1.0, 2.0, 3.0)))
+        [1. 2. 3.]
+        >>> print(ops.TupleToArray()((1, 2, 3)).dtype)
+        Int32
+        """),
+    Row("TensorToTuple", "", "input", "_tensor_to_tuple(input)",
+        summary="The elements of a 1-D tensor as a tuple of Python numbers.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> print(ops.TensorToTuple()(Tensor(np.array([1, 2, 3]), ms.int32)))
+        (1, 2, 3)
+        """),
+    Row("ScalarCast", "", "input_x, input_y", "_scalar_cast(input_x, input_y)",
+        summary="A Python number converted to the type ``input_y`` names.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> print(ops.ScalarCast()(255.0, ms.int64))
+        255
+        """),
     # ---- what a tensor is
     Row("Shape", "", "x", "_shape(x)",
         summary="The shape of ``x`` as a tuple of ints.",
@@ -754,8 +1118,24 @@ ROWS = [
         >>> ops.Shape()(x)
         (3, 2, 1)
         """),
-    Row("TensorShape", "", "input_x", "_tensor_shape(input_x)"),
-    Row("DynamicShape", "dtype=9", "tensor", "_tensor_shape(tensor)"),
+    Row("TensorShape", "", "input_x", "_tensor_shape(input_x)",
+        summary="The shape of ``input_x`` as an int64 tensor.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> print(ops.TensorShape()(Tensor(np.ones((3, 2, 1)), ms.float32)))
+        [3 2 1]
+        """),
+    Row("DynamicShape", "dtype=9", "tensor", "_tensor_shape(tensor)",
+        summary="The shape of ``tensor`` as an int64 tensor (read at run time).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> print(ops.DynamicShape()(Tensor(np.ones((3, 2, 1)), ms.float32)))
+        [3 2 1]
+        """),
     Row("Rank", "", "x", "to_tensor(x).ndim",
         summary="The number of axes of ``x``.",
         example="""
@@ -786,7 +1166,17 @@ ROWS = [
         >>> ops.DType()(x)
         mindspore.float32
         """),
-    Row("CheckNumerics", "", "x", "_check_numerics(x)"),
+    Row("CheckNumerics", "", "x", "_check_numerics(x)",
+        summary="``x`` itself, checked to hold no Inf or NaN (a RuntimeError names them otherwise).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 3.0], [2.0, 4.0]]), ms.float32)
+        >>> print(ops.CheckNumerics()(x))
+        [[1. 3.]
+         [2. 4.]]
+        """),
 ]
 
 CLASSES = build(ROWS, globals())

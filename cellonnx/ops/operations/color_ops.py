@@ -94,10 +94,50 @@ def adjust_saturation(image: Tensor, scale: Any) -> Tensor:
 
 
 ROWS = [
-    Row("RGBToHSV", "", "images", "rgb_to_hsv(images)"),
-    Row("HSVToRGB", "", "x", "hsv_to_rgb(x)"),
-    Row("AdjustHue", "", "image, delta", "adjust_hue(image, delta)"),
-    Row("AdjustSaturation", "", "image, scale", "adjust_saturation(image, scale)"),
+    Row("RGBToHSV", "", "images", "rgb_to_hsv(images)",
+        summary="Converts RGB images (last axis of size 3, values in [0, 1]) to HSV.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[[[1.0, 0.0, 0.0], [0.4, 0.8, 0.8]]]]), ms.float32)
+        >>> print(ops.RGBToHSV()(x).asnumpy().round(4))
+        [[[[0.  1.  1. ]
+           [0.5 0.5 0.8]]]]
+        """),
+    Row("HSVToRGB", "", "x", "hsv_to_rgb(x)",
+        summary="Converts HSV images (last axis of size 3, values in [0, 1]) to RGB.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[[[0.0, 1.0, 1.0], [0.5, 0.5, 0.8]]]]), ms.float32)
+        >>> print(ops.HSVToRGB()(x).asnumpy().round(4))
+        [[[[1.  0.  0. ]
+           [0.4 0.8 0.8]]]]
+        """),
+    Row("AdjustHue", "", "image, delta", "adjust_hue(image, delta)",
+        summary="Rotates the hue of RGB images (last axis of size 3) by ``delta`` turns of the hue circle.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> image = Tensor(np.array([[[0.9, 0.1, 0.1], [0.2, 0.6, 0.3]]]), ms.float32)
+        >>> print(ops.AdjustHue()(image, Tensor(0.2, ms.float32)).asnumpy().round(4))
+        [[[0.74 0.9  0.1 ]
+          [0.2  0.42 0.6 ]]]
+        """),
+    Row("AdjustSaturation", "", "image, scale", "adjust_saturation(image, scale)",
+        summary="Scales the saturation of RGB images (last axis of size 3) by ``scale``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> image = Tensor(np.array([[[0.9, 0.1, 0.1], [0.2, 0.6, 0.3]]]), ms.float32)
+        >>> print(ops.AdjustSaturation()(image, Tensor(0.5, ms.float32)).asnumpy().round(4))
+        [[[0.9  0.5  0.5 ]
+          [0.4  0.6  0.45]]]
+        """),
 ]
 
 CLASSES = build(ROWS, globals())

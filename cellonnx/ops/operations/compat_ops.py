@@ -168,10 +168,45 @@ def _sparse_slice(indices: Any, values: Any, shape: Any, start: Any, size: Any) 
 
 ROWS = [
     Row("LowerBound", "out_type=mstype.int32", "sorted_x, values",
-        "_bound(sorted_x, values, out_type, False, 'LowerBound')"),
+        "_bound(sorted_x, values, out_type, False, 'LowerBound')",
+        summary="Per row, the first index of ``sorted_x`` whose value is not less than each of ``values``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> sorted_x = Tensor(np.arange(12).reshape(3, 4), ms.int8)
+        >>> values = Tensor(np.array([[3], [4], [8]]), ms.int8)
+        >>> print(ops.LowerBound()(sorted_x, values))
+        [[3]
+         [0]
+         [0]]
+        """),
     Row("UpperBound", "out_type=mstype.int32", "sorted_x, values",
-        "_bound(sorted_x, values, out_type, True, 'UpperBound')"),
-    Row("NthElement", "reverse=False", "input, n", "_nth_element(input, n, reverse)"),
+        "_bound(sorted_x, values, out_type, True, 'UpperBound')",
+        summary="Per row, the first index of ``sorted_x`` whose value is greater than each of ``values``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> sorted_x = Tensor(np.arange(12).reshape(3, 4), ms.int8)
+        >>> values = Tensor(np.array([[3], [6], [9]]), ms.int8)
+        >>> print(ops.UpperBound()(sorted_x, values))
+        [[4]
+         [3]
+         [2]]
+        """),
+    Row("NthElement", "reverse=False", "input, n", "_nth_element(input, n, reverse)",
+        summary="The ``n``-th smallest (or with ``reverse`` largest) value along the last axis.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1, 7, 3], [9, 5, 6]]), ms.int8)
+        >>> print(ops.NthElement()(x, 1))
+        [3 6]
+        >>> print(ops.NthElement(reverse=True)(x, 0))
+        [7 9]
+        """),
     Row("InTopK", "k", "x1, x2", "_in_top_k(x1, x2, k)",
         summary="Whether each target class is among the ``k`` largest predictions of its row.",
         example="""
@@ -184,7 +219,16 @@ ROWS = [
         [ True False]
         """),
     Row("HistogramFixedWidth", "nbins, dtype='int32'", "x, range",
-        "_histogram_fixed_width(x, range, nbins, dtype)"),
+        "_histogram_fixed_width(x, range, nbins, dtype)",
+        summary="Counts of ``x`` in ``nbins`` equal bins over ``range`` (values outside go to the end bins).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-1.0, 0.0, 1.5, 2.0, 5.0, 15.0]), ms.float32)
+        >>> print(ops.HistogramFixedWidth(5)(x, Tensor(np.array([0.0, 5.0]), ms.float32)))
+        [2 1 1 0 2]
+        """),
     Row("Pdist", "p=2.0", "x", "_pdist(x, p)",
         summary="The p-norm distances between every pair of rows of ``x``.",
         example="""
@@ -206,24 +250,145 @@ ROWS = [
         [0 2 1 3]
         """),
     Row("BatchToSpace", "block_size, crops", "input_x",
-        "batch_to_space_nd(input_x, (block_size, block_size), crops)"),
+        "batch_to_space_nd(input_x, (block_size, block_size), crops)",
+        summary="Moves ``block_size`` x ``block_size`` blocks of the batch axis into H and W, then crops.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(4).reshape(4, 1, 1, 1), ms.float32)
+        >>> print(ops.BatchToSpace(block_size=2, crops=[[0, 0], [0, 0]])(x))
+        [[[[0. 1.]
+           [2. 3.]]]]
+        """),
     Row("SpaceToBatch", "block_size, paddings", "input_x",
-        "space_to_batch_nd(input_x, (block_size, block_size), paddings)"),
+        "space_to_batch_nd(input_x, (block_size, block_size), paddings)",
+        summary="Pads H and W, then moves ``block_size``-square blocks of them into the batch axis.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(4).reshape(1, 1, 2, 2), ms.float32)
+        >>> y = ops.SpaceToBatch(block_size=2, paddings=[[0, 0], [0, 0]])(x)
+        >>> print(y.shape)
+        (4, 1, 1, 1)
+        >>> print(y.asnumpy().ravel())
+        [0. 1. 2. 3.]
+        """),
     Row("Im2Col", "ksizes, strides=1, dilations=1, pads=0", "x",
-        "_im2col(x, ksizes, strides, dilations, pads)"),
+        "_im2col(x, ksizes, strides, dilations, pads)",
+        summary="The sliding ``ksizes`` windows of NCHW input as columns: ``(N, C, kh * kw, windows)``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 4, 4), ms.float32)
+        >>> y = ops.Im2Col(ksizes=2, strides=2)(x)
+        >>> print(y.shape)
+        (1, 1, 4, 4)
+        >>> print(y[0, 0])
+        [[ 0.  2.  8. 10.]
+         [ 1.  3.  9. 11.]
+         [ 4.  6. 12. 14.]
+         [ 5.  7. 13. 15.]]
+        """),
     Row("DataFormatDimMap", "src_format='NHWC', dst_format='NCHW'", "input_x",
-        "_dim_map(input_x, src_format, dst_format)", _formats),
+        "_dim_map(input_x, src_format, dst_format)", _formats,
+        summary="The axis indices of layout ``src_format`` mapped to where they sit in ``dst_format``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> print(ops.DataFormatDimMap()(Tensor(np.array([0, 1, 2, 3]), ms.int32)))
+        [0 3 1 2]
+        """),
     Row("DataFormatVecPermute", "src_format='NHWC', dst_format='NCHW'", "input_x",
-        "_vec_permute(input_x, src_format, dst_format)", _formats),
-    Row("CompareAndBitpack", "", "x, threshold", "_bitpack(x, threshold)"),
-    Row("SparseToDense", "", "indices, values, sparse_shape", "_dense(indices, values, sparse_shape)"),
+        "_vec_permute(input_x, src_format, dst_format)", _formats,
+        summary="A shape (or per-axis) vector in layout ``src_format`` permuted to layout ``dst_format``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> print(ops.DataFormatVecPermute()(Tensor(np.array([1, 2, 3, 4]), ms.int32)))
+        [1 4 2 3]
+        """),
+    Row("CompareAndBitpack", "", "x, threshold", "_bitpack(x, threshold)",
+        summary="``x > threshold`` packed eight elements to a uint8 along the last axis.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1, 2, 3, 4, 5, 6, 7, 8]), ms.float32)
+        >>> print(ops.CompareAndBitpack()(x, Tensor(6, ms.float32)))
+        [3]
+        """),
+    Row("SparseToDense", "", "indices, values, sparse_shape", "_dense(indices, values, sparse_shape)",
+        summary="The dense tensor of shape ``sparse_shape`` with ``values`` at ``indices``, zeros elsewhere.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> indices = Tensor(np.array([[0, 1], [1, 2]]), ms.int64)
+        >>> values = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> print(ops.SparseToDense()(indices, values, (3, 4)))
+        [[0. 1. 0. 0.]
+         [0. 0. 2. 0.]
+         [0. 0. 0. 0.]]
+        """),
     Row("SparseSlice", "", "indices, values, shape, start, size",
-        "_sparse_slice(indices, values, shape, start, size)"),
+        "_sparse_slice(indices, values, shape, start, size)",
+        summary="The part of a sparse COO tensor in the box ``start`` / ``size``: indices, values, shape.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> indices = Tensor(np.array([[0, 1], [1, 2], [1, 3], [2, 2]]), ms.int64)
+        >>> values = Tensor(np.array([1, 2, 3, 4]), ms.int64)
+        >>> shape = Tensor(np.array([3, 4]), ms.int64)
+        >>> start = Tensor(np.array([0, 1]), ms.int64)
+        >>> size = Tensor(np.array([2, 3]), ms.int64)
+        >>> y_indices, y_values, y_shape = ops.SparseSlice()(indices, values, shape, start, size)
+        >>> print(y_indices)
+        [[0 0]
+         [1 1]
+         [1 2]]
+        >>> print(y_values)
+        [1 2 3]
+        >>> print(y_shape)
+        [2 3]
+        """),
     Row("SparseTensorDenseAdd", "", "x1_indices, x1_values, x1_shape, x2",
-        "add(x2, _dense(x1_indices, x1_values, x1_shape))"),
+        "add(x2, _dense(x1_indices, x1_values, x1_shape))",
+        summary="The dense sum of a sparse COO tensor and a dense tensor.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x1_indices = Tensor(np.array([[0, 0], [0, 1]]), ms.int64)
+        >>> x1_values = Tensor(np.array([1.0, 1.0]), ms.float32)
+        >>> x1_shape = Tensor(np.array([3, 3]), ms.int64)
+        >>> x2 = Tensor(np.ones((3, 3)), ms.float32)
+        >>> print(ops.SparseTensorDenseAdd()(x1_indices, x1_values, x1_shape, x2))
+        [[2. 2. 1.]
+         [1. 1. 1.]
+         [1. 1. 1.]]
+        """),
     Row("SparseTensorDenseMatmul", "adjoint_st=False, adjoint_dt=False",
         "indices, values, sparse_shape, dense",
-        "_sparse_dense_matmul(indices, values, sparse_shape, dense, adjoint_st, adjoint_dt)"),
+        "_sparse_dense_matmul(indices, values, sparse_shape, dense, adjoint_st, adjoint_dt)",
+        summary="The product of a sparse COO matrix and a dense matrix (either may be adjointed).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> indices = Tensor(np.array([[0, 1], [1, 2]]), ms.int32)
+        >>> values = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> dense = Tensor(np.array([[1.0, 1.0], [2.0, 2.0], [3.0, 3.0], [4.0, 4.0]]), ms.float32)
+        >>> print(ops.SparseTensorDenseMatmul()(indices, values, (3, 4), dense))
+        [[2. 2.]
+         [6. 6.]
+         [0. 0.]]
+        """),
 ]
 
 CLASSES = build(ROWS, globals())

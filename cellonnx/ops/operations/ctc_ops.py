@@ -137,7 +137,21 @@ def _setup_ctc(prim: Any) -> None:
 ROWS = [
     Row("CTCLoss", "preprocess_collapse_repeated=False, ctc_merge_repeated=True, "
         "ignore_longer_outputs_than_inputs=False", "x, labels_indices, labels_values, sequence_length",
-        "_ctc(x, labels_indices, labels_values, sequence_length, self)", _setup_ctc),
+        "_ctc(x, labels_indices, labels_values, sequence_length, self)", _setup_ctc,
+        summary="The CTC loss of ``(T, N, C)`` scores against sparse labels, and its gradient.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[[0.3, 0.6, 0.6], [0.4, 0.3, 0.9]],
+        ...                [[0.9, 0.4, 0.2], [0.9, 0.9, 0.1]]]), ms.float32)
+        >>> labels_indices = Tensor(np.array([[0, 0], [1, 0]]), ms.int64)
+        >>> labels_values = Tensor(np.array([1, 0]), ms.int32)
+        >>> sequence_length = Tensor(np.array([2, 2]), ms.int32)
+        >>> loss, gradient = ops.CTCLoss()(x, labels_indices, labels_values, sequence_length)
+        >>> print(loss.asnumpy().round(4))
+        [1.2154 1.033 ]
+        """),
 ]
 
 CLASSES = build(ROWS, globals())

@@ -189,18 +189,130 @@ def _morph(fn: Callable, bprop_fn: Callable | None, *args: Any) -> Any:
 
 
 ROWS = [
-    Row("Print", "", "*args", "_print(*args)"),
-    Row("Assert", "summarize=3", "condition, input_data", "_assert(condition, input_data, summarize)"),
-    Row("ScalarSummary", "", "name, value", "_summary('scalar', name, value)"),
-    Row("ImageSummary", "", "name, value", "_summary('image', name, value)"),
-    Row("TensorSummary", "", "name, value", "_summary('tensor', name, value)"),
-    Row("HistogramSummary", "", "name, value", "_summary('histogram', name, value)"),
+    Row("Print", "", "*args", "_print(*args)",
+        summary="Prints strings and tensors (tensors with their shape and dtype), one per line.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((2, 1)), ms.int32)
+        >>> ops.Print()("Print Tensor x:", x)
+        Print Tensor x:
+        Tensor(shape=[2, 1], dtype=Int32, value=
+        [[1],
+         [1]])
+        """),
+    Row("Assert", "summarize=3", "condition, input_data", "_assert(condition, input_data, summarize)",
+        summary="Raises an error showing ``input_data`` (``summarize`` values) if ``condition`` is False.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([-1, 0, 1, 2, 3]), ms.int32)
+        >>> _ = ops.Assert(3)(True, [a])
+        """),
+    Row("ScalarSummary", "", "name, value", "_summary('scalar', name, value)",
+        summary="Records a one-element tensor under ``name`` for the summary collector (nothing is printed).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> ops.ScalarSummary()("loss", Tensor(0.5, ms.float32))
+        """),
+    Row("ImageSummary", "", "name, value", "_summary('image', name, value)",
+        summary="Records an ``(N, C, H, W)`` tensor under ``name`` as images for the summary collector.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> ops.ImageSummary()("image", Tensor(np.zeros((1, 3, 4, 4)), ms.float32))
+        """),
+    Row("TensorSummary", "", "name, value", "_summary('tensor', name, value)",
+        summary="Records a tensor under ``name`` for the summary collector (nothing is printed).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> ops.TensorSummary()("weights", Tensor(np.ones((2, 2)), ms.float32))
+        """),
+    Row("HistogramSummary", "", "name, value", "_summary('histogram', name, value)",
+        summary="Records a tensor under ``name`` as a histogram for the summary collector.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> ops.HistogramSummary()("weights", Tensor(np.ones((2, 2)), ms.float32))
+        """),
     Row("TensorDump", "input_output='out'", "file, input_x", "_tensor_dump(file, input_x, input_output)",
-        _check_input_output),
-    Row("HookBackward", "hook_fn, cell_id=''", "*inputs", "_hook_backward(hook_fn, *inputs)", _check_hook_fn),
-    Row("InsertGradientOf", "f", "input_x", "_insert_gradient_of(f, input_x)", _check_f),
-    Row("DumpGradient", "", "path, x, input_output", "_dump_gradient(path, x, input_output)"),
-    Row("Morph", "fn, infer_shape, infer_dtype, bprop_fn=None", "*args", "_morph(fn, bprop_fn, *args)"),
+        _check_input_output,
+        summary="Saves ``input_x`` to an ``.npy`` file named from ``file``, its dtype and a running id.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> ops.TensorDump()("dump_x", Tensor(np.ones(3), ms.float32))
+        >>> import glob
+        >>> print(len(glob.glob("dump_x*.npy")))
+        1
+        """),
+    Row("HookBackward", "hook_fn, cell_id=''", "*inputs", "_hook_backward(hook_fn, *inputs)", _check_hook_fn,
+        summary="Its inputs unchanged; on the way back ``hook_fn`` sees (and may replace) their gradients.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> def hook_fn(grad):
+        ...     print(grad)
+        >>> hook = ops.HookBackward(hook_fn)
+        >>> def f(x, y):
+        ...     return hook(x * y) * y
+        >>> output = ms.grad(f, grad_position=(0, 1))(Tensor(1.0, ms.float32), Tensor(2.0, ms.float32))
+        (Tensor(shape=[], dtype=Float32, value= 2),)
+        >>> print(output)
+        (Tensor(shape=[], dtype=Float32, value= 4), Tensor(shape=[], dtype=Float32, value= 4))
+        """),
+    Row("InsertGradientOf", "f", "input_x", "_insert_gradient_of(f, input_x)", _check_f,
+        summary="``input_x`` unchanged; the gradient flowing back to it becomes ``f(gradient)``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> clip = ops.InsertGradientOf(lambda dout: ops.clip_by_value(dout, -0.1, 0.1))
+        >>> def f(x):
+        ...     return clip(x) * 3.0
+        >>> print(ms.grad(f)(Tensor(np.array([1.0, 2.0]), ms.float32)))
+        [0.1 0.1]
+        """),
+    Row("DumpGradient", "", "path, x, input_output", "_dump_gradient(path, x, input_output)",
+        summary="``x`` unchanged; the gradient flowing back to it is saved under ``path``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> dg = ops.DumpGradient()
+        >>> def f(x, y):
+        ...     return dg("x_dout.npy", x, "out") * y
+        >>> x, y = Tensor(1.0, ms.float32), Tensor(2.0, ms.float32)
+        >>> x_grad, y_grad = ms.grad(f, grad_position=(0, 1))(x, y)
+        >>> print(x_grad, y_grad)
+        2.0 1.0
+        """),
+    Row("Morph", "fn, infer_shape, infer_dtype, bprop_fn=None", "*args", "_morph(fn, bprop_fn, *args)",
+        summary="``fn(*args)`` as an operator, its gradient from ``bprop_fn(*args, out, dout)`` if given.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> def double(x):
+        ...     return x * 2
+        >>> def infer_shape(*shapes):
+        ...     return shapes[0]
+        >>> def infer_dtype(*dtypes):
+        ...     return dtypes[0]
+        >>> op = ops.Morph(double, infer_shape, infer_dtype)
+        >>> print(op(Tensor(np.array([1.0, 2.0]), ms.float32)))
+        [2. 4.]
+        """),
 ]
 
 CLASSES = build(ROWS, globals())

@@ -127,12 +127,78 @@ def _lrn_setup(prim: Any) -> None:
 
 
 ROWS = [
-    Row("SegmentSum", "", "input_x, segment_ids", "_segment('sum', input_x, segment_ids)"),
-    Row("SegmentProd", "", "input_x, segment_ids", "_segment('prod', input_x, segment_ids)"),
-    Row("SegmentMean", "", "input_x, segment_ids", "_segment('mean', input_x, segment_ids)"),
-    Row("SegmentMax", "", "input_x, segment_ids", "_segment('max', input_x, segment_ids)"),
-    Row("SegmentMin", "", "input_x, segment_ids", "_segment('min', input_x, segment_ids)"),
-    Row("UnravelIndex", "", "indices, dims", "_unravel_index(indices, dims)"),
+    Row("SegmentSum", "", "input_x, segment_ids", "_segment('sum', input_x, segment_ids)",
+        summary="The sums of the runs of rows of ``input_x`` sharing a (sorted) segment id.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1, 2, 3], [4, 5, 6], [7, 8, 9]]), ms.float32)
+        >>> segment_ids = Tensor(np.array([0, 0, 2]), ms.int64)
+        >>> print(ops.SegmentSum()(x, segment_ids))
+        [[5. 7. 9.]
+         [0. 0. 0.]
+         [7. 8. 9.]]
+        """),
+    Row("SegmentProd", "", "input_x, segment_ids", "_segment('prod', input_x, segment_ids)",
+        summary="The products of the runs of rows of ``input_x`` sharing a (sorted) segment id.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1, 2, 3], [4, 5, 6], [7, 8, 9]]), ms.float32)
+        >>> segment_ids = Tensor(np.array([0, 0, 2]), ms.int64)
+        >>> print(ops.SegmentProd()(x, segment_ids))
+        [[ 4. 10. 18.]
+         [ 1.  1.  1.]
+         [ 7.  8.  9.]]
+        """),
+    Row("SegmentMean", "", "input_x, segment_ids", "_segment('mean', input_x, segment_ids)",
+        summary="The means of the runs of rows of ``input_x`` sharing a (sorted) segment id.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1, 2, 3], [4, 5, 6], [7, 8, 9]]), ms.float32)
+        >>> segment_ids = Tensor(np.array([0, 0, 2]), ms.int64)
+        >>> print(ops.SegmentMean()(x, segment_ids))
+        [[2.5 3.5 4.5]
+         [0.  0.  0. ]
+         [7.  8.  9. ]]
+        """),
+    Row("SegmentMax", "", "input_x, segment_ids", "_segment('max', input_x, segment_ids)",
+        summary="The maxima of the runs of rows of ``input_x`` sharing a (sorted) segment id.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1, 2, 3], [4, 5, 6], [7, 8, 9]]), ms.float32)
+        >>> segment_ids = Tensor(np.array([0, 0, 2]), ms.int64)
+        >>> print(ops.SegmentMax()(x, segment_ids))
+        [[4. 5. 6.]
+         [0. 0. 0.]
+         [7. 8. 9.]]
+        """),
+    Row("SegmentMin", "", "input_x, segment_ids", "_segment('min', input_x, segment_ids)",
+        summary="The minima of the runs of rows of ``input_x`` sharing a (sorted) segment id.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1, 2, 3], [4, 5, 6], [7, 8, 9]]), ms.float32)
+        >>> segment_ids = Tensor(np.array([0, 0, 2]), ms.int64)
+        >>> print(ops.SegmentMin()(x, segment_ids))
+        [[1. 2. 3.]
+         [0. 0. 0.]
+         [7. 8. 9.]]
+        """),
+    Row("UnravelIndex", "", "indices, dims", "_unravel_index(indices, dims)",
+        summary="The coordinates of flat indices in an array of shape ``dims``, one row per axis.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        """),
     Row("GLU", "axis=-1", "x", "_glu(x, axis)",
         summary=("Gated linear unit: the first half of ``x`` along ``axis`` times the sigmoid of the second "
                  "half."),
@@ -144,18 +210,130 @@ ROWS = [
         >>> print(ops.GLU(axis=-1)(x))
         [[0.5 1. ]]
         """),
-    Row("NuclearNorm", "dim=None, keepdim=False", "x", "norm(x, 'nuc', dim, keepdim)"),
+    Row("NuclearNorm", "dim=None, keepdim=False", "x", "norm(x, 'nuc', dim, keepdim)",
+        summary="The nuclear norm (the sum of the singular values) of matrices over the two axes ``dim``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(1, 13).reshape(2, 2, 3), ms.float32)
+        >>> print(ops.NuclearNorm(dim=[1, 2])(x).asnumpy().round(4))
+        [10.2809 23.952 ]
+        """),
     Row("MatrixTriangularSolve", "lower=True, adjoint=False", "matrix, rhs",
-        "_triangular_solve(matrix, rhs, lower, adjoint)"),
-    Row("ListDiff", "out_idx=mstype.int32", "x, y", "_list_diff(x, y, out_idx)"),
-    Row("FillDiagonal", "fill_value, wrap=False", "input_x", "_fill_diagonal(input_x, fill_value, wrap)"),
-    Row("MaskedScatter", "", "input, mask, source", "_masked_scatter(input, mask, source)"),
-    Row("IndexPut", "accumulate=0", "x1, x2, indices", "_index_put(x1, x2, indices, accumulate)"),
+        "_triangular_solve(matrix, rhs, lower, adjoint)",
+        summary="The solution of ``matrix @ X = rhs`` for triangular ``matrix`` (lower by default).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> matrix = Tensor(np.array([[3.0, 0.0, 0.0], [2.0, 1.0, 0.0], [1.0, 0.0, 1.0]]), ms.float32)
+        >>> rhs = Tensor(np.array([[3.0], [4.0], [2.0]]), ms.float32)
+        >>> print(ops.MatrixTriangularSolve()(matrix, rhs))
+        [[1.]
+         [2.]
+         [1.]]
+        """),
+    Row("ListDiff", "out_idx=mstype.int32", "x, y", "_list_diff(x, y, out_idx)",
+        summary="The values of ``x`` not in ``y`` (in order) and their positions in ``x``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(1, 7), ms.int32)
+        >>> y = Tensor(np.array([1, 3, 5]), ms.int32)
+        >>> out, idx = ops.ListDiff()(x, y)
+        >>> print(out)
+        [2 4 6]
+        >>> print(idx)
+        [1 3 5]
+        """),
+    Row("FillDiagonal", "fill_value, wrap=False", "input_x", "_fill_diagonal(input_x, fill_value, wrap)",
+        summary="A copy of ``input_x`` with its main diagonal set to ``fill_value``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((5, 3)), ms.float32)
+        >>> print(ops.FillDiagonal(fill_value=9.9, wrap=True)(x))
+        [[9.9 1.  1. ]
+         [1.  9.9 1. ]
+         [1.  1.  9.9]
+         [1.  1.  1. ]
+         [9.9 1.  1. ]]
+        """),
+    Row("MaskedScatter", "", "input, mask, source", "_masked_scatter(input, mask, source)",
+        summary="A copy of ``input`` with the positions where ``mask`` is True taken from ``source``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0, 4.0]), ms.float32)
+        >>> mask = Tensor(np.array([True, False, True, False]))
+        >>> source = Tensor(np.array([5.0, 6.0, 7.0, 8.0]), ms.float32)
+        >>> print(ops.MaskedScatter()(x, mask, source))
+        [5. 2. 6. 4.]
+        """),
+    Row("IndexPut", "accumulate=0", "x1, x2, indices", "_index_put(x1, x2, indices, accumulate)",
+        summary="A copy of ``x1`` with ``x2`` written (or added) at the index tensors ``indices``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x1 = Tensor(np.array([[1, 2, 3], [4, 5, 6]]), ms.int32)
+        >>> x2 = Tensor(np.array([3]), ms.int32)
+        >>> indices = [Tensor(np.array([0, 0]), ms.int32), Tensor(np.array([0, 1]), ms.int32)]
+        >>> print(ops.IndexPut(accumulate=1)(x1, x2, indices))
+        [[4 5 3]
+         [4 5 6]]
+        """),
     Row("LRN", "depth_radius=5, bias=1.0, alpha=1.0, beta=0.5, norm_region='ACROSS_CHANNELS'", "x",
-        "_lrn(x, depth_radius, bias, alpha, beta)", _lrn_setup),
-    Row("Complex", "", "real, imag", "_complex(real, imag)"),
-    Row("LogNormalReverse", "mean=1.0, std=2.0", "input", "_log_normal(input, mean, std)"),
-    Row("Cauchy", "size, median=0.0, sigma=1.0", "", "_cauchy(size, median, sigma)"),
+        "_lrn(x, depth_radius, bias, alpha, beta)", _lrn_setup,
+        summary="Local response normalization across channels: ``x / (bias + alpha * sum(x ** 2)) ** beta``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[[[0.1], [0.2]], [[0.3], [0.4]]]]), ms.float32)
+        >>> print(ops.LRN()(x).asnumpy().round(4))
+        [[[[0.0953]
+           [0.1826]]
+        <BLANKLINE>
+          [[0.286 ]
+           [0.3651]]]]
+        """),
+    Row("Complex", "", "real, imag", "_complex(real, imag)",
+        summary="The complex tensor ``real + 1j * imag``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> real = Tensor(np.array([1.0, 3.0]), ms.float32)
+        >>> imag = Tensor(np.array([2.0, -1.0]), ms.float32)
+        >>> print(ops.Complex()(real, imag))
+        [1.+2.j 3.-1.j]
+        """),
+    Row("LogNormalReverse", "mean=1.0, std=2.0", "input", "_log_normal(input, mean, std)",
+        summary="A tensor like ``input`` of samples of the log-normal distribution (``mean``, ``std``).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.zeros((3, 4)), ms.float32)
+        >>> out = ops.LogNormalReverse(mean=2.0, std=1.0)(x)
+        >>> print(out.shape, bool((out.asnumpy() > 0).all()))
+        (3, 4) True
+        """),
+    Row("Cauchy", "size, median=0.0, sigma=1.0", "", "_cauchy(size, median, sigma)",
+        summary="Samples of the Cauchy distribution (``median``, ``sigma``) of shape ``size``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> out = ops.Cauchy(size=[2, 3], median=0.0, sigma=1.0)()
+        >>> print(out.shape, out.dtype)
+        (2, 3) Float32
+        """),
 ]
 
 CLASSES = build(ROWS, globals())

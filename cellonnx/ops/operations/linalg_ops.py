@@ -67,19 +67,161 @@ ROWS = [
         [[2. 0.]
          [1. 2.]]
         """),
-    Row("CholeskyInverse", "upper=False", "input_x", "cholesky_inverse(input_x, upper)"),
-    Row("CholeskySolve", "upper=False", "x1, x2", "cholesky_solve(x1, x2, upper)"),
-    Row("Svd", "full_matrices=False, compute_uv=True", "input", "_svd(input, full_matrices, compute_uv)"),
-    Row("Eig", "compute_v=False", "x", "_eig(x, compute_v)"),
-    Row("Qr", "full_matrices=False", "x", "qr(x, 'complete' if full_matrices else 'reduced')"),
-    Row("Geqrf", "", "input", "geqrf(input)"),
-    Row("Orgqr", "", "x, tau", "orgqr(x, tau)"),
-    Row("Ormqr", "left=True, transpose=False", "x, tau, other", "ormqr(x, tau, other, left, transpose)"),
+    Row("CholeskyInverse", "upper=False", "input_x", "cholesky_inverse(input_x, upper)",
+        summary="The inverse of ``A`` from its Cholesky factor ``input_x`` (lower unless ``upper``).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[2.0, 0.0], [1.0, 1.0]]), ms.float32)
+        >>> print(ops.CholeskyInverse()(x).asnumpy().round(4))
+        [[ 0.5 -0.5]
+         [-0.5  1. ]]
+        """),
+    Row("CholeskySolve", "upper=False", "x1, x2", "cholesky_solve(x1, x2, upper)",
+        summary="The solution of ``A X = B`` given ``B`` and the Cholesky factor of ``A``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> b = Tensor(np.array([[2.0], [3.0]]), ms.float32)
+        >>> factor = Tensor(np.array([[2.0, 0.0], [1.0, 1.0]]), ms.float32)
+        >>> print(ops.CholeskySolve()(b, factor).asnumpy().round(4))
+        [[-0.5]
+         [ 2. ]]
+        """),
+    Row("Svd", "full_matrices=False, compute_uv=True", "input", "_svd(input, full_matrices, compute_uv)",
+        summary="The singular values (and with ``compute_uv`` the vectors ``u``, ``v``) of matrices.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[3.0, 0.0], [0.0, -4.0]]), ms.float32)
+        >>> s, u, v = ops.Svd()(x)
+        >>> print(s)
+        [4. 3.]
+        >>> print(ops.Svd(compute_uv=False)(x)[0])
+        [4. 3.]
+        """),
+    Row("Eig", "compute_v=False", "x", "_eig(x, compute_v)",
+        summary="The complex eigenvalues (and with ``compute_v`` the eigenvectors) of square matrices.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[2.0, 0.0], [0.0, 3.0]]), ms.float32)
+        >>> values, vectors = ops.Eig(compute_v=True)(x)
+        >>> print(values)
+        [2.+0.j 3.+0.j]
+        >>> print(vectors)
+        [[1.+0.j 0.+0.j]
+         [0.+0.j 1.+0.j]]
+        """),
+    Row("Qr", "full_matrices=False", "x", "qr(x, 'complete' if full_matrices else 'reduced')",
+        summary="The QR decomposition of matrices: ``Q`` orthonormal, ``R`` upper triangular.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[3.0, 1.0], [4.0, 2.0]]), ms.float32)
+        >>> q, r = ops.Qr()(x)
+        >>> print(q.asnumpy().round(4))
+        [[-0.6 -0.8]
+         [-0.8  0.6]]
+        >>> print(r.asnumpy().round(4))
+        [[-5.  -2.2]
+         [ 0.   0.4]]
+        """),
+    Row("Geqrf", "", "input", "geqrf(input)",
+        summary="The QR decomposition in LAPACK's form: Householder reflectors and their ``tau``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[3.0, 1.0], [4.0, 2.0]]), ms.float32)
+        >>> y, tau = ops.Geqrf()(x)
+        >>> print(y.asnumpy().round(4))
+        [[-5.  -2.2]
+         [ 0.5  0.4]]
+        >>> print(tau.asnumpy().round(4))
+        [1.6 0. ]
+        """),
+    Row("Orgqr", "", "x, tau", "orgqr(x, tau)",
+        summary="The explicit ``Q`` of a QR decomposition from Geqrf's reflectors and ``tau``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[3.0, 1.0], [4.0, 2.0]]), ms.float32)
+        >>> y, tau = ops.Geqrf()(x)
+        >>> print(ops.Orgqr()(y, tau).asnumpy().round(4))
+        [[-0.6 -0.8]
+         [-0.8  0.6]]
+        """),
+    Row("Ormqr", "left=True, transpose=False", "x, tau, other", "ormqr(x, tau, other, left, transpose)",
+        summary="``other`` multiplied by the ``Q`` of Geqrf's reflectors (left or right, maybe transposed).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[3.0, 1.0], [4.0, 2.0]]), ms.float32)
+        >>> y, tau = ops.Geqrf()(x)
+        >>> other = Tensor(np.eye(2), ms.float32)
+        >>> print(ops.Ormqr()(y, tau, other).asnumpy().round(4))
+        [[-0.6 -0.8]
+         [-0.8  0.6]]
+        """),
     Row("LuUnpack", "unpack_data=True, unpack_pivots=True", "LU_data, LU_pivots",
-        "lu_unpack(LU_data, LU_pivots, unpack_data, unpack_pivots)"),
+        "lu_unpack(LU_data, LU_pivots, unpack_data, unpack_pivots)",
+        summary="The permutation matrix and the L and U factors of a packed LU factorization.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> lu_data = Tensor(np.array([[2.0, 1.0, 1.0], [0.5, 1.0, 1.5], [0.5, 0.0, 2.5]]), ms.float32)
+        >>> lu_pivots = Tensor(np.array([2, 2, 3]), ms.int32)
+        >>> p, l, u = ops.LuUnpack()(lu_data, lu_pivots)
+        >>> print(p)
+        [[0. 1. 0.]
+         [1. 0. 0.]
+         [0. 0. 1.]]
+        >>> print(l)
+        [[1.  0.  0. ]
+         [0.5 1.  0. ]
+         [0.5 0.  1. ]]
+        >>> print(u)
+        [[2.  1.  1. ]
+         [0.  1.  1.5]
+         [0.  0.  2.5]]
+        """),
     # ---- solving and matrix functions
-    Row("LuSolve", "", "x, lu_data, lu_pivots", "lu_solve(x, lu_data, lu_pivots)"),
-    Row("Lstsq", "fast=True, l2_regularizer=0.0", "x, a", "lstsq(x, a)"),
+    Row("LuSolve", "", "x, lu_data, lu_pivots", "lu_solve(x, lu_data, lu_pivots)",
+        summary="The solution of ``A X = B`` from the LU factors (``lu_data``, ``lu_pivots``) of ``A``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> b = Tensor(np.array([[1.0], [3.0], [3.0]]), ms.float32)
+        >>> lu_data = Tensor(np.array([[2.0, 1.0, 1.0], [0.5, 1.0, 1.5], [0.5, 0.0, 2.5]]), ms.float32)
+        >>> lu_pivots = Tensor(np.array([2, 2, 3]), ms.int32)
+        >>> print(ops.LuSolve()(b, lu_data, lu_pivots).asnumpy().round(4))
+        [[ 1.9]
+         [-1.4]
+         [ 0.6]]
+        """),
+    Row("Lstsq", "fast=True, l2_regularizer=0.0", "x, a", "lstsq(x, a)",
+        summary="The least-squares solution of ``x @ solution = a`` (``x`` is the matrix).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[2.0, 1.0, 5.0], [3.0, 5.0, 1.0], [1.0, 1.0, 1.0]]), ms.float32)
+        >>> a = Tensor(np.array([[10.0, 5.0], [15.0, 8.0], [7.0, 4.0]]), ms.float32)
+        >>> print(ops.Lstsq()(x, a).asnumpy().round(3))
+        [[17.  11. ]
+         [-6.5 -4.5]
+         [-3.5 -2.5]]
+        """),
     Row("MatrixSolve", "adjoint=False", "matrix, rhs", "matrix_solve(matrix, rhs, adjoint)",
         summary="The solution ``X`` of ``matrix @ X = rhs``.",
         example="""
@@ -113,7 +255,19 @@ ROWS = [
         >>> print(ops.MatrixDeterminant()(x).asnumpy().round(4))
         5.0
         """),
-    Row("LogMatrixDeterminant", "", "input", "log_matrix_determinant(input)"),
+    Row("LogMatrixDeterminant", "", "input", "log_matrix_determinant(input)",
+        summary="The sign and the log of the absolute value of the determinants of square matrices.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[[-4.5, -1.5], [7.0, 6.0]], [[2.5, 0.5], [3.0, 9.0]]]), ms.float32)
+        >>> sign, value = ops.LogMatrixDeterminant()(x)
+        >>> print(sign)
+        [-1.  1.]
+        >>> print(value.asnumpy().round(4))
+        [2.8034 3.0445]
+        """),
     Row("MatrixExp", "", "input", "matrix_exp(input)",
         summary="The matrix exponential of each square matrix.",
         example="""
@@ -172,13 +326,75 @@ ROWS = [
          [0. 0. 1.]]
         """),
     Row("MatrixDiagV3", "align='RIGHT_LEFT'", "x, k, num_rows, num_cols, padding_value",
-        "matrix_diag(x, k, num_rows, num_cols, padding_value, align)"),
+        "matrix_diag(x, k, num_rows, num_cols, padding_value, align)",
+        summary="Matrices whose diagonals ``k`` are given by ``x`` (the rest ``padding_value``).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[8, 9, 0], [1, 2, 3], [0, 4, 5]]), ms.float32)
+        >>> k = Tensor(np.array([-1, 1]), ms.int32)
+        >>> num_rows, num_cols = Tensor(np.array(3), ms.int32), Tensor(np.array(3), ms.int32)
+        >>> padding_value = Tensor(np.array(11), ms.float32)
+        >>> print(ops.MatrixDiagV3(align="LEFT_RIGHT")(x, k, num_rows, num_cols, padding_value))
+        [[ 1.  8. 11.]
+         [ 4.  2.  9.]
+         [11.  5.  3.]]
+        """),
     Row("MatrixDiagPartV3", "align='RIGHT_LEFT'", "x, k, padding_value",
-        "matrix_diag_part(x, k, padding_value, align)"),
-    Row("MatrixSetDiagV3", "align='RIGHT_LEFT'", "x, diagonal, k", "matrix_set_diag(x, diagonal, k, align)"),
+        "matrix_diag_part(x, k, padding_value, align)",
+        summary="The diagonals ``k`` (one, or a [low, high] band) of matrices, padded.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1, 2, 3, 4], [5, 6, 7, 8], [9, 8, 7, 6]]), ms.float32)
+        >>> k = Tensor(np.array([1, 3]), ms.int32)
+        >>> padding_value = Tensor(np.array(9), ms.float32)
+        >>> print(ops.MatrixDiagPartV3(align="RIGHT_LEFT")(x, k, padding_value))
+        [[9. 9. 4.]
+         [9. 3. 8.]
+         [2. 7. 6.]]
+        """),
+    Row("MatrixSetDiagV3", "align='RIGHT_LEFT'", "x, diagonal, k", "matrix_set_diag(x, diagonal, k, align)",
+        summary="A copy of matrices ``x`` with their diagonals ``k`` replaced by ``diagonal``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.full((3, 4), 7.0), ms.float32)
+        >>> diagonal = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> print(ops.MatrixSetDiagV3()(x, diagonal, Tensor(np.array(0), ms.int32)))
+        [[1. 7. 7. 7.]
+         [7. 2. 7. 7.]
+         [7. 7. 3. 7.]]
+        """),
     # ---- products
-    Row("Ger", "", "x1, x2", "ger(x1, x2)"),
-    Row("Cross", "dim=-65530", "input, other", "cross(input, other, None if dim == -65530 else dim)"),
+    Row("Ger", "", "x1, x2", "ger(x1, x2)",
+        summary="The outer product of two 1-D tensors.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x1 = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> x2 = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> print(ops.Ger()(x1, x2))
+        [[1. 2.]
+         [2. 4.]
+         [3. 6.]]
+        """),
+    Row("Cross", "dim=-65530", "input, other", "cross(input, other, None if dim == -65530 else dim)",
+        summary="The cross product of 3-vectors along ``dim`` (the first axis of size 3 by default).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> a = Tensor(np.array([[1, 2, 3], [1, 2, 3]]), ms.int8)
+        >>> b = Tensor(np.array([[4, 5, 6], [4, 5, 6]]), ms.int8)
+        >>> print(ops.Cross(dim=1)(a, b))
+        [[-3  6 -3]
+         [-3  6 -3]]
+        """),
     Row("Einsum", "equation", "x", "einsum(equation, *x)",
         summary="The Einstein summation given by ``equation`` over a tuple of tensors.",
         example="""
@@ -202,7 +418,17 @@ ROWS = [
         [[[5.    ]
           [3.6056]]]
         """),
-    Row("ConjugateTranspose", "", "x, perm", "_conjugate_transpose(x, perm)"),
+    Row("ConjugateTranspose", "", "x, perm", "_conjugate_transpose(x, perm)",
+        summary="``x`` with its axes permuted by ``perm`` and its elements conjugated.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1 + 1j, 2 + 2j], [3 + 3j, 4 + 4j]]), ms.complex64)
+        >>> print(ops.ConjugateTranspose()(x, (1, 0)))
+        [[1.-1.j 3.-3.j]
+         [2.-2.j 4.-4.j]]
+        """),
 ]
 
 CLASSES = build(ROWS, globals())

@@ -82,18 +82,86 @@ def _rnnt_loss(acts: Tensor, labels: Tensor, input_lengths: Tensor, label_length
 
 ROWS = [
     Row("RNNTLoss", "blank_label=0", "acts, labels, input_lengths, label_lengths",
-        "_rnnt_loss(acts, labels, input_lengths, label_lengths, blank_label)"),
+        "_rnnt_loss(acts, labels, input_lengths, label_lengths, blank_label)",
+        summary="The RNN-transducer loss of ``(B, T, U, V)`` activations, and its gradient.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> acts = Tensor(np.zeros((1, 2, 3, 5)), ms.float32)
+        >>> labels = Tensor(np.array([[1, 2]]), ms.int32)
+        >>> input_lengths, label_lengths = Tensor([2], ms.int32), Tensor([2], ms.int32)
+        >>> costs, grads = ops.RNNTLoss(blank_label=0)(acts, labels, input_lengths, label_lengths)
+        >>> print(costs.asnumpy().round(4), grads.shape)
+        [5.3391] (1, 2, 3, 5)
+        """),
     Row("MultiMarginLoss", "p=1, margin=1.0, reduction='mean'", "x, target, weight=None",
-        "_multi_margin(x, target, p, _margin(margin), weight, reduction, 'MultiMarginLoss')"),
+        "_multi_margin(x, target, p, _margin(margin), weight, reduction, 'MultiMarginLoss')",
+        summary="The multi-class hinge loss ``sum_i max(0, margin - x[y] + x[i]) ** p / C``, reduced.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[0.1, 0.2, 0.4, 0.8], [0.3, 0.1, 0.2, 0.6]]), ms.float32)
+        >>> target = Tensor(np.array([3, 0]), ms.int64)
+        >>> print(ops.MultiMarginLoss()(x, target).asnumpy().round(4))
+        0.5375
+        """),
     Row("MultilabelMarginLoss", "reduction='mean'", "x, target",
-        "_multilabel_margin_loss(x, target, reduction)"),
+        "_multilabel_margin_loss(x, target, reduction)",
+        summary="The multi-label hinge loss over the labels in ``target`` (ended by -1), and the label mask.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[0.1, 0.2, 0.4, 0.8], [0.2, 0.3, 0.5, 0.7]]), ms.float32)
+        >>> target = Tensor(np.array([[1, 2, 0, 3], [2, 3, -1, 1]]), ms.int32)
+        >>> loss, is_target = ops.MultilabelMarginLoss()(x, target)
+        >>> print(loss.asnumpy().round(4))
+        0.325
+        >>> print(is_target)
+        [[1 1 1 1]
+         [0 0 1 1]]
+        """),
     Row("TripletMarginLoss", "p=2, swap=False, eps=1e-06, reduction='mean'", "x, positive, negative, margin",
-        "triplet_margin_loss(x, positive, negative, _margin(margin), p, eps, swap, reduction)"),
+        "triplet_margin_loss(x, positive, negative, _margin(margin), p, eps, swap, reduction)",
+        summary="The triplet loss ``max(d(x, positive) - d(x, negative) + margin, 0)``, reduced.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[0.3, 0.7], [0.5, 0.5]]), ms.float32)
+        >>> positive = Tensor(np.array([[0.4, 0.6], [0.4, 0.6]]), ms.float32)
+        >>> negative = Tensor(np.array([[0.2, 0.9], [0.3, 0.7]]), ms.float32)
+        >>> print(ops.TripletMarginLoss()(x, positive, negative, Tensor(1.0, ms.float32)).asnumpy().round(4))
+        0.8882
+        """),
     Row("CTCLossV2", "blank=0, reduction='none', zero_infinity=False",
         "log_probs, targets, input_lengths, target_lengths",
-        "ctc_loss(log_probs, targets, input_lengths, target_lengths, blank, reduction, zero_infinity)"),
+        "ctc_loss(log_probs, targets, input_lengths, target_lengths, blank, reduction, zero_infinity)",
+        summary="The CTC loss of log-probabilities ``(T, N, C)`` against padded targets, and the log-alphas.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> log_probs = Tensor(np.log(np.full((3, 1, 3), 1 / 3)), ms.float32)
+        >>> targets = Tensor(np.array([[1, 2]]), ms.int32)
+        >>> input_lengths, target_lengths = Tensor([3], ms.int32), Tensor([2], ms.int32)
+        >>> loss, log_alpha = ops.CTCLossV2()(log_probs, targets, input_lengths, target_lengths)
+        """),
     Row("CTCGreedyDecoder", "merge_repeated=True", "inputs, sequence_length",
-        "ctc_greedy_decoder(inputs, sequence_length, merge_repeated)"),
+        "ctc_greedy_decoder(inputs, sequence_length, merge_repeated)",
+        summary="Greedy CTC decoding of ``(T, N, C)`` scores: sparse decoded labels and log-probabilities.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> inputs = Tensor(np.array([[[0.6, 0.4, 0.2]], [[0.6, 0.4, 0.2]], [[0.3, 0.8, 0.1]]]), ms.float32)
+        >>> outputs = ops.CTCGreedyDecoder()(inputs, Tensor([3], ms.int32))
+        >>> decoded_indices, decoded_values, decoded_shape, log_probability = outputs
+        >>> print(decoded_values, decoded_shape)
+        [0 1] [1 2]
+        """),
 ]
 
 CLASSES = build(ROWS, globals())

@@ -145,7 +145,21 @@ def _ragged_range(starts: Any, limits: Any, deltas: Any, tsplits: Any) -> tuple[
 
 
 ROWS = [
-    Row("RaggedRange", "Tsplits", "starts, limits, deltas", "_ragged_range(starts, limits, deltas, Tsplits)"),
+    Row("RaggedRange", "Tsplits", "starts, limits, deltas", "_ragged_range(starts, limits, deltas, Tsplits)",
+        summary="The ranges ``range(starts[i], limits[i], deltas[i])`` concatenated, and their row splits.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> starts = Tensor(np.array([2, 5, 8]), ms.int32)
+        >>> limits = Tensor(np.array([3, 5, 12]), ms.int32)
+        >>> deltas = Tensor(np.array([1, 1, 1]), ms.int32)
+        >>> nested_splits, dense_values = ops.RaggedRange(Tsplits=ms.int64)(starts, limits, deltas)
+        >>> print(nested_splits)
+        [0 1 1 5]
+        >>> print(dense_values)
+        [ 2  8  9 10 11]
+        """),
     # ---- elementwise, one input
     Row("Abs", "", "input", "abs(input)",
         summary="Absolute value, elementwise.",
@@ -357,7 +371,17 @@ ROWS = [
         >>> print(ops.Square()(x))
         [4. 9.]
         """),
-    Row("FloatStatus", "", "x", "_float_status(x)"),
+    Row("FloatStatus", "", "x", "_float_status(x)",
+        summary="A 1-element tensor holding 1.0 when ``x`` contains an Inf or NaN, else 0.0.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> print(ops.FloatStatus()(Tensor(np.array([1.0, 2.0]), ms.float32)))
+        [0.]
+        >>> print(ops.FloatStatus()(Tensor(np.array([1.0, np.inf]), ms.float32)))
+        [1.]
+        """),
     # ---- elementwise, two inputs
     Row("Add", "", "input, other", "add(input, other)",
         summary="Adds two tensors elementwise, with broadcasting.",
@@ -373,7 +397,17 @@ ROWS = [
         >>> print(add(x, 1.0))
         [2. 3. 4.]
         """),
-    Row("TensorAdd", "", "x, y", "add(x, y)"),
+    Row("TensorAdd", "", "x, y", "add(x, y)",
+        summary="``x + y``, elementwise with broadcasting (MindSpore's older name of ``ops.Add``).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> y = Tensor(np.array([4.0, 5.0, 6.0]), ms.float32)
+        >>> print(ops.TensorAdd()(x, y))
+        [5. 7. 9.]
+        """),
     Row("Sub", "", "x, y", "sub(x, y)",
         summary="Subtracts ``y`` from ``x`` elementwise, with broadcasting.",
         example="""
@@ -449,8 +483,28 @@ ROWS = [
         >>> print(ops.Mod()(x, y))
         [-0. -1.  1.]
         """),
-    Row("TruncateMod", "", "x, y", "truncate_mod(x, y)"),
-    Row("TruncateDiv", "", "x, y", "truncate_div(x, y)"),
+    Row("TruncateMod", "", "x, y", "truncate_mod(x, y)",
+        summary="The remainder of ``x / y`` rounded towards zero (the sign of ``x``), elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([7, -7, 9]), ms.int32)
+        >>> y = Tensor(np.array([2, 2, -4]), ms.int32)
+        >>> print(ops.TruncateMod()(x, y))
+        [ 1 -1  1]
+        """),
+    Row("TruncateDiv", "", "x, y", "truncate_div(x, y)",
+        summary="``x / y`` rounded towards zero, elementwise with broadcasting.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([7, -7, 9]), ms.int32)
+        >>> y = Tensor(np.array([2, 2, -4]), ms.int32)
+        >>> print(ops.TruncateDiv()(x, y))
+        [ 3 -3 -2]
+        """),
     Row("DivNoNan", "", "x1, x2", "_div_no_nan(x1, x2)",
         summary="``x1 / x2`` elementwise, 0 where ``x2`` is 0.",
         example="""
@@ -473,7 +527,17 @@ ROWS = [
         >>> print(ops.MulNoNan()(x, y))
         [0. 2. 6.]
         """),
-    Row("Xdivy", "", "x, y", "xdivy(x, y)"),
+    Row("Xdivy", "", "x, y", "xdivy(x, y)",
+        summary="``x / y``, elementwise, 0 where ``x`` is 0.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, 2.0, 3.0]), ms.float32)
+        >>> y = Tensor(np.array([0.0, 4.0, 2.0]), ms.float32)
+        >>> print(ops.Xdivy()(x, y))
+        [0.  0.5 1.5]
+        """),
     Row("Pow", "", "input, exponent", "pow(input, exponent)",
         summary="``input ** exponent``, elementwise with broadcasting.",
         example="""
@@ -506,7 +570,17 @@ ROWS = [
         >>> print(ops.Minimum()(x, y))
         [1. 2. 3.]
         """),
-    Row("SquaredDifference", "", "x, y", "square(sub(*promote(x, y)))"),
+    Row("SquaredDifference", "", "x, y", "square(sub(*promote(x, y)))",
+        summary="``(x - y) ** 2``, elementwise with broadcasting.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> y = Tensor(np.array([2.0, 4.0, 6.0]), ms.float32)
+        >>> print(ops.SquaredDifference()(x, y))
+        [1. 4. 9.]
+        """),
     Row("Equal", "", "input, other", "equal(input, other)",
         summary="Whether ``input == other``, elementwise with broadcasting.",
         example="""
@@ -615,7 +689,17 @@ ROWS = [
         >>> print(ops.ApproximateEqual(tolerance=0.05)(x, y))
         [ True False]
         """),
-    Row("EqualCount", "", "x, y", "_equal_count(x, y)"),
+    Row("EqualCount", "", "x, y", "_equal_count(x, y)",
+        summary="The number of positions where ``x`` and ``y`` hold equal values, as a 1-element tensor.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1, 2, 3]), ms.int32)
+        >>> y = Tensor(np.array([1, 2, 4]), ms.int32)
+        >>> print(ops.EqualCount()(x, y))
+        [2]
+        """),
     Row("Lerp", "", "input, end, weight", "lerp(input, end, weight)",
         summary="Linear interpolation ``input + weight * (end - input)``, elementwise.",
         example="""
@@ -638,7 +722,17 @@ ROWS = [
         >>> print(ops.AddN()([x, y, x]))
         [ 6.  9. 12.]
         """),
-    Row("AccumulateNV2", "", "inputs", "_add_n(inputs)"),
+    Row("AccumulateNV2", "", "inputs", "_add_n(inputs)",
+        summary="The elementwise sum of a list of tensors of the same shape.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> y = Tensor(np.array([4.0, 5.0, 6.0]), ms.float32)
+        >>> print(ops.AccumulateNV2()([x, y, x]))
+        [ 6.  9. 12.]
+        """),
     # ---- reductions (axis () means every axis)
     Row("ReduceSum", "keep_dims=False, skip_mode=False", "x, axis=()",
         "_reduce_sum(x, axis, keep_dims, skip_mode)",
@@ -743,9 +837,28 @@ ROWS = [
         >>> print(mean)
         [2. 4.]
         """),
-    Row("SquareSumAll", "", "x, y", "(sum(square(x)), sum(square(y)))"),
+    Row("SquareSumAll", "", "x, y", "(sum(square(x)), sum(square(y)))",
+        summary="The sums of the squares of all the elements of ``x`` and of ``y``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, 1.0, 2.0]), ms.float32)
+        >>> y = Tensor(np.array([3.0, 4.0, 0.0]), ms.float32)
+        >>> print(ops.SquareSumAll()(x, y))
+        (Tensor(shape=[], dtype=Float32, value= 5), Tensor(shape=[], dtype=Float32, value= 25))
+        """),
     Row("LpNorm", "axis, p=2, keep_dims=False, epsilon=1e-12", "input",
-        "_lp_norm(input, axis, p, keep_dims, epsilon)"),
+        "_lp_norm(input, axis, p, keep_dims, epsilon)",
+        summary="The ``p``-norm of ``input`` over ``axis``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[[1.0, 2.0], [3.0, 4.0]], [[5.0, 6.0], [7.0, 8.0]]]), ms.float32)
+        >>> print(ops.LpNorm(axis=[0, 1], p=2)(x).asnumpy().round(4))
+        [ 9.1652 10.9545]
+        """),
     Row("Argmax", "axis=-1, output_type=mstype.int32", "input_x",
         "_arg(argmax, input_x, axis, output_type, 'Argmax')",
         summary="The index of the largest element along ``axis``.",
@@ -825,7 +938,16 @@ ROWS = [
         >>> print(output[0, 0])
         [4. 4. 4. 4. 4.]
         """),
-    Row("Trace", "", "input", "trace(input)"),
+    Row("Trace", "", "input", "trace(input)",
+        summary="The sum of the main diagonal of a 2-D tensor.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[10.0, 11.0, 12.0], [13.0, 14.0, 15.0], [16.0, 17.0, 18.0]]), ms.float32)
+        >>> print(ops.Trace()(x))
+        42.0
+        """),
 ]
 
 CLASSES = build(ROWS, globals())

@@ -68,11 +68,48 @@ def _matrix_logarithm(x: Tensor) -> Tensor:
 
 
 ROWS = [
-    Row("MatrixLogarithm", "", "x", "_matrix_logarithm(x)"),
+    Row("MatrixLogarithm", "", "x", "_matrix_logarithm(x)",
+        summary="The principal matrix logarithm of complex square matrices.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[np.e, 0.0], [0.0, 1.0]]), ms.complex64)
+        >>> print(ops.MatrixLogarithm()(x).asnumpy().round(4))
+        [[1.+0.j 0.+0.j]
+         [0.+0.j 0.+0.j]]
+        """),
     Row("TridiagonalMatMul", "", "superdiag, maindiag, subdiag, rhs",
-        "tridiagonal_matmul(superdiag, maindiag, subdiag, rhs)"),
+        "tridiagonal_matmul(superdiag, maindiag, subdiag, rhs)",
+        summary="The product of tridiagonal matrices (given by their three diagonals) and ``rhs``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> superdiag = Tensor(np.array([[1.0, 2.0, 0.0]]), ms.float32)
+        >>> maindiag = Tensor(np.array([[1.0, 2.0, 3.0]]), ms.float32)
+        >>> subdiag = Tensor(np.array([[0.0, 1.0, 2.0]]), ms.float32)
+        >>> rhs = Tensor(np.ones((3, 2)), ms.float32)
+        >>> print(ops.TridiagonalMatMul()(superdiag, maindiag, subdiag, rhs))
+        [[2. 2.]
+         [5. 5.]
+         [5. 5.]]
+        """),
     Row("ConfusionMatrix", "num_classes, dtype='int32'", "labels, predictions, weights=None",
-        "confusion_matrix(labels, predictions, weights, num_classes, dtype)", _setup_confusion),
+        "confusion_matrix(labels, predictions, weights, num_classes, dtype)", _setup_confusion,
+        summary="The ``num_classes``-square confusion matrix of ``labels`` (rows) and ``predictions``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> labels = Tensor(np.array([0, 1, 1, 3]), ms.int32)
+        >>> predictions = Tensor(np.array([1, 2, 1, 3]), ms.int32)
+        >>> print(ops.ConfusionMatrix(4)(labels, predictions))
+        [[0 1 0 0]
+         [0 1 1 0]
+         [0 0 0 0]
+         [0 0 0 1]]
+        """),
 ]
 
 CLASSES = build(ROWS, globals())

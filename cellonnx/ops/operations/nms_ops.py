@@ -163,13 +163,62 @@ ROWS = [
     Row("CombinedNonMaxSuppression", "pad_per_class=False, clip_boxes=True",
         "boxes, scores, max_output_size_per_class, max_total_size, iou_threshold, score_threshold",
         "_combined_nms(boxes, scores, max_output_size_per_class, max_total_size, iou_threshold, "
-        "score_threshold, pad_per_class, clip_boxes)"),
-    Row("NMSWithMask", "iou_threshold=0.5", "bboxes", "_nms_with_mask(bboxes, iou_threshold)", _setup_nms),
+        "score_threshold, pad_per_class, clip_boxes)",
+        summary="Per-class non-maximum suppression over a batch, then the best ``max_total_size`` boxes.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> boxes = Tensor(np.array([[[[0, 0, 1, 1]], [[0, 0, 1, 0.9]], [[2, 2, 3, 3]]]]), ms.float32)
+        >>> scores = Tensor(np.array([[[0.9, 0.1], [0.8, 0.2], [0.7, 0.6]]]), ms.float32)
+        >>> out = ops.CombinedNonMaxSuppression()(boxes, scores, Tensor(2, ms.int32), Tensor(3, ms.int32),
+        ...                                    Tensor(0.5, ms.float32), Tensor(0.0, ms.float32))
+        >>> nmsed_boxes, nmsed_scores, nmsed_classes, valid_detections = out
+        >>> print(nmsed_scores, nmsed_classes, valid_detections)
+        [[0.9 0.7 0.6]] [[0. 0. 1.]] [3]
+        """),
+    Row("NMSWithMask", "iou_threshold=0.5", "bboxes", "_nms_with_mask(bboxes, iou_threshold)", _setup_nms,
+        summary="Greedy non-maximum suppression of boxes ``(x1, y1, x2, y2, score)``, with a keep mask.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> bbox = Tensor(np.array([[0, 0, 2, 2, 0.9], [0, 0, 2, 1.9, 0.8], [3, 3, 4, 4, 0.7]]), ms.float32)
+        >>> output_boxes, indices, mask = ops.NMSWithMask(0.5)(bbox)
+        >>> print(indices.asnumpy()[mask.asnumpy()])
+        [0 2]
+        """),
     Row("NonMaxSuppressionV3", "", "boxes, scores, max_output_size, iou_threshold, score_threshold",
-        "_nms_v3(boxes, scores, max_output_size, iou_threshold, score_threshold)"),
+        "_nms_v3(boxes, scores, max_output_size, iou_threshold, score_threshold)",
+        summary="The indices of the boxes kept by greedy non-maximum suppression, best score first.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> boxes = Tensor(np.array([[1, 2, 3, 4], [1, 3, 3, 4], [1, 3, 4, 4], [1, 1, 4, 4], [1, 1, 3, 4]]),
+        ...                ms.float32)
+        >>> scores = Tensor(np.array([0.4, 0.5, 0.72, 0.9, 0.45]), ms.float32)
+        >>> max_output_size, iou_threshold = Tensor(5, ms.int32), Tensor(0.5, ms.float32)
+        >>> score_threshold = Tensor(0.0, ms.float32)
+        >>> print(ops.NonMaxSuppressionV3()(boxes, scores, max_output_size, iou_threshold, score_threshold))
+        [3 2 0]
+        """),
     Row("NonMaxSuppressionWithOverlaps", "", "overlaps, scores, max_output_size, overlap_threshold, "
         "score_threshold",
-        "_nms_overlaps(overlaps, scores, max_output_size, overlap_threshold, score_threshold)"),
+        "_nms_overlaps(overlaps, scores, max_output_size, overlap_threshold, score_threshold)",
+        summary="Greedy non-maximum suppression driven by a given overlap matrix instead of boxes.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> overlaps = Tensor(np.array([[1.0, 0.7, 0.1], [0.7, 1.0, 0.2], [0.1, 0.2, 1.0]]), ms.float32)
+        >>> scores = Tensor(np.array([0.9, 0.8, 0.3]), ms.float32)
+        >>> max_output_size, threshold = Tensor(3, ms.int32), Tensor(0.5, ms.float32)
+        >>> score_threshold = Tensor(0.0, ms.float32)
+        >>> op = ops.NonMaxSuppressionWithOverlaps()
+        >>> print(op(overlaps, scores, max_output_size, threshold, score_threshold))
+        [0 2]
+        """),
 ]
 
 CLASSES = build(ROWS, globals())

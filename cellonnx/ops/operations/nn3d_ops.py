@@ -254,29 +254,161 @@ def _fractional_max_pool(x: Tensor, random_samples: Tensor, prim: Any) -> tuple[
 
 ROWS = [
     Row("Conv3D", "out_channel, kernel_size, mode=1, pad_mode='valid', pad=0, stride=1, dilation=1, group=1, "
-        "data_format='NCDHW'", "x, w, bias=None", "_conv3d(x, w, bias, self)", _setup_conv3d),
+        "data_format='NCDHW'", "x, w, bias=None", "_conv3d(x, w, bias, self)", _setup_conv3d,
+        summary="3-D convolution of NCDHW input with ``(C_out, C_in / group, kd, kh, kw)`` weights.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((1, 2, 3, 3, 3)), ms.float32)
+        >>> weight = Tensor(np.ones((4, 2, 2, 2, 2)), ms.float32)
+        >>> y = ops.Conv3D(out_channel=4, kernel_size=2)(x, weight)
+        >>> print(y.shape)
+        (1, 4, 2, 2, 2)
+        >>> print(y[0, 0, 0])
+        [[16. 16.]
+         [16. 16.]]
+        """),
     Row("Conv3DTranspose", "in_channel, out_channel, kernel_size, mode=1, pad_mode='valid', pad=0, stride=1, "
         "dilation=1, group=1, output_padding=0, data_format='NCDHW'", "dout, weight, bias=None",
-        "_conv3d_transpose(dout, weight, bias, self)", _setup_conv3d),
+        "_conv3d_transpose(dout, weight, bias, self)", _setup_conv3d,
+        summary="The transposed 3-D convolution of NCDHW input (weights ``(C_in, C_out / group, ...)``).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> dout = Tensor(np.ones((1, 2, 2, 2, 2)), ms.float32)
+        >>> weight = Tensor(np.ones((2, 1, 2, 2, 2)), ms.float32)
+        >>> y = ops.Conv3DTranspose(in_channel=2, out_channel=1, kernel_size=2)(dout, weight)
+        >>> print(y.shape)
+        (1, 1, 3, 3, 3)
+        >>> print(y[0, 0, 0])
+        [[2. 4. 2.]
+         [4. 8. 4.]
+         [2. 4. 2.]]
+        """),
     Row("MaxPool3D", "kernel_size=1, strides=1, pad_mode='VALID', pad_list=0, ceil_mode=None, "
-        "data_format='NCDHW'", "x", "_max_pool3d(x, self)", _setup_pool3d),
+        "data_format='NCDHW'", "x", "_max_pool3d(x, self)", _setup_pool3d,
+        summary="3-D max pooling of NCDHW input over ``kernel_size`` windows.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(24).reshape(1, 2, 2, 2, 3), ms.float32)
+        >>> print(ops.MaxPool3D(kernel_size=2, strides=1, pad_mode="valid")(x))
+        [[[[[10. 11.]]]
+        <BLANKLINE>
+        <BLANKLINE>
+          [[[22. 23.]]]]]
+        """),
     Row("AvgPool3D", "kernel_size=1, strides=1, pad_mode='valid', pad=0, ceil_mode=False, "
         "count_include_pad=True, divisor_override=0, data_format='NCDHW'", "x", "_avg_pool3d(x, self)",
-        _setup_pool3d),
+        _setup_pool3d,
+        summary="3-D average pooling of NCDHW input over ``kernel_size`` windows.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(24).reshape(1, 2, 2, 2, 3), ms.float32)
+        >>> print(ops.AvgPool3D(kernel_size=2, strides=1, pad_mode="valid")(x))
+        [[[[[ 5.  6.]]]
+        <BLANKLINE>
+        <BLANKLINE>
+          [[[17. 18.]]]]]
+        """),
     Row("MaxPool3DWithArgmax", "ksize, strides, pads, dilation=(1, 1, 1), ceil_mode=False, "
         "data_format='NCDHW', argmax_type=mstype.int64", "x", "_max_pool3d_with_argmax(x, self)",
-        _setup_pool3d_argmax),
-    Row("AdaptiveAvgPool3D", "output_size", "x", "adaptive_avg_pool3d(x, _adaptive_size3(x, output_size))"),
-    Row("AdaptiveMaxPool3D", "", "x, output_size", "_adaptive_max_pool3d(x, output_size)"),
+        _setup_pool3d_argmax,
+        summary="3-D max pooling (padding, dilation) that also returns the flat index of each maximum.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(16).reshape(2, 1, 2, 2, 2), ms.float32)
+        >>> output, argmax = ops.MaxPool3DWithArgmax(ksize=2, strides=1, pads=0)(x)
+        >>> print(output.asnumpy().ravel(), argmax.asnumpy().ravel())
+        [ 7. 15.] [7 7]
+        """),
+    Row("AdaptiveAvgPool3D", "output_size", "x", "adaptive_avg_pool3d(x, _adaptive_size3(x, output_size))",
+        summary="3-D average pooling of NCDHW input to the output size ``output_size``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 2, 2, 4), ms.float32)
+        >>> print(ops.AdaptiveAvgPool3D(output_size=(1, 1, 2))(x))
+        [[[[[6.5 8.5]]]]]
+        """),
+    Row("AdaptiveMaxPool3D", "", "x, output_size", "_adaptive_max_pool3d(x, output_size)",
+        summary="3-D max pooling of NCDHW input to ``output_size``, with the flat index of each maximum.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(36).reshape(1, 3, 3, 4), ms.float32)
+        >>> output, argmax = ops.AdaptiveMaxPool3D()(x, Tensor(np.array([1, 1, 2]), ms.int32))
+        >>> print(output)
+        [[[[33. 35.]]]]
+        >>> print(argmax)
+        [[[[33 35]]]]
+        """),
     Row("FractionalMaxPoolWithFixedKsize", "ksize, output_shape, data_format='NCHW'",
         "input_x, random_samples",
-        "_fractional_max_pool(input_x, random_samples, self)", _setup_fractional),
+        "_fractional_max_pool(input_x, random_samples, self)", _setup_fractional,
+        summary="2-D fractional max pooling with a fixed kernel, the windows placed by ``random_samples``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(25).reshape(1, 1, 5, 5), ms.float32)
+        >>> random_samples = Tensor(np.array([[[0.8, 0.8]]]), ms.float32)
+        >>> y, argmax = ops.FractionalMaxPoolWithFixedKsize(2, (2, 2))(x, random_samples)
+        >>> print(y)
+        [[[[ 6.  9.]
+           [21. 24.]]]]
+        >>> print(argmax)
+        [[[[ 6  9]
+           [21 24]]]]
+        """),
     Row("FractionalMaxPool3DWithFixedKsize", "ksize, output_shape, data_format='NCDHW'", "x, random_samples",
-        "_fractional_max_pool(x, random_samples, self)", _setup_fractional),
+        "_fractional_max_pool(x, random_samples, self)", _setup_fractional,
+        summary="3-D fractional max pooling with a fixed kernel, the windows placed by ``random_samples``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(64).reshape(1, 1, 4, 4, 4), ms.float32)
+        >>> random_samples = Tensor(np.array([[[0.5, 0.5, 0.5]]]), ms.float32)
+        >>> y, argmax = ops.FractionalMaxPool3DWithFixedKsize(2, (2, 2, 2))(x, random_samples)
+        >>> print(y.asnumpy().ravel())
+        [21. 23. 29. 31. 53. 55. 61. 63.]
+        """),
     Row("MaxUnpool2D", "ksize, strides=0, pads=0, output_shape=(), data_format='NCHW'", "x, argmax",
-        "_max_unpool(x, argmax, self)", _setup_unpool),
+        "_max_unpool(x, argmax, self)", _setup_unpool,
+        summary="Undoes 2-D max pooling: ``x`` put at the flat positions ``argmax``, zeros elsewhere.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[[[5.0, 7.0]]]]), ms.float32)
+        >>> argmax = Tensor(np.array([[[[1, 3]]]]), ms.int64)
+        >>> print(ops.MaxUnpool2D(ksize=2, strides=2)(x, argmax))
+        [[[[0. 5. 0. 7.]
+           [0. 0. 0. 0.]]]]
+        """),
     Row("MaxUnpool3D", "ksize, strides=0, pads=0, output_shape=(), data_format='NCDHW'", "x, argmax",
-        "_max_unpool(x, argmax, self)", _setup_unpool),
+        "_max_unpool(x, argmax, self)", _setup_unpool,
+        summary="Undoes 3-D max pooling: ``x`` put at the flat positions ``argmax``, zeros elsewhere.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[[[[0.0, 1.0], [8.0, 9.0]]]]]), ms.float32)
+        >>> argmax = Tensor(np.array([[[[[0, 1], [2, 3]]]]]), ms.int64)
+        >>> print(ops.MaxUnpool3D(ksize=1, strides=1, pads=0)(x, argmax))
+        [[[[[0. 1.]
+            [8. 9.]]]]]
+        """),
 ]
 
 CLASSES = build(ROWS, globals())

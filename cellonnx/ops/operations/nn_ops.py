@@ -428,7 +428,16 @@ ROWS = [
         >>> print(ops.GeLU()(x).asnumpy().round(4))
         [-0.1588  0.      0.8412  1.9546]
         """),
-    Row("Gelu", "", "x", "gelu(x, 'tanh')"),
+    Row("Gelu", "", "x", "gelu(x, 'tanh')",
+        summary="The GELU activation (tanh approximation), elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([-1.0, 0.0, 1.0, 2.0]), ms.float32)
+        >>> print(ops.Gelu()(x).asnumpy().round(4))
+        [-0.1588  0.      0.8412  1.9546]
+        """),
     Row("HSigmoid", "", "input", "hardsigmoid(input)",
         summary="Hard sigmoid ``relu6(x + 3) / 6``, elementwise.",
         example="""
@@ -449,7 +458,17 @@ ROWS = [
         >>> print(ops.HSwish()(x))
         [-0.    -0.375  0.     1.125  4.   ]
         """),
-    Row("SeLU", "", "input_x", "selu(input_x)"),
+    Row("SeLU", "", "input_x", "selu(input_x)",
+        summary="The scaled exponential linear unit, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[-1.0, 4.0, -8.0], [2.0, -5.0, 9.0]]), ms.float32)
+        >>> print(ops.SeLU()(x).asnumpy().round(4))
+        [[-1.1113  4.2028 -1.7575]
+         [ 2.1014 -1.7463  9.4563]]
+        """),
     Row("Sigmoid", "", "input", "sigmoid(input)",
         summary="The logistic function ``1 / (1 + exp(-x))``, elementwise.",
         example="""
@@ -480,7 +499,16 @@ ROWS = [
         >>> print(ops.Softplus()(x).asnumpy().round(4))
         [0.3133 0.6931 1.3133]
         """),
-    Row("Softsign", "", "x", "softsign(x)"),
+    Row("Softsign", "", "x", "softsign(x)",
+        summary="The softsign activation ``x / (1 + |x|)``, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([0.0, -1.0, 2.0, 30.0, -30.0]), ms.float32)
+        >>> print(ops.Softsign()(x).asnumpy().round(4))
+        [ 0.     -0.5     0.6667  0.9677 -0.9677]
+        """),
     Row("Mish", "", "x", "mish(x)",
         summary="Mish ``x * tanh(softplus(x))``, elementwise.",
         example="""
@@ -514,8 +542,28 @@ ROWS = [
         >>> print(ops.FastGeLU()(x).asnumpy().round(4))
         [-0.1542  0.      0.8458]
         """),
-    Row("FastGelu", "", "x", "fast_gelu(x)"),
-    Row("SoftShrink", "lambd=0.5", "input", "softshrink(input, lambd)"),
+    Row("FastGelu", "", "x", "fast_gelu(x)",
+        summary="The fast GELU approximation ``x / (1 + exp(-1.702 x))``, elementwise.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 2.0, 3.0], [-1.0, -2.0, 0.0]]), ms.float32)
+        >>> print(ops.FastGelu()(x).asnumpy().round(4))
+        [[ 0.8458  1.9357  2.9819]
+         [-0.1542 -0.0643  0.    ]]
+        """),
+    Row("SoftShrink", "lambd=0.5", "input", "softshrink(input, lambd)",
+        summary="Soft shrinkage: ``x - lambd`` above ``lambd``, ``x + lambd`` below ``-lambd``, else 0.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[0.5297, 0.7871, 1.1754], [0.7836, 0.6218, -1.1542]]), ms.float32)
+        >>> print(ops.SoftShrink()(x).asnumpy().round(4))
+        [[ 0.0297  0.2871  0.6754]
+         [ 0.2836  0.1218 -0.6542]]
+        """),
     Row("HShrink", "lambd=0.5", "input", "hardshrink(input, lambd)",
         summary="Hard shrinkage: ``x`` where ``|x| > lambd``, 0 elsewhere.",
         example="""
@@ -526,7 +574,19 @@ ROWS = [
         >>> print(ops.HShrink(lambd=0.5)(x))
         [-1.  0.  0.  1.]
         """),
-    Row("RmsNorm", "epsilon=1e-06", "x, gamma", "rms_norm(x, gamma, epsilon)"),
+    Row("RmsNorm", "epsilon=1e-06", "x, gamma", "rms_norm(x, gamma, epsilon)",
+        summary="RMS normalization: ``x / sqrt(mean(x ** 2) + epsilon) * gamma`` over the last axes.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]), ms.float32)
+        >>> gamma = Tensor(np.ones(2), ms.float32)
+        >>> y, rstd = ops.RmsNorm()(x, gamma)
+        >>> print(y.asnumpy().round(4))
+        [[0.6325 1.2649]
+         [0.8485 1.1314]]
+        """),
     Row("Softmax", "axis=-1", "input", "_softmax(softmax, input, axis, 'Softmax')",
         summary="Softmax along ``axis``: ``exp(x) / sum(exp(x))``.",
         example="""
@@ -550,7 +610,17 @@ ROWS = [
         [-2.4076 -1.4076 -0.4076]
         """),
     Row("LogSoftmaxExt", "", "input, dim=None, dtype=None",
-        "log_softmax(input if dtype is None else cast(input, dtype), -1 if dim is None else dim)"),
+        "log_softmax(input if dtype is None else cast(input, dtype), -1 if dim is None else dim)",
+        summary="``log(softmax(input))`` along ``dim`` (the last axis by default), in ``dtype`` if given.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1.0, 2.0, 3.0], [1.0, 1.0, 1.0]]), ms.float32)
+        >>> print(ops.LogSoftmaxExt()(x, 1).asnumpy().round(4))
+        [[-2.4076 -1.4076 -0.4076]
+         [-1.0986 -1.0986 -1.0986]]
+        """),
     Row("L2Normalize", "axis=0, epsilon=0.0001", "x", "l2_normalize(x, axis[0], epsilon)",
         _setup_l2_normalize,
         summary="``x`` divided by its L2 norm along ``axis`` (at least ``sqrt(epsilon)``).",
@@ -608,10 +678,34 @@ ROWS = [
         """),
     Row("Conv2DBackpropInput", "out_channel, kernel_size, pad_mode='valid', pad=0, pad_list=None, mode=1, "
         "stride=1, dilation=1, group=1, data_format='NCHW'", "out_backprop, filter, input_sizes",
-        "_conv2d_input_grad(out_backprop, filter, input_sizes, self)", _setup_conv),
+        "_conv2d_input_grad(out_backprop, filter, input_sizes, self)", _setup_conv,
+        summary="The gradient of a 2-D convolution with respect to its input (a transposed convolution).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> dout = Tensor(np.ones((1, 1, 2, 2)), ms.float32)
+        >>> weight = Tensor(np.ones((1, 1, 2, 2)), ms.float32)
+        >>> print(ops.Conv2DBackpropInput(out_channel=1, kernel_size=2)(dout, weight, (1, 1, 3, 3)))
+        [[[[1. 2. 1.]
+           [2. 4. 2.]
+           [1. 2. 1.]]]]
+        """),
     Row("Conv2DTranspose", "out_channel, kernel_size, pad_mode='valid', pad=0, pad_list=None, mode=1, "
         "stride=1, dilation=1, group=1, data_format='NCHW'", "out_backprop, filter, input_sizes",
-        "_conv2d_input_grad(out_backprop, filter, input_sizes, self)", _setup_conv),
+        "_conv2d_input_grad(out_backprop, filter, input_sizes, self)", _setup_conv,
+        summary="The transposed 2-D convolution (Conv2D's input gradient) to the shape ``input_sizes``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> dout = Tensor(np.ones((1, 1, 2, 2)), ms.float32)
+        >>> weight = Tensor(np.ones((1, 1, 2, 2)), ms.float32)
+        >>> print(ops.Conv2DTranspose(out_channel=1, kernel_size=2)(dout, weight, (1, 1, 3, 3)))
+        [[[[1. 2. 1.]
+           [2. 4. 2.]
+           [1. 2. 1.]]]]
+        """),
     # ---- pooling
     Row("MaxPool", "kernel_size=1, strides=1, pad_mode='valid', data_format='NCHW'", "x",
         "_max_pool(x, self)", _setup_pool,
@@ -626,7 +720,21 @@ ROWS = [
            [13. 15.]]]]
         """),
     Row("MaxPoolWithArgmax", "kernel_size=1, strides=1, pad_mode='valid', data_format='NCHW'", "x",
-        "_max_pool(x, self, True)", _setup_pool),
+        "_max_pool(x, self, True)", _setup_pool,
+        summary="2-D max pooling that also returns the flat index of each maximum in its input plane.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 4, 4), ms.float32)
+        >>> output, argmax = ops.MaxPoolWithArgmax(kernel_size=2, strides=2)(x)
+        >>> print(output)
+        [[[[ 5.  7.]
+           [13. 15.]]]]
+        >>> print(argmax)
+        [[[[ 5  7]
+           [13 15]]]]
+        """),
     Row("AvgPool", "kernel_size=1, strides=1, pad_mode='VALID', data_format='NCHW'", "x",
         "_avg_pool(x, self)", _setup_pool,
         summary="2-D average pooling over an NCHW input.",
@@ -640,7 +748,21 @@ ROWS = [
            [10.5 12.5]]]]
         """),
     Row("MaxPoolWithArgmaxV2", "kernel_size, strides=None, pads=0, dilation=(1, 1), ceil_mode=False, "
-        "argmax_type=mstype.int64", "x", "_max_pool_v2(x, self)", _setup_pool_v2),
+        "argmax_type=mstype.int64", "x", "_max_pool_v2(x, self)", _setup_pool_v2,
+        summary="2-D max pooling (padding, dilation) that also returns the flat index of each maximum.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 4, 4), ms.float32)
+        >>> output, argmax = ops.MaxPoolWithArgmaxV2(kernel_size=2, strides=2)(x)
+        >>> print(output)
+        [[[[ 5.  7.]
+           [13. 15.]]]]
+        >>> print(argmax)
+        [[[[ 5  7]
+           [13 15]]]]
+        """),
     Row("AdaptiveAvgPool2D", "output_size", "x", "adaptive_avg_pool2d(x, _adaptive_size(x, output_size))",
         summary="2-D average pooling to a fixed output size.",
         example="""
@@ -686,7 +808,22 @@ ROWS = [
         """),
     Row("BatchNorm", "is_training=False, epsilon=1e-05, momentum=0.1, data_format='NCHW'",
         "input_x, scale, bias, mean, variance", "_batch_norm(input_x, scale, bias, mean, variance, self)",
-        _setup_batch_norm),
+        _setup_batch_norm,
+        summary="Batch normalization of NCHW input with the given scale, bias, mean and variance.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[[[1.0]], [[2.0]]], [[[3.0]], [[6.0]]]]), ms.float32)
+        >>> scale = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> bias = Tensor(np.array([0.0, 1.0]), ms.float32)
+        >>> mean = Tensor(np.array([2.0, 4.0]), ms.float32)
+        >>> variance = Tensor(np.array([1.0, 4.0]), ms.float32)
+        >>> y = ops.BatchNorm()(x, scale, bias, mean, variance)[0]
+        >>> print(y.asnumpy().reshape(2, 2).round(4))
+        [[-1. -1.]
+         [ 1.  3.]]
+        """),
     # ---- dropout
     Row("Dropout", "keep_prob=0.5, Seed0=0, Seed1=0", "x", "_dropout(x, keep_prob)",
         summary=("Zeroes elements with probability ``1 - keep_prob`` and scales the rest by ``1 / "
@@ -704,8 +841,28 @@ ROWS = [
         >>> sorted(set(output.asnumpy().ravel().tolist())) in ([0.0, 2.0], [0.0], [2.0])
         True
         """),
-    Row("Dropout2D", "keep_prob=0.5", "x", "_dropout_nd(x, keep_prob, 2, 'Dropout2D')"),
-    Row("Dropout3D", "keep_prob=0.5", "x", "_dropout_nd(x, keep_prob, 3, 'Dropout3D')"),
+    Row("Dropout2D", "keep_prob=0.5", "x", "_dropout_nd(x, keep_prob, 2, 'Dropout2D')",
+        summary="Zeroes whole channels of NCHW input with probability ``1 - keep_prob``, scaling the rest.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((2, 3, 2, 2)), ms.float32)
+        >>> output, mask = ops.Dropout2D(keep_prob=0.5)(x)
+        >>> print(output.shape, mask.shape, mask.dtype)
+        (2, 3, 2, 2) (2, 3, 2, 2) Bool
+        """),
+    Row("Dropout3D", "keep_prob=0.5", "x", "_dropout_nd(x, keep_prob, 3, 'Dropout3D')",
+        summary="Zeroes whole channels of NCDHW input with probability ``1 - keep_prob``, scaling the rest.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((2, 3, 2, 2, 2)), ms.float32)
+        >>> output, mask = ops.Dropout3D(keep_prob=0.5)(x)
+        >>> print(output.shape, mask.shape, mask.dtype)
+        (2, 3, 2, 2, 2) (2, 3, 2, 2, 2) Bool
+        """),
     # ---- padding
     Row("Pad", "paddings", "x", "_pad(x, paddings)",
         summary="Pads ``x`` with zeros, ``paddings[i] = (before, after)`` for axis ``i``.",
@@ -720,8 +877,37 @@ ROWS = [
          [3. 4. 0.]]
         """),
     Row("PadV3", "mode='constant', paddings_contiguous=True", "x, paddings, constant_value=None",
-        "_pad_v3(x, paddings, constant_value, mode, paddings_contiguous)", _setup_pad_v3),
-    Row("MirrorPad", "mode='REFLECT'", "x, paddings", "_mirror_pad(x, paddings, mode)", _setup_mirror_pad),
+        "_pad_v3(x, paddings, constant_value, mode, paddings_contiguous)", _setup_pad_v3,
+        summary="Pads the last axes of ``x`` by ``paddings`` (constant, reflect, edge or circular).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[[0.0, 1.0, 2.0]]]), ms.float32)
+        >>> print(ops.PadV3(mode="reflect")(x, Tensor(np.array([1, 1]), ms.int64)))
+        [[[1. 0. 1. 2. 1.]]]
+        >>> print(ops.PadV3()(x, Tensor(np.array([2, 1]), ms.int64), Tensor(9.0, ms.float32)))
+        [[[9. 9. 0. 1. 2. 9.]]]
+        """),
+    Row("MirrorPad", "mode='REFLECT'", "x, paddings", "_mirror_pad(x, paddings, mode)", _setup_mirror_pad,
+        summary="Pads ``x`` by mirroring it ('REFLECT' leaves the edge out, 'SYMMETRIC' repeats it).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[1, 2, 3], [4, 5, 6]]), ms.float32)
+        >>> paddings = Tensor(np.array([[1, 1], [2, 2]]), ms.int64)
+        >>> print(ops.MirrorPad(mode="REFLECT")(x, paddings))
+        [[6. 5. 4. 5. 6. 5. 4.]
+         [3. 2. 1. 2. 3. 2. 1.]
+         [6. 5. 4. 5. 6. 5. 4.]
+         [3. 2. 1. 2. 3. 2. 1.]]
+        >>> print(ops.MirrorPad(mode="SYMMETRIC")(x, paddings))
+        [[2. 1. 1. 2. 3. 3. 2.]
+         [2. 1. 1. 2. 3. 3. 2.]
+         [5. 4. 4. 5. 6. 6. 5.]
+         [5. 4. 4. 5. 6. 6. 5.]]
+        """),
     # ---- losses
     Row("BCEWithLogitsLoss", "reduction='mean'", "input, target, weight=None, posWeight=None",
         "binary_cross_entropy_with_logits(input, target, weight, posWeight, reduction)", _setup_reduction,
@@ -763,9 +949,31 @@ ROWS = [
          [0.9741 0.6931]]
         """),
     Row("SmoothL1Loss", "beta=1.0, reduction='none'", "prediction, target",
-        "smooth_l1_loss(prediction, target, beta, reduction)", _setup_reduction),
+        "smooth_l1_loss(prediction, target, beta, reduction)", _setup_reduction,
+        summary="The smooth L1 (Huber-like) loss: quadratic below ``beta``, linear above.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> prediction = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> target = Tensor(np.array([1.0, 2.0, 2.0]), ms.float32)
+        >>> print(ops.SmoothL1Loss()(prediction, target))
+        [0.  0.  0.5]
+        >>> print(ops.SmoothL1Loss(beta=0.5, reduction="sum")(prediction, target + 0.25))
+        0.625
+        """),
     Row("SoftMarginLoss", "reduction='mean'", "input, target", "soft_margin_loss(input, target, reduction)",
-        _setup_reduction),
+        _setup_reduction,
+        summary="The two-class soft margin loss ``log(1 + exp(-target * input))``, reduced.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[0.3, 0.7], [0.5, 0.5]]), ms.float32)
+        >>> target = Tensor(np.array([[-1.0, 1.0], [1.0, -1.0]]), ms.float32)
+        >>> print(ops.SoftMarginLoss()(x, target).asnumpy().round(4))
+        0.6764
+        """),
     Row("KLDivLoss", "reduction='mean'", "logits, labels", "_kl_div(logits, labels, reduction)",
         _setup_reduction,
         summary="The Kullback-Leibler divergence of ``labels`` from the log-probabilities ``logits``.",

@@ -2,7 +2,7 @@
 ``SparseApply*`` families, ``ops.SGD``, ``ops.LARSUpdate``).
 
 Each computes MindSpore's documented update in cellonnx ops and writes the new values into its Parameter
-inputs in place, as MindSpore does; it returns the updated tensors (the Parameters themselves). The updates
+inputs in place, as MindSpore does; it returns the updated values (Tensors, not the Parameters). The updates
 are not recorded for autograd. The sparse forms update the rows named by ``indices`` (repeated indices
 first have their gradients summed, as MindSpore's CPU kernels do) and leave the other rows alone.
 """
@@ -75,8 +75,7 @@ def _apply_momentum(var: Tensor, accum: Tensor, lr: Any, grad: Tensor, momentum:
         grad = mul(grad, _s(gradient_scale, var))
     new_accum = add(mul(accum, momentum), grad)
     step = add(grad, mul(new_accum, momentum)) if use_nesterov else new_accum
-    _write("ApplyMomentum", (accum, new_accum), (var, sub(var, mul(step, lr))))
-    return var
+    return _write("ApplyMomentum", (accum, new_accum), (var, sub(var, mul(step, lr))))[-1]
 
 
 @_updating
@@ -127,8 +126,7 @@ def _apply_adagrad_da(var: Tensor, grad_accum: Tensor, grad_sq_accum: Tensor, gr
     shrunk = mul(sign(new_ga), maximum(sub(abs(new_ga), mul(l1, step)), 0.0))
     tmp = where(greater(l1, 0.0), shrunk, new_ga)
     new_var = div(mul(neg(lr), tmp), add(mul(mul(l2, step), lr), sqrt(new_gsa)))
-    _write("ApplyAdagradDA", (grad_accum, new_ga), (grad_sq_accum, new_gsa), (var, new_var))
-    return var
+    return _write("ApplyAdagradDA", (grad_accum, new_ga), (grad_sq_accum, new_gsa), (var, new_var))[-1]
 
 
 @_updating
@@ -167,8 +165,7 @@ def _apply_rms_prop(var: Tensor, mean_square: Tensor, moment: Tensor, lr: Any, g
         pairs.append((mean_grad, new_mg))
     new_mom = add(mul(momentum, moment), div(mul(lr, grad), sqrt(denom)))
     pairs += [(mean_square, new_ms), (moment, new_mom), (var, sub(var, new_mom))]
-    _write("ApplyCenteredRMSProp" if mean_grad is not None else "ApplyRMSProp", *pairs)
-    return var
+    return _write("ApplyCenteredRMSProp" if mean_grad is not None else "ApplyRMSProp", *pairs)[-1]
 
 
 def _ftrl_step(var: Tensor, accum: Tensor, linear: Tensor, grad: Tensor, lr: Tensor, l1: Tensor, l2: Tensor,
@@ -190,21 +187,19 @@ def _apply_ftrl(var: Tensor, accum: Tensor, linear: Tensor, grad: Tensor, lr: An
                 lr_power: Any) -> Tensor:
     new_var, new_accum, new_linear = _ftrl_step(var, accum, linear, grad, *(_s(a, var) for a in (lr, l1, l2,
                                                                                               lr_power)))
-    _write("ApplyFtrl", (var, new_var), (accum, new_accum), (linear, new_linear))
-    return var
+    return _write("ApplyFtrl", (var, new_var), (accum, new_accum), (linear, new_linear))[-1]
 
 
 @_updating
 def _apply_gradient_descent(var: Tensor, alpha: Any, delta: Tensor) -> Tensor:
-    _write("ApplyGradientDescent", (var, sub(var, mul(_s(alpha, var), delta))))
-    return var
+    return _write("ApplyGradientDescent", (var, sub(var, mul(_s(alpha, var), delta))))[-1]
 
 
 @_updating
 def _apply_proximal_gradient_descent(var: Tensor, alpha: Any, l1: Any, l2: Any, delta: Tensor) -> Tensor:
     alpha, l1, l2 = (_s(a, var) for a in (alpha, l1, l2))
-    _write("ApplyProximalGradientDescent", (var, _prox(sub(var, mul(alpha, delta)), alpha, l1, l2)))
-    return var
+    new_var = _prox(sub(var, mul(alpha, delta)), alpha, l1, l2)
+    return _write("ApplyProximalGradientDescent", (var, new_var))[-1]
 
 
 @_updating
@@ -254,12 +249,16 @@ def _adam_weight_decay(var: Tensor, m: Tensor, v: Tensor, lr: Any, beta1: Any, b
 
 @_updating
 def _fused_cast_adam_weight_decay(var: Tensor, m: Tensor, v: Tensor, lr: Any, beta1: Any, beta2: Any,
-                                  epsilon: Any, decay: Any, grad: Tensor) -> tuple[Tensor, ...]:
+                                  epsilon: Any, decay: Any, grad: Tensor,
+                                  global_norm: Any) -> tuple[Tensor, ...]:
     """AdamWeightDecay with the moments kept in their own (float32) dtype and the gradient (float16) and the
-    weights cast to it for the update."""
+    weights cast to it for the update; the gradient is divided by ``global_norm`` first, as MindSpore's CPU
+    kernel does."""
     from cellonnx.ops import cast
     lr, b1, b2, eps, wd = (_s(a, m) for a in (lr, beta1, beta2, epsilon, decay))
     g, w = cast(grad, m._data.dtype), cast(var, m._data.dtype)
+    if not (isinstance(global_norm, (int, float)) and global_norm == 1):
+        g = div(g, _s(global_norm, m))
     new_m = add(mul(b1, m), mul(sub(1.0, b1), g))
     new_v = add(mul(b2, v), mul(sub(1.0, b2), square(g)))
     update = add(div(new_m, add(sqrt(new_v), eps)), mul(wd, w))
@@ -273,8 +272,8 @@ def _fused_weight_scale_momentum(weight_decay: Any, loss_scale: Any, var: Tensor
     wd, scale, lr, momentum = (_s(a, var) for a in (weight_decay, loss_scale, lr, momentum))
     g = add(mul(var, wd), mul(grad, scale))
     new_accum = add(mul(momentum, accum), g)
-    _write("FusedWeightScaleApplyMomentum", (accum, new_accum), (var, sub(var, mul(lr, new_accum))))
-    return var
+    new_var = sub(var, mul(lr, new_accum))
+    return _write("FusedWeightScaleApplyMomentum", (accum, new_accum), (var, new_var))[-1]
 
 
 @_updating
@@ -291,8 +290,7 @@ def _sgd(param: Tensor, grad: Tensor, lr: Any, accum: Tensor, momentum: Any, sta
         _write("SGD", (accum, new_accum), (stat, where(first, 0.0, stat)))
     else:
         step = g
-    _write("SGD", (param, sub(param, mul(lr, step))))
-    return param
+    return _write("SGD", (param, sub(param, mul(lr, step))))[-1]
 
 
 @_updating
@@ -466,99 +464,610 @@ ROWS = [
     Row("ApplyMomentum", "use_nesterov=False, use_locking=False, gradient_scale=1.0",
         "variable, accumulation, learning_rate, gradient, momentum",
         "_apply_momentum(variable, accumulation, learning_rate, gradient, momentum, use_nesterov, "
-        "gradient_scale)"),
+        "gradient_scale)",
+        summary="Momentum: ``accum = momentum * accum + gradient``, then ``variable -= lr * accum``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> variable = Parameter(f(np.array([0.6, 0.4])), name="variable")
+        >>> accumulation = Parameter(f(np.array([0.6, 0.5])), name="accumulation")
+        >>> grad = f(np.array([0.3, 0.7]))
+        >>> out = ops.ApplyMomentum()(variable, accumulation, 0.1, grad, 0.9)
+        >>> print(variable.asnumpy().round(4))
+        [0.516 0.285]
+        """),
     Row("ApplyKerasMomentum", "use_locking=False, use_nesterov=False", "var, accum, lr, grad, momentum",
-        "_apply_keras_momentum(var, accum, lr, grad, momentum, use_nesterov)"),
+        "_apply_keras_momentum(var, accum, lr, grad, momentum, use_nesterov)",
+        summary="Keras' momentum update of the Parameters ``var`` and ``accum``, in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> var = Parameter(f(np.array([0.6, 0.4])), name="var")
+        >>> accum = Parameter(f(np.array([0.6, 0.5])), name="accum")
+        >>> grad = f(np.array([0.3, 0.7]))
+        >>> out = ops.ApplyKerasMomentum()(var, accum, f(0.1), grad, f(0.9))
+        >>> print(var.asnumpy().round(4))
+        [1.11 0.78]
+        """),
     Row("ApplyAdaMax", "", "var, m, v, beta1_power, lr, beta1, beta2, epsilon, grad",
-        "_apply_ada_max(var, m, v, beta1_power, lr, beta1, beta2, epsilon, grad)"),
+        "_apply_ada_max(var, m, v, beta1_power, lr, beta1, beta2, epsilon, grad)",
+        summary="The AdaMax update of the Parameters ``var``, ``m`` and ``v``, in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> var = Parameter(f(np.array([0.6, 0.4])), name="var")
+        >>> m = Parameter(f(np.array([0.1, 0.2])), name="m")
+        >>> v = Parameter(f(np.array([0.3, 0.1])), name="v")
+        >>> grad = f(np.array([0.3, 0.7]))
+        >>> out = ops.ApplyAdaMax()(var, m, v, f(0.9), f(0.1), f(0.9), f(0.99), f(1e-8), grad)
+        >>> print(var.asnumpy().round(4))
+        [0.2    0.0429]
+        """),
     Row("ApplyAdadelta", "", "var, accum, accum_update, lr, rho, epsilon, grad",
-        "_apply_adadelta(var, accum, accum_update, lr, rho, epsilon, grad)"),
+        "_apply_adadelta(var, accum, accum_update, lr, rho, epsilon, grad)",
+        summary="The Adadelta update of the Parameters ``var``, ``accum`` and ``accum_update``, in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> var = Parameter(f(np.array([0.6, 0.4])), name="var")
+        >>> accum = Parameter(f(np.array([0.6, 0.5])), name="accum")
+        >>> accum_update = Parameter(f(np.array([0.2, 0.3])), name="accum_update")
+        >>> grad = f(np.array([0.3, 0.7]))
+        >>> out = ops.ApplyAdadelta()(var, accum, accum_update, f(0.1), f(0.9), f(1e-6), grad)
+        >>> print(var.asnumpy().round(4))
+        [0.5819 0.3457]
+        """),
     Row("ApplyAdagrad", "update_slots=True", "var, accum, lr, grad",
-        "_apply_adagrad(var, accum, lr, grad, None, update_slots, 'ApplyAdagrad')"),
+        "_apply_adagrad(var, accum, lr, grad, None, update_slots, 'ApplyAdagrad')",
+        summary="The Adagrad update: ``accum += grad ** 2``, ``var -= lr * grad / sqrt(accum)``, in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> var = Parameter(f(np.array([0.6, 0.4])), name="var")
+        >>> accum = Parameter(f(np.array([0.6, 0.5])), name="accum")
+        >>> grad = f(np.array([0.3, 0.7]))
+        >>> out = ops.ApplyAdagrad()(var, accum, f(0.1), grad)
+        >>> print(var.asnumpy().round(4))
+        [0.5639 0.3296]
+        """),
     Row("ApplyAdagradV2", "epsilon, update_slots=True", "var, accum, lr, grad",
-        "_apply_adagrad(var, accum, lr, grad, epsilon, update_slots, 'ApplyAdagradV2')"),
+        "_apply_adagrad(var, accum, lr, grad, epsilon, update_slots, 'ApplyAdagradV2')",
+        summary="The Adagrad update with ``epsilon`` added to ``sqrt(accum)``, in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> var = Parameter(f(np.array([0.6, 0.4])), name="var")
+        >>> accum = Parameter(f(np.array([0.6, 0.5])), name="accum")
+        >>> grad = f(np.array([0.3, 0.7]))
+        >>> out = ops.ApplyAdagradV2(epsilon=1e-6)(var, accum, f(0.1), grad)
+        >>> print(var.asnumpy().round(4))
+        [0.5639 0.3296]
+        """),
     Row("ApplyAdagradDA", _LOCK,
         "var, gradient_accumulator, gradient_squared_accumulator, grad, lr, l1, l2, global_step",
         "_apply_adagrad_da(var, gradient_accumulator, gradient_squared_accumulator, grad, lr, l1, l2, "
-        "global_step)"),
+        "global_step)",
+        summary="The Adagrad dual-averaging update of ``var`` and its two accumulators, in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> var = Parameter(f(np.array([0.6, 0.4])), name="var")
+        >>> gradient_accumulator = Parameter(f(np.array([0.1, 0.3])), name="gradient_accumulator")
+        >>> gradient_squared_accumulator = Parameter(f(np.array([0.2, 0.1])), name="g2")
+        >>> grad = f(np.array([0.3, 0.7]))
+        >>> lr, l1, l2, step = f(0.1), f(0.01), f(0.01), Tensor(2, ms.int64)
+        >>> out = ops.ApplyAdagradDA()(var, gradient_accumulator, gradient_squared_accumulator, grad,
+        ...                            lr, l1, l2, step)
+        >>> print(var.asnumpy().round(4))
+        [-0.0703 -0.1273]
+        """),
     Row("ApplyAdamWithAmsgrad", "beta1=0.9, beta2=0.999, epsilon=1e-08, use_locking=False",
         "var, m, v, vhat, beta1_power, beta2_power, lr, grad",
         "_apply_amsgrad(var, m, v, vhat, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, "
-        "'ApplyAdamWithAmsgrad')"),
+        "'ApplyAdamWithAmsgrad')",
+        summary="The AMSGrad variant of Adam (the running maximum ``vhat`` of ``v``), in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> var = Parameter(f(np.array([0.6, 0.4])), name="var")
+        >>> m = Parameter(f(np.array([0.1, 0.2])), name="m")
+        >>> v = Parameter(f(np.array([0.3, 0.1])), name="v")
+        >>> vhat = Parameter(f(np.array([0.3, 0.1])), name="vhat")
+        >>> grad = f(np.array([0.3, 0.7]))
+        >>> out = ops.ApplyAdamWithAmsgrad()(var, m, v, vhat, f(0.9), f(0.999), f(0.1), grad)
+        >>> print(var.asnumpy().round(4))
+        [0.5931 0.375 ]
+        """),
     Row("ApplyAdamWithAmsgradV2", _LOCK, "var, m, v, vhat, beta1_power, beta2_power, lr, beta1, beta2, "
                                          "epsilon, grad",
         "_apply_amsgrad(var, m, v, vhat, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, "
-        "'ApplyAdamWithAmsgradV2')"),
+        "'ApplyAdamWithAmsgradV2')",
+        summary="AMSGrad with ``beta1``, ``beta2`` and ``epsilon`` given at call time, in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> var = Parameter(f(np.array([0.6, 0.4])), name="var")
+        >>> m = Parameter(f(np.array([0.1, 0.2])), name="m")
+        >>> v = Parameter(f(np.array([0.3, 0.1])), name="v")
+        >>> vhat = Parameter(f(np.array([0.3, 0.1])), name="vhat")
+        >>> grad = f(np.array([0.3, 0.7]))
+        >>> beta1_power, beta2_power, lr = f(0.9), f(0.999), f(0.1)
+        >>> beta1, beta2, eps = f(0.9), f(0.999), f(1e-8)
+        >>> out = ops.ApplyAdamWithAmsgradV2()(var, m, v, vhat, beta1_power, beta2_power, lr, beta1, beta2,
+        ...                                    eps, grad)
+        >>> print(var.asnumpy().round(4))
+        [0.5931 0.375 ]
+        """),
     Row("ApplyAddSign", "", "var, m, lr, alpha, sign_decay, beta, grad",
-        "_apply_sign(var, m, lr, alpha, sign_decay, beta, grad, False)"),
+        "_apply_sign(var, m, lr, alpha, sign_decay, beta, grad, False)",
+        summary="The AddSign update: steps scaled by ``alpha + sign_decay * sign(grad) * sign(m)``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> var = Parameter(f(np.array([0.6, 0.4])), name="var")
+        >>> m = Parameter(f(np.array([0.1, 0.2])), name="m")
+        >>> grad = f(np.array([0.3, 0.7]))
+        >>> out = ops.ApplyAddSign()(var, m, f(0.1), f(1.0), f(0.99), f(0.9), grad)
+        >>> print(var.asnumpy().round(4))
+        [0.5403 0.2607]
+        """),
     Row("ApplyPowerSign", "", "var, m, lr, logbase, sign_decay, beta, grad",
-        "_apply_sign(var, m, lr, logbase, sign_decay, beta, grad, True)"),
+        "_apply_sign(var, m, lr, logbase, sign_decay, beta, grad, True)",
+        summary="The PowerSign update: steps scaled by ``exp(logbase * sign_decay * sign(grad) * sign(m))``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> var = Parameter(f(np.array([0.6, 0.4])), name="var")
+        >>> m = Parameter(f(np.array([0.1, 0.2])), name="m")
+        >>> grad = f(np.array([0.3, 0.7]))
+        >>> out = ops.ApplyPowerSign()(var, m, f(0.1), f(np.e), f(0.99), f(0.9), grad)
+        >>> print(var.asnumpy().round(4))
+        [ 0.1576 -0.6324]
+        """),
     Row("ApplyRMSProp", _LOCK, "var, mean_square, moment, learning_rate, grad, decay, momentum, epsilon",
-        "_apply_rms_prop(var, mean_square, moment, learning_rate, grad, decay, momentum, epsilon)"),
+        "_apply_rms_prop(var, mean_square, moment, learning_rate, grad, decay, momentum, epsilon)",
+        summary="The RMSProp update of the Parameters ``var``, ``mean_square`` and ``moment``, in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> var = Parameter(f(np.array([0.6, 0.4])), name="var")
+        >>> mean_square = Parameter(f(np.array([0.5, 0.4])), name="mean_square")
+        >>> moment = Parameter(f(np.array([0.1, 0.2])), name="moment")
+        >>> grad = f(np.array([0.3, 0.7]))
+        >>> out = ops.ApplyRMSProp()(var, mean_square, moment, f(0.1), grad, 0.9, 0.0, 1e-6)
+        >>> print(var.asnumpy().round(4))
+        [0.5557 0.2905]
+        """),
     Row("ApplyCenteredRMSProp", _LOCK,
         "var, mean_gradient, mean_square, moment, grad, learning_rate, decay, momentum, epsilon",
         "_apply_rms_prop(var, mean_square, moment, learning_rate, grad, decay, momentum, epsilon, "
-        "mean_gradient)"),
+        "mean_gradient)",
+        summary="The centered RMSProp update (variance less the squared mean gradient), in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> var = Parameter(f(np.array([0.6, 0.4])), name="var")
+        >>> mean_gradient = Parameter(f(np.array([0.1, 0.1])), name="mean_gradient")
+        >>> mean_square = Parameter(f(np.array([0.5, 0.4])), name="mean_square")
+        >>> moment = Parameter(f(np.array([0.1, 0.2])), name="moment")
+        >>> grad = f(np.array([0.3, 0.7]))
+        >>> lr, decay, momentum, eps = f(0.1), f(0.9), f(0.0), f(1e-6)
+        >>> out = ops.ApplyCenteredRMSProp()(var, mean_gradient, mean_square, moment, grad,
+        ...                                  lr, decay, momentum, eps)
+        >>> print(var.asnumpy().round(4))
+        [0.555  0.2869]
+        """),
     Row("ApplyFtrl", _LOCK, "var, accum, linear, grad, lr, l1, l2, lr_power",
-        "_apply_ftrl(var, accum, linear, grad, lr, l1, l2, lr_power)"),
-    Row("ApplyGradientDescent", "", "var, alpha, delta", "_apply_gradient_descent(var, alpha, delta)"),
+        "_apply_ftrl(var, accum, linear, grad, lr, l1, l2, lr_power)",
+        summary="The FTRL-proximal update of the Parameters ``var``, ``accum`` and ``linear``, in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> var = Parameter(f(np.array([0.6, 0.4])), name="var")
+        >>> accum = Parameter(f(np.array([0.6, 0.5])), name="accum")
+        >>> linear = Parameter(f(np.array([0.9, 0.1])), name="linear")
+        >>> grad = f(np.array([0.3, 0.7]))
+        >>> out = ops.ApplyFtrl()(var, accum, linear, grad, f(0.1), f(0.0), f(0.0), f(-0.5))
+        >>> print(var.asnumpy().round(4))
+        [-0.104   0.0353]
+        """),
+    Row("ApplyGradientDescent", "", "var, alpha, delta", "_apply_gradient_descent(var, alpha, delta)",
+        summary="Gradient descent: ``var -= alpha * delta``, in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> var = Parameter(f(np.array([0.6, 0.4])), name="var")
+        >>> grad = f(np.array([0.3, 0.7]))
+        >>> out = ops.ApplyGradientDescent()(var, f(0.1), grad)
+        >>> print(var.asnumpy().round(4))
+        [0.57 0.33]
+        """),
     Row("ApplyProximalGradientDescent", "", "var, alpha, l1, l2, delta",
-        "_apply_proximal_gradient_descent(var, alpha, l1, l2, delta)"),
+        "_apply_proximal_gradient_descent(var, alpha, l1, l2, delta)",
+        summary="Gradient descent followed by the proximal step of L1/L2 penalties, in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> var = Parameter(f(np.array([0.6, 0.4])), name="var")
+        >>> grad = f(np.array([0.3, 0.7]))
+        >>> out = ops.ApplyProximalGradientDescent()(var, f(0.1), f(0.1), f(0.1), grad)
+        >>> print(var.asnumpy().round(4))
+        [0.5545 0.3168]
+        """),
     Row("ApplyProximalAdagrad", _LOCK, "var, accum, lr, l1, l2, grad",
-        "_apply_proximal_adagrad(var, accum, lr, l1, l2, grad)"),
+        "_apply_proximal_adagrad(var, accum, lr, l1, l2, grad)",
+        summary="The Adagrad step followed by the proximal step of L1/L2 penalties, in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> var = Parameter(f(np.array([0.6, 0.4])), name="var")
+        >>> accum = Parameter(f(np.array([0.6, 0.5])), name="accum")
+        >>> grad = f(np.array([0.3, 0.7]))
+        >>> out = ops.ApplyProximalAdagrad()(var, accum, f(0.1), f(0.1), f(0.1), grad)
+        >>> print(var.asnumpy().round(4))
+        [0.5453 0.3164]
+        """),
     Row("Adam", "use_locking=False, use_nesterov=False",
         "var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, gradient",
-        "_adam(var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, gradient, use_nesterov)"),
+        "_adam(var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, gradient, use_nesterov)",
+        summary="The Adam update of the Parameters ``var``, ``m`` and ``v``, in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> var = Parameter(f(np.array([0.6, 0.4])), name="var")
+        >>> m = Parameter(f(np.array([0.1, 0.2])), name="m")
+        >>> v = Parameter(f(np.array([0.3, 0.1])), name="v")
+        >>> grad = f(np.array([0.3, 0.7]))
+        >>> out = ops.Adam()(var, m, v, f(0.9), f(0.999), f(0.1), f(0.9), f(0.999), f(1e-8), grad)
+        >>> print(var.asnumpy().round(4))
+        [0.5931 0.375 ]
+        """),
     Row("AdamNoUpdateParam", "use_locking=False, use_nesterov=False",
         "m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, gradient",
         "_adam_no_update_param(m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, gradient, "
-        "use_nesterov)"),
+        "use_nesterov)",
+        summary="The Adam step ``delta`` of a weight (returned); ``m`` and ``v`` are updated in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> m = Parameter(Tensor(np.array([[0.1, 0.1], [0.2, 0.2]]), ms.float32), name="m")
+        >>> v = Parameter(Tensor(np.array([[0.1, 0.1], [0.2, 0.2]]), ms.float32), name="v")
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> grad = Tensor(np.array([[0.1, 0.2], [0.3, 0.4]]), ms.float32)
+        >>> delta = ops.AdamNoUpdateParam()(m, v, f(0.9), f(0.999), f(0.001), f(0.9), f(0.999), f(1e-8), grad)
+        >>> print(delta.asnumpy().round(6))
+        [[-0.0001   -0.00011 ]
+         [-0.000149 -0.000156]]
+        """),
     Row("AdamWeightDecay", _LOCK, "var, m, v, lr, beta1, beta2, epsilon, decay, gradient",
-        "_adam_weight_decay(var, m, v, lr, beta1, beta2, epsilon, decay, gradient)"),
-    Row("FusedCastAdamWeightDecay", _LOCK, "var, m, v, lr, beta1, beta2, epsilon, decay, gradient",
-        "_fused_cast_adam_weight_decay(var, m, v, lr, beta1, beta2, epsilon, decay, gradient)"),
+        "_adam_weight_decay(var, m, v, lr, beta1, beta2, epsilon, decay, gradient)",
+        summary="The AdamW update (decoupled weight decay ``decay``) of ``var``, ``m`` and ``v``, in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> var = Parameter(f(np.array([0.6, 0.4])), name="var")
+        >>> m = Parameter(f(np.array([0.1, 0.2])), name="m")
+        >>> v = Parameter(f(np.array([0.3, 0.1])), name="v")
+        >>> grad = f(np.array([0.3, 0.7]))
+        >>> out = ops.AdamWeightDecay()(var, m, v, 0.1, 0.9, 0.999, 1e-8, 0.01, grad)
+        >>> print(var.asnumpy().round(4))
+        [0.5775 0.3207]
+        """),
+    Row("FusedCastAdamWeightDecay", _LOCK,
+        "var, m, v, lr, beta1, beta2, epsilon, decay, gradient, global_norm=1.0",
+        "_fused_cast_adam_weight_decay(var, m, v, lr, beta1, beta2, epsilon, decay, gradient, global_norm)",
+        summary="AdamWeightDecay for float16 weights with float32 moments, in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> var16 = Parameter(Tensor(np.array([0.6, 0.4]), ms.float16), name="var")
+        >>> m = Parameter(f(np.array([0.1, 0.2])), name="m")
+        >>> v = Parameter(f(np.array([0.3, 0.1])), name="v")
+        >>> grad16 = Tensor(np.array([0.3, 0.7]), ms.float16)
+        >>> out = ops.FusedCastAdamWeightDecay()(var16, m, v, 0.1, 0.9, 0.999, 1e-8, 0.01, grad16, 1.0)
+        >>> print(var16.asnumpy().round(4))
+        [0.5776 0.3206]
+        """),
     Row("FusedWeightScaleApplyMomentum", "",
         "weight_decay, loss_scale, variable, accumulation, learning_rate, gradient, momentum",
         "_fused_weight_scale_momentum(weight_decay, loss_scale, variable, accumulation, learning_rate, "
-        "gradient, momentum)"),
+        "gradient, momentum)",
+        summary="Momentum on ``gradient * loss_scale + weight_decay * variable``, in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> variable = Parameter(Tensor(np.array([0.6, 0.4]), ms.float32), name="variable")
+        >>> accumulation = Parameter(Tensor(np.array([0.6, 0.5]), ms.float32), name="accumulation")
+        >>> gradient = Tensor(np.array([0.3, 0.7]), ms.float32)
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> op = ops.FusedWeightScaleApplyMomentum()
+        >>> out = op(f(0.01), f(0.5), variable, accumulation, f(0.1), gradient, f(0.9))
+        >>> print(variable.asnumpy().round(4))
+        [0.5304 0.3196]
+        """),
     Row("SGD", "dampening=0.0, weight_decay=0.0, nesterov=False",
         "parameters, gradient, learning_rate, accum, momentum, stat",
         "_sgd(parameters, gradient, learning_rate, accum, momentum, stat, dampening, weight_decay, "
-        "nesterov)"),
+        "nesterov)",
+        summary="Stochastic gradient descent with momentum, dampening, weight decay and Nesterov, in place.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> parameters = Parameter(Tensor(np.array([2.0, -0.5, 1.7, 4.0]), ms.float32), name="p")
+        >>> gradient = Tensor(np.array([1.0, -1.0, 0.5, 2.0]), ms.float32)
+        >>> accum = Parameter(Tensor(np.array([0.1, 0.3, -0.2, -0.1]), ms.float32), name="accum")
+        >>> stat = Parameter(Tensor(np.array([1.5, -0.3, 0.2, -0.7]), ms.float32), name="stat")
+        >>> lr, momentum = Tensor(0.01, ms.float32), Tensor(0.1, ms.float32)
+        >>> output = ops.SGD()(parameters, gradient, lr, accum, momentum, stat)
+        >>> print(parameters.asnumpy().round(4))
+        [ 1.99   -0.4903  1.695   3.9801]
+        """),
     Row("LARSUpdate", "epsilon=1e-05, hyperpara=0.001, use_clip=False",
         "weight, gradient, norm_weight, norm_gradient, weight_decay, learning_rate",
         "_lars_update(weight, gradient, norm_weight, norm_gradient, weight_decay, learning_rate, epsilon, "
-        "hyperpara, use_clip)"),
+        "hyperpara, use_clip)",
+        summary="The LARS gradient: ``gradient`` rescaled by the norms of the weight and the gradient.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> weight = Tensor(np.array([[0.5, 0.8, 0.2], [0.6, 0.4, 0.2]]), ms.float32)
+        >>> gradient = Tensor(np.array([[0.4, 0.4, 0.5], [0.2, 0.4, 0.3]]), ms.float32)
+        >>> w_norm = ops.ReduceSum()(ops.Square()(weight))
+        >>> g_norm = ops.ReduceSum()(ops.Square()(gradient))
+        >>> print(ops.LARSUpdate()(weight, gradient, w_norm, g_norm, 0.0, 1.0).asnumpy().round(6))
+        [[0.000527 0.000527 0.000658]
+         [0.000263 0.000527 0.000395]]
+        """),
     Row("FusedSparseAdam", "use_locking=False, use_nesterov=False",
         "var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, indices",
         "_fused_sparse_adam(var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, indices, "
-        "use_nesterov, False)"),
+        "use_nesterov, False)",
+        summary="The Adam update of the rows ``indices`` of the Parameters ``var``, ``m`` and ``v``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> var = Parameter(Tensor(np.ones((3, 2)), ms.float32), name="var")
+        >>> m = Parameter(Tensor(np.ones((3, 2)), ms.float32), name="m")
+        >>> v = Parameter(Tensor(np.ones((3, 2)), ms.float32), name="v")
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> grad = Tensor(np.array([[0.3, 0.7], [0.1, 0.2]]), ms.float32)
+        >>> indices = Tensor(np.array([0, 2]), ms.int32)
+        >>> op = ops.FusedSparseAdam()
+        >>> out = op(var, m, v, f(0.9), f(0.999), f(0.001), f(0.9), f(0.999), f(1e-8), grad, indices)
+        >>> print(var.asnumpy().round(4))
+        [[0.9997 0.9997]
+         [0.9997 0.9997]
+         [0.9997 0.9997]]
+        """),
     Row("FusedSparseLazyAdam", "use_locking=False, use_nesterov=False",
         "var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, indices",
         "_fused_sparse_adam(var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, indices, "
-        "use_nesterov, True)"),
+        "use_nesterov, True)",
+        summary="Adam on the rows ``indices`` only (their moments too: the lazy variant).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> var = Parameter(Tensor(np.ones((3, 2)), ms.float32), name="var")
+        >>> m = Parameter(Tensor(np.ones((3, 2)), ms.float32), name="m")
+        >>> v = Parameter(Tensor(np.ones((3, 2)), ms.float32), name="v")
+        >>> f = lambda v: Tensor(v, ms.float32)
+        >>> grad = Tensor(np.array([[0.3, 0.7], [0.1, 0.2]]), ms.float32)
+        >>> indices = Tensor(np.array([0, 2]), ms.int32)
+        >>> op = ops.FusedSparseLazyAdam()
+        >>> out = op(var, m, v, f(0.9), f(0.999), f(0.001), f(0.9), f(0.999), f(1e-8), grad, indices)
+        >>> print(var.asnumpy().round(4))
+        [[0.9997 0.9997]
+         [1.     1.    ]
+         [0.9997 0.9997]]
+        """),
     Row("FusedSparseFtrl", "lr, l1, l2, lr_power, use_locking=False", "var, accum, linear, grad, indices",
-        "_sparse_ftrl(var, accum, linear, grad, indices, lr, l1, l2, lr_power, None, 'FusedSparseFtrl')"),
+        "_sparse_ftrl(var, accum, linear, grad, indices, lr, l1, l2, lr_power, None, 'FusedSparseFtrl')",
+        summary="The FTRL-proximal update of the rows ``indices`` of ``var``, ``accum`` and ``linear``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> var = Parameter(Tensor(np.ones((3, 2)), ms.float32), name="var")
+        >>> accum = Parameter(Tensor(np.ones((3, 2)), ms.float32), name="accum")
+        >>> linear = Parameter(Tensor(np.ones((3, 2)), ms.float32), name="linear")
+        >>> grad = Tensor(np.array([[0.3, 0.7], [0.1, 0.2]]), ms.float32)
+        >>> indices = Tensor(np.array([0, 2]), ms.int32)
+        >>> op = ops.FusedSparseFtrl(lr=0.01, l1=0.0, l2=0.0, lr_power=-0.5)
+        >>> out = op(var, accum, linear, grad, indices)
+        >>> print(var.asnumpy().round(4))
+        [[ 0.0297  0.1668]
+         [ 1.      1.    ]
+         [-0.006   0.0077]]
+        """),
     Row("FusedSparseProximalAdagrad", _LOCK, "var, accum, lr, l1, l2, grad, indices",
-        "_sparse_proximal_adagrad(var, accum, lr, l1, l2, grad, indices, 'FusedSparseProximalAdagrad')"),
+        "_sparse_proximal_adagrad(var, accum, lr, l1, l2, grad, indices, 'FusedSparseProximalAdagrad')",
+        summary="The proximal Adagrad update of the rows ``indices`` of ``var`` and ``accum``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> var = Parameter(Tensor(np.ones((3, 2)), ms.float32), name="var")
+        >>> accum = Parameter(Tensor(np.ones((3, 2)), ms.float32), name="accum")
+        >>> lr, l1, l2 = Tensor(0.01, ms.float32), Tensor(0.0, ms.float32), Tensor(0.0, ms.float32)
+        >>> grad = Tensor(np.array([[0.3, 0.7], [0.1, 0.2]]), ms.float32)
+        >>> indices = Tensor(np.array([0, 2]), ms.int32)
+        >>> out = ops.FusedSparseProximalAdagrad()(var, accum, lr, l1, l2, grad, indices)
+        >>> print(var.asnumpy().round(4))
+        [[0.9971 0.9943]
+         [1.     1.    ]
+         [0.999  0.998 ]]
+        """),
     Row("SparseApplyAdagrad", "lr, update_slots=True, use_locking=False", "var, accum, grad, indices",
-        "_sparse_adagrad(var, accum, grad, indices, lr, None, update_slots, 'SparseApplyAdagrad')"),
+        "_sparse_adagrad(var, accum, grad, indices, lr, None, update_slots, 'SparseApplyAdagrad')",
+        summary="The Adagrad update of the rows ``indices`` of the Parameters ``var`` and ``accum``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> var = Parameter(Tensor(np.array([[0.6, 0.4], [0.1, 0.5]]), ms.float32), name="var")
+        >>> accum = Parameter(Tensor(np.array([[0.6, 0.5], [0.2, 0.6]]), ms.float32), name="accum")
+        >>> grad = Tensor(np.array([[0.3, 0.7]]), ms.float32)
+        >>> indices = Tensor(np.array([1]), ms.int32)
+        >>> out = ops.SparseApplyAdagrad(lr=0.1)(var, accum, grad, indices)
+        >>> print(var.asnumpy().round(4))
+        [[0.6    0.4   ]
+         [0.0443 0.433 ]]
+        """),
     Row("SparseApplyAdagradV2", "lr, epsilon, use_locking=False, update_slots=True", "var, accum, grad, "
                                                                                      "indices",
-        "_sparse_adagrad(var, accum, grad, indices, lr, epsilon, update_slots, 'SparseApplyAdagradV2')"),
+        "_sparse_adagrad(var, accum, grad, indices, lr, epsilon, update_slots, 'SparseApplyAdagradV2')",
+        summary="SparseApplyAdagrad with ``epsilon`` added to ``sqrt(accum)``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> var = Parameter(Tensor(np.array([[0.6, 0.4], [0.1, 0.5]]), ms.float32), name="var")
+        >>> accum = Parameter(Tensor(np.array([[0.6, 0.5], [0.2, 0.6]]), ms.float32), name="accum")
+        >>> grad = Tensor(np.array([[0.3, 0.7]]), ms.float32)
+        >>> indices = Tensor(np.array([1]), ms.int32)
+        >>> out = ops.SparseApplyAdagradV2(lr=0.1, epsilon=1e-6)(var, accum, grad, indices)
+        >>> print(var.asnumpy().round(4))
+        [[0.6    0.4   ]
+         [0.0443 0.433 ]]
+        """),
     Row("SparseApplyAdadelta", "epsilon, use_locking=False", "var, accum, accum_update, lr, rho, grad, "
                                                              "indices",
-        "_sparse_adadelta(var, accum, accum_update, lr, rho, grad, indices, epsilon)"),
+        "_sparse_adadelta(var, accum, accum_update, lr, rho, grad, indices, epsilon)",
+        summary="The Adadelta update of the rows ``indices`` of ``var``, ``accum`` and ``accum_update``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> var = Parameter(Tensor(np.array([[0.6, 0.4], [0.1, 0.5]]), ms.float32), name="var")
+        >>> accum = Parameter(Tensor(np.array([[0.6, 0.5], [0.2, 0.6]]), ms.float32), name="accum")
+        >>> accum_update = Parameter(Tensor(np.array([[0.2, 0.3], [0.1, 0.4]]), ms.float32), name="update")
+        >>> grad = Tensor(np.array([[0.3, 0.7], [0.1, 0.2]]), ms.float32)
+        >>> indices = Tensor(np.array([1, 0]), ms.int32)
+        >>> lr, rho = Tensor(0.1, ms.float32), Tensor(0.9, ms.float32)
+        >>> out = ops.SparseApplyAdadelta(epsilon=1e-6)(var, accum, accum_update, lr, rho, grad, indices)
+        >>> print(var.asnumpy().round(4))
+        [[0.5939 0.3837]
+         [0.0782 0.4423]]
+        """),
     Row("SparseApplyFtrl", "lr, l1, l2, lr_power, use_locking=False", "var, accum, linear, grad, indices",
-        "_sparse_ftrl(var, accum, linear, grad, indices, lr, l1, l2, lr_power, None, 'SparseApplyFtrl')"),
+        "_sparse_ftrl(var, accum, linear, grad, indices, lr, l1, l2, lr_power, None, 'SparseApplyFtrl')",
+        summary="The FTRL-proximal update of the rows ``indices`` of ``var``, ``accum`` and ``linear``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> var = Parameter(Tensor(np.array([[0.6, 0.4], [0.1, 0.5]]), ms.float32), name="var")
+        >>> accum = Parameter(Tensor(np.array([[0.6, 0.5], [0.2, 0.6]]), ms.float32), name="accum")
+        >>> linear = Parameter(Tensor(np.array([[0.9, 0.1], [0.7, 0.8]]), ms.float32), name="linear")
+        >>> grad = Tensor(np.array([[0.3, 0.7]]), ms.float32)
+        >>> indices = Tensor(np.array([1]), ms.int32)
+        >>> op = ops.SparseApplyFtrl(lr=0.1, l1=0.0, l2=0.0, lr_power=-0.5)
+        >>> out = op(var, accum, linear, grad, indices)
+        >>> print(var.asnumpy().round(4))
+        [[ 0.6     0.4   ]
+         [-0.1687 -0.0146]]
+        """),
     Row("SparseApplyFtrlV2", "lr, l1, l2, l2_shrinkage, lr_power, use_locking=False",
         "var, accum, linear, grad, indices",
         "_sparse_ftrl(var, accum, linear, grad, indices, lr, l1, l2, lr_power, l2_shrinkage, "
-        "'SparseApplyFtrlV2')"),
+        "'SparseApplyFtrlV2')",
+        summary="SparseApplyFtrl with an L2 shrinkage term ``l2_shrinkage`` added to the gradient.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> var = Parameter(Tensor(np.array([[0.6, 0.4], [0.1, 0.5]]), ms.float32), name="var")
+        >>> accum = Parameter(Tensor(np.array([[0.6, 0.5], [0.2, 0.6]]), ms.float32), name="accum")
+        >>> linear = Parameter(Tensor(np.array([[0.9, 0.1], [0.7, 0.8]]), ms.float32), name="linear")
+        >>> grad = Tensor(np.array([[0.3, 0.7]]), ms.float32)
+        >>> indices = Tensor(np.array([1]), ms.int32)
+        >>> op = ops.SparseApplyFtrlV2(lr=0.1, l1=0.0, l2=0.0, l2_shrinkage=0.1, lr_power=-0.5)
+        >>> out = op(var, accum, linear, grad, indices)
+        >>> print(var.asnumpy().round(4))
+        [[ 0.6     0.4   ]
+         [-0.1725 -0.0242]]
+        """),
     Row("SparseApplyProximalAdagrad", _LOCK, "var, accum, lr, l1, l2, grad, indices",
-        "_sparse_proximal_adagrad(var, accum, lr, l1, l2, grad, indices)"),
+        "_sparse_proximal_adagrad(var, accum, lr, l1, l2, grad, indices)",
+        summary="The proximal Adagrad update of the rows ``indices`` of ``var`` and ``accum``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> var = Parameter(Tensor(np.array([[0.6, 0.4], [0.1, 0.5]]), ms.float32), name="var")
+        >>> accum = Parameter(Tensor(np.array([[0.6, 0.5], [0.2, 0.6]]), ms.float32), name="accum")
+        >>> grad = Tensor(np.array([[0.3, 0.7]]), ms.float32)
+        >>> indices = Tensor(np.array([1]), ms.int32)
+        >>> lr, l1, l2 = Tensor(0.1, ms.float32), Tensor(0.01, ms.float32), Tensor(0.0, ms.float32)
+        >>> out = ops.SparseApplyProximalAdagrad()(var, accum, lr, l1, l2, grad, indices)
+        >>> print(var.asnumpy().round(4))
+        [[0.6    0.4   ]
+         [0.0424 0.432 ]]
+        """),
     Row("SparseApplyRMSProp", "rho, momentum, epsilon, use_locking=False", "var, ms, mom, lr, grad, indices",
-        "_sparse_rms_prop(var, ms, mom, lr, grad, indices, rho, momentum, epsilon)"),
+        "_sparse_rms_prop(var, ms, mom, lr, grad, indices, rho, momentum, epsilon)",
+        summary="The RMSProp update of the rows ``indices`` of ``var``, ``ms`` and ``mom``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> var = Parameter(Tensor(np.array([[0.6, 0.4], [0.1, 0.5]]), ms.float32), name="var")
+        >>> mean_square = Parameter(Tensor(np.array([[0.2, 0.4], [0.1, 0.3]]), ms.float32), name="ms")
+        >>> mom = Parameter(Tensor(np.array([[0.3, 0.1], [0.3, 0.6]]), ms.float32), name="mom")
+        >>> grad = Tensor(np.array([[0.3, 0.7], [0.1, 0.2]]), ms.float32)
+        >>> indices = Tensor(np.array([1, 0]), ms.int32)
+        >>> op = ops.SparseApplyRMSProp(rho=0.2, momentum=0.01, epsilon=1e-6)
+        >>> out = op(var, mean_square, mom, Tensor(0.01, ms.float32), grad, indices)
+        >>> print(var.asnumpy().round(4))
+        [[0.5924 0.393 ]
+         [0.0871 0.4836]]
+        """),
 ]
 
 CLASSES = build(ROWS, globals())

@@ -81,12 +81,15 @@ class _CustomOp(Op, register=False):
 
 def _custom(prim: Any, *inputs: Any) -> Any:
     """Custom with func_type 'pyfunc': ``func`` runs on the inputs as NumPy arrays; ``bprop(*inputs, out,
-    dout)``, when given, gives the gradients of the inputs."""
+    dout)``, when given, gives the gradients of the inputs. ``out_dtype`` may be a function of the inputs'
+    dtypes, as MindSpore's infer functions are (``out_shape`` is not needed: the result has its shape)."""
     from cellonnx.autograd.tape import is_grad_enabled
     out = prim.func(*_numpy_args(inputs))
     multi = isinstance(out, (tuple, list))
     values = tuple(out) if multi else (out,)
     dt = prim.out_dtype
+    if callable(dt) and not isinstance(dt, dtypes.DType):
+        dt = dt(*(t.dtype if isinstance(t, Tensor) else type(t) for t in inputs))
     dts = tuple(dt) if isinstance(dt, (tuple, list)) else (dt,) * len(values)
     outs = tuple(_as_tensor(v, d) for v, d in zip(values, dts))
     tensors = tuple(t for t in inputs if isinstance(t, Tensor))
@@ -109,24 +112,143 @@ def _setup_custom(prim: Any) -> None:
     if not callable(prim.func):
         raise TypeError(f"For 'Custom', func must be a Python function with func_type 'pyfunc', but got "
                         f"{type(prim.func).__name__}")
-    if prim.out_dtype is not None and not isinstance(prim.out_dtype, (tuple, list)):
-        dtypes.dtype(prim.out_dtype)
+    dt = prim.out_dtype
+    infer = callable(dt) and not isinstance(dt, dtypes.DType)
+    if dt is not None and not isinstance(dt, (tuple, list)) and not infer:
+        dtypes.dtype(dt)
 
 
 ROWS = [
-    Row("Assign", "", "variable, value", "_assign(variable, value, 'set')"),
-    Row("AssignAdd", "", "variable, value", "_assign(variable, value, 'add')"),
-    Row("AssignSub", "", "variable, value", "_assign(variable, value, 'sub')"),
-    Row("Depend", "", "value, expr", "value"),
-    Row("UpdateState", "", "*args", "args[0]"),
-    Row("StopGradient", "", "value", "stop_gradient(value)"),
-    Row("Reusing", "", "x", "x"),
-    Row("MoveTo", "", "input, to='CPU', blocking=True", "input"),
-    Row("Partial", "", "*args", "_partial(*args)"),
+    Row("Assign", "", "variable, value", "_assign(variable, value, 'set')",
+        summary="Sets the Parameter ``variable`` to ``value`` in place and returns the new value.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> variable = Parameter(Tensor(np.array([1.0]), ms.float32), name="variable")
+        >>> value = Tensor(np.array([2.0]), ms.float32)
+        >>> print(ops.Assign()(variable, value))
+        [2.]
+        >>> print(variable.asnumpy())
+        [2.]
+        """),
+    Row("AssignAdd", "", "variable, value", "_assign(variable, value, 'add')",
+        summary="Adds ``value`` to the Parameter ``variable`` in place and returns the new value.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> variable = Parameter(Tensor(np.array([1.0, 2.0]), ms.float32), name="variable")
+        >>> print(ops.AssignAdd()(variable, Tensor(np.array([10.0, 10.0]), ms.float32)))
+        [11. 12.]
+        >>> print(variable.asnumpy())
+        [11. 12.]
+        """),
+    Row("AssignSub", "", "variable, value", "_assign(variable, value, 'sub')",
+        summary="Subtracts ``value`` from the Parameter ``variable`` in place and returns the new value.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor, Parameter
+        >>> variable = Parameter(Tensor(np.array([1.0, 2.0]), ms.float32), name="variable")
+        >>> print(ops.AssignSub()(variable, Tensor(np.array([10.0, 10.0]), ms.float32)))
+        [-9. -8.]
+        >>> print(variable.asnumpy())
+        [-9. -8.]
+        """),
+    Row("Depend", "", "value, expr", "value",
+        summary="``value`` itself, with ``expr`` evaluated first (orders side effects in graphs).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> y = ops.Softmax()(x)
+        >>> print(ops.Depend()(x, y))
+        [1. 2.]
+        """),
+    Row("UpdateState", "", "*args", "args[0]",
+        summary="Its first argument (the side-effect state in MindSpore's graphs), unchanged.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> print(ops.UpdateState()(x, Tensor(np.array([3.0]), ms.float32)))
+        [1. 2.]
+        """),
+    Row("StopGradient", "", "value", "stop_gradient(value)",
+        summary="``value`` itself, with no gradient flowing back through it.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> def f(t):
+        ...     return (t * ops.StopGradient()(t)).sum()
+        >>> grad = ms.grad(f)(x)
+        >>> print(grad)
+        [1. 2.]
+        """),
+    Row("Reusing", "", "x", "x",
+        summary="``x`` itself (MindSpore marks the cell for graph reuse; cellonnx needs no mark).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> print(ops.Reusing()(x))
+        [1. 2.]
+        """),
+    Row("MoveTo", "", "input, to='CPU', blocking=True", "input",
+        summary="``input`` (cellonnx keeps every tensor in host memory, so there is nothing to move).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> print(ops.MoveTo()(x, "CPU"))
+        [1. 2.]
+        """),
+    Row("Partial", "", "*args", "_partial(*args)",
+        summary="``functools.partial`` of its first argument (a function or cell) with the rest bound.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> add = ops.Partial()(ops.Add(), Tensor(np.array([1.0, 2.0]), ms.float32))
+        >>> print(add(Tensor(np.array([10.0, 20.0]), ms.float32)))
+        [11. 22.]
+        """),
     Row("PyFunc", "fn, in_types, in_shapes, out_types, out_shapes, stateful=True", "*args",
-        "_py_func(fn, out_types, *args)"),
+        "_py_func(fn, out_types, *args)",
+        summary="A Python function run on NumPy arrays of its inputs, its outputs returned as tensors.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> def func(x1, x2):
+        ...     return x1 + x2
+        >>> x1 = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> x2 = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> op = ops.PyFunc(func, [x1.dtype, x2.dtype], [x1.shape, x2.shape], [x1.dtype], [x1.shape])
+        >>> print(op(x1, x2)[0].asnumpy())
+        [2. 4. 6.]
+        """),
     Row("Custom", "func, out_shape=None, out_dtype=None, func_type='pyfunc', bprop=None, reg_info=None",
-        "*inputs", "_custom(self, *inputs)", _setup_custom),
+        "*inputs", "_custom(self, *inputs)", _setup_custom,
+        summary="A user operator; in cellonnx ``func_type='pyfunc'``: a Python function over NumPy arrays.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> def add(x, y):
+        ...     return x + y
+        >>> op = ops.Custom(add, out_shape=lambda x, _: x, out_dtype=lambda x, _: x, func_type="pyfunc")
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> print(op(x, x))
+        [2. 4.]
+        """),
 ]
 
 CLASSES = build(ROWS, globals())

@@ -244,16 +244,62 @@ def _distorted_box(prim: Any, image_size: Any, bounding_boxes: Any, min_object_c
 
 ROWS = [
     Row("ResizeArea", "align_corners=False", "images, size", "_resize_area(images, size, align_corners)",
-        _setup_resize_area),
+        _setup_resize_area,
+        summary="Resizes NHWC images to ``size`` by area averaging.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> images = Tensor(np.arange(2.0, 18.0, 2.0).reshape(1, 2, 4, 1), ms.float32)
+        >>> print(ops.ResizeArea()(images, Tensor(np.array([1, 2]), ms.int32)).asnumpy().ravel())
+        [ 7. 11.]
+        """),
     Row("ScaleAndTranslate", "kernel_type='lanczos3', antialias=True", "images, size, scale, translation",
         "_scale_and_translate(images, size, scale, translation, kernel_type, antialias)",
-        _setup_scale_translate),
+        _setup_scale_translate,
+        summary="Resizes NHWC images by ``scale`` and shifts them by ``translation`` (anti-aliased).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> image = Tensor(np.array([9.0, 5.0, 2.0, 1.0, 6.0, 1.0, 9.0, 7.0]).reshape(1, 2, 4, 1), ms.float32)
+        >>> size = Tensor(np.array([2, 2]), ms.int32)
+        >>> scale = Tensor(np.array([1.0, 1.0]), ms.float32)
+        >>> translation = Tensor(np.array([1.0, 1.0]), ms.float32)
+        >>> print(ops.ScaleAndTranslate()(image, size, scale, translation).asnumpy().ravel())
+        [0. 0. 0. 9.]
+        """),
     Row("ExtractGlimpse", "centered=True, normalized=True, uniform_noise=True, noise='uniform'",
-        "x, size, offsets", "_glimpse(self, x, size, offsets)", _setup_glimpse),
+        "x, size, offsets", "_glimpse(self, x, size, offsets)", _setup_glimpse,
+        summary="Windows of ``size`` from NHWC images at ``offsets`` (noise where they leave the image).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(9).reshape(1, 3, 3, 1), ms.float32)
+        >>> size = Tensor(np.array([2, 2]), ms.int32)
+        >>> offsets = Tensor(np.array([[1.0, 1.0]]), ms.float32)
+        >>> op = ops.ExtractGlimpse(centered=False, normalized=False, uniform_noise=False, noise="uniform")
+        >>> print(op(x, size, offsets).asnumpy().ravel())
+        [0. 1. 3. 4.]
+        """),
     Row("SampleDistortedBoundingBoxV2", "seed=0, seed2=0, aspect_ratio_range=(0.75, 1.33), "
         "area_range=(0.05, 1.0), max_attempts=100, use_image_if_no_bounding_boxes=False",
         "image_size, bounding_boxes, min_object_covered",
-        "_distorted_box(self, image_size, bounding_boxes, min_object_covered)", _setup_distorted),
+        "_distorted_box(self, image_size, bounding_boxes, min_object_covered)", _setup_distorted,
+        summary="A random crop of an image covering at least ``min_object_covered`` of a bounding box.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> image_size = Tensor(np.array([640, 480, 3]), ms.int32)
+        >>> bounding_boxes = Tensor(np.array([[[0.38, 0.17, 0.95, 0.40]]]), ms.float32)
+        >>> min_object_covered = Tensor(np.array([0.8]), ms.float32)
+        >>> op = ops.SampleDistortedBoundingBoxV2(seed=1, seed2=1, area_range=(0.05, 1.0), max_attempts=100)
+        >>> begin, size, bboxes = op(image_size, bounding_boxes, min_object_covered)
+        >>> print(begin.shape, size.shape, bboxes.shape)
+        (3,) (3,) (1, 1, 4)
+        """),
 ]
 
 CLASSES = build(ROWS, globals())

@@ -96,9 +96,31 @@ def _grid_sampler(x: Tensor, grid: Tensor, prim: Any, rank: int) -> Tensor:
 
 ROWS = [
     Row("ResizeBilinearV2", "align_corners=False, half_pixel_centers=False", "image, size",
-        "_tf_resize(image, size, 'linear', self)", _setup_tf),
+        "_tf_resize(image, size, 'linear', self)", _setup_tf,
+        summary="Resizes NCHW images to ``size`` by bilinear interpolation.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> image = Tensor(np.array([[[[1.0, 2.0], [3.0, 4.0]]]]), ms.float32)
+        >>> print(ops.ResizeBilinearV2()(image, (2, 4)))
+        [[[[1.  1.5 2.  2. ]
+           [3.  3.5 4.  4. ]]]]
+        >>> print(ops.ResizeBilinearV2(align_corners=True)(image, (2, 3)))
+        [[[[1.  1.5 2. ]
+           [3.  3.5 4. ]]]]
+        """),
     Row("ResizeBicubic", "align_corners=False, half_pixel_centers=False", "image, size",
-        "_tf_resize(image, size, 'cubic', self)", _setup_tf),
+        "_tf_resize(image, size, 'cubic', self)", _setup_tf,
+        summary="Resizes NCHW images to ``size`` by bicubic interpolation (TensorFlow's coordinate rules).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> image = Tensor(np.array([[[[1.0, 2.0], [3.0, 4.0]]]]), ms.float32)
+        >>> print(ops.ResizeBicubic()(image, Tensor(np.array([1, 4]), ms.int32)).asnumpy().round(4))
+        [[[[1.     1.5    2.     2.0938]]]]
+        """),
     Row("ResizeNearestNeighbor", "size, align_corners=False, half_pixel_centers=False", "input_x",
         "_tf_resize(input_x, size, 'nearest', self)", _setup_tf,
         summary="Resizes the last two axes of an NCHW input to ``size`` by nearest-neighbour sampling.",
@@ -114,17 +136,80 @@ ROWS = [
            [3. 3. 4. 4.]]]]
         """),
     Row("ResizeNearestNeighborV2", "align_corners=False, half_pixel_centers=False", "image, size",
-        "_tf_resize(image, size, 'nearest', self)", _setup_tf),
+        "_tf_resize(image, size, 'nearest', self)", _setup_tf,
+        summary="Resizes NCHW images to ``size`` by nearest-neighbour interpolation.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> image = Tensor(np.array([[[[1.0, 2.0], [3.0, 4.0]]]]), ms.float32)
+        >>> print(ops.ResizeNearestNeighborV2()(image, Tensor(np.array([3, 3]), ms.int32)))
+        [[[[1. 1. 2.]
+           [1. 1. 2.]
+           [3. 3. 4.]]]]
+        """),
     Row("ResizeLinear1D", "coordinate_transformation_mode='align_corners'", "x, size",
-        "_resize_linear1d(x, size, coordinate_transformation_mode)", _setup_linear1d),
+        "_resize_linear1d(x, size, coordinate_transformation_mode)", _setup_linear1d,
+        summary="Resizes the last axis of ``(N, C, W)`` input to ``size`` by linear interpolation.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]]), ms.float32)
+        >>> print(ops.ResizeLinear1D()(x, (5,)))
+        [[[1.  1.5 2.  2.5 3. ]
+          [4.  4.5 5.  5.5 6. ]]]
+        """),
     Row("UpsampleNearest3D", "", "x, output_size=None, scales=None",
-        "_upsample3d(x, output_size, scales, 'nearest', None, 'UpsampleNearest3D')"),
+        "_upsample3d(x, output_size, scales, 'nearest', None, 'UpsampleNearest3D')",
+        summary="Resizes NCDHW input to ``output_size`` (or by ``scales``), nearest neighbour.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(4).reshape(1, 1, 1, 2, 2), ms.float32)
+        >>> print(ops.UpsampleNearest3D()(x, [1, 3, 3], None))
+        [[[[[0. 0. 1.]
+            [0. 0. 1.]
+            [2. 2. 3.]]]]]
+        """),
     Row("UpsampleTrilinear3D", "align_corners=False", "x, output_size=None, scales=None",
-        "_upsample3d(x, output_size, scales, 'trilinear', align_corners, 'UpsampleTrilinear3D')"),
+        "_upsample3d(x, output_size, scales, 'trilinear', align_corners, 'UpsampleTrilinear3D')",
+        summary="Resizes NCDHW input to ``output_size`` (or by ``scales``) by trilinear interpolation.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(4).reshape(1, 1, 1, 2, 2), ms.float32)
+        >>> print(ops.UpsampleTrilinear3D(align_corners=True)(x, [1, 3, 3], None))
+        [[[[[0.  0.5 1. ]
+            [1.  1.5 2. ]
+            [2.  2.5 3. ]]]]]
+        """),
     Row("GridSampler2D", "interpolation_mode='bilinear', padding_mode='zeros', align_corners=False",
-        "input_x, grid", "_grid_sampler(input_x, grid, self, 4)", _setup_grid),
+        "input_x, grid", "_grid_sampler(input_x, grid, self, 4)", _setup_grid,
+        summary="Samples NCHW input at the normalized ``(x, y)`` locations of ``grid``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(4).reshape(1, 1, 2, 2), ms.float32)
+        >>> grid = Tensor(np.array([[[[-1.0, -1.0], [0.0, 0.0], [1.0, 1.0]]]]), ms.float32)
+        >>> print(ops.GridSampler2D(align_corners=True)(x, grid))
+        [[[[0.  1.5 3. ]]]]
+        """),
     Row("GridSampler3D", "interpolation_mode='bilinear', padding_mode='zeros', align_corners=False",
-        "input_x, grid", "_grid_sampler(input_x, grid, self, 5)", _setup_grid),
+        "input_x, grid", "_grid_sampler(input_x, grid, self, 5)", _setup_grid,
+        summary="Samples NCDHW input at the normalized ``(x, y, z)`` locations of ``grid``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(8).reshape(1, 1, 2, 2, 2), ms.float32)
+        >>> grid = Tensor(np.array([[[[[-1.0, -1.0, -1.0], [0.0, 0.0, 0.0], [1.0, 1.0, 1.0]]]]]), ms.float32)
+        >>> print(ops.GridSampler3D(align_corners=True)(x, grid))
+        [[[[[0.  3.5 7. ]]]]]
+        """),
 ]
 
 CLASSES = build(ROWS, globals())

@@ -180,20 +180,79 @@ def _dynamic_gru_v2(x: Tensor, weight_input: Tensor, weight_hidden: Tensor, bias
 
 ROWS = [
     Row("LSTM", "input_size, hidden_size, num_layers, has_bias, bidirectional, dropout, proj_size=0",
-        "input, h, c, w", "_lstm(input, h, c, w, self)", _setup_lstm),
+        "input, h, c, w", "_lstm(input, h, c, w, self)", _setup_lstm,
+        summary="A multi-layer LSTM over ``(seq_len, batch, input_size)`` input, its weights flat in ``w``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> net = ops.LSTM(10, 2, 1, True, False, 0.0)
+        >>> x = Tensor(np.ones((3, 2, 10)), ms.float32)
+        >>> h0 = Tensor(np.ones((1, 2, 2)), ms.float32)
+        >>> c0 = Tensor(np.ones((1, 2, 2)), ms.float32)
+        >>> w = Tensor(np.ones((104, 1, 1)), ms.float32)
+        >>> output, hn, cn, _, _ = net(x, h0, c0, w)
+        >>> print(output[:, 0].asnumpy().round(4))
+        [[0.964  0.964 ]
+         [0.9951 0.9951]
+         [0.9993 0.9993]]
+        """),
     Row("BasicLSTMCell", "keep_prob=1.0, forget_bias=1.0, state_is_tuple=True, activation='tanh'",
-        "x, h, c, w, b", "_basic_lstm_cell(x, h, c, w, b, self)", _setup_basic_lstm_cell),
+        "x, h, c, w, b", "_basic_lstm_cell(x, h, c, w, b, self)", _setup_basic_lstm_cell,
+        summary="One LSTM step (gates i, j, f, o) on ``x``, ``h``, ``c`` with weight ``w`` and bias ``b``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((1, 2)), ms.float32)
+        >>> h = Tensor(np.zeros((1, 2)), ms.float32)
+        >>> c = Tensor(np.zeros((1, 2)), ms.float32)
+        >>> w = Tensor(np.full((4, 8), 0.1), ms.float32)
+        >>> b = Tensor(np.zeros(8), ms.float32)
+        >>> ct, ht, it, jt, ft, ot, tanhct = ops.BasicLSTMCell()(x, h, c, w, b)
+        >>> print(ht.asnumpy().round(4))
+        [[0.0594 0.0594]]
+        """),
     Row("DynamicRNN", "cell_type='LSTM', direction='UNIDIRECTIONAL', cell_depth=1, use_peephole=False, "
         "keep_prob=1.0, cell_clip=-1.0, num_proj=0, time_major=True, activation='tanh', forget_bias=0.0, "
         "is_training=True",
         "x, w, b, seq_length, init_h, init_c", "_dynamic_rnn(x, w, b, seq_length, init_h, init_c, self)",
-        _setup_dynamic_rnn),
+        _setup_dynamic_rnn,
+        summary="An LSTM over a whole ``(T, N, input_size)`` sequence with fused weights.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((2, 1, 3)), ms.float32)
+        >>> w = Tensor(np.full((3 + 2, 8), 0.1), ms.float32)
+        >>> b = Tensor(np.zeros(8), ms.float32)
+        >>> init_h = Tensor(np.zeros((1, 1, 2)), ms.float32)
+        >>> init_c = Tensor(np.zeros((1, 1, 2)), ms.float32)
+        >>> output = ops.DynamicRNN()(x, w, b, None, init_h, init_c)
+        >>> print(output[0].shape)
+        (2, 1, 2)
+        """),
     Row("DynamicGRUV2", "direction='UNIDIRECTIONAL', cell_depth=1, keep_prob=1.0, cell_clip=-1.0, "
         "num_proj=0, time_major=True, activation='tanh', gate_order='rzh', reset_after=True, "
         "is_training=True",
         "x, weight_input, weight_hidden, bias_input, bias_hidden, seq_length, init_h",
         "_dynamic_gru_v2(x, weight_input, weight_hidden, bias_input, bias_hidden, seq_length, init_h, self)",
-        _setup_dynamic_gru_v2),
+        _setup_dynamic_gru_v2,
+        summary="A GRU over a whole ``(T, N, input_size)`` sequence with separate input and hidden weights.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((2, 1, 3)), ms.float32)
+        >>> weight_i = Tensor(np.full((3, 6), 0.1), ms.float32)
+        >>> weight_h = Tensor(np.full((2, 6), 0.1), ms.float32)
+        >>> bias_i = Tensor(np.zeros(6), ms.float32)
+        >>> bias_h = Tensor(np.zeros(6), ms.float32)
+        >>> init_h = Tensor(np.zeros((1, 2)), ms.float32)
+        >>> output = ops.DynamicGRUV2()(x, weight_i, weight_h, bias_i, bias_h, None, init_h)
+        >>> print(output[0].shape)
+        (2, 1, 2)
+        """),
 ]
 
 CLASSES = build(ROWS, globals())

@@ -84,10 +84,42 @@ def _non_deterministic_ints(shape: Any, dtype: Any) -> Tensor:
 
 ROWS = [
     Row("TruncatedNormal", "dtype=mstype.float32, seed=0, seed2=0", "shape",
-        "_truncated_normal(shape, dtype, seed, seed2)"),
+        "_truncated_normal(shape, dtype, seed, seed2)",
+        summary="Samples of the standard normal distribution truncated to ``[-2, 2]``, of shape ``shape``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> out = ops.TruncatedNormal()(Tensor(np.array([2, 3]), ms.int32))
+        >>> print(out.shape, bool((out.asnumpy() >= -2).all() and (out.asnumpy() <= 2).all()))
+        (2, 3) True
+        """),
     Row("ParameterizedTruncatedNormal", "seed=0, seed2=0", "shape, mean, stdevs, min, max",
-        "_parameterized(shape, mean, stdevs, min, max, seed, seed2)"),
-    Row("NonDeterministicInts", "dtype=mstype.int64", "shape", "_non_deterministic_ints(shape, dtype)"),
+        "_parameterized(shape, mean, stdevs, min, max, seed, seed2)",
+        summary="Samples of normal distributions (``mean``, ``stdevs``) truncated to ``[min, max]``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> shape = Tensor(np.array([2, 3]), ms.int32)
+        >>> mean = Tensor(np.array([0.0, 1.0]), ms.float32)
+        >>> stdevs = Tensor(np.array([1.0, 1.0]), ms.float32)
+        >>> low = Tensor(np.array([-1.0, 0.0]), ms.float32)
+        >>> high = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> out = ops.ParameterizedTruncatedNormal(seed=1)(shape, mean, stdevs, low, high)
+        >>> print(out.shape, bool((out.asnumpy()[1] >= 0).all() and (out.asnumpy()[1] <= 2).all()))
+        (2, 3) True
+        """),
+    Row("NonDeterministicInts", "dtype=mstype.int64", "shape", "_non_deterministic_ints(shape, dtype)",
+        summary="Random integers over the whole range of ``dtype``, of shape ``shape``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> out = ops.NonDeterministicInts(dtype=ms.int32)(Tensor(np.array([2, 2]), ms.int32))
+        >>> print(out.shape, out.dtype)
+        (2, 2) Int32
+        """),
 ]
 
 CLASSES = build(ROWS, globals())

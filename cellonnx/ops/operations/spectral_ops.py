@@ -43,7 +43,16 @@ def _fft_with_size(x: Tensor, prim: Any) -> Tensor:
 
 ROWS = [
     Row("FFTWithSize", "signal_ndim, inverse, real, norm='backward', onesided=True, signal_sizes=()", "x",
-        "_fft_with_size(x, self)", _setup_fft),
+        "_fft_with_size(x, self)", _setup_fft,
+        summary="The FFT family in one class: forward or inverse, complex or real, over 1 to 3 axes.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.array([2.0, 1.0, 2.0]), ms.complex64)
+        >>> print(ops.FFTWithSize(signal_ndim=1, inverse=False, real=False)(x).asnumpy().round(4))
+        [5. +0.j    0.5+0.866j 0.5-0.866j]
+        """),
 ]
 
 CLASSES = build(ROWS, globals())

@@ -204,13 +204,65 @@ ROWS = [
     Row("EditDistance", "normalize=True", "hypothesis_indices, hypothesis_values, hypothesis_shape, "
         "truth_indices, truth_values, truth_shape",
         "_edit_distance(hypothesis_indices, hypothesis_values, hypothesis_shape, truth_indices, "
-        "truth_values, truth_shape, normalize)", lambda prim: _check_bool(prim, "normalize")),
+        "truth_values, truth_shape, normalize)", lambda prim: _check_bool(prim, "normalize"),
+        summary="The Levenshtein distances between sparse hypothesis and truth sequences.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> hypothesis_indices = Tensor(np.array([[0, 0, 0], [1, 0, 1], [1, 1, 1]]), ms.int64)
+        >>> hypothesis_values = Tensor(np.array([1, 2, 3]), ms.float32)
+        >>> hypothesis_shape = Tensor(np.array([1, 1, 2]), ms.int64)
+        >>> truth_indices = Tensor(np.array([[0, 1, 0], [0, 0, 1], [1, 1, 0], [1, 0, 1]]), ms.int64)
+        >>> truth_values = Tensor(np.array([1, 3, 2, 1]), ms.float32)
+        >>> truth_shape = Tensor(np.array([2, 2, 2]), ms.int64)
+        >>> op = ops.EditDistance()
+        >>> print(op(hypothesis_indices, hypothesis_values, Tensor(np.array([2, 2, 2]), ms.int64),
+        ...      truth_indices, truth_values, truth_shape))
+        [[1. 1.]
+         [1. 1.]]
+        """),
     Row("NoRepeatNGram", "ngram_size=1", "state_seq, log_probs", "_no_repeat_ngram(state_seq, log_probs, "
-        "ngram_size)", _setup_ngram),
+        "ngram_size)", _setup_ngram,
+        summary="Sets to -FLT_MAX the log-probabilities of tokens repeating an n-gram of ``state_seq``.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> state_seq = Tensor(np.array([[[1, 2, 1]]]), ms.int32)
+        >>> log_probs = Tensor(np.array([[[0.1, 0.2, 0.3, 0.4]]]), ms.float32)
+        >>> print(ops.NoRepeatNGram(ngram_size=2)(state_seq, log_probs))
+        [[[ 1.0000000e-01  2.0000000e-01 -3.4028235e+38  4.0000001e-01]]]
+        """),
     Row("ComputeAccidentalHits", "num_true=1", "true_classes, sampled_candidates",
-        "_accidental_hits(true_classes, sampled_candidates, num_true)", _setup_num_true),
+        "_accidental_hits(true_classes, sampled_candidates, num_true)", _setup_num_true,
+        summary="Where sampled candidates equal a true class, with weights of -FLT_MAX to mask them.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> true_classes = Tensor(np.array([[1, 2], [0, 4], [3, 3]]), ms.int64)
+        >>> sampled_candidates = Tensor(np.array([0, 1, 2, 3, 4]), ms.int64)
+        >>> indices, ids, weights = ops.ComputeAccidentalHits(2)(true_classes, sampled_candidates)
+        >>> print(indices, ids)
+        [0 0 1 1 2 2] [1 2 0 4 3 3]
+        >>> print(weights)
+        [-3.4028235e+38 -3.4028235e+38 -3.4028235e+38 -3.4028235e+38
+         -3.4028235e+38 -3.4028235e+38]
+        """),
     Row("MatrixSolveLs", "fast=True", "matrix, rhs, l2_regularizer",
-        "_matrix_solve_ls(matrix, rhs, l2_regularizer, fast)", _setup_fast),
+        "_matrix_solve_ls(matrix, rhs, l2_regularizer, fast)", _setup_fast,
+        summary="The least-squares solutions of ``matrix @ X = rhs`` with an optional L2 regularizer.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> matrix = Tensor(np.array([[3.0, 0.0], [2.0, 1.0], [1.0, 0.0]]), ms.float32)
+        >>> rhs = Tensor(np.array([[3.0], [3.0], [1.0]]), ms.float32)
+        >>> print(ops.MatrixSolveLs()(matrix, rhs, Tensor(0.0, ms.float64)).asnumpy().round(4))
+        [[1.]
+         [1.]]
+        """),
 ]
 
 CLASSES = build(ROWS, globals())

@@ -226,22 +226,102 @@ def _setup_deformable(prim: Any) -> None:
 
 ROWS = [
     Row("ExtractImagePatches", "ksizes, strides, rates, padding='VALID'", "input_x",
-        "_image_patches(input_x, ksizes, strides, rates, padding)", _setup_image_patches),
+        "_image_patches(input_x, ksizes, strides, rates, padding)", _setup_image_patches,
+        summary="The ``ksizes`` patches of NCHW input stacked in the channel axis.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 4, 4), ms.float32)
+        >>> y = ops.ExtractImagePatches(ksizes=[1, 1, 2, 2], strides=[1, 1, 2, 2], rates=[1, 1, 1, 1])(x)
+        >>> print(y.shape)
+        (1, 4, 2, 2)
+        >>> print(y[0, :, 0, 0])
+        [0. 1. 4. 5.]
+        """),
     Row("ExtractVolumePatches", "kernel_size, strides, padding", "input_x",
-        "extract_volume_patches(input_x, kernel_size, strides, padding)", _setup_volume_patches),
+        "extract_volume_patches(input_x, kernel_size, strides, padding)", _setup_volume_patches,
+        summary="The ``kernel_size`` patches of NCDHW input stacked in the channel axis.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(8).reshape(1, 1, 2, 2, 2), ms.float32)
+        >>> y = ops.ExtractVolumePatches([1, 1, 2, 2, 2], [1, 1, 1, 1, 1], "VALID")(x)
+        >>> print(y.shape)
+        (1, 8, 1, 1, 1)
+        >>> print(y.asnumpy().ravel())
+        [0. 1. 2. 3. 4. 5. 6. 7.]
+        """),
     Row("Dilation2D", "stride, dilation, pad_mode='SAME', data_format='NCHW'", "x, filter",
-        "dilation2d(x, filter, stride, dilation, pad_mode)", _setup_dilation2d),
+        "dilation2d(x, filter, stride, dilation, pad_mode)", _setup_dilation2d,
+        summary="Grayscale morphological dilation of NCHW input by ``filter`` (max of input plus filter).",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(9).reshape(1, 1, 3, 3), ms.float32)
+        >>> filter = Tensor(np.zeros((1, 2, 2)), ms.float32)
+        >>> print(ops.Dilation2D(stride=1, dilation=1, pad_mode="VALID")(x, filter))
+        [[[[4. 5.]
+           [7. 8.]]]]
+        """),
     Row("DepthwiseConv2dNative",
         "channel_multiplier, kernel_size, mode=3, pad_mode='valid', pad=0, stride=1, dilation=1, group=1",
-        "x, w", "_depthwise(self, x, w)", _setup_depthwise),
+        "x, w", "_depthwise(self, x, w)", _setup_depthwise,
+        summary="Depthwise 2-D convolution: each input channel with its own ``channel_multiplier`` filters.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.ones((1, 2, 3, 3)), ms.float32)
+        >>> weight = Tensor(np.ones((1, 2, 2, 2)), ms.float32)
+        >>> y = ops.DepthwiseConv2dNative(channel_multiplier=1, kernel_size=2)(x, weight)
+        >>> print(y.shape)
+        (1, 2, 2, 2)
+        >>> print(y[0, 0])
+        [[4. 4.]
+         [4. 4.]]
+        """),
     Row("FractionalMaxPool", "pooling_ratio, pseudo_random=False, overlapping=False, deterministic=False, "
-        "seed=0, seed2=0", "x", "_fractional(self, x, 'max')", _setup_fractional),
+        "seed=0, seed2=0", "x", "_fractional(self, x, 'max')", _setup_fractional,
+        summary="Fractional max pooling of NHWC input by ``pooling_ratio``, and the row/column bounds.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(1, 17).reshape(1, 4, 4, 1), ms.float32)
+        >>> output, row_seq, col_seq = ops.FractionalMaxPool(pooling_ratio=[1.0, 2.0, 2.0, 1.0])(x)
+        >>> print(output.asnumpy().ravel(), row_seq, col_seq)
+        [ 6.  8. 14. 16.] [0 2 4] [0 2 4]
+        """),
     Row("FractionalAvgPool", "pooling_ratio, pseudo_random=False, overlapping=False, deterministic=False, "
-        "seed=0, seed2=0", "x", "_fractional(self, x, 'avg')", _setup_fractional),
+        "seed=0, seed2=0", "x", "_fractional(self, x, 'avg')", _setup_fractional,
+        summary="Fractional average pooling of NHWC input by ``pooling_ratio``, and the row/column bounds.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(1, 17).reshape(1, 4, 4, 1), ms.float32)
+        >>> output, row_seq, col_seq = ops.FractionalAvgPool(pooling_ratio=[1.0, 2.0, 2.0, 1.0])(x)
+        >>> print(output.asnumpy().ravel(), row_seq, col_seq)
+        [ 3.5  5.5 11.5 13.5] [0 2 4] [0 2 4]
+        """),
     Row("DeformableOffsets", "strides, pads, ksize, dilations=(1, 1, 1, 1), data_format='NCHW', "
         "deformable_groups=1, modulated=True", "x, offsets",
         "deformable_offsets(x, offsets, ksize, strides, pads, dilations, deformable_groups, modulated)",
-        _setup_deformable),
+        _setup_deformable,
+        summary="Deformable-convolution sampling of NCHW input at ``offsets``, laid out for a convolution.",
+        example="""
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> x = Tensor(np.arange(9).reshape(1, 1, 3, 3), ms.float32)
+        >>> offsets = Tensor(np.zeros((1, 3 * 2 * 2, 2, 2)), ms.float32)
+        >>> y = ops.DeformableOffsets(strides=(1, 1, 1, 1), pads=(0, 0, 0, 0), ksize=(2, 2))(x, offsets)
+        >>> print(y.shape)
+        (1, 1, 4, 4)
+        """),
 ]
 
 CLASSES = build(ROWS, globals())

@@ -98,7 +98,16 @@ def dyn_shape(input_x: Tensor) -> Tensor:
 
 
 def deepcopy(input_x: Tensor) -> Tensor:
-    """A copy of ``input_x`` (new storage; gradients pass through)."""
+    """A copy of ``input_x`` (new storage; gradients pass through).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> print(ops.deepcopy(x))
+        [1. 2.]
+    """
     return Copy.apply(to_tensor(input_x))
 
 
@@ -127,6 +136,16 @@ def lstsq(input: Tensor, A: Tensor) -> Tensor:
 
     Returns:
         Tensor of shape (n, k) (or (n,)), the dtype of ``input``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> a = Tensor(np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]), ms.float32)
+        >>> b = Tensor(np.array([[1.0], [2.0], [3.0]]), ms.float32)
+        >>> print(ops.lstsq(a, b).asnumpy().round(4))
+        [[1.]
+         [2.]]
     """
     a, b = to_tensor(input), to_tensor(A)
     if not is_float_dtype(a._data.dtype) or not is_float_dtype(b._data.dtype):

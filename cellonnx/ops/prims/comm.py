@@ -4,8 +4,11 @@ collective (AllReduce-sum's is AllReduce-sum, AllGather's is ReduceScatter-sum, 
 AllGather, Reduce's is Broadcast from the root; Broadcast passes its gradient through, as MindSpore's does),
 so a network that calls them trains, and differentiates twice.
 
-A compiled graph is split at a collective rather than holding a custom ONNX node, so they have no lowering.
-Start the run with ``cellonnx.communication.init()`` under ``mpirun`` first.
+A compiled graph is split at a collective rather than holding a custom ONNX node: in a traced training step
+(GRAPH_MODE, ``jit``) each collective is a host boundary (cellonnx/graph/boundary.py), the step cut into
+graphs around it and the collective run over MPI between them (cellonnx/graph/split_step.py), gradients
+included; an inference graph or an export cannot hold one. Start the run with
+``cellonnx.communication.init()`` under ``mpirun`` first.
 """
 from __future__ import annotations
 
@@ -33,9 +36,29 @@ class ReduceOp:
 
 
 def _no_lowering(name: str) -> OpError:
-    return OpError(f"ops.{name}: a collective has no ONNX form; a compiled training step runs AllReduce "
-                   "between its graphs (DistributedGradReducer, SyncBatchNorm), other collectives only "
-                   "eagerly: run this code in PYNATIVE_MODE")
+    return OpError(f"ops.{name}: a collective has no ONNX form; a compiled training step (GRAPH_MODE on a "
+                   "training cell, jit) runs it between its graphs, but an inference graph or an export "
+                   "cannot hold it: run this code in PYNATIVE_MODE or inside the training step")
+
+
+def _between_graphs(g: Any, name: str, run: Any, dims: Any = None) -> str:
+    """The lowering of a collective in a traced training step: the step is cut around it, the host runs
+    ``run(array)`` on the traced input's value between the graphs (cellonnx/graph/boundary.py), and the
+    result comes back as a graph input. ``dims`` maps the input's shape (None for a dynamic dim) to the
+    output's (None: the output's shape is the input's)."""
+    from cellonnx.graph.boundary import host_boundary
+    from cellonnx.graph.symint import is_symbolic
+    from cellonnx.graph.trace import current, tracing_step
+
+    if not tracing_step():
+        raise _no_lowering(name)
+    tracer = current()
+    x, out = g.in_tensors[0], g.out_tensors[0]
+    shape = [None if is_symbolic(d) else int(d) for d in tracer.shape_of(x)]
+    if dims is not None:
+        shape = dims(shape)
+    (t,) = host_boundary(name, [x], [out._data], lambda arrays: [run(arrays[0])], shapes=[shape])
+    return tracer.name_of(t)
 
 
 class AllReducePrim(Op):
@@ -58,22 +81,8 @@ class AllReducePrim(Op):
         return (AllReducePrim.apply(g, op=ReduceOp.SUM, group=group) * mask,)
 
     def lower(self, g, *xs, op, group):
-        from cellonnx.graph.trace import current, tracing_step
-
-        if not tracing_step():
-            raise _no_lowering(self.name)
         # a compiled training step (SyncBatchNorm's statistics): the step is cut around the all-reduce
-        from cellonnx.graph.boundary import host_boundary
-
-        def start(arrays):
-            return [_mpi.allreduce_array(arrays[0], op, group, "ops.AllReduce")]
-
-        from cellonnx.graph.symint import is_symbolic
-
-        tracer = current()
-        shape = [None if is_symbolic(d) else int(d) for d in tracer.shape_of(g.in_tensors[0])]
-        (t,) = host_boundary("AllReduce", [g.in_tensors[0]], [g.out_tensors[0]._data], start, shapes=[shape])
-        return tracer.name_of(t)
+        return _between_graphs(g, self.name, lambda a: _mpi.allreduce_array(a, op, group, "ops.AllReduce"))
 
 
 class AllGatherPrim(Op):
@@ -85,8 +94,10 @@ class AllGatherPrim(Op):
     def backward(self, ctx, g, *, group):
         return (ReduceScatterPrim.apply(g, op=ReduceOp.SUM, group=group),)
 
-    def lower(self, g, *xs, **attrs):
-        raise _no_lowering(self.name)
+    def lower(self, g, *xs, group):
+        size = _mpi.comm(group, "ops.AllGather").Get_size()
+        return _between_graphs(g, self.name, lambda a: _mpi.allgather_array(a, group, "ops.AllGather"),
+                               lambda s: _scaled(s, 0, size, 1))
 
 
 class ReduceScatterPrim(Op):
@@ -102,8 +113,11 @@ class ReduceScatterPrim(Op):
                                f"is {op!r}")
         return (AllGatherPrim.apply(g, group=group),)
 
-    def lower(self, g, *xs, **attrs):
-        raise _no_lowering(self.name)
+    def lower(self, g, *xs, op, group):
+        size = _mpi.comm(group, "ops.ReduceScatter").Get_size()
+        return _between_graphs(g, self.name,
+                               lambda a: _mpi.reduce_scatter_array(a, op, group, "ops.ReduceScatter"),
+                               lambda s: _scaled(s, 0, 1, size))
 
 
 class BroadcastPrim(Op):
@@ -115,8 +129,8 @@ class BroadcastPrim(Op):
     def backward(self, ctx, g, *, root, group):
         return (g,)
 
-    def lower(self, g, *xs, **attrs):
-        raise _no_lowering(self.name)
+    def lower(self, g, *xs, root, group):
+        return _between_graphs(g, self.name, lambda a: _mpi.broadcast_array(a, root, group, "ops.Broadcast"))
 
 
 class ReducePrim(Op):
@@ -128,8 +142,8 @@ class ReducePrim(Op):
     def backward(self, ctx, g, *, root, op, group):
         return (BroadcastPrim.apply(g, root=root, group=group),)
 
-    def lower(self, g, *xs, **attrs):
-        raise _no_lowering(self.name)
+    def lower(self, g, *xs, root, op, group):
+        return _between_graphs(g, self.name, lambda a: _mpi.reduce_array(a, root, op, group, "ops.Reduce"))
 
 
 class AlltoAllPrim(Op):
@@ -150,8 +164,24 @@ class AlltoAllPrim(Op):
     def backward(self, ctx, g, *, split_dim, concat_dim, group):
         return (AlltoAllPrim.apply(g, split_dim=concat_dim, concat_dim=split_dim, group=group),)
 
-    def lower(self, g, *xs, **attrs):
-        raise _no_lowering(self.name)
+    def lower(self, g, *xs, split_dim, concat_dim, group):
+        size = _mpi.comm(group, "ops.AlltoAll").Get_size()
+
+        def run(a):
+            return AlltoAllPrim._instance.forward(a, split_dim=split_dim, concat_dim=concat_dim, group=group)
+
+        def dims(shape):
+            return _scaled(_scaled(shape, split_dim, 1, size), concat_dim, size, 1)
+
+        return _between_graphs(g, self.name, run, dims)
+
+
+def _scaled(shape: list, axis: int, times: int, over: int) -> list:
+    """``shape`` with dim ``axis`` multiplied by ``times`` and divided by ``over`` (None stays None)."""
+    out = list(shape)
+    if out[axis] is not None:
+        out[axis] = out[axis] * times // over
+    return out
 
 
 def _check_op(prim: str, op: Any) -> str:

@@ -71,6 +71,14 @@ def cond(A: Any, p: Any = None, *args: Any) -> Any:
       false_fn(*operands)``; traced, both branches become an ONNX If.
 
     A callable second argument means control flow.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> a = Tensor(np.array([[1.0, 0.0], [0.0, 2.0]]), ms.float32)
+        >>> print(ops.cond(a))
+        2.0
     """
     if callable(p) or args:
         if len(args) < 1 or not callable(p) or not callable(args[0]):
@@ -95,7 +103,13 @@ def _branch(pred: Any, true_fn: Callable[..., Any], false_fn: Callable[..., Any]
 
 
 def while_loop(cond_fn: Callable[[Any], Any], body_fn: Callable[[Any], Any], init_val: Any) -> Any:
-    """``val = init_val; while cond_fn(val): val = body_fn(val)``; traced, an ONNX Loop with no trip count."""
+    """``val = init_val; while cond_fn(val): val = body_fn(val)``; traced, an ONNX Loop with no trip count.
+
+    Examples:
+        >>> from cellonnx import ops
+        >>> print(ops.while_loop(lambda v: v < 10, lambda v: v * 2, 1))
+        16
+    """
     tracer = registry.ACTIVE_TRACER
     flat, structure = _flatten(init_val)
     if tracer is None:
@@ -124,7 +138,13 @@ def while_loop(cond_fn: Callable[[Any], Any], body_fn: Callable[[Any], Any], ini
 def fori_loop(lower: Any, upper: Any, body_fn: Callable[[Any, Any], Any], init_val: Any,
               unroll: bool = False) -> Any:
     """``for i in range(lower, upper): val = body_fn(i, val)`` with ``i`` an int64 Tensor; traced, an ONNX
-    Loop whose trip count is ``upper - lower`` (dynamic when the bounds are)."""
+    Loop whose trip count is ``upper - lower`` (dynamic when the bounds are).
+
+    Examples:
+        >>> from cellonnx import ops
+        >>> print(ops.fori_loop(0, 4, lambda i, v: v + i, 0))
+        6
+    """
     from cellonnx.ops.prims.math import add, cast, sub
     tracer = registry.ACTIVE_TRACER
     flat, structure = _flatten(init_val)
@@ -158,7 +178,19 @@ def fori_loop(lower: Any, upper: Any, body_fn: Callable[[Any, Any], Any], init_v
 def scan(fn: Callable[[Any, Any], tuple[Any, Any]], init: Any, xs: Any = None, length: int | None = None,
          reverse: bool = False, unroll: bool = False) -> tuple[Any, Any]:
     """``carry, y = fn(carry, x)`` over the leading axis of ``xs``; returns (final carry, stacked ys).
-    Traced, an ONNX Scan."""
+    Traced, an ONNX Scan.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> def step(carry, x):
+        ...     return carry + x, carry * x
+        >>> xs = Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+        >>> carry, ys = ops.scan(step, Tensor(0.0, ms.float32), xs)
+        >>> print(carry, ys)
+        6.0 [0. 2. 9.]
+    """
     from cellonnx.ops.prims.index import stack
     tracer = registry.ACTIVE_TRACER
     carry_flat, carry_struct = _flatten(init)
@@ -205,25 +237,82 @@ def scan(fn: Callable[[Any, Any], tuple[Any, Any]], init: Any, xs: Any = None, l
 
 
 class WhileLoop:
-    """MindSpore's ``ops.WhileLoop()(cond_func, loop_func, init_val)``."""
+    """A while loop as an operator: ``val = loop_func(val)`` while ``cond_func(val)`` holds.
+
+    MindSpore's ``ops.WhileLoop()(cond_func, loop_func, init_val)``; see ``ops.while_loop``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> def cond_func(val):
+        ...     return val[0] < 10
+        >>> def loop_func(val):
+        ...     return (val[0] + 1, val[1] * 2)
+        >>> out = ops.WhileLoop()(cond_func, loop_func, (Tensor(0), Tensor(np.array([1.0]), ms.float32)))
+        >>> print(out[0], out[1])
+        10 [1024.]
+    """
 
     def __call__(self, cond_func: Callable, loop_func: Callable, init_val: Any) -> Any:
         return while_loop(cond_func, loop_func, init_val)
 
 
 class ForiLoop:
-    """MindSpore's ``ops.ForiLoop()(lower, upper, loop_func, init_val, unroll=True)``."""
+    """A counted loop as an operator: ``val = loop_func(i, val)`` for ``i`` from ``lower`` to ``upper - 1``.
+
+    MindSpore's ``ops.ForiLoop()(lower, upper, loop_func, init_val, unroll=True)``; see ``ops.fori_loop``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> def loop_func(i, val):
+        ...     return val + i
+        >>> print(ops.ForiLoop()(0, 5, loop_func, Tensor(np.array([0.0, 100.0]), ms.float32)))
+        [ 10. 110.]
+    """
 
     def __call__(self, lower: Any, upper: Any, loop_func: Callable, init_val: Any, unroll: bool = True) -> Any:
         return fori_loop(lower, upper, loop_func, init_val, unroll=unroll)
 
 
 class Scan:
-    """MindSpore's ``ops.Scan()(loop_func, init, xs, length=None, unroll=True)``."""
+    """A scan as an operator: ``carry, y = loop_func(carry, x)`` for each element ``x`` of the list or tuple
+    ``xs`` (or ``length`` times with ``x = None``); returns the last carry and the list of the ``y``.
+
+    MindSpore's ``ops.Scan()(loop_func, init, xs, length=None, unroll=True)``: unlike ``ops.scan`` (over the
+    leading axis of tensors, ``ys`` stacked), it steps through a Python sequence and returns ``ys`` as a list.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops, Tensor
+        >>> def cumsum(carry, x):
+        ...     carry = carry + x
+        ...     return carry, carry
+        >>> xs = [Tensor(1.0, ms.float32), Tensor(2.0, ms.float32), Tensor(3.0, ms.float32)]
+        >>> carry, ys = ops.Scan()(cumsum, Tensor(0.0, ms.float32), xs)
+        >>> print(carry, [float(y) for y in ys])
+        6.0 [1.0, 3.0, 6.0]
+    """
 
     def __call__(self, loop_func: Callable, init: Any, xs: Any, length: int | None = None,
                  unroll: bool = True) -> Any:
-        return scan(loop_func, init, xs, length, unroll=unroll)
+        if xs is None:
+            if not isinstance(length, int) or isinstance(length, bool):
+                raise TypeError(f"For 'Scan', length must be an int when xs is None, but got {length!r}")
+            xs = [None] * length
+        elif not isinstance(xs, (list, tuple)):
+            raise TypeError(f"For 'Scan', xs must be a tuple, a list or None, but got {type(xs).__name__}")
+        carry, ys = init, []
+        for x in xs:
+            out = loop_func(carry, x)
+            if not isinstance(out, tuple) or len(out) != 2:
+                raise ValueError("For 'Scan', loop_func must return a tuple of two elements (carry, y), but "
+                                 f"got {type(out).__name__}")
+            carry, y = out
+            ys.append(y)
+        return carry, ys
 
 
 __all__ = ["ForiLoop", "Scan", "WhileLoop", "cond", "fori_loop", "scan", "while_loop"]

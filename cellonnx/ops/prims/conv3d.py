@@ -55,6 +55,15 @@ def conv3d_transpose(inputs: Tensor, weight: Tensor, pad_mode: str = "valid", pa
         (N, C_out, D_out, H_out, W_out), D_out = (D - 1) * sD - head - tail + dD * (kD - 1) + output_padding
         + 1
         with 'pad'.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.ones((1, 1, 1, 2, 2)), ms.float32)
+        >>> w = Tensor(np.ones((1, 1, 1, 2, 2)), ms.float32)
+        >>> print(ops.conv3d_transpose(x, w).shape)
+        (1, 1, 1, 3, 3)
     """
     if not isinstance(inputs, Tensor) or inputs.ndim != 5:
         raise ValueError("For 'conv3d_transpose', the rank of inputs tensor should be 5, got "

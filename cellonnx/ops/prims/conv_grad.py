@@ -313,9 +313,21 @@ def _col2im_strided(u: np.ndarray, wt: np.ndarray, kernel: tuple, s: tuple, d: t
     return out
 
 
+def conv_grad_weight_into(x: np.ndarray, gy: np.ndarray, kernel: tuple, stride: tuple, pads: tuple,
+                          dilation: tuple, groups: int, out: np.ndarray) -> np.ndarray:
+    """ConvGradWeight's forward written into ``out`` (1-D / 2-D, float32 / float64 of the operands' dtype,
+    C-contiguous, the weight's shape): a gradient computed straight into its all-reduce bucket. Returns a
+    view of ``out``."""
+    return conv_grad_weight(x, gy, kernel, stride, pads, dilation, groups, out=out)
+
+
 def conv_grad_weight(x: np.ndarray, gy: np.ndarray, kernel: tuple, stride: tuple, pads: tuple,
-                     dilation: tuple, groups: int) -> np.ndarray:
+                     dilation: tuple, groups: int, out: np.ndarray | None = None) -> np.ndarray:
     nd = x.ndim - 2
+    if out is not None and (nd == 3 or not out.flags.c_contiguous or out.dtype != x.dtype
+                            or compute_dtype(x.dtype) != x.dtype):
+        out[...] = conv_grad_weight(x, gy, kernel, stride, pads, dilation, groups).reshape(out.shape)
+        return out
     if nd == 3:
         from cellonnx.ops.prims.conv_nd import conv_grad_weight_nd
         return conv_grad_weight_nd(x, gy, kernel, stride, pads, dilation, groups)
@@ -331,16 +343,28 @@ def conv_grad_weight(x: np.ndarray, gy: np.ndarray, kernel: tuple, stride: tuple
     live = live_kernel(x2.shape[2:], (ho, wo), (kh, kw), s, p, d, n * ho * wo) if nd == 2 else None
     if live is not None:  # kernel rows / columns over padding only: their gradient is zero
         a0, a1, c0, c1, pads = live
-        dw = np.zeros((co, cg, kh, kw), ct)
+        if out is None:
+            dw = np.zeros((co, cg, kh, kw), ct)
+        else:
+            dw = out.reshape(co, cg, kh, kw)
+            dw[...] = 0
         dw[:, :, a0:a1, c0:c1] = conv_grad_weight(x2, gy2, (a1 - a0, c1 - c0), s, pads, d, g)
+        if out is not None:
+            return out
         return dw if ct == dtype else dw.astype(dtype)
     xp = pad2d(x2, p)
     if (ho - 1) * s[0] + d[0] * (kh - 1) + 1 > xp.shape[2] or (wo - 1) * s[1] + d[1] * (kw - 1) + 1 > xp.shape[3]:
         raise ValueError(f"gradient {gy.shape} does not fit input {x.shape} with kernel {tuple(kernel)}")
     win = windows(xp, (kh, kw), (ho, wo), s, d)
     gym = gy2.reshape(n, g, cog, L)
-    dw = np.zeros((g, cog, kg), ct)
     kept = cached_cols(x, (stride, pads, dilation, groups, (kh, kw)))
+    overwrite = kept is not None and kept.strides[0] == kept.itemsize   # the GEMM below writes every entry
+    if out is None:
+        dw = np.empty((g, cog, kg), ct) if overwrite else np.zeros((g, cog, kg), ct)
+    else:
+        dw = out.reshape(g, cog, kg)
+        if not overwrite:
+            dw[...] = 0
     # per-item products (cog x kg each, summed over the batch) while they are no larger than the item's
     # operands; otherwise (few output positions, many channels: deep ResNet layers) one GEMM per group over
     # batch and positions, instead of materializing N weight-sized products. Columns the forward laid out
@@ -354,7 +378,7 @@ def conv_grad_weight(x: np.ndarray, gy: np.ndarray, kernel: tuple, stride: tuple
             for k in range(g):
                 dw[k] += np.tensordot(gy_part[:, k], cols_part[:, k], axes=([0, 2], [0, 2]))
 
-    if kept is not None and kept.strides[0] == kept.itemsize:  # the forward's batch-last columns
+    if overwrite:  # the forward's batch-last columns
         cols_t = kept.transpose(1, 2, 3, 0).reshape(g, kg, L * n)
         gy_t = np.ascontiguousarray(gym.transpose(1, 2, 3, 0)).reshape(g, cog, L * n)
         for k in range(g):
@@ -373,6 +397,8 @@ def conv_grad_weight(x: np.ndarray, gy: np.ndarray, kernel: tuple, stride: tuple
         SCRATCH.give(cols)
     if xp is not x2:
         SCRATCH.give(xp)
+    if out is not None:
+        return out
     dw = dw.reshape((co, cg, kh, kw) if nd == 2 else (co, cg, kw))
     return dw if ct == dtype else dw.astype(dtype)
 
@@ -457,6 +483,17 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
 
     Returns:
         (N, C_out, H_out, W_out), H_out = (H - 1) * sH - top - bottom + dH * (kH - 1) + output_padding + 1.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.ones((1, 1, 2, 2)), ms.float32)
+        >>> w = Tensor(np.ones((1, 1, 2, 2)), ms.float32)
+        >>> print(ops.conv_transpose2d(x, w))
+        [[[[1. 2. 1.]
+           [2. 4. 2.]
+           [1. 2. 1.]]]]
     """
     return conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, pad_mode,
                           op="conv_transpose2d")

@@ -134,17 +134,45 @@ def _channel_dropout(x: Any, p: float, training: bool, ranks: tuple[int, ...], o
 
 
 def dropout1d(input: Tensor, p: float = 0.5, training: bool = True) -> Tensor:
-    """Zero whole channels of an (N, C, L) or (C, L) input with probability ``p`` (scaled by 1 / (1 - p))."""
+    """Zero whole channels of an (N, C, L) or (C, L) input with probability ``p`` (scaled by 1 / (1 - p)).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.ones((1, 2, 3)), ms.float32)
+        >>> print(ops.dropout1d(x, p=0.5, training=False))
+        [[[1. 1. 1.]
+          [1. 1. 1.]]]
+    """
     return _channel_dropout(input, p, training, (2, 3), "dropout1d")
 
 
 def dropout2d(input: Tensor, p: float = 0.5, training: bool = True) -> Tensor:
-    """Zero whole channels of an (N, C, H, W) input with probability ``p`` (scaled by 1 / (1 - p))."""
+    """Zero whole channels of an (N, C, H, W) input with probability ``p`` (scaled by 1 / (1 - p)).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.ones((1, 2, 2, 2)), ms.float32)
+        >>> print(ops.dropout2d(x, p=0.5).shape)
+        (1, 2, 2, 2)
+    """
     return _channel_dropout(input, p, training, (4,), "dropout2d")
 
 
 def dropout3d(input: Tensor, p: float = 0.5, training: bool = True) -> Tensor:
-    """Zero whole channels of an (N, C, D, H, W) input with probability ``p`` (scaled by 1 / (1 - p))."""
+    """Zero whole channels of an (N, C, D, H, W) input with probability ``p`` (scaled by 1 / (1 - p)).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.ones((1, 2, 1, 2, 2)), ms.float32)
+        >>> print(ops.dropout3d(x, p=0.5).shape)
+        (1, 2, 1, 2, 2)
+    """
     return _channel_dropout(input, p, training, (5,), "dropout3d")
 
 

@@ -166,7 +166,17 @@ def einsum(equation: str, *operands: Any) -> Tensor:
 
 
 def einsum_ext(equation: str, *operands: Any) -> Tensor:
-    """Einstein summation (as :func:`einsum`)."""
+    """Einstein summation (as :func:`einsum`).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> a = Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]), ms.float32)
+        >>> b = Tensor(np.array([1.0, 1.0]), ms.float32)
+        >>> print(ops.einsum_ext('ij,j->i', a, b))
+        [3. 7.]
+    """
     return einsum(equation, *operands)
 
 

@@ -182,7 +182,17 @@ def lcm(input: Tensor, other: Tensor) -> Tensor:
 
 
 def nextafter(input: Tensor, other: Tensor) -> Tensor:
-    """The next representable float after ``input`` toward ``other``."""
+    """The next representable float after ``input`` toward ``other``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([0.0]), ms.float32)
+        >>> y = Tensor(np.array([1.0]), ms.float32)
+        >>> print(ops.nextafter(x, y))
+        [1.e-45]
+    """
     a, b = promote(input, other)
     if not is_float_dtype(a._data.dtype):
         a, b = cast(a, np.float32), cast(b, np.float32)

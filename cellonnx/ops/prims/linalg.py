@@ -9,6 +9,8 @@ from cellonnx.ops.prims._util import promote, sum_to
 from cellonnx.ops.registry import Op
 from cellonnx.tensor import Tensor
 
+_NATIVE = (np.dtype(np.float32), np.dtype(np.float64))
+
 
 def _keep_dtype(out: np.ndarray, like: np.ndarray) -> np.ndarray:
     # NumPy hands back float32 for a bfloat16 (ml_dtypes) product; the result keeps its inputs' dtype
@@ -64,8 +66,16 @@ class Gemm(Op):
 
     def backward(self, ctx, g):
         x, w, b = ctx.inputs
-        return (matmul(g, w) if x.requires_grad else None,
-                matmul(transpose_(g), x) if w.requires_grad else None,
+        gw = None
+        if w.requires_grad:
+            dest = ctx.grad_out(1)
+            gd, xd = g._data, x._data
+            if dest is not None and dest.dtype == gd.dtype == xd.dtype and dest.dtype in _NATIVE:
+                # an unrecorded pass offering the weight's place in an all-reduce bucket: written there
+                gw = Tensor._make(np.matmul(gd.T, xd, out=dest))
+            else:
+                gw = matmul(transpose_(g), x)
+        return (matmul(g, w) if x.requires_grad else None, gw,
                 sum_to(g, b.shape) if b.requires_grad else None)
 
     def lower(self, g, x, w, b):

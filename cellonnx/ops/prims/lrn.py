@@ -79,6 +79,14 @@ def lrn(x: Tensor, depth_radius: int = 5, bias: float = 1.0, alpha: float = 1.0,
 
     Returns:
         Tensor of x's shape and dtype.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([[[[1.0]], [[2.0]]]]), ms.float32)
+        >>> print(ops.lrn(x, depth_radius=1).asnumpy().round(4).reshape(-1))
+        [0.4082 0.8165]
     """
     if not isinstance(x, Tensor):
         raise TypeError(f"For 'LRN', 'x' must be a Tensor, but got {type(x).__name__}.")

@@ -414,7 +414,18 @@ def layer_norm_axes(input: Tensor, begin_norm_axis: int = -1, begin_params_axis:
                     gamma: Tensor | None = None, beta: Tensor | None = None, epsilon: float = 1e-7) -> Tensor:
     """MindSpore's LayerNorm primitive (what nn.LayerNorm calls): normalise over the axes from
     ``begin_norm_axis`` on; ``gamma`` / ``beta`` have the shape ``input.shape[begin_params_axis:]`` and
-    broadcast against the trailing dims. The epsilon default (1e-7) is nn.LayerNorm's."""
+    broadcast against the trailing dims. The epsilon default (1e-7) is nn.LayerNorm's.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([[1.0, 3.0], [2.0, 6.0]]), ms.float32)
+        >>> y = ops.layer_norm_axes(x, begin_norm_axis=1, begin_params_axis=1)
+        >>> print(y.asnumpy().round(4))
+        [[-1.  1.]
+         [-1.  1.]]
+    """
 
     x = to_tensor(input)
     if not is_float_dtype(x._data.dtype):
@@ -491,6 +502,15 @@ def instance_norm(input: Tensor, running_mean: Tensor | None = None, running_var
 
     Returns:
         Tensor of the shape and dtype of ``input``; ONNX InstanceNormalization.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([[[1.0, 3.0], [2.0, 6.0]]]), ms.float32)
+        >>> print(ops.instance_norm(x).asnumpy().round(4))
+        [[[-1.  1.]
+          [-1.  1.]]]
     """
     x = to_tensor(input)
     if x.ndim < 3:

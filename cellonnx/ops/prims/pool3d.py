@@ -33,6 +33,14 @@ def max_pool3d(x: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0
 
     Returns:
         (N, C, D_out, H_out, W_out), or (output, argmax) with return_indices.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 2, 2, 4), ms.float32)
+        >>> print(ops.max_pool3d(x, kernel_size=2, stride=2))
+        [[[[[13. 15.]]]]]
     """
     return _max_pool("max_pool3d", 3, x, kernel_size, stride, padding, dilation, return_indices, ceil_mode,
                      pad_mode)
@@ -54,6 +62,14 @@ def avg_pool3d(input_x: Tensor, kernel_size: Any = 1, stride: Any = 1, padding: 
 
     Returns:
         (N, C, D_out, H_out, W_out).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 2, 2, 4), ms.float32)
+        >>> print(ops.avg_pool3d(x, kernel_size=2, stride=2))
+        [[[[[6.5 8.5]]]]]
     """
     if isinstance(padding, tuple) and len(padding) not in (1, 3, 6):
         raise ValueError("For avg_pool3d, padding should be int or tuple of length 6.")
@@ -93,6 +109,14 @@ def lp_pool1d(x: Tensor, norm_type: float, kernel_size: int, stride: Any = None,
 
     Returns:
         (N, C, L_out) or (C, L_out).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([[[1.0, 2.0, 3.0, 4.0]]]), ms.float32)
+        >>> print(ops.lp_pool1d(x, norm_type=1, kernel_size=2, stride=2))
+        [[[3. 7.]]]
     """
     from cellonnx.ops.prims.shape import expand_dims, squeeze
     squeezed = x.ndim == 2
@@ -116,6 +140,15 @@ def lp_pool2d(x: Tensor, norm_type: float, kernel_size: Any, stride: Any = None,
 
     Returns:
         (N, C, H_out, W_out).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 4, 4), ms.float32)
+        >>> print(ops.lp_pool2d(x, norm_type=1, kernel_size=2, stride=2))
+        [[[[10. 18.]
+           [42. 50.]]]]
     """
     kernel = (kernel_size, kernel_size) if not isinstance(kernel_size, tuple) else tuple(kernel_size)
     return _lp_pool("lp_pool2d", x, norm_type, kernel, stride, ceil_mode)
@@ -208,6 +241,15 @@ def max_unpool1d(x: Tensor, indices: Tensor, kernel_size: Any, stride: Any = Non
 
     Returns:
         (N, C, L_out) or (C, L_out).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([[[2.0, 4.0]]]), ms.float32)
+        >>> indices = Tensor(np.array([[[1, 3]]]), ms.int64)
+        >>> print(ops.max_unpool1d(x, indices, kernel_size=2))
+        [[[0. 2. 0. 4.]]]
     """
     return _max_unpool("max_unpool1d", 1, x, indices, kernel_size, stride, padding, output_size)
 
@@ -215,14 +257,35 @@ def max_unpool1d(x: Tensor, indices: Tensor, kernel_size: Any, stride: Any = Non
 def max_unpool2d(x: Tensor, indices: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
                  output_size: Any = None) -> Tensor:
     """The partial inverse of max_pool2d, as MindSpore's ``ops.max_unpool2d``; arguments as
-    :func:`max_unpool1d`, per spatial dim, over (N, C, H, W) or (C, H, W)."""
+    :func:`max_unpool1d`, per spatial dim, over (N, C, H, W) or (C, H, W).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([[[[5.0]]]]), ms.float32)
+        >>> indices = Tensor(np.array([[[[3]]]]), ms.int64)
+        >>> print(ops.max_unpool2d(x, indices, kernel_size=2))
+        [[[[0. 0.]
+           [0. 5.]]]]
+    """
     return _max_unpool("max_unpool2d", 2, x, indices, kernel_size, stride, padding, output_size)
 
 
 def max_unpool3d(x: Tensor, indices: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
                  output_size: Any = None) -> Tensor:
     """The partial inverse of max_pool3d, as MindSpore's ``ops.max_unpool3d``; arguments as
-    :func:`max_unpool1d`, per spatial dim, over (N, C, D, H, W) or (C, D, H, W)."""
+    :func:`max_unpool1d`, per spatial dim, over (N, C, D, H, W) or (C, D, H, W).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([[[[[5.0]]]]]), ms.float32)
+        >>> indices = Tensor(np.array([[[[[7]]]]]), ms.int64)
+        >>> print(ops.max_unpool3d(x, indices, kernel_size=2).shape)
+        (1, 1, 2, 2, 2)
+    """
     return _max_unpool("max_unpool3d", 3, x, indices, kernel_size, stride, padding, output_size)
 
 
@@ -328,6 +391,17 @@ def fractional_max_pool2d(input: Tensor, kernel_size: Any, output_size: Any = No
 
     Returns:
         The pooled tensor, or (pooled, argmax).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 4, 4), ms.float32)
+        >>> samples = Tensor(np.array([[[0.5, 0.5]]]), ms.float32)
+        >>> y = ops.fractional_max_pool2d(x, 2, (2, 2), _random_samples=samples)
+        >>> print(y)
+        [[[[ 5.  7.]
+           [13. 15.]]]]
     """
     return _fractional("fractional_max_pool2d", 2, input, kernel_size, output_size, output_ratio,
                        return_indices,
@@ -338,7 +412,19 @@ def fractional_max_pool3d(input: Tensor, kernel_size: Any, output_size: Any = No
                           return_indices: bool = False, _random_samples: Tensor | None = None) -> Any:
     """3D fractional max pooling, as MindSpore's ``ops.fractional_max_pool3d``; arguments as
     :func:`fractional_max_pool2d` with three sizes, over (N, C, D, H, W) or (C, D, H, W), and
-    ``_random_samples`` of shape (N, C, 3)."""
+    ``_random_samples`` of shape (N, C, 3).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.arange(32).reshape(1, 1, 2, 4, 4), ms.float32)
+        >>> samples = Tensor(np.array([[[0.5, 0.5, 0.5]]]), ms.float32)
+        >>> y = ops.fractional_max_pool3d(x, (1, 2, 2), (1, 2, 2), _random_samples=samples)
+        >>> print(y)
+        [[[[[21. 23.]
+            [29. 31.]]]]]
+    """
     return _fractional("fractional_max_pool3d", 3, input, kernel_size, output_size, output_ratio,
                        return_indices,
                        _random_samples)

@@ -336,7 +336,17 @@ def adaptive_max_pool1d(input: Tensor, output_size: int) -> Tensor:
 
 def adaptive_avg_pool2d_ext(input: Tensor, output_size: Any) -> Tensor:
     """2D adaptive average pooling, as MindSpore's ``ops.adaptive_avg_pool2d_ext`` (same results as
-    :func:`adaptive_avg_pool2d`)."""
+    :func:`adaptive_avg_pool2d`).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.arange(16).reshape(1, 4, 4), ms.float32)
+        >>> print(ops.adaptive_avg_pool2d_ext(x, (2, 2)))
+        [[[ 2.5  4.5]
+          [10.5 12.5]]]
+    """
     return _adaptive("adaptive_avg_pool2d_ext", 2, input, output_size, False)
 
 
@@ -351,6 +361,14 @@ def adaptive_avg_pool3d(input: Tensor, output_size: Any) -> Tensor:
     Returns:
         (..., D_out, H_out, W_out): window i covers floor(i * L / out) to ceil((i + 1) * L / out) on each
         axis.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 2, 2, 4), ms.float32)
+        >>> print(ops.adaptive_avg_pool3d(x, (1, 1, 2)))
+        [[[[[6.5 8.5]]]]]
     """
     return _adaptive("adaptive_avg_pool3d", 3, input, output_size, False)
 
@@ -366,6 +384,14 @@ def adaptive_max_pool3d(input: Tensor, output_size: Any, return_indices: bool = 
 
     Returns:
         The pooled tensor, or (pooled, argmax).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.arange(16).reshape(1, 1, 2, 2, 4), ms.float32)
+        >>> print(ops.adaptive_max_pool3d(x, (1, 1, 2)))
+        [[[[[13. 15.]]]]]
     """
     from cellonnx.ops.prims.math import cast
     out = _adaptive("adaptive_max_pool3d", 3, input, output_size, True, True)

@@ -31,6 +31,16 @@ def set_seed(seed: int) -> None:
 
     Args:
         seed (int): a non-negative integer.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> ops.set_seed(7)
+        >>> a = ops.uniform((2,), Tensor(0.0, ms.float32), Tensor(1.0, ms.float32))
+        >>> ops.set_seed(7)
+        >>> b = ops.uniform((2,), Tensor(0.0, ms.float32), Tensor(1.0, ms.float32))
+        >>> print(bool((a == b).all()))
+        True
     """
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ValueError(f"set_seed: seed must be a non-negative int, got {seed!r}")
@@ -43,7 +53,14 @@ def set_seed(seed: int) -> None:
 
 
 def get_seed() -> int | None:
-    """The global seed set by ``set_seed``; None when it was never set."""
+    """The global seed set by ``set_seed``; None when it was never set.
+
+    Examples:
+        >>> from cellonnx import ops
+        >>> ops.set_seed(42)
+        >>> print(ops.get_seed())
+        42
+    """
     return _STATE["seed"]
 
 

@@ -124,14 +124,34 @@ def _float_param(v: Any, op: str) -> Tensor:
 
 
 def gamma(shape: Any, alpha: Tensor, beta: Tensor, seed: int | None = None) -> Tensor:
-    """Samples of Gamma(alpha, rate beta); the result's shape is ``shape`` broadcast with theirs."""
+    """Samples of Gamma(alpha, rate beta); the result's shape is ``shape`` broadcast with theirs.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> alpha = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> beta = Tensor(np.array([1.0]), ms.float32)
+        >>> print(ops.gamma((3, 2), alpha, beta, seed=5).shape)
+        (3, 2)
+    """
     a, b = _float_param(alpha, "gamma"), _float_param(beta, "gamma")
     full = tuple(np.broadcast_shapes(_dims(_size((shape,))), a._data.shape, b._data.shape))
     return RandomGamma.apply(a, b, shape=full, seed=_check_seed(seed, "gamma"), dtype=a._data.dtype)
 
 
 def random_gamma(shape: Any, alpha: Tensor, seed: int | None = None) -> Tensor:
-    """Samples of Gamma(alpha, 1) of shape ``shape + alpha.shape``."""
+    """Samples of Gamma(alpha, 1) of shape ``shape + alpha.shape``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> alpha = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> shape = Tensor(np.array([3]), ms.int32)
+        >>> print(ops.random_gamma(shape, alpha, seed=5).shape)
+        (3, 2)
+    """
     a = _float_param(alpha, "random_gamma")
     full = _shape_values(shape, "random_gamma") + tuple(a._data.shape)
     one = Tensor(np.ones((), a._data.dtype))
@@ -145,7 +165,17 @@ def _shape_values(shape: Any, op: str) -> tuple[int, ...]:
 
 
 def random_poisson(shape: Any, rate: Tensor, seed: int | None = None, dtype: Any = dtypes.float32) -> Tensor:
-    """Poisson(rate) counts of shape ``shape + rate.shape``, in ``dtype``."""
+    """Poisson(rate) counts of shape ``shape + rate.shape``, in ``dtype``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> rate = Tensor(np.array([1.0, 5.0]), ms.float32)
+        >>> shape = Tensor(np.array([3]), ms.int32)
+        >>> print(ops.random_poisson(shape, rate, seed=5).shape)
+        (3, 2)
+    """
     r = _float_param(rate, "random_poisson")
     full = _shape_values(shape, "random_poisson") + tuple(r._data.shape)
     return RandomPoisson.apply(r, shape=full, seed=_check_seed(seed, "random_poisson"),
@@ -153,7 +183,16 @@ def random_poisson(shape: Any, rate: Tensor, seed: int | None = None, dtype: Any
 
 
 def poisson(shape: Any, mean: Tensor, seed: int | None = None) -> Tensor:
-    """Poisson(mean) counts (float32); the result's shape is ``shape`` broadcast with ``mean``'s."""
+    """Poisson(mean) counts (float32); the result's shape is ``shape`` broadcast with ``mean``'s.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> mean = Tensor(np.array([1.0, 5.0]), ms.float32)
+        >>> print(ops.poisson((4, 2), mean, seed=5).shape)
+        (4, 2)
+    """
     m = _float_param(mean, "poisson")
     full = tuple(np.broadcast_shapes(_dims(_size((shape,))), m._data.shape))
     return RandomPoisson.apply(m, shape=full, seed=_check_seed(seed, "poisson"), dtype=np.dtype(np.float32))
@@ -178,7 +217,17 @@ def standard_laplace(shape: Any, seed: int | None = None) -> Tensor:
 
 
 def laplace(shape: Any, mean: Tensor, lambda_param: Tensor, seed: int | None = None) -> Tensor:
-    """Samples of Laplace(mean, scale lambda_param): ``standard_laplace(shape) * lambda_param + mean``."""
+    """Samples of Laplace(mean, scale lambda_param): ``standard_laplace(shape) * lambda_param + mean``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> mean = Tensor(np.array([0.0]), ms.float32)
+        >>> lambda_param = Tensor(np.array([1.0]), ms.float32)
+        >>> print(ops.laplace((2, 3), mean, lambda_param, seed=5).shape)
+        (2, 3)
+    """
     from cellonnx.ops.prims.math import add, mul
     return add(mul(standard_laplace(shape, seed), lambda_param), mean)
 
@@ -221,7 +270,18 @@ def multinomial(input: Tensor, num_samples: int, replacement: bool = True, seed:
 def multinomial_with_replacement(x: Tensor, seed: Any, offset: Any, numsamples: int,
                                  replacement: bool = False) -> Tensor:
     """``numsamples`` category indices (int64) per row of the weights ``x``; ``seed`` (with ``offset``) seeds
-    the draw."""
+    the draw.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([[0.0, 1.0]]), ms.float32)
+        >>> seed = Tensor(1, ms.int64)
+        >>> offset = Tensor(0, ms.int64)
+        >>> print(ops.multinomial_with_replacement(x, seed, offset, 3, True))
+        [[1 1 1]]
+    """
     from cellonnx.ops.prims.math import cast
     s = int(seed._data if isinstance(seed, Tensor) else seed)
     o = int(offset._data if isinstance(offset, Tensor) else offset)
@@ -233,7 +293,16 @@ def multinomial_with_replacement(x: Tensor, seed: Any, offset: Any, numsamples: 
 
 
 def random_categorical(logits: Tensor, num_sample: int, seed: int = 0, dtype: Any = dtypes.int64) -> Tensor:
-    """``num_sample`` draws per row of the 2-D unnormalized log-probabilities ``logits``."""
+    """``num_sample`` draws per row of the 2-D unnormalized log-probabilities ``logits``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> logits = Tensor(np.array([[0.0, 10.0], [10.0, 0.0]]), ms.float32)
+        >>> print(ops.random_categorical(logits, 4, seed=1).shape)
+        (2, 4)
+    """
     x = to_tensor(logits)
     if x.ndim != 2:
         raise ValueError(f"random_categorical: logits must be 2-D, got shape {tuple(x.shape)}")
@@ -262,7 +331,17 @@ def shuffle(x: Tensor, seed: int | None = None) -> Tensor:
 
 def choice_with_mask(input_x: Tensor, count: int = 256, seed: int | None = None) -> tuple[Tensor, Tensor]:
     """Up to ``count`` random positions of the True elements of a bool tensor: (index (count, rank) int32,
-    mask (count,) bool marking the rows that hold a position)."""
+    mask (count,) bool marking the rows that hold a position).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([[True, False], [False, True]]), ms.bool_)
+        >>> index, mask = ops.choice_with_mask(x, count=2, seed=1)
+        >>> print(index.shape, mask.shape)
+        (2, 2) (2,)
+    """
     x = to_tensor(input_x)
     if x._data.dtype != np.bool_:
         raise TypeError(f"choice_with_mask: input_x must be bool, got {x.dtype}")
@@ -321,7 +400,17 @@ def log_uniform_candidate_sampler(true_classes: Tensor, num_true: int = 1, num_s
                                   unique: bool = True, range_max: int = 5,
                                   seed: int = 0) -> tuple[Tensor, Tensor, Tensor]:
     """Candidates drawn from the log-uniform (Zipfian) distribution over [0, range_max): (sampled (int64),
-    expected counts of the true classes, expected counts of the sampled ones)."""
+    expected counts of the true classes, expected counts of the sampled ones).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> true_classes = Tensor(np.array([[1], [3]]), ms.int64)
+        >>> out = ops.log_uniform_candidate_sampler(true_classes, 1, 3, True, 5, 1)
+        >>> print([o.shape for o in out])
+        [(3,), (2, 1), (3,)]
+    """
     return _candidate_sampler(true_classes, num_true, num_sampled, unique, range_max, seed, True,
                               "log_uniform_candidate_sampler")
 
@@ -330,7 +419,17 @@ def uniform_candidate_sampler(true_classes: Tensor, num_true: int, num_sampled: 
                               range_max: int, seed: int = 0,
                               remove_accidental_hits: bool = False) -> tuple[Tensor, Tensor, Tensor]:
     """Candidates drawn uniformly from [0, range_max): (sampled (int64), expected counts of the true classes,
-    expected counts of the sampled ones)."""
+    expected counts of the sampled ones).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> true_classes = Tensor(np.array([[1], [3]]), ms.int32)
+        >>> out = ops.uniform_candidate_sampler(true_classes, 1, 3, True, 5, 1)
+        >>> print([o.shape for o in out])
+        [(3,), (2, 1), (3,)]
+    """
     return _candidate_sampler(true_classes, num_true, num_sampled, unique, range_max, seed, False,
                               "uniform_candidate_sampler")
 
@@ -383,13 +482,32 @@ def _fill(input: Tensor, values: np.ndarray) -> Tensor:
 
 
 def normal_(input: Tensor, mean: float = 0, std: float = 1, *, generator: Any = None) -> Tensor:
-    """Fill ``input`` in place with samples of N(mean, std**2)."""
+    """Fill ``input`` in place with samples of N(mean, std**2).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.zeros((2, 3)), ms.float32)
+        >>> print(ops.normal_(x, 0.0, 1.0).shape)
+        (2, 3)
+    """
     rng = _rng(generator, "normal_")
     return _fill(input, rng.normal(float(mean), float(std), input._data.shape))
 
 
 def uniform_(input: Tensor, from_: float = 0, to: float = 1, *, generator: Any = None) -> Tensor:
-    """Fill ``input`` in place with samples uniform in [from_, to)."""
+    """Fill ``input`` in place with samples uniform in [from_, to).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.zeros((2, 3)), ms.float32)
+        >>> y = ops.uniform_(x, 0.0, 1.0)
+        >>> print(y.shape, bool((y.asnumpy() < 1).all()))
+        (2, 3) True
+    """
     if from_ > to:
         raise ValueError(f"uniform_: from_ {from_} must not exceed to {to}")
     rng = _rng(generator, "uniform_")
@@ -398,7 +516,17 @@ def uniform_(input: Tensor, from_: float = 0, to: float = 1, *, generator: Any =
 
 def random_(input: Tensor, from_: int = 0, to: int | None = None, *, generator: Any = None) -> Tensor:
     """Fill ``input`` in place with integers uniform in [from_, to) (``random_(x, n)``: [0, n); with no
-    bound, [0, the dtype's largest integer that floats hold exactly])."""
+    bound, [0, the dtype's largest integer that floats hold exactly]).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.zeros((2, 3)), ms.int32)
+        >>> y = ops.random_(x, 0, 5)
+        >>> print(y.shape, bool((y.asnumpy() < 5).all()))
+        (2, 3) True
+    """
     rng = _rng(generator, "random_")
     dt = input._data.dtype
     if to is None:
@@ -413,7 +541,16 @@ def random_(input: Tensor, from_: int = 0, to: int | None = None, *, generator: 
 
 
 def exponential_(input: Tensor, lambd: float = 1, *, generator: Any = None) -> Tensor:
-    """Fill ``input`` in place with samples of the exponential distribution of rate ``lambd``."""
+    """Fill ``input`` in place with samples of the exponential distribution of rate ``lambd``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.zeros((2, 3)), ms.float32)
+        >>> print(ops.exponential_(x, 2.0).shape)
+        (2, 3)
+    """
     if lambd <= 0:
         raise ValueError(f"exponential_: lambd must be positive, got {lambd}")
     rng = _rng(generator, "exponential_")
@@ -422,7 +559,16 @@ def exponential_(input: Tensor, lambd: float = 1, *, generator: Any = None) -> T
 
 def bernoulli_(input: Tensor, p: Any = 0.5, *, generator: Any = None) -> Tensor:
     """Fill ``input`` in place with 0 / 1 samples, 1 with probability ``p`` (a number or a tensor that
-    broadcasts to ``input``)."""
+    broadcasts to ``input``).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.zeros((2, 3)), ms.float32)
+        >>> print(ops.bernoulli_(x, 0.5).shape)
+        (2, 3)
+    """
     rng = _rng(generator, "bernoulli_")
     prob = p._data if isinstance(p, Tensor) else np.asarray(float(p))
     if prob.size and (prob.min() < 0 or prob.max() > 1):
@@ -431,7 +577,16 @@ def bernoulli_(input: Tensor, p: Any = 0.5, *, generator: Any = None) -> Tensor:
 
 
 def bernoulli_ext(input: Tensor, *, generator: Any = None) -> Tensor:
-    """0 / 1 samples, 1 with probability ``input`` elementwise (in ``input``'s dtype)."""
+    """0 / 1 samples, 1 with probability ``input`` elementwise (in ``input``'s dtype).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> p = Tensor(np.array([0.0, 1.0]), ms.float32)
+        >>> print(ops.bernoulli_ext(p))
+        [0. 1.]
+    """
     x = to_tensor(input)
     p = x._data
     if p.size and (np.nanmin(p) < 0 or np.nanmax(p) > 1):

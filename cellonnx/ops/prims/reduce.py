@@ -137,7 +137,16 @@ class ArgMin(Op):
 # ---------------------------------------------------------------- functional API
 def reduce_sum(x: Tensor, axis: Any = (), keep_dims: bool = False) -> Tensor:
     """Sum over ``axis`` (an int or a tuple; all axes when ``()`` or None), keeping them as size 1 with
-    ``keep_dims``."""
+    ``keep_dims``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]), ms.float32)
+        >>> print(ops.reduce_sum(x, 1))
+        [3. 7.]
+    """
     x = to_tensor(x)
     if axis is None or axis == ():
         axes = None

@@ -272,7 +272,16 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None, mode:
 
 def upsample(input: Tensor, size: Any = None, scale_factor: Any = None, mode: str = "nearest",
              align_corners: bool | None = None, recompute_scale_factor: bool | None = None) -> Tensor:
-    """The same as :func:`interpolate` (MindSpore's ``ops.upsample``)."""
+    """The same as :func:`interpolate` (MindSpore's ``ops.upsample``).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([[[1.0, 2.0]]]), ms.float32)
+        >>> print(ops.upsample(x, size=4, mode='nearest'))
+        [[[1. 1. 2. 2.]]]
+    """
     return interpolate(input, size, scale_factor, mode, align_corners, recompute_scale_factor)
 
 

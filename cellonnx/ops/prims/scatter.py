@@ -477,6 +477,17 @@ def scatter_add(input_x: Tensor, indices: Any, updates: Tensor) -> Tensor:
 
     As in MindSpore, a Parameter given as ``input_x`` is updated in place (outside a traced graph) and the
     result is also returned.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops, Parameter
+        >>> input_x = Parameter(Tensor(np.zeros((2, 2)), ms.float32), name='x')
+        >>> indices = Tensor(np.array([1, 1]), ms.int32)
+        >>> updates = Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]), ms.float32)
+        >>> print(ops.scatter_add(input_x, indices, updates))
+        [[0. 0.]
+         [4. 6.]]
     """
     from cellonnx.ops import registry
     from cellonnx.ops.prims.shape import reshape

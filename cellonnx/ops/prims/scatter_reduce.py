@@ -209,7 +209,19 @@ def tensor_scatter_mul(input_x: Tensor, indices: Any, updates: Tensor) -> Tensor
 
 def tensor_scatter_div(input_x: Tensor, indices: Any, updates: Tensor) -> Tensor:
     """``input_x`` with ``input_x[indices[b]]`` divided by ``updates[b]`` (repeats divide in turn; integer
-    division truncates)."""
+    division truncates).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> input_x = Tensor(np.array([[8.0, 6.0], [4.0, 2.0]]), ms.float32)
+        >>> indices = Tensor(np.array([[0, 0], [1, 1]]), ms.int32)
+        >>> updates = Tensor(np.array([2.0, 4.0]), ms.float32)
+        >>> print(ops.tensor_scatter_div(input_x, indices, updates))
+        [[4.  6. ]
+         [4.  0.5]]
+    """
     return tensor_scatter_reduce(input_x, indices, updates, "div", "tensor_scatter_div")
 
 
@@ -230,7 +242,19 @@ def tensor_scatter_max(input_x: Tensor, indices: Any, updates: Tensor) -> Tensor
 
 
 def tensor_scatter_min(input_x: Tensor, indices: Any, updates: Tensor) -> Tensor:
-    """``input_x`` with ``input_x[indices[b]] = min(input_x[indices[b]], updates[b])``."""
+    """``input_x`` with ``input_x[indices[b]] = min(input_x[indices[b]], updates[b])``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> input_x = Tensor(np.array([[8.0, 6.0], [4.0, 2.0]]), ms.float32)
+        >>> indices = Tensor(np.array([[0, 0], [1, 1]]), ms.int32)
+        >>> updates = Tensor(np.array([2.0, 4.0]), ms.float32)
+        >>> print(ops.tensor_scatter_min(input_x, indices, updates))
+        [[2. 6.]
+         [4. 2.]]
+    """
     return tensor_scatter_reduce(input_x, indices, updates, "min", "tensor_scatter_min")
 
 

@@ -489,6 +489,14 @@ def polygamma(n: Any, input: Tensor) -> Tensor:
     Args:
         n (Union[Tensor, int]): the order, a non-negative integer (a 0-D integer tensor in MindSpore).
         input (Tensor): float input.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> print(ops.polygamma(Tensor(1, ms.int64), x).asnumpy().round(4))
+        [1.6449 0.6449]
     """
     order = int(n._data.reshape(()) if isinstance(n, Tensor) else n)
     if order < 0:
@@ -528,7 +536,18 @@ def igammac(input: Tensor, other: Tensor) -> Tensor:
 
 def betainc(a: Tensor, b: Tensor, x: Tensor) -> Tensor:
     """The regularized incomplete beta function I_x(a, b) (``ops.Betainc()(a, b, x)``), broadcast; the
-    gradient is in ``x`` only."""
+    gradient is in ``x`` only.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> a = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> b = Tensor(np.array([1.0, 3.0]), ms.float32)
+        >>> x = Tensor(np.array([0.5, 0.5]), ms.float32)
+        >>> print(ops.betainc(a, b, x).asnumpy().round(4))
+        [0.5    0.6875]
+    """
     a, b = _float_pair(a, b)
     a, x = _float_pair(a, x)
     b, x = _float_pair(b, x)
@@ -551,62 +570,170 @@ def zeta(input: Tensor, other: Tensor) -> Tensor:
 
 
 def bessel_j0(x: Tensor) -> Tensor:
-    """The Bessel function of the first kind of order 0."""
+    """The Bessel function of the first kind of order 0.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([0.5, 1.0, 2.0]), ms.float32)
+        >>> print(ops.bessel_j0(x).asnumpy().round(4))
+        [0.9385 0.7652 0.2239]
+    """
     return BesselJ0.apply(_floatify(x))
 
 
 def bessel_j1(x: Tensor) -> Tensor:
-    """The Bessel function of the first kind of order 1."""
+    """The Bessel function of the first kind of order 1.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([0.5, 1.0, 2.0]), ms.float32)
+        >>> print(ops.bessel_j1(x).asnumpy().round(4))
+        [0.2423 0.4401 0.5767]
+    """
     return BesselJ1.apply(_floatify(x))
 
 
 def bessel_y0(x: Tensor) -> Tensor:
-    """The Bessel function of the second kind of order 0 (-inf for x <= 0, as in MindSpore)."""
+    """The Bessel function of the second kind of order 0 (-inf for x <= 0, as in MindSpore).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([0.5, 1.0, 2.0]), ms.float32)
+        >>> print(ops.bessel_y0(x).asnumpy().round(4))
+        [-0.4445  0.0883  0.5104]
+    """
     return BesselY0.apply(_floatify(x))
 
 
 def bessel_y1(x: Tensor) -> Tensor:
-    """The Bessel function of the second kind of order 1 (-inf for x < 0, NaN at 0, as in MindSpore)."""
+    """The Bessel function of the second kind of order 1 (-inf for x < 0, NaN at 0, as in MindSpore).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([0.5, 1.0, 2.0]), ms.float32)
+        >>> print(ops.bessel_y1(x).asnumpy().round(4))
+        [-1.4715 -0.7812 -0.107 ]
+    """
     return BesselY1.apply(_floatify(x))
 
 
 def bessel_i0(x: Tensor) -> Tensor:
-    """The modified Bessel function of the first kind of order 0."""
+    """The modified Bessel function of the first kind of order 0.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([0.5, 1.0, 2.0]), ms.float32)
+        >>> print(ops.bessel_i0(x).asnumpy().round(4))
+        [1.0635 1.2661 2.2796]
+    """
     return BesselI0.apply(_floatify(x))
 
 
 def bessel_i0e(x: Tensor) -> Tensor:
-    """The exponentially scaled modified Bessel function of the first kind of order 0: ``i0(x) e^-|x|``."""
+    """The exponentially scaled modified Bessel function of the first kind of order 0: ``i0(x) e^-|x|``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([0.5, 1.0, 2.0]), ms.float32)
+        >>> print(ops.bessel_i0e(x).asnumpy().round(4))
+        [0.645  0.4658 0.3085]
+    """
     return BesselI0e.apply(_floatify(x))
 
 
 def bessel_i1(x: Tensor) -> Tensor:
-    """The modified Bessel function of the first kind of order 1."""
+    """The modified Bessel function of the first kind of order 1.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([0.5, 1.0, 2.0]), ms.float32)
+        >>> print(ops.bessel_i1(x).asnumpy().round(4))
+        [0.2579 0.5652 1.5906]
+    """
     return BesselI1.apply(_floatify(x))
 
 
 def bessel_i1e(x: Tensor) -> Tensor:
-    """The exponentially scaled modified Bessel function of the first kind of order 1: ``i1(x) e^-|x|``."""
+    """The exponentially scaled modified Bessel function of the first kind of order 1: ``i1(x) e^-|x|``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([0.5, 1.0, 2.0]), ms.float32)
+        >>> print(ops.bessel_i1e(x).asnumpy().round(4))
+        [0.1564 0.2079 0.2153]
+    """
     return BesselI1e.apply(_floatify(x))
 
 
 def bessel_k0(x: Tensor) -> Tensor:
-    """The modified Bessel function of the second kind of order 0 (inf for x <= 0, as in MindSpore)."""
+    """The modified Bessel function of the second kind of order 0 (inf for x <= 0, as in MindSpore).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([0.5, 1.0, 2.0]), ms.float32)
+        >>> print(ops.bessel_k0(x).asnumpy().round(4))
+        [0.9244 0.421  0.1139]
+    """
     return BesselK0.apply(_floatify(x))
 
 
 def bessel_k0e(x: Tensor) -> Tensor:
-    """The exponentially scaled modified Bessel function of the second kind of order 0: ``k0(x) e^x``."""
+    """The exponentially scaled modified Bessel function of the second kind of order 0: ``k0(x) e^x``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([0.5, 1.0, 2.0]), ms.float32)
+        >>> print(ops.bessel_k0e(x).asnumpy().round(4))
+        [1.5241 1.1445 0.8416]
+    """
     return BesselK0e.apply(_floatify(x))
 
 
 def bessel_k1(x: Tensor) -> Tensor:
-    """The modified Bessel function of the second kind of order 1 (inf for x <= 0, as in MindSpore)."""
+    """The modified Bessel function of the second kind of order 1 (inf for x <= 0, as in MindSpore).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([0.5, 1.0, 2.0]), ms.float32)
+        >>> print(ops.bessel_k1(x).asnumpy().round(4))
+        [1.6564 0.6019 0.1399]
+    """
     return BesselK1.apply(_floatify(x))
 
 
 def bessel_k1e(x: Tensor) -> Tensor:
-    """The exponentially scaled modified Bessel function of the second kind of order 1: ``k1(x) e^x``."""
+    """The exponentially scaled modified Bessel function of the second kind of order 1: ``k1(x) e^x``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([0.5, 1.0, 2.0]), ms.float32)
+        >>> print(ops.bessel_k1e(x).asnumpy().round(4))
+        [2.731  1.6362 1.0335]
+    """
     return BesselK1e.apply(_floatify(x))
 
 

@@ -188,7 +188,16 @@ def fft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = N
 
 
 def ifft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None) -> Tensor:
-    """The inverse of :func:`fft` (``norm`` 'backward' scales by 1/n)."""
+    """The inverse of :func:`fft` (``norm`` 'backward' scales by 1/n).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([4.0, 0.0, 0.0, 0.0]), ms.complex64)
+        >>> print(ops.ifft(x))
+        [1.+0.j 1.+0.j 1.+0.j 1.+0.j]
+    """
     return _transform(input, "ifft", None if n is None else (n,), dim, norm, "ifft")
 
 
@@ -207,78 +216,225 @@ def rfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = 
 
 
 def irfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None) -> Tensor:
-    """The inverse of :func:`rfft`: a real signal of length ``n`` (default ``2 * (m - 1)``)."""
+    """The inverse of :func:`rfft`: a real signal of length ``n`` (default ``2 * (m - 1)``).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([6.0, -2.0]), ms.complex64)
+        >>> print(ops.irfft(x))
+        [2. 4.]
+    """
     return _transform(input, "irfft", None if n is None else (n,), dim, norm, "irfft")
 
 
 def hfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None) -> Tensor:
     """The transform of a Hermitian-symmetric signal given by its first half: a real result of length
-    ``n`` (default ``2 * (m - 1)``)."""
+    ``n`` (default ``2 * (m - 1)``).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0]), ms.complex64)
+        >>> print(ops.hfft(x))
+        [ 8. -2.  0. -2.]
+    """
     return _transform(input, "hfft", None if n is None else (n,), dim, norm, "hfft")
 
 
 def ihfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None) -> Tensor:
-    """The inverse of :func:`hfft`: the first half of a Hermitian spectrum of a real signal."""
+    """The inverse of :func:`hfft`: the first half of a Hermitian spectrum of a real signal.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([1.0, 2.0, 3.0, 4.0]), ms.float32)
+        >>> print(ops.ihfft(x))
+        [ 2.5-0.j  -0.5-0.5j -0.5-0.j ]
+    """
     return _transform(input, "ihfft", None if n is None else (n,), dim, norm, "ihfft")
 
 
 def fft2(input: Tensor, s: Any = None, dim: Any = (-2, -1), norm: str | None = None) -> Tensor:
-    """The 2-D discrete Fourier transform over ``dim`` (sizes ``s``)."""
+    """The 2-D discrete Fourier transform over ``dim`` (sizes ``s``).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.ones((2, 2)), ms.complex64)
+        >>> print(ops.fft2(x))
+        [[4.+0.j 0.+0.j]
+         [0.+0.j 0.+0.j]]
+    """
     return _transform(input, "fft", s, dim, norm, "fft2")
 
 
 def ifft2(input: Tensor, s: Any = None, dim: Any = (-2, -1), norm: str | None = None) -> Tensor:
-    """The inverse of :func:`fft2`."""
+    """The inverse of :func:`fft2`.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([[4.0, 0.0], [0.0, 0.0]]), ms.complex64)
+        >>> print(ops.ifft2(x))
+        [[1.+0.j 1.+0.j]
+         [1.+0.j 1.+0.j]]
+    """
     return _transform(input, "ifft", s, dim, norm, "ifft2")
 
 
 def rfft2(input: Tensor, s: Any = None, dim: Any = (-2, -1), norm: str | None = None) -> Tensor:
-    """The 2-D transform of a real input (the last axis halved)."""
+    """The 2-D transform of a real input (the last axis halved).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]), ms.float32)
+        >>> print(ops.rfft2(x))
+        [[10.+0.j -2.+0.j]
+         [-4.+0.j  0.+0.j]]
+    """
     return _transform(input, "rfft", s, dim, norm, "rfft2")
 
 
 def irfft2(input: Tensor, s: Any = None, dim: Any = (-2, -1), norm: str | None = None) -> Tensor:
-    """The inverse of :func:`rfft2`."""
+    """The inverse of :func:`rfft2`.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([[10.0, -2.0], [-4.0, 0.0]]), ms.complex64)
+        >>> print(ops.irfft2(x))
+        [[1. 2.]
+         [3. 4.]]
+    """
     return _transform(input, "irfft", s, dim, norm, "irfft2")
 
 
 def hfft2(input: Tensor, s: Any = None, dim: Any = (-2, -1), norm: str | None = None) -> Tensor:
-    """The 2-D :func:`hfft`."""
+    """The 2-D :func:`hfft`.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]), ms.complex64)
+        >>> print(ops.hfft2(x))
+        [[10. -2.]
+         [-4.  0.]]
+    """
     return _transform(input, "hfft", s, dim, norm, "hfft2")
 
 
 def ihfft2(input: Tensor, s: Any = None, dim: Any = (-2, -1), norm: str | None = None) -> Tensor:
-    """The inverse of :func:`hfft2`."""
+    """The inverse of :func:`hfft2`.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]), ms.float32)
+        >>> print(ops.ihfft2(x))
+        [[ 2.5-0.j -0.5-0.j]
+         [-1. -0.j  0. -0.j]]
+    """
     return _transform(input, "ihfft", s, dim, norm, "ihfft2")
 
 
 def fftn(input: Tensor, s: Any = None, dim: Any = None, norm: str | None = None) -> Tensor:
-    """The N-D transform over ``dim`` (every axis, or the last ``len(s)`` axes, when None)."""
+    """The N-D transform over ``dim`` (every axis, or the last ``len(s)`` axes, when None).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.ones((2, 2)), ms.complex64)
+        >>> print(ops.fftn(x))
+        [[4.+0.j 0.+0.j]
+         [0.+0.j 0.+0.j]]
+    """
     return _transform(input, "fft", s, dim, norm, "fftn")
 
 
 def ifftn(input: Tensor, s: Any = None, dim: Any = None, norm: str | None = None) -> Tensor:
-    """The inverse of :func:`fftn`."""
+    """The inverse of :func:`fftn`.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([[4.0, 0.0], [0.0, 0.0]]), ms.complex64)
+        >>> print(ops.ifftn(x))
+        [[1.+0.j 1.+0.j]
+         [1.+0.j 1.+0.j]]
+    """
     return _transform(input, "ifft", s, dim, norm, "ifftn")
 
 
 def rfftn(input: Tensor, s: Any = None, dim: Any = None, norm: str | None = None) -> Tensor:
-    """The N-D transform of a real input (the last transformed axis halved)."""
+    """The N-D transform of a real input (the last transformed axis halved).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]), ms.float32)
+        >>> print(ops.rfftn(x))
+        [[10.+0.j -2.+0.j]
+         [-4.+0.j  0.+0.j]]
+    """
     return _transform(input, "rfft", s, dim, norm, "rfftn")
 
 
 def irfftn(input: Tensor, s: Any = None, dim: Any = None, norm: str | None = None) -> Tensor:
-    """The inverse of :func:`rfftn`."""
+    """The inverse of :func:`rfftn`.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([[10.0, -2.0], [-4.0, 0.0]]), ms.complex64)
+        >>> print(ops.irfftn(x))
+        [[1. 2.]
+         [3. 4.]]
+    """
     return _transform(input, "irfft", s, dim, norm, "irfftn")
 
 
 def hfftn(input: Tensor, s: Any = None, dim: Any = None, norm: str | None = None) -> Tensor:
-    """The N-D :func:`hfft`."""
+    """The N-D :func:`hfft`.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]), ms.complex64)
+        >>> print(ops.hfftn(x))
+        [[10. -2.]
+         [-4.  0.]]
+    """
     return _transform(input, "hfft", s, dim, norm, "hfftn")
 
 
 def ihfftn(input: Tensor, s: Any = None, dim: Any = None, norm: str | None = None) -> Tensor:
-    """The inverse of :func:`hfftn`."""
+    """The inverse of :func:`hfftn`.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]), ms.float32)
+        >>> print(ops.ihfftn(x))
+        [[ 2.5-0.j -0.5-0.j]
+         [-1. -0.j  0. -0.j]]
+    """
     return _transform(input, "ihfft", s, dim, norm, "ihfftn")
 
 

@@ -341,17 +341,44 @@ def arctan(input: Tensor) -> Tensor:
 
 
 def arcsinh(input: Tensor) -> Tensor:
-    """Alias of :func:`asinh`."""
+    """Alias of :func:`asinh`.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([0.0, 1.0]), ms.float32)
+        >>> print(ops.arcsinh(x).asnumpy().round(4))
+        [0.     0.8814]
+    """
     return asinh(input)
 
 
 def arccosh(input: Tensor) -> Tensor:
-    """Alias of :func:`acosh`."""
+    """Alias of :func:`acosh`.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([1.0, 2.0]), ms.float32)
+        >>> print(ops.arccosh(x).asnumpy().round(4))
+        [0.    1.317]
+    """
     return acosh(input)
 
 
 def arctanh(input: Tensor) -> Tensor:
-    """Alias of :func:`atanh`."""
+    """Alias of :func:`atanh`.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, ops
+        >>> x = Tensor(np.array([0.0, 0.5]), ms.float32)
+        >>> print(ops.arctanh(x).asnumpy().round(4))
+        [0.     0.5493]
+    """
     return atanh(input)
 
 

@@ -100,7 +100,18 @@ _HOOKS = ("begin", "epoch_begin", "epoch_end", "step_begin", "step_end", "end",
 
 
 class CallbackManager(Callback):
-    """Runs a list of callbacks in order (entering each as a context manager for the run)."""
+    """Runs a list of callbacks in order (entering each as a context manager for the run).
+
+    Examples:
+        >>> from cellonnx.train import Callback, CallbackManager, RunContext, InternalCallbackParam
+        >>> class Hello(Callback):
+        ...     def on_train_begin(self, run_context):
+        ...         print('training starts')
+        >>> cb_params = InternalCallbackParam()
+        >>> with CallbackManager([Hello()]) as manager:
+        ...     manager.on_train_begin(RunContext(cb_params))
+        training starts
+    """
 
     def __init__(self, callbacks: Any) -> None:
         self._callbacks: list[Callback] = []
@@ -149,7 +160,15 @@ for _hook in _HOOKS:
 
 
 class InternalCallbackParam(dict):
-    """The callback parameters: a dict whose keys are also attributes (``cb_params.cur_step_num``)."""
+    """The callback parameters: a dict whose keys are also attributes (``cb_params.cur_step_num``).
+
+    Examples:
+        >>> from cellonnx.train import InternalCallbackParam
+        >>> cb_params = InternalCallbackParam()
+        >>> cb_params.cur_step_num = 3
+        >>> print(cb_params.cur_step_num)
+        3
+    """
 
     def __getattr__(self, key: str) -> Any:
         try:
@@ -166,6 +185,12 @@ class RunContext:
 
     Args:
         original_args (dict): the callback parameters.
+
+    Examples:
+        >>> from cellonnx.train import RunContext
+        >>> run_context = RunContext({'epoch_num': 2})
+        >>> print(run_context.original_args()['epoch_num'])
+        2
     """
 
     def __init__(self, original_args: dict) -> None:

@@ -69,6 +69,12 @@ class TimeMonitor(Callback):
     Args:
         data_size (int): steps per epoch, when the run does not know it. Default: ``None``.
         data_time (bool): also report the time spent waiting for data. Default: ``False``.
+
+    Examples:
+        >>> from cellonnx.train import TimeMonitor
+        >>> time_monitor = TimeMonitor(data_size=100)
+        >>> print(type(time_monitor).__name__)
+        TimeMonitor
     """
 
     def __init__(self, data_size: int | None = None, data_time: bool = False) -> None:
@@ -119,6 +125,12 @@ class ProgressBar(Callback):
 
     Args:
         leave (bool): keep each epoch's finished bar on screen. Default: ``True``.
+
+    Examples:
+        >>> from cellonnx.train import ProgressBar
+        >>> bar = ProgressBar(leave=False)
+        >>> print(bar.leave)
+        False
     """
 
     def __init__(self, leave: bool = True) -> None:

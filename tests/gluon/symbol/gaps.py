@@ -16,8 +16,6 @@ GAPS: dict[str, dict[str, str]] = {
     "onnx": {
         "linalg_gelqf": "the LQ factorization (a QR of the transpose) has no ONNX lowering: ONNX has no "
         "operator for it and no fixed graph of ONNX operators computes it",
-        "misc_contrib": "diag of a matrix whose row count follows the batch (Reshape (-1, 4) of the input): "
-        "ops.diagonal is exported with the length of the traced batch",
         "rrelu": "LeakyReLU rrelu's second output (its mask) is not computed; MXNet 1.9.1 leaves it "
         "uninitialized outside training, so its recorded values are not a reference either",
     },

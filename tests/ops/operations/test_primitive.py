@@ -341,3 +341,49 @@ def test_fused_updates_against_numpy() -> None:
     assert_close(pm.asnumpy(), new_m, 1e-6, 1e-7, "m")
     assert_close(var16.asnumpy().astype(np.float32), (w.astype(np.float16).astype(np.float32) - 0.01 * update)
                  .astype(np.float16).astype(np.float32), 1e-3, 0, "var")
+
+
+def test_fused_cast_adam_weight_decay_divides_the_gradient_by_global_norm() -> None:
+    """MindSpore 2.10's CPU kernel takes a tenth input, ``global_norm``, and updates with ``gradient /
+    global_norm``: the same update as the gradient divided beforehand."""
+    rng = np.random.default_rng(4)
+    w, m, g = (rng.normal(size=(2, 3)).astype(np.float32) for _ in range(3))
+    v = rng.uniform(0.5, 1.0, (2, 3)).astype(np.float32)
+    results = []
+    for grad, norm in ((g / 2, ()), (g, (Tensor(np.float32(2.0)),))):
+        var16 = Parameter(Tensor(w.astype(np.float16)), name="w16")
+        pm, pv = Parameter(Tensor(m), name="m"), Parameter(Tensor(v), name="v")
+        ops.FusedCastAdamWeightDecay()(var16, pm, pv, 0.01, 0.9, 0.999, 1e-8, 0.1,
+                                       Tensor(grad.astype(np.float16)), *norm)
+        results.append((var16.asnumpy(), pm.asnumpy(), pv.asnumpy()))
+    for before, after, what in zip(*results, ("var", "m", "v")):
+        assert_close(after.astype(np.float32), before.astype(np.float32), 1e-3, 0, what)
+
+
+def test_custom_pyfunc_takes_infer_functions_for_shape_and_dtype() -> None:
+    """MindSpore's ``ops.Custom(func, out_shape=<fn>, out_dtype=<fn>, func_type='pyfunc')``: the infer
+    functions get the inputs' shapes and dtypes; the result's dtype is the one out_dtype names."""
+    a = np.array([1.0, 2.0], np.float32)
+    op = ops.Custom(lambda x, y: x + y, out_shape=lambda x, _: x, out_dtype=lambda x, _: x,
+                    func_type="pyfunc")
+    out = op(Tensor(a), Tensor(a))
+    assert out.dtype == ms.float32
+    np.testing.assert_array_equal(out.asnumpy(), a + a)
+    half = ops.Custom(lambda x, y: x + y, out_shape=lambda x, _: x, out_dtype=lambda *_: ms.float16,
+                      func_type="pyfunc")
+    assert half(Tensor(a), Tensor(a)).dtype == ms.float16
+
+
+def test_scan_class_steps_through_a_sequence_as_mindspore() -> None:
+    """MindSpore's ``ops.Scan()``: xs is a list or tuple (or None with ``length``), ``ys`` comes back as a
+    list, one entry per step; anything else for xs is a TypeError."""
+    def step(carry: Tensor, x: Tensor | None) -> tuple[Tensor, Tensor]:
+        carry = carry + (1.0 if x is None else x)
+        return carry, carry * 2
+    xs = [Tensor(np.float32(v)) for v in (1.0, 2.0, 3.0)]
+    carry, ys = ops.Scan()(step, Tensor(np.float32(0.0)), xs)
+    assert float(carry) == 6.0 and isinstance(ys, list) and [float(y) for y in ys] == [2.0, 6.0, 12.0]
+    carry, ys = ops.Scan()(step, Tensor(np.float32(0.0)), None, length=2)
+    assert float(carry) == 2.0 and len(ys) == 2
+    with pytest.raises(TypeError, match="xs must be a tuple, a list or None"):
+        ops.Scan()(step, Tensor(np.float32(0.0)), Tensor(np.ones(3, np.float32)))
