@@ -79,6 +79,8 @@ from cellonnx.ops.composite.sparse_unary import *
 from cellonnx.ops.composite.mvlgamma import *
 from cellonnx.ops.composite.comm import *
 from cellonnx.ops.composite.comm_matmul import *
+from cellonnx.ops.composite.flash_attention import *
+from cellonnx.ops.composite.infer_attention import *
 from cellonnx.communication.store import *
 from cellonnx.ops.prims import MODULES as _PRIM_MODULES
 from cellonnx.ops.composite import loss as _loss, math_extra as _math_extra
@@ -106,6 +108,9 @@ from cellonnx.ops.composite import comm as _comm  # noqa: E402
 _modules += [_comm]
 from cellonnx.ops.composite import comm_matmul as _comm_matmul  # noqa: E402
 _modules += [_comm_matmul]
+from cellonnx.ops.composite import flash_attention as _flash_attention  # noqa: E402
+from cellonnx.ops.composite import infer_attention as _infer_attention  # noqa: E402
+_modules += [_flash_attention, _infer_attention]
 from cellonnx.communication import store as _store  # noqa: E402
 _modules += [_store]
 

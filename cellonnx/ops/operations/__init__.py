@@ -8,6 +8,7 @@ from __future__ import annotations
 from cellonnx.ops.operations import (
     adafactor_ops,
     array_ops,
+    attention_ops,
     color_ops,
     comm_ops,
     compat_ops,
@@ -37,6 +38,7 @@ from cellonnx.ops.operations import (
 )
 from cellonnx.ops.operations.adafactor_ops import *
 from cellonnx.ops.operations.array_ops import *
+from cellonnx.ops.operations.attention_ops import *
 from cellonnx.ops.operations.color_ops import *
 from cellonnx.ops.operations.comm_ops import *
 from cellonnx.ops.operations.compat_ops import *
@@ -68,7 +70,7 @@ from cellonnx.ops.prims.control import ForiLoop, Scan, WhileLoop
 FAMILIES = (math_ops, array_ops, nn_ops, random_ops, optim_ops, debug_ops, other_ops, special_ops, linalg_ops,
             scatter_ops, image_ops, loss_ops, compat_ops, extra_ops, nn3d_ops, resize_ops, rnn_ops,
             spectral_ops, color_ops, matrix_ops, nms_ops, ctc_ops, sampling_ops, window_ops,
-            resample_ops, text_ops, adafactor_ops)
+            resample_ops, text_ops, adafactor_ops, attention_ops)
 ROWS = [row for family in FAMILIES for row in family.ROWS]
 
 __all__ = ["ForiLoop", "Scan", "WhileLoop"]

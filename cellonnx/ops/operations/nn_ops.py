@@ -1046,3 +1046,10 @@ ROWS = [
 CLASSES = build(ROWS, globals())
 globals().update(CLASSES)
 __all__ = list(CLASSES)
+
+# MindSpore declares its fused attention primitives in nn_ops (mindformers imports them from here)
+from cellonnx.ops.operations import attention_ops as _attention_ops  # noqa: E402
+
+FlashAttentionScore = _attention_ops.CLASSES["FlashAttentionScore"]
+IncreFlashAttention = _attention_ops.CLASSES["IncreFlashAttention"]
+PromptFlashAttention = _attention_ops.CLASSES["PromptFlashAttention"]

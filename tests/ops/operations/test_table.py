@@ -45,6 +45,23 @@ def _hook(g: Any) -> Any:
 
 
 EXTRA: dict[str, dict[str, Any]] = {
+    "FlashAttentionScore": c(lambda: ops.FlashAttentionScore(4, scale_value=0.5, sparse_mode=2),
+                             [f32(2, 3, 8), f32(2, 3, 4), f32(2, 3, 4)]),
+    "PromptFlashAttention": c(lambda: ops.PromptFlashAttention(4, 0.5, num_key_value_heads=2),
+                              [f32(2, 3, 8), f32(2, 5, 4), f32(2, 5, 4)]),
+    "IncreFlashAttention": c(lambda: ops.IncreFlashAttention(4, num_key_value_heads=2),
+                             [f32(2, 1, 8), f32(2, 5, 4), f32(2, 5, 4)],
+                             lambda p, q, k, v: p(q, [k], [v], actual_seq_lengths=[5, 3])),
+    "PagedAttention": c(lambda: ops.PagedAttention(4, 0.5, 2),
+                        [f32(2, 4, 2), f32(4, 2, 2, 2), f32(4, 2, 2, 2)],
+                        lambda p, q, k, v: p(q, k, v, T([[2, 0], [3, 1]], ms.int32), T([3, 4], ms.int32))),
+    "PagedAttentionMask": c(lambda: ops.PagedAttentionMask(4, 0.5, 2),
+                            [f32(2, 4, 2), f32(4, 2, 2, 2), f32(4, 2, 2, 2), f32(2, 4, 1, 4)],
+                            lambda p, q, k, v, a: p(q, k, v, T([[2, 0], [3, 1]], ms.int32),
+                                                    T([3, 4], ms.int32), alibi_mask=a)),
+    "ReshapeAndCache": c(lambda: ops.ReshapeAndCache(),
+                         [f32(3, 2, 2), f32(3, 2, 2), param(f32(4, 2, 2, 2)), param(f32(4, 2, 2, 2))],
+                         lambda p, k, v, kc, vc: p(k, v, kc, vc, T([5, 0, 2], ms.int32))),
     "ExtractImagePatches": c(lambda: ops.ExtractImagePatches([1, 1, 2, 2], [1, 1, 1, 2], [1, 1, 1, 1],
                                                              "SAME"), [f32(1, 2, 4, 5)]),
     "ExtractVolumePatches": c(lambda: ops.ExtractVolumePatches(2, 1, "VALID"), [f32(1, 2, 3, 3, 3)]),
