@@ -43,7 +43,8 @@ def adopt(out: Any, args: tuple) -> Any:
         if isinstance(a, Tensor):
             cls = type(a)
             if getattr(cls, "_gluon_array", False):
-                return _retype(out, cls)
+                from cellonnx.mxnet._placement import follow
+                return follow(_retype(out, cls), (a,), {})  # on the input's device, as in MXNet
             return out
     return out
 
@@ -380,7 +381,7 @@ class Block(BlockIO, Cell):
 
         Args:
             init: the global initializer. Default: Uniform(0.07).
-            device: accepted for compatibility.
+            device: the device or list of devices (``ctx`` is MXNet 1.x's name); default: the current one.
             verbose: log each initialized parameter. Default: False.
             force_reinit: re-initialize parameters that hold values. Default: False.
         """
@@ -389,7 +390,7 @@ class Block(BlockIO, Cell):
             init.set_verbosity(True)
         for p in self._unique_params():
             if isinstance(p, Parameter):
-                p.initialize(None, device, init, force_reinit=force_reinit)
+                p.initialize(None, device if device is not None else ctx, init, force_reinit=force_reinit)
 
     def cast(self, dtype: Any) -> Block:
         """Cast the parameters of this block and its children to ``dtype``."""
@@ -443,11 +444,16 @@ class Block(BlockIO, Cell):
         return self
 
     def reset_device(self, device: Any = None) -> None:
-        """Accepted for compatibility: parameters live in host memory, onnxruntime sessions copy them."""
+        """Move every parameter to ``device`` (a device or a list; values stay in host memory, onnxruntime
+        sessions copy them)."""
+        for p in self._unique_params():
+            if isinstance(p, Parameter):
+                p.reset_device(device)
 
     def reset_ctx(self, ctx: Any = None) -> None:
         warnings.warn("Block.reset_ctx has been renamed to Block.reset_device", DeprecationWarning,
                       stacklevel=2)
+        self.reset_device(ctx)
 
     # ---------------------------------------------------------------- hybridization (HybridBlock overrides)
     def hybridize(self, active: bool = True, **kwargs: Any) -> None:

@@ -292,25 +292,57 @@ class Parameter(_CoreParameter):
         from cellonnx.graph import trace
         if trace.current() is not None:
             return self
+        from cellonnx.mxnet._placement import place
         from cellonnx.mxnet.ndarray.ndarray import NDArray
         from cellonnx.mxnet.numpy.multiarray import ndarray
         from cellonnx.mxnet.util import is_np_array
+        where = self._device_for(device)
         view = _Reshape.apply(self, shape=tuple(self._data.shape))  # NumPy's reshape: a view
         view.__class__ = ndarray if is_np_array() else NDArray
+        place(view, where)
         key = id(view)
         _VIEWS[key] = (weakref.ref(view, lambda _: _VIEWS.pop(key, None)), weakref.ref(self))
         return view
 
-    def list_data(self) -> list[Any]:
-        return [self()]
+    def _device_for(self, device: Any) -> Any:
+        """The device ``data(device)`` gives an array on: ``device``, which must be one the parameter was
+        initialized on; by default its only device, else the current one."""
+        from cellonnx.mxnet._placement import device_arg
+        devices = self.list_device()
+        if device is None:
+            device = devices[0] if len(devices) == 1 else None
+        device = device_arg(device)
+        if device not in devices:
+            raise RuntimeError(f"Parameter '{self.name}' was not initialized on context {device}. It was "
+                               f"only initialized on {devices}.")
+        return device
 
-    def list_device(self) -> list[str]:
-        return ["cpu(0)"]
+    def _record_devices(self, device: Any) -> None:
+        """Keep the devices of ``initialize(ctx=...)`` / ``reset_ctx``: one Device or a list (default: the
+        current device)."""
+        from cellonnx.mxnet._placement import device_arg
+        listed = list(device) if isinstance(device, (list, tuple)) else [device]
+        self.__dict__["_mx_devices"] = [device_arg(d) for d in listed]
+
+    def list_data(self) -> list[Any]:
+        """The value as an array on each device it was initialized on (one host copy: they share memory)."""
+        return [self(d) for d in self.list_device()]
+
+    def list_device(self) -> list[Any]:
+        """The devices the parameter was initialized on (``initialize(ctx=[...])``); [cpu(0)] by default."""
+        devices = self.__dict__.get("_mx_devices")
+        if devices is None:
+            from cellonnx.mxnet.device import cpu
+            return [cpu(0)]
+        return list(devices)
 
     list_ctx = list_device
 
     def reset_device(self, device: Any = None) -> None:
-        """Accepted for compatibility: the value lives in host memory (onnxruntime sessions copy it)."""
+        """Move the parameter to ``device`` (a Device or a list of them; default: the current device). The
+        value stays in host memory (onnxruntime sessions copy it); the devices are what ``list_ctx`` and
+        ``data()`` report."""
+        self._record_devices(device)
 
     reset_ctx = reset_device
 
@@ -367,7 +399,8 @@ class Parameter(_CoreParameter):
 
         Args:
             init: initializer for this parameter; default: its own ``init``, else ``default_init``.
-            device: accepted for compatibility (one host device).
+            device: the device or list of devices (``ctx`` is MXNet 1.x's name); default: the current one.
+                The value is held once, in host memory.
             default_init: used when neither ``init`` nor the parameter's own is given. Default: Uniform().
             force_reinit: re-initialize a parameter that already holds a value. Default: False.
         """
@@ -375,6 +408,7 @@ class Parameter(_CoreParameter):
             warnings.warn(f"Parameter '{self.name}' is already initialized, ignoring. Set force_reinit=True to "
                           "re-initialize.", stacklevel=2)
             return
+        self._record_devices(device if device is not None else ctx)
         if init is None:
             init = self.init if self.init is not None else (default_init if default_init is not None
                                                             else _init.Uniform())

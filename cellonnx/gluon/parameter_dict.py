@@ -160,13 +160,20 @@ class ParameterDict(dict):
             setattr(p, name, value)
 
     def reset_ctx(self, ctx: Any = None) -> None:
-        """Accepted for compatibility: values live in host memory."""
+        """Move every parameter to ``ctx`` (a device or a list; values stay in host memory)."""
+        for p in self._unique():
+            if isinstance(p, Parameter):
+                p.reset_ctx(ctx)
 
     reset_device = reset_ctx
 
     def list_ctx(self) -> list[Any]:
-        from cellonnx.mxnet.device import cpu
-        return [cpu(0)]
+        """The devices the parameters are on (each once)."""
+        devices: list[Any] = []
+        for p in self._unique():
+            if isinstance(p, Parameter):
+                devices.extend(d for d in p.list_ctx() if d not in devices)
+        return devices
 
     list_device = list_ctx
 

@@ -1,8 +1,10 @@
 """mxnet.device (2.x) / mxnet.context (1.x): device descriptors.
 
-cellonnx computes eagerly on the host and hands compiled graphs to onnxruntime, so a Device only records
-what the code asked for: ``cpu()`` and ``gpu(i)`` compare, hash and print as MXNet's do, and ``with
-mx.gpu(0):`` sets the current device. Arrays report ``cpu(0)``.
+cellonnx computes eagerly on the host and hands compiled graphs to onnxruntime, so a Device records what
+the code asked for: ``cpu()`` and ``gpu(i)`` compare, hash and print as MXNet's do, and ``with mx.cpu(1):``
+sets the current device. Arrays keep the device they were made on (``ctx=`` / ``device=``, the current one
+by default) and operators' results the device of their first array argument (cellonnx/mxnet/_placement.py);
+a GPU array needs onnxruntime's CUDA provider, as MXNet's needs a CUDA build.
 """
 from __future__ import annotations
 

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as _np
 
 from cellonnx.mxnet._docs import borrowed
+from cellonnx.mxnet._errors import mx_errors
 from cellonnx.mxnet._op.creation import CREATION
 from cellonnx.mxnet._op.elemwise import BINARY, LEGACY_COMPARE, NUMPY_COMPARE, UNARY
 from cellonnx.mxnet._op.misc import MISC
@@ -22,6 +23,7 @@ from cellonnx.mxnet._op.spatial import SPATIAL
 from cellonnx.mxnet._op.update import UPDATE
 from cellonnx.mxnet._op.update_multi import UPDATE_MULTI
 from cellonnx.mxnet._op.update_rules import UPDATE_RULES
+from cellonnx.mxnet._placement import device_arg, follow, place
 from cellonnx.tensor import Parameter, Tensor
 
 __all__ = ["CONTRIB", "LEGACY_COMPARE", "NUMPY_COMPARE", "TABLE", "retype", "wrap"]
@@ -76,13 +78,19 @@ def _assign(out: Any, result: Any) -> Any:
 
 
 def wrap(name: str, impl: Callable[..., Any], cls: type) -> Callable[..., Any]:
-    """The namespace function for operator ``name``: MXNet's extra keywords accepted, results as ``cls``."""
+    """The namespace function for operator ``name``: MXNet's extra keywords accepted, results as ``cls``,
+    its errors MXNetError."""
+    @mx_errors
     def op(*args: Any, **kwargs: Any) -> Any:
         kwargs.pop("name", None)
         kwargs.pop("attr", None)
         kwargs.pop("ctx", None) if name not in CREATION else None
         out = kwargs.pop("out", None)
         result = retype(impl(*args, **kwargs), cls)
+        if name in CREATION and not any(isinstance(a, Tensor) for a in args):
+            place(result, device_arg(kwargs.get("ctx", kwargs.get("device"))))
+        else:
+            follow(result, args, kwargs)
         return result if out is None else _assign(out, result)
     op.__name__ = op.__qualname__ = name
     op.__doc__ = borrowed(impl.__doc__)

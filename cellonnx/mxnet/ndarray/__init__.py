@@ -9,6 +9,7 @@ from typing import Any
 
 from cellonnx.mxnet import _op
 from cellonnx.mxnet._docs import attach
+from cellonnx.mxnet._errors import mx_errors
 from cellonnx.mxnet.ndarray import (
     contrib,
     examples_array,
@@ -29,11 +30,11 @@ from cellonnx.mxnet.ndarray.utils import load, save, zeros
 _module = sys.modules[__name__]
 for _name, _impl in _op.TABLE.items():
     if _name not in ("empty", "zeros"):
-        setattr(_module, _name, sparse.dispatching(_name, _op.wrap(_name, _impl, NDArray)))
+        setattr(_module, _name, mx_errors(sparse.dispatching(_name, _op.wrap(_name, _impl, NDArray))))
 for _name, _impl in SAMPLERS.items():
     setattr(_module, _name, _impl)
-dot = sparse.dot  # MXNet's output storage types for sparse arguments
-cast_storage = sparse.cast_storage
+dot = mx_errors(sparse.dot)  # MXNet's output storage types for sparse arguments
+cast_storage = mx_errors(sparse.cast_storage)
 attach(vars(_module), EXAMPLES, SUMMARIES)
 for _table in (examples_math, examples_array, examples_nn, examples_linalg_random, examples_update):
     attach(vars(_module), _table.EXAMPLES, _table.SUMMARIES)

@@ -16,8 +16,10 @@ from cellonnx import ops
 from cellonnx.autograd.tape import is_grad_enabled
 from cellonnx.mxnet import _op
 from cellonnx.mxnet._dtype import mx_dtype
+from cellonnx.mxnet._errors import mx_errors
 from cellonnx.mxnet._op._util import dtype_of, mx_float
-from cellonnx.mxnet.device import Device, cpu
+from cellonnx.mxnet._placement import device_arg, device_of, follow, keep_device, place
+from cellonnx.mxnet.device import Device
 from cellonnx.tensor import Tensor
 
 __all__ = ["NDArray", "array", "concatenate", "empty", "moveaxis", "waitall"]
@@ -45,9 +47,10 @@ def _index(key: Any) -> Any:
 def _method(name: str) -> Any:
     impl = _op.TABLE[name]
 
+    @mx_errors
     def method(self: NDArray, *args: Any, **kwargs: Any) -> Any:
         kwargs.pop("name", None)
-        return _as(impl(self, *args, **kwargs))
+        return follow(_as(impl(self, *args, **kwargs)), (self,), {})
     method.__name__ = name
     method.__doc__ = f"``mx.nd.{name}(self, ...)``."
     return method
@@ -56,20 +59,22 @@ def _method(name: str) -> Any:
 def _binary(name: str, reverse: bool = False) -> Any:
     impl = _op.TABLE[name]
 
+    @mx_errors
     def method(self: NDArray, other: Any) -> Any:
         if not isinstance(other, (Tensor, int, float, bool, np.generic, np.ndarray)):
             return NotImplemented
-        return _as(impl(other, self) if reverse else impl(self, other))
+        return follow(_as(impl(other, self) if reverse else impl(self, other)), (self,), {})
     return method
 
 
 def _inplace(name: str) -> Any:
     impl = _op.TABLE[name]
 
+    @mx_errors
     def method(self: NDArray, other: Any) -> Any:
         result = impl(self, other)
         if is_grad_enabled() and (self.requires_grad or self._node is not None or result._node is not None):
-            return _as(result)  # recorded: a new array, as the tape needs the old value
+            return follow(_as(result), (self,), {})  # recorded: a new array, as the tape needs the old value
         self._data = np.ascontiguousarray(result._data, dtype=self._data.dtype)
         return self
     return method
@@ -92,8 +97,9 @@ class NDArray(Tensor):
 
     @property
     def context(self) -> Device:
-        """The device: cpu(0) (arrays live in host memory)."""
-        return cpu(0)
+        """The device the array is on (``ctx=`` when made, the current context by default; arrays are
+        computed in host memory)."""
+        return device_of(self)
 
     ctx = context
     device = context
@@ -124,20 +130,40 @@ class NDArray(Tensor):
     def astype(self, dtype: Any, copy: bool = True) -> NDArray:
         if not copy and dtype_of(dtype).np_dtype == self._data.dtype:
             return self
-        return _as(ops.cast(self, dtype_of(dtype)))
+        return follow(_as(ops.cast(self, dtype_of(dtype))), (self,), {})
 
     def copy(self) -> NDArray:
-        return _as(ops.mul(self, 1) if self._data.dtype.kind != "b" else Tensor(self._data.copy()))
+        out = _as(ops.mul(self, 1) if self._data.dtype.kind != "b" else Tensor(self._data.copy()))
+        return follow(out, (self,), {})
 
     def copyto(self, other: Any) -> NDArray:
-        """A copy on device ``other``, or written into NDArray ``other``."""
+        """A copy on device ``other``, or written into NDArray ``other``.
+
+        Examples:
+            >>> from cellonnx import mxnet as mx
+            >>> x = mx.nd.array([1, 2])
+            >>> y = x.copyto(mx.cpu(1))
+            >>> y.context, y is x
+            (cpu(1), False)
+        """
         if isinstance(other, Tensor):
             other[...] = self
             return other  # type: ignore[return-value]
-        return self.copy()
+        return place(self.copy(), device_arg(other))
 
     def as_in_context(self, context: Any) -> NDArray:
-        return self
+        """The array on device ``context``: itself when it is there, else a copy there.
+
+        Examples:
+            >>> from cellonnx import mxnet as mx
+            >>> x = mx.nd.array([1, 2])
+            >>> x.as_in_context(mx.cpu(0)) is x
+            True
+            >>> x.as_in_context(mx.cpu(1)).context
+            cpu(1)
+        """
+        device = device_arg(context)
+        return self if device == device_of(self) else place(self.copy(), device)
 
     as_in_ctx = as_in_context
     to_device = as_in_context
@@ -166,7 +192,7 @@ class NDArray(Tensor):
     @property
     def grad(self) -> NDArray | None:  # type: ignore[override]
         """The gradient ``backward`` wrote (after ``attach_grad``), an NDArray as in MXNet."""
-        return _as(_GRAD_SLOT.__get__(self, Tensor))
+        return follow(_as(_GRAD_SLOT.__get__(self, Tensor)), (self,), {})
 
     @grad.setter
     def grad(self, value: Any) -> None:
@@ -180,6 +206,7 @@ class NDArray(Tensor):
         Tensor.backward(self, out_grad, retain_graph)
 
     # ---------------------------------------------------------------- shape methods with MXNet's forms
+    @mx_errors
     def reshape(self, *shape: Any, **kwargs: Any) -> NDArray:
         """``reshape((2, -1))``, ``reshape(2, -1)`` or ``reshape(shape=..., reverse=...)``; MXNet's special
         codes apply."""
@@ -189,13 +216,14 @@ class NDArray(Tensor):
             shape = kwargs.pop("shape")
         return _as(_op.TABLE["reshape"](self, shape, **kwargs))
 
+    @mx_errors
     def transpose(self, *axes: Any, **kwargs: Any) -> NDArray:
         if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
             axes = tuple(axes[0])
         return _as(_op.TABLE["transpose"](self, kwargs.get("axes", axes)))
 
     def __getitem__(self, key: Any) -> Any:
-        return _as(Tensor.__getitem__(self, _index(key)))  # type: ignore[attr-defined]
+        return follow(_as(Tensor.__getitem__(self, _index(key))), (self,), {})  # type: ignore[attr-defined]
 
     def __setitem__(self, key: Any, value: Any) -> None:
         Tensor.__setitem__(self, _index(key), value)  # type: ignore[attr-defined]
@@ -246,11 +274,12 @@ for _name, _op_name in _INPLACE.items():
     setattr(NDArray, _name, _inplace(_op_name))
 for _name in _METHODS:
     setattr(NDArray, _name, _method(_name))
+keep_device(NDArray, ("T", "detach", "reshape", "transpose", "__neg__", "__abs__"))
 
 
 def array(source_array: Any, ctx: Any = None, dtype: Any = None, **_: Any) -> NDArray:
     """An NDArray from an array-like: float32 unless ``dtype`` is given or the source is a NumPy array or an
-    NDArray (which keep theirs), as MXNet 1.x."""
+    NDArray (which keep theirs), as MXNet 1.x; on device ``ctx`` (default: the current context)."""
     if isinstance(source_array, Tensor):
         arr = source_array._data.copy()
     else:
@@ -260,11 +289,11 @@ def array(source_array: Any, ctx: Any = None, dtype: Any = None, **_: Any) -> ND
         arr = arr.astype(dtype_of(dtype).np_dtype)
     out = Tensor._make(np.ascontiguousarray(arr))
     out.__class__ = NDArray
-    return out  # type: ignore[return-value]
+    return place(out, device_arg(ctx))  # type: ignore[no-any-return]
 
 
 def empty(shape: Any, ctx: Any = None, dtype: Any = None, **_: Any) -> NDArray:
-    return _as(_op.TABLE["zeros"](shape, dtype=dtype))
+    return place(_as(_op.TABLE["zeros"](shape, dtype=dtype)), device_arg(ctx))  # type: ignore[no-any-return]
 
 
 def concatenate(arrays: Any, axis: int = 0, always_copy: bool = True) -> NDArray:

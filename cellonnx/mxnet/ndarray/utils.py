@@ -6,6 +6,7 @@ from typing import Any
 
 from cellonnx.converters import mxnet_format
 from cellonnx.mxnet import _op
+from cellonnx.mxnet._placement import device_arg, place
 from cellonnx.mxnet.ndarray.ndarray import NDArray, array
 from cellonnx.tensor import Tensor
 
@@ -14,7 +15,7 @@ __all__ = ["load", "save", "zeros"]
 
 def zeros(shape: Any, ctx: Any = None, dtype: Any = None, stype: Any = None, **kwargs: Any) -> NDArray:
     """An NDArray of zeros (float32 by default)."""
-    return _op.retype(_op.TABLE["zeros"](shape, dtype=dtype), NDArray)
+    return place(_op.retype(_op.TABLE["zeros"](shape, dtype=dtype), NDArray), device_arg(ctx))
 
 
 def save(fname: str | os.PathLike[str], data: Any) -> None:

@@ -17,6 +17,9 @@ import cellonnx.numpy as _cnp
 from cellonnx import dtypes as _dtypes
 from cellonnx import ops as _ops
 from cellonnx.mxnet._dtype import mx_dtype
+from cellonnx.mxnet._op import TABLE as _op_table
+from cellonnx.mxnet._placement import device_arg as _device_arg
+from cellonnx.mxnet._placement import place as _place
 from cellonnx.mxnet.numpy import linalg, random  # noqa: F401 - mx.np.linalg, mx.np.random
 from cellonnx.mxnet.numpy._results import conform as _conform
 from cellonnx.mxnet.numpy._shared import shared as _shared
@@ -31,6 +34,11 @@ float16, float32, float64 = (mx_dtype(n, numpy_style=True) for n in ("float16", 
 int8, int32, int64, uint8, bool_ = (mx_dtype(n, numpy_style=True) for n in ("int8", "int32", "int64", "uint8",
                                                                            "bool"))
 dtype = _onp.dtype
+
+
+def _on(out: ndarray, device: Any, ctx: Any) -> ndarray:
+    """``out`` on ``device`` (or ``ctx``, MXNet 1.x's name; default: the current device)."""
+    return _place(out, _device_arg(device if device is not None else ctx))  # type: ignore[no-any-return]
 
 
 def _dt(value: Any, default: Any = _onp.float32) -> _onp.dtype:
@@ -57,7 +65,7 @@ def array(object: Any, dtype: Any = None, device: Any = None, ctx: Any = None) -
         arr = _onp.array(object, dtype=_dt(dtype, object.dtype))
     else:
         arr = _onp.array(object, dtype=_dt(dtype))
-    return to_np(Tensor(arr))
+    return _on(to_np(Tensor(arr)), device, ctx)
 
 
 def asarray(obj: Any, dtype: Any = None, device: Any = None) -> ndarray:
@@ -91,7 +99,7 @@ def zeros(shape: Any, dtype: Any = None, order: str = "C", device: Any = None, c
         [[0. 0. 0.]
          [0. 0. 0.]]
     """
-    return to_np(Tensor(_onp.zeros(_shape(shape), _dt(dtype))))
+    return _on(to_np(Tensor(_onp.zeros(_shape(shape), _dt(dtype)))), device, ctx)
 
 
 def ones(shape: Any, dtype: Any = None, order: str = "C", device: Any = None, ctx: Any = None) -> ndarray:
@@ -104,7 +112,7 @@ def ones(shape: Any, dtype: Any = None, order: str = "C", device: Any = None, ct
         [[1 1]
          [1 1]]
     """
-    return to_np(Tensor(_onp.ones(_shape(shape), _dt(dtype))))
+    return _on(to_np(Tensor(_onp.ones(_shape(shape), _dt(dtype)))), device, ctx)
 
 
 def full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C", device: Any = None,
@@ -118,7 +126,7 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C", devic
         [[7. 7. 7.]
          [7. 7. 7.]]
     """
-    return to_np(Tensor(_onp.full(_shape(shape), fill_value, _dt(dtype))))
+    return _on(to_np(Tensor(_onp.full(_shape(shape), fill_value, _dt(dtype)))), device, ctx)
 
 
 empty = zeros
@@ -178,7 +186,7 @@ def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None, devic
     """
     if stop is None:
         start, stop = 0, start
-    return to_np(Tensor(_onp.arange(start, stop, step).astype(_dt(dtype))))
+    return _on(to_np(Tensor(_onp.arange(start, stop, step).astype(_dt(dtype)))), device, ctx)
 
 
 def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retstep: bool = False,
@@ -191,7 +199,7 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retste
         >>> print(np.linspace(0, 1, 5))
         [0.   0.25 0.5  0.75 1.  ]
     """
-    out = to_np(Tensor(_onp.linspace(start, stop, num, endpoint).astype(_dt(dtype))))
+    out = _on(to_np(Tensor(_onp.linspace(start, stop, num, endpoint).astype(_dt(dtype)))), device, ctx)
     return (out, (stop - start) / max(num - (1 if endpoint else 0), 1)) if retstep else out
 
 
@@ -524,6 +532,8 @@ _SHARED = sorted(n for n in _cnp.__all__ if n not in _OWN | _NOT_NUMPY and calla
 for _name in _SHARED:
     globals()[_name] = _conform(_name, _shared(_name))
 amax, amin = globals()["max"], globals()["min"]
+# MXNet's rint sends a tie to the integer below (2.5 -> 2, -0.5 -> -1), not to the even one as NumPy
+rint = _conform("rint", _shared("rint", _op_table["rint"]))
 
 __all__ = sorted({*_OWN, *_SHARED, "amax", "amin", "e", "inf", "nan", "newaxis", "pi", "ndarray", "dtype",
                   "float16", "float32", "float64", "int8", "int32", "int64", "uint8", "bool_"})

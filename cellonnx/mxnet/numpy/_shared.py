@@ -17,6 +17,8 @@ import numpy as _onp
 
 import cellonnx.numpy as _cnp
 from cellonnx.mxnet._docs import borrowed, with_example
+from cellonnx.mxnet._errors import mx_errors
+from cellonnx.mxnet._placement import follow
 from cellonnx.mxnet.numpy.examples import EXAMPLES
 from cellonnx.mxnet.numpy.multiarray import to_np
 from cellonnx.tensor import Tensor
@@ -47,8 +49,9 @@ def shared(name: str, impl: Callable[..., Any] | None = None) -> Callable[..., A
     numpy_fn = getattr(_onp, name, None)
     ours = _signature(numpy_fn) if numpy_fn is not None else None
     if theirs is None or ours is None:
+        @mx_errors
         def direct(*args: Any, out: Any = None, **kwargs: Any) -> Any:
-            result = to_np(fn(*args, **kwargs))
+            result = follow(to_np(fn(*args, **kwargs)), args, kwargs)
             return result if out is None else _into(out, result, name)
         direct.__name__ = direct.__qualname__ = name
         direct.__doc__ = borrowed(fn.__doc__)
@@ -72,6 +75,7 @@ def shared(name: str, impl: Callable[..., Any] | None = None) -> Callable[..., A
                 return positions[i].name
         return numpy_name if var_kw else None
 
+    @mx_errors
     def op(*args: Any, **kwargs: Any) -> Any:
         try:
             bound = ours.bind(*args, **kwargs)
@@ -94,7 +98,7 @@ def shared(name: str, impl: Callable[..., Any] | None = None) -> Callable[..., A
                     continue  # NumPy's default: nothing to pass on
                 raise TypeError(f"np.{name}: argument {key}={value!r} is not supported")
             call[dest] = value
-        result = to_np(fn(*varargs, **call))
+        result = follow(to_np(fn(*varargs, **call)), args, kwargs)
         return result if out is None else _into(out, result, name)
 
     op.__name__ = op.__qualname__ = name

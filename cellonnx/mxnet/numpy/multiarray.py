@@ -15,7 +15,9 @@ from cellonnx import dtypes, ops
 from cellonnx.autograd.tape import is_grad_enabled
 from cellonnx.mxnet import _op
 from cellonnx.mxnet._dtype import mx_dtype
-from cellonnx.mxnet.device import Device, cpu
+from cellonnx.mxnet._errors import mx_errors
+from cellonnx.mxnet._placement import device_arg, device_of, follow, keep_device, place
+from cellonnx.mxnet.device import Device
 from cellonnx.tensor import Tensor
 
 __all__ = ["around", "ndarray", "to_np"]
@@ -65,16 +67,20 @@ def _operand(x: Any, like: Tensor) -> Any:
 
 
 def _binary(fn: Any, reverse: bool = False) -> Any:
+    @mx_errors
     def method(self: ndarray, other: Any) -> Any:
         if not isinstance(other, (Tensor, int, float, bool, np.generic, np.ndarray, list)):
             return NotImplemented
         o = _operand(other, self)
-        return to_np(fn(o, self) if reverse else fn(self, o))
+        return follow(to_np(fn(o, self) if reverse else fn(self, o)), (self,), {})
     return method
 
 
 def _axis(axis: Any) -> Any:
     return tuple(axis) if isinstance(axis, list) else axis
+
+
+_GRAD_SLOT = Tensor.__dict__["grad"]  # the slot ndarray.grad reads and writes
 
 
 class ndarray(Tensor):
@@ -105,7 +111,9 @@ class ndarray(Tensor):
 
     @property
     def device(self) -> Device:
-        return cpu(0)
+        """The device the array is on (``device=`` when made, the current device by default; arrays are
+        computed in host memory)."""
+        return device_of(self)
 
     ctx = device
     context = device
@@ -127,10 +135,20 @@ class ndarray(Tensor):
         return to_np(ops.cast(self, dt))
 
     def copy(self, order: str = "C") -> ndarray:
-        return to_np(Tensor(self._data.copy()))
+        return follow(to_np(Tensor(self._data.copy())), (self,), {})
 
     def to_device(self, device: Any) -> ndarray:
-        return self
+        """The array on ``device``: itself when it is there, else a copy there.
+
+        Examples:
+            >>> from cellonnx.mxnet import np, npx, cpu
+            >>> npx.set_np()
+            >>> x = np.array([1.0, 2.0])
+            >>> x.to_device(cpu(0)) is x, x.to_device(cpu(1)).device
+            (True, cpu(1))
+        """
+        device = device_arg(device)
+        return self if device == device_of(self) else place(self.copy(), device)
 
     as_in_ctx = to_device
     as_in_context = to_device
@@ -139,7 +157,7 @@ class ndarray(Tensor):
         if isinstance(other, Tensor):
             other[...] = self
             return other
-        return self.copy()
+        return place(self.copy(), device_arg(other))
 
     def as_nd_ndarray(self) -> Any:
         from cellonnx.mxnet.ndarray.ndarray import NDArray
@@ -158,6 +176,15 @@ class ndarray(Tensor):
 
     def backward(self, out_grad: Any = None, retain_graph: bool = False, train_mode: bool = True) -> None:
         Tensor.backward(self, out_grad, retain_graph)
+
+    @property
+    def grad(self) -> ndarray | None:  # type: ignore[override]
+        """The gradient ``backward`` wrote (after ``attach_grad``), an mx.np.ndarray as in MXNet."""
+        return to_np(_GRAD_SLOT.__get__(self, Tensor))
+
+    @grad.setter
+    def grad(self, value: Any) -> None:
+        _GRAD_SLOT.__set__(self, value)
 
     # ---------------------------------------------------------------- NumPy methods
     def reshape(self, *shape: Any, order: str = "C", **kwargs: Any) -> ndarray:
@@ -290,3 +317,7 @@ for _name, _fn in _OPERATORS.items():
     setattr(ndarray, _name, _binary(_fn))
 for _name, _fn in _REFLECTED.items():
     setattr(ndarray, _name, _binary(_fn, reverse=True))
+# results of the array's own methods are on its device
+keep_device(ndarray, ("T", "astype", "detach", "reshape", "flatten", "transpose", "squeeze", "swapaxes",
+                      "sum", "mean", "max", "min", "prod", "argmax", "argmin", "round", "clip", "repeat",
+                      "tile", "take", "dot", "__getitem__", "__neg__", "__abs__"))

@@ -6,7 +6,9 @@ from typing import Any
 
 from cellonnx import ops as _ops
 from cellonnx.mxnet import _op
+from cellonnx.mxnet._errors import mx_errors
 from cellonnx.mxnet._op.shape import infer_reshape as _legacy_reshape
+from cellonnx.mxnet._placement import follow
 from cellonnx.mxnet.numpy.multiarray import to_np
 from cellonnx.tensor import Tensor
 
@@ -52,12 +54,13 @@ _SPEC: dict[str, tuple[str, dict[str, str], dict[str, Any]]] = {
 def _npx(name: str, table_name: str, renames: dict[str, str], defaults: dict[str, Any]) -> Callable[..., Any]:
     impl = _op.TABLE[table_name]
 
+    @mx_errors
     def op(*args: Any, **kwargs: Any) -> Any:
         kwargs.pop("name", None)
         kwargs = {renames.get(k, k): v for k, v in kwargs.items() if v is not None or k in ("bias", "gamma")}
         for k, v in defaults.items():
             kwargs.setdefault(k, v)
-        return to_np(impl(*args, **kwargs))
+        return follow(to_np(impl(*args, **kwargs)), args, kwargs)
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"MXNet 2.x's ``npx.{name}`` (MXNet 1.x's ``{table_name}``)."
     return op

@@ -22,6 +22,7 @@ from cellonnx.gluon.symbol.symbol import Group, Symbol, Variable, is_symbol, loa
 from cellonnx.graph import trace as _trace
 from cellonnx.mxnet import _op
 from cellonnx.mxnet._docs import attach
+from cellonnx.mxnet._errors import mx_errors
 from cellonnx.mxnet.ndarray.examples import SUMMARIES as ND_SUMMARIES
 from cellonnx.mxnet.ndarray.ndarray import NDArray
 from cellonnx.mxnet.symbol import contrib
@@ -56,6 +57,7 @@ def _dual(name: str, op: str, eager: Callable[..., Any] | None,
     """``mx.sym.<name>``: a graph node of operator ``op`` on Symbols, the computation on arrays."""
     hint = name.lower()
 
+    @mx_errors
     def fn(*args: Any, **kwargs: Any) -> Any:
         if eager is None or _symbolic(args, kwargs):
             return create(op, hint, list(args), kwargs, symbol_cls=Symbol, signature=impl)

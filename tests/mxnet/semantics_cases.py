@@ -1,0 +1,79 @@
+"""MXNet semantics rows: each is (id, statements) run with ``mx`` bound to real MXNet 1.9.1
+(tests/fixtures/mxnet/gen_semantics.py) and to cellonnx.mxnet (test_semantics.py); the statements leave
+their answer in ``out`` (compared as its ``str``), or raise (compared by whether the error is an
+mx.base.MXNetError). NumPy only at import time (the generator imports it under MXNet's python).
+"""
+from __future__ import annotations
+
+__all__ = ["CASES", "run"]
+
+_DENSE = "d = mx.gluon.nn.Dense(2, in_units=2)\n"
+
+CASES: list[tuple[str, str]] = [
+    # errors of operators are MXNetError
+    ("err_nd_dot", "mx.nd.dot(mx.nd.ones((2, 3)), mx.nd.ones((2, 3)))"),
+    ("err_nd_add_method", "mx.nd.ones((2, 3)) + mx.nd.ones((3, 3))"),
+    ("err_nd_broadcast_add", "mx.nd.broadcast_add(mx.nd.ones((2, 3)), mx.nd.ones((3, 3)))"),
+    ("err_nd_reshape", "mx.nd.ones((2, 3)).reshape((5,))"),
+    ("err_nd_fc", "mx.nd.FullyConnected(mx.nd.ones((2, 3)), mx.nd.ones((4, 4)), mx.nd.ones((4,)), "
+     "num_hidden=4)"),
+    ("err_nd_concat", "mx.nd.concat(mx.nd.ones((2, 3)), mx.nd.ones((3, 2)), dim=0)"),
+    ("err_np_add", "mx.np.ones((2, 3)) + mx.np.ones((3, 3))"),
+    ("err_np_dot", "mx.np.dot(mx.np.ones((2, 3)), mx.np.ones((2, 3)))"),
+    ("err_np_concatenate", "mx.np.concatenate([mx.np.ones((2, 3)), mx.np.ones((3, 2))], axis=0)"),
+    ("err_npx_fc", "mx.npx.fully_connected(mx.np.ones((2, 3)), mx.np.ones((4, 4)), num_hidden=4)"),
+    ("err_contrib_index_copy", "mx.nd.contrib.index_copy(mx.nd.ones((3, 2)), mx.nd.array([0, 1]), "
+     "mx.nd.ones((3, 2)))"),
+    # rint: ties go to the integer below
+    ("rint_nd", "out = mx.nd.rint(mx.nd.array([0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 0.49, 3.5]))"
+     ".asnumpy().tolist()"),
+    ("rint_np", "out = mx.np.rint(mx.np.array([0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 0.49, 3.5]))"
+     ".asnumpy().tolist()"),
+    # x.grad has the array's type
+    ("grad_np_type", "a = mx.np.array([1.0, 2.0]); a.attach_grad()\nwith mx.autograd.record():\n"
+     "    y = (a * a).sum()\ny.backward(); out = (type(a.grad).__name__, a.grad.asnumpy().tolist())"),
+    ("grad_nd_type", "a = mx.nd.array([1.0, 2.0]); a.attach_grad()\nwith mx.autograd.record():\n"
+     "    y = (a * a).sum()\ny.backward(); out = (type(a.grad).__name__, a.grad.asnumpy().tolist())"),
+    # arrays keep their context
+    ("ctx_array", "a = mx.nd.array([1, 2], ctx=mx.cpu(1)); out = (a.ctx, a.context)"),
+    ("ctx_ops", "a = mx.nd.array([1, 2], ctx=mx.cpu(1))\n"
+     "out = [(a + 1).ctx, (1 + a).ctx, mx.nd.relu(a).ctx, a.T.ctx, a[0].ctx, a.sum().ctx, "
+     "a.astype('int32').ctx, a.copy().ctx, a.reshape((2, 1)).ctx, (a + mx.nd.array([1, 2])).ctx, "
+     "(mx.nd.array([1, 2]) + a).ctx]"),
+    ("ctx_creation", "out = [mx.nd.ones((2,), ctx=mx.cpu(2)).context, mx.nd.zeros((2,), ctx=mx.cpu(2)).ctx, "
+     "mx.nd.arange(3, ctx=mx.cpu(2)).ctx, mx.nd.full((2,), 3, ctx=mx.cpu(2)).ctx]"),
+    ("ctx_move", "a = mx.nd.array([1, 2], ctx=mx.cpu(1))\n"
+     "out = [a.as_in_context(mx.cpu(3)).ctx, a.copyto(mx.cpu(4)).ctx, a.as_in_context(a.ctx) is a, "
+     "a.copyto(a.ctx) is a, repr(a)]"),
+    ("ctx_with", "with mx.Context(mx.cpu(5)):\n"
+     "    out = [mx.nd.array([1]).ctx, mx.nd.zeros((1,)).ctx, mx.current_context(), mx.np.array([1]).ctx, "
+     "mx.nd.array([1], ctx=mx.cpu(0)).ctx, (mx.nd.array([1], ctx=mx.cpu(0)) + 1).ctx, mx.nd.arange(3).ctx, "
+     "mx.np.zeros(2).ctx, mx.nd.empty((2,)).ctx]\nout.append(mx.current_context())"),
+    ("ctx_np", "p = mx.np.array([1, 2], ctx=mx.cpu(1))\n"
+     "out = [p.ctx, mx.np.sin(p).ctx, mx.npx.relu(p).ctx, (p * 2).ctx, p.T.ctx, p[0].ctx, p.sum().ctx, "
+     "p.as_in_context(mx.cpu(2)).ctx, p.copyto(mx.cpu(3)).ctx, mx.np.ones(2, ctx=mx.cpu(4)).ctx]"),
+    ("ctx_grad", "a = mx.nd.array([1.0, 2.0], ctx=mx.cpu(1)); a.attach_grad()\nwith mx.autograd.record():\n"
+     "    y = (a * a).sum()\ny.backward(); out = a.grad.ctx"),
+    ("ctx_gluon_list", _DENSE + "d.initialize(ctx=[mx.cpu(0), mx.cpu(1)])\n"
+     "out = [d.weight.list_ctx(), d.weight.data(mx.cpu(1)).ctx, [x.ctx for x in d.weight.list_data()], "
+     "d.weight.data().ctx, d.collect_params().list_ctx()]"),
+    ("ctx_gluon_missing", _DENSE + "d.initialize(ctx=[mx.cpu(0), mx.cpu(1)])\n"
+     "try:\n    d.weight.data(mx.cpu(2))\nexcept RuntimeError as e:\n"
+     "    out = str(e).split(' It was')[1]"),
+    ("ctx_gluon_reset", _DENSE + "d.initialize(ctx=mx.cpu(1))\nd.collect_params().reset_ctx(mx.cpu(3))\n"
+     "out = [d.weight.list_ctx(), d.weight.data().ctx, d(mx.nd.ones((1, 2), ctx=mx.cpu(3))).ctx]"),
+    ("ctx_gluon_default", "with mx.cpu(2):\n    " + _DENSE.replace("\n", "\n    ") + "d.initialize()\n"
+     "out = [d.weight.list_ctx(), d.weight.data().ctx]"),
+    ("ctx_gpu_refused", "mx.nd.array([1], ctx=mx.gpu(0))"),
+]
+
+
+def run(mx: object, code: str) -> tuple[str, str, BaseException | None]:
+    """('ok', str(out), None) or ('error', 'MXNetError' / the builtin class name of what was raised, the
+    error)."""
+    scope: dict = {"mx": mx}
+    try:
+        exec(code if "out =" in code or "out.append" in code else "out = " + code, scope)  # noqa: S102
+    except Exception as exc:  # noqa: BLE001 - the row's answer
+        return "error", "MXNetError" if isinstance(exc, mx.base.MXNetError) else type(exc).__name__, exc
+    return "ok", str(scope.get("out")), None
