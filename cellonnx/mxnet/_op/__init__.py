@@ -12,6 +12,7 @@ import numpy as _np
 
 from cellonnx.mxnet._docs import borrowed
 from cellonnx.mxnet._errors import mx_errors
+from cellonnx.mxnet._op.contrib_extra import CONTRIB_EXTRA
 from cellonnx.mxnet._op.creation import CREATION
 from cellonnx.mxnet._op.elemwise import BINARY, LEGACY_COMPARE, NUMPY_COMPARE, UNARY
 from cellonnx.mxnet._op.misc import MISC
@@ -56,6 +57,7 @@ CONTRIB: dict[str, Callable[..., Any]] = {
         data, start, step, repeat, axis),
     "div_sqrt_dim": lambda data, **_: BINARY["div"](data, float(data.shape[-1]) ** 0.5),
 }
+CONTRIB.update(CONTRIB_EXTRA)
 
 
 def retype(out: Any, cls: type) -> Any:

@@ -9,4 +9,6 @@ from cellonnx.mxnet.ndarray.ndarray import NDArray
 for _name, _impl in _op.CONTRIB.items():
     setattr(sys.modules[__name__], _name, _op.wrap(_name, _impl, NDArray))
 
-__all__ = list(_op.CONTRIB)
+from cellonnx.mxnet.ndarray.control_flow import cond, foreach, while_loop  # noqa: E402
+
+__all__ = [*_op.CONTRIB, "cond", "foreach", "while_loop"]

@@ -1,0 +1,160 @@
+"""mx.nd.contrib.foreach / while_loop / cond: MXNet's control flow over NDArrays.
+
+Eagerly they run in Python (autograd records each step). While a hybridized block is traced, foreach is
+an ONNX Scan (cellonnx.ops.scan) over however many steps the input has, and cond an ONNX If
+(cellonnx.ops.cond) holding both branches.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from cellonnx import ops
+from cellonnx.mxnet import _op
+from cellonnx.tensor import Tensor
+
+__all__ = ["cond", "foreach", "while_loop"]
+
+
+def _flatten(value: Any, what: str) -> tuple[list[Tensor], Any]:
+    """The arrays of a nested list (or one array) and its layout, for _regroup."""
+    if value is None:
+        return [], None
+    if isinstance(value, Tensor):
+        return [value], 0
+    if not isinstance(value, (list, tuple)):
+        raise ValueError(f"{what} should be an NDArray or a nested list of NDArrays, got "
+                         f"{type(value).__name__}")
+    flat: list[Tensor] = []
+    layout = []
+    for item in value:
+        arrays, sub = _flatten(item, what)
+        flat.extend(arrays)
+        layout.append(sub)
+    return flat, layout
+
+
+def _regroup(flat: list[Any], layout: Any) -> tuple[Any, list[Any]]:
+    if layout == 0:
+        return flat[0], flat[1:]
+    out = []
+    for sub in layout:
+        item, flat = _regroup(flat, sub)
+        out.append(item)
+    return out, flat
+
+
+def _as_result(x: Tensor, like: Any) -> Any:
+    return _op.retype(x, type(like) if isinstance(like, Tensor) and type(like) is not Tensor else Tensor)
+
+
+def _retyped(value: Any, like: Any) -> Any:
+    """``value``'s plain Tensors (a nested list of them) as ``like``'s array class."""
+    if isinstance(value, list):
+        return [_retyped(v, like) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_retyped(v, like) for v in value)
+    return _as_result(value, like) if type(value) is Tensor else value
+
+
+def foreach(body: Callable[..., Any], data: Any, init_states: Any) -> tuple[Any, Any]:
+    """Run ``body`` over axis 0 of ``data``: ``out, states = body(data[i], states)`` for each i; returns the
+    outputs stacked along a new axis 0 (in the layout ``body`` returns them) and the last states.
+
+    Examples:
+        >>> from cellonnx import mxnet as mx
+        >>> step = lambda x, states: (x + states[0], [states[0] * 2])
+        >>> outs, states = mx.nd.contrib.foreach(step, mx.nd.array([[1, 2], [3, 4]]), [mx.nd.ones(2)])
+        >>> print(outs.asnumpy())
+        [[2. 3.]
+         [5. 6.]]
+        >>> print(states[0].asnumpy())
+        [4. 4.]
+    """
+    arrays, _ = _flatten(data, "data")
+    _flatten(init_states, "init_states")
+    if not arrays:
+        raise ValueError("foreach: data should be an NDArray or a list of NDArrays, got an empty list")
+
+    def step(states: Any, item: Any) -> tuple[Any, Any]:
+        out, new_states = body(_retyped(item, arrays[0]), _retyped(states, arrays[0]))
+        return new_states, out
+
+    states, outputs = ops.scan(step, init_states, data)
+    return _retyped(outputs, arrays[0]), _retyped(states, arrays[0])
+
+
+def _scalar(value: Any, what: str) -> bool:
+    try:
+        return bool(value.asscalar() if hasattr(value, "asscalar") else value)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"Cannot convert {what} to python bool") from exc
+
+
+def while_loop(cond: Callable[..., Any], func: Callable[..., Any], loop_vars: Any,
+               max_iterations: int | None = None) -> tuple[Any, Any]:
+    """While ``cond(*loop_vars)`` holds (at most ``max_iterations`` times): ``step_output, loop_vars =
+    func(*loop_vars)``. Returns the step outputs stacked along axis 0 and padded to ``max_iterations`` rows
+    (MXNet leaves the padding undefined; here it is 0), and the final loop variables.
+
+    Examples:
+        >>> from cellonnx import mxnet as mx
+        >>> cond = lambda i, s: i <= 5
+        >>> func = lambda i, s: ([i + s], [i + 1, s + i])
+        >>> loop_vars = (mx.nd.array([0], dtype='int64'), mx.nd.array([1], dtype='int64'))
+        >>> outputs, states = mx.nd.contrib.while_loop(cond, func, loop_vars, max_iterations=8)
+        >>> print(outputs[0].asnumpy()[:6, 0], states[0].asnumpy(), states[1].asnumpy())
+        [ 1  2  4  7 11 16] [6] [16]
+    """
+    if max_iterations is None:
+        raise ValueError("max_iterations should be specified")
+    max_iterations = int(max_iterations)
+    single = isinstance(loop_vars, Tensor)
+    variables = [loop_vars] if single else list(loop_vars)
+    if not variables:
+        raise ValueError("loop_vars should contain at least one element")
+    outputs: list[list[Tensor]] = []
+    layout: Any = None
+    steps = 0
+    while steps < max_iterations and _scalar(cond(*variables), "Return value of cond"):
+        step_output, new_vars = func(*variables)
+        if new_vars is None:
+            new_vars = []
+        new_vars = [new_vars] if isinstance(new_vars, Tensor) else list(new_vars)
+        if len(new_vars) != len(variables):
+            raise ValueError("The length of loop_vars should be consistent during the loop")
+        flat, layout = _flatten([] if step_output is None else step_output, "while output")
+        if outputs and len(flat) != len(outputs[0]):
+            raise ValueError("Number of elements in step_output should be the same in each step")
+        outputs.append(flat)
+        variables = new_vars
+        steps += 1
+    stacked = []
+    for i, column in enumerate(zip(*outputs), 1):
+        shapes = {tuple(x.shape) for x in column}
+        if len(shapes) != 1:
+            raise ValueError(f"Shapes of {i}-th elements in step_outputs are inconsistent: {sorted(shapes)}")
+        rows = [ops.expand_dims(x, 0) for x in column]
+        if steps < max_iterations:
+            rows.append(ops.zeros((max_iterations - steps, *column[0].shape), column[0].dtype))
+        stacked.append(_as_result(ops.concat(rows, 0), column[0]))
+    result = _regroup(stacked, layout)[0] if layout is not None and stacked else stacked
+    return result, (variables[0] if single else variables)
+
+
+def cond(pred: Any, then_func: Callable[[], Any], else_func: Callable[[], Any]) -> Any:
+    """``then_func()`` if the scalar ``pred`` is nonzero, else ``else_func()``.
+
+    Examples:
+        >>> from cellonnx import mxnet as mx
+        >>> a, b = mx.nd.array([1]), mx.nd.array([2])
+        >>> out = mx.nd.contrib.cond(a * b < 5, lambda: (a + 5) * (b + 5), lambda: (a - 5) * (b - 5))
+        >>> print(out.asnumpy())
+        [42.]
+    """
+    from cellonnx.ops import registry
+
+    if registry.ACTIVE_TRACER is not None and isinstance(pred, Tensor):
+        flag = ops.not_equal(ops.reshape(pred, ()), 0)
+        return _retyped(ops.cond(flag, then_func, else_func), pred)
+    return then_func() if _scalar(pred, "pred") else else_func()
