@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from cellonnx.gluon.optimizer_sparse import sparse_rows
 from cellonnx.tensor import Tensor
 
 __all__ = ["DCASGD", "FTML", "LAMB", "LARS", "LBSGD", "NAG", "SGD", "SGLD", "AdaDelta", "AdaGrad", "Adam",
@@ -471,12 +472,21 @@ class Updater:
         indices = list(index) if isinstance(index, (list, tuple)) else [index]
         grads = list(grad) if isinstance(grad, (list, tuple)) else [grad]
         weights = list(weight) if isinstance(weight, (list, tuple)) else [weight]
-        items = []
+        items, dense = [], []
         for i, g, w in zip(indices, grads, weights):
+            key = i.decode() if isinstance(i, bytes) else i
+            self.states_synced[key] = True
             warr = _array(w)
-            items.append((i.decode() if isinstance(i, bytes) else i, warr, np.asarray(_array(g), warr.dtype)))
-            self.states_synced[items[-1][0]] = True
-        for w, new in zip(weights, apply_updates(self.optimizer, self.states, items)):
+            rows = sparse_rows(self.optimizer, key, g, getattr(w, "stype", "default"))
+            if rows is not None:  # MXNet's sparse kernel: the gradient's rows alone
+                if key not in self.states:
+                    self.states[key] = self.optimizer.create_state_multi_precision(key, warr)
+                _write(w, self.optimizer.update_rows(key, np.asarray(warr), rows,
+                                                     np.asarray(g.data._data, warr.dtype), self.states[key]))
+                continue
+            items.append((key, warr, np.asarray(_array(g), warr.dtype)))
+            dense.append(w)
+        for w, new in zip(dense, apply_updates(self.optimizer, self.states, items)):
             _write(w, new)
 
     def set_states(self, states: bytes) -> None:

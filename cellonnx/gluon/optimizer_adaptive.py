@@ -49,8 +49,25 @@ def _single(opt: Optimizer, index: Any, weight: Any, grad: Any, state: Any) -> A
     return None
 
 
+class _Rule(Optimizer):
+    """An optimizer whose update is one formula per weight: ``update`` takes the list form too, counts the
+    update, reads the parameter's lr and wd, and returns ``_rule(weight, grad, state, t, lr, wd, dt)`` (dt:
+    the weight's scalar type) in the weight's dtype."""
+
+    def update(self, index: Any, weight: Any, grad: Any, state: Any) -> Any:
+        if isinstance(index, (list, tuple)):
+            return [self.update(i, w, g, s) for i, w, g, s in zip(index, weight, grad, state)]
+        t = self._update_count(index)
+        lr, wd = self._get_lr(index), self._get_wd(index)
+        return self._rule(weight, grad, state, t, lr, wd, weight.dtype.type).astype(weight.dtype, copy=False)
+
+    def _rule(self, weight: np.ndarray, grad: np.ndarray, state: Any, t: int, lr: float, wd: float,
+              dt: Any) -> np.ndarray:
+        raise NotImplementedError(f"{type(self).__name__} must define _rule")
+
+
 @register
-class RMSProp(Optimizer):
+class RMSProp(_Rule):
     """RMSProp: Tieleman & Hinton's, or with ``centered`` Graves's (see the module docstring).
 
     Args:
@@ -84,12 +101,8 @@ class RMSProp(Optimizer):
             return (_zeros32(weight), _zeros32(weight), _zeros32(weight))
         return (_zeros32(weight),)
 
-    def update(self, index: Any, weight: Any, grad: Any, state: Any) -> Any:
-        if (many := _single(self, index, weight, grad, state)) is not None:
-            return many
-        self._update_count(index)
-        lr, wd = self._get_lr(index), self._get_wd(index)
-        dt = weight.dtype.type
+    def _rule(self, weight: np.ndarray, grad: np.ndarray, state: Any, t: int, lr: float, wd: float,
+              dt: Any) -> np.ndarray:
         g = self._clip(grad * dt(self.rescale_grad) + dt(wd) * weight)
         g1 = dt(self.gamma1)
         n = state[0]
@@ -103,11 +116,11 @@ class RMSProp(Optimizer):
             new = weight + delta
         if self.clip_weights:
             new = np.clip(new, -self.clip_weights, self.clip_weights)
-        return new.astype(weight.dtype, copy=False)
+        return new
 
 
 @register
-class AdaGrad(Optimizer):
+class AdaGrad(_Rule):
     """AdaGrad (Duchi et al. 2011), MXNet's dense update (see the module docstring).
 
     Args:
@@ -128,20 +141,16 @@ class AdaGrad(Optimizer):
     def create_state(self, index: Any, weight: np.ndarray) -> Any:
         return _zeros32(weight)
 
-    def update(self, index: Any, weight: Any, grad: Any, state: Any) -> Any:
-        if (many := _single(self, index, weight, grad, state)) is not None:
-            return many
-        self._update_count(index)
-        lr, wd = self._get_lr(index), self._get_wd(index)
-        dt = weight.dtype.type
+    def _rule(self, weight: np.ndarray, grad: np.ndarray, state: Any, t: int, lr: float, wd: float,
+              dt: Any) -> np.ndarray:
         g = self._clip_py(grad * dt(self.rescale_grad))
         state[...] = state + g * g
         div = g / np.sqrt(state + dt(self.float_stable_eps))
-        return (weight + (div + weight * dt(wd)) * dt(-lr)).astype(weight.dtype, copy=False)
+        return weight + (div + weight * dt(wd)) * dt(-lr)
 
 
 @register
-class AdaDelta(Optimizer):
+class AdaDelta(_Rule):
     """AdaDelta (Zeiler 2012); the learning rate is not used (see the module docstring).
 
     Args:
@@ -164,23 +173,19 @@ class AdaDelta(Optimizer):
     def create_state(self, index: Any, weight: np.ndarray) -> Any:
         return (_zeros32(weight), _zeros32(weight))
 
-    def update(self, index: Any, weight: Any, grad: Any, state: Any) -> Any:
-        if (many := _single(self, index, weight, grad, state)) is not None:
-            return many
-        wd = self._get_wd(index)
-        self._update_count(index)
-        dt = weight.dtype.type
+    def _rule(self, weight: np.ndarray, grad: np.ndarray, state: Any, t: int, lr: float, wd: float,
+              dt: Any) -> np.ndarray:
         g = self._clip_py(grad * dt(self.rescale_grad))
         acc_g, acc_delta = state
         rho, eps = dt(self.rho), dt(self.epsilon)
         acc_g[...] = acc_g * rho + dt(1.0 - self.rho) * g * g
         delta = np.sqrt(acc_delta + eps) / np.sqrt(acc_g + eps) * g
         acc_delta[...] = acc_delta * rho + dt(1.0 - self.rho) * delta * delta
-        return (weight - (delta + dt(wd) * weight)).astype(weight.dtype, copy=False)
+        return weight - (delta + dt(wd) * weight)
 
 
 @register
-class Ftrl(Optimizer):
+class Ftrl(_Rule):
     """FTRL-Proximal (McMahan et al. 2013), MXNet's ftrl_update (see the module docstring).
 
     Args:
@@ -206,23 +211,19 @@ class Ftrl(Optimizer):
     def create_state(self, index: Any, weight: np.ndarray) -> Any:
         return (_zeros32(weight), _zeros32(weight))
 
-    def update(self, index: Any, weight: Any, grad: Any, state: Any) -> Any:
-        if (many := _single(self, index, weight, grad, state)) is not None:
-            return many
-        self._update_count(index)
-        wd, lr = self._get_wd(index), self._get_lr(index)
-        dt = weight.dtype.type
+    def _rule(self, weight: np.ndarray, grad: np.ndarray, state: Any, t: int, lr: float, wd: float,
+              dt: Any) -> np.ndarray:
         g = self._clip(grad * dt(self.rescale_grad))
         z, n = state
         z[...] = z + g - (np.sqrt(n + g * g) - np.sqrt(n)) * weight / dt(lr)
         n[...] = n + g * g
         new = (np.sign(z) * dt(self.lamda1) - z) / ((dt(self.beta) + np.sqrt(n)) / dt(lr) + dt(wd)) \
             * (np.abs(z) > dt(self.lamda1))
-        return new.astype(weight.dtype, copy=False)
+        return new
 
 
 @register
-class FTML(Optimizer):
+class FTML(_Rule):
     """FTML, Follow the Moving Leader (Zheng & Kwok 2017); the state is (d, v, z) (see the module docstring).
 
     Args:
@@ -248,12 +249,8 @@ class FTML(Optimizer):
     def create_state(self, index: Any, weight: np.ndarray) -> Any:
         return (np.zeros_like(weight), np.zeros_like(weight), np.zeros_like(weight))
 
-    def update(self, index: Any, weight: Any, grad: Any, state: Any) -> Any:
-        if (many := _single(self, index, weight, grad, state)) is not None:
-            return many
-        t = self._update_count(index)
-        lr, wd = self._get_lr(index), self._get_wd(index)
-        dt = weight.dtype.type
+    def _rule(self, weight: np.ndarray, grad: np.ndarray, state: Any, t: int, lr: float, wd: float,
+              dt: Any) -> np.ndarray:
         g = self._clip(grad * dt(self.rescale_grad) + dt(wd) * weight)
         d, v, z = state
         b1, b2, one = dt(self.beta1), dt(self.beta2), dt(1)
@@ -261,11 +258,11 @@ class FTML(Optimizer):
         d_t = (one - b1 ** dt(t)) / dt(lr) * (np.sqrt(v / (one - b2 ** dt(t))) + dt(self.epsilon))
         z[...] = b1 * z + (one - b1) * g - (d_t - b1 * d) * weight
         d[...] = d_t
-        return (-z / d_t).astype(weight.dtype, copy=False)
+        return -z / d_t
 
 
 @register
-class Adamax(Optimizer):
+class Adamax(_Rule):
     """AdaMax, Adam with the infinity norm (Kingma & Ba 2014, section 7) (see the module docstring).
 
     Args:
@@ -289,22 +286,18 @@ class Adamax(Optimizer):
     def create_state(self, index: Any, weight: np.ndarray) -> Any:
         return (np.zeros_like(weight), np.zeros_like(weight))
 
-    def update(self, index: Any, weight: Any, grad: Any, state: Any) -> Any:
-        if (many := _single(self, index, weight, grad, state)) is not None:
-            return many
-        t = self._update_count(index)
-        lr, wd = self._get_lr(index), self._get_wd(index)
+    def _rule(self, weight: np.ndarray, grad: np.ndarray, state: Any, t: int, lr: float, wd: float,
+              dt: Any) -> np.ndarray:
         lr /= 1.0 - self.beta1 ** t
-        dt = weight.dtype.type
         g = self._clip_py(grad * dt(self.rescale_grad) + dt(wd) * weight)
         m, u = state
         m[...] = m * dt(self.beta1) + dt(1.0 - self.beta1) * g
         u[...] = np.maximum(dt(self.beta2) * u, np.abs(g))
-        return (weight - dt(lr) * m / u).astype(weight.dtype, copy=False)
+        return weight - dt(lr) * m / u
 
 
 @register
-class Nadam(Optimizer):
+class Nadam(_Rule):
     """Nadam, Adam with Nesterov momentum (Dozat 2016), MXNet's (see the module docstring: the momentum
     schedule product is one number shared by all parameters).
 
@@ -337,12 +330,8 @@ class Nadam(Optimizer):
     def create_state(self, index: Any, weight: np.ndarray) -> Any:
         return (np.zeros_like(weight), np.zeros_like(weight))
 
-    def update(self, index: Any, weight: Any, grad: Any, state: Any) -> Any:
-        if (many := _single(self, index, weight, grad, state)) is not None:
-            return many
-        t = self._update_count(index)
-        lr, wd = self._get_lr(index), self._get_wd(index)
-        dt = weight.dtype.type
+    def _rule(self, weight: np.ndarray, grad: np.ndarray, state: Any, t: int, lr: float, wd: float,
+              dt: Any) -> np.ndarray:
         g = self._clip_py(grad * dt(self.rescale_grad) + dt(wd) * weight)
         momentum_t = self.beta1 * (1.0 - 0.5 * pow(0.96, t * self.schedule_decay))
         momentum_t_1 = self.beta1 * (1.0 - 0.5 * pow(0.96, (t + 1) * self.schedule_decay))
@@ -355,8 +344,7 @@ class Nadam(Optimizer):
         m_prime = m / dt(1.0 - m_schedule_next)
         v_prime = v / dt(1.0 - pow(self.beta2, t))
         m_bar = dt(1.0 - momentum_t) * g_prime + dt(momentum_t_1) * m_prime
-        new = weight - dt(lr) * m_bar / (np.sqrt(v_prime) + dt(self.epsilon))
-        return new.astype(weight.dtype, copy=False)
+        return weight - dt(lr) * m_bar / (np.sqrt(v_prime) + dt(self.epsilon))
 
 
 @register

@@ -28,6 +28,7 @@ import numpy as np
 
 from cellonnx.converters.atomic import atomic_write
 from cellonnx.gluon import optimizer as opt
+from cellonnx.gluon.optimizer_sparse import sparse_rows
 from cellonnx.tensor import Parameter as CoreParameter
 
 __all__ = ["Trainer"]
@@ -174,13 +175,13 @@ class Trainer:
                 continue
             todo.append((i, p))
         items, dense = [], []
-        lazy = getattr(self._optimizer, "lazy_update", False)
         for i, p in todo:
             weight, grad = p._data, p.grad
-            if lazy and getattr(grad, "stype", "default") == "row_sparse":
+            rows = sparse_rows(self._optimizer, i, grad)  # a Parameter's value is dense
+            if rows is not None:  # MXNet's sparse kernel: the gradient's rows alone
                 if i not in self._states:
                     self._states[i] = self._optimizer.create_state_multi_precision(i, weight)
-                new = self._optimizer.update_rows(i, weight, grad.indices._data,
+                new = self._optimizer.update_rows(i, weight, rows,
                                                   np.asarray(grad.data._data, weight.dtype), self._states[i])
                 p._assign_array(np.ascontiguousarray(new, dtype=weight.dtype))
                 p.__dict__["_fresh_grad"] = False
