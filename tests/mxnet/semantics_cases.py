@@ -8,6 +8,10 @@ from __future__ import annotations
 __all__ = ["CASES", "run"]
 
 _DENSE = "d = mx.gluon.nn.Dense(2, in_units=2)\n"
+_CACHED = ("a, b = mx.sym.var('a'), mx.sym.var('b')\n"
+           "s = mx.sym.FullyConnected(a, num_hidden=2, name='fc') + b\nop = mx.nd.CachedOp(s)\n"
+           "_ARGS = [mx.nd.array([[1, -2, 3]]), mx.nd.array([[1, 2, 3], [-1, 0, 2]]), "
+           "mx.nd.array([0.5, -0.5]), mx.nd.array([[1, 2]])]\n")
 
 CASES: list[tuple[str, str]] = [
     # errors of operators are MXNetError
@@ -65,6 +69,22 @@ CASES: list[tuple[str, str]] = [
     ("ctx_gluon_default", "with mx.cpu(2):\n    " + _DENSE.replace("\n", "\n    ") + "d.initialize()\n"
      "out = [d.weight.list_ctx(), d.weight.data().ctx]"),
     ("ctx_gpu_refused", "mx.nd.array([1], ctx=mx.gpu(0))"),
+    # nd.CachedOp: a symbol called on arrays in list_inputs() order
+    ("cachedop", _CACHED + "out = (op.__class__.__name__, op(*_ARGS).asnumpy().tolist())"),
+    ("cachedop_group", _CACHED + "op = mx.nd.CachedOp(mx.sym.Group([s, mx.sym.relu(a) * 2]), "
+     "flags=[('static_alloc', True)])\nout = [o.asnumpy().tolist() for o in op(*_ARGS)]"),
+    ("cachedop_grad", _CACHED + "x = _ARGS[0]; x.attach_grad()\nwith mx.autograd.record():\n"
+     "    y = op(*_ARGS)\ny.backward(); out = x.grad.asnumpy().tolist()"),
+    ("cachedop_count", _CACHED + "op(*_ARGS[:2])"),
+    # DLPack
+    ("dlpack_read", "x = mx.nd.array([[1, 2], [3, 4]])\ny = mx.nd.from_dlpack(mx.nd.to_dlpack_for_read(x))\n"
+     "out = (type(y).__name__, y.asnumpy().tolist(), y.dtype)"),
+    ("dlpack_method", "x = mx.nd.array([1, 2, 3], dtype='int32')\n"
+     "out = mx.nd.from_dlpack(x.to_dlpack_for_write()).asnumpy().tolist()"),
+    ("dlpack_numpy_producer", "import numpy\nsrc = numpy.arange(4, dtype=numpy.float32)\n"
+     "y = mx.nd.from_dlpack(src.__dlpack__()); src[0] = 7; out = y.asnumpy().tolist()"),
+    ("contrib_reexports", "out = [mx.nd.contrib.current_context(), "
+     "mx.nd.contrib.uniform(shape=(2, 3)).shape]"),
 ]
 
 

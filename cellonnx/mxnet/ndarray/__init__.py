@@ -21,6 +21,8 @@ from cellonnx.mxnet.ndarray import (
     random,
     sparse,
 )
+from cellonnx.mxnet.ndarray.cached_op import CachedOp
+from cellonnx.mxnet.ndarray.dlpack import from_dlpack, to_dlpack_for_read, to_dlpack_for_write
 from cellonnx.mxnet.ndarray.examples import EXAMPLES, SUMMARIES
 from cellonnx.mxnet.ndarray.legacy import from_numpy, histogram, load_frombuffer, onehot_encode
 from cellonnx.mxnet.ndarray.ndarray import NDArray, array, concatenate, empty, moveaxis, waitall
@@ -41,7 +43,8 @@ for _table in (examples_math, examples_array, examples_nn, examples_linalg_rando
 
 __all__ = ["NDArray", "array", "concatenate", "contrib", "empty", "from_numpy", "histogram", "linalg", "load",
            "load_frombuffer", "moveaxis", "onehot_encode", "random", "save", "sparse", "cast_storage",
-           "waitall", "zeros", *(n for n in _op.TABLE if not n.startswith("_")), *SAMPLERS]
+           "waitall", "zeros", *(n for n in _op.TABLE if not n.startswith("_")), *SAMPLERS,
+           "CachedOp", "from_dlpack", "to_dlpack_for_read", "to_dlpack_for_write"]
 
 
 def __getattr__(name: str) -> Any:

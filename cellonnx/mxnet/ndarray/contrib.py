@@ -12,7 +12,9 @@ from cellonnx.mxnet.ndarray.ndarray import NDArray
 for _name, _impl in _op.CONTRIB.items():
     setattr(sys.modules[__name__], _name, _op.wrap(_name, _impl, NDArray))
 
+from cellonnx.mxnet.device import current_context  # noqa: E402, F401 - MXNet's contrib module has these names
 from cellonnx.mxnet.ndarray.control_flow import cond, foreach, while_loop  # noqa: E402
+from cellonnx.mxnet.ndarray.random import uniform  # noqa: E402, F401
 
 __all__ = [*_op.CONTRIB, "cond", "foreach", "while_loop"]
 

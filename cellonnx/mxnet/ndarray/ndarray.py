@@ -171,6 +171,16 @@ class NDArray(Tensor):
     def as_nd_ndarray(self) -> NDArray:
         return self
 
+    def to_dlpack_for_read(self) -> Any:
+        """A DLPack capsule of the array for reading (``mx.nd.to_dlpack_for_read``)."""
+        from cellonnx.mxnet.ndarray.dlpack import to_dlpack_for_read
+        return to_dlpack_for_read(self)
+
+    def to_dlpack_for_write(self) -> Any:
+        """A DLPack capsule of the array for writing (``mx.nd.to_dlpack_for_write``)."""
+        from cellonnx.mxnet.ndarray.dlpack import to_dlpack_for_write
+        return to_dlpack_for_write(self)
+
     def as_np_ndarray(self) -> Any:
         from cellonnx.mxnet.numpy.multiarray import ndarray
         out = Tensor._make(self._data)
