@@ -83,6 +83,13 @@ CASES: list[tuple[str, str]] = [
      "out = mx.nd.from_dlpack(x.to_dlpack_for_write()).asnumpy().tolist()"),
     ("dlpack_numpy_producer", "import numpy\nsrc = numpy.arange(4, dtype=numpy.float32)\n"
      "y = mx.nd.from_dlpack(src.__dlpack__()); src[0] = 7; out = y.asnumpy().tolist()"),
+    # group_adagrad_update (MXNet's CPU kernel takes a row-sparse gradient)
+    ("group_adagrad_update", "import numpy\n"
+     "w = mx.nd.array(numpy.arange(12).reshape(4, 3) / 10.0, dtype='float32')\nh = mx.nd.ones((4, 1)) * 0.5\n"
+     "g = mx.nd.sparse.row_sparse_array((numpy.array([[1, -2, 3], [2, 0.5, -1]], numpy.float32), [1, 3]), "
+     "shape=(4, 3))\nr = mx.nd.contrib.group_adagrad_update(w, g, h, lr=0.1, "
+     "rescale_grad=2.0, clip_gradient=2.5, epsilon=1e-3, out=w)\n"
+     "out = [r is w, w.asnumpy().round(5).tolist(), h.asnumpy().round(5).tolist()]"),
     ("contrib_reexports", "out = [mx.nd.contrib.current_context(), "
      "mx.nd.contrib.uniform(shape=(2, 3)).shape]"),
 ]

@@ -19,19 +19,21 @@ FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "mxnet" / "contrib.
 WANT = dict(np.load(FIXTURE))
 
 
-def _arrays(case_id: str, args: list[Any]) -> list[Any]:
-    values = nd_cases.make_args(case_id, args)
-    return [nd.array(v, dtype=v.dtype) if isinstance(v, np.ndarray) else v for v in values]
+def _nd(values: list[Any]) -> list[Any]:
+    return [_nd(v) if isinstance(v, list) else nd.array(v, dtype=v.dtype) if isinstance(v, np.ndarray) else v
+            for v in values]
 
 
 @pytest.mark.parametrize("case", contrib_cases.CASES, ids=[c[0] for c in contrib_cases.CASES])
 def test_operator_matches_mxnet(case: tuple) -> None:
     case_id, op, args, kwargs, flags = case
-    arrays = _arrays(case_id, args)
-    floats = [i for i, a in enumerate(args) if isinstance(a, nd_cases.F)]
+    arrays = _nd(contrib_cases.make(case_id, args))
+    floats = contrib_cases.floats(args)
     want_grad = flags.get("grad", True)
     for i in floats if want_grad else ():
         arrays[i].attach_grad()
+    if "out" in flags:
+        kwargs = {**kwargs, "out": arrays[flags["out"]]}
     with autograd.record():
         out = getattr(nd.contrib, op)(*arrays, **kwargs)
         outs = list(out) if isinstance(out, (list, tuple)) else [out]
@@ -39,18 +41,25 @@ def test_operator_matches_mxnet(case: tuple) -> None:
             loss = sum((o * nd.array(nd_cases.weights(case_id, o.shape))).sum() for o in outs)
     assert len(outs) == len([k for k in WANT if k.startswith(f"{case_id}/out/")])
     for i, o in enumerate(outs):
-        want = WANT[f"{case_id}/out/{i}"]
-        assert isinstance(o, nd.NDArray), f"{case_id}: output {i} is {type(o).__name__}"
-        assert o.shape == want.shape and o.dtype == want.dtype, (
-            f"{case_id}: output {i} {o.shape} {o.dtype}, MXNet {want.shape} {want.dtype}")
-        np.testing.assert_array_equal(np.isnan(o.asnumpy()), np.isnan(want))
-        assert_close(np.nan_to_num(o.asnumpy()), np.nan_to_num(want), rtol=1e-6, scale_rtol=1e-6,
-                     what=f"{case_id} output {i}")
+        _compare(o, WANT[f"{case_id}/out/{i}"], f"{case_id} output {i}", flags.get("rtol", 1e-6))
     if want_grad:
         loss.backward()
         for i in floats:
             assert_close(arrays[i].grad.asnumpy(), WANT[f"{case_id}/grad/{i}"], rtol=1e-5, scale_rtol=1e-6,
                          what=f"{case_id} gradient of argument {i}")
+    for key in (k for k in WANT if k.startswith(f"{case_id}/arg/")):
+        i, j = (int(p) for p in key.split("/")[2:])
+        value = arrays[i][j] if isinstance(arrays[i], list) else arrays[i]
+        _compare(value, WANT[key], f"{case_id} argument {i}[{j}] after the call", flags.get("rtol", 1e-6))
+
+
+def _compare(got: Any, want: np.ndarray, what: str, rtol: float) -> None:
+    assert isinstance(got, nd.NDArray), f"{what} is {type(got).__name__}"
+    assert got.shape == want.shape and got.dtype == want.dtype, (
+        f"{what}: {got.shape} {got.dtype}, MXNet {want.shape} {want.dtype}")
+    np.testing.assert_array_equal(np.isnan(got.asnumpy()), np.isnan(want))
+    rtol = max(rtol, 1e-3) if want.dtype == np.float16 else rtol
+    assert_close(np.nan_to_num(got.asnumpy()), np.nan_to_num(want), rtol=rtol, scale_rtol=rtol, what=what)
 
 
 # the differentiable rows whose gradient is the derivative of the forward (not the straight-through ones)
@@ -61,8 +70,8 @@ _SMOOTH = ["index_copy", "boolean_mask", "quadratic"]
 def test_gradient_matches_finite_differences(case_id: str) -> None:
     _, op, args, kwargs, _ = next(c for c in contrib_cases.CASES if c[0] == case_id)
     values = [v.astype(np.float64) if isinstance(v, np.ndarray) else v
-              for v in nd_cases.make_args(case_id, args)]
-    floats = [i for i, a in enumerate(args) if isinstance(a, nd_cases.F)]
+              for v in contrib_cases.make(case_id, args)]
+    floats = contrib_cases.floats(args)
     fn = getattr(nd.contrib, op)
 
     def loss(vals: list[Any]) -> float:

@@ -22,6 +22,7 @@ from cellonnx.mxnet._op.reduce import REDUCE
 from cellonnx.mxnet._op.shape import SHAPE
 from cellonnx.mxnet._op.spatial import SPATIAL
 from cellonnx.mxnet._op.update import UPDATE
+from cellonnx.mxnet._op.update_adamw import UPDATE_ADAMW
 from cellonnx.mxnet._op.update_multi import UPDATE_MULTI
 from cellonnx.mxnet._op.update_rules import UPDATE_RULES
 from cellonnx.mxnet._placement import device_arg, follow, place
@@ -58,6 +59,7 @@ CONTRIB: dict[str, Callable[..., Any]] = {
     "div_sqrt_dim": lambda data, **_: BINARY["div"](data, float(data.shape[-1]) ** 0.5),
 }
 CONTRIB.update(CONTRIB_EXTRA)
+CONTRIB.update(UPDATE_ADAMW)
 
 
 def retype(out: Any, cls: type) -> Any:
