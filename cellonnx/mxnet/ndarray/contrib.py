@@ -13,10 +13,17 @@ for _name, _impl in _op.CONTRIB.items():
     setattr(sys.modules[__name__], _name, _op.wrap(_name, _impl, NDArray))
 
 from cellonnx.mxnet.device import current_context  # noqa: E402, F401 - MXNet's contrib module has these names
+from cellonnx.mxnet.ndarray.contrib_sparse import (  # noqa: E402
+    SparseEmbedding,
+    edge_id,
+    getnnz,
+    rand_zipfian,
+)
 from cellonnx.mxnet.ndarray.control_flow import cond, foreach, while_loop  # noqa: E402
 from cellonnx.mxnet.ndarray.random import uniform  # noqa: E402, F401
 
-__all__ = [*_op.CONTRIB, "cond", "foreach", "while_loop"]
+__all__ = [*_op.CONTRIB, "SparseEmbedding", "cond", "edge_id", "foreach", "getnnz", "rand_zipfian",
+           "while_loop"]
 
 
 

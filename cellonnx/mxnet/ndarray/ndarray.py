@@ -199,10 +199,25 @@ class NDArray(Tensor):
 
     wait_to_write = wait_to_read
 
+    def attach_grad(self, grad_req: str = "write", stype: str | None = None) -> None:
+        """Make the array a leaf whose gradient ``backward`` writes into ``grad`` ('write') or adds to it
+        ('add'); ``stype='row_sparse'`` gives the gradient as a RowSparseNDArray (as MXNet's sparse
+        operators, SparseEmbedding and dot with a CSR array, write it)."""
+        if stype not in (None, "default", "row_sparse", "csr"):
+            raise ValueError(f"attach_grad: stype must be 'default', 'row_sparse' or 'csr', got {stype!r}")
+        Tensor.attach_grad(self, grad_req)
+        self.__dict__["_grad_stype"] = stype or "default"
+
     @property
     def grad(self) -> NDArray | None:  # type: ignore[override]
-        """The gradient ``backward`` wrote (after ``attach_grad``), an NDArray as in MXNet."""
-        return follow(_as(_GRAD_SLOT.__get__(self, Tensor)), (self,), {})
+        """The gradient ``backward`` wrote (after ``attach_grad``), an NDArray as in MXNet (in the storage
+        type ``attach_grad`` asked for)."""
+        grad = follow(_as(_GRAD_SLOT.__get__(self, Tensor)), (self,), {})
+        stype = self.__dict__.get("_grad_stype", "default") if grad is not None else "default"
+        if stype != "default":
+            from cellonnx.mxnet.ndarray.sparse import cast_storage
+            return cast_storage(grad, stype)  # type: ignore[no-any-return]
+        return grad
 
     @grad.setter
     def grad(self, value: Any) -> None:
