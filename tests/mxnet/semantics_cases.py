@@ -8,6 +8,9 @@ from __future__ import annotations
 __all__ = ["CASES", "run"]
 
 _DENSE = "d = mx.gluon.nn.Dense(2, in_units=2)\n"
+_GRAPH = ("import numpy\nd = numpy.arange(1, 12, dtype=numpy.int64)\n"
+          "g = mx.nd.sparse.csr_matrix((d, numpy.array([1, 2, 4, 0, 3, 2, 4, 0, 1, 2, 3]), "
+          "numpy.array([0, 3, 5, 5, 7, 11])), shape=(5, 5), dtype='int64')\n")
 _CSR = ("import numpy\ncsr = mx.nd.sparse.csr_matrix((numpy.array([1, 2, 3, 4], numpy.float32), "
         "numpy.array([1, 2, 0, 2]), numpy.array([0, 2, 3, 4])), shape=(3, 3))\n")
 _CACHED = ("a, b = mx.sym.var('a'), mx.sym.var('b')\n"
@@ -99,6 +102,12 @@ CASES: list[tuple[str, str]] = [
     ("edge_id", _CSR + "r = mx.nd.contrib.edge_id(csr, mx.nd.array([0, 0, 2, 1, 1]), "
      "mx.nd.array([1, 0, 2, 0, 2]))\n"
      "out = (r.asnumpy().tolist(), r.dtype)"),
+    ("dgl_adjacency", _GRAPH + "a = mx.nd.contrib.dgl_adjacency(g)\n"
+     "out = [a.stype, a.dtype, a.asnumpy().tolist(), a.indices.asnumpy().tolist(), "
+     "a.indptr.asnumpy().tolist()]"),
+    ("dgl_subgraph", _GRAPH + "subs = mx.nd.contrib.dgl_subgraph(g, mx.nd.array([0, 2, 4], dtype='int64'), "
+     "mx.nd.array([1, 2, 3], dtype='int64'), return_mapping=True)\n"
+     "out = [(s.stype, s.dtype, s.asnumpy().tolist(), s.indices.asnumpy().tolist()) for s in subs]"),
     ("rand_zipfian", "s, t, c = mx.nd.contrib.rand_zipfian(mx.nd.array([3, 0, 7]), 6, 10)\n"
      "out = [s.shape, s.dtype, bool(((s.asnumpy() >= 0) & (s.asnumpy() < 10)).all()), "
      "t.asnumpy().round(6).tolist(), c.shape, "

@@ -15,6 +15,8 @@ for _name, _impl in _op.CONTRIB.items():
 from cellonnx.mxnet.device import current_context  # noqa: E402, F401 - MXNet's contrib module has these names
 from cellonnx.mxnet.ndarray.contrib_sparse import (  # noqa: E402
     SparseEmbedding,
+    dgl_adjacency,
+    dgl_subgraph,
     edge_id,
     getnnz,
     rand_zipfian,
@@ -22,8 +24,8 @@ from cellonnx.mxnet.ndarray.contrib_sparse import (  # noqa: E402
 from cellonnx.mxnet.ndarray.control_flow import cond, foreach, while_loop  # noqa: E402
 from cellonnx.mxnet.ndarray.random import uniform  # noqa: E402, F401
 
-__all__ = [*_op.CONTRIB, "SparseEmbedding", "cond", "edge_id", "foreach", "getnnz", "rand_zipfian",
-           "while_loop"]
+__all__ = [*_op.CONTRIB, "SparseEmbedding", "cond", "dgl_adjacency", "dgl_subgraph", "edge_id", "foreach",
+           "getnnz", "rand_zipfian", "while_loop"]
 
 
 

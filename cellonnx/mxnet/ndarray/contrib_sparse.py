@@ -1,5 +1,6 @@
 """mx.nd.contrib's functions over CSR arrays and samplers: getnnz, edge_id (a graph's edge values from its
-CSR adjacency), rand_zipfian (log-uniform candidate sampling), and the SparseEmbedding operator."""
+CSR adjacency), the DGL graph helpers dgl_adjacency and dgl_subgraph, rand_zipfian (log-uniform candidate
+sampling), and the SparseEmbedding operator."""
 from __future__ import annotations
 
 import math
@@ -13,7 +14,7 @@ from cellonnx.mxnet.ndarray.ndarray import NDArray
 from cellonnx.mxnet.ndarray.random import uniform
 from cellonnx.tensor import Tensor
 
-__all__ = ["SparseEmbedding", "edge_id", "getnnz", "rand_zipfian"]
+__all__ = ["SparseEmbedding", "dgl_adjacency", "dgl_subgraph", "edge_id", "getnnz", "rand_zipfian"]
 
 
 def _nd(values: np.ndarray) -> NDArray:
@@ -68,6 +69,70 @@ def edge_id(data: Any, u: Tensor, v: Tensor, **_: Any) -> NDArray:
         if found.size:
             out[i] = values[indptr[r] + found[0]]
     return _nd(out)
+
+
+def _csr_of(values: np.ndarray, columns: np.ndarray, indptr: np.ndarray, n: int) -> Any:
+    from cellonnx.mxnet.ndarray.sparse import csr_matrix
+
+    return csr_matrix((values, columns.astype(np.int64), indptr.astype(np.int64)), shape=(n, n),
+                      dtype=values.dtype)
+
+
+def dgl_adjacency(data: Any, **_: Any) -> Any:
+    """The adjacency matrix of a graph given as a CSR array of edge ids: the same structure, every stored
+    value 1.0 (float32).
+
+    Examples:
+        >>> from cellonnx import mxnet as mx
+        >>> import numpy as np
+        >>> parts = (np.array([5, 6, 7]), np.array([1, 2, 0]), np.array([0, 2, 2, 3]))
+        >>> graph = mx.nd.sparse.csr_matrix(parts, shape=(3, 3), dtype='int64')
+        >>> print(mx.nd.contrib.dgl_adjacency(graph).asnumpy())
+        [[0. 1. 1.]
+         [0. 0. 0.]
+         [1. 0. 0.]]
+    """
+    values, columns, indptr = _csr(data, "dgl_adjacency")
+    return _csr_of(np.ones(len(values), np.float32), columns, indptr, int(data.shape[0]))
+
+
+def dgl_subgraph(graph: Any, *data: Tensor, return_mapping: bool = False, **_: Any) -> list[Any]:
+    """The subgraphs induced by each array of vertex ids in ``data`` (in their order): CSR arrays whose
+    values number the kept edges 0, 1, ... row by row; with ``return_mapping`` also, per subgraph, the
+    same structure holding the original edge ids.
+
+    Examples:
+        >>> from cellonnx import mxnet as mx
+        >>> import numpy as np
+        >>> parts = (np.array([5, 6, 7, 8]), np.array([1, 2, 0, 2]), np.array([0, 2, 3, 4]))
+        >>> graph = mx.nd.sparse.csr_matrix(parts, shape=(3, 3), dtype='int64')
+        >>> sub, mapping = mx.nd.contrib.dgl_subgraph(graph, mx.nd.array([0, 2], dtype='int64'),
+        ...                                           return_mapping=True)
+        >>> print(mapping.asnumpy())
+        [[0 6]
+         [0 8]]
+    """
+    values, columns, indptr = _csr(graph, "dgl_subgraph")
+    subgraphs, mappings = [], []
+    for vertices in data:
+        ids = vertices._data.astype(np.int64).reshape(-1)
+        if np.any(np.diff(ids) < 0):
+            raise MXNetError(f"dgl_subgraph: the input vertex list has to be sorted, got {ids.tolist()}")
+        where = {int(v): i for i, v in enumerate(ids)}
+        kept_cols: list[int] = []
+        kept_vals: list[Any] = []
+        pointers = [0]
+        for v in ids:
+            row = slice(indptr[v], indptr[v + 1])
+            for c, value in sorted(zip(columns[row], values[row]), key=lambda cv: where.get(int(cv[0]), -1)):
+                if int(c) in where:
+                    kept_cols.append(where[int(c)])
+                    kept_vals.append(value)
+            pointers.append(len(kept_cols))
+        cols, ptr = np.array(kept_cols, np.int64), np.array(pointers, np.int64)
+        subgraphs.append(_csr_of(np.arange(len(kept_cols), dtype=values.dtype), cols, ptr, len(ids)))
+        mappings.append(_csr_of(np.array(kept_vals, values.dtype), cols, ptr, len(ids)))
+    return subgraphs + mappings if return_mapping else subgraphs
 
 
 def rand_zipfian(true_classes: Tensor, num_sampled: int, range_max: int, ctx: Any = None) -> tuple:
