@@ -72,8 +72,25 @@ def cond_else(mx: Any) -> tuple[Any, list]:
     return out, [x, s]
 
 
+def hawkesll(mx: Any) -> tuple[Any, list]:
+    """Not control flow, but a function row too: hawkesll's results and its parameters' gradients."""
+    nd = mx.nd
+    lda = nd.array([1.5, 2.0, 3.0]).tile((4, 1)) * nd.array([[1.0], [0.5], [2.0], [1.2]])
+    alpha, beta = nd.array([0.2, 0.3, 0.4]), nd.array([1.0, 2.0, 3.0])
+    state = nd.array(np.linspace(0, 1, 12, dtype=np.float32).reshape(4, 3))
+    lags = nd.array([[6, 7, 8, 9], [1, 2, 3, 4], [3, 4, 5, 6], [8, 9, 10, 11]]) / 10
+    marks = nd.array([[0, 1, 2, 0], [1, 1, 0, 2], [2, 0, 0, 1], [0, 0, 0, 0]], dtype="int32")
+    for a in (lda, alpha, beta, state):
+        a.attach_grad()
+    with mx.autograd.record():
+        out = nd.contrib.hawkesll(lda, alpha, beta, state, lags, marks, nd.array([1, 2, 3, 4]),
+                                  nd.array([5, 3, 6, 10]))
+    return out, [lda, alpha, beta, state]
+
+
 CASES = [("foreach_rnn", foreach_rnn), ("foreach_lists", foreach_lists), ("while_padded", while_padded),
-         ("while_single", while_single), ("cond_then", cond_then), ("cond_else", cond_else)]
+         ("while_single", while_single), ("cond_then", cond_then), ("cond_else", cond_else),
+         ("hawkesll", hawkesll)]
 
 
 def flatten(value: Any) -> list[Any]:

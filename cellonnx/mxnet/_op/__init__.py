@@ -14,6 +14,7 @@ from cellonnx.mxnet._docs import borrowed
 from cellonnx.mxnet._errors import mx_errors
 from cellonnx.mxnet._op.contrib_extra import CONTRIB_EXTRA
 from cellonnx.mxnet._op.creation import CREATION
+from cellonnx.mxnet._op.hawkes import HAWKES
 from cellonnx.mxnet._op.elemwise import BINARY, LEGACY_COMPARE, NUMPY_COMPARE, UNARY
 from cellonnx.mxnet._op.misc import MISC
 from cellonnx.mxnet._op.nn import NN
@@ -60,6 +61,7 @@ CONTRIB: dict[str, Callable[..., Any]] = {
 }
 CONTRIB.update(CONTRIB_EXTRA)
 CONTRIB.update(UPDATE_ADAMW)
+CONTRIB.update(HAWKES)
 
 
 def retype(out: Any, cls: type) -> Any:
