@@ -117,6 +117,15 @@ CASES: list[tuple[str, str]] = [
      "    y = mx.nd.contrib.SparseEmbedding(mx.nd.array([[2, 0], [2, 3]]), w, 4, 2)\n"
      "y.backward(mx.nd.arange(8).reshape((2, 2, 2)))\n"
      "out = [y.asnumpy().tolist(), w.grad.asnumpy().tolist(), w.grad.stype]"),
+    # LBSGD's states (the accumulated gradients and the warmup counters) survive get_states / set_states
+    ("lbsgd_states", "import numpy\nmake = lambda: mx.optimizer.LBSGD(learning_rate=0.1, momentum=0.9, "
+     "batch_scale=2, warmup_epochs=2, updates_per_epoch=2, warmup_strategy='lars')\n"
+     "u = mx.optimizer.get_updater(make())\nw = mx.nd.array(numpy.linspace(-1, 1, 4).reshape(2, 2))\n"
+     "for k in range(3):\n    u(0, mx.nd.array(numpy.full((2, 2), 0.1 * (k + 1))), w)\n"
+     "restored = []\nfor dump in (True, False):\n    v = mx.optimizer.get_updater(make())\n"
+     "    v.set_states(u.get_states(dump_optimizer=dump))\n    w2 = w.copy()\n"
+     "    for k in range(3):\n        v(0, mx.nd.array(numpy.full((2, 2), 0.2 * (k + 1))), w2)\n"
+     "    restored.append(w2.asnumpy().round(5).tolist())\nout = restored"),
     ("contrib_reexports", "out = [mx.nd.contrib.current_context(), "
      "mx.nd.contrib.uniform(shape=(2, 3)).shape]"),
 ]
