@@ -38,6 +38,11 @@ CASES: list[tuple[str, str]] = [
      ".asnumpy().tolist()"),
     ("rint_np", "out = mx.np.rint(mx.np.array([0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 0.49, 3.5]))"
      ".asnumpy().tolist()"),
+    # nd.array: float32 unless given a dtype or an NDArray (a NumPy array's dtype is not kept)
+    ("nd_array_dtype", "import numpy\nout = [mx.nd.array(numpy.arange(3)).dtype, "
+     "mx.nd.array(numpy.linspace(0, 1, 3)).dtype, mx.nd.array(numpy.ones(2, numpy.float16)).dtype, "
+     "mx.nd.array(mx.nd.array([1], dtype='int32')).dtype, mx.nd.array([1, 2]).dtype, "
+     "mx.nd.array(numpy.arange(3), dtype='int64').dtype, mx.nd.array(numpy.float64(2.5)).dtype]"),
     # x.grad has the array's type
     ("grad_np_type", "a = mx.np.array([1.0, 2.0]); a.attach_grad()\nwith mx.autograd.record():\n"
      "    y = (a * a).sum()\ny.backward(); out = (type(a.grad).__name__, a.grad.asnumpy().tolist())"),

@@ -303,13 +303,16 @@ keep_device(NDArray, ("T", "detach", "reshape", "transpose", "__neg__", "__abs__
 
 
 def array(source_array: Any, ctx: Any = None, dtype: Any = None, **_: Any) -> NDArray:
-    """An NDArray from an array-like: float32 unless ``dtype`` is given or the source is a NumPy array or an
-    NDArray (which keep theirs), as MXNet 1.x; on device ``ctx`` (default: the current context)."""
+    """An NDArray from an array-like: float32 unless ``dtype`` is given or the source is an NDArray (which
+    keeps its dtype); a NumPy array of any dtype becomes float32 too, as in MXNet 1.9.1. On device ``ctx``
+    (default: the current context)."""
     if isinstance(source_array, Tensor):
         arr = source_array._data.copy()
     else:
         arr = mx_float(source_array)._data
         arr = arr.copy() if isinstance(source_array, np.ndarray) and arr is source_array else arr
+        if dtype is None and arr.dtype != np.float32:
+            arr = arr.astype(np.float32)
     if dtype is not None:
         arr = arr.astype(dtype_of(dtype).np_dtype)
     out = Tensor._make(np.ascontiguousarray(arr))
