@@ -14,8 +14,8 @@ from cellonnx.mxnet._docs import borrowed
 from cellonnx.mxnet._errors import mx_errors
 from cellonnx.mxnet._op.contrib_extra import CONTRIB_EXTRA
 from cellonnx.mxnet._op.creation import CREATION
-from cellonnx.mxnet._op.hawkes import HAWKES
 from cellonnx.mxnet._op.elemwise import BINARY, LEGACY_COMPARE, NUMPY_COMPARE, UNARY
+from cellonnx.mxnet._op.hawkes import HAWKES
 from cellonnx.mxnet._op.misc import MISC
 from cellonnx.mxnet._op.nn import NN
 from cellonnx.mxnet._op.pdf import PDF
