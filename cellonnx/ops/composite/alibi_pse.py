@@ -28,10 +28,11 @@ def start_index(value: Any, name: str, op: str) -> int:
 def alibi_slopes(pse: Any, batch: int, heads: int, op: str) -> Tensor:
     """The slopes ``pse`` (B, N1) or (N1,) as a (B or 1, N1, 1, 1) tensor."""
     s = _float(pse, "pse", op)
-    if tuple(s.shape) == (heads,):
+    shape, heads = [int(d) for d in s.shape], int(heads)
+    if shape == [heads]:
         return F.reshape(s, (1, heads, 1, 1))
-    if tuple(s.shape) == (batch, heads):
-        return F.reshape(s, (batch, heads, 1, 1))
+    if shape == [int(batch), heads]:
+        return F.reshape(s, (-1, heads, 1, 1))
     raise ValueError(f"For '{op}', with pse_type 2 / 3 'pse' holds the ALiBi slopes, (B, N1) = ({batch}, "
                      f"{heads}) or (N1,) = ({heads},), but got {tuple(s.shape)}")
 

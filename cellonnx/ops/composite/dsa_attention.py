@@ -15,15 +15,22 @@ import numpy as np
 from cellonnx import dtypes
 from cellonnx import ops as _ops
 from cellonnx.ops.composite.flash_attention import cast_any
-from cellonnx.ops.composite.sparse_attention_util import (as_float, check_default_tokens, check_int, check_layout,
-                                                          dense_paged, ends_of, group_heads, lengths_of,
-                                                          masked_softmax)
+from cellonnx.ops.composite.sparse_attention_util import (
+    INT64_MAX,
+    as_float,
+    check_default_tokens,
+    check_int,
+    check_layout,
+    dense_paged,
+    ends_of,
+    group_heads,
+    lengths_of,
+    masked_softmax,
+)
 from cellonnx.ops.prims._util import to_tensor
 from cellonnx.tensor import Tensor
 
 F: Any = _ops  # the functional API; its names are filled in at import time, so typed loosely
-
-INT64_MAX = 9223372036854775807
 
 
 def _jobs(q: Tensor, keys: list, extra_q: list, qlens: Any, klens: Any, lq: str, lk: str, block_table: Any,
@@ -43,10 +50,11 @@ def _jobs(q: Tensor, keys: list, extra_q: list, qlens: Any, klens: Any, lq: str,
             if klens is None:
                 raise ValueError(f"For '{op}', layout 'PA_BSND' needs the key lengths of each batch")
             dense = [dense_paged(x, block_table, op) for x in keys]
-            return [(q, dense, extra_q, qlen, lengths_of(klens, b, dense[0].shape[1], "actual_seq_lengths_key",
-                                                         op))]
+            klen = lengths_of(klens, b, dense[0].shape[1], "actual_seq_lengths_key", op)
+            return [(q, dense, extra_q, qlen, klen)]
         if k.ndim != 4 or k.shape[0] != b:
-            raise ValueError(f"For '{op}', a BSND key must be (B, S2, N2, D) with B={b}, but got {tuple(k.shape)}")
+            raise ValueError(f"For '{op}', a BSND key must be (B, S2, N2, D) with B={b}, but got "
+                             f"{tuple(k.shape)}")
         return [(q, keys, extra_q, qlen, lengths_of(klens, b, k.shape[1], "actual_seq_lengths_key", op))]
     if lk == "BSND":
         raise ValueError(f"For '{op}', a TND query needs TND or PA_BSND keys, but got BSND")
@@ -98,8 +106,8 @@ def _pad_last(x: Tensor, width: int, fill: float) -> Tensor:
 
 def _index_scores(q: Tensor, k: Tensor, w: Tensor) -> Tensor:
     """(b, N2, S1, S2): sum over the G query heads of key head n2 of weights * ReLU(q . k)."""
-    b, s1, n1, d = q.shape
-    n2, s2 = k.shape[2], k.shape[1]
+    _, s1, n1, d = q.shape
+    n2 = k.shape[2]
     g = n1 // n2
     qh = F.transpose(F.reshape(q, (-1, s1, n2, g, d)), (0, 2, 3, 1, 4))  # (b, N2, G, S1, D)
     kh = F.expand_dims(F.transpose(k, (0, 2, 3, 1)), 2)  # (b, N2, 1, D, S2)
@@ -223,9 +231,11 @@ def lightning_indexer(query: Tensor, key: Tensor, weights: Tensor, *, actual_seq
 
 def _slot_limits(ql: np.ndarray, kl: np.ndarray, s1: int, count: int, size: int,
                  sparse_mode: int) -> tuple[np.ndarray, np.ndarray]:
-    """(b, S1) for each query row: how many leading index slots are read, min(count, ceil(limit / size)),
+    """(b or 1, S1) for each query row: how many leading index slots are read, min(count, ceil(limit / size)),
     and the rows before ``limit`` that may be read (limit = the key length, or for mode 3 the causal
     bound klen - qlen + i + 1); rows past the batch's query length read nothing."""
+    if (ql == ql[0]).all() and (kl == kl[0]).all():
+        ql, kl = ql[:1], kl[:1]  # the same for every batch: the batch dim stays free
     i = np.arange(s1)[None, :]
     limit = np.broadcast_to(kl[:, None], (kl.size, s1)).copy()
     if sparse_mode == 3:
@@ -246,10 +256,11 @@ def _sfa_piece(q: Tensor, k: Tensor, v: Tensor, idx: Tensor, ql: np.ndarray, kl:
     ids = F.cast(idx, dtypes.int64)
     alive = F.equal(F.cumsum(F.cast(F.less(ids, 0), dtypes.int32), -1), 0)  # reading stops at the first -1
     slot_ok = F.logical_and(alive, Tensor((np.arange(count)[None, None, :] < slots[:, :, None])[:, :, None]))
-    rows = F.add(F.expand_dims(F.mul(F.clamp(ids, 0, None), size), -1), Tensor(np.arange(size, dtype=np.int64)))
+    rows = F.add(F.expand_dims(F.mul(F.clamp(ids, 0, None), size), -1),
+                 Tensor(np.arange(size, dtype=np.int64)))
     ok = F.logical_and(F.expand_dims(slot_ok, -1), F.less(rows, Tensor(limit[:, :, None, None, None])))
     width = count * size
-    rows = F.transpose(F.reshape(F.clamp(rows, 0, s2 - 1), (-1, s1, n2, width)), (0, 2, 1, 3))  # (b, N2, S1, L)
+    rows = F.transpose(F.reshape(F.clamp(rows, 0, s2 - 1), (-1, s1, n2, width)), (0, 2, 1, 3))  # b N2 S1 L
     ok = F.expand_dims(F.transpose(F.reshape(ok, (-1, s1, n2, width)), (0, 2, 1, 3)), 3)  # (b, N2, S1, 1, L)
     flat = F.reshape(rows, (-1, n2, s1 * width))
     ks = F.reshape(F.gather(F.transpose(k, (0, 2, 1, 3)), flat, 2, 2), (-1, n2, s1, width, dk))
@@ -262,11 +273,12 @@ def _sfa_piece(q: Tensor, k: Tensor, v: Tensor, idx: Tensor, ql: np.ndarray, kl:
 
 
 def sparse_flash_attention(query: Tensor, key: Tensor, value: Tensor, sparse_indices: Tensor,
-                           scale_value: float, *, block_table: Any = None, actual_seq_lengths_query: Any = None,
-                           actual_seq_lengths_kv: Any = None, query_rope: Tensor | None = None,
-                           key_rope: Tensor | None = None, sparse_block_size: int = 1, layout_query: str = "BSND",
-                           layout_kv: str = "BSND", sparse_mode: int = 3, pre_tokens: int = INT64_MAX,
-                           next_tokens: int = INT64_MAX, attention_mode: int = 0,
+                           scale_value: float, *, block_table: Any = None,
+                           actual_seq_lengths_query: Any = None, actual_seq_lengths_kv: Any = None,
+                           query_rope: Tensor | None = None, key_rope: Tensor | None = None,
+                           sparse_block_size: int = 1, layout_query: str = "BSND", layout_kv: str = "BSND",
+                           sparse_mode: int = 3, pre_tokens: int = INT64_MAX, next_tokens: int = INT64_MAX,
+                           attention_mode: int = 0,
                            return_softmax_lse: bool = False) -> tuple[Tensor, Tensor, Tensor]:
     r"""Attention of each query token over the key / value tokens its sparse indices select (the sparse
     flash attention of DeepSeek sparse attention).
@@ -364,20 +376,21 @@ def sparse_flash_attention(query: Tensor, key: Tensor, value: Tensor, sparse_ind
     if idx._data.dtype.kind not in "iu":
         raise TypeError(f"For '{op}', 'sparse_indices' must be an int tensor, but got {idx.dtype}")
     if tuple(v.shape[:-1]) != tuple(k.shape[:-1]):
-        raise ValueError(f"For '{op}', 'key' {tuple(k.shape)} and 'value' {tuple(v.shape)} must agree but for D")
+        raise ValueError(f"For '{op}', 'key' {tuple(k.shape)} and 'value' {tuple(v.shape)} must agree but "
+                         f"for D")
     if q.shape[-1] != k.shape[-1]:
         raise ValueError(f"For '{op}', 'query' and 'key' must have the same head size D, but got "
                          f"{q.shape[-1]} and {k.shape[-1]}")
     if tuple(idx.shape[:-1]) != tuple(q.shape[:-2]) + (k.shape[-2],):
-        raise ValueError(f"For '{op}', 'sparse_indices' must be {tuple(q.shape[:-2]) + (k.shape[-2],)} + (K,), "
-                         f"but got {tuple(idx.shape)}")
+        raise ValueError(f"For '{op}', 'sparse_indices' must be {tuple(q.shape[:-2]) + (k.shape[-2],)} + "
+                         f"(K,), but got {tuple(idx.shape)}")
     group_heads(q.shape[-2], k.shape[-2], op)
     keys = [k, v]
     if query_rope is not None:
         qr, kr = as_float(query_rope, "query_rope", op), as_float(key_rope, "key_rope", op)
         if tuple(qr.shape[:-1]) != tuple(q.shape[:-1]) or tuple(kr.shape[:-1]) != tuple(k.shape[:-1]):
-            raise ValueError(f"For '{op}', 'query_rope' / 'key_rope' must be of query's / key's shape but for "
-                             f"D, but got {tuple(qr.shape)}, {tuple(kr.shape)}")
+            raise ValueError(f"For '{op}', 'query_rope' / 'key_rope' must be of query's / key's shape but "
+                             f"for D, but got {tuple(qr.shape)}, {tuple(kr.shape)}")
         keys.append(kr)
     extra = [idx] if query_rope is None else [idx, qr]
     outs, mxs, sms = [], [], []

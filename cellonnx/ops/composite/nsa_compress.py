@@ -14,7 +14,13 @@ import numpy as np
 from cellonnx import dtypes
 from cellonnx import ops as _ops
 from cellonnx.ops.composite.flash_attention import _stat8, cast_any
-from cellonnx.ops.composite.sparse_attention_util import as_float, check_int, ends_of, group_heads, masked_softmax
+from cellonnx.ops.composite.sparse_attention_util import (
+    as_float,
+    check_int,
+    ends_of,
+    group_heads,
+    masked_softmax,
+)
 from cellonnx.ops.prims._util import to_tensor
 from cellonnx.tensor import Tensor
 
@@ -227,8 +233,8 @@ def nsa_compress_attention(query: Tensor, key: Tensor, value: Tensor, scale_valu
     kb = ends_of(actual_cmp_seq_kvlen, k.shape[0], "actual_cmp_seq_kvlen", op)
     sel_ends = _sel_ends(actual_sel_seq_kvlen, len(qb), op)
     if len(kb) != len(qb):
-        raise ValueError(f"For '{op}', 'actual_seq_qlen' and 'actual_cmp_seq_kvlen' must list the same number "
-                         f"of batches, but got {len(qb)} and {len(kb)}")
+        raise ValueError(f"For '{op}', 'actual_seq_qlen' and 'actual_cmp_seq_kvlen' must list the same "
+                         f"number of batches, but got {len(qb)} and {len(kb)}")
     s1max = max(b - a for a, b in qb)
     amask = _mask2d(atten_mask, s1max, max(b - a for a, b in kb), "atten_mask", op)
     tmask = _mask2d(topk_mask, s1max, max(sel_ends), "topk_mask", op)
@@ -237,8 +243,8 @@ def nsa_compress_attention(query: Tensor, key: Tensor, value: Tensor, scale_valu
     for (q0, q1), (k0, k1), sel in zip(qb, kb, sel_ends):
         s1, s2 = q1 - q0, k1 - k0
         if count > sel:
-            raise ValueError(f"For '{op}', 'select_block_count' ({count}) must not exceed a batch's number of "
-                             f"selection blocks ({sel})")
+            raise ValueError(f"For '{op}', 'select_block_count' ({count}) must not exceed a batch's number "
+                             f"of selection blocks ({sel})")
         qh = F.reshape(F.transpose(qa[q0:q1], (1, 0, 2)), (n2, g, s1, q.shape[2]))
         kh = F.expand_dims(F.transpose(ka[k0:k1], (1, 0, 2)), 1)  # (N2, 1, S2, D1)
         vh = F.expand_dims(F.transpose(va[k0:k1], (1, 0, 2)), 1)

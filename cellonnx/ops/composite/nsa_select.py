@@ -11,7 +11,13 @@ import numpy as np
 
 from cellonnx import ops as _ops
 from cellonnx.ops.composite.flash_attention import _stat8, cast_any
-from cellonnx.ops.composite.sparse_attention_util import as_float, check_int, ends_of, group_heads, masked_softmax
+from cellonnx.ops.composite.sparse_attention_util import (
+    as_float,
+    check_int,
+    ends_of,
+    group_heads,
+    masked_softmax,
+)
 from cellonnx.ops.prims._util import to_tensor
 from cellonnx.tensor import Tensor
 

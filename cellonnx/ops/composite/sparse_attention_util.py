@@ -30,8 +30,8 @@ def ends_of(cum: Any, total: int, name: str, op: str) -> list[tuple[int, int]]:
     ``total``)."""
     c = _ints(cum)
     if c is None or c.size == 0:
-        raise ValueError(f"For '{op}', '{name}' must list the cumulative sequence ends of each batch, but got "
-                         f"{cum!r}")
+        raise ValueError(f"For '{op}', '{name}' must list the cumulative sequence ends of each batch, but "
+                         f"got {cum!r}")
     if (np.diff(c) < 0).any() or c[0] < 0:
         raise ValueError(f"For '{op}', '{name}' {c.tolist()} must be non-decreasing and non-negative "
                          f"(cumulative ends)")
@@ -103,8 +103,8 @@ def check_default_tokens(pre_tokens: Any, next_tokens: Any, op: str) -> None:
     """pre_tokens / next_tokens are reserved by these kernels: only the default 2^63-1 is supported."""
     for name, value in (("pre_tokens", pre_tokens), ("next_tokens", next_tokens)):
         if int(value) != INT64_MAX:
-            raise ValueError(f"For '{op}', '{name}' supports only its default 2^63-1 (the kernel reserves it), "
-                             f"but got {value}")
+            raise ValueError(f"For '{op}', '{name}' supports only its default 2^63-1 (the kernel reserves "
+                             f"it), but got {value}")
 
 
 def group_heads(n1: int, n2: int, op: str) -> int:
