@@ -11,8 +11,13 @@ import pytest
 
 from cellonnx import Tensor, ops
 from cellonnx.graph.trace import trace
-from tests.ops.test_sparse_attention import (ref_indexer_bsnd, ref_nsa_cmp_attn, ref_nsa_compress, ref_nsa_select,
-                                             ref_sfa_bsnd)
+from tests.ops.test_sparse_attention import (
+    ref_indexer_bsnd,
+    ref_nsa_cmp_attn,
+    ref_nsa_compress,
+    ref_nsa_select,
+    ref_sfa_bsnd,
+)
 from tests.tolerance import assert_close
 
 
@@ -62,8 +67,9 @@ def test_documented_example_shapes() -> None:
     query_rope = Tensor(rng.standard_normal((b, s1, n1, d_rope)).astype(np.float32))
     key_rope = Tensor(rng.standard_normal((b, s2, n2, d_rope)).astype(np.float32))
     sparse = Tensor(rng.integers(0, s2, (b, s1, n2, 2048)).astype(np.int32))
-    out, smax, ssum = ops.sparse_flash_attention(query, key, key, sparse, 1.0 / d ** 0.5, query_rope=query_rope,
-                                                 key_rope=key_rope, attention_mode=2, return_softmax_lse=True)
+    out, smax, ssum = ops.sparse_flash_attention(query, key, key, sparse, 1.0 / d ** 0.5,
+                                                 query_rope=query_rope, key_rope=key_rope, attention_mode=2,
+                                                 return_softmax_lse=True)
     assert out.shape == (2, 1, 16, 64) and smax.shape == (2, 1, 1, 16) and ssum.shape == (2, 1, 1, 16)
 
 
