@@ -281,6 +281,12 @@ def _sfa_tnd(q, k, v, idx, cq, ck, mode, size):
             np.concatenate([p[2] for p in parts], 1))
 
 
+def _li_tnd_paged(q, w):
+    keys = unpage(KCACHE, KTABLE, [4, 5])
+    parts = [ref_indexer_batch(q[a:e], kb, w[a:e], 3, 0) for (a, e), kb in zip(_ends([2, 5]), keys)]
+    return (np.concatenate([p[0] for p in parts]).astype(np.int32), np.concatenate([p[1] for p in parts]))
+
+
 def _li(*args: Any, **kw: Any) -> Any:
     return ops.lightning_indexer(*args, **kw)
 
@@ -341,6 +347,12 @@ CASES = [
            [QI, KCACHE, WI, KTABLE],
            lambda q, kc, w, t: (ref_indexer_bsnd(q, KI, w, 3, 3, None, [5, 4])[0], np.zeros((0,))), grad=(),
            note="the block table is a graph input; without return_value the values are an empty tensor"),
+    OpCase("lightning_indexer_tnd_paged", lambda q, kc, w, t: _li(
+        q, kc, w, actual_seq_lengths_query=[2, 5], actual_seq_lengths_key=[4, 5], block_table=t,
+        layout_query="TND", layout_key="PA_BSND", sparse_count=3, sparse_mode=0, return_value=True),
+           [QI.reshape(6, 4, 4)[:5], KCACHE, WI.reshape(6, 4)[:5], KTABLE],
+           lambda q, kc, w, t: _li_tnd_paged(q, w), grad=(0, 1, 2),
+           note="TND queries over the paged cache: batch b reads its block-table row"),
     OpCase("sparse_flash_attention_tokens", lambda q, k, v, i: _sfa(q, k, v, i, 0.5, return_softmax_lse=True),
            [QF, KF, VF, IF1], lambda q, k, v, i: ref_sfa_bsnd(q, k, v, i, 0.5, 1, 3), grad=(), dynamic=True),
     OpCase("sparse_flash_attention_grad", lambda q, k, v, i: _sfa(q, k, v, i, 0.5, sparse_mode=0)[0],
