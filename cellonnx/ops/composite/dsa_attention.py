@@ -109,10 +109,12 @@ def _index_scores(q: Tensor, k: Tensor, w: Tensor) -> Tensor:
     _, s1, n1, d = q.shape
     n2 = k.shape[2]
     g = n1 // n2
-    qh = F.transpose(F.reshape(q, (-1, s1, n2, g, d)), (0, 2, 3, 1, 4))  # (b, N2, G, S1, D)
-    kh = F.expand_dims(F.transpose(k, (0, 2, 3, 1)), 2)  # (b, N2, 1, D, S2)
+    # the G heads of a key head stacked as rows: one product a key head, no broadcast batch of products
+    qh = F.reshape(F.transpose(F.reshape(q, (-1, s1, n2, g, d)), (0, 2, 3, 1, 4)), (-1, n2, g * s1, d))
+    kh = F.transpose(k, (0, 2, 3, 1))  # (b, N2, D, S2)
+    dots = F.reshape(F.matmul(qh, kh), (-1, n2, g, s1, k.shape[1]))  # (b, N2, G, S1, S2)
     wh = F.expand_dims(F.transpose(F.reshape(w, (-1, s1, n2, g)), (0, 2, 3, 1)), -1)  # (b, N2, G, S1, 1)
-    return F.sum(F.mul(F.relu(F.matmul(qh, kh)), wh), 2)
+    return F.sum(F.mul(F.relu(dots), wh), 2)
 
 
 def lightning_indexer(query: Tensor, key: Tensor, weights: Tensor, *, actual_seq_lengths_query: Any = None,

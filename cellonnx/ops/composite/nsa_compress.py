@@ -245,13 +245,15 @@ def nsa_compress_attention(query: Tensor, key: Tensor, value: Tensor, scale_valu
         if count > sel:
             raise ValueError(f"For '{op}', 'select_block_count' ({count}) must not exceed a batch's number "
                              f"of selection blocks ({sel})")
-        qh = F.reshape(F.transpose(qa[q0:q1], (1, 0, 2)), (n2, g, s1, q.shape[2]))
-        kh = F.expand_dims(F.transpose(ka[k0:k1], (1, 0, 2)), 1)  # (N2, 1, S2, D1)
-        vh = F.expand_dims(F.transpose(va[k0:k1], (1, 0, 2)), 1)
-        scores = F.mul(F.matmul(qh, F.transpose(kh, (0, 1, 3, 2))), float(scale_value))  # (N2, G, S1, S2)
+        # the G heads of a key head stacked as rows: one product a key head
+        qh = F.reshape(F.transpose(qa[q0:q1], (1, 0, 2)), (n2, g * s1, q.shape[2]))
+        kh = F.transpose(ka[k0:k1], (1, 2, 0))  # (N2, D1, S2)
+        vh = F.transpose(va[k0:k1], (1, 0, 2))  # (N2, S2, D2)
+        scores = F.reshape(F.mul(F.matmul(qh, kh), float(scale_value)), (n2, g, s1, s2))
         keep = np.ones((s1, s2), bool) if amask is None else ~amask[:s1, :s2]
         p, mx, sm = masked_softmax(scores, keep)
-        outs.append(F.transpose(F.reshape(F.matmul(p, vh), (n1, s1, v.shape[2])), (1, 0, 2)))
+        att = F.matmul(F.reshape(p, (n2, g * s1, s2)), vh)  # (N2, G * S1, D2)
+        outs.append(F.transpose(F.reshape(att, (n1, s1, v.shape[2])), (1, 0, 2)))
         mxs.append(F.transpose(F.reshape(mx, (n1, s1, 1)), (1, 0, 2)))
         sms.append(F.transpose(F.reshape(sm, (n1, s1, 1)), (1, 0, 2)))
         imp = F.sum(F.matmul(F.stop_gradient(p), Tensor(importance_map(s2, sel, m, n).astype(
