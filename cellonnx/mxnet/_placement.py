@@ -37,7 +37,7 @@ def device_arg(device: Any) -> Device:
 
 def device_of(x: Any) -> Device:
     """The device array ``x`` is on (cpu(0) unless placed elsewhere)."""
-    return getattr(x, _KEY, None) or _CPU0
+    return (x.__dict__.get(_KEY) if isinstance(x, Tensor) else None) or _CPU0
 
 
 def place(x: Any, device: Device) -> Any:
@@ -47,7 +47,7 @@ def place(x: Any, device: Device) -> Any:
             place(e, device)
     elif isinstance(x, Tensor):
         if device == _CPU0:
-            x.__dict__.pop(_KEY, None) if _KEY in getattr(x, "__dict__", ()) else None
+            x.__dict__.pop(_KEY, None)
         else:
             x.__dict__[_KEY] = device
     return x
@@ -60,7 +60,7 @@ def follow(out: Any, args: tuple, kwargs: dict) -> Any:
         if isinstance(a, (list, tuple)) and a and isinstance(a[0], Tensor):
             a = a[0]
         if isinstance(a, Tensor):
-            device = getattr(a, _KEY, None)
+            device = a.__dict__.get(_KEY)  # (not getattr: Tensor's __getattr__ fallback is slow)
             return out if device is None else place(out, device)
     return out
 
