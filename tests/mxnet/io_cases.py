@@ -1,0 +1,168 @@
+"""mx.io's iterators, written once for real MXNet 1.9.1 (tests/fixtures/mxnet/gen_io.py records the
+results) and cellonnx.mxnet (test_io.py replays them). NumPy and the standard library only.
+
+A case is a function of ``(mx, folder)`` that writes its small input files into ``folder`` and returns a
+list of NumPy arrays or strings: each batch's data, label, pad and index over one or more epochs, and the
+iterator's provide_data / provide_label. Rows that MXNet leaves uninitialised (a short first batch without
+round_batch) are avoided.
+"""
+from __future__ import annotations
+
+import struct
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+CSV = "1,2,3\n2,3,4\n3,4,5\n4,5,6\n"
+LABELS = "1\n2\n3\n4\n"
+LIBSVM = "1.0 0:0.5 2:1.2\n-2.0\n-3.0 0:0.6 1:2.4 2:1.2\n4 2:-1.2\n0.5 1:3.0\n"
+LIBSVM_LABEL = "1.0\n-2.0 0:0.125\n-3.0 2:1.2\n4 1:1.0 2:-1.2\n7 0:2.0\n"
+
+
+def _dense(x: Any) -> np.ndarray:
+    return x.asnumpy() if hasattr(x, "asnumpy") else np.asarray(x)
+
+
+def _descs(descs: list) -> str:
+    return str([(d.name, tuple(int(v) for v in d.shape), np.dtype(d.dtype).name) for d in descs])
+
+
+KEEP: list = []  # the iterators made, kept alive: MXNet 1.9.1 crashes freeing a partitioned LibSVMIter
+
+
+def _record(it: Any, epochs: int, sparse: bool = False) -> list:
+    KEEP.append(it)
+    out: list = [_descs(it.provide_data), _descs(it.provide_label), str(it.batch_size)]
+    for _ in range(epochs):
+        for batch in it:
+            for arr in (*batch.data, *batch.label):
+                out.append(_dense(arr))
+                if sparse and getattr(arr, "stype", "default") == "csr":
+                    out += [_dense(arr.indptr).astype(np.int64), _dense(arr.indices).astype(np.int64)]
+            out.append(np.array(batch.pad))
+            out.append(np.array([-1]) if batch.index is None else np.asarray(batch.index).astype(np.int64))
+        it.reset()
+    return out
+
+
+def _write(folder: Path, name: str, text: str) -> str:
+    path = folder / name
+    path.write_text(text)
+    return str(path)
+
+
+def _csv_run(mx: Any, folder: Path, epochs: int, kwargs: dict) -> list:
+    data = _write(folder, "data.csv", CSV)
+    if kwargs.pop("labels", False):
+        kwargs["label_csv"] = _write(folder, "label.csv", LABELS)
+    if kwargs.pop("label_pairs", False):
+        kwargs["label_csv"] = _write(folder, "label2.csv", "1,9\n2,8\n3,7\n4,6\n")
+    return _record(mx.io.CSVIter(data_csv=data, **kwargs), epochs)
+
+
+def _csv_folder(mx: Any, folder: Path) -> list:
+    sub = folder / "parts"
+    sub.mkdir(exist_ok=True)
+    _write(sub, "a.csv", "1,2\n3,4\n")
+    _write(sub, "b.csv", "5,6\n7,8\n9,10\n")
+    return _record(mx.io.CSVIter(data_csv=str(sub), data_shape=(2,), batch_size=2), 2)
+
+
+def _libsvm(epochs: int = 2, **kwargs: Any) -> Callable[..., list]:
+    def case(mx: Any, folder: Path) -> list:
+        args = dict(kwargs)
+        data = _write(folder, "data.t", LIBSVM)
+        if args.pop("labels", False):
+            args["label_libsvm"] = _write(folder, "label.t", LIBSVM_LABEL)
+        return _record(mx.io.LibSVMIter(data_libsvm=data, **args), epochs, sparse=True)
+    return case
+
+
+def _mnist_files(folder: Path, n: int = 7) -> tuple[str, str]:
+    img = (np.arange(n * 4 * 5) * 7 % 256).astype(np.uint8).reshape(n, 4, 5)
+    lab = (np.arange(n) * 3 % 10).astype(np.uint8)
+    (folder / "img.idx").write_bytes(struct.pack(">IIII", 2051, n, 4, 5) + img.tobytes())
+    (folder / "lab.idx").write_bytes(struct.pack(">II", 2049, n) + lab.tobytes())
+    return str(folder / "img.idx"), str(folder / "lab.idx")
+
+
+def _mnist(epochs: int = 2, n: int = 7, **kwargs: Any) -> Callable[..., list]:
+    def case(mx: Any, folder: Path) -> list:
+        img, lab = _mnist_files(folder, n)
+        return _record(mx.io.MNISTIter(image=img, label=lab, silent=True, **kwargs), epochs)
+    return case
+
+
+def _ndarray_iter(mx: Any) -> Any:
+    return mx.io.NDArrayIter(np.arange(10, dtype=np.float32).reshape(5, 2), np.arange(5, dtype=np.float32),
+                             batch_size=2)
+
+
+def _resize(size: int, reset_internal: bool = True) -> Callable[..., list]:
+    def case(mx: Any, folder: Path) -> list:
+        return _record(mx.io.ResizeIter(_ndarray_iter(mx), size, reset_internal), 2)
+    return case
+
+
+def _prefetch(mx: Any, folder: Path) -> list:
+    a = mx.io.NDArrayIter({"data": np.arange(8, dtype=np.float32).reshape(4, 2)},
+                          {"lab": np.arange(4, dtype=np.float32)}, batch_size=3)
+    b = mx.io.NDArrayIter({"data": -np.arange(12, dtype=np.float32).reshape(4, 3)}, batch_size=3)
+    it = mx.io.PrefetchingIter([a, b], rename_data=[{"data": "a"}, {"data": "b"}])
+    return _record(it, 2)
+
+
+def _prefetch_native(mx: Any, folder: Path) -> list:
+    data = _write(folder, "data.csv", CSV)
+    return _record(mx.io.PrefetchingIter(mx.io.CSVIter(data_csv=data, data_shape=(3,), batch_size=2)), 2)
+
+
+def _datadesc(mx: Any, folder: Path) -> list:
+    d = mx.io.DataDesc("x", (2, 3))
+    name, shape = d
+    listed = mx.io.DataDesc.get_list([("a", (1, 2)), ("b", (3,))], [("a", np.int32), ("b", np.float64)])
+    return [repr(d), str(len(d)), name, str(shape), str(mx.io.DataDesc.get_batch_axis("TNC")),
+            str(mx.io.DataDesc.get_batch_axis(None)), _descs(listed), repr(listed[0]),
+            str(mx.io.DataBatch([mx.nd.ones((2, 3))], [mx.nd.ones((2,))], pad=0))]
+
+
+CASES: dict[str, Callable[..., list]] = {
+    "csv_round": lambda mx, f: _csv_run(mx, f, 3, dict(data_shape=(3,), batch_size=3, labels=True)),
+    "csv_no_round": lambda mx, f: _csv_run(mx, f, 2, dict(data_shape=(3,), batch_size=3, labels=True,
+                                                            round_batch=False)),
+    "csv_even": lambda mx, f: _csv_run(mx, f, 2, dict(data_shape=(3,), batch_size=2)),
+    "csv_reshape": lambda mx, f: _csv_run(mx, f, 2, dict(data_shape=(1, 3), batch_size=3, label_pairs=True,
+                                                           label_shape=(2,))),
+    "csv_int32": lambda mx, f: _csv_run(mx, f, 1, dict(data_shape=(3,), batch_size=3, dtype="int32",
+                                                         labels=True)),
+    "csv_int64": lambda mx, f: _csv_run(mx, f, 1, dict(data_shape=(3,), batch_size=2, dtype="int64")),
+    "csv_string_args": lambda mx, f: _csv_run(mx, f, 1, dict(data_shape="(3,)", batch_size="2",
+                                                               round_batch="False")),
+    "csv_names": lambda mx, f: _csv_run(mx, f, 1, dict(data_shape=(3,), batch_size=4, data_name="x",
+                                                         label_name="y")),
+    "csv_folder": _csv_folder,
+    "libsvm": _libsvm(data_shape=(3,), batch_size=3),
+    "libsvm_batch2": _libsvm(epochs=3, data_shape=(3,), batch_size=2),
+    "libsvm_label_file": _libsvm(data_shape=(3,), batch_size=3, labels=True, label_shape=(3,)),
+    "libsvm_parts": _libsvm(epochs=1, data_shape=(3,), batch_size=2, num_parts=2, part_index=1),
+    "libsvm_parts3": _libsvm(epochs=1, data_shape=(3,), batch_size=2, num_parts=3, part_index=2),
+    "mnist_plain": _mnist(batch_size=3, shuffle=False),
+    "mnist_shuffle": _mnist(batch_size=3),
+    "mnist_seed": _mnist(batch_size=2, seed=11, n=9),
+    "mnist_flat": _mnist(batch_size=4, flat=True, shuffle=False),
+    "mnist_parts": _mnist(epochs=1, batch_size=1, num_parts=3, part_index=2, seed=3),
+    "mnist_large_shuffle": _mnist(epochs=1, batch_size=50, n=300, seed=7),
+    "resize_more": _resize(5),
+    "resize_less": _resize(2),
+    "resize_keep": _resize(2, reset_internal=False),
+    "prefetch": _prefetch,
+    "prefetch_native": _prefetch_native,
+    "datadesc": _datadesc,
+}
+
+
+def run(mx: Any, folder: Path, name: str) -> list:
+    folder.mkdir(parents=True, exist_ok=True)
+    return CASES[name](mx, folder)
