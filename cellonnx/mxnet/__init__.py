@@ -51,6 +51,7 @@ from cellonnx.mxnet import (  # noqa: E402 - after the aliases, which these modu
     numpy_extension,
     optimizer,
     random,
+    recordio,
     symbol,
 )
 from cellonnx.mxnet.attribute import AttrScope  # noqa: E402
@@ -68,4 +69,5 @@ __all__ = ["AttrScope", "Context", "Device", "MXNetError", "NDArray", "attribute
            "context", "cpu", "cpu_pinned", "current_context", "current_device", "device", "executor", "gluon",
            "gpu", "image", "init", "initializer", "io", "lr_scheduler", "metric", "name", "nd",
            "ndarray", "np", "npx", "num_gpus", "numpy", "numpy_extension", "optimizer", "random",
+           "recordio",
            "sym", "symbol", "util"]

@@ -1,0 +1,1 @@
+"""gluon.data.vision (being written)."""
