@@ -156,7 +156,7 @@ class BatchLoader:
 
     def __init__(self, source: Any, batch_size: int, data_shape: tuple, label_shape: tuple,
                  round_batch: bool, dtype: np.dtype | None, data_dtype: Any = np.float32,
-                 label_dtype: Any = np.float32) -> None:
+                 label_dtype: Any = np.float32, report_short_pad: bool = True) -> None:
         if batch_size <= 0:
             raise MXNetError(f"batch_size must be positive, got {batch_size}")
         self.source = source
@@ -168,6 +168,7 @@ class BatchLoader:
         self.index = np.zeros(batch_size, np.uint64)
         self.pad = 0
         self.num_overflow = 0
+        self.report_short_pad = report_short_pad  # False: a short batch without round_batch says pad 0
 
     def before_first(self) -> None:
         if not self.round_batch or self.num_overflow == 0:
@@ -204,7 +205,7 @@ class BatchLoader:
                 self.num_overflow += 1
             self.pad = self.num_overflow
         else:
-            self.pad = self.batch_size - top
+            self.pad = self.batch_size - top if self.report_short_pad else 0
         return True
 
     def value(self) -> tuple[Any, Any, Any, int]:

@@ -94,3 +94,56 @@ def test_broken_mnist(tmp_path: Path) -> None:
     _error(lambda: mx.io.MNISTIter(image=str(cut), label=lab, batch_size=1), "shorter than an idx header")
     _error(lambda: mx.io.MNISTIter(image=str(tmp_path / "no"), label=lab, batch_size=1), "cannot open")
     _error(lambda: mx.io.MNISTIter(image=img, label=lab, batch_size=100), "batch_size 100")
+
+
+@pytest.mark.parametrize("name", ["CSVIter", "LibSVMIter", "MNISTIter", "ImageRecordIter", "ImageRecordIter_v1",
+                                  "ImageRecordUInt8Iter", "ImageRecordUInt8Iter_v1", "ImageRecordInt8Iter"])
+def test_docstring_examples(name: str) -> None:
+    import doctest
+
+    fn = getattr(mx.io, name)
+    assert fn.__doc__.splitlines()[0].strip() and "Examples:" in fn.__doc__
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    for test in doctest.DocTestFinder().find(fn, name, globs={}):
+        runner.run(test)
+    assert runner.failures == 0, f"{name}: {runner.failures} docstring example(s) failed"
+
+
+def test_imagerec_errors(tmp_path: Path) -> None:
+    rec, _ = io_cases._pack_rec(mx, tmp_path)
+    _error(lambda: mx.io.ImageRecordIter(path_imgrec=rec, data_shape=(3, 30, 30), batch_size=1),
+           "smaller than input shape")
+    _error(lambda: mx.io.ImageRecordIter(path_imgrec=rec, data_shape=(3, 4, 4), batch_size=1, dtype="float16"),
+           "unknown dtype")
+    _error(lambda: mx.io.ImageRecordIter(path_imgrec=rec, data_shape=(3, 4, 4), batch_size=1, bogus=1),
+           "unknown argument 'bogus'")
+    with pytest.raises(NotImplementedError, match="max_rotate_angle"):
+        mx.io.ImageRecordIter(path_imgrec=rec, data_shape=(3, 4, 4), batch_size=1, max_rotate_angle=10)
+    data = bytearray(Path(rec).read_bytes())
+    data[40:60] = b"\0" * 20  # inside the first image's bytes
+    Path(rec).write_bytes(bytes(data))
+    _error(lambda: mx.io.ImageRecordIter(path_imgrec=rec, data_shape=(3, 4, 4), batch_size=1),
+           r"images\.rec, record 0 at byte offset 0")
+    Path(rec).write_bytes(bytes(data[:-7]))
+    _error(lambda: mx.io.ImageRecordIter(path_imgrec=rec, data_shape=(3, 4, 4), batch_size=1), r"images\.rec")
+
+
+def test_imagerec_random_crop_and_mirror(tmp_path: Path) -> None:
+    """rand_crop / rand_mirror: every crop lies inside the image, about half the images are mirrored."""
+    rec, _ = io_cases._pack_rec(mx, tmp_path)
+    np.random.seed(0)
+    plain = mx.io.ImageRecordUInt8Iter(path_imgrec=rec, data_shape=(3, 11, 11), batch_size=5).next()
+    full = plain.data[0].asnumpy()[0]  # photo.png, 11 x 14: centre crop at x 1
+    it = mx.io.ImageRecordUInt8Iter(path_imgrec=rec, data_shape=(3, 11, 11), batch_size=5, rand_crop=True,
+                                    rand_mirror=True)
+    image = mx.image.imdecode((io_cases.IMAGES / "photo.png").read_bytes()).asnumpy().transpose(2, 0, 1)
+    mirrored = 0
+    for _ in range(40):
+        crop = it.next().data[0].asnumpy()[0]
+        it.reset()
+        windows = [image[:, :, x:x + 11] for x in range(4)]
+        plain_hit = any((crop == w).all() for w in windows)
+        flip_hit = any((crop == w[:, :, ::-1]).all() for w in windows)
+        assert plain_hit or flip_hit
+        mirrored += flip_hit and not plain_hit
+    assert 8 <= mirrored <= 32 and full.shape == (3, 11, 11)
