@@ -228,6 +228,7 @@ class NDArrayIter(DataIter):
 
 
 # the iterators over other iterators and MXNet's native (C++) iterators, on top of the classes above
+from cellonnx.mxnet.io_imagedet import ImageDetRecordIter  # noqa: E402
 from cellonnx.mxnet.io_imagerec import (  # noqa: E402
     ImageRecordInt8Iter,
     ImageRecordIter,
@@ -240,6 +241,6 @@ from cellonnx.mxnet.io_native import MXDataIter  # noqa: E402
 from cellonnx.mxnet.io_text import CSVIter, LibSVMIter  # noqa: E402
 from cellonnx.mxnet.io_wrappers import PrefetchingIter, ResizeIter  # noqa: E402
 
-__all__ += ["CSVIter", "ImageRecordInt8Iter", "ImageRecordIter", "ImageRecordIter_v1",
+__all__ += ["CSVIter", "ImageDetRecordIter", "ImageRecordInt8Iter", "ImageRecordIter", "ImageRecordIter_v1",
             "ImageRecordUInt8Iter", "ImageRecordUInt8Iter_v1", "LibSVMIter", "MNISTIter", "MXDataIter",
             "PrefetchingIter", "ResizeIter"]

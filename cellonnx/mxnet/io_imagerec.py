@@ -42,7 +42,7 @@ _ACCEPTED = {"aug_seq", "preprocess_threads", "verbose", "device_id", "shuffle_c
 _KRAND_MAGIC = 111
 
 
-def _records(path: str) -> list[tuple[int, bytes]]:
+def records_of(path: str) -> list[tuple[int, bytes]]:
     """(byte offset, payload) of every record of ``path``."""
     from cellonnx.mxnet import recordio
 
@@ -59,7 +59,7 @@ def _records(path: str) -> list[tuple[int, bytes]]:
         reader.close()
 
 
-def _part(records: list, size: int, num_parts: int, part_index: int, indexed: bool) -> range:
+def part_of(records: list, size: int, num_parts: int, part_index: int, indexed: bool) -> range:
     """The records of part ``part_index``: by record count with an index file, else by bytes (each
     boundary moved to the next record), as dmlc's splitters do."""
     n = len(records)
@@ -111,14 +111,22 @@ def _oriented(arr: np.ndarray, orientation: int) -> np.ndarray:
     return np.ascontiguousarray(turns[orientation](arr)) if orientation in turns else arr
 
 
-class _Images:
+def decode_upright(img: bytes, channels: int) -> np.ndarray:
+    """An encoded image as (H, W, C) uint8 RGB (gray for 1 channel), turned upright by its EXIF orientation
+    as OpenCV's decoder does (MXNet's C++ iterators decode BGR and swap on output)."""
+    from cellonnx.mxnet.image import _decode
+
+    return _oriented(_decode(img, 0 if channels == 1 else 1, True), _orientation(img))
+
+
+class Images:
     """The decoded, augmented images of a .rec file, one per ``next()``: (index, CHW array, label)."""
 
     def __init__(self, path: str, records: list, part: range, args: dict, labels: dict | None) -> None:
         self.path, self.records, self.part, self.args, self.labels = path, records, part, args, labels
         self.order = list(part)
         self.pos = 0
-        self.gen_seed = _KRAND_MAGIC + args["seed"]
+        self.gen_seed = args.get("rand_magic", _KRAND_MAGIC) + args["seed"]
         self._perm_gen: Any = None
 
     def before_first(self) -> None:
@@ -144,12 +152,15 @@ class _Images:
         offset, rec = self.records[k]
         header, img = recordio.unpack(rec)
         try:
-            pixels = self._augment(img)
+            return self._sample(header, img, k, offset)
         except MXNetError:
             raise
         except Exception as exc:  # noqa: BLE001 - a decoder failure, reported with the record
-            raise MXNetError(f"ImageRecordIter: {self.path}, record {k} at byte offset {offset}: "
+            raise MXNetError(f"{self.args['name']}: {self.path}, record {k} at byte offset {offset}: "
                              f"{exc}") from None
+
+    def _sample(self, header: Any, img: bytes, k: int, offset: int) -> tuple:
+        pixels = self._augment(img)
         width = self.args["label_width"]
         if self.labels is not None:
             if int(header.id) not in self.labels:
@@ -165,12 +176,11 @@ class _Images:
         return (int(header.id) if self.args["v1"] else 0), pixels, label
 
     def _augment(self, img: bytes) -> np.ndarray:
-        from cellonnx.mxnet.image import _decode, _interp, _resize
+        from cellonnx.mxnet.image import _interp, _resize
 
         a = self.args
         c, h, w = a["data_shape"]
-        # RGB (MXNet decodes BGR and swaps on output), turned upright as OpenCV's decoder does
-        res = _oriented(_decode(img, 0 if c == 1 else 1, True), _orientation(img))
+        res = decode_upright(img, c)
         if a["resize"] > 0:
             rows, cols = res.shape[:2]
             nh, nw = (a["resize"] * rows // cols, a["resize"]) if rows > cols else \
@@ -231,8 +241,8 @@ def _maker(name: str, kind: str) -> Any:
         num_parts, part_index = int(num_parts), int(part_index)
         if not 0 <= part_index < num_parts:
             raise MXNetError(f"{name}: part_index {part_index} must be in [0, num_parts={num_parts})")
-        records = _records(path_imgrec)
-        part = _part(records, os.path.getsize(path_imgrec), num_parts, part_index, bool(path_imgidx))
+        records = records_of(path_imgrec)
+        part = part_of(records, os.path.getsize(path_imgrec), num_parts, part_index, bool(path_imgidx))
         width = int(label_width)
         labels = _lst_labels(path_imglist, width) if path_imglist else None
         args = dict(data_shape=shape, label_width=width, shuffle=flag(shuffle), seed=int(seed),
@@ -241,13 +251,13 @@ def _maker(name: str, kind: str) -> Any:
                     inter_method=int(inter_method),
                     mean_r=float(mean_r), mean_g=float(mean_g), mean_b=float(mean_b), mean_a=float(mean_a),
                     std_r=float(std_r), std_g=float(std_g), std_b=float(std_b), std_a=float(std_a),
-                    scale=float(scale), kind=kind, v1=v1)
+                    scale=float(scale), kind=kind, v1=v1, name=name)
         if dtype is not None and str(dtype) != "None":
             if str(dtype) not in ("float32", "uint8", "int8"):
                 raise MXNetError(f"{name}: unknown dtype {dtype!r} (float32, uint8 or int8)")
             if kind == "float" and str(dtype) != "float32":
                 args["kind"] = str(dtype)
-        source = _Images(path_imgrec, records, part, args, labels)
+        source = Images(path_imgrec, records, part, args, labels)
         source.before_first()
         data_dtype = {"float": np.float32, "uint8": np.uint8, "int8": np.int8}[args["kind"]]
         return BatchLoader(source, int(batch_size), shape, (width,), flag(round_batch), None, data_dtype,

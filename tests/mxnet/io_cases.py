@@ -156,6 +156,35 @@ def _imagerec(epochs: int = 2, cls: str = "ImageRecordIter", width: int = 1, bat
     return case
 
 
+OBJECTS = [[[0, 0.1, 0.2, 0.6, 0.7], [1, 0.5, 0.4, 0.9, 0.95]], [[2, 0.05, 0.05, 0.45, 0.5]],
+           [[1, 0.3, 0.1, 0.8, 0.6], [0, 0.0, 0.5, 0.4, 1.0], [3, 0.6, 0.6, 0.7, 0.7]],
+           [[0, 0.2, 0.2, 0.8, 0.8]],
+           [[4, 0.1, 0.1, 0.2, 0.2, 9.0]]]
+
+
+def _pack_det(mx: Any, folder: Path) -> str:
+    """A detection .rec of the committed test images (header 2 or 3 wide; objects of 5 or 6 values)."""
+    rec = str(folder / "det.rec")
+    writer = mx.recordio.MXRecordIO(rec, "w")
+    for i, name in enumerate(REC_FILES):
+        width = len(OBJECTS[i][0])
+        head = [2.0, width] if i % 2 == 0 else [3.0, width, 7.0]
+        label = np.array(head + [v for obj in OBJECTS[i] for v in obj], np.float32)
+        header = mx.recordio.IRHeader(len(label), label, i, 0)
+        writer.write(mx.recordio.pack(header, (IMAGES / name).read_bytes()))
+    writer.close()
+    return rec
+
+
+def _imagedet(epochs: int = 2, batch_size: int = 2, data_shape: tuple = (3, 8, 8),
+              **kwargs: Any) -> Callable[..., list]:
+    def case(mx: Any, folder: Path) -> list:
+        it = mx.io.ImageDetRecordIter(path_imgrec=_pack_det(mx, folder), data_shape=data_shape,
+                                      batch_size=batch_size, preprocess_threads=1, verbose=False, **kwargs)
+        return _record(it, epochs)
+    return case
+
+
 def _datadesc(mx: Any, folder: Path) -> list:
     d = mx.io.DataDesc("x", (2, 3))
     name, shape = d
@@ -218,6 +247,17 @@ CASES: dict[str, Callable[..., list]] = {
     "imagerec_int8": _imagerec(epochs=1, cls="ImageRecordInt8Iter"),
     "imagerec_dtype": _imagerec(epochs=1, dtype="uint8", mean_r=10),
     "imagerec_dtype_int8": _imagerec(epochs=1, dtype="int8"),
+    "imagedet": _imagedet(),
+    "imagedet_pad_width": _imagedet(epochs=1, label_pad_width=30, label_pad_value=-2),
+    "imagedet_norm": _imagedet(epochs=1, mean_r=10, mean_g=20, mean_b=30, std_r=2, std_g=4, std_b=5,
+                               scale=0.5),
+    "imagedet_mean_only": _imagedet(epochs=1, mean_r=10, mean_g=20, mean_b=30, scale=0.5),
+    "imagedet_mirror": _imagedet(epochs=1, rand_mirror_prob=1.0, data_shape=(3, 6, 10)),
+    "imagedet_fit": _imagedet(epochs=1, resize_mode="fit", data_shape=(3, 9, 9)),
+    "imagedet_shrink": _imagedet(epochs=1, resize_mode="shrink", data_shape=(3, 20, 12)),
+    "imagedet_resize": _imagedet(epochs=1, resize=9, resize_mode="fit"),
+    "imagedet_shuffle": _imagedet(epochs=3, shuffle=True, seed=2, batch_size=3),
+    "imagedet_parts": _imagedet(epochs=1, num_parts=2, part_index=1, batch_size=1),
 }
 
 

@@ -96,8 +96,10 @@ def test_broken_mnist(tmp_path: Path) -> None:
     _error(lambda: mx.io.MNISTIter(image=img, label=lab, batch_size=100), "batch_size 100")
 
 
-@pytest.mark.parametrize("name", ["CSVIter", "LibSVMIter", "MNISTIter", "ImageRecordIter", "ImageRecordIter_v1",
-                                  "ImageRecordUInt8Iter", "ImageRecordUInt8Iter_v1", "ImageRecordInt8Iter"])
+@pytest.mark.parametrize("name", ["CSVIter", "LibSVMIter", "MNISTIter", "ImageRecordIter",
+                                  "ImageRecordIter_v1",
+                                  "ImageRecordUInt8Iter", "ImageRecordUInt8Iter_v1", "ImageRecordInt8Iter",
+                                  "ImageDetRecordIter"])
 def test_docstring_examples(name: str) -> None:
     import doctest
 
@@ -113,7 +115,8 @@ def test_imagerec_errors(tmp_path: Path) -> None:
     rec, _ = io_cases._pack_rec(mx, tmp_path)
     _error(lambda: mx.io.ImageRecordIter(path_imgrec=rec, data_shape=(3, 30, 30), batch_size=1),
            "smaller than input shape")
-    _error(lambda: mx.io.ImageRecordIter(path_imgrec=rec, data_shape=(3, 4, 4), batch_size=1, dtype="float16"),
+    _error(lambda: mx.io.ImageRecordIter(path_imgrec=rec, data_shape=(3, 4, 4), batch_size=1,
+                                         dtype="float16"),
            "unknown dtype")
     _error(lambda: mx.io.ImageRecordIter(path_imgrec=rec, data_shape=(3, 4, 4), batch_size=1, bogus=1),
            "unknown argument 'bogus'")
