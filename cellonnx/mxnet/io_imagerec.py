@@ -11,11 +11,14 @@ records are read in order, or, with ``shuffle``, in a permutation drawn at each 
 it (``std::shuffle`` over ``mt19937(111 + seed)``); ``num_parts`` / ``part_index`` read a part split as
 MXNet splits the file. A batch's ``index`` is the records' ids for the _v1 iterators, zeros for the others
 (as MXNet's). Batching is MXNet's batch loader (``round_batch``); as MXNet's, a batch past the end without
-``round_batch`` reports pad 0. The random crop and mirror draw from ``numpy.random`` (MXNet's C++ engine
-is not reproduced), so those images match MXNet's only in distribution. The affine, colour and lighting
-augmentations of MXNet's iterator (rotation, shear, aspect, random scale / area / crop size, HSL,
-brightness, contrast, saturation, PCA noise, a mean image file) are not done here: giving them is an error
-naming them.
+``round_batch`` reports pad 0. The random crop (``y`` then ``x``) and mirror coin are drawn as MXNet's
+first preprocessing thread draws them: from ``mt19937(111)``, kept across epochs, or, with ``seed_aug``,
+reseeded per image with ``111 + seed_aug + n``, ``n`` the image's place in the pass over the file plus the
+batch slot the pass began at (as MXNet counts within one read chunk of the file; its other threads, when it
+runs several, have engines of their own). The float and int8 iterators then draw MXNet's random contrast
+and illumination (0 here), as MXNet's do. The affine, colour and lighting augmentations of MXNet's
+iterator (rotation, shear, aspect, random scale / area / crop size, HSL, brightness, contrast, saturation,
+PCA noise, a mean image file) are not done here: giving them is an error naming them.
 """
 from __future__ import annotations
 
@@ -25,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from cellonnx.mxnet.base import MXNetError
-from cellonnx.mxnet.io_native import BatchLoader, flag, native, shape_arg
+from cellonnx.mxnet.io_native import BatchLoader, _mt19937, _uniform_int, flag, native, shape_arg
 
 __all__ = ["ImageRecordInt8Iter", "ImageRecordIter", "ImageRecordIter_v1", "ImageRecordUInt8Iter",
            "ImageRecordUInt8Iter_v1"]
@@ -38,7 +41,7 @@ _UNSUPPORTED = {"max_rotate_angle": 0, "rotate": -1, "max_shear_ratio": 0, "max_
                 "pca_noise": 0, "random_h": 0, "random_s": 0, "random_l": 0, "max_random_contrast": 0,
                 "max_random_illumination": 0, "mean_img": ""}
 _ACCEPTED = {"aug_seq", "preprocess_threads", "verbose", "device_id", "shuffle_chunk_size",
-             "shuffle_chunk_seed", "seed_aug", "prefetch_buffer", "ctx", "data_name", "label_name"}
+             "shuffle_chunk_seed", "prefetch_buffer", "ctx", "data_name", "label_name"}
 _KRAND_MAGIC = 111
 
 
@@ -111,6 +114,12 @@ def _oriented(arr: np.ndarray, orientation: int) -> np.ndarray:
     return np.ascontiguousarray(turns[orientation](arr)) if orientation in turns else arr
 
 
+def _coin(gen: Any) -> bool:
+    """libstdc++'s bernoulli_distribution(0.5): a 53-bit canonical double from two 32-bit draws, < 0.5."""
+    low, high = gen(), gen()
+    return (low + high * 2.0**32) / 2.0**64 < 0.5
+
+
 def decode_upright(img: bytes, channels: int) -> np.ndarray:
     """An encoded image as (H, W, C) uint8 RGB (gray for 1 channel), turned upright by its EXIF orientation
     as OpenCV's decoder does (MXNet's C++ iterators decode BGR and swap on output)."""
@@ -128,12 +137,12 @@ class Images:
         self.pos = 0
         self.gen_seed = args.get("rand_magic", _KRAND_MAGIC) + args["seed"]
         self._perm_gen: Any = None
+        self.aug_gen = _mt19937(_KRAND_MAGIC)  # MXNet's first preprocessing thread's engine
+        self.start_slot = 0
 
     def before_first(self) -> None:
         self.pos = 0
         if self.args["shuffle"]:
-            from cellonnx.mxnet.io_native import _mt19937, _uniform_int
-
             if self._perm_gen is None:
                 self._perm_gen = _mt19937(self.gen_seed)
             order = list(self.part)
@@ -160,6 +169,10 @@ class Images:
                              f"{exc}") from None
 
     def _sample(self, header: Any, img: bytes, k: int, offset: int) -> tuple:
+        if self.args.get("seed_aug") is not None:
+            # MXNet reseeds per image with its place in the parsed chunk, counted from the batch slot the
+            # pass over the file began at
+            self.aug_gen = _mt19937(_KRAND_MAGIC + self.args["seed_aug"] + self.start_slot + self.pos - 1)
         pixels = self._augment(img)
         width = self.args["label_width"]
         if self.labels is not None:
@@ -194,12 +207,14 @@ class Images:
                              f"{res.shape[0]}x{res.shape[1]} after resize/pad, data_shape asks {h}x{w}")
         y, x = res.shape[0] - h, res.shape[1] - w
         if a["rand_crop"]:
-            y, x = int(np.random.randint(0, y + 1)), int(np.random.randint(0, x + 1))
+            y, x = _uniform_int(self.aug_gen, y), _uniform_int(self.aug_gen, x)
         else:
             y, x = y // 2, x // 2
         res = res[y:y + h, x:x + w]
-        if a["mirror"] or (a["rand_mirror"] and np.random.randint(0, 2)):
+        if (a["rand_mirror"] and _coin(self.aug_gen)) or a["mirror"]:
             res = res[:, ::-1]
+        if a["kind"] != "uint8":  # MXNet draws a random contrast and illumination (both 0 here)
+            self.aug_gen(), self.aug_gen()
         out = res.transpose(2, 0, 1)
         if a["kind"] == "float":
             mean = np.asarray([a["mean_r"], a["mean_g"], a["mean_b"], a["mean_a"]][:c], np.float32)
@@ -221,7 +236,7 @@ def _maker(name: str, kind: str) -> Any:
              rand_crop: bool = False, rand_mirror: bool = False, mirror: bool = False, pad: int = 0,
              fill_value: int = 255, inter_method: int = 1, mean_r: float = 0, mean_g: float = 0,
              mean_b: float = 0, mean_a: float = 0, std_r: float = 1, std_g: float = 1, std_b: float = 1,
-             std_a: float = 1, scale: float = 1, **kwargs: Any) -> BatchLoader:
+             std_a: float = 1, scale: float = 1, seed_aug: Any = None, **kwargs: Any) -> BatchLoader:
         for key, value in kwargs.items():
             if key in _UNSUPPORTED:
                 if value != _UNSUPPORTED[key] and str(value) not in ("None", str(_UNSUPPORTED[key])):
@@ -251,7 +266,8 @@ def _maker(name: str, kind: str) -> Any:
                     inter_method=int(inter_method),
                     mean_r=float(mean_r), mean_g=float(mean_g), mean_b=float(mean_b), mean_a=float(mean_a),
                     std_r=float(std_r), std_g=float(std_g), std_b=float(std_b), std_a=float(std_a),
-                    scale=float(scale), kind=kind, v1=v1, name=name)
+                    scale=float(scale), kind=kind, v1=v1, name=name,
+                    seed_aug=None if seed_aug is None or str(seed_aug) == "None" else int(seed_aug))
         if dtype is not None and str(dtype) != "None":
             if str(dtype) not in ("float32", "uint8", "int8"):
                 raise MXNetError(f"{name}: unknown dtype {dtype!r} (float32, uint8 or int8)")

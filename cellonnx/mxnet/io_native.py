@@ -172,6 +172,7 @@ class BatchLoader:
 
     def before_first(self) -> None:
         if not self.round_batch or self.num_overflow == 0:
+            self.source.start_slot = 0  # where in a batch the source's next pass begins
             self.source.before_first()
         else:
             self.num_overflow = 0
@@ -195,6 +196,7 @@ class BatchLoader:
         if not top:
             return False
         if self.round_batch:
+            self.source.start_slot = top
             self.source.before_first()
             while top < self.batch_size:
                 inst = self.source.next()
