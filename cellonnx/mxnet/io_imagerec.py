@@ -4,7 +4,7 @@ an MXNet RecordIO file, decoded and augmented as MXNet's C++ iterator does.
 Per image: decode (3 channels, or gray with ``data_shape[0] == 1``; EXIF orientation applied); ``resize``
 the shorter edge (integer arithmetic, OpenCV's ``inter_method``); ``pad`` with ``fill_value``; crop
 ``data_shape``'s (H, W), centred or, with ``rand_crop``, at a random place; mirror (``mirror``, or
-``rand_mirror`` at random); then ``(x - mean) * (scale / std)`` per channel (RGB order) into float32, or the
+``rand_mirror`` at random); then ``(x - mean) * scale / std`` per channel (RGB order) into float32, or the
 raw pixels for the UInt8 / Int8 iterators and ``dtype`` 'uint8' / 'int8' (int8 saturating at 127). Labels
 are the records' header labels (``label_width`` values), or those of ``path_imglist`` by record id. The
 records are read in order, or, with ``shuffle``, in a permutation drawn at each epoch as MXNet's reader draws
@@ -15,8 +15,9 @@ MXNet splits the file. A batch's ``index`` is the records' ids for the _v1 itera
 first preprocessing thread draws them: from ``mt19937(111)``, kept across epochs, or, with ``seed_aug``,
 reseeded per image with ``111 + seed_aug + n``, ``n`` the image's place in the pass over the file plus the
 batch slot the pass began at (as MXNet counts within one read chunk of the file; its other threads, when it
-runs several, have engines of their own). The float and int8 iterators then draw MXNet's random contrast
-and illumination (0 here), as MXNet's do. The affine, colour and lighting augmentations of MXNet's
+runs several, have engines of their own). The float and int8 iterators then draw the random contrast ``c``
+and illumination ``l`` (``max_random_contrast`` / ``max_random_illumination``, times ``scale``) and give
+``(x - mean) * (c / std) + l / std``. The affine, colour and lighting augmentations of MXNet's
 iterator (rotation, shear, aspect, random scale / area / crop size, HSL, brightness, contrast, saturation,
 PCA noise, a mean image file) are not done here: giving them is an error naming them.
 """
@@ -38,8 +39,7 @@ _UNSUPPORTED = {"max_rotate_angle": 0, "rotate": -1, "max_shear_ratio": 0, "max_
                 "min_aspect_ratio": None, "max_random_scale": 1, "min_random_scale": 1, "max_crop_size": -1,
                 "min_crop_size": -1, "random_resized_crop": False, "max_random_area": 1, "min_random_area": 1,
                 "max_img_size": 1e10, "min_img_size": 0, "brightness": 0, "contrast": 0, "saturation": 0,
-                "pca_noise": 0, "random_h": 0, "random_s": 0, "random_l": 0, "max_random_contrast": 0,
-                "max_random_illumination": 0, "mean_img": ""}
+                "pca_noise": 0, "random_h": 0, "random_s": 0, "random_l": 0, "mean_img": ""}
 _ACCEPTED = {"aug_seq", "preprocess_threads", "verbose", "device_id", "shuffle_chunk_size",
              "shuffle_chunk_seed", "prefetch_buffer", "ctx", "data_name", "label_name"}
 _KRAND_MAGIC = 111
@@ -118,6 +118,12 @@ def _coin(gen: Any) -> bool:
     """libstdc++'s bernoulli_distribution(0.5): a 53-bit canonical double from two 32-bit draws, < 0.5."""
     low, high = gen(), gen()
     return (low + high * 2.0**32) / 2.0**64 < 0.5
+
+
+def _canonical_float(gen: Any) -> np.float32:
+    """libstdc++'s uniform_real_distribution<float>(0, 1): one 32-bit draw over 2**32, kept below 1."""
+    value = np.float32(gen()) / np.float32(2.0**32)
+    return value if value < 1 else np.nextafter(np.float32(1), np.float32(0))
 
 
 def decode_upright(img: bytes, channels: int) -> np.ndarray:
@@ -213,14 +219,18 @@ class Images:
         res = res[y:y + h, x:x + w]
         if (a["rand_mirror"] and _coin(self.aug_gen)) or a["mirror"]:
             res = res[:, ::-1]
-        if a["kind"] != "uint8":  # MXNet draws a random contrast and illumination (both 0 here)
-            self.aug_gen(), self.aug_gen()
+        contrast, illumination = np.float32(1), np.float32(0)
+        if a["kind"] != "uint8":  # MXNet draws a random contrast and illumination for these
+            f32 = np.float32
+            max_c, max_i, scale = f32(a["max_random_contrast"]), f32(a["max_random_illumination"]), f32(a["scale"])
+            u1, u2 = _canonical_float(self.aug_gen), _canonical_float(self.aug_gen)
+            contrast = (u1 * max_c * f32(2) - max_c + f32(1)) * scale
+            illumination = (u2 * max_i * f32(2) - max_i) * scale
         out = res.transpose(2, 0, 1)
         if a["kind"] == "float":
             mean = np.asarray([a["mean_r"], a["mean_g"], a["mean_b"], a["mean_a"]][:c], np.float32)
-            std = np.asarray([a["std_r"], a["std_g"], a["std_b"], a["std_a"]][:c], np.float32)
-            factor = np.float32(a["scale"]) / std[:, None, None]
-            return (out.astype(np.float32) - mean[:, None, None]) * factor
+            std = np.asarray([a["std_r"], a["std_g"], a["std_b"], a["std_a"]][:c], np.float32)[:, None, None]
+            return (out.astype(np.float32) - mean[:, None, None]) * (contrast / std) + illumination / std
         if a["kind"] == "int8":
             return np.minimum(out, 127).astype(np.int8)
         return out.astype(np.uint8)
@@ -236,7 +246,8 @@ def _maker(name: str, kind: str) -> Any:
              rand_crop: bool = False, rand_mirror: bool = False, mirror: bool = False, pad: int = 0,
              fill_value: int = 255, inter_method: int = 1, mean_r: float = 0, mean_g: float = 0,
              mean_b: float = 0, mean_a: float = 0, std_r: float = 1, std_g: float = 1, std_b: float = 1,
-             std_a: float = 1, scale: float = 1, seed_aug: Any = None, **kwargs: Any) -> BatchLoader:
+             std_a: float = 1, scale: float = 1, seed_aug: Any = None, max_random_contrast: float = 0,
+             max_random_illumination: float = 0, **kwargs: Any) -> BatchLoader:
         for key, value in kwargs.items():
             if key in _UNSUPPORTED:
                 if value != _UNSUPPORTED[key] and str(value) not in ("None", str(_UNSUPPORTED[key])):
@@ -267,6 +278,8 @@ def _maker(name: str, kind: str) -> Any:
                     mean_r=float(mean_r), mean_g=float(mean_g), mean_b=float(mean_b), mean_a=float(mean_a),
                     std_r=float(std_r), std_g=float(std_g), std_b=float(std_b), std_a=float(std_a),
                     scale=float(scale), kind=kind, v1=v1, name=name,
+                    max_random_contrast=float(max_random_contrast),
+                    max_random_illumination=float(max_random_illumination),
                     seed_aug=None if seed_aug is None or str(seed_aug) == "None" else int(seed_aug))
         if dtype is not None and str(dtype) != "None":
             if str(dtype) not in ("float32", "uint8", "int8"):
