@@ -222,7 +222,8 @@ class Images:
         contrast, illumination = np.float32(1), np.float32(0)
         if a["kind"] != "uint8":  # MXNet draws a random contrast and illumination for these
             f32 = np.float32
-            max_c, max_i, scale = f32(a["max_random_contrast"]), f32(a["max_random_illumination"]), f32(a["scale"])
+            max_c, max_i = f32(a["max_random_contrast"]), f32(a["max_random_illumination"])
+            scale = f32(a["scale"])
             u1, u2 = _canonical_float(self.aug_gen), _canonical_float(self.aug_gen)
             contrast = (u1 * max_c * f32(2) - max_c + f32(1)) * scale
             illumination = (u2 * max_i * f32(2) - max_i) * scale
