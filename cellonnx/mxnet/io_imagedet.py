@@ -5,9 +5,9 @@ as MXNet's C++ iterator gives them.
 Per image: decode (EXIF orientation applied); ``resize`` its shorter edge if given; fit it to
 ``data_shape`` by ``resize_mode`` ('force': resized to (H, W); 'fit': scaled to fit, keeping the aspect
 ratio, at the top left of a zero canvas; 'shrink': as 'fit' but never enlarged), with OpenCV's
-``inter_method``; mirror with probability ``rand_mirror_prob`` (boxes too, drawn with numpy.random); then
-``(x - mean) / std * scale`` per channel (no division where a std is 0, the default). The label row of an
-image is ``[channels, height, width, label length, label...]`` of the image placed in the canvas, padded
+``inter_method``; mirror with probability ``rand_mirror_prob`` (boxes too; drawn as MXNet draws it, a float
+from ``mt19937(233)`` per image, kept across epochs); then ``(x - mean) / std * scale`` per channel (no
+division where a std is 0, the default). The label row of an image is ``[channels, height, width, label length, label...]`` of the image placed in the canvas, padded
 with ``label_pad_value`` to ``label_pad_width`` + 4 (0 / -1: the longest label of the part read). Reading
 order, parts and batching are ImageRecordIter's; ``shuffle`` draws its permutations from
 ``mt19937(233 + seed)``. The random crops, pads and colour changes of MXNet's detection augmenter are not
@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 
 from cellonnx.mxnet.base import MXNetError
-from cellonnx.mxnet.io_imagerec import Images, decode_upright, part_of, records_of
-from cellonnx.mxnet.io_native import BatchLoader, flag, native, shape_arg
+from cellonnx.mxnet.io_imagerec import Images, _canonical_float, decode_upright, part_of, records_of
+from cellonnx.mxnet.io_native import BatchLoader, _mt19937, flag, native, shape_arg
 
 __all__ = ["ImageDetRecordIter"]
 
@@ -50,6 +50,9 @@ def _raw_label(header: Any, where: str) -> np.ndarray:
 
 
 class _DetImages(Images):
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.det_gen = _mt19937(233)  # MXNet's detection augmenter engine (first thread), kept across epochs
     def _sample(self, header: Any, img: bytes, k: int, offset: int) -> tuple:
         a = self.args
         raw = _raw_label(header, f"{self.path}, record {k} at byte offset {offset}")
@@ -73,7 +76,7 @@ class _DetImages(Images):
         if (nh, nw) != (rows, cols):
             res = _resize(res, nw, nh, _interp(a["inter_method"], (rows, cols, nh, nw)))
         raw = raw.copy()
-        if a["rand_mirror_prob"] > 0 and np.random.random() < a["rand_mirror_prob"]:
+        if a["rand_mirror_prob"] > 0 and _canonical_float(self.det_gen) < np.float32(a["rand_mirror_prob"]):
             res = res[:, ::-1]
             hw, ow = int(raw[0]), int(raw[1])
             objects = raw[hw:].reshape(-1, ow)

@@ -263,6 +263,7 @@ CASES: dict[str, Callable[..., list]] = {
                                scale=0.5),
     "imagedet_mean_only": _imagedet(epochs=1, mean_r=10, mean_g=20, mean_b=30, scale=0.5),
     "imagedet_mirror": _imagedet(epochs=1, rand_mirror_prob=1.0, data_shape=(3, 6, 10)),
+    "imagedet_mirror_half": _imagedet(epochs=2, rand_mirror_prob=0.5, batch_size=5),
     "imagedet_fit": _imagedet(epochs=1, resize_mode="fit", data_shape=(3, 9, 9)),
     "imagedet_shrink": _imagedet(epochs=1, resize_mode="shrink", data_shape=(3, 20, 12)),
     "imagedet_resize": _imagedet(epochs=1, resize=9, resize_mode="fit"),
