@@ -7,9 +7,10 @@ Per image: decode (EXIF orientation applied); ``resize`` its shorter edge if giv
 ratio, at the top left of a zero canvas; 'shrink': as 'fit' but never enlarged), with OpenCV's
 ``inter_method``; mirror with probability ``rand_mirror_prob`` (boxes too; drawn as MXNet draws it, a float
 from ``mt19937(233)`` per image, kept across epochs); then ``(x - mean) / std * scale`` per channel (no
-division where a std is 0, the default). The label row of an image is ``[channels, height, width, label length, label...]`` of the image placed in the canvas, padded
-with ``label_pad_value`` to ``label_pad_width`` + 4 (0 / -1: the longest label of the part read). Reading
-order, parts and batching are ImageRecordIter's; ``shuffle`` draws its permutations from
+division where a std is 0, the default). The label row of an image is ``[channels, height, width, label
+length, label...]`` of the image placed in the canvas, padded with ``label_pad_value`` to
+``label_pad_width`` + 4 (0 / -1: the longest label of the part read). Reading order, parts and batching are
+ImageRecordIter's; ``shuffle`` draws its permutations from
 ``mt19937(233 + seed)``. The random crops, pads and colour changes of MXNet's detection augmenter are not
 done here: giving them is an error naming them.
 """
