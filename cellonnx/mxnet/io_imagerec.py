@@ -19,7 +19,10 @@ runs several, have engines of their own). The float and int8 iterators then draw
 and illumination ``l`` (``max_random_contrast`` / ``max_random_illumination``, times ``scale``) and give
 ``(x - mean) * (c / std) + l / std``. The affine, colour and lighting augmentations of MXNet's
 iterator (rotation, shear, aspect, random scale / area / crop size, HSL, brightness, contrast, saturation,
-PCA noise, a mean image file) are not done here: giving them is an error naming them.
+PCA noise) are not done here: giving them is an error naming them. ``mean_img`` names a file holding the
+mean image (subtracted instead of the per-channel means); when it does not exist, the mean of the images as
+the iterator gives them without it is computed and saved there first, as MXNet does (so the saved mean is
+already scaled, and scaled again when subtracted).
 """
 from __future__ import annotations
 
@@ -39,7 +42,7 @@ _UNSUPPORTED = {"max_rotate_angle": 0, "rotate": -1, "max_shear_ratio": 0, "max_
                 "min_aspect_ratio": None, "max_random_scale": 1, "min_random_scale": 1, "max_crop_size": -1,
                 "min_crop_size": -1, "random_resized_crop": False, "max_random_area": 1, "min_random_area": 1,
                 "max_img_size": 1e10, "min_img_size": 0, "brightness": 0, "contrast": 0, "saturation": 0,
-                "pca_noise": 0, "random_h": 0, "random_s": 0, "random_l": 0, "mean_img": ""}
+                "pca_noise": 0, "random_h": 0, "random_s": 0, "random_l": 0}
 _ACCEPTED = {"aug_seq", "preprocess_threads", "verbose", "device_id", "shuffle_chunk_size",
              "shuffle_chunk_seed", "prefetch_buffer", "ctx", "data_name", "label_name"}
 _KRAND_MAGIC = 111
@@ -229,12 +232,41 @@ class Images:
             illumination = (u2 * max_i * f32(2) - max_i) * scale
         out = res.transpose(2, 0, 1)
         if a["kind"] == "float":
-            mean = np.asarray([a["mean_r"], a["mean_g"], a["mean_b"], a["mean_a"]][:c], np.float32)
+            mean = np.asarray([a["mean_r"], a["mean_g"], a["mean_b"], a["mean_a"]][:c],
+                              np.float32)[:, None, None]
+            if a.get("mean_image") is not None:
+                mean = a["mean_image"]
             std = np.asarray([a["std_r"], a["std_g"], a["std_b"], a["std_a"]][:c], np.float32)[:, None, None]
-            return (out.astype(np.float32) - mean[:, None, None]) * (contrast / std) + illumination / std
+            return (out.astype(np.float32) - mean) * (contrast / std) + illumination / std
         if a["kind"] == "int8":
             return np.minimum(out, 127).astype(np.int8)
         return out.astype(np.uint8)
+
+
+def _mean_image(path: str, path_imgrec: str, records: list, part: range, args: dict,
+                labels: dict | None) -> np.ndarray:
+    """The mean image of ``path`` (an NDArray file holding 'mean_img'), or, when there is no such file, the
+    mean of the images as this iterator gives them without one (so already scaled and divided by std, which
+    MXNet's subtraction then applies again), written there first, as MXNet does."""
+    from cellonnx.mxnet import ndarray as nd
+
+    shape = args["data_shape"]
+    if os.path.isfile(path):
+        loaded = nd.load(path)
+        value = loaded.get("mean_img") if isinstance(loaded, dict) else (loaded[0] if loaded else None)
+        if value is None or tuple(value.shape) != tuple(shape):
+            raise MXNetError(f"{args['name']}: {path} holds no 'mean_img' of shape {tuple(shape)}")
+        return value.asnumpy().astype(np.float32)
+    source = Images(path_imgrec, records, part, {**args, "mean_image": None}, labels)
+    total, count = np.zeros(shape, np.float32), 0
+    while (inst := source.next()) is not None:
+        total += inst[1]
+        count += 1
+    if not count:
+        raise MXNetError(f"{args['name']}: no images to compute the mean image {path} from")
+    mean = total * np.float32(1.0 / count)
+    nd.save(path, {"mean_img": nd.array(mean)})
+    return mean
 
 
 def _maker(name: str, kind: str) -> Any:
@@ -248,7 +280,7 @@ def _maker(name: str, kind: str) -> Any:
              fill_value: int = 255, inter_method: int = 1, mean_r: float = 0, mean_g: float = 0,
              mean_b: float = 0, mean_a: float = 0, std_r: float = 1, std_g: float = 1, std_b: float = 1,
              std_a: float = 1, scale: float = 1, seed_aug: Any = None, max_random_contrast: float = 0,
-             max_random_illumination: float = 0, **kwargs: Any) -> BatchLoader:
+             max_random_illumination: float = 0, mean_img: str = "", **kwargs: Any) -> BatchLoader:
         for key, value in kwargs.items():
             if key in _UNSUPPORTED:
                 if value != _UNSUPPORTED[key] and str(value) not in ("None", str(_UNSUPPORTED[key])):
@@ -287,6 +319,8 @@ def _maker(name: str, kind: str) -> Any:
                 raise MXNetError(f"{name}: unknown dtype {dtype!r} (float32, uint8 or int8)")
             if kind == "float" and str(dtype) != "float32":
                 args["kind"] = str(dtype)
+        if mean_img:
+            args["mean_image"] = _mean_image(str(mean_img), path_imgrec, records, part, args, labels)
         source = Images(path_imgrec, records, part, args, labels)
         source.before_first()
         data_dtype = {"float": np.float32, "uint8": np.uint8, "int8": np.int8}[args["kind"]]

@@ -156,6 +156,18 @@ def _imagerec(epochs: int = 2, cls: str = "ImageRecordIter", width: int = 1, bat
     return case
 
 
+def _imagerec_mean(mx: Any, folder: Path) -> list:
+    """mean_img: computed and saved on the first run, loaded on the second."""
+    rec, _ = _pack_rec(mx, folder)
+    mean = str(folder / "mean.bin")
+    out: list = []
+    for _ in range(2):
+        it = mx.io.ImageRecordIter(path_imgrec=rec, data_shape=(3, 8, 8), batch_size=2, mean_img=mean,
+                                   std_r=2, std_g=4, std_b=5, scale=0.5, preprocess_threads=1, verbose=False)
+        out += _record(it, 1) + [mx.nd.load(mean)["mean_img"].asnumpy()]
+    return out
+
+
 OBJECTS = [[[0, 0.1, 0.2, 0.6, 0.7], [1, 0.5, 0.4, 0.9, 0.95]], [[2, 0.05, 0.05, 0.45, 0.5]],
            [[1, 0.3, 0.1, 0.8, 0.6], [0, 0.0, 0.5, 0.4, 1.0], [3, 0.6, 0.6, 0.7, 0.7]],
            [[0, 0.2, 0.2, 0.8, 0.8]],
@@ -254,6 +266,7 @@ CASES: dict[str, Callable[..., list]] = {
     "imagerec_contrast": _imagerec(epochs=2, max_random_contrast=0.3, max_random_illumination=20, mean_r=10,
                                    mean_g=20, mean_b=30, std_r=2, std_g=4, std_b=5, scale=0.5,
                                    rand_mirror=True),
+    "imagerec_mean_img": _imagerec_mean,
     "imagerec_seed_aug": _imagerec(epochs=2, rand_crop=True, rand_mirror=True, seed_aug=5),
     "imagerec_seed_aug3": _imagerec(epochs=2, rand_crop=True, rand_mirror=True, seed_aug=9,
                                     batch_size=3),
