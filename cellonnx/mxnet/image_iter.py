@@ -14,6 +14,7 @@ shuffling and ``num_parts`` need.
 """
 from __future__ import annotations
 
+import logging
 import os
 import random
 from numbers import Number
@@ -204,7 +205,11 @@ class ImageIter(DataIter):
             while i < self.batch_size:
                 lab, s = self.next_sample()
                 img = self.imdecode(s)
-                self.check_valid_image(img)
+                try:
+                    self.check_valid_image(img)
+                except RuntimeError as exc:  # skipped, as MXNet's
+                    logging.debug("Invalid image, skipping:  %s", exc)
+                    continue
                 img = self.augmentation_transform(img)
                 data[i] = _numpy(self.postprocess_data(img))
                 values = _numpy(lab).reshape(-1)
