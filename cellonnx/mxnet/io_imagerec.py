@@ -103,6 +103,8 @@ def _orientation(img: bytes) -> int:
 
     from PIL import Image
 
+    if b"Exif" not in img[:65536]:  # no EXIF block: nothing to parse
+        return 1
     try:
         return int(Image.open(io.BytesIO(img)).getexif().get(274, 1))
     except Exception:  # noqa: BLE001 - undecodable data fails in the decoder, with its message
