@@ -87,7 +87,7 @@ def normalize(data: Tensor, mean: Any = (0.0, 0.0, 0.0, 0.0), std: Any = (1.0, 1
 def crop(data: Tensor, x: int, y: int, width: int, height: int, **_: Any) -> Tensor:
     """The ``height`` x ``width`` window at column ``x``, row ``y`` of (H, W, C) or (N, H, W, C)."""
     _check_hwc(data, "crop", batch=True)
-    h, w = data.shape[-3], data.shape[-2]
+    h, w = int(data.shape[-3]), int(data.shape[-2])
     if x + width > w:
         raise MXNetError("crop: x + width should not be greater than input width")
     if y + height > h:
@@ -111,9 +111,6 @@ def _resized_hw(h: int, w: int, size: Any, keep_ratio: bool) -> tuple[int, int]:
     return (h * s // w, s) if h > w else (s, w * s // h)
 
 
-_TRACE_MODES = {0: "nearest", 1: "bilinear", 2: "bicubic", 3: "area"}
-
-
 def resize(data: Tensor, size: Any = (), keep_ratio: bool = False, interp: int = 1, **_: Any) -> Tensor:
     """(H, W, C) or (N, H, W, C) resized with OpenCV's interpolation ``interp`` to ``size`` ((width, height),
     or one side: both, or the shorter one with ``keep_ratio``)."""
@@ -121,16 +118,21 @@ def resize(data: Tensor, size: Any = (), keep_ratio: bool = False, interp: int =
     from cellonnx.mxnet.image import _resize
 
     _check_hwc(data, "resize", batch=True)
+    if not isinstance(interp, (int, np.integer)) or isinstance(interp, bool):
+        raise MXNetError(f"Invalid Parameter format for interp expect int but value='{interp}', in operator "
+                         "_image_resize")
     if data._data.dtype == np.float16:
         raise MXNetError("resize: image resize doesn't support fp16")
-    nh, nw = _resized_hw(data.shape[-3], data.shape[-2], size, keep_ratio)
-    if trace._current:  # a graph: ONNX Resize over NCHW (OpenCV's uint8 rounding is not reproduced)
-        nchw = ops.transpose(data if data.ndim == 4 else data.reshape((1, *data.shape)), (0, 3, 1, 2))
-        mode = _TRACE_MODES.get(int(interp), "bilinear")
-        out = ops.interpolate(_f32(nchw), size=(nh, nw), mode=mode)
-        out = ops.transpose(_saturate(out, data._data.dtype) if data._data.dtype == np.uint8 else
-                            ops.cast(out, data._data.dtype), (0, 2, 3, 1))
-        return out if data.ndim == 4 else out.reshape(out.shape[1:])
+    from cellonnx.graph.symint import SymInt
+
+    if keep_ratio and any(isinstance(d, SymInt) for d in data.shape[-3:-1]):
+        raise MXNetError("resize: keep_ratio makes the output size depend on the image's, which is dynamic "
+                         "in this graph; hybridize with static_shape=True")
+    nh, nw = _resized_hw(int(data.shape[-3]), int(data.shape[-2]), size, keep_ratio)
+    if trace._current:
+        from cellonnx.mxnet._op.image_resize import traced_resize
+
+        return traced_resize(data, nh, nw, int(interp))
     arr = data.asnumpy()
     if arr.ndim == 3:
         return Tensor(_resize(arr, nw, nh, int(interp)))

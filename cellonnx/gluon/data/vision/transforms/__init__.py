@@ -32,9 +32,9 @@ from cellonnx.gluon.nn import HybridSequential, Sequential
 
 __all__ = ["Block", "Cast", "CenterCrop", "Compose", "CropResize", "HybridBlock", "HybridCompose",
            "HybridRandomApply", "HybridSequential", "Normalize", "RandomApply", "RandomBrightness",
-           "RandomColorJitter", "RandomContrast", "RandomCrop", "RandomFlipLeftRight", "RandomFlipTopBottom",
-           "RandomHue", "RandomLighting", "RandomResizedCrop", "RandomRotation", "RandomSaturation", "Resize", "Rotate",
-           "Sequential", "ToTensor"]
+           "RandomColorJitter", "RandomContrast", "RandomCrop", "RandomFlipLeftRight",
+           "RandomFlipTopBottom", "RandomHue", "RandomLighting", "RandomResizedCrop", "RandomRotation",
+           "RandomSaturation", "Resize", "Rotate", "Sequential", "ToTensor"]
 
 
 class Compose(Sequential):
@@ -67,11 +67,20 @@ class Compose(Sequential):
                 block = HybridSequential()
                 for h in hybrid:
                     block.add(h)
-                block.hybridize()
+                block.hybridize(static_shape=True)  # one graph per image size, as the sizes vary
                 self.add(block)
                 hybrid = []
             if t is not None:
                 self.add(t)
+
+    def hybridize(self, active: bool = True, **kwargs: Any) -> None:
+        super().hybridize(active, **_static(kwargs))
+
+
+def _static(kwargs: dict) -> dict:
+    """hybridize's flags with one graph per input shape unless asked otherwise: an image's first axis is its
+    height, not a batch."""
+    return {"static_shape": True, **kwargs}
 
 
 class HybridCompose(HybridSequential):
@@ -98,6 +107,9 @@ class HybridCompose(HybridSequential):
                 raise ValueError(f"{t} is not a HybridBlock, try use `Compose` instead")
             self.add(t)
         self.hybridize()
+
+    def hybridize(self, active: bool = True, **kwargs: Any) -> None:
+        super().hybridize(active, **_static(kwargs))
 
 
 class Cast(HybridBlock):

@@ -56,12 +56,14 @@ class CropResize(HybridBlock):
         width (int): the window's width.
         height (int): the window's height.
         size (int or tuple): the size to resize to ((width, height) or one side). Default: None.
-        interpolation (int): OpenCV's interpolation for the resize. Default: None (bilinear).
+        interpolation (int): OpenCV's interpolation for the resize; required with ``size`` (MXNet's resize
+            rejects None). Default: None.
 
     Examples:
         >>> from cellonnx import mxnet as mx
         >>> from cellonnx.gluon.data.vision import transforms
-        >>> transforms.CropResize(0, 0, 3, 2, size=(6, 4))(mx.nd.zeros((5, 5, 3), dtype='uint8')).shape
+        >>> t = transforms.CropResize(0, 0, 3, 2, size=(6, 4), interpolation=1)
+        >>> t(mx.nd.zeros((5, 5, 3), dtype='uint8')).shape
         (4, 6, 3)
     """
 
@@ -79,8 +81,7 @@ class CropResize(HybridBlock):
         image = _image(F)
         out = image.crop(x, self._x, self._y, self._width, self._height)
         if self._size:
-            interp = 1 if self._interpolation is None else self._interpolation
-            out = image.resize(out, self._size, False, interp)
+            out = image.resize(out, self._size, False, self._interpolation)
         return out
 
 
