@@ -115,6 +115,7 @@ def _build(spec):
     return transforms.Compose([getattr(transforms, cls)(*args, **kwargs) for cls, args, kwargs in spec])
 
 
+@pytest.mark.filterwarnings("ignore:All children of this Sequential")  # MXNet warns the same
 @pytest.mark.parametrize("name, src, spec", TRANSFORMS, ids=[t[0] for t in TRANSFORMS])
 @pytest.mark.parametrize("hybrid", [0, 1])
 def test_transforms(name, src, spec, hybrid):
@@ -166,3 +167,50 @@ def test_hybrid_transform_exports_to_onnx(tmp_path):
     sess = ort.InferenceSession(str(onnx_path))
     (got,) = sess.run(None, {sess.get_inputs()[0].name: WANT["input/f32"]})
     assert_close(got, eager, 1e-6)
+
+
+def _export_run(t, x, tmp_path):
+    import onnxruntime as ort
+
+    t(mx.nd.array(x, dtype=x.dtype))
+    path = t.export(str(tmp_path / type(t).__name__))
+    sess = ort.InferenceSession(str(path))
+    return sess.run(None, {sess.get_inputs()[0].name: x})[0]
+
+
+def test_color_transforms_export_to_onnx(tmp_path):
+    u8 = WANT["input/u8"]
+    t = transforms.HybridCompose([transforms.RandomContrast(0.0), transforms.RandomSaturation(0.0),
+                                  transforms.RandomHue(0.0), transforms.RandomLighting(0.0)])
+    eager = transforms.Compose([transforms.RandomContrast(0.0), transforms.RandomSaturation(0.0),
+                                transforms.RandomHue(0.0)])
+    want = mx.nd.image.adjust_lighting(eager(mx.nd.array(u8, dtype=np.uint8)), alpha=(0.0, 0.0, 0.0))
+    np.testing.assert_array_equal(_export_run(t, u8, tmp_path), want.asnumpy())
+
+
+def test_random_flip_exports_a_draw(tmp_path):
+    u8 = WANT["input/u8"]
+    got = _export_run(transforms.HybridCompose([transforms.RandomFlipLeftRight()]), u8, tmp_path)
+    assert np.array_equal(got, u8) or np.array_equal(got, u8[:, ::-1])
+
+
+def test_normalize_gradient_matches_finite_differences():
+    from cellonnx.gluon import autograd
+
+    x = mx.nd.array(WANT["input/chw"].astype(np.float64), dtype=np.float64)
+    x.attach_grad()
+    w = np.random.default_rng(3).standard_normal(x.shape)
+    with autograd.record():
+        out = mx.nd.image.normalize(x, mean=(0.1, 0.2, 0.3), std=(0.5, 0.25, 2.0))
+        y = (out * mx.nd.array(w, dtype=np.float64)).sum()
+    y.backward()
+    mean, std = np.array([0.1, 0.2, 0.3]).reshape(3, 1, 1), np.array([0.5, 0.25, 2.0]).reshape(3, 1, 1)
+    eps = 1e-6
+    base = x.asnumpy()
+    numeric = np.zeros_like(base)
+    for idx in np.ndindex(base.shape):
+        plus, minus = base.copy(), base.copy()
+        plus[idx] += eps
+        minus[idx] -= eps
+        numeric[idx] = (((plus - mean) / std * w).sum() - ((minus - mean) / std * w).sum()) / (2 * eps)
+    assert_close(x.grad.asnumpy(), numeric, 1e-6)

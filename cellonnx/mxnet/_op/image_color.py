@@ -47,7 +47,9 @@ def _to_hls(r: Tensor, g: Tensor, b: Tensor) -> tuple[Tensor, Tensor, Tensor]:
     colored = diff > _F(np.finfo(np.float32).eps)
     one = _F(1.0)
     low = light < _F(0.5)
-    s = _sel(low, diff / _sel(low, vmax + vmin, one), diff / _sel(low, one, _F(2.0) - vmax - vmin))
+    low_c = ops.logical_and(low, colored)
+    high_c = ops.logical_and(ops.logical_not(low), colored)
+    s = _sel(low, diff / _sel(low_c, vmax + vmin, one), diff / _sel(high_c, _F(2.0) - vmax - vmin, one))
     step = _F(60.0) / _sel(colored, diff, one)
     is_r = vmax == r
     is_g = ops.logical_and(ops.logical_not(is_r), vmax == g)
