@@ -214,3 +214,16 @@ def test_normalize_gradient_matches_finite_differences():
         minus[idx] -= eps
         numeric[idx] = (((plus - mean) / std * w).sum() - ((minus - mean) / std * w).sum()) / (2 * eps)
     assert_close(x.grad.asnumpy(), numeric, 1e-6)
+
+
+def test_python_random_transforms():
+    applied = []
+    for seed in range(8):
+        random.seed(seed)
+        y = transforms.RandomApply(transforms.Cast("float16"), p=0.5)(mx.nd.array(WANT["input/f32"]))
+        applied.append(y.asnumpy().dtype == np.float16)
+    assert applied == WANT["random_apply"].tolist()
+    for pad in (0, 2):
+        random.seed(4)
+        got = transforms.RandomCrop((5, 4), pad=pad or None)(mx.nd.array(WANT["input/u8"], dtype=np.uint8))
+        np.testing.assert_array_equal(got.asnumpy(), WANT[f"random_crop/{pad}"])
