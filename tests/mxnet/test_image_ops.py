@@ -227,3 +227,21 @@ def test_python_random_transforms():
         random.seed(4)
         got = transforms.RandomCrop((5, 4), pad=pad or None)(mx.nd.array(WANT["input/u8"], dtype=np.uint8))
         np.testing.assert_array_equal(got.asnumpy(), WANT[f"random_crop/{pad}"])
+
+
+def test_mxnet_export_with_image_operators_imports(tmp_path):
+    """A HybridSequential of transforms and a Dense layer exported by MXNet 1.9.1: loaded by SymbolBlock,
+    its output MXNet's, and converted to ONNX."""
+    import onnxruntime as ort
+
+    folder = FIXTURES / "image_ops"
+    net = mx.gluon.SymbolBlock.imports(str(folder / "pre-symbol.json"), ["data"],
+                                       str(folder / "pre-0000.params"))
+    x = WANT["input/u8"]
+    assert_close(net(mx.nd.array(x, dtype=np.uint8)).asnumpy(), WANT["export/u8"], 1e-5)
+    net.hybridize(static_shape=True)
+    got = net(mx.nd.array(x, dtype=np.uint8))
+    assert_close(got.asnumpy(), WANT["export/u8"], 1e-5)
+    path = net.export(str(tmp_path / "pre"))
+    sess = ort.InferenceSession(str(path))
+    assert_close(sess.run(None, {sess.get_inputs()[0].name: x})[0], WANT["export/u8"], 1e-5)
