@@ -245,3 +245,14 @@ def test_mxnet_export_with_image_operators_imports(tmp_path):
     path = net.export(str(tmp_path / "pre"))
     sess = ort.InferenceSession(str(path))
     assert_close(sess.run(None, {sess.get_inputs()[0].name: x})[0], WANT["export/u8"], 1e-5)
+
+
+def test_rotation_arguments():
+    with pytest.raises(TypeError, match="only supports float32"):
+        transforms.Rotate(30)(mx.nd.array(WANT["input/u8"], dtype=np.uint8))
+    with pytest.raises(ValueError, match="must be an ordered tuple"):
+        transforms.RandomRotation((10, -10))
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        transforms.RandomRotation((-10, 10), rotate_with_proba=1.5)
+    x = mx.nd.array(WANT["input/chw"])
+    assert transforms.RandomRotation((-10, 10), rotate_with_proba=0.0)(x) is x
