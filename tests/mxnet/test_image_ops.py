@@ -256,3 +256,13 @@ def test_rotation_arguments():
         transforms.RandomRotation((-10, 10), rotate_with_proba=1.5)
     x = mx.nd.array(WANT["input/chw"])
     assert transforms.RandomRotation((-10, 10), rotate_with_proba=0.0)(x) is x
+
+
+@pytest.mark.parametrize("zoom", ["", "in", "out"])
+def test_rotate(zoom):
+    from cellonnx.mxnet import image
+
+    if not hasattr(image, "imrotate"):
+        pytest.skip("mx.image.imrotate, which Rotate calls as MXNet's does, is not in this tree")
+    got = transforms.Rotate(30, zoom_in=zoom == "in", zoom_out=zoom == "out")(mx.nd.array(WANT["input/chw"]))
+    assert_close(got.asnumpy(), WANT[f"rotate/{zoom}"], 1e-5)
