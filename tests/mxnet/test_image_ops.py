@@ -266,3 +266,15 @@ def test_rotate(zoom):
         pytest.skip("mx.image.imrotate, which Rotate calls as MXNet's does, is not in this tree")
     got = transforms.Rotate(30, zoom_in=zoom == "in", zoom_out=zoom == "out")(mx.nd.array(WANT["input/chw"]))
     assert_close(got.asnumpy(), WANT[f"rotate/{zoom}"], 1e-5)
+
+
+def test_random_color_transforms_export_their_draws(tmp_path):
+    f32 = WANT["input/f32"]
+    t = transforms.HybridCompose([transforms.RandomBrightness(0.5)])
+    got = _export_run(t, f32, tmp_path)
+    ratio = got / f32
+    assert np.allclose(ratio, ratio.flat[0], rtol=1e-5) and 0.5 <= ratio.flat[0] <= 1.5
+    t = transforms.HybridCompose([transforms.RandomColorJitter(0.2, 0.2, 0.2, 0.1),
+                                  transforms.RandomLighting(0.1)])
+    got = _export_run(t, WANT["input/u8"], tmp_path)
+    assert got.shape == WANT["input/u8"].shape and got.dtype == np.uint8
