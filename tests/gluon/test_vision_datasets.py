@@ -105,3 +105,21 @@ def test_mnist_through_transforms_and_loader(tmp_path):
     x, y = next(iter(DataLoader(data, batch_size=2)))
     assert x.shape == (2, 1, 28, 28) and y.asnumpy().dtype == np.int32
     np.testing.assert_allclose(x.asnumpy()[1, 0], WANT["mnist/1/1/x"][:, :, 0] / np.float32(255), rtol=1e-7)
+
+
+@pytest.mark.parametrize("workers", [dict(num_workers=2), dict(num_workers=2, thread_pool=True)],
+                         ids=["processes", "threads"])
+def test_record_dataset_in_workers(tmp_path, workers):
+    """Workers read one .rec file: forked processes reopen it, threads take turns at its seek and read."""
+    rec = mx.recordio.MXIndexedRecordIO(str(tmp_path / "r.idx"), str(tmp_path / "r.rec"), "w")
+    images = [np.full((4, 5, 3), i * 20, np.uint8) for i in range(12)]
+    for i, img in enumerate(images):
+        rec.write_idx(i, mx.recordio.pack_img(mx.recordio.IRHeader(0, float(i), i, 0), img, img_fmt=".png"))
+    rec.close()
+    data = vision.ImageRecordDataset(str(tmp_path / "r.rec"))
+    for _ in range(2):
+        batches = list(DataLoader(data, batch_size=3, **workers))
+        x = np.concatenate([b[0].asnumpy() for b in batches])
+        y = np.concatenate([b[1].asnumpy() for b in batches])
+        np.testing.assert_array_equal(x, np.stack(images))  # gray images: BGR and RGB alike
+        np.testing.assert_array_equal(y, np.arange(12, dtype=np.float32))
