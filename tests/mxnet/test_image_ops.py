@@ -278,3 +278,25 @@ def test_random_color_transforms_export_their_draws(tmp_path):
                                   transforms.RandomLighting(0.1)])
     got = _export_run(t, WANT["input/u8"], tmp_path)
     assert got.shape == WANT["input/u8"].shape and got.dtype == np.uint8
+
+
+def test_symbol_graph_of_image_operators():
+    import json
+
+    with mx.name.NameManager():
+        sym = mx.sym.image.resize(mx.sym.image.random_brightness(mx.sym.var("data"), 0.5, 1.5), size=(3, 2),
+                                  interp=2)
+        sym = mx.sym.image.normalize(mx.sym.image.to_tensor(sym), mean=(0.1, 0.2, 0.3), std=(0.5, 0.5, 0.5))
+    want = json.loads(str(WANT["symbol/json"]))
+    got = json.loads(sym.tojson())
+    assert [(n["op"], n["name"], n.get("attrs"), n["inputs"]) for n in got["nodes"]] == [
+        (n["op"], n["name"], n.get("attrs"), n["inputs"]) for n in want["nodes"]]
+    block = mx.gluon.SymbolBlock(mx.sym.load_json(str(WANT["symbol/json"])), mx.sym.var("data"))
+    x = mx.nd.array(WANT["input/f32"])
+    out = block(x).asnumpy()
+    # the brightness factor drawn, recovered from the output: the rest is deterministic
+    plain = mx.nd.image.to_tensor(mx.nd.image.resize(x, size=(3, 2), interp=2)).asnumpy()
+    mean, std = np.float32([0.1, 0.2, 0.3]).reshape(3, 1, 1), np.float32(0.5)
+    ratio = (out * std + mean) / plain
+    assert out.shape == (3, 2, 3) and np.allclose(ratio, ratio.flat[0], rtol=1e-4)
+    assert 0.5 <= ratio.flat[0] <= 1.5
