@@ -9,6 +9,8 @@ MindSpore code. The package is laid out like MXNet's, so a file ports by rewriti
     mx.autograd, mx.init / mx.initializer, mx.optimizer, mx.lr_scheduler, mx.metric, mx.io
     mx.device / mx.context (cpu, gpu, Context, current_context), mx.util (use_np, set_np ...), mx.base,
     mx.name, mx.random, mx.image (imdecode / imread / imresize and MXNet's crops, with Pillow and NumPy)
+    mx.recordio (RecordIO files byte for byte), mx.gluon.data (datasets, samplers, DataLoader, vision
+                        datasets and transforms over mx.nd.image / mx.npx.image), mx.gluon.utils
 
 Arrays of every API are cellonnx Tensors (autograd, tracing to ONNX, onnxruntime); NDArray and ndarray add
 their API's methods. ``is_np_array()`` is False until ``set_np()`` (MXNet 1.x's default); Gluon 1.x code

@@ -14,6 +14,7 @@ import io
 import numbers
 import os
 import struct
+import threading
 from collections import namedtuple
 from multiprocessing import current_process
 from typing import Any
@@ -106,6 +107,7 @@ class MXRecordIO:
             action = "writing" if self.writable else "reading"
             raise MXNetError(f"MXRecordIO: cannot open {self.uri!r} for {action} ({exc.strerror})") from None
         self._size = os.fstat(self._file.fileno()).st_size if not self.writable else 0
+        self._lock = threading.Lock()  # read_idx's seek and read, for DataLoader's worker threads
         self.pid = current_process().pid
         self.is_open = True
 
@@ -121,6 +123,7 @@ class MXRecordIO:
         state = dict(self.__dict__)
         state["is_open"] = is_open
         state["_file"] = None
+        state["_lock"] = None
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -281,8 +284,9 @@ class MXIndexedRecordIO(MXRecordIO):
 
     def read_idx(self, idx: Any) -> bytes | None:
         """The record of key ``idx``."""
-        self.seek(idx)
-        return self.read()
+        with self._lock:
+            self.seek(idx)
+            return self.read()
 
     def write_idx(self, idx: Any, buf: bytes) -> None:
         """Appends ``buf`` as the record of key ``idx``."""

@@ -146,6 +146,22 @@ def test_worker_error_and_timeout():
         gdata.DataLoader(ds, batch_size=2, timeout=0)
 
 
+def _slow(i):
+    import time
+
+    time.sleep(1.5)
+    return i
+
+
+def test_worker_timeout():
+    import multiprocessing
+
+    loader = gdata.DataLoader(gdata.SimpleDataset([0, 1]).transform(_slow), batch_size=1, num_workers=1,
+                              thread_pool=True, timeout=0.2)
+    with pytest.raises(multiprocessing.TimeoutError):
+        list(loader)
+
+
 def test_default_batchify():
     samples = {"ints": [1, 2, 3], "floats": [1.5, 2.0], "np_f64": [np.ones(2), np.zeros(2)],
                "np_i8": [np.ones(2, np.int8), np.zeros(2, np.int8)], "bools": [True, False]}

@@ -153,3 +153,15 @@ def test_mxnet_reads_our_files(tmp_path):
     out = subprocess.run([str(python), str(FIXTURES / "gen_recordio.py"), "--check", str(tmp_path)],
                          capture_output=True, text=True, check=False)
     assert out.returncode == 0, out.stderr[-2000:]
+
+
+def test_damaged_index(tmp_path):
+    (tmp_path / "i.idx").write_text("0\t0\n1\t99999\n")
+    (tmp_path / "i.rec").write_bytes((HERE / "plain.rec").read_bytes()[:64])
+    rec = mx.recordio.MXIndexedRecordIO(str(tmp_path / "i.idx"), str(tmp_path / "i.rec"), "r")
+    assert rec.read_idx(0) == RECORDS[0]
+    with pytest.raises(mx.MXNetError, match="i.rec' at byte offset 99999: offset of key 1 lies outside"):
+        rec.read_idx(1)
+    (tmp_path / "bad.idx").write_text("0\t0\nnot an index line\n")
+    with pytest.raises(mx.MXNetError, match="line 2 of .*bad.idx"):
+        mx.recordio.MXIndexedRecordIO(str(tmp_path / "bad.idx"), str(tmp_path / "i.rec"), "r")
