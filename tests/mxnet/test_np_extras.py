@@ -40,7 +40,8 @@ def test_distribution_moments(name: str, args: tuple, kwargs: dict, mean: float,
     assert abs(v.var() - var) < 5 * math.sqrt((m4 - var ** 2) / N), (name, v.var(), var)
 
 
-@pytest.mark.parametrize("name, args", [(d[0], d[1]) for d in DISTRIBUTIONS], ids=[d[0] for d in DISTRIBUTIONS])
+@pytest.mark.parametrize("name, args", [(d[0], d[1]) for d in DISTRIBUTIONS],
+                         ids=[d[0] for d in DISTRIBUTIONS])
 def test_distribution_shapes_and_seed(name: str, args: tuple) -> None:
     f = getattr(mx.np.random, name)
     assert f(*args).shape == ()  # scalar parameters, no size: a 0-d array, as MXNet's
