@@ -494,6 +494,10 @@ SWEEP: list[tuple[str, str, list, dict]] = [
     ("npx_slice", "npx.slice", [A(4, 5)], {"begin": (1, 0), "end": (3, 4), "step": (1, 2)}),
     ("npx_smooth_l1", "npx.smooth_l1", [A(2, 3)], {"scalar": 1.0}),
     ("npx_arange_like", "npx.arange_like", [A(2, 3)], {"axis": 1}),
+    ("npx_cast", "npx.cast", [A(2, 3)], {"dtype": "float16"}),
+    ("npx_cast_int", "npx.cast", [A(2, 3, low=-5.0, high=5.0)], {"dtype": "int32"}),
+    ("npx_nonzero", "npx.nonzero", [J([[1.0, 0.0, 2.0], [0.0, 3.0, 0.0]], "float32")], {}),
+    ("npx_constraint_check", "npx.constraint_check", [J([True, True], "bool"), "all positive"], {}),
     ("npx_arange_like_all", "npx.arange_like", [A(2, 3)], {"start": 1.0, "step": 0.5}),
 ]
 CASES += SWEEP
@@ -511,6 +515,12 @@ NOT_ROWED = {
     "npx.set_np": "a mode switch, not an array function",
     "npx.reset_np": "a mode switch, not an array function",
     "npx.waitall": "synchronisation, nothing to compare",
+    "npx.Context": "a device class, not an array function",
+    "npx.cpu_pinned": "a device, not an array function",
+    "npx.current_context": "the current device, not an array function",
+    "npx.gpu_memory_info": "GPU memory (MXNet without CUDA raises, as cellonnx does)",
+    "npx.get_cuda_compute_capability": "a GPU's property (a CPU device raises ValueError: "
+                                       "tests/mxnet/test_np_extras.py)",
     "npx.save": "file I/O (npx.load reads MXNet's files in tests/mxnet/test_np_io.py)",
     "npx.load": "file I/O",
     "np.genfromtxt": "file I/O (tests/mxnet/test_np_extras.py reads a text file)",
@@ -525,7 +535,7 @@ NOT_ROWED = {
     "np.rate": "removed from NumPy 1.20 (NEP 32), as np.mirr",
 }
 # rows whose gradients are compared too: of sum(output * weights) with respect to each array argument
-GRADS = {"ldexp", "nan_to_num", "vdot", "degrees", "product", "linalg_inv", "linalg_det",
+GRADS = {"npx_cast", "ldexp", "nan_to_num", "vdot", "degrees", "product", "linalg_inv", "linalg_det",
          "linalg_solve_mat", "linalg_cholesky", "linalg_tensorinv", "linalg_tensorsolve",
          "einsum_matmul", "einsum_chain_opt", "einsum_four_opt", "einsum_trace", "einsum_diag",
          "einsum_ellipsis", "einsum_implicit", "einsum_bilinear"}

@@ -139,3 +139,11 @@ def test_constants_and_aliases() -> None:
     assert mx.np.PINF == math.inf and mx.np.NINF == -math.inf
     assert mx.np.PZERO == 0.0 and math.copysign(1.0, mx.np.NZERO) == -1.0
     assert mx.np.bool is bool and mx.np.finfo is np.finfo
+
+
+def test_npx_constraint_check_and_cuda_capability_raise() -> None:
+    with pytest.raises(ValueError, match="must be positive"):
+        mx.npx.constraint_check(mx.np.array([1.0, -1.0]) > 0, "must be positive")
+    with pytest.raises(ValueError, match="Expecting a gpu context"):
+        mx.npx.get_cuda_compute_capability(mx.cpu())
+    assert mx.npx.Context is mx.Context and mx.npx.current_context() == mx.cpu()
