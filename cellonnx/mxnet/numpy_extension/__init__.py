@@ -16,9 +16,9 @@ from cellonnx.mxnet.util import is_np_array, is_np_default_dtype, is_np_shape, r
 __all__ = ["cpu", "current_device", "gpu", "is_np_array", "is_np_default_dtype", "is_np_shape", "load",
            "num_gpus", "random", "reset_np", "save", "savez", "set_np", "use_np", "waitall", *_ops_all]
 
-from cellonnx.mxnet.device import Context, cpu_pinned, current_context, gpu_memory_info  # noqa: E402
-from cellonnx.mxnet.numpy_extension.misc import *  # noqa: E402, F403
-from cellonnx.mxnet.numpy_extension.misc import __all__ as _misc_all  # noqa: E402
+from cellonnx.mxnet.device import Context, cpu_pinned, current_context, gpu_memory_info
+from cellonnx.mxnet.numpy_extension.misc import *
+from cellonnx.mxnet.numpy_extension.misc import __all__ as _misc_all
 
 __all__ += ["Context", "cpu_pinned", "current_context", "gpu_memory_info", *_misc_all]
 
