@@ -83,7 +83,8 @@ def test_operator_matches_mxnet(case: tuple) -> None:
 
 def test_every_operator_has_a_row() -> None:
     # "linalg.syevd" (mx.nd.linalg's short name): operator linalg_syevd or _linalg_syevd (MXNet's name)
-    table_names = [(op, op.replace(".", "_"), "_" + op.replace(".", "_")) for _, op, _, _, _ in nd_cases.CASES]
+    table_names = [(op, op.replace(".", "_"), "_" + op.replace(".", "_"))
+                   for _, op, _, _, _ in nd_cases.CASES]
     called = {id(next((_op.TABLE[n] for n in names if n in _op.TABLE), None) or _op.CONTRIB.get(names[0]))
               for names in table_names}
     missing = sorted({name for name, impl in _op.TABLE.items() if id(impl) not in called}
