@@ -176,6 +176,10 @@ attach(vars(_module), EXAMPLES, {**ND_SUMMARIES, **SUMMARIES})
 __all__ = ["Group", "Symbol", "Variable", "contrib", "load", "load_json", "var",
            *(n for n in _op.TABLE if not n.startswith("_"))]
 
+from cellonnx.mxnet.symbol.histogram import histogram  # noqa: E402 - after the operator table's names
+
+__all__ += ["histogram"]
+
 
 def __getattr__(name: str) -> Any:
     if name == "np":
