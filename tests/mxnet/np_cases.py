@@ -264,6 +264,7 @@ SWEEP: list[tuple[str, str, list, dict]] = [
     ("arange_int", "arange", [0, 6, 2], {"dtype": "int32"}),
     ("linspace", "linspace", [0, 1, 5], {}),
     ("linspace_open", "linspace", [0, 1], {"num": 4, "endpoint": False}),
+    ("linspace_retstep", "linspace", [0, 2, 5], {"retstep": True}),
     ("logspace", "logspace", [0, 2, 3], {}),
     ("eye", "eye", [2, 3], {"k": 1}),
     ("identity", "identity", [3], {}),

@@ -8,6 +8,7 @@ are float32 (MXNet's default dtype, also for integers) unless a dtype is given a
 """
 from __future__ import annotations
 
+import builtins as _builtins
 import math
 from typing import Any
 
@@ -192,7 +193,8 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retste
         [0.   0.25 0.5  0.75 1.  ]
     """
     out = to_np(Tensor(_onp.linspace(start, stop, num, endpoint).astype(_dt(dtype))))
-    return (out, (stop - start) / max(num - (1 if endpoint else 0), 1)) if retstep else out
+    # builtins' max: this module's max is NumPy's
+    return (out, (stop - start) / _builtins.max(num - (1 if endpoint else 0), 1)) if retstep else out
 
 
 def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, **_: Any) -> ndarray:
