@@ -147,3 +147,41 @@ def test_npx_constraint_check_and_cuda_capability_raise() -> None:
     with pytest.raises(ValueError, match="Expecting a gpu context"):
         mx.npx.get_cuda_compute_capability(mx.cpu())
     assert mx.npx.Context is mx.Context and mx.npx.current_context() == mx.cpu()
+
+
+# (sampler, parameters, d sample / d each parameter as a function of the sample x and the parameters):
+# MXNet 1.9.1 differentiates these samplers pathwise
+PATHWISE = [
+    ("exponential", [2.0], [lambda x, s: x / s]),
+    ("rayleigh", [1.5], [lambda x, s: x / s]),
+    ("weibull", [2.0], [lambda x, a: -x * np.log(x) / a]),
+    ("pareto", [3.0], [lambda x, a: -(1 + x) * np.log1p(x) / a]),
+    ("lognormal", [0.3, 0.5], [lambda x, m, s: x, lambda x, m, s: x * (np.log(x) - m) / s]),
+    ("logistic", [1.0, 0.5], [lambda x, m, s: np.ones_like(x), lambda x, m, s: (x - m) / s]),
+    ("gumbel", [1.0, 2.0], [lambda x, m, s: np.ones_like(x), lambda x, m, s: (x - m) / s]),
+]
+
+
+@pytest.mark.parametrize("name, values, derivatives", PATHWISE, ids=[p[0] for p in PATHWISE])
+def test_pathwise_gradients(name: str, values: list, derivatives: list) -> None:
+    params = [mx.np.array([v] * 6) for v in values]
+    for p in params:
+        p.attach_grad()
+    mx.random.seed(9)
+    with mx.autograd.record():
+        y = getattr(mx.np.random, name)(*params)
+        loss = y.sum()
+    loss.backward()
+    x = y.asnumpy().astype(np.float64)
+    for p, d in zip(params, derivatives):
+        want = d(x, *values)
+        np.testing.assert_allclose(p.grad.asnumpy(), want, rtol=2e-4, atol=1e-5, err_msg=name)
+
+
+def test_gamma_beta_not_differentiable() -> None:
+    a = mx.np.array([2.0, 3.0])
+    a.attach_grad()
+    with mx.autograd.record():
+        loss = (mx.np.random.gamma(a) + mx.np.random.beta(a, 2.0)).sum()
+    loss.backward()
+    np.testing.assert_array_equal(a.grad.asnumpy(), [0.0, 0.0])  # as MXNet 1.9.1's

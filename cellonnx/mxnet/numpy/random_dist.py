@@ -1,13 +1,19 @@
 """mx.np.random's distributions beyond uniform / normal, as MXNet 1.9.1 gives them: parameters are scalars
 or arrays (broadcast together); ``size=None`` draws one sample per parameter element (a 0-d array for
 scalars); samples are float32 unless ``dtype`` is given, ``choice`` / ``multinomial`` int64. They draw from
-cellonnx's seeded generator (``mx.random.seed`` makes them repeat)."""
+cellonnx's seeded generator (``mx.random.seed`` makes them repeat).
+
+As in MXNet 1.9.1, the location-scale and shape families are differentiable with respect to array
+parameters (pathwise: the sample is a function of the parameters and parameter-free noise):
+``exponential``, ``rayleigh``, ``weibull``, ``pareto``, ``lognormal``, ``logistic`` and ``gumbel``;
+``gamma``, ``beta``, ``chisquare`` and ``power`` are not (MXNet's gradient there is zero)."""
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as _onp
 
+from cellonnx import ops as _ops
 from cellonnx.mxnet.numpy.multiarray import to_np
 from cellonnx.ops.prims.random import generator
 from cellonnx.tensor import Tensor
@@ -35,6 +41,30 @@ def _out(values: Any, dtype: Any = None, out: Any = None) -> Any:
     return result
 
 
+def _tensor(value: Any, dtype: Any) -> Tensor:
+    return value if isinstance(value, Tensor) else Tensor(_onp.asarray(value, dtype))
+
+
+def _pathwise(noise: _onp.ndarray, params: tuple, transform: Any, dtype: Any = None, out: Any = None) -> Any:
+    """``transform(noise, *params)`` computed with cellonnx ops (so array parameters get gradients), in
+    ``dtype`` (float32 by default)."""
+    dt = _onp.dtype(dtype or _onp.float32)
+    result = to_np(transform(Tensor(noise.astype(dt)), *(_tensor(p, dt) for p in params)))
+    if out is not None:
+        out[...] = result
+        return out
+    return result
+
+
+def _zero_gradient(result: Any, *params: Any) -> Any:
+    """``result`` joined to the array parameters with a zero gradient, as MXNet 1.9.1's non-pathwise
+    samplers are (a backward through them gives zeros, not an error)."""
+    for p in params:
+        if isinstance(p, Tensor) and p.requires_grad and p._data.dtype.kind == "f":
+            result = to_np(_ops.add(result, _ops.mul(_ops.cast(p, result._data.dtype), 0.0)))
+    return result
+
+
 def _positive(name: str, **values: Any) -> None:
     for key, v in values.items():
         if _onp.any(_onp.asarray(_p(v)) < 0):
@@ -54,7 +84,8 @@ def gamma(shape: Any, scale: Any = 1.0, size: Any = None, dtype: Any = None, ctx
     """
     _positive("gamma", shape=shape, scale=scale)
     size = _size(size, shape, scale)
-    return _out(generator("gamma").gamma(_p(shape), _p(scale), size), dtype, out)
+    draws = generator("gamma").gamma(_p(shape), _p(scale), size)
+    return _zero_gradient(_out(draws, dtype, out), shape, scale)
 
 
 def beta(a: Any, b: Any, size: Any = None, dtype: Any = None, ctx: Any = None) -> Any:
@@ -68,7 +99,7 @@ def beta(a: Any, b: Any, size: Any = None, dtype: Any = None, ctx: Any = None) -
         True
     """
     _positive("beta", a=a, b=b)
-    return _out(generator("beta").beta(_p(a), _p(b), _size(size, a, b)), dtype)
+    return _zero_gradient(_out(generator("beta").beta(_p(a), _p(b), _size(size, a, b)), dtype), a, b)
 
 
 def chisquare(df: Any, size: Any = None, dtype: Any = None, ctx: Any = None) -> Any:
@@ -81,7 +112,7 @@ def chisquare(df: Any, size: Any = None, dtype: Any = None, ctx: Any = None) -> 
         dtype('float32')
     """
     _positive("chisquare", df=df)
-    return _out(generator("chisquare").chisquare(_p(df), _size(size, df)), dtype)
+    return _zero_gradient(_out(generator("chisquare").chisquare(_p(df), _size(size, df)), dtype), df)
 
 
 def exponential(scale: Any = 1.0, size: Any = None, ctx: Any = None, out: Any = None) -> Any:
@@ -94,7 +125,8 @@ def exponential(scale: Any = 1.0, size: Any = None, ctx: Any = None, out: Any = 
         (2, 2)
     """
     _positive("exponential", scale=scale)
-    return _out(generator("exponential").exponential(_p(scale), _size(size, scale)), None, out)
+    noise = generator("exponential").standard_exponential(_size(size, scale))
+    return _pathwise(noise, (scale,), _ops.mul, None, out)
 
 
 def rayleigh(scale: Any = 1.0, size: Any = None, ctx: Any = None, out: Any = None) -> Any:
@@ -107,7 +139,8 @@ def rayleigh(scale: Any = 1.0, size: Any = None, ctx: Any = None, out: Any = Non
         (3,)
     """
     _positive("rayleigh", scale=scale)
-    return _out(generator("rayleigh").rayleigh(_p(scale), _size(size, scale)), None, out)
+    noise = _onp.sqrt(2.0 * generator("rayleigh").standard_exponential(_size(size, scale)))
+    return _pathwise(noise, (scale,), _ops.mul, None, out)
 
 
 def weibull(a: Any, size: Any = None, ctx: Any = None, out: Any = None) -> Any:
@@ -120,7 +153,8 @@ def weibull(a: Any, size: Any = None, ctx: Any = None, out: Any = None) -> Any:
         (3,)
     """
     _positive("weibull", a=a)
-    return _out(generator("weibull").weibull(_p(a), _size(size, a)), None, out)
+    noise = generator("weibull").standard_exponential(_size(size, a))  # E^(1 / a)
+    return _pathwise(noise, (a,), lambda e, k: _ops.pow(e, _ops.reciprocal(k)), None, out)
 
 
 def pareto(a: Any, size: Any = None, ctx: Any = None, out: Any = None) -> Any:
@@ -133,7 +167,8 @@ def pareto(a: Any, size: Any = None, ctx: Any = None, out: Any = None) -> Any:
         True
     """
     _positive("pareto", a=a)
-    return _out(generator("pareto").pareto(_p(a), _size(size, a)), None, out)
+    noise = generator("pareto").standard_exponential(_size(size, a))  # exp(E / a) - 1
+    return _pathwise(noise, (a,), lambda e, k: _ops.sub(_ops.exp(_ops.div(e, k)), 1.0), None, out)
 
 
 def power(a: Any, size: Any = None) -> Any:
@@ -147,7 +182,7 @@ def power(a: Any, size: Any = None) -> Any:
         True
     """
     _positive("power", a=a)
-    return _out(generator("power").power(_p(a), _size(size, a)))
+    return _zero_gradient(_out(generator("power").power(_p(a), _size(size, a))), a)
 
 
 def lognormal(mean: Any = 0.0, sigma: Any = 1.0, size: Any = None, dtype: Any = None, ctx: Any = None,
@@ -161,7 +196,8 @@ def lognormal(mean: Any = 0.0, sigma: Any = 1.0, size: Any = None, dtype: Any = 
         True
     """
     _positive("lognormal", sigma=sigma)
-    return _out(generator("lognormal").lognormal(_p(mean), _p(sigma), _size(size, mean, sigma)), dtype, out)
+    noise = generator("lognormal").standard_normal(_size(size, mean, sigma))
+    return _pathwise(noise, (mean, sigma), lambda z, m, s: _ops.exp(_ops.add(m, _ops.mul(s, z))), dtype, out)
 
 
 def logistic(loc: Any = 0.0, scale: Any = 1.0, size: Any = None, ctx: Any = None, out: Any = None) -> Any:
@@ -174,7 +210,8 @@ def logistic(loc: Any = 0.0, scale: Any = 1.0, size: Any = None, ctx: Any = None
         (2, 3)
     """
     _positive("logistic", scale=scale)
-    return _out(generator("logistic").logistic(_p(loc), _p(scale), _size(size, loc, scale)), None, out)
+    noise = generator("logistic").logistic(0.0, 1.0, _size(size, loc, scale))
+    return _pathwise(noise, (loc, scale), lambda z, m, s: _ops.add(m, _ops.mul(s, z)), None, out)
 
 
 def gumbel(loc: Any = 0.0, scale: Any = 1.0, size: Any = None, ctx: Any = None, out: Any = None) -> Any:
@@ -187,7 +224,8 @@ def gumbel(loc: Any = 0.0, scale: Any = 1.0, size: Any = None, ctx: Any = None, 
         (4,)
     """
     _positive("gumbel", scale=scale)
-    return _out(generator("gumbel").gumbel(_p(loc), _p(scale), _size(size, loc, scale)), None, out)
+    noise = generator("gumbel").gumbel(0.0, 1.0, _size(size, loc, scale))
+    return _pathwise(noise, (loc, scale), lambda z, m, s: _ops.add(m, _ops.mul(s, z)), None, out)
 
 
 def choice(a: Any, size: Any = None, replace: bool = True, p: Any = None, ctx: Any = None,
