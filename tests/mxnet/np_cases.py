@@ -362,6 +362,8 @@ SWEEP: list[tuple[str, str, list, dict]] = [
     ("percentile_midpoint", "percentile", [A(3, 4), 30], {"axis": 0, "interpolation": "midpoint",
                                                           "keepdims": True}),
     ("quantile", "quantile", [A(2, 5), 0.3], {"axis": 1}),
+    ("quantile_int", "quantile", [J([[1, 5, 2], [7, 3, 9]]), 0.3], {"axis": 1}),
+    ("percentile_int", "percentile", [J([1, 5, 2, 7])], {"q": 50}),
     ("quantile_lower", "quantile", [A(6), J([0.25, 0.5], "float32")], {"interpolation": "lower"}),
     ("quantile_higher", "quantile", [A(6), 0.4], {"interpolation": "higher"}),
     ("insert", "insert", [A(2, 3), 1, J([5.0, 6.0, 7.0], "float32")], {"axis": 0}),

@@ -96,7 +96,7 @@ def _quantile(name: str, a: Any, q: Any, axis: Any, out: Any, interpolation: str
         raise ValueError(f"np.{name}: q must be in [0, {scale:g}], got {_values(q)}")
     result = _onp.quantile(x.astype(_onp.float64), qs, axis=_axis(axis), method=interpolation,
                            keepdims=keepdims)
-    dt = x.dtype if x.dtype.kind == "f" else _onp.dtype(_onp.float64)
+    dt = x.dtype if x.dtype.kind == "f" else _onp.dtype(_onp.float32)  # MXNet's default float type
     return _wrap(_onp.asarray(result).astype(dt), out)
 
 
@@ -104,7 +104,7 @@ def percentile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_inpu
                interpolation: str = "linear", keepdims: bool = False) -> Any:
     """The ``q``-th percentiles (0 to 100) of ``a`` along ``axis`` (of the whole array when None), between
     data points as ``interpolation`` says ('linear', 'lower', 'higher', 'midpoint', 'nearest'); a float
-    array keeps its dtype. Not differentiable (as in MXNet).
+    array keeps its dtype (integers give float32). Not differentiable (as in MXNet).
 
     Examples:
         >>> from cellonnx.mxnet import np, npx
@@ -121,7 +121,8 @@ def percentile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_inpu
 def quantile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_input: Any = None,
              interpolation: str = "linear", keepdims: bool = False) -> Any:
     """The ``q``-th quantiles (0 to 1) of ``a`` along ``axis`` (of the whole array when None), between data
-    points as ``interpolation`` says; a float array keeps its dtype. Not differentiable (as in MXNet).
+    points as ``interpolation`` says; a float array keeps its dtype (integers give float32). Not
+    differentiable (as in MXNet).
 
     Examples:
         >>> from cellonnx.mxnet import np, npx
