@@ -37,6 +37,8 @@ for _name, _impl in SAMPLERS.items():
 dot = sparse.dot  # MXNet's output storage types for sparse arguments
 cast_storage = sparse.cast_storage
 attach(vars(_module), EXAMPLES, SUMMARIES)
+for _name in linalg.TABLE_NAMES:  # nd.linalg.potrf is nd.linalg_potrf, as in MXNet
+    setattr(linalg, _name, getattr(_module, "linalg_" + _name, None) or getattr(_module, "_linalg_" + _name))
 for _table in (examples_math, examples_array, examples_nn, examples_linalg_random, examples_update):
     attach(vars(_module), _table.EXAMPLES, _table.SUMMARIES)
 
