@@ -1,4 +1,4 @@
-"""Where the compiled training step's time goes (GRAPH_MODE TrainOneStepCell with SGD, cellonnx/graph/train.py):
+"""Where the compiled training step's time goes (GRAPH_MODE TrainOneStepCell with SGD, graph/train.py):
 the step graph's node counts by op type, and onnxruntime's profiler kernel time by op type (and, with
 ``--nodes``, the slowest single nodes) over the timed steps, the state bound in place as the compiled step
 binds it.
