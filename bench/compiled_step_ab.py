@@ -1,7 +1,7 @@
 """Before / after in one run: the compiled training step (bench/compiled_step_profile.py) traced with named
 lowerings switched off ("before") and as it stands ("after"), timed side by side in blocks with pauses
-(bench/blocks.py), then each profiled by onnxruntime (kernel time by op type). On a loaded machine only the
-ratio of the two and the shares are worth quoting.
+(bench/blocks.py), then each profiled by onnxruntime (kernel time by op type, from each node's median over
+the profiled steps). On a loaded machine only the ratio of the two and the shares are worth quoting.
 
     .venv/bin/python bench/compiled_step_ab.py --models lenet5 resnet18 [--threads 1] [--rounds 6]
         [--off tiled_argmax channel_windows]
@@ -51,9 +51,14 @@ def op_times(compiled: object, args: list, name: str, steps: int) -> tuple[dict[
     profiled(compiled, os.path.join(tempfile.mkdtemp(prefix="cellonnx_ab_"), name))
     for _ in range(2 + steps):
         compiled(*args)
-    by_op: dict[str, float] = defaultdict(float)
+    runs: dict[tuple[str, str], list[float]] = defaultdict(list)
     for e in kernel_events(compiled.session.inner.end_profiling(), 2):
-        by_op[e["args"]["op_name"]] += e["dur"] / steps / 1e3
+        runs[(e["args"]["op_name"], e["name"])].append(e["dur"] / 1e3)
+    # each node's median over the steps: on a loaded machine a kernel preempted in one step would dominate
+    # a sum (the node's name stands for one kernel per step; the few nodes run twice per step count twice)
+    by_op: dict[str, float] = defaultdict(float)
+    for (op, _), durs in runs.items():
+        by_op[op] += statistics.median(durs) * len(durs) / steps
     return by_op, sum(by_op.values())
 
 

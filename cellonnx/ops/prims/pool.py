@@ -301,9 +301,11 @@ def _tiled_argmax(g: Any, x: str, kernel: tuple, stride: tuple, pads: tuple,
     cols = g.op("Reshape", g.op("SpaceToDepth", x, blocksize=k), g.i64([0, k * k, -1]))
     y = g.op("Reshape", g.axes([1], "ReduceMax", cols, keepdims=1), g.i64([0, c, ho, wo]))
     pos = g.op("Reshape", g.op("ArgMax", cols, axis=1, keepdims=1), g.i64([0, c, ho, wo]))
-    offset = g.const((np.arange(k)[:, None] * w + np.arange(k)[None, :]).reshape(-1).astype(np.int64))
+    # window position p = k * row + col sits at row * w + col = p + row * (w - k) past the window's origin
+    # (arithmetic: onnxruntime's Gather from a k * k table took longer than the ArgMax)
     origin = g.const((np.arange(ho)[:, None] * k * w + np.arange(wo)[None, :] * k).astype(np.int64))
-    return y, g.op("Add", g.op("Gather", offset, pos, axis=0), origin)
+    rows = g.op("Mul", g.op("Div", pos, g.i64(k)), g.i64(w - k))
+    return y, g.op("Add", g.op("Add", pos, rows), origin)
 
 
 def _onnx_pool_input(g: Any, x: str) -> tuple[str, int | None]:
