@@ -17,6 +17,7 @@ from cellonnx.mxnet.ndarray import (
     examples_math,
     examples_nn,
     examples_update,
+    image,
     linalg,
     random,
     sparse,
@@ -24,6 +25,7 @@ from cellonnx.mxnet.ndarray import (
 from cellonnx.mxnet.ndarray.cached_op import CachedOp
 from cellonnx.mxnet.ndarray.dlpack import from_dlpack, to_dlpack_for_read, to_dlpack_for_write
 from cellonnx.mxnet.ndarray.examples import EXAMPLES, SUMMARIES
+from cellonnx.mxnet.ndarray.imdecode import imdecode
 from cellonnx.mxnet.ndarray.legacy import from_numpy, histogram, load_frombuffer, onehot_encode
 from cellonnx.mxnet.ndarray.ndarray import NDArray, array, concatenate, empty, moveaxis, waitall
 from cellonnx.mxnet.ndarray.sample import SAMPLERS
@@ -38,6 +40,8 @@ for _name, _impl in SAMPLERS.items():
 dot = mx_errors(sparse.dot)  # MXNet's output storage types for sparse arguments
 cast_storage = mx_errors(sparse.cast_storage)
 attach(vars(_module), EXAMPLES, SUMMARIES)
+for _name in linalg.TABLE_NAMES:  # nd.linalg.potrf is nd.linalg_potrf, as in MXNet
+    setattr(linalg, _name, getattr(_module, "linalg_" + _name, None) or getattr(_module, "_linalg_" + _name))
 for _table in (examples_math, examples_array, examples_nn, examples_linalg_random, examples_update):
     attach(vars(_module), _table.EXAMPLES, _table.SUMMARIES)
 
@@ -45,6 +49,8 @@ __all__ = ["NDArray", "array", "concatenate", "contrib", "empty", "from_numpy", 
            "load_frombuffer", "moveaxis", "onehot_encode", "random", "save", "sparse", "cast_storage",
            "waitall", "zeros", *(n for n in _op.TABLE if not n.startswith("_")), *SAMPLERS,
            "CachedOp", "from_dlpack", "to_dlpack_for_read", "to_dlpack_for_write"]
+__all__ += ["image"]
+__all__ += ["imdecode"]
 
 
 def __getattr__(name: str) -> Any:
