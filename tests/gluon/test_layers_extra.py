@@ -13,7 +13,7 @@ import pytest
 
 from cellonnx import Tensor
 from cellonnx.gluon import loss, nn
-from cellonnx.mxnet import autograd
+from cellonnx.mxnet import autograd, util
 from tests.tolerance import assert_close
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "mxnet"
@@ -29,6 +29,15 @@ RTOL, SCALE_RTOL = 1e-4, 1e-5
 # ceil_mode=True) on 7 values: output 6 = x[6] / 1, gradient of x[6] 0.5): the input gradient here is the
 # forward's derivative, checked by finite differences (test_layer_input_gradient_matches_finite_differences).
 MXNET_INCONSISTENT_GRAD = {"avgpool1d_ceil"}
+
+
+@pytest.fixture(autouse=True)
+def _ndarray_semantics():
+    """The generator ran with MXNet 1.x's NDArray semantics (BatchNormReLU's ReLU depends on them)."""
+    was = util.is_np_array(), util.is_np_shape()
+    util.reset_np()
+    yield
+    util.set_np(shape=was[1], array=was[0])
 
 
 def want(case: str, what: str) -> np.ndarray:
@@ -174,6 +183,19 @@ def test_reprs_follow_mxnet() -> None:
     assert repr(nn.GlobalAvgPool3D()) == \
         "GlobalAvgPool3D(size=(1, 1, 1), stride=(1, 1, 1), padding=(0, 0, 0), ceil_mode=True, " \
         "global_pool=True, pool_type=avg, layout=NCDHW)"
+
+
+def test_batchnorm_relu_is_plain_batchnorm_with_numpy_semantics() -> None:
+    """MXNet 1.9.1 fuses the ReLU only with NDArray semantics (npx.batch_norm has no fuse_relu)."""
+    fused, plain = build("batchnorm_relu"), nn.BatchNorm(momentum=0.8)
+    plain.initialize()
+    x = Tensor(want("batchnorm_relu", "x"))
+    plain(x)
+    for p, q in zip(fused.collect_params().values(), plain.collect_params().values()):
+        q.set_data(p.data())
+    assert (fused(x).asnumpy() >= 0).all()
+    util.set_np()
+    close(fused(x).asnumpy(), plain(x).asnumpy(), "BatchNormReLU under set_np")
 
 
 def _loss_inputs(name: str) -> list[np.ndarray]:

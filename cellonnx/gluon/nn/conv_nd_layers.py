@@ -213,7 +213,7 @@ class AvgPool3D(_Pooling):
         >>> from cellonnx.mxnet import np, npx, gluon
         >>> npx.set_np()
         >>> print(gluon.nn.AvgPool3D()(np.arange(16).reshape(1, 1, 2, 2, 4)))
-        [[[[[ 5.5  7.5]]]]]
+        [[[[[6.5 8.5]]]]]
     """
 
     _nd, _layouts, _pool_type = 3, _3D, "avg"

@@ -24,13 +24,14 @@ class ReflectionPad2D(HybridBlock):
         (N, C, H + 2 * padding, W + 2 * padding).
 
     Examples:
-        >>> from cellonnx.mxnet import np, npx, gluon
-        >>> npx.set_np()
-        >>> print(gluon.nn.ReflectionPad2D(1)(np.arange(4).reshape(1, 1, 2, 2)))
+        >>> from cellonnx.mxnet import nd, gluon
+        >>> print(gluon.nn.ReflectionPad2D(1)(nd.arange(4).reshape((1, 1, 2, 2))))
+        <BLANKLINE>
         [[[[3. 2. 3. 2.]
            [1. 0. 1. 0.]
            [3. 2. 3. 2.]
            [1. 0. 1. 0.]]]]
+        <NDArray 1x1x4x4 @cpu(0)>
     """
 
     def __init__(self, padding: Any = 0, **kwargs: Any) -> None:
@@ -54,17 +55,21 @@ class ReflectionPad2D(HybridBlock):
 
 
 class BatchNormReLU(BatchNorm):
-    """Batch normalization followed by ReLU (MXNet's BatchNorm with ``fuse_relu``); arguments, parameters and
-    running statistics as :class:`BatchNorm`.
+    """Batch normalization followed by ReLU (MXNet's BatchNorm with ``fuse_relu``, the operator
+    ``contrib.BatchNormWithReLU``); arguments, parameters and running statistics as :class:`BatchNorm`. As in
+    MXNet 1.9.1, the ReLU applies with NDArray semantics only: under ``npx.set_np()`` the layer is a plain
+    BatchNorm.
 
     Examples:
-        >>> from cellonnx.mxnet import np, npx, gluon
-        >>> npx.set_np()
+        >>> from cellonnx.mxnet import nd, gluon
         >>> bn = gluon.nn.BatchNormReLU(in_channels=2)
         >>> bn.initialize()
-        >>> print(bn(np.array([[1.0, -2.0], [-3.0, 6.0]])))
-        [[0.999995 0.      ]
-         [0.       5.99997 ]]
+        >>> print(bn(nd.array([[[[1.0, -2.0]], [[-3.0, 6.0]]]])))
+        <BLANKLINE>
+        [[[[0.999995 0.      ]]
+        <BLANKLINE>
+          [[0.       5.99997 ]]]]
+        <NDArray 1x2x1x2 @cpu(0)>
     """
 
     def __init__(self, axis: int = 1, momentum: float = 0.9, epsilon: float = 1e-5, center: bool = True,
@@ -76,4 +81,7 @@ class BatchNormReLU(BatchNorm):
                          in_channels, **kwargs)
 
     def forward(self, x: Tensor) -> Tensor:
-        return ops.relu(super().forward(x))
+        from cellonnx.mxnet.util import is_np_array
+
+        out = super().forward(x)
+        return out if is_np_array() else ops.relu(out)
