@@ -59,7 +59,7 @@ def build(case: str):
 
 def test_every_generator_case_has_a_row() -> None:
     cases = {k.split("__")[0] for k in EXPECTED.files}
-    assert cases == set(LAYERS) | set(LOSSES) | {"ctc_lengths"}
+    assert cases == set(LAYERS) | set(LOSSES) | {"ctc_lengths", "sparse_embedding"}
 
 
 @pytest.mark.parametrize("case", sorted(LAYERS))
@@ -196,6 +196,29 @@ def test_batchnorm_relu_is_plain_batchnorm_with_numpy_semantics() -> None:
     assert (fused(x).asnumpy() >= 0).all()
     util.set_np()
     close(fused(x).asnumpy(), plain(x).asnumpy(), "BatchNormReLU under set_np")
+
+
+def test_sparse_embedding_matches_mxnet() -> None:
+    """Row-sparse weight gradients and a Trainer's lazy SGD steps (momentum, weight decay) touch only the rows
+    looked up, as MXNet's SparseEmbedding."""
+    from cellonnx.gluon import Trainer
+    from cellonnx.gluon.contrib.nn import SparseEmbedding
+
+    emb = SparseEmbedding(7, 3)
+    emb.initialize()
+    emb.weight.set_data(Tensor(want("sparse_embedding", "w")))
+    assert repr(emb) == "SparseEmbedding(7 -> 3, float32)" and emb.weight.grad_stype == "row_sparse"
+    trainer = Trainer(emb.collect_params(), "sgd", {"learning_rate": 0.5, "momentum": 0.9, "wd": 0.1})
+    for step in range(2):
+        with autograd.record():
+            y = emb(Tensor(want("sparse_embedding", f"x{step}")))
+        y.backward(Tensor(want("sparse_embedding", f"dy{step}")))
+        close(y.asnumpy(), want("sparse_embedding", f"y{step}"), f"step {step}: output")
+        grad = emb.weight.grad()
+        np.testing.assert_array_equal(grad.indices.asnumpy(), want("sparse_embedding", f"rows{step}"))
+        close(grad.data.asnumpy(), want("sparse_embedding", f"grad{step}"), f"step {step}: gradient rows")
+        trainer.step(2)
+        close(emb.weight.data().asnumpy(), want("sparse_embedding", f"after{step}"), f"step {step}: weights")
 
 
 def _loss_inputs(name: str) -> list[np.ndarray]:
