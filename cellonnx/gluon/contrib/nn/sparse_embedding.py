@@ -32,10 +32,11 @@ class SparseEmbedding(Block):
         (x1, ..., xn) -> (x1, ..., xn, output_dim).
 
     Examples:
-        >>> from cellonnx.mxnet import nd
+        >>> from cellonnx.mxnet import gluon, nd
         >>> from cellonnx.gluon.contrib.nn import SparseEmbedding
         >>> emb = SparseEmbedding(6, 2)
         >>> emb.initialize()
+        >>> trainer = gluon.Trainer(emb.collect_params(), "sgd")
         >>> emb(nd.array([[1, 3], [3, 0]])).shape
         (2, 2, 2)
         >>> emb
