@@ -7,14 +7,18 @@ from typing import Any
 
 from cellonnx.gluon.symbol.ops_box import BOX_OPS
 from cellonnx.gluon.symbol.ops_extra import EXTRA_OPS
+from cellonnx.gluon.symbol.ops_fused import FUSED_OPS
 from cellonnx.gluon.symbol.ops_legacy import LEGACY_OPS
 from cellonnx.gluon.symbol.ops_loss import LOSS_OPS
 from cellonnx.gluon.symbol.ops_multibox import MULTIBOX_OPS
 from cellonnx.gluon.symbol.ops_rnn import RNN_OPS
 from cellonnx.gluon.symbol.ops_roi import ROI_OPS
 from cellonnx.gluon.symbol.ops_scalar import SCALAR
+from cellonnx.gluon.symbol.ops_target import TARGET_OPS
 
 OPS: dict[str, Callable[..., Any]] = {
     **SCALAR, **RNN_OPS, **LOSS_OPS, **EXTRA_OPS, **BOX_OPS, **ROI_OPS, **MULTIBOX_OPS,
     **LEGACY_OPS,
 }
+OPS.update(TARGET_OPS)
+OPS.update(FUSED_OPS)
