@@ -16,7 +16,7 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "mxnet"
 _spec = importlib.util.spec_from_file_location("detection_cases", FIXTURES / "detection_cases.py")
 _cases = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_cases)
-CASES = _cases.CASES
+CASES, GRADS = _cases.CASES, _cases.GRADS
 EXPECTED = np.load(FIXTURES / "detection" / "expected.npz")
 
 
@@ -30,6 +30,7 @@ def _outputs(case: str) -> list[np.ndarray]:
 
 def test_every_generator_case_has_a_row() -> None:
     assert {k.split("__")[0] for k in EXPECTED.files} == set(CASES)
+    assert set(GRADS) <= set(CASES)
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -43,6 +44,21 @@ def test_contrib_operator_matches_mxnet(case: str) -> None:
         assert isinstance(g, mx.nd.NDArray)
         assert g.shape == w.shape, (case, i)
         assert_close(g.asnumpy(), w, rtol=1e-5, scale_rtol=1e-6, what=f"{case}: output {i}")
+
+
+@pytest.mark.parametrize("case", sorted(GRADS))
+def test_gradients_match_mxnet(case: str) -> None:
+    op, _, attrs = CASES[case]
+    arrays = [mx.nd.array(v) for v in _inputs(case)]
+    for i in GRADS[case]:
+        arrays[i].attach_grad()
+    with mx.autograd.record(train_mode=False):
+        out = getattr(mx.nd.contrib, op)(*arrays, **attrs)
+    out = out[0] if isinstance(out, (list, tuple)) else out
+    out.backward(mx.nd.array(EXPECTED[f"{case}__head"]))
+    for i in GRADS[case]:
+        assert_close(arrays[i].grad.asnumpy(), EXPECTED[f"{case}__grad{i}"], rtol=1e-5, scale_rtol=1e-6,
+                     what=f"{case}: gradient of input {i}")
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if CASES[c][0] == "MultiBoxTarget"])

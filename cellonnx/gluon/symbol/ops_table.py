@@ -11,6 +11,7 @@ from cellonnx.gluon.symbol.ops_fused import FUSED_OPS
 from cellonnx.gluon.symbol.ops_legacy import LEGACY_OPS
 from cellonnx.gluon.symbol.ops_loss import LOSS_OPS
 from cellonnx.gluon.symbol.ops_multibox import MULTIBOX_OPS
+from cellonnx.gluon.symbol.ops_psroi import PSROI_OPS
 from cellonnx.gluon.symbol.ops_rnn import RNN_OPS
 from cellonnx.gluon.symbol.ops_roi import ROI_OPS
 from cellonnx.gluon.symbol.ops_scalar import SCALAR
@@ -22,3 +23,4 @@ OPS: dict[str, Callable[..., Any]] = {
 }
 OPS.update(TARGET_OPS)
 OPS.update(FUSED_OPS)
+OPS.update(PSROI_OPS)
