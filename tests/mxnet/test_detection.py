@@ -87,6 +87,50 @@ def test_interpreter_runs_the_operators_by_their_graph_names() -> None:
             assert_close(np.asarray(g.asnumpy()), w, rtol=1e-5, scale_rtol=1e-6, what=case)
 
 
+def _numeric_grad(f, x: np.ndarray, eps: float = 1e-6) -> np.ndarray:
+    g = np.zeros_like(x)
+    for i in np.ndindex(x.shape):
+        old = x[i]
+        x[i] = old + eps
+        up = f(x)
+        x[i] = old - eps
+        down = f(x)
+        x[i] = old
+        g[i] = (up - down) / (2 * eps)
+    return g
+
+
+@pytest.mark.parametrize("case", ["deformable_conv_groups", "modulated_deformable_conv_groups",
+                                  "modulated_deformable_conv", "psroi_pooling_scaled"])
+def test_gradients_match_finite_differences(case: str) -> None:
+    """Every input's float64 gradient (the rois excepted) against central differences: for
+    ModulatedDeformableConvolution, whose gradient MXNet computes on GPUs only, the check of its backward."""
+    from cellonnx import Tensor
+    from cellonnx.gluon.symbol.table import row_of
+    from cellonnx.mxnet import autograd
+
+    op, _, attrs = CASES[case]
+    fn = row_of("_contrib_" + op).fn
+    inputs = [v.astype(np.float64) for v in _inputs(case)]
+    head = np.random.default_rng(7).standard_normal(_outputs(case)[0].shape)
+    diff = [i for i in range(len(inputs)) if not (op == "PSROIPooling" and i == 1)]
+    for i in diff:
+        if inputs[i].size > 150:  # the data of the larger case: a slice of its elements is enough
+            continue
+
+        def value(v: np.ndarray, i: int = i) -> float:
+            args = [Tensor(v if j == i else a) for j, a in enumerate(inputs)]
+            return float((fn(*args, **attrs).asnumpy() * head).sum())
+
+        args = [Tensor(a.copy()) for a in inputs]
+        args[i].attach_grad()
+        with autograd.record():
+            y = fn(*args, **attrs)
+        y.backward(Tensor(head))
+        assert_close(args[i].grad.asnumpy(), _numeric_grad(value, inputs[i].copy()), rtol=1e-5,
+                     scale_rtol=1e-6, what=f"{case}: input {i}")
+
+
 def test_bipartite_matching_doc_example() -> None:
     scores = mx.nd.array([[0.5, 0.6], [0.1, 0.2], [0.3, 0.4]])
     x, y = mx.nd.contrib.bipartite_matching(scores, threshold=1e-12)
@@ -101,3 +145,53 @@ def test_batchnorm_with_relu_is_differentiable() -> None:
         y = mx.nd.contrib.BatchNormWithReLU(x, *params, fix_gamma=False, eps=1e-5)
     y.backward()
     assert x.grad.shape == x.shape and np.isfinite(x.grad.asnumpy()).all()
+
+
+@pytest.mark.parametrize("case", ["deformable_conv", "modulated_deformable_conv"])
+def test_hybridizes_and_exports_at_two_batch_sizes(case: str, tmp_path) -> None:
+    """The differentiable operators trace once (batch axis dynamic) and run in onnxruntime as eagerly."""
+    import onnxruntime as ort
+
+    from cellonnx import Tensor
+    from cellonnx.gluon import HybridBlock
+    from cellonnx.gluon.symbol.table import row_of
+
+    op, _, attrs = CASES[case]
+    fn = row_of("_contrib_" + op).fn
+    inputs = _inputs(case)
+    batched = 3 if op == "ModulatedDeformableConvolution" else 2
+
+    class Net(HybridBlock):
+        def forward(self, *xs):
+            return fn(*xs, *[Tensor(v) for v in inputs[batched:]], **attrs)
+
+    net = Net()
+    eager = {n: net(*[Tensor(v[:n]) for v in inputs[:batched]]).asnumpy() for n in (1, 2)}
+    net.hybridize()
+    assert_close(net(*[Tensor(v[:2]) for v in inputs[:batched]]).asnumpy(), eager[2], rtol=1e-5,
+                 scale_rtol=1e-6, what=f"{case}: hybridized")
+    session = ort.InferenceSession(net.export(str(tmp_path / case)), providers=["CPUExecutionProvider"])
+    names = [i.name for i in session.get_inputs()]
+    for n in (1, 2):
+        (out,) = session.run(None, dict(zip(names, [v[:n] for v in inputs[:batched]])))
+        assert_close(out, eager[n], rtol=1e-5, scale_rtol=1e-6, what=f"{case}: onnxruntime, batch {n}")
+
+
+@pytest.mark.parametrize("case", ["psroi_pooling", "multibox_target", "bipartite", "box_encode"])
+def test_value_reading_operators_refuse_to_be_traced(case: str) -> None:
+    from cellonnx import Tensor
+    from cellonnx.gluon import HybridBlock
+    from cellonnx.gluon.symbol.table import row_of
+
+    op, _, attrs = CASES[case]
+    fn = row_of("_contrib_" + op).fn
+    inputs = _inputs(case)
+
+    class Net(HybridBlock):
+        def forward(self, x):
+            return fn(x, *[Tensor(v) for v in inputs[1:]], **attrs)
+
+    net = Net()
+    net.hybridize()
+    with pytest.raises(NotImplementedError, match="eagerly"):
+        net(Tensor(inputs[0]))

@@ -2,7 +2,8 @@
 its own channel group ``(ctop * group_size + gh) * group_size + gw`` over the bin's cells. The bins' cell
 rectangles come from the rois (which get no gradient, as in MXNet); the averages are differences of a
 summed-area table gathered at the rectangles' corners, so the operator differentiates with respect to the
-feature map and exports."""
+feature map. The rectangles are read from the rois' values, so a traced graph (hybridize, export) cannot hold
+the operator."""
 
 from __future__ import annotations
 
@@ -31,6 +32,11 @@ def psroi_pooling(data: Tensor, rois: Tensor, spatial_scale: float, output_dim: 
     """(R, output_dim, pooled_size, pooled_size) position-sensitive averages of ``data`` (N, C, H, W) with
     C = output_dim * group_size^2 (group_size 0: pooled_size), for ``rois`` (R, 5) of batch index and
     corners (rounded, the end inclusive, then scaled by ``spatial_scale``); empty bins give 0."""
+    from cellonnx.ops import registry
+
+    if registry.TRACE_HOOK is not None:
+        raise NotImplementedError("PSROIPooling reads its rois' values to place the bins and runs eagerly "
+                                  "only; call it outside a hybridized block or an exported graph")
     p, od = int(pooled_size), int(output_dim)
     g = int(group_size) or p
     _, c, h, w = (int(s) for s in data.shape)

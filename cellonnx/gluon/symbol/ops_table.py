@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cellonnx.gluon.symbol.ops_box import BOX_OPS
+from cellonnx.gluon.symbol.ops_deform import DEFORM_OPS
 from cellonnx.gluon.symbol.ops_extra import EXTRA_OPS
 from cellonnx.gluon.symbol.ops_fused import FUSED_OPS
 from cellonnx.gluon.symbol.ops_legacy import LEGACY_OPS
@@ -24,3 +25,4 @@ OPS: dict[str, Callable[..., Any]] = {
 OPS.update(TARGET_OPS)
 OPS.update(FUSED_OPS)
 OPS.update(PSROI_OPS)
+OPS.update(DEFORM_OPS)

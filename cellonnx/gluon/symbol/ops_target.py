@@ -14,6 +14,15 @@ from cellonnx.tensor import Tensor
 __all__ = ["TARGET_OPS"]
 
 
+def _eager(op: str) -> None:
+    """These operators read their inputs' values: a traced graph (hybridize, export) cannot hold them."""
+    from cellonnx.ops import registry
+
+    if registry.TRACE_HOOK is not None:
+        raise NotImplementedError(f"{op} computes training targets from its inputs' values and runs eagerly "
+                                  "only; call it outside a hybridized block or an exported graph")
+
+
 def _np(x: Any) -> np.ndarray:
     if isinstance(x, Tensor):
         return np.asarray(x._data)
@@ -116,6 +125,7 @@ def multibox_target(anchor: Any, label: Any, cls_pred: Any, overlap_threshold: f
     (center offsets over ``variances``), loc_mask (B, N * 4) and cls_target (B, N): class + 1, 0 for
     negatives, ``ignore_label`` otherwise. ``minimum_negative_samples`` is accepted and, as in MXNet's CPU
     kernel, unused."""
+    _eager("MultiBoxTarget")
     anchors = _np(anchor).reshape(-1, 4).astype(np.float32)
     labels, preds = _np(label).astype(np.float32), _np(cls_pred).astype(np.float32)
     v = _floats(variances)
@@ -149,6 +159,7 @@ def bipartite_matching(data: Any, threshold: float, is_ascend: bool = False, top
     first while above ``threshold`` (below it with ``is_ascend``), each row and column once; ``topk`` > 0
     stops after topk + 1 matches (MXNet counts past its limit before it stops). Returns the matched column of
     each row and the matched row of each column, -1 where unmatched."""
+    _eager("bipartite_matching")
     scores = _np(data).astype(np.float32)
     rows_n, cols_n = scores.shape[-2], scores.shape[-1]
     flat = scores.reshape(-1, rows_n * cols_n)
@@ -179,6 +190,7 @@ def box_encode(samples: Any, matches: Any, anchors: Any, refs: Any, means: Any, 
     reference box ``refs[b, matches[b, i]]`` (B, M, 4) against its anchor (B, N, 4) as
     ((dx / w_a, dy / h_a, log(w / w_a), log(h / h_a)) - means) / stds, with a (B, N, 4) mask of the
     positives; zeros elsewhere."""
+    _eager("box_encode")
     s, m = _np(samples).astype(np.float32), _np(matches).astype(np.int64)
     a, r = _np(anchors).astype(np.float32), _np(refs).astype(np.float32)
     mean, std = _np(means).astype(np.float32), _np(stds).astype(np.float32)

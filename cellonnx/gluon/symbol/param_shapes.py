@@ -106,6 +106,8 @@ PARAM_SHAPES: dict[str, Callable[[dict[str, Any], tuple], dict[str, tuple]]] = {
     "Convolution": _convolution,
     "Convolution_v1": _convolution,
     "Deconvolution": _deconvolution,
+    "_contrib_DeformableConvolution": _convolution,
+    "_contrib_ModulatedDeformableConvolution": _convolution,
     "BatchNorm": _per_channel("gamma", "beta", "moving_mean", "moving_var"),
     "_contrib_SyncBatchNorm": _per_channel("gamma", "beta", "moving_mean", "moving_var"),
     "BatchNorm_v1": _per_channel("gamma", "beta", "moving_mean", "moving_var"),
