@@ -12,6 +12,7 @@ from cellonnx.gluon.symbol.ops_fused import FUSED_OPS
 from cellonnx.gluon.symbol.ops_legacy import LEGACY_OPS
 from cellonnx.gluon.symbol.ops_loss import LOSS_OPS
 from cellonnx.gluon.symbol.ops_multibox import MULTIBOX_OPS
+from cellonnx.gluon.symbol.ops_proposal import PROPOSAL_OPS
 from cellonnx.gluon.symbol.ops_psroi import PSROI_OPS
 from cellonnx.gluon.symbol.ops_rnn import RNN_OPS
 from cellonnx.gluon.symbol.ops_roi import ROI_OPS
@@ -26,3 +27,4 @@ OPS.update(TARGET_OPS)
 OPS.update(FUSED_OPS)
 OPS.update(PSROI_OPS)
 OPS.update(DEFORM_OPS)
+OPS.update(PROPOSAL_OPS)
