@@ -161,7 +161,8 @@ def proposal(cls_prob: Any, bbox_pred: Any, im_info: Any, rpn_pre_nms_top_n: int
 def multi_proposal(cls_prob: Any, bbox_pred: Any, im_info: Any, rpn_pre_nms_top_n: int = 6000,
                    rpn_post_nms_top_n: int = 300, threshold: float = 0.7, rpn_min_size: int = 16,
                    scales: Any = (4.0, 8.0, 16.0, 32.0), ratios: Any = (0.5, 1.0, 2.0),
-                   feature_stride: int = 16, output_score: bool = False, iou_loss: bool = False, **_: Any) -> Any:
+                   feature_stride: int = 16, output_score: bool = False, iou_loss: bool = False,
+                   **_: Any) -> Any:
     """Proposal for a batch: rois (B * rpn_post_nms_top_n, 5), each image's rows after the previous one's,
     with its batch index first."""
     return _proposals(cls_prob, bbox_pred, im_info, rpn_pre_nms_top_n, rpn_post_nms_top_n, threshold,
