@@ -16,6 +16,7 @@ from cellonnx.gluon.symbol.ops_proposal import PROPOSAL_OPS
 from cellonnx.gluon.symbol.ops_psroi import PSROI_OPS
 from cellonnx.gluon.symbol.ops_rnn import RNN_OPS
 from cellonnx.gluon.symbol.ops_roi import ROI_OPS
+from cellonnx.gluon.symbol.ops_rroi import RROI_OPS
 from cellonnx.gluon.symbol.ops_scalar import SCALAR
 from cellonnx.gluon.symbol.ops_target import TARGET_OPS
 
@@ -28,3 +29,4 @@ OPS.update(FUSED_OPS)
 OPS.update(PSROI_OPS)
 OPS.update(DEFORM_OPS)
 OPS.update(PROPOSAL_OPS)
+OPS.update(RROI_OPS)
