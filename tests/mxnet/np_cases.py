@@ -423,6 +423,10 @@ NOT_ROWED = {
     "npx.waitall": "synchronisation, nothing to compare",
     "npx.save": "file I/O (npx.load reads MXNet's files in tests/mxnet/test_np_io.py)",
     "npx.load": "file I/O",
+    "npx.multibox_target": "a detection operator, checked against MXNet in tests/mxnet/test_detection.py",
+    "npx.multibox_prior": "a detection operator (its docstring example is checked against MXNet)",
+    "npx.multibox_detection": "a detection operator (its docstring example is checked against MXNet)",
+    "npx.roi_pooling": "a detection operator (its docstring example is checked against MXNet)",
 }
 # rows whose gradients are compared too: of sum(output * weights) with respect to each array argument
 GRADS = {"einsum_matmul", "einsum_chain_opt", "einsum_four_opt", "einsum_trace", "einsum_diag",
