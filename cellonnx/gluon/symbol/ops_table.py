@@ -7,6 +7,7 @@ from typing import Any
 
 from cellonnx.gluon.symbol.ops_box import BOX_OPS
 from cellonnx.gluon.symbol.ops_deform import DEFORM_OPS
+from cellonnx.gluon.symbol.ops_deform_psroi import DEFORM_PSROI_OPS
 from cellonnx.gluon.symbol.ops_extra import EXTRA_OPS
 from cellonnx.gluon.symbol.ops_fused import FUSED_OPS
 from cellonnx.gluon.symbol.ops_legacy import LEGACY_OPS
@@ -30,3 +31,4 @@ OPS.update(PSROI_OPS)
 OPS.update(DEFORM_OPS)
 OPS.update(PROPOSAL_OPS)
 OPS.update(RROI_OPS)
+OPS.update(DEFORM_PSROI_OPS)
