@@ -195,3 +195,28 @@ def test_value_reading_operators_refuse_to_be_traced(case: str) -> None:
     net.hybridize()
     with pytest.raises(NotImplementedError, match="eagerly"):
         net(Tensor(inputs[0]))
+
+
+def test_symbol_graph_of_the_operators_runs_in_a_symbol_block() -> None:
+    """mx.sym.contrib composes the operators into a graph (parameters named and shaped from the data, as
+    MXNet's symbol.json holds them); the JSON round trip and SymbolBlock run it as the nd operators do."""
+    data, offset = mx.sym.var("data"), mx.sym.var("offset")
+    conv = mx.sym.contrib.DeformableConvolution(data, offset, kernel=(3, 3), num_filter=4, pad=(1, 1),
+                                                name="dc")
+    net = mx.sym.contrib.BatchNormWithReLU(conv, fix_gamma=False, name="bn")
+    graph = mx.sym.load_json(net.tojson())
+    assert graph.list_arguments() == ["data", "offset", "dc_weight", "dc_bias", "bn_gamma", "bn_beta"]
+    block = mx.gluon.SymbolBlock(graph, [mx.sym.var("data"), mx.sym.var("offset")])
+    block.initialize(mx.init.Xavier())
+    rng = np.random.default_rng(11)
+    x = mx.nd.array(rng.standard_normal((2, 3, 5, 5)).astype(np.float32))
+    off = mx.nd.array(rng.uniform(-1, 1, (2, 18, 5, 5)).astype(np.float32))
+    got = block(x, off).asnumpy()
+    params = dict(block.collect_params().items())
+    want = mx.nd.contrib.BatchNormWithReLU(
+        mx.nd.contrib.DeformableConvolution(x, off, params["dc_weight"].data(), params["dc_bias"].data(),
+                                            kernel=(3, 3), num_filter=4, pad=(1, 1)),
+        params["bn_gamma"].data(), params["bn_beta"].data(), params["bn_moving_mean"].data(),
+        params["bn_moving_var"].data(), fix_gamma=False).asnumpy()
+    assert got.shape == (2, 4, 5, 5)
+    assert_close(got, want, rtol=1e-5, scale_rtol=1e-6, what="SymbolBlock of the contrib graph")

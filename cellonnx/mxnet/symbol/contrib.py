@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 from cellonnx.mxnet import _op
 from cellonnx.mxnet.ndarray.ndarray import NDArray
@@ -10,3 +11,14 @@ for _name, _impl in _op.CONTRIB.items():
     setattr(sys.modules[__name__], _name, _op.wrap(_name, _impl, NDArray))
 
 __all__ = list(_op.CONTRIB)
+
+
+def __getattr__(name: str) -> Any:
+    """Every other ``_contrib_*`` operator of MXNet 1.9.1 by its contrib name (a graph node on Symbols)."""
+    from cellonnx.mxnet import symbol
+
+    fn = symbol._graph_operator("_contrib_" + name) if not name.startswith("_") else None
+    if fn is None:
+        raise AttributeError(f"module 'mxnet.symbol.contrib' has no attribute '{name}'")
+    setattr(sys.modules[__name__], name, fn)
+    return fn
