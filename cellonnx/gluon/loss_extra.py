@@ -341,6 +341,11 @@ class CTCLoss(Loss):
 
     def forward(self, pred: Tensor, label: Any, pred_lengths: Any = None, label_lengths: Any = None,
                 sample_weight: Any = None) -> Tensor:
+        from cellonnx.ops import registry
+
+        if registry.TRACE_HOOK is not None:
+            raise NotImplementedError("CTCLoss reads its labels and lengths to build the alignment lattice "
+                                      "and runs eagerly only: call it outside a hybridized block")
         if self._layout == "NTC":
             pred = ops.swapaxes(pred, 0, 1)
         label = _numpy(label)

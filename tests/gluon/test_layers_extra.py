@@ -282,6 +282,13 @@ def test_loss_hybridizes(name: str) -> None:
     close(block(*args).asnumpy(), want(name, "y"), f"{name}: hybridized, MXNet")
 
 
+def test_ctc_loss_refuses_to_be_traced() -> None:
+    block = eval(LOSSES["ctc"][0], NS)
+    block.hybridize()
+    with pytest.raises(NotImplementedError, match="eagerly"):
+        block(*[Tensor(v) for v in _loss_inputs("ctc")])
+
+
 def test_loss_argument_errors_follow_mxnet() -> None:
     with pytest.raises(ValueError, match="label_format can only be signed or binary"):
         loss.LogisticLoss(label_format="zero_one")
