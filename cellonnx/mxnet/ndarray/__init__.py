@@ -16,6 +16,7 @@ from cellonnx.mxnet.ndarray import (
     examples_math,
     examples_nn,
     examples_update,
+    image,
     linalg,
     random,
     sparse,
@@ -35,12 +36,15 @@ for _name, _impl in SAMPLERS.items():
 dot = sparse.dot  # MXNet's output storage types for sparse arguments
 cast_storage = sparse.cast_storage
 attach(vars(_module), EXAMPLES, SUMMARIES)
+for _name in linalg.TABLE_NAMES:  # nd.linalg.potrf is nd.linalg_potrf, as in MXNet
+    setattr(linalg, _name, getattr(_module, "linalg_" + _name, None) or getattr(_module, "_linalg_" + _name))
 for _table in (examples_math, examples_array, examples_nn, examples_linalg_random, examples_update):
     attach(vars(_module), _table.EXAMPLES, _table.SUMMARIES)
 
 __all__ = ["NDArray", "array", "concatenate", "contrib", "empty", "from_numpy", "histogram", "linalg", "load",
            "load_frombuffer", "moveaxis", "onehot_encode", "random", "save", "sparse", "cast_storage",
            "waitall", "zeros", *(n for n in _op.TABLE if not n.startswith("_")), *SAMPLERS]
+__all__ += ["image"]
 
 
 def __getattr__(name: str) -> Any:
