@@ -1,0 +1,169 @@
+"""Gluon recurrent code, written once for both frameworks: each case builds a layer or cell given ``mx``
+(real MXNet 1.9.1 in tests/fixtures/mxnet/gen_rnn.py, cellonnx.mxnet in test_rnn.py) inside a fresh
+NameManager and says how to run it on an input: ``(block, input name, run)`` where ``run(mx, block, x,
+extra)`` returns a flat list of NDArrays (outputs, then states).
+
+The layers (RNN relu / tanh, LSTM, GRU; stacked, bidirectional, NTC, LSTMP) run from ``begin_state``; the
+cells unroll over the sequence (merged outputs or a list, ``valid_length``), alone and combined
+(SequentialRNNCell, HybridSequentialRNNCell, BidirectionalCell, ResidualCell, DropoutCell and ZoneoutCell in
+inference).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+__all__ = ["CASES", "INPUTS", "VALID_LENGTH"]
+
+# (T, N, C) for TNC layers; (N, T, C) for NTC layers and the cells
+INPUTS = {"tnc": np.linspace(-1, 1, 5 * 2 * 3, dtype=np.float32).reshape(5, 2, 3),
+          "ntc": np.linspace(-1, 1, 2 * 5 * 3, dtype=np.float32).reshape(2, 5, 3)[:, ::-1].copy()}
+VALID_LENGTH = np.array([3, 5], np.float32)
+
+
+def _flat(out: Any) -> list:
+    if isinstance(out, (list, tuple)):
+        return [t for o in out for t in _flat(o)]
+    return [out]
+
+
+def _layer_run(batch_axis: int) -> Any:
+    def run(mx: Any, net: Any, x: Any, extra: Any) -> list:
+        states = net.begin_state(batch_size=x.shape[batch_axis])
+        return _flat(net(x, states))
+    return run
+
+
+def _layer_plain(mx: Any, net: Any, x: Any, extra: Any) -> list:
+    return _flat(net(x))
+
+
+def _unroll(merge: bool, valid: bool) -> Any:
+    def run(mx: Any, net: Any, x: Any, extra: Any) -> list:
+        out, states = net.unroll(x.shape[1], x, layout="NTC", merge_outputs=merge,
+                                 valid_length=extra if valid else None)
+        return _flat(out) + _flat(states)
+    return run
+
+
+def _unroll_tnc(mx: Any, net: Any, x: Any, extra: Any) -> list:
+    out, states = net.unroll(x.shape[0], x, layout="TNC", merge_outputs=True)
+    return _flat(out) + _flat(states)
+
+
+def _step(mx: Any, net: Any, x: Any, extra: Any) -> list:
+    states = net.begin_state(batch_size=x.shape[0])
+    out, states = net(x[:, 0], states)
+    out, states = net(x[:, 1], states)
+    return _flat(out) + _flat(states)
+
+
+def _lstm(mx: Any) -> Any:
+    return mx.gluon.rnn.LSTM(4, input_size=3), "tnc", _layer_run(1)
+
+
+def _lstm_plain(mx: Any) -> Any:
+    return mx.gluon.rnn.LSTM(4), "tnc", _layer_plain
+
+
+def _lstm_bi2_ntc(mx: Any) -> Any:
+    return mx.gluon.rnn.LSTM(4, num_layers=2, bidirectional=True, layout="NTC", input_size=3), "ntc", \
+        _layer_run(0)
+
+
+def _lstmp(mx: Any) -> Any:
+    return mx.gluon.rnn.LSTM(4, num_layers=2, projection_size=2, input_size=3), "tnc", _layer_run(1)
+
+
+def _gru_bi(mx: Any) -> Any:
+    return mx.gluon.rnn.GRU(4, bidirectional=True, input_size=3), "tnc", _layer_run(1)
+
+
+def _gru2_ntc(mx: Any) -> Any:
+    return mx.gluon.rnn.GRU(3, num_layers=2, layout="NTC"), "ntc", _layer_run(0)
+
+
+def _rnn_relu(mx: Any) -> Any:
+    return mx.gluon.rnn.RNN(4, input_size=3), "tnc", _layer_run(1)
+
+
+def _rnn_tanh_bi2(mx: Any) -> Any:
+    return mx.gluon.rnn.RNN(3, num_layers=2, activation="tanh", bidirectional=True), "tnc", _layer_run(1)
+
+
+def _rnn_cell(mx: Any) -> Any:
+    return mx.gluon.rnn.RNNCell(4, input_size=3), "ntc", _unroll(True, False)
+
+
+def _rnn_cell_relu_list(mx: Any) -> Any:
+    return mx.gluon.rnn.RNNCell(4, activation="relu"), "ntc", _unroll(False, False)
+
+
+def _lstm_cell_valid(mx: Any) -> Any:
+    return mx.gluon.rnn.LSTMCell(4, input_size=3), "ntc", _unroll(True, True)
+
+
+def _lstm_cell_step(mx: Any) -> Any:
+    return mx.gluon.rnn.LSTMCell(4, input_size=3), "ntc", _step
+
+
+def _gru_cell(mx: Any) -> Any:
+    return mx.gluon.rnn.GRUCell(4, input_size=3), "ntc", _unroll(True, False)
+
+
+def _gru_cell_tnc(mx: Any) -> Any:
+    return mx.gluon.rnn.GRUCell(3, input_size=3), "tnc", _unroll_tnc
+
+
+def _sequential(mx: Any) -> Any:
+    rnn = mx.gluon.rnn
+    net = rnn.SequentialRNNCell()
+    with net.name_scope():
+        net.add(rnn.LSTMCell(4, input_size=3))
+        net.add(rnn.DropoutCell(0.5))
+        net.add(rnn.ResidualCell(rnn.GRUCell(4, input_size=4)))
+    return net, "ntc", _unroll(True, False)
+
+
+def _hybrid_sequential_valid(mx: Any) -> Any:
+    rnn = mx.gluon.rnn
+    net = rnn.HybridSequentialRNNCell()
+    with net.name_scope():
+        net.add(rnn.GRUCell(3, input_size=3))
+        net.add(rnn.ZoneoutCell(rnn.RNNCell(3, input_size=3), zoneout_outputs=0.3, zoneout_states=0.2))
+    return net, "ntc", _unroll(True, True)
+
+
+def _bidirectional(mx: Any) -> Any:
+    rnn = mx.gluon.rnn
+    net = rnn.BidirectionalCell(rnn.LSTMCell(3, input_size=3), rnn.GRUCell(2, input_size=3))
+    return net, "ntc", _unroll(True, False)
+
+
+def _bidirectional_valid(mx: Any) -> Any:
+    rnn = mx.gluon.rnn
+    net = rnn.BidirectionalCell(rnn.RNNCell(3, input_size=3), rnn.RNNCell(3, input_size=3))
+    return net, "ntc", _unroll(True, True)
+
+
+CASES = {
+    "lstm": _lstm,
+    "lstm_plain": _lstm_plain,
+    "lstm_bi2_ntc": _lstm_bi2_ntc,
+    "lstmp": _lstmp,
+    "gru_bi": _gru_bi,
+    "gru2_ntc": _gru2_ntc,
+    "rnn_relu": _rnn_relu,
+    "rnn_tanh_bi2": _rnn_tanh_bi2,
+    "rnn_cell": _rnn_cell,
+    "rnn_cell_relu_list": _rnn_cell_relu_list,
+    "lstm_cell_valid": _lstm_cell_valid,
+    "lstm_cell_step": _lstm_cell_step,
+    "gru_cell": _gru_cell,
+    "gru_cell_tnc": _gru_cell_tnc,
+    "sequential": _sequential,
+    "hybrid_sequential_valid": _hybrid_sequential_valid,
+    "bidirectional": _bidirectional,
+    "bidirectional_valid": _bidirectional_valid,
+}
