@@ -23,7 +23,7 @@ from cellonnx.gluon.symbol.ops_rnn_loop import lstm_loop
 from cellonnx.ops.prims.rnn_gru import stacked_rnn
 from cellonnx.tensor import Tensor
 
-__all__ = ["RNN_OPS"]
+__all__ = ["RNN_OPS", "rnn", "run_rnn"]
 
 _GATES = {"lstm": 4, "gru": 3, "rnn_relu": 1, "rnn_tanh": 1}
 
@@ -135,24 +135,30 @@ def rnn(
         _check_state("state_cell", cell, layers * dirs, hidden, "state_size")
     lengths = sequence_length if use_sequence_length else None
     weights = _unpack(parameters, mode, int(data.shape[2]), hidden, layers, dirs, proj)
+    outs = run_rnn(data, weights, state, cell, mode, layers, dirs, float(p), lengths, clip)
+    return outs if state_outputs else outs[0]
+
+
+def run_rnn(data: Tensor, weights: list[list[Tensor]], state: Tensor, cell: Tensor | None, mode: str,
+            layers: int, dirs: int, p: float = 0.0, lengths: Tensor | None = None,
+            clip: tuple[Any, Any, bool] | None = None) -> list[Tensor]:
+    """The recurrence behind ``rnn`` on unpacked weights (per layer and direction [w_i2h, w_h2h, b_i2h,
+    b_h2h(, w_h2r)]): [output, h_n(, c_n)]. gluon.rnn's layers call it with their parameters directly."""
     training = autograd.is_training() and p > 0
     if mode == "lstm":
-        if proj is not None or clip is not None or lengths is not None:
-            out, hy, cy = lstm_loop(data, state, cell, weights, layers, dirs, float(p), training, lengths, clip)
+        if len(weights[0]) > 4 or clip is not None or lengths is not None:
+            out, hy, cy = lstm_loop(data, state, cell, weights, layers, dirs, p, training, lengths, clip)
         else:
             flat = [t for w in weights for t in w]
-            out, (hy, cy) = ops.lstm(
-                data, (state, cell), flat, num_layers=layers, bidirectional=bool(bidirectional),
-                dropout=float(p), training=training,
-            )
-        return [out, hy, cy] if state_outputs else out
+            out, (hy, cy) = ops.lstm(data, (state, cell), flat, num_layers=layers, bidirectional=dirs == 2,
+                                     dropout=p, training=training)
+        return [out, hy, cy]
     flat = [t for w in weights for t in w]
     kind = {"gru": "GRU", "rnn_tanh": "RNN_TANH", "rnn_relu": "RNN_RELU"}[mode]
     if lengths is not None:
-        lengths = lengths.astype("int64") if hasattr(lengths, "astype") else lengths
-    out, hy = stacked_rnn(kind, data, state, flat, layers, bool(bidirectional), False, float(p), training,
-                          seq_length=lengths)
-    return [out, hy] if state_outputs else out
+        lengths = lengths.astype("int64")
+    out, hy = stacked_rnn(kind, data, state, flat, layers, dirs == 2, False, p, training, seq_length=lengths)
+    return [out, hy]
 
 
 RNN_OPS = {"RNN": rnn, "_rnn_param_concat": rnn_param_concat}
