@@ -225,3 +225,87 @@ def test_sequence_lengths_zero_the_padding_and_keep_the_last_valid_state() -> No
     assert_close(out.asnumpy()[:2, 0], ref.asnumpy()[:, 0], 1e-5, 1e-6)
     assert_close(h.asnumpy()[:, 0], rh.asnumpy()[:, 0], 1e-5, 1e-6)
     assert_close(c.asnumpy()[:, 0], rc.asnumpy()[:, 0], 1e-5, 1e-6)
+
+
+ONNX_CASES = {
+    "lstm_bi2": (lambda: mx.gluon.rnn.LSTM(4, num_layers=2, bidirectional=True, input_size=3), "LSTM", False),
+    "lstm_states": (lambda: mx.gluon.rnn.LSTM(4, input_size=3), "LSTM", True),
+    "gru_ntc": (lambda: mx.gluon.rnn.GRU(4, layout="NTC", bidirectional=True, input_size=3), "GRU", False),
+    "rnn_relu2": (lambda: mx.gluon.rnn.RNN(4, num_layers=2, input_size=3), "RNN", False),
+    "rnn_tanh_states": (lambda: mx.gluon.rnn.RNN(4, activation="tanh", input_size=3), "RNN", True),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ONNX_CASES))
+def test_layers_trace_to_onnx_fused_nodes(case: str) -> None:
+    """One ONNX LSTM / GRU / RNN node per layer; onnxruntime at two batch sizes and two sequence lengths
+    (both axes dynamic) against the eager layer."""
+    import onnxruntime as ort
+
+    from cellonnx.graph import compile as _compile
+    from cellonnx.tensor import Tensor
+
+    make, node, with_states = ONNX_CASES[case]
+    net = make()
+    net.initialize()
+    n_states = 2 if node == "LSTM" else 1
+    sigs = [Tensor(shape=(None, None, 3), dtype=mx.nd.ones((1,)).dtype)]
+    if with_states:
+        sigs += [Tensor(shape=(1, None, 4), dtype=sigs[0].dtype)] * n_states
+    traced = _compile.trace_cell(net, sigs)
+    kinds = [n.op_type for n in traced.model.graph.node]
+    layers = 2 if case.endswith("2") else 1
+    assert kinds.count(node) == layers, kinds
+    assert not {"Loop", "Scan"} & set(kinds)
+    session = ort.InferenceSession(traced.model.SerializeToString(), providers=["CPUExecutionProvider"])
+    rng = np.random.default_rng(3)
+    for steps, batch in ((5, 2), (3, 4)):
+        x = rng.normal(size=(steps, batch, 3)).astype(np.float32)
+        states = [rng.normal(size=(1, batch, 4)).astype(np.float32) for _ in range(n_states)] if with_states \
+            else []
+        want = net(mx.nd.array(x), [mx.nd.array(s) for s in states]) if with_states else net(mx.nd.array(x))
+        want = [want[0], *want[1]] if with_states else [want]
+        feeds = dict(zip([i.name for i in session.get_inputs()], [x, *states]))
+        got = session.run(None, feeds)
+        for g, w in zip(got, want):
+            assert_close(g, w.asnumpy(), 1e-5, 1e-6, what=f"{case} T={steps} N={batch}")
+
+
+@pytest.mark.parametrize("make", [lambda: mx.gluon.rnn.LSTM(4, num_layers=2, input_size=3),
+                                  lambda: mx.gluon.rnn.GRU(4, bidirectional=True, layout="NTC", input_size=3)],
+                         ids=["lstm", "gru"])
+def test_hybridized_layer_trains_as_eager(make: Any) -> None:
+    nets = []
+    rng = np.random.default_rng(4)
+    x = mx.nd.array(rng.normal(size=(5, 2, 3)).astype(np.float32))
+    for hybrid in (False, True):
+        net = make()
+        net.initialize()
+        for i, p in enumerate(net.collect_params().values()):
+            p.set_data(mx.nd.array(value(500 + i, p.shape)))
+        if hybrid:
+            net.hybridize()
+        trainer = mx.gluon.Trainer(net.collect_params(), "sgd", {"learning_rate": 0.5})
+        for _ in range(3):
+            with mx.autograd.record():
+                loss = (net(x) ** 2).sum()
+            loss.backward()
+            trainer.step(1)
+        nets.append(net)
+    for p, q in zip(nets[0].collect_params().values(), nets[1].collect_params().values()):
+        assert_close(q.data().asnumpy(), p.data().asnumpy(), 1e-5, 1e-6, what=p.name)
+
+
+def test_hybridized_cells_step_as_eager() -> None:
+    rnn_ = mx.gluon.rnn
+    net = rnn_.HybridSequentialRNNCell()
+    net.add(rnn_.LSTMCell(4, input_size=3))
+    net.add(rnn_.ResidualCell(rnn_.GRUCell(4, input_size=4)))
+    net.initialize()
+    x = mx.nd.array(rnn_cases.INPUTS["ntc"])
+    want, want_states = net.unroll(5, x, merge_outputs=True)
+    net.hybridize()
+    got, got_states = net.unroll(5, x, merge_outputs=True)
+    assert_close(got.asnumpy(), want.asnumpy(), 1e-5, 1e-6)
+    for g, w in zip(got_states, want_states):
+        assert_close(g.asnumpy(), w.asnumpy(), 1e-5, 1e-6)

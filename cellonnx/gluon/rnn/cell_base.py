@@ -231,10 +231,17 @@ class HybridRecurrentCell(RecurrentCell, HybridBlock):
     """
 
     def __call__(self, inputs: Any, states: Any = None, *args: Any, **kwargs: Any) -> Any:
+        if self.__dict__.get("_flat_call"):  # re-entered by tracing / compiling: the flat form
+            flat = (inputs,) + (() if states is None else (states,)) + args
+            return HybridBlock.__call__(self, *flat, **kwargs)
         self.__dict__["_counter"] = self._counter + 1
         states = [] if states is None else as_list(states)
         self.__dict__["_n_states"] = len(states)
-        out = HybridBlock.__call__(self, inputs, *states, *args, **kwargs)
+        self.__dict__["_flat_call"] = True
+        try:
+            out = HybridBlock.__call__(self, inputs, *states, *args, **kwargs)
+        finally:
+            self.__dict__["_flat_call"] = False
         if isinstance(out, tuple) and len(out) == 1 + len(self.state_info()) and not getattr(
                 self, "_nested_out", False):
             return out[0], list(out[1:])

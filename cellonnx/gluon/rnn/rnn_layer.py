@@ -117,7 +117,16 @@ class _RNNLayer(HybridBlock):
         """
         return _begin_state(self.state_info(batch_size), func, kwargs, f"{self.prefix}h0_")
 
-    def __call__(self, inputs: Any, states: Any = None, sequence_length: Any = None, **kwargs: Any) -> Any:
+    def __call__(self, inputs: Any, states: Any = None, sequence_length: Any = None, *rest: Any,
+                 **kwargs: Any) -> Any:
+        flat = rest or (self._mode == "lstm" and isinstance(states, Tensor) and isinstance(sequence_length, Tensor)
+                        and not self._use_sequence_length)
+        if self.__dict__.get("_flat_call") or flat:
+            # re-entered by tracing / compiling, or called with every state a separate tensor (as a traced
+            # graph's inputs are): the flat form, returning (output, *states)
+            args = (inputs,) + (() if states is None else (states,)) + \
+                (() if sequence_length is None else (sequence_length,)) + rest
+            return HybridBlock.__call__(self, *args, **kwargs)
         skip_states = states is None
         if states is None:
             states = []  # zeros made from the input's batch inside the computation (dynamic when traced)
@@ -128,7 +137,11 @@ class _RNNLayer(HybridBlock):
             if sequence_length is None:
                 raise ValueError(f"{type(self).__name__}: use_sequence_length=True needs sequence_length")
             args.append(sequence_length)
-        out = super().__call__(*args, **kwargs)
+        self.__dict__["_flat_call"] = True
+        try:
+            out = super().__call__(*args, **kwargs)
+        finally:
+            self.__dict__["_flat_call"] = False
         if skip_states:
             return out[0]
         return out[0], list(out[1:])
@@ -145,7 +158,7 @@ class _RNNLayer(HybridBlock):
                 raise ValueError(f"{type(self).__name__}: expected {n_states} begin states, got "
                                  f"{len(states)}")
             for state, info in zip(states, self.state_info(int(inputs.shape[batch_axis]))):
-                if tuple(state.shape) != info["shape"] and not _symbolic(state):
+                if tuple(int(d) for d in state.shape) != info["shape"]:
                     raise ValueError(f"Invalid recurrent state shape. Expecting {info['shape']}, got "
                                      f"{tuple(state.shape)}.")
         else:
@@ -165,10 +178,6 @@ class _RNNLayer(HybridBlock):
         if self._layout == "NTC":
             outs[0] = ops.transpose(outs[0], (1, 0, 2))
         return tuple(outs)
-
-
-def _symbolic(t: Any) -> bool:
-    return any(not isinstance(d, int) for d in t.shape)
 
 
 def _zeros_like_batch(inputs: Tensor, batch_axis: int, shape: tuple) -> Tensor:
