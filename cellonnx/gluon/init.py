@@ -225,3 +225,8 @@ def create(init: Any) -> Initializer:
             raise ValueError(f"unknown initializer {init!r}; expected one of {sorted(_REGISTRY)}")
         return cls()
     raise TypeError(f"initializer must be an Initializer or a name, got {type(init).__name__}")
+
+
+from cellonnx.gluon.init_rnn import FusedRNN, LSTMBias  # noqa: E402  (they subclass Initializer)
+
+__all__ += ["FusedRNN", "LSTMBias"]

@@ -51,6 +51,7 @@ from cellonnx.mxnet import (  # noqa: E402 - after the aliases, which these modu
     numpy_extension,
     optimizer,
     random,
+    rnn,
     symbol,
 )
 from cellonnx.mxnet.attribute import AttrScope  # noqa: E402
@@ -69,3 +70,4 @@ __all__ = ["AttrScope", "Context", "Device", "MXNetError", "NDArray", "attribute
            "gpu", "image", "init", "initializer", "io", "lr_scheduler", "metric", "name", "nd",
            "ndarray", "np", "npx", "num_gpus", "numpy", "numpy_extension", "optimizer", "random",
            "sym", "symbol", "util"]
+__all__ += ["rnn"]

@@ -271,9 +271,10 @@ def test_layers_trace_to_onnx_fused_nodes(case: str) -> None:
             assert_close(g, w.asnumpy(), 1e-5, 1e-6, what=f"{case} T={steps} N={batch}")
 
 
-@pytest.mark.parametrize("make", [lambda: mx.gluon.rnn.LSTM(4, num_layers=2, input_size=3),
-                                  lambda: mx.gluon.rnn.GRU(4, bidirectional=True, layout="NTC", input_size=3)],
-                         ids=["lstm", "gru"])
+@pytest.mark.parametrize("make", [
+    lambda: mx.gluon.rnn.LSTM(4, num_layers=2, input_size=3),
+    lambda: mx.gluon.rnn.GRU(4, bidirectional=True, layout="NTC", input_size=3),
+], ids=["lstm", "gru"])
 def test_hybridized_layer_trains_as_eager(make: Any) -> None:
     nets = []
     rng = np.random.default_rng(4)

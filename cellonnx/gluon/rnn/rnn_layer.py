@@ -119,8 +119,8 @@ class _RNNLayer(HybridBlock):
 
     def __call__(self, inputs: Any, states: Any = None, sequence_length: Any = None, *rest: Any,
                  **kwargs: Any) -> Any:
-        flat = rest or (self._mode == "lstm" and isinstance(states, Tensor) and isinstance(sequence_length, Tensor)
-                        and not self._use_sequence_length)
+        flat = rest or (self._mode == "lstm" and isinstance(states, Tensor)
+                        and isinstance(sequence_length, Tensor) and not self._use_sequence_length)
         if self.__dict__.get("_flat_call") or flat:
             # re-entered by tracing / compiling, or called with every state a separate tensor (as a traced
             # graph's inputs are): the flat form, returning (output, *states)
