@@ -6,7 +6,8 @@ extra)`` returns a flat list of NDArrays (outputs, then states).
 The layers (RNN relu / tanh, LSTM, GRU; stacked, bidirectional, NTC, LSTMP) run from ``begin_state``; the
 cells unroll over the sequence (merged outputs or a list, ``valid_length``), alone and combined
 (SequentialRNNCell, HybridSequentialRNNCell, BidirectionalCell, ResidualCell, DropoutCell and ZoneoutCell in
-inference).
+inference), the convolutional cells, LSTMPCell and VariationalDropoutCell (gluon.contrib.rnn in
+MXNet 1.x).
 """
 from __future__ import annotations
 
@@ -18,7 +19,11 @@ __all__ = ["CASES", "INPUTS", "VALID_LENGTH"]
 
 # (T, N, C) for TNC layers; (N, T, C) for NTC layers and the cells
 INPUTS = {"tnc": np.linspace(-1, 1, 5 * 2 * 3, dtype=np.float32).reshape(5, 2, 3),
-          "ntc": np.linspace(-1, 1, 2 * 5 * 3, dtype=np.float32).reshape(2, 5, 3)[:, ::-1].copy()}
+          "ntc": np.linspace(-1, 1, 2 * 5 * 3, dtype=np.float32).reshape(2, 5, 3)[:, ::-1].copy(),
+          # (N, T, ...) for the convolutional cells
+          "img2": np.linspace(-1, 1, 2 * 3 * 2 * 4 * 3, dtype=np.float32).reshape(2, 3, 2, 4, 3),
+          "seq1": np.cos(np.arange(2 * 3 * 5 * 2, dtype=np.float32)).reshape(2, 3, 2, 5),
+          "img3": np.sin(np.arange(2 * 2 * 2 * 27, dtype=np.float32)).reshape(2, 2, 2, 3, 3, 3)}
 VALID_LENGTH = np.array([3, 5], np.float32)
 
 
@@ -147,6 +152,28 @@ def _bidirectional_valid(mx: Any) -> Any:
     return net, "ntc", _unroll(True, True)
 
 
+def _conv2d_lstm(mx: Any) -> Any:
+    return mx.gluon.contrib.rnn.Conv2DLSTMCell((2, 4, 3), 3, 3, 3, i2h_pad=1), "img2", _unroll(True, False)
+
+
+def _conv1d_gru(mx: Any) -> Any:
+    return mx.gluon.contrib.rnn.Conv1DGRUCell((2, 5), 3, 3, 3, h2h_dilate=2), "seq1", _unroll(True, False)
+
+
+def _conv3d_rnn(mx: Any) -> Any:
+    return mx.gluon.contrib.rnn.Conv3DRNNCell((2, 3, 3, 3), 2, 1, 3, activation="relu"), "img3", \
+        _unroll(True, False)
+
+
+def _lstmp_cell(mx: Any) -> Any:
+    return mx.gluon.contrib.rnn.LSTMPCell(4, 2, input_size=3), "ntc", _unroll(True, True)
+
+
+def _variational_dropout(mx: Any) -> Any:
+    cell = mx.gluon.contrib.rnn.VariationalDropoutCell(mx.gluon.rnn.GRUCell(3, input_size=3), 0.3, 0.3, 0.3)
+    return cell, "ntc", _unroll(False, False)
+
+
 CASES = {
     "lstm": _lstm,
     "lstm_plain": _lstm_plain,
@@ -166,4 +193,9 @@ CASES = {
     "hybrid_sequential_valid": _hybrid_sequential_valid,
     "bidirectional": _bidirectional,
     "bidirectional_valid": _bidirectional_valid,
+    "conv2d_lstm": _conv2d_lstm,
+    "conv1d_gru": _conv1d_gru,
+    "conv3d_rnn": _conv3d_rnn,
+    "lstmp_cell": _lstmp_cell,
+    "variational_dropout": _variational_dropout,
 }

@@ -310,3 +310,23 @@ def test_hybridized_cells_step_as_eager() -> None:
     assert_close(got.asnumpy(), want.asnumpy(), 1e-5, 1e-6)
     for g, w in zip(got_states, want_states):
         assert_close(g.asnumpy(), w.asnumpy(), 1e-5, 1e-6)
+
+
+@pytest.mark.parametrize("kind", ["RNN", "LSTM", "GRU"])
+def test_channel_last_conv_cells_match_channel_first(kind: str) -> None:
+    """MXNet's CPU convolution has no channel-last layouts (so no fixture): the NHWC cell on transposed
+    inputs and weights gives the NCHW cell's outputs transposed."""
+    cls = getattr(mx.gluon.rnn, f"Conv2D{kind}Cell")
+    first = cls((2, 4, 3), 3, 3, 3, i2h_pad=1)
+    last = cls((4, 3, 2), 3, 3, 3, i2h_pad=1, conv_layout="NHWC")
+    first.initialize()
+    last.initialize()
+    for p, q in zip(first.collect_params().values(), last.collect_params().values()):
+        arr = p.data().asnumpy()
+        q.set_data(mx.nd.array(arr.transpose(0, 2, 3, 1) if arr.ndim == 4 else arr))
+    x = rnn_cases.INPUTS["img2"]
+    out_f, states_f = first.unroll(3, mx.nd.array(x), merge_outputs=True)
+    out_l, states_l = last.unroll(3, mx.nd.array(x.transpose(0, 1, 3, 4, 2)), merge_outputs=True)
+    assert_close(out_l.asnumpy(), out_f.asnumpy().transpose(0, 1, 3, 4, 2), 1e-5, 1e-6)
+    for a, b in zip(states_l, states_f):
+        assert_close(a.asnumpy(), b.asnumpy().transpose(0, 2, 3, 1), 1e-5, 1e-6)

@@ -29,10 +29,14 @@ class _GatedCell(HybridRecurrentCell):
                                     allow_deferred_init=True)
         self.h2h_weight = Parameter("h2h_weight", shape=(rows, recurrent_size or self._hidden_size),
                                     init=h2h_weight_initializer, allow_deferred_init=True)
+        self._more_weights()
         self.i2h_bias = Parameter("i2h_bias", shape=(rows,), init=i2h_bias_initializer,
                                   allow_deferred_init=True)
         self.h2h_bias = Parameter("h2h_bias", shape=(rows,), init=h2h_bias_initializer,
                                   allow_deferred_init=True)
+
+    def _more_weights(self) -> None:
+        """Parameters registered between the weights and the biases (MXNet's order)."""
 
     def infer_shape(self, inputs: Tensor, *args: Any) -> None:
         self.i2h_weight.shape = (self.i2h_weight.shape[0], int(inputs.shape[-1]))
@@ -240,13 +244,16 @@ class LSTMPCell(LSTMCell):
                  prefix: str | None = None, params: Any = None, activation: Any = "tanh",
                  recurrent_activation: Any = "sigmoid", **kwargs: Any) -> None:
         self.__dict__["_projection_size"] = int(projection_size)
+        self.__dict__["_h2r_init"] = h2r_weight_initializer
         _GatedCell.__init__(self, hidden_size, i2h_weight_initializer, h2h_weight_initializer,
                             i2h_bias_initializer, h2h_bias_initializer, input_size, prefix, params,
                             recurrent_size=int(projection_size), **kwargs)
         self._activation = activation
         self._recurrent_activation = recurrent_activation
+
+    def _more_weights(self) -> None:
         self.h2r_weight = Parameter("h2r_weight", shape=(self._projection_size, self._hidden_size),
-                                    init=h2r_weight_initializer, allow_deferred_init=True)
+                                    init=self._h2r_init, allow_deferred_init=True)
 
     def state_info(self, batch_size: int = 0) -> list[dict[str, Any]]:
         """States r (N, projection_size) and c (N, hidden_size)."""

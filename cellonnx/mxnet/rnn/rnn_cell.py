@@ -832,6 +832,7 @@ class ZoneoutCell(ModifierCell):
         self.prev_output = None
 
     def __call__(self, inputs: Any, states: Any) -> tuple[Any, list[Any]]:
+        states = _batch_states(states, inputs)
         next_output, next_states = self.base_cell(inputs, states)
 
         def mask(p: float, like: Any) -> Any:
