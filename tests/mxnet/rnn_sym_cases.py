@@ -10,7 +10,8 @@ import numpy as np
 __all__ = ["CASES", "INPUTS", "SENTENCES"]
 
 INPUTS = {"NTC": np.linspace(-1, 1, 2 * 4 * 3, dtype=np.float32).reshape(2, 4, 3),
-          "TNC": np.linspace(-1, 1, 4 * 2 * 3, dtype=np.float32).reshape(4, 2, 3)}
+          "TNC": np.linspace(-1, 1, 4 * 2 * 3, dtype=np.float32).reshape(4, 2, 3),
+          "IMG": np.cos(np.arange(2 * 3 * 2 * 5 * 4, dtype=np.float32)).reshape(2, 3, 2, 5, 4)}
 SENTENCES = [["the", "cat", "sat"], ["a", "dog"], ["the", "dog", "sat", "down"], ["a", "cat"]]
 
 
@@ -71,6 +72,19 @@ def _unfused_lstm(mx: Any) -> Any:
     return _group(mx, out, states), "TNC"
 
 
+def _conv(kind: str) -> Any:
+    def make(mx: Any) -> Any:
+        cls = getattr(mx.rnn, f"Conv{kind}Cell")
+        kw = {"i2h_stride": (1, 2), "h2h_dilate": (2, 1)} if kind == "LSTM" else {}
+        if kind == "GRU":
+            kw["activation"] = "tanh"
+        cell = cls((2, 2, 5, 4), 3, prefix=f"c{kind.lower()}_", **kw)
+        out, states = cell.unroll(3, mx.sym.Variable("data"), merge_outputs=True)
+        return _group(mx, out, states), "IMG"
+    return make
+
+
 CASES = {"rnn": _rnn, "lstm": _lstm, "gru_list": _gru_list, "sequential": _sequential,
          "bidirectional": _bidirectional, "fused_lstm": _fused_lstm, "fused_gru_ntc": _fused_gru_ntc,
-         "unfused_lstm": _unfused_lstm}
+         "unfused_lstm": _unfused_lstm, "conv_rnn": _conv("RNN"), "conv_lstm": _conv("LSTM"),
+         "conv_gru": _conv("GRU")}

@@ -80,8 +80,8 @@ def _normalize_sequence(
 
 
 def _batch_states(states: Any, inputs: Any) -> list[Any]:
-    """MXNet's begin states are ``zeros(shape=(0, H))``, its shape inference filling the 0 with the batch
-    size from the graph around them; here such a state becomes zeros shaped from the step's input."""
+    """MXNet's begin states are ``zeros(shape=(0, ...))``, its shape inference filling the 0 with the batch
+    size from the graph around them; here such a state becomes zeros with the step input's batch."""
     out = []
     for s in states:
         attrs = s.list_attr() if isinstance(s, symbol.Symbol) and s.get_children() is None else {}
@@ -89,7 +89,8 @@ def _batch_states(states: Any, inputs: Any) -> list[Any]:
         if shape is not None and "__shape__" not in attrs:
             dims = tuple(int(d) for d in shape.strip("()[] ").split(",") if d.strip())
             if dims and dims[0] == 0:
-                col = symbol.zeros_like(symbol.slice_axis(inputs, axis=-1, begin=0, end=1))
+                col = symbol.slice_axis(symbol.flatten(inputs), axis=1, begin=0, end=1)  # (N, 1)
+                col = symbol.reshape(symbol.zeros_like(col), shape=(0,) + (1,) * (len(dims) - 1))
                 s = symbol.broadcast_to(col, shape=dims)
         out.append(s)
     return out
