@@ -68,6 +68,9 @@ class BlockIO:
                 Default: False.
         """
         params = {key: p for key, _, _, p in self._walk()}
+        if self._legacy_tree():  # MXNet 1.x keys gluon.rnn's fused layers by their unfused cells
+            from cellonnx.gluon.rnn.rnn_layer import unfused_key
+            params = {unfused_key(block, key, local): p for key, block, local, p in self._walk()}
         if deduplicate:
             last = {id(p): key for key, p in params.items()}
             params = {key: p for key, p in params.items() if last[id(p)] == key}

@@ -330,3 +330,18 @@ def test_channel_last_conv_cells_match_channel_first(kind: str) -> None:
     assert_close(out_l.asnumpy(), out_f.asnumpy().transpose(0, 1, 3, 4, 2), 1e-5, 1e-6)
     for a, b in zip(states_l, states_f):
         assert_close(a.asnumpy(), b.asnumpy().transpose(0, 2, 3, 1), 1e-5, 1e-6)
+
+
+def test_1x_code_saves_the_keys_mxnet_1x_writes(tmp_path: Path) -> None:
+    """Gluon 1.x code (a name scope) saves a fused layer under its unfused cells' keys, as MXNet 1.9.1's
+    save_parameters does, so MXNet 1.9.1 loads the file; and loads it back here."""
+    with mx.name.NameManager():
+        net = mx.gluon.nn.HybridSequential()
+        with net.name_scope():
+            net.add(mx.gluon.rnn.LSTM(4, num_layers=2, bidirectional=True, input_size=3))
+            net.add(mx.gluon.nn.Dense(2, flatten=False, in_units=8))
+    net.load_parameters(str(HERE / "lstm.params"))
+    net.save_parameters(str(tmp_path / "again.params"))
+    assert sorted(mx.nd.load(str(tmp_path / "again.params"))) == NAMES["saved"]["keys"]
+    net.load_parameters(str(tmp_path / "again.params"))
+    assert_close(net(mx.nd.array(rnn_cases.INPUTS["tnc"])).asnumpy(), VALUES["saved/out"], 1e-5, 1e-6)

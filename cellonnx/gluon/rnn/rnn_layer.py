@@ -16,7 +16,7 @@ from cellonnx.gluon.parameter import Parameter
 from cellonnx.gluon.symbol.ops_rnn import run_rnn
 from cellonnx.tensor import Tensor
 
-__all__ = ["GRU", "LSTM", "RNN"]
+__all__ = ["GRU", "LSTM", "RNN"]  # from_unfused_keys / unfused_key serve .params I/O
 
 _GATES = {"rnn_relu": 1, "rnn_tanh": 1, "lstm": 4, "gru": 3}
 _LEGACY_KEY = re.compile(r"(^|\.)_unfused\.(\d+)\.(?:(l|r)_cell\.)?(i2h|h2h|h2r)_(weight|bias)$")
@@ -33,6 +33,20 @@ def from_unfused_keys(loaded: dict[str, Any]) -> dict[str, Any]:
             key = f"{key[:m.start()]}{lead}{d or 'l'}{layer}_{g}_{t}"
         out[key] = value
     return out
+
+
+
+def unfused_key(block: Any, key: str, local: str) -> str:
+    """The key MXNet 1.x's save_parameters gives parameter ``local`` of a fused layer ``block`` saved under
+    structural name ``key`` (``lstm._unfused.0.l_cell.i2h_weight``); other keys unchanged."""
+    if not isinstance(block, _RNNLayer):
+        return key
+    m = re.fullmatch(r"(l|r)(\d+)_(i2h|h2h|h2r)_(weight|bias)", local)
+    if m is None:
+        return key
+    d, layer, g, t = m.groups()
+    cell = f"{d}_cell." if block._dir == 2 else ""
+    return f"{key[:len(key) - len(local)]}_unfused.{layer}.{cell}{g}_{t}"
 
 
 class _RNNLayer(HybridBlock):
