@@ -345,3 +345,15 @@ def test_1x_code_saves_the_keys_mxnet_1x_writes(tmp_path: Path) -> None:
     assert sorted(mx.nd.load(str(tmp_path / "again.params"))) == NAMES["saved"]["keys"]
     net.load_parameters(str(tmp_path / "again.params"))
     assert_close(net(mx.nd.array(rnn_cases.INPUTS["tnc"])).asnumpy(), VALUES["saved/out"], 1e-5, 1e-6)
+
+
+def test_exported_rnn_graphs_convert_to_fused_onnx_nodes(tmp_path: Path) -> None:
+    """The symbol.json interpreter runs the RNN operator through the same function: an MXNet 1.9.1 export of
+    LSTM, GRU and relu / tanh RNN layers becomes one ONNX LSTM / GRU / RNN node per layer, no unrolled loop."""
+    from cellonnx.gluon.symbol.convert import convert_symbol
+
+    src = Path(__file__).resolve().parents[1] / "fixtures" / "mxnet" / "symbol" / "rnn_layers-symbol.json"
+    model = convert_symbol(src, tmp_path / "rnn.onnx", input_shapes={"data": (4, 2, 3)})
+    kinds = [n.op_type for n in model.graph.node]
+    assert (kinds.count("LSTM"), kinds.count("GRU"), kinds.count("RNN")) == (3, 3, 3)
+    assert "MatMul" not in kinds and "Loop" not in kinds
