@@ -421,7 +421,7 @@ NOT_ROWED = {
     "npx.set_np": "a mode switch, not an array function",
     "npx.reset_np": "a mode switch, not an array function",
     "npx.waitall": "synchronisation, nothing to compare",
-    "npx.rnn": "the fused RNN operator, against MXNet 1.9.1 in tests/mxnet/test_rnn.py (npx_rnn and the nd.RNN rows)",
+    "npx.rnn": "the fused RNN operator, against MXNet 1.9.1 in tests/mxnet/test_rnn.py",
     "npx.save": "file I/O (npx.load reads MXNet's files in tests/mxnet/test_np_io.py)",
     "npx.load": "file I/O",
 }

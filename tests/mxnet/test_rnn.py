@@ -348,8 +348,8 @@ def test_1x_code_saves_the_keys_mxnet_1x_writes(tmp_path: Path) -> None:
 
 
 def test_exported_rnn_graphs_convert_to_fused_onnx_nodes(tmp_path: Path) -> None:
-    """The symbol.json interpreter runs the RNN operator through the same function: an MXNet 1.9.1 export of
-    LSTM, GRU and relu / tanh RNN layers becomes one ONNX LSTM / GRU / RNN node per layer, no unrolled loop."""
+    """The symbol.json interpreter runs the RNN operator through the same function: an MXNet 1.9.1 export
+    of LSTM, GRU and relu / tanh RNN layers becomes one ONNX LSTM / GRU / RNN node per layer, no loop."""
     from cellonnx.gluon.symbol.convert import convert_symbol
 
     src = Path(__file__).resolve().parents[1] / "fixtures" / "mxnet" / "symbol" / "rnn_layers-symbol.json"
