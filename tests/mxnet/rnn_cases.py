@@ -23,7 +23,9 @@ INPUTS = {"tnc": np.linspace(-1, 1, 5 * 2 * 3, dtype=np.float32).reshape(5, 2, 3
           # (N, T, ...) for the convolutional cells
           "img2": np.linspace(-1, 1, 2 * 3 * 2 * 4 * 3, dtype=np.float32).reshape(2, 3, 2, 4, 3),
           "seq1": np.cos(np.arange(2 * 3 * 5 * 2, dtype=np.float32)).reshape(2, 3, 2, 5),
-          "img3": np.sin(np.arange(2 * 2 * 2 * 27, dtype=np.float32)).reshape(2, 2, 2, 3, 3, 3)}
+          "img3": np.sin(np.arange(2 * 2 * 2 * 27, dtype=np.float32)).reshape(2, 2, 2, 3, 3, 3),
+          # token ids (T, N) for the language model
+          "tok": (np.arange(5 * 2, dtype=np.float32).reshape(5, 2) * 7) % 20}
 VALID_LENGTH = np.array([3, 5], np.float32)
 
 
@@ -174,6 +176,34 @@ def _variational_dropout(mx: Any) -> Any:
     return cell, "ntc", _unroll(False, False)
 
 
+def _language_model(mx: Any) -> Any:
+    """The shape of MXNet's Gluon word language model (1.x code): embedding, a stacked LSTM fed its begin
+    state, a decoder over every step."""
+    gluon, nn = mx.gluon, mx.gluon.nn
+
+    class RNNModel(gluon.HybridBlock):
+        def __init__(self, vocab_size: int, num_embed: int, num_hidden: int, num_layers: int, **kwargs: Any):
+            super().__init__(**kwargs)
+            with self.name_scope():
+                self.drop = nn.Dropout(0.0)
+                self.encoder = nn.Embedding(vocab_size, num_embed)
+                self.rnn = gluon.rnn.LSTM(num_hidden, num_layers, input_size=num_embed)
+                self.decoder = nn.Dense(vocab_size, in_units=num_hidden, flatten=False)
+
+        def hybrid_forward(self, F: Any, inputs: Any, hidden: Any) -> Any:
+            output, hidden = self.rnn(self.drop(self.encoder(inputs)), hidden)
+            return self.decoder(self.drop(output)), hidden
+
+        def begin_state(self, *args: Any, **kwargs: Any) -> Any:
+            return self.rnn.begin_state(*args, **kwargs)
+
+    def run(mx: Any, net: Any, x: Any, extra: Any) -> list:
+        hidden = net.begin_state(func=mx.nd.zeros, batch_size=x.shape[1])
+        return _flat(net(x, hidden))
+
+    return RNNModel(20, 4, 5, 2), "tok", run
+
+
 CASES = {
     "lstm": _lstm,
     "lstm_plain": _lstm_plain,
@@ -198,4 +228,5 @@ CASES = {
     "conv3d_rnn": _conv3d_rnn,
     "lstmp_cell": _lstmp_cell,
     "variational_dropout": _variational_dropout,
+    "language_model": _language_model,
 }

@@ -68,11 +68,13 @@ def test_gradients_and_trainer_steps_match_mxnet(case: str) -> None:
     params = list(net.collect_params().values())
     outs = run(mx, net, x, extra)
     heads = [mx.nd.array(value(200 + j, o.shape, 1.0)) for j, o in enumerate(outs)]
-    x.attach_grad()
+    if f"{case}/dx" in VALUES:  # not for token ids
+        x.attach_grad()
     with mx.autograd.record(train_mode=False):
         loss = loss_of(run(mx, net, x, extra), heads)
     loss.backward()
-    assert_close(x.grad.asnumpy(), VALUES[f"{case}/dx"], 1e-4, 1e-5, what=f"{case} d input")
+    if f"{case}/dx" in VALUES:
+        assert_close(x.grad.asnumpy(), VALUES[f"{case}/dx"], 1e-4, 1e-5, what=f"{case} d input")
     for i, p in enumerate(params):
         assert_close(p.grad().asnumpy(), VALUES[f"{case}/dp{i}"], 1e-4, 1e-5, what=f"{case} d {p.name}")
     trainer = mx.gluon.Trainer(net.collect_params(), "sgd", {"learning_rate": 0.1})
@@ -357,3 +359,22 @@ def test_exported_rnn_graphs_convert_to_fused_onnx_nodes(tmp_path: Path) -> None
     kinds = [n.op_type for n in model.graph.node]
     assert (kinds.count("LSTM"), kinds.count("GRU"), kinds.count("RNN")) == (3, 3, 3)
     assert "MatMul" not in kinds and "Loop" not in kinds
+
+
+def test_language_model_hybridizes_and_trains() -> None:
+    """The 1.x language model hybridized: MXNet's outputs, then Trainer steps as eager ones."""
+    net, x, extra, run = build("language_model")
+    net.hybridize()
+    for j, o in enumerate(run(mx, net, x, extra)):
+        assert_close(o.asnumpy(), VALUES[f"language_model/out{j}"], 1e-5, 1e-6, what=f"hybridized output {j}")
+    eager, *_ = build("language_model")
+    heads = [mx.nd.array(value(200 + j, o.shape, 1.0)) for j, o in enumerate(run(mx, eager, x, extra))]
+    for model in (net, eager):
+        trainer = mx.gluon.Trainer(model.collect_params(), "sgd", {"learning_rate": 0.1})
+        for _ in range(2):
+            with mx.autograd.record():
+                loss = loss_of(run(mx, model, x, extra), heads)
+            loss.backward()
+            trainer.step(1)
+    for p, q in zip(net.collect_params().values(), eager.collect_params().values()):
+        assert_close(p.data().asnumpy(), q.data().asnumpy(), 1e-5, 1e-6, what=p.name)
