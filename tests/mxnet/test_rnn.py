@@ -378,3 +378,18 @@ def test_language_model_hybridizes_and_trains() -> None:
             trainer.step(1)
     for p, q in zip(net.collect_params().values(), eager.collect_params().values()):
         assert_close(p.data().asnumpy(), q.data().asnumpy(), 1e-5, 1e-6, what=p.name)
+
+
+def test_state_clip_nan_stops_nan_at_the_clip_range() -> None:
+    """lstm_state_clip_nan: a NaN cell state becomes the clip range's minimum (cuDNN's NOT_PROPAGATE_NAN
+    clipping, fmin(fmax(nan, min), max)); without it NaN propagates."""
+    n = 4 * 4 * (3 + 4 + 2)
+    params = np.full(n, 0.1, np.float32)
+    params[0] = np.nan  # unit 0's input gate weight
+    x, h0 = mx.nd.ones((2, 1, 3)), mx.nd.zeros((1, 1, 4))
+    kw = {"mode": "lstm", "state_size": 4, "lstm_state_clip_min": -0.5, "lstm_state_clip_max": 0.5,
+          "state_outputs": True}
+    kept = mx.nd.RNN(x, mx.nd.array(params), h0, h0, lstm_state_clip_nan=False, **kw)[2].asnumpy()
+    stopped = mx.nd.RNN(x, mx.nd.array(params), h0, h0, lstm_state_clip_nan=True, **kw)[2].asnumpy()
+    assert np.isnan(kept[0, 0, 0]) and stopped[0, 0, 0] == -0.5
+    assert np.all(np.abs(stopped) <= 0.5)

@@ -30,8 +30,8 @@ def _direction(x: Tensor, h: Tensor, c: Tensor, w: list[Tensor], reverse: bool, 
         if clip is not None:
             low, high, nan = clip
             c_new = ops.clip_by_value(c_new, low, high)
-            if nan:
-                c_new = ops.where(ops.isnan(c_new), ops.zeros_like(c_new), c_new)
+            if nan and low is not None:  # cuDNN's NOT_PROPAGATE_NAN: fmin(fmax(nan, low), high) is low
+                c_new = ops.where(ops.isnan(c_new), ops.zeros_like(c_new) + low, c_new)
         h_new = ops.sigmoid(o) * ops.tanh(c_new)
         if w_hr is not None:
             h_new = ops.matmul(h_new, w_hr)
