@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["CASES", "INPUTS", "VALID_LENGTH"]
+__all__ = ["CASES", "INPUTS", "VALID_LENGTH", "repr_blocks"]
 
 # (T, N, C) for TNC layers; (N, T, C) for NTC layers and the cells
 INPUTS = {"tnc": np.linspace(-1, 1, 5 * 2 * 3, dtype=np.float32).reshape(5, 2, 3),
@@ -230,3 +230,15 @@ CASES = {
     "variational_dropout": _variational_dropout,
     "language_model": _language_model,
 }
+
+
+def repr_blocks(mx: Any) -> list:
+    """Layers and cells whose repr is compared with MXNet's."""
+    rnn = mx.gluon.rnn
+    stack = rnn.SequentialRNNCell()
+    stack.add(rnn.LSTMCell(4, input_size=3))
+    stack.add(rnn.ZoneoutCell(rnn.GRUCell(4), 0.1, 0.2))
+    stack.add(rnn.DropoutCell(0.5))
+    return [rnn.LSTM(4, 2, bidirectional=True, dropout=0.5), rnn.GRU(3, input_size=2, layout="NTC"),
+            rnn.RNN(5, activation="tanh"), rnn.RNNCell(4, "relu"), stack,
+            rnn.BidirectionalCell(rnn.LSTMCell(2), rnn.LSTMCell(2)), rnn.ResidualCell(rnn.GRUCell(3, input_size=3))]

@@ -393,3 +393,7 @@ def test_state_clip_nan_stops_nan_at_the_clip_range() -> None:
     stopped = mx.nd.RNN(x, mx.nd.array(params), h0, h0, lstm_state_clip_nan=True, **kw)[2].asnumpy()
     assert np.isnan(kept[0, 0, 0]) and stopped[0, 0, 0] == -0.5
     assert np.all(np.abs(stopped) <= 0.5)
+
+
+def test_reprs_match_mxnet() -> None:
+    assert [repr(b) for b in rnn_cases.repr_blocks(mx)] == NAMES["reprs"]
