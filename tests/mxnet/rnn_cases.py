@@ -241,5 +241,5 @@ def repr_blocks(mx: Any) -> list:
     stack.add(rnn.DropoutCell(0.5))
     return [rnn.LSTM(4, 2, bidirectional=True, dropout=0.5), rnn.GRU(3, input_size=2, layout="NTC"),
             rnn.RNN(5, activation="tanh"), rnn.RNNCell(4, "relu"), stack,
-            rnn.RNN(5, activation="tanh"), rnn.RNNCell(4, "relu"), stack,
+            rnn.BidirectionalCell(rnn.LSTMCell(2), rnn.LSTMCell(2)),
             rnn.ResidualCell(rnn.GRUCell(3, input_size=3))]
