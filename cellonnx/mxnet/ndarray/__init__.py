@@ -16,6 +16,7 @@ from cellonnx.mxnet.ndarray import (
     examples_math,
     examples_nn,
     examples_update,
+    image,
     linalg,
     random,
     sparse,
@@ -41,6 +42,7 @@ for _table in (examples_math, examples_array, examples_nn, examples_linalg_rando
 __all__ = ["NDArray", "array", "concatenate", "contrib", "empty", "from_numpy", "histogram", "linalg", "load",
            "load_frombuffer", "moveaxis", "onehot_encode", "random", "save", "sparse", "cast_storage",
            "waitall", "zeros", *(n for n in _op.TABLE if not n.startswith("_")), *SAMPLERS]
+__all__ += ["image"]
 
 
 def __getattr__(name: str) -> Any:

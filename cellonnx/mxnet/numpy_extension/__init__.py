@@ -6,7 +6,7 @@ from __future__ import annotations
 from cellonnx.mxnet._docs import attach as _attach
 from cellonnx.mxnet.device import cpu, current_device, gpu, num_gpus
 from cellonnx.mxnet.ndarray.ndarray import waitall
-from cellonnx.mxnet.numpy_extension import random
+from cellonnx.mxnet.numpy_extension import image, random
 from cellonnx.mxnet.numpy_extension.examples import EXAMPLES as _EXAMPLES
 from cellonnx.mxnet.numpy_extension.ops import *
 from cellonnx.mxnet.numpy_extension.ops import __all__ as _ops_all
@@ -17,5 +17,6 @@ from cellonnx.mxnet.util import is_np_array, is_np_default_dtype, is_np_shape, r
 __all__ = ["cpu", "current_device", "gpu", "is_np_array", "is_np_default_dtype", "is_np_shape", "load",
            "num_gpus", "random", "reset_np", "save", "savez", "set_np", "use_np", "waitall", *_ops_all]
 __all__ += ["rnn"]
+__all__ += ["image"]
 
 _attach(globals(), _EXAMPLES, {})
