@@ -238,3 +238,7 @@ from cellonnx.gluon import init_extra  # noqa: E402
 from cellonnx.gluon.init_extra import *  # noqa: E402,F403
 
 __all__ += init_extra.__all__
+
+from cellonnx.gluon.init_rnn import FusedRNN, LSTMBias  # noqa: E402  (they subclass Initializer)
+
+__all__ += ["FusedRNN", "LSTMBias"]

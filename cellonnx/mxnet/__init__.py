@@ -54,6 +54,7 @@ from cellonnx.mxnet import (  # noqa: E402 - after the aliases, which these modu
     optimizer,
     random,
     recordio,
+    rnn,
     symbol,
 )
 from cellonnx.mxnet.attribute import AttrScope  # noqa: E402
@@ -73,3 +74,4 @@ __all__ = ["AttrScope", "Context", "Device", "MXNetError", "NDArray", "attribute
            "ndarray", "np", "npx", "num_gpus", "numpy", "numpy_extension", "optimizer", "random",
            "recordio",
            "sym", "symbol", "util"]
+__all__ += ["rnn"]

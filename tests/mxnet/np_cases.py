@@ -518,6 +518,7 @@ NOT_ROWED = {
     "npx.set_np": "a mode switch, not an array function",
     "npx.reset_np": "a mode switch, not an array function",
     "npx.waitall": "synchronisation, nothing to compare",
+    "npx.rnn": "the fused RNN operator, against MXNet 1.9.1 in tests/mxnet/test_rnn.py",
     "npx.Context": "a device class, not an array function",
     "npx.cpu_pinned": "a device, not an array function",
     "npx.current_context": "the current device, not an array function",
