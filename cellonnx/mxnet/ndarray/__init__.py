@@ -22,6 +22,7 @@ from cellonnx.mxnet.ndarray import (
     sparse,
 )
 from cellonnx.mxnet.ndarray.examples import EXAMPLES, SUMMARIES
+from cellonnx.mxnet.ndarray.imdecode import imdecode
 from cellonnx.mxnet.ndarray.legacy import from_numpy, histogram, load_frombuffer, onehot_encode
 from cellonnx.mxnet.ndarray.ndarray import NDArray, array, concatenate, empty, moveaxis, waitall
 from cellonnx.mxnet.ndarray.sample import SAMPLERS
@@ -36,6 +37,8 @@ for _name, _impl in SAMPLERS.items():
 dot = sparse.dot  # MXNet's output storage types for sparse arguments
 cast_storage = sparse.cast_storage
 attach(vars(_module), EXAMPLES, SUMMARIES)
+for _name in linalg.TABLE_NAMES:  # nd.linalg.potrf is nd.linalg_potrf, as in MXNet
+    setattr(linalg, _name, getattr(_module, "linalg_" + _name, None) or getattr(_module, "_linalg_" + _name))
 for _table in (examples_math, examples_array, examples_nn, examples_linalg_random, examples_update):
     attach(vars(_module), _table.EXAMPLES, _table.SUMMARIES)
 
@@ -43,6 +46,7 @@ __all__ = ["NDArray", "array", "concatenate", "contrib", "empty", "from_numpy", 
            "load_frombuffer", "moveaxis", "onehot_encode", "random", "save", "sparse", "cast_storage",
            "waitall", "zeros", *(n for n in _op.TABLE if not n.startswith("_")), *SAMPLERS]
 __all__ += ["image"]
+__all__ += ["imdecode"]
 
 
 def __getattr__(name: str) -> Any:

@@ -17,4 +17,10 @@ __all__ = ["cpu", "current_device", "gpu", "is_np_array", "is_np_default_dtype",
            "num_gpus", "random", "reset_np", "save", "savez", "set_np", "use_np", "waitall", *_ops_all]
 __all__ += ["image"]
 
+from cellonnx.mxnet.device import Context, cpu_pinned, current_context, gpu_memory_info
+from cellonnx.mxnet.numpy_extension.misc import *
+from cellonnx.mxnet.numpy_extension.misc import __all__ as _misc_all
+
+__all__ += ["Context", "cpu_pinned", "current_context", "gpu_memory_info", *_misc_all]
+
 _attach(globals(), _EXAMPLES, {})

@@ -177,6 +177,10 @@ __all__ = ["Group", "Symbol", "Variable", "contrib", "load", "load_json", "var",
            *(n for n in _op.TABLE if not n.startswith("_"))]
 __all__ += ["image"]
 
+from cellonnx.mxnet.symbol.histogram import histogram  # noqa: E402 - after the operator table's names
+
+__all__ += ["histogram"]
+
 
 def __getattr__(name: str) -> Any:
     if name == "np":
