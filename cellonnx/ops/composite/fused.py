@@ -138,7 +138,8 @@ def ring_attention_update(prev_attn_out: Tensor, prev_softmax_max: Tensor, prev_
     ``s_i' = exp(m_i - m) s_i`` and ``s = s_1' + s_2'``, the output is ``(s_1' o_1 + s_2' o_2) / s``.
 
     Layout 'SBH': outputs (S, B, N*D), statistics (B, N, S, 8); 'TND': outputs (T, N, D), statistics
-    (T, N, 8) (``actual_seq_qlen`` is then accepted and not needed: the merge is per row).
+    (T, N, 8) (``actual_seq_qlen``, the cumulative sequence ends, is then required as in MindSpore, though
+    the merge itself is per row).
 
     Returns:
         tuple (attn_out, softmax_max, softmax_sum).
