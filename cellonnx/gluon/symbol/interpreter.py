@@ -120,10 +120,12 @@ class Program:
             self.steps.append(Step(node, spec, row, attrs, list(node.inputs)))
 
     def run(
-        self, values: Mapping[str, Tensor], hook: Callable[[Step, list[Tensor]], None] | None = None
+        self, values: Mapping[str, Tensor], hook: Callable[[Step, list[Tensor]], None] | None = None,
+        after: Callable[[Step, Any], None] | None = None,
     ) -> list[Tensor]:
         """The heads' values, given every variable's value by name. ``hook(step, inputs)`` runs before each
-        operator (deferred parameter shapes are settled there)."""
+        operator (deferred parameter shapes are settled there), ``after(step, result)`` after it (an
+        executor's monitor sees every operator's outputs there)."""
         graph = self.graph
         results: dict[int, Any] = {}
         for node in self.variables:
@@ -141,6 +143,8 @@ class Program:
             except (ValueError, TypeError, NotImplementedError, IndexError, KeyError) as exc:
                 shapes = ", ".join(str(tuple(t.shape)) for t in inputs if isinstance(t, Tensor))
                 raise SymbolError(f"{graph.where(step.node)} with inputs {shapes}: {exc}") from exc
+            if after is not None:
+                after(step, results[step.node.index])
         return [_output(graph, results, nid, k) for nid, k in self.heads]
 
 

@@ -27,7 +27,6 @@ takes. The listing methods follow MXNet's: ``list_arguments`` (variables that ar
 
 from __future__ import annotations
 
-import json
 import os
 from abc import ABCMeta
 from collections.abc import Iterator
@@ -38,6 +37,7 @@ import numpy as np
 from cellonnx.gluon.symbol.attrs import parse_attr
 from cellonnx.gluon.symbol.compose import hidden_key
 from cellonnx.gluon.symbol.graph import HIDDEN_KEYS, Node, SymbolGraph, load_graph, parse_graph
+from cellonnx.gluon.symbol.json_writer import dumps_graph
 from cellonnx.gluon.symbol.spec import op_spec
 from cellonnx.gluon.symbol.symbol_ops import SymbolOps
 
@@ -424,7 +424,7 @@ class SymbolBase(SymbolOps):
             "heads": [[i, k, 0] for i, k in heads],
             "attrs": {"mxnet_version": ["int", max(graph.version, 10901)]},
         }
-        return json.dumps(doc, indent=2)
+        return dumps_graph(doc)
 
     def save(self, fname: str | os.PathLike[str], remove_amp_cast: bool = True) -> None:
         """Write ``tojson()`` to ``fname``."""
