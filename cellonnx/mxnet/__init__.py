@@ -38,29 +38,31 @@ alias(__name__ + ".autograd", autograd)
 alias(__name__ + ".initializer", initializer)
 alias(__name__ + ".init", initializer)
 
-from cellonnx.mxnet import (  # noqa: E402 - after the aliases, which these modules' imports may use  # noqa: E402
+from cellonnx.mxnet import (  # noqa: E402 - after the aliases, which these modules' imports may use
     attribute,
-    callback,
     context,
     executor,
     image,
     io,
-    kvstore,
     lr_scheduler,
     metric,
-    model,
-    module,
-    monitor,
     ndarray,
     numpy,
     numpy_extension,
     optimizer,
     random,
-    runtime,
     symbol,
 )
 from cellonnx.mxnet.attribute import AttrScope  # noqa: E402
 from cellonnx.mxnet.ndarray import NDArray  # noqa: E402
+
+init = initializer
+nd = ndarray
+sym = symbol
+np = numpy
+npx = numpy_extension
+
+from cellonnx.mxnet import callback, kvstore, model, module, monitor, operator, runtime  # noqa: E402
 from cellonnx.mxnet.util import (  # noqa: E402
     is_np_array,
     is_np_shape,
@@ -72,11 +74,6 @@ from cellonnx.mxnet.util import (  # noqa: E402
     use_np_shape,
 )
 
-init = initializer
-nd = ndarray
-sym = symbol
-np = numpy
-npx = numpy_extension
 mod = module
 kv = kvstore
 mon = monitor
@@ -89,5 +86,5 @@ __all__ = ["AttrScope", "Context", "Device", "MXNetError", "NDArray", "attribute
            "ndarray", "np", "npx", "num_gpus", "numpy", "numpy_extension", "optimizer", "random",
            "sym", "symbol", "util"]
 __all__ += ["callback", "is_np_array", "is_np_shape", "kv", "kvstore", "mod", "model", "module", "mon",
-            "monitor", "np_array", "np_shape", "runtime", "set_np_shape", "use_np", "use_np_array",
-            "use_np_shape"]
+            "monitor", "np_array", "np_shape", "operator", "runtime", "set_np_shape", "use_np",
+            "use_np_array", "use_np_shape"]

@@ -75,6 +75,8 @@ class KVStore(KVStoreBase):
             raise ValueError(f"Unknown KVStore type '{name}'")
         self._type = name
         self._store: dict[Any, np.ndarray] = {}
+        self._key_type: type | None = None
+        self._row_sparse: set[Any] = set()
         self._updater: Any = None
         self._compression: GradientCompression | None = None
         self._dist = name in _DIST
@@ -131,8 +133,14 @@ class KVStore(KVStoreBase):
     def init(self, key: Any, value: Any) -> None:
         """Initialize keys with values (in a distributed store, rank 0's values)."""
         for k, arrays in _pairs(key, value, "init"):
+            if self._key_type is None:
+                self._key_type = type(k)
+            elif not isinstance(k, self._key_type):
+                raise MXNetError("Check failed: key_type_ == key_type : Mixed key types are not allowed")
             if k in self._store:
                 raise MXNetError(f"duplicate init of key {k}")
+            if getattr(arrays[0], "stype", "default") == "row_sparse":
+                self._row_sparse.add(k)
             data = np.array(arrays[0].asnumpy())
             if self._dist:
                 from cellonnx.communication import _mpi
@@ -200,6 +208,9 @@ class KVStore(KVStoreBase):
         i = 0
         for k, arrays in outs:
             stored = self._stored(k, "row_sparse_pull")
+            if k not in self._row_sparse:
+                raise MXNetError(f"KVStore.row_sparse_pull: key {k!r} holds a dense array; PullRowSparse "
+                                 "expects row_sparse src NDArray")
             for a in arrays:
                 rows = np.unique(np.asarray(flat_ids[i].asnumpy() if hasattr(flat_ids[i], "asnumpy")
                                             else flat_ids[i]).astype(np.int64))

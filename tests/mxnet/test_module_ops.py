@@ -1,0 +1,152 @@
+"""Python operators (mx.operator + nd.Custom), mx.autograd.Function and mx.kv against real MXNet 1.9.1: the
+scenarios of tests/fixtures/mxnet/module_ops_cases.py run here with cellonnx.mxnet and are compared with
+MXNet's results (gen_module.py); gradients of the Python operators are also checked by finite differences."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import cellonnx.mxnet as mx
+from tests.fixtures.mxnet import module_ops_cases
+from tests.tolerance import assert_close
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "mxnet" / "module"
+SCENARIOS = {"custom_ops": module_ops_cases.custom_ops, "functions": module_ops_cases.functions,
+             "kvstores": module_ops_cases.kvstores}
+
+
+@pytest.mark.parametrize("scenario", list(SCENARIOS))
+def test_matches_mxnet(scenario: str) -> None:
+    want = np.load(FIXTURES / f"{scenario}.npz")
+    got = SCENARIOS[scenario](mx)
+    assert sorted(got) == sorted(want.files)
+    for key in want.files:
+        if want[key].dtype.kind in "UOb":
+            assert np.array_equal(np.asarray(got[key]), want[key]), key
+            continue
+        assert got[key].shape == want[key].shape, key
+        assert_close(got[key], want[key], 1e-5, 1e-6, what=f"{scenario} {key}")
+
+
+def _numeric_grad(f, x: np.ndarray, eps: float = 1e-6) -> np.ndarray:
+    g = np.zeros_like(x)
+    for i in np.ndindex(x.shape):
+        hi, lo = x.copy(), x.copy()
+        hi[i] += eps
+        lo[i] -= eps
+        g[i] = (f(hi) - f(lo)) / (2 * eps)
+    return g
+
+
+def test_custom_op_gradient_by_finite_differences() -> None:
+    module_ops_cases.register_ops(mx)
+    rng = np.random.default_rng(0)
+    a, b, w = rng.normal(size=(3, 2)), rng.normal(size=(3, 2)), rng.normal(size=(3, 2))
+
+    def value(av: np.ndarray, bv: np.ndarray) -> float:
+        s, p = mx.nd.Custom(mx.nd.array(av, dtype="float64"), mx.nd.array(bv, dtype="float64"),
+                            op_type="t_sumprod", scale=0.5)
+        return float(((s * mx.nd.array(w, dtype="float64")) + p * 2).sum().asscalar())
+
+    na, nb = mx.nd.array(a, dtype="float64"), mx.nd.array(b, dtype="float64")
+    na.attach_grad()
+    nb.attach_grad()
+    with mx.autograd.record(train_mode=False):  # is_train False: prod is a * b
+        s, p = mx.nd.Custom(na, nb, op_type="t_sumprod", scale=0.5)
+        total = ((s * mx.nd.array(w, dtype="float64")) + p * 2).sum()
+    total.backward()
+    # the op's backward assumes the training product 2ab: its gradient is twice d(ab)
+    want_a = _numeric_grad(lambda v: value(v, b), a) + 2 * b
+    assert_close(na.grad.asnumpy(), want_a, 1e-6, 1e-7)
+
+
+def test_custom_errors_name_the_operator() -> None:
+    with pytest.raises(mx.MXNetError, match="'nope' is not registered"):
+        mx.nd.Custom(mx.nd.ones((2,)), op_type="nope")
+    module_ops_cases.register_ops(mx)
+    with pytest.raises(mx.MXNetError, match=r"t_sumprod.*1 inputs given.*\['a', 'b'\]"):
+        mx.nd.Custom(mx.nd.ones((2,)), op_type="t_sumprod", scale=1)
+    assert "t_sigmoid" in mx.operator.get_all_registered_operators()
+    with pytest.raises(TypeError, match="CustomOpProp subclass"):
+        mx.operator.register("bad")(object)
+
+
+def test_custom_kwargs_reach_the_prop_as_strings() -> None:
+    seen = {}
+
+    @mx.operator.register("t_kinds")
+    class Prop(mx.operator.CustomOpProp):
+        def __init__(self, k, flag):
+            super().__init__()
+            seen.update(k=k, flag=flag)
+
+        def create_operator(self, ctx, shapes, dtypes):
+            return mx.operator.CustomOp()
+
+    mx.nd.Custom(mx.nd.ones((2,)), op_type="t_kinds", k=3, flag=True)
+    assert seen == {"k": "3", "flag": "True"}
+
+
+def test_function_instance_is_called_once() -> None:
+    class Ident(mx.autograd.Function):
+        def forward(self, x):
+            return x
+
+        def backward(self, dy):
+            return dy
+
+    f = Ident()
+    f(mx.nd.ones((1,)))
+    with pytest.raises(AssertionError, match="only be called once"):
+        f(mx.nd.ones((1,)))
+
+
+def test_kvstore_types_and_errors() -> None:
+    kv = mx.kv.create("device")
+    assert kv.type == "device" and kv.is_capable(mx.kv.KVStoreBase.OPTIMIZER)
+    with pytest.raises(ValueError, match="Unknown capability"):
+        kv.is_capable("nothing")
+    with pytest.raises(mx.MXNetError, match="not been initialized"):
+        kv.push(1, mx.nd.ones((2,)))
+    kv.init(1, mx.nd.ones((2,)))
+    with pytest.raises(mx.MXNetError, match="duplicate init"):
+        kv.init(1, mx.nd.ones((2,)))
+    with pytest.raises(ValueError, match="not supported"):
+        mx.kv.create("dist_async")
+    with pytest.raises(TypeError):
+        mx.kv.create(3)
+    with pytest.raises(Exception, match="not supported for this type"):
+        mx.kv.create("local").set_gradient_compression({"type": "2bit"})
+
+
+def test_registered_kvstore_class() -> None:
+    @mx.kv.KVStoreBase.register
+    class MyStore(mx.kv.KVStoreBase):
+        pass
+
+    assert type(mx.kv.create("MyStore")).__name__ == "MyStore"
+
+
+def test_runtime_features() -> None:
+    features = mx.runtime.Features()
+    assert features is mx.runtime.Features()
+    assert list(features)[:3] == ["CUDA", "CUDNN", "NCCL"] and len(features) == 32
+    assert not features.is_enabled("cuda") and features.is_enabled("BLAS_OPEN")
+    with pytest.raises(RuntimeError, match="Feature 'NOPE' is unknown"):
+        features.is_enabled("nope")
+    assert repr(mx.runtime.feature_list()[0]) == "✖ CUDA"
+
+
+def test_top_level_np_switches() -> None:
+    assert not mx.is_np_array() and not mx.is_np_shape()
+
+    @mx.use_np
+    def inside() -> tuple[bool, bool]:
+        return mx.is_np_array(), mx.is_np_shape()
+
+    assert inside() == (True, True)
+    with mx.np_shape(True):
+        assert mx.is_np_shape()
+    assert mx.set_np_shape(False) is False
