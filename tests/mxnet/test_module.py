@@ -31,6 +31,34 @@ def test_module_matches_mxnet(case: str, run: str) -> None:
         assert_close(got[key], want[key], RTOL, SCALE_RTOL, what=f"{case} {run} {key}")
 
 
+@pytest.mark.parametrize("scenario", ["bucketing", "sequential"])
+def test_composite_modules_match_mxnet(scenario: str) -> None:
+    want = np.load(FIXTURES / f"{scenario}.npz")
+    got = getattr(module_cases, scenario)(mx)
+    assert sorted(got) == sorted(want.files)
+    for key in want.files:
+        assert got[key].shape == want[key].shape, key
+        assert_close(got[key], want[key], RTOL, SCALE_RTOL, what=f"{scenario} {key}")
+
+
+def test_bucketing_checkpoint_round_trip(tmp_path: Path) -> None:
+    def sym_gen(key: int):
+        net = mx.sym.FullyConnected(mx.sym.var("data"), num_hidden=2, flatten=False, name="fc")
+        return mx.sym.SoftmaxOutput(mx.sym.mean(net, axis=1), name="softmax"), ("data",), ("softmax_label",)
+
+    mod = mx.mod.BucketingModule(sym_gen, default_bucket_key=4)
+    mod.bind([("data", (2, 4, 3))], [("softmax_label", (2,))])
+    mod.init_params()
+    mod.switch_bucket(2, [("data", (2, 2, 3))], [("softmax_label", (2,))])
+    mod.save_checkpoint(str(tmp_path / "b"), 1)
+    written = sorted(p.name for p in tmp_path.iterdir())
+    assert written == ["b-0001.params", "b-2-symbol.json", "b-4-symbol.json", "b.buckets"]
+    again = mx.mod.BucketingModule.load(str(tmp_path / "b"), 1, sym_gen=sym_gen, default_bucket_key=4)
+    again.bind([("data", (2, 4, 3))], [("softmax_label", (2,))])
+    np.testing.assert_array_equal(again.get_params()[0]["fc_weight"].asnumpy(),
+                                  mod.get_params()[0]["fc_weight"].asnumpy())
+
+
 def test_every_case_has_fixtures() -> None:
     for case, run in ROWS:
         assert (FIXTURES / f"{case}_{run}.npz").exists(), f"run gen_module.py for {case} {run}"

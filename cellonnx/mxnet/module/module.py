@@ -201,7 +201,7 @@ class Module(BaseModule):
     # ---------------------------------------------------------------- parameters
     def get_params(self) -> tuple[dict[str, Any], dict[str, Any]]:
         """``(arg_params, aux_params)``: the current parameters and auxiliary states by name."""
-        self._need("binded", "params_initialized")
+        self._need("params_initialized")
         if self._params_dirty:
             self._sync_params_from_devices()
         return self._arg_params, self._aux_params  # type: ignore[return-value]
@@ -288,7 +288,11 @@ class Module(BaseModule):
                                                                  data_shapes, label_shapes)
         self._exec = self._bind_exec(self._data_shapes, self._label_shapes, shared_module)
         self.binded = True
-        if self.params_initialized:
+        if shared_module is not None:  # the buckets of a BucketingModule: one set of parameters
+            self.params_initialized = True
+            self._arg_params = shared_module._arg_params
+            self._aux_params = shared_module._aux_params
+        elif self.params_initialized:
             self._copy_params_to_exec()
         else:
             if self._arg_params is not None or self._aux_params is not None:
