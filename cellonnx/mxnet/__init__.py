@@ -62,7 +62,17 @@ sym = symbol
 np = numpy
 npx = numpy_extension
 
-from cellonnx.mxnet import callback, kvstore, model, module, monitor, operator, runtime, test_utils  # noqa: E402
+from cellonnx.mxnet import (  # noqa: E402
+    callback,
+    kvstore,
+    model,
+    module,
+    monitor,
+    onnx,
+    operator,
+    runtime,
+    test_utils,
+)
 from cellonnx.mxnet.util import (  # noqa: E402
     is_np_array,
     is_np_shape,
@@ -86,5 +96,5 @@ __all__ = ["AttrScope", "Context", "Device", "MXNetError", "NDArray", "attribute
            "ndarray", "np", "npx", "num_gpus", "numpy", "numpy_extension", "optimizer", "random",
            "sym", "symbol", "util"]
 __all__ += ["callback", "is_np_array", "is_np_shape", "kv", "kvstore", "mod", "model", "module", "mon",
-            "monitor", "np_array", "np_shape", "operator", "runtime", "set_np_shape", "test_utils", "use_np",
+            "monitor", "np_array", "np_shape", "onnx", "operator", "runtime", "set_np_shape", "test_utils", "use_np",
             "use_np_array", "use_np_shape"]
