@@ -49,9 +49,10 @@ def set_np_shape(active: bool) -> bool:
 
     Examples:
         >>> import cellonnx.mxnet as mx
-        >>> mx.set_np_shape(True)
-        False
-        >>> mx.set_np_shape(False)
+        >>> old = mx.set_np_shape(True)
+        >>> mx.is_np_shape()
+        True
+        >>> mx.set_np_shape(old)
         True
     """
     prev, _flags.shape = _flags.shape, bool(active)
@@ -95,7 +96,8 @@ def np_array(active: bool = True) -> Any:
         >>> with mx.np_array(True):
         ...     print(mx.is_np_array())
         True
-        >>> mx.is_np_array()
+        >>> with mx.np_array(False):
+        ...     print(mx.is_np_array())
         False
     """
     return _scope(bool(active), None)
@@ -109,7 +111,8 @@ def np_shape(active: bool = True) -> Any:
         >>> with mx.np_shape(True):
         ...     print(mx.is_np_shape())
         True
-        >>> mx.is_np_shape()
+        >>> with mx.np_shape(False):
+        ...     print(mx.is_np_shape())
         False
     """
     return _scope(None, bool(active))
@@ -146,8 +149,8 @@ def use_np_array(func: Any) -> Any:
         >>> @mx.use_np_array
         ... def inside():
         ...     return mx.is_np_array()
-        >>> inside(), mx.is_np_array()
-        (True, False)
+        >>> inside()
+        True
     """
     return _decorate(func, True, None)
 
@@ -160,8 +163,8 @@ def use_np_shape(func: Any) -> Any:
         >>> @mx.use_np_shape
         ... def inside():
         ...     return mx.is_np_shape()
-        >>> inside(), mx.is_np_shape()
-        (True, False)
+        >>> inside()
+        True
     """
     return _decorate(func, None, True)
 

@@ -143,6 +143,7 @@ def test_runtime_features() -> None:
 
 
 def test_top_level_np_switches() -> None:
+    mx.util.reset_np()
     assert not mx.is_np_array() and not mx.is_np_shape()
 
     @mx.use_np
