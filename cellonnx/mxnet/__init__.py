@@ -70,6 +70,7 @@ from cellonnx.mxnet import (  # noqa: E402
     monitor,
     onnx,
     operator,
+    profiler,
     runtime,
     test_utils,
 )
@@ -96,5 +97,5 @@ __all__ = ["AttrScope", "Context", "Device", "MXNetError", "NDArray", "attribute
            "ndarray", "np", "npx", "num_gpus", "numpy", "numpy_extension", "optimizer", "random",
            "sym", "symbol", "util"]
 __all__ += ["callback", "is_np_array", "is_np_shape", "kv", "kvstore", "mod", "model", "module", "mon",
-            "monitor", "np_array", "np_shape", "onnx", "operator", "runtime", "set_np_shape", "test_utils",
-            "use_np", "use_np_array", "use_np_shape"]
+            "monitor", "np_array", "np_shape", "onnx", "operator", "profiler", "runtime", "set_np_shape",
+            "test_utils", "use_np", "use_np_array", "use_np_shape"]
