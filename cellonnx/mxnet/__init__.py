@@ -73,6 +73,7 @@ from cellonnx.mxnet import (  # noqa: E402
     profiler,
     runtime,
     test_utils,
+    visualization,
 )
 from cellonnx.mxnet.util import (  # noqa: E402
     is_np_array,
@@ -88,6 +89,7 @@ from cellonnx.mxnet.util import (  # noqa: E402
 mod = module
 kv = kvstore
 mon = monitor
+viz = visualization
 
 __version__ = "1.9.1"
 
@@ -98,4 +100,4 @@ __all__ = ["AttrScope", "Context", "Device", "MXNetError", "NDArray", "attribute
            "sym", "symbol", "util"]
 __all__ += ["callback", "is_np_array", "is_np_shape", "kv", "kvstore", "mod", "model", "module", "mon",
             "monitor", "np_array", "np_shape", "onnx", "operator", "profiler", "runtime", "set_np_shape",
-            "test_utils", "use_np", "use_np_array", "use_np_shape"]
+            "test_utils", "use_np", "use_np_array", "use_np_shape", "visualization", "viz"]

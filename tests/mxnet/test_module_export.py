@@ -3,6 +3,7 @@ ONNX file passes onnx.checker's full check, keeps the weights as named initializ
 two batch sizes through its dynamic batch axis, gives MXNet's own predictions."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -55,3 +56,22 @@ def test_export_model_checks_its_inputs(tmp_path: Path) -> None:
     assert dims == [2, 5]
     supported = mx.onnx.get_operator_support()
     assert {"Convolution", "FullyConnected", "SoftmaxOutput", "BatchNorm"} <= set(supported)
+
+
+VISUALIZATION = json.loads((FIXTURES / "visualization.json").read_text())
+
+
+@pytest.mark.parametrize("key", sorted(VISUALIZATION))
+def test_visualization_matches_mxnet(key: str) -> None:
+    got = module_cases.visualization(mx)
+    assert sorted(got) == sorted(VISUALIZATION)
+    assert json.loads(json.dumps(got[key])) == VISUALIZATION[key]
+
+
+def test_plot_network_needs_graphviz() -> None:
+    import importlib.util
+
+    if importlib.util.find_spec("graphviz") is not None:
+        pytest.skip("graphviz is installed")
+    with pytest.raises(ImportError, match="Draw network requires graphviz library"):
+        mx.viz.plot_network(module_cases.build(mx, "mlp"))
