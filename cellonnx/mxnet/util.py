@@ -191,3 +191,18 @@ def setenv(name: str, value: str | None) -> None:
         os.environ.pop(name, None)
     else:
         os.environ[name] = value
+
+
+from cellonnx.mxnet.util_more import (  # noqa: E402 - MXNet's remaining util names
+    get_cuda_compute_capability,
+    get_gpu_count,
+    get_gpu_memory,
+    np_ufunc_legal_option,
+    set_module,
+    wrap_np_binary_func,
+    wrap_np_unary_func,
+)
+
+__all__ += ["get_cuda_compute_capability", "get_gpu_count", "get_gpu_memory", "np_ufunc_legal_option",
+            "set_module", "wrap_np_binary_func", "wrap_np_unary_func"]
+

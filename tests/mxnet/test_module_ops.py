@@ -154,3 +154,37 @@ def test_top_level_np_switches() -> None:
     with mx.np_shape(True):
         assert mx.is_np_shape()
     assert mx.set_np_shape(False) is False
+
+
+def test_util_names() -> None:
+    assert mx.util.get_gpu_count() == 0
+    with pytest.raises(mx.MXNetError, match="only supported for MXNet built with CUDA"):
+        mx.util.get_gpu_memory(0)
+    with pytest.raises(ValueError, match="Expecting a gpu context"):
+        mx.util.get_cuda_compute_capability(mx.cpu())
+    assert mx.util.np_ufunc_legal_option("casting", "safe") and not mx.util.np_ufunc_legal_option("casting", "x")
+    assert mx.util.np_ufunc_legal_option("dtype", "float32") and not mx.util.np_ufunc_legal_option("nope", 1)
+
+    @mx.util.wrap_np_unary_func
+    def neg(x, out=None):
+        return -x
+
+    assert neg(2, casting="same_kind") == -2
+    with pytest.raises(NotImplementedError, match="casting=safe is not implemented yet for operator neg"):
+        neg(2, casting="safe")
+    with pytest.raises(TypeError, match="nope is an invalid keyword to function 'neg'"):
+        neg(2, nope=1)
+
+    @mx.util.wrap_np_binary_func
+    def add(x1, x2, out=None):
+        return x1 + x2
+
+    assert add(1, 2) == 3
+    with pytest.raises(TypeError, match="casting bad not understood"):
+        add(1, 2, casting="bad")
+
+    @mx.util.set_module("mxnet.numpy")
+    def f():
+        return None
+
+    assert f.__module__ == "mxnet.numpy"
