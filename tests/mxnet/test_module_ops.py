@@ -188,3 +188,22 @@ def test_util_names() -> None:
         return None
 
     assert f.__module__ == "mxnet.numpy"
+
+
+def test_trainer_takes_a_kvstore_object() -> None:
+    results = []
+    for kv, compression in (("device", None), (mx.kv.create("device"), {"type": "2bit", "threshold": 0.5})):
+        net = mx.gluon.nn.Dense(2, in_units=3)
+        net.initialize(mx.init.Constant(0.5))
+        trainer = mx.gluon.Trainer(net.collect_params(), "sgd", {"learning_rate": 0.1}, kvstore=kv,
+                                   compression_params=compression)
+        x = mx.nd.array(np.arange(6.0).reshape(2, 3))
+        with mx.autograd.record():
+            loss = (net(x) ** 2).sum()
+        loss.backward()
+        trainer.step(2)
+        results.append(net.weight.data().asnumpy())
+    np.testing.assert_array_equal(results[0], results[1])
+    with pytest.raises(ValueError, match="Unknown type for gradient compression"):
+        mx.gluon.Trainer(mx.gluon.nn.Dense(1, in_units=1).collect_params(), "sgd",
+                         compression_params={"type": "3bit"})
