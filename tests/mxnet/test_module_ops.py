@@ -207,3 +207,31 @@ def test_trainer_takes_a_kvstore_object() -> None:
     with pytest.raises(ValueError, match="Unknown type for gradient compression"):
         mx.gluon.Trainer(mx.gluon.nn.Dense(1, in_units=1).collect_params(), "sgd",
                          compression_params={"type": "3bit"})
+
+
+def test_test_utils_checks() -> None:
+    tu = mx.test_utils
+    np.random.seed(0)
+    buckets, probs = tu.gen_buckets_probs_with_ppf(lambda q: q, 5)
+    assert buckets[0] == (0.0, 0.2) and probs == [0.2] * 5
+    assert tu.verify_generator(lambda n: np.random.uniform(size=n), buckets, probs, nsamples=20000, nrepeat=3)
+    with pytest.raises(AssertionError, match="Generator test fails"):
+        tu.verify_generator(lambda n: np.random.uniform(size=n) ** 2, buckets, probs, nsamples=20000, nrepeat=3)
+    p, obs, exp = tu.chi_square_check(lambda n: np.random.randint(0, 2, n), [0, 1], [0.5, 0.5], 1000)
+    assert obs.sum() == 1000 and list(exp) == [500, 500] and 0 <= p <= 1
+    assert tu.mean_check(lambda n: np.random.normal(1.0, 2.0, n), 1.0, 2.0, 100000)
+    assert not tu.mean_check(lambda n: np.random.normal(1.5, 2.0, n), 1.0, 2.0, 100000)
+    assert tu.var_check(lambda n: np.random.normal(0.0, 2.0, n), 2.0, 100000)
+    x = mx.sym.var("x")
+    net = mx.sym.FullyConnected(x, num_hidden=3, name="fc")
+    ctx_list = [{"ctx": mx.cpu(), "x": (2, 4), "type_dict": {"x": np.float64}},
+                {"ctx": mx.cpu(), "x": (2, 4), "type_dict": {"x": np.float32}}]
+    truth = tu.check_consistency(net, ctx_list)
+    assert set(truth[0]) >= {"fc_output", "fc_weight", "x"}
+    assert tu.check_speed(net, x=(2, 4), N=2) > 0
+    it = tu.DummyIter(mx.io.NDArrayIter(np.ones((4, 2)), batch_size=2))
+    assert next(it) is next(it)
+    csr = tu.rand_ndarray((4, 5), "csr", density=0.6)
+    dense = csr.asnumpy()
+    tu.shuffle_csr_column_indices(csr)
+    assert sorted(csr.indices.asnumpy().tolist()) == sorted(np.nonzero(dense)[1].tolist())

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from cellonnx.mxnet.test_utils.arrays import *
 from cellonnx.mxnet.test_utils.arrays import __all__ as _arrays
+from cellonnx.mxnet.test_utils.checks import *
+from cellonnx.mxnet.test_utils.checks import __all__ as _checks
 from cellonnx.mxnet.test_utils.compare import *
 from cellonnx.mxnet.test_utils.compare import __all__ as _compare
 from cellonnx.mxnet.test_utils.symbolic import *
 from cellonnx.mxnet.test_utils.symbolic import __all__ as _symbolic
 
-__all__ = [*_arrays, *_compare, *_symbolic]
+__all__ = [*_arrays, *_checks, *_compare, *_symbolic]
