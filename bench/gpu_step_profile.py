@@ -3,6 +3,10 @@ one a device-host round trip), and the GPU time per kernel, recorded with PyTorc
 cellonnx's own step calls (CUPTI sees every kernel of the process, onnxruntime's included).
 
     python bench/gpu_step_profile.py [--model resnet50] [--batch 64] [--image 224] [--steps 5] [--top 25]
+    python bench/gpu_step_profile.py --model transformer [--dropout 0.1] [--batch 32] [--seq 128]
+
+The transformer is the zoo's classifier (BERT-tiny) with dropout on: its masks come from the counter-based
+generator inside the graph (BitwiseXor / BitShift / Cast nodes), whose placement this shows.
 """
 from __future__ import annotations
 
@@ -21,7 +25,8 @@ import bench_env  # noqa: F401 (the editable install's hook, before cellonnx.mod
 
 
 def build_step(args):
-    from cellonnx.models import resnet
+    """(training step, its arguments): a TrainOneStepCell with Momentum, in GRAPH_MODE on args.device."""
+    from cellonnx.models import get_model, resnet
 
     import cellonnx as ms
     from cellonnx import nn
@@ -29,14 +34,33 @@ def build_step(args):
     ms.set_context(mode=ms.GRAPH_MODE, device_target=args.device)
     if args.tf32:
         ms.set_context(gpu_config={"matmul_allow_tf32": True})
-    net = getattr(resnet, args.model)(num_classes=1000)
-    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
-    step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), nn.Momentum(net.trainable_params(), 0.01, 0.9))
-    step.set_train()
     rng = np.random.default_rng(0)
-    x = ms.Tensor(rng.standard_normal((args.batch, 3, args.image, args.image)).astype(np.float32))
-    y = ms.Tensor(rng.integers(0, 1000, args.batch).astype(np.int32))
-    return step, x, y
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    if args.model == "transformer":
+        net = get_model("transformer_classifier", num_classes=2, dropout=args.dropout)
+        vocab = net.token_embedding.embedding_table.shape[0]
+        ids = rng.integers(0, vocab, (args.batch, args.seq)).astype(np.int32)
+        mask = np.ones((args.batch, args.seq), np.int32)
+        data, classes = (ids, mask), 2
+
+        class WithLoss(nn.Cell):
+            def __init__(self) -> None:
+                super().__init__(auto_prefix=False)
+                self.net, self.loss = net, loss
+
+            def construct(self, ids, mask, label):
+                return self.loss(self.net(ids, mask), label)
+
+        with_loss = WithLoss()
+    else:
+        net = getattr(resnet, args.model)(num_classes=1000)
+        data = (rng.standard_normal((args.batch, 3, args.image, args.image)).astype(np.float32),)
+        classes = 1000
+        with_loss = nn.WithLossCell(net, loss)
+    step = nn.TrainOneStepCell(with_loss, nn.Momentum(net.trainable_params(), 0.01, 0.9))
+    step.set_train()
+    labels = rng.integers(0, classes, args.batch).astype(np.int32)
+    return step, tuple(ms.Tensor(a) for a in (*data, labels))
 
 
 def placement(model, device: str) -> dict:
@@ -80,15 +104,17 @@ def main() -> None:
     parser.add_argument("--image", type=int, default=224)
     parser.add_argument("--steps", type=int, default=5)
     parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--seq", type=int, default=128, help="transformer: tokens per sequence")
+    parser.add_argument("--dropout", type=float, default=0.1, help="transformer: dropout rate")
     parser.add_argument("--device", default="GPU", choices=["GPU", "CPU"])
     parser.add_argument("--tf32", action="store_true", help="gpu_config matmul_allow_tf32 (TF32 everywhere)")
     args = parser.parse_args()
 
     from cellonnx.graph import train as graph_train
 
-    step, x, y = build_step(args)
+    step, batch = build_step(args)
     t = time.perf_counter()
-    float(step(x, y).asnumpy())
+    float(step(*batch).asnumpy())
     print(json.dumps({"first_step_s": round(time.perf_counter() - t, 2)}), flush=True)
     (compiled,) = graph_train.compiled_steps(step)
     model = compiled.step.model
@@ -96,13 +122,14 @@ def main() -> None:
     print(json.dumps({"nodes": len(model.graph.node), "op_types": dict(op_types.most_common(15))}))
     print(json.dumps(placement(model, args.device)), flush=True)
     for _ in range(2):
-        float(step(x, y).asnumpy())
+        float(step(*batch).asnumpy())
     t = time.perf_counter()
     for _ in range(args.steps):
-        loss = step(x, y)
+        loss = step(*batch)
     float(loss.asnumpy())
     wall = (time.perf_counter() - t) / args.steps
-    print(json.dumps({"step_ms": round(wall * 1e3, 1), "images_per_s": round(args.batch / wall, 1)}), flush=True)
+    print(json.dumps({"step_ms": round(wall * 1e3, 1), "samples_per_s": round(args.batch / wall, 1)}),
+          flush=True)
     if args.device != "GPU":
         return
     try:
@@ -112,7 +139,7 @@ def main() -> None:
         return
     with profile(activities=[ProfilerActivity.CUDA]) as prof:
         for _ in range(args.steps):
-            loss = step(x, y)
+            loss = step(*batch)
         float(loss.asnumpy())
     kernels = collections.defaultdict(lambda: [0.0, 0])
     for ev in prof.events():

@@ -21,11 +21,6 @@ DEVICE = "it manages accelerator streams, events or memory pools, which onnxrunt
 AUTO_PARALLEL = ("it belongs to MindSpore's semi-auto / auto / pipeline parallel training; cellonnx trains "
                  "data-parallel only")
 INTERNAL = "it is an internal module of MindSpore's own implementation, not user API"
-FLASH_ATTENTION = ("it is an Ascend NPU kernel of DeepSeek's sparse attention (top-k token / block selection "
-                   "over compressed blocks, padded to the kernel's fixed counts) whose selection and padding "
-                   "rules MindSpore does not document fully; the dense and paged attention kernels "
-                   "(flash_attention_score, fused_infer_attention_score, PagedAttention ...) are in "
-                   "cellonnx.ops")
 GRAPH_KERNEL = ("it registers kernels for MindSpore's own compiler (AKG / TBE / AiCPU), which cellonnx has "
                 "no use for")
 FAULT_TOLERANCE = ("it drives Huawei's MindIO fault-tolerance service for Ascend clusters (device-error "
@@ -183,11 +178,6 @@ UNSUPPORTED: dict[str, dict[str, str]] = {
         "Push": PARAMETER_SERVER,
         "Pull": PARAMETER_SERVER,
         "make_map_parameter": PARAMETER_SERVER,
-        "sparse_flash_attention": FLASH_ATTENTION,
-        "nsa_compress": FLASH_ATTENTION,
-        "nsa_compress_attention": FLASH_ATTENTION,
-        "nsa_select_attention": FLASH_ATTENTION,
-        "lightning_indexer": FLASH_ATTENTION,
         "reshard": AUTO_PARALLEL,
         "moe_distribute_combine": FUSED_ASCEND,
         "moe_distribute_dispatch": FUSED_ASCEND,

@@ -81,6 +81,9 @@ from cellonnx.ops.composite.comm import *
 from cellonnx.ops.composite.comm_matmul import *
 from cellonnx.ops.composite.flash_attention import *
 from cellonnx.ops.composite.infer_attention import *
+from cellonnx.ops.composite.nsa_compress import *
+from cellonnx.ops.composite.nsa_select import *
+from cellonnx.ops.composite.dsa_attention import *
 from cellonnx.communication.store import *
 from cellonnx.ops.prims import MODULES as _PRIM_MODULES
 from cellonnx.ops.composite import loss as _loss, math_extra as _math_extra
@@ -111,6 +114,9 @@ _modules += [_comm_matmul]
 from cellonnx.ops.composite import flash_attention as _flash_attention  # noqa: E402
 from cellonnx.ops.composite import infer_attention as _infer_attention  # noqa: E402
 _modules += [_flash_attention, _infer_attention]
+from cellonnx.ops.composite import dsa_attention as _dsa_attention  # noqa: E402
+from cellonnx.ops.composite import nsa_compress as _nsa_compress, nsa_select as _nsa_select  # noqa: E402
+_modules += [_nsa_compress, _nsa_select, _dsa_attention]
 from cellonnx.communication import store as _store  # noqa: E402
 _modules += [_store]
 

@@ -1,4 +1,6 @@
-"""The counter generator behind dropout (cellonnx/ops/prims/counter_rng.py): its NumPy and onnxruntime forms
+"""The counter generator behind dropout (cellonnx/ops/prims/counter_rng.py), with each of its two hashes
+(lowbias32 where graphs run on the CPU, squares32 where they run on CUDA; the CUDA form of the graph is run
+here by onnxruntime's CPU provider, which has the same integer kernels): its NumPy and onnxruntime forms
 agree bit for bit on large arrays, its values are uniform (chi-square, Kolmogorov-Smirnov at fixed seeds)
 and independent across neighbouring elements, consecutive draws and seeds, and eager dropout draws from it
 with MindSpore's semantics (p, scaling by 1 / (1 - p), P.Dropout's mask)."""
@@ -23,14 +25,38 @@ from cellonnx.tensor import Tensor
 ALPHA = 1e-4
 
 
-def _graph(fn, like_shape, dynamic=True):
+@pytest.fixture(autouse=True, params=["lowbias32", "squares32"])
+def algo(request, monkeypatch):
+    """Draws and traced graphs as for the CPU (lowbias32) or for CUDA (squares32)."""
+    from cellonnx.graph import builder
+
+    monkeypatch.setattr(builder, "targets_gpu", lambda: request.param == "squares32")
+    assert crng.algorithm() == request.param
+    return request.param
+
+
+def _model(fn, like_shape, dynamic=True):
     x = np.zeros(like_shape, np.float32)
     specs = [("x", Tensor(x), [None if dynamic and i == 0 else d for i, d in enumerate(x.shape)]),
              ("state", Tensor(np.zeros(3, np.int64)), [3])]
     g, _ = trace(fn, specs, opset=18, name="counter_rng")
     model = g.model()
     onnx.checker.check_model(model, full_check=True)
+    return model
+
+
+def _graph(fn, like_shape, dynamic=True):
+    model = _model(fn, like_shape, dynamic)
     return ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+
+
+def test_the_cuda_form_has_only_ops_the_cuda_provider_runs(algo):
+    """onnxruntime's CUDA provider has no BitwiseXor / BitShift kernels: such a node would run on the CPU
+    with a copy each way."""
+    model = _model(lambda x, st: Dropout.apply(x, st, p=0.3, salt=crng.salt_of(5)), (4, 7))
+    used = {n.op_type for n in model.graph.node}
+    bitwise = used & {"BitwiseXor", "BitShift", "BitwiseAnd", "BitwiseOr"}
+    assert bool(bitwise) == (algo == "lowbias32"), used
 
 
 def _state(seed, offset):
@@ -41,7 +67,7 @@ def _state(seed, offset):
 
 @pytest.mark.parametrize("shape", [(1 << 20) + 3, (7, 3, 129), (1,), (0, 5), (2,)])
 @pytest.mark.parametrize("salt_seed", [None, 77])
-def test_numpy_and_onnxruntime_draw_the_same_bits(shape, salt_seed):
+def test_numpy_and_onnxruntime_draw_the_same_bits(shape, salt_seed, algo):
     shape = shape if isinstance(shape, tuple) else (shape,)
     salt = crng.salt_of(salt_seed)
     sess = _graph(lambda x, st: crng.CounterUniform.apply(x, st, salt=salt), shape)

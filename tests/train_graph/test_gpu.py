@@ -47,7 +47,13 @@ def _step(make_net: Callable[[], nn.Cell], make_opt: Callable[[list], Any]) -> C
     return build
 
 
+def _mlp_dropout() -> nn.Cell:
+    return nn.SequentialCell(nn.Dense(6, 32), nn.ReLU(), nn.Dropout(p=0.3), nn.Dense(32, 3))
+
+
 CASES = {
+    # the masks come from the generator's CUDA hash (squares32) on both sides
+    "mlp_dropout_momentum": (_step(_mlp_dropout, lambda ps: nn.Momentum(ps, 0.1, 0.9)), (8, 6), 3),
     "mlp_bn_momentum": (_step(_mlp_bn, lambda ps: nn.Momentum(ps, 0.1, 0.9)), (4, 6), 3),
     "mlp_bn_adam_schedule": (_step(_mlp_bn, lambda ps: nn.Adam(ps, nn.WarmUpLR(0.01, 3))), (4, 6), 3),
     "lenet_sgd": (_step(lambda: lenet.lenet5(10), lambda ps: nn.SGD(ps, 0.05, momentum=0.9)),

@@ -202,9 +202,10 @@ def _check_layout(layout: str, op: str, allowed: tuple = LAYOUTS) -> str:
 def _fas_dense(q: Tensor, k: Tensor, v: Tensor, head_num: int, real_shift: Any, drop_mask: Any,
                attn_mask: Any, prefix: Any, keep_prob: float, scale: float, pre_tokens: int, next_tokens: int,
                layout: str, sparse_mode: int, op: str,
-               pse_first: bool = True) -> tuple[Tensor, Tensor, Tensor]:
+               pse_first: bool = True, alibi: tuple | None = None) -> tuple[Tensor, Tensor, Tensor]:
     """flash_attention_score in BSH / SBH / BSND / BNSD: (out in the layout, max (B,N,S1,1), sum).
-    ``pse_first``: the shift is added before scaling (else after)."""
+    ``pse_first``: the shift is added before scaling (else after). ``alibi``: (slopes, square root,
+    q_start, kv_start) of a shift generated inside, added after scaling."""
     n2 = k.shape[-1] * head_num // q.shape[-1] if layout in ("BSH", "SBH") else None
     qb = to_bnsd(q, layout, head_num, "query", op)
     if layout in ("BNSD", "BSND") and qb.shape[1] != head_num:
@@ -230,7 +231,12 @@ def _fas_dense(q: Tensor, k: Tensor, v: Tensor, head_num: int, real_shift: Any, 
         kept = F.logical_not(discard)
         keep_t = kept if keep_t is None else F.logical_and(kept, keep_t)
     shift = None if real_shift is None else _float(real_shift, "real_shift", op)
-    if shift is not None and tuple(shift.shape[-2:]) != (s1, s2):
+    if alibi is not None:
+        from cellonnx.ops.composite.alibi_pse import alibi_shift, alibi_slopes
+        slopes, root, q_start, kv_start = alibi
+        shift = alibi_shift(alibi_slopes(slopes, b, n, op), s1, s2, q_start, kv_start, root, qb.dtype)
+        pse_first = False
+    elif shift is not None and tuple(shift.shape[-2:]) != (s1, s2):
         raise ValueError(f"For '{op}', 'real_shift' must be (B, N1, S1, S2) or (1, N1, S1, S2) = "
                          f"({b}, {n}, {s1}, {s2}), but got {tuple(shift.shape)}")
     drop = None
@@ -257,7 +263,7 @@ def flash_attention_score_all(query: Tensor, key: Tensor, value: Tensor, head_nu
                               prefix: Any = None, actual_seq_qlen: Any = None, actual_seq_kvlen: Any = None,
                               keep_prob: float = 1.0, scale_value: float = 1.0, pre_tokens: int = INT_MAX,
                               next_tokens: int = INT_MAX, inner_precise: int = 0, input_layout: str = "BSH",
-                              sparse_mode: int = 0, *, _pse_first: bool = True,
+                              sparse_mode: int = 0, *, _pse_first: bool = True, _alibi: tuple | None = None,
                               _op: str = "FlashAttentionScore") -> tuple[Tensor, Tensor, Tensor, Tensor]:
     """The four outputs of MindSpore's ``FlashAttentionScore`` primitive: (softmax_max, softmax_sum,
     softmax_out, attention_out). See :func:`flash_attention_score`.
@@ -289,7 +295,7 @@ def flash_attention_score_all(query: Tensor, key: Tensor, value: Tensor, head_nu
     scale, keep_prob = float(scale_value), float(keep_prob)
     if layout != "TND":
         out, mx, sm = _fas_dense(q, k, v, head_num, real_shift, drop_mask, attn_mask, prefix, keep_prob,
-                                 scale, pre_tokens, next_tokens, layout, sparse_mode, op, _pse_first)
+                                 scale, pre_tokens, next_tokens, layout, sparse_mode, op, _pse_first, _alibi)
         return _stat8(mx), _stat8(sm), F.zeros((0,), q.dtype), out
     cq, ck = _ints(actual_seq_qlen), _ints(actual_seq_kvlen)
     if cq is None or ck is None or cq.size != ck.size:
@@ -305,16 +311,27 @@ def flash_attention_score_all(query: Tensor, key: Tensor, value: Tensor, head_nu
     outs, mxs, sms = [], [], []
     qa, ka, va = cast_any(q), cast_any(k), cast_any(v)
     q0 = k0 = 0
-    for q1, k1 in zip(cq.tolist(), ck.tolist()):
+    for bi, (q1, k1) in enumerate(zip(cq.tolist(), ck.tolist())):
         qi = F.expand_dims(qa[q0:q1], 0)
         ki, vi = F.expand_dims(ka[k0:k1], 0), F.expand_dims(va[k0:k1], 0)
         o, mx, sm = _fas_dense(qi, ki, vi, head_num, None, None, attn_mask if sparse_mode in (2, 3) else None,
-                               None, keep_prob, scale, pre_tokens, next_tokens, "BSND", sparse_mode, op)
+                               None, keep_prob, scale, pre_tokens, next_tokens, "BSND", sparse_mode, op,
+                               alibi=_batch_alibi(_alibi, bi))
         outs.append(F.squeeze(o, 0))
         mxs.append(F.transpose(F.squeeze(mx, 0), (1, 0, 2)))
         sms.append(F.transpose(F.squeeze(sm, 0), (1, 0, 2)))
         q0, k0 = q1, k1
     return (_stat8(F.concat(mxs, 0)), _stat8(F.concat(sms, 0)), F.zeros((0,), q.dtype), F.concat(outs, 0))
+
+
+def _batch_alibi(alibi: tuple | None, batch: int) -> tuple | None:
+    """The generated-shift arguments of one TND batch: (B, N1) slopes give that batch's row."""
+    if alibi is None:
+        return None
+    slopes = to_tensor(alibi[0])
+    if slopes.ndim == 2:
+        slopes = cast_any(slopes)[batch:batch + 1]
+    return (slopes,) + tuple(alibi[1:])
 
 
 def flash_attention_score(query: Tensor, key: Tensor, value: Tensor, head_num: int,
@@ -406,19 +423,29 @@ def speed_fusion_attention(query: Tensor, key: Tensor, value: Tensor, head_num: 
         pse\_type = 0: out = Dropout(Softmax(Mask(scale * (query \cdot key^T) + pse, atten\_mask)),
         keep\_prob) \cdot value
 
+    and pse_type 2 / 3 as pse_type 0 with the ALiBi shift generated from the slopes ``pse`` (see
+    ``pse_type``).
+
     Args:
         query, key, value, head_num, input_layout, padding_mask, prefix, actual_seq_qlen, actual_seq_kvlen,
             pre_tokens, next_tokens, inner_precise, sparse_mode: as in :func:`flash_attention_score`
             (``input_layout`` has no default here).
-        pse (Tensor, optional): the position shift, (B, N1, S1, S2) or (1, N1, S1, S2). Default ``None``.
+        pse (Tensor, optional): the position shift, (B, N1, S1, S2) or (1, N1, S1, S2); with ``pse_type`` 2
+            or 3 the ALiBi slopes, float (B, N1) or (N1,). Default ``None``.
         atten_mask (Tensor, optional): as ``attn_mask`` of :func:`flash_attention_score`. Default ``None``.
         scale (float): the scale of the scores. Default ``1.0``.
         keep_prob (float): the dropout keep probability; the mask is drawn by the dropout generator
             (``set_seed`` repeats it, in eager mode and in an exported graph alike). Default ``1.0``.
         gen_mask_parallel (bool), sync (bool): how the NPU draws the mask; no effect here.
-        pse_type (int): 1: ``pse`` added before scaling; 0: after. 2 and 3 (an ALiBi bias generated inside
-            the NPU kernel from per-head slopes) are not supported. Default ``1``.
-        q_start_idx, kv_start_idx: offsets of the generated ALiBi (pse_type 2 / 3); must be None.
+        pse_type (int): 1: ``pse`` added before scaling; 0: after. 2: the shift is generated from the
+            slopes ``pse`` and added after scaling, :math:`pse[b, h, i, j] = -slope[b, h] \cdot
+            |(j + kv\_start\_idx) - (i + q\_start\_idx)|` (row 0 at the top-left corner of the scores;
+            positions i, j within each batch for TND); 3: the same with the square root of the distance.
+            Default ``1``.
+        q_start_idx (Union[tuple[int], list[int]], optional): one int, the query position offset of the
+            generated shift (pse_type 2 / 3; None: 0). Default ``None``.
+        kv_start_idx (Union[tuple[int], list[int]], optional): one int, the key position offset of the
+            generated shift (pse_type 2 / 3; None: 0). Default ``None``.
 
     Returns:
         tuple (attention_out, softmax_max, softmax_sum, softmax_out, seed, offset, numels):
@@ -428,6 +455,7 @@ def speed_fusion_attention(query: Tensor, key: Tensor, value: Tensor, head_num: 
         dropout mask elements drawn (0 when ``keep_prob`` is 1).
 
     Raises:
+        TypeError: ``pse_type`` not an int.
         ValueError: an unsupported ``pse_type``, layout, sparse mode or shape.
 
     Supported Platforms:
@@ -444,12 +472,16 @@ def speed_fusion_attention(query: Tensor, key: Tensor, value: Tensor, head_num: 
     """
     op = "SpeedFusionAttention"
     del gen_mask_parallel, sync
-    if pse_type not in (0, 1):
-        raise ValueError(f"For '{op}', 'pse_type' {pse_type} is not supported: pass the position shift as "
-                         f"'pse' with pse_type 0 (added after scaling) or 1 (before)")
-    if q_start_idx is not None or kv_start_idx is not None:
-        raise ValueError(f"For '{op}', 'q_start_idx' / 'kv_start_idx' belong to pse_type 2 / 3, which "
-                         f"are not supported")
+    if isinstance(pse_type, bool) or not isinstance(pse_type, int):
+        raise TypeError(f"For '{op}', 'pse_type' must be an int, but got {type(pse_type).__name__}")
+    if pse_type not in (0, 1, 2, 3):
+        raise ValueError(f"For '{op}', 'pse_type' must be 0, 1, 2 or 3, but got {pse_type}")
+    alibi = None
+    if pse_type in (2, 3) and pse is not None:
+        from cellonnx.ops.composite.alibi_pse import start_index
+        alibi = (pse, pse_type == 3, start_index(q_start_idx, "q_start_idx", op),
+                 start_index(kv_start_idx, "kv_start_idx", op))
+        pse = None
     from cellonnx.ops.prims.counter_rng import rng_state
     state = rng_state().asnumpy()
     key64 = (int(state[0]) & 0xFFFFFFFF) | ((int(state[1]) & 0xFFFFFFFF) << 32)
@@ -458,7 +490,7 @@ def speed_fusion_attention(query: Tensor, key: Tensor, value: Tensor, head_num: 
     smax, ssum, sout, out = flash_attention_score_all(
         query, key, value, head_num, pse, None, padding_mask, atten_mask, prefix, actual_seq_qlen,
         actual_seq_kvlen, keep_prob, scale, pre_tokens, next_tokens, inner_precise, input_layout, sparse_mode,
-        _pse_first=pse_type == 1, _op=op)
+        _pse_first=pse_type == 1, _alibi=alibi, _op=op)
     numels = 0
     if float(keep_prob) < 1.0:
         if str(input_layout).upper() == "TND":

@@ -8,22 +8,28 @@ every draw reads the state and adds 1 to the offset. In a compiled training step
 and ``rng_state.new`` the output that replaces it, so consecutive steps draw fresh values and a step re-run
 from the same state draws the same ones.
 
-A draw of ``n`` values with salt ``(s0, s1)`` (0, 0 unless an op-level ``seed`` was given):
+A draw of ``n`` values with salt ``(s0, s1)`` (0, 0 unless an op-level ``seed`` was given) hashes
+``m = ceil(n / 2)`` counters into 32-bit words ``w_j``; value ``e`` is the high 16 bits of ``w_e`` for
+``e < m``, the low 16 bits of ``w_(e - m)`` otherwise, and its uniform is ``value / 2**16`` in [0, 1).
+Two 16-bit values per hashed counter halve the integer work (p is resolved to 1/65536). The words come from
+one of two hashes, chosen by where graphs run (``device_target``, see ``algorithm()``), eager and traced
+alike, so a compiled step draws the eager step's masks on either device:
 
-- its keys: ``(k0, k1) = H([key_lo ^ s0, key_hi ^ s1] ^ offset)`` (``offset`` taken modulo 2**32);
-- ``m = ceil(n / 2)`` counters: ``w_j = H(G(j + k1) + k0)`` for ``j < m``;
-- value ``e`` is the high 16 bits of ``w_e`` for ``e < m``, the low 16 bits of ``w_(e - m)`` otherwise; its
-  uniform is ``value / 2**16`` in [0, 1).
-
-``H`` is Wellons' lowbias32 (``x ^= x >> 16; x *= 0x7feb352d; x ^= x >> 15; x *= 0x846ca68b; x ^= x >> 16``)
-and ``G`` its first half (``x ^= x >> 16; x *= 0x7feb352d``), all arithmetic on uint32 modulo 2**32. ``G``
-scatters the counters before the second key is added, so two draws whose counter ranges overlap still hash
-different words; ``H`` gives the output its quality. Two 16-bit values per hashed counter halve the integer
-work (p is resolved to 1/65536); onnxruntime runs BitwiseXor and BitShift several times slower than Mul and
-Add, so the formulation keeps four xor-shifts per counter (two per element).
+- **lowbias32** (CPU): ``(k0, k1) = H([key_lo ^ s0, key_hi ^ s1] ^ offset)`` (``offset`` modulo 2**32),
+  ``w_j = H(G(j + k1) + k0)``. ``H`` is Wellons' lowbias32 (``x ^= x >> 16; x *= 0x7feb352d;
+  x ^= x >> 15; x *= 0x846ca68b; x ^= x >> 16``) and ``G`` its first half, all on uint32 modulo 2**32.
+  ``G`` scatters the counters before the second key is added, so two draws whose counter ranges overlap
+  still hash different words. onnxruntime's CPU kernels run BitwiseXor and BitShift about twice as slow as
+  Mul and Add, which this form keeps to four xor-shifts per counter.
+- **squares32** (CUDA): Widynski's counter-based "Squares" generator (arXiv:2004.06278), 4 rounds of
+  ``x = x * x + y`` and a swap of the 32-bit halves on uint64, with the key ``K = 2 * (key_hi * 2**32 +
+  key_lo + s1 * 2**32 + s0) + 1`` (odd, modulo 2**64) and the counters ``offset * 2**33 + j`` (each draw
+  has its own 2**33 counters). onnxruntime's CUDA provider has no BitwiseXor or BitShift kernels: a hash
+  built on them runs on the CPU between GPU nodes, with two host-device copies per node. Squares needs only
+  Mul and Add, and the half swap and the final shift lower as Div / Mul / Sub on the GPU.
 
 Dropout keeps element ``e`` when its uniform is at least ``p``, i.e. when its value is at least
-``ceil(p * 65536)``. The lowering needs the bitwise ops of opset 18 (BitwiseXor); below it, dropout lowers to
+``ceil(p * 65536)``. The lowering needs opset 18 (BitwiseXor); below it, dropout lowers to
 RandomUniformLike (onnxruntime's own generator).
 """
 from __future__ import annotations
@@ -77,6 +83,14 @@ def salt_of(seed: int | None) -> tuple[int, int]:
     return (z & 0xFFFFFFFF, z >> 32)
 
 
+def algorithm() -> str:
+    """The hash draws use now: "squares32" where graphs run on CUDA (device_target "GPU", or "auto" with CUDA
+    present), "lowbias32" otherwise."""
+    from cellonnx.graph import builder
+
+    return "squares32" if builder.targets_gpu() else "lowbias32"
+
+
 def threshold(p: float) -> int:
     """The smallest 16-bit value kept by dropout with drop probability ``p`` (65536: nothing is kept)."""
     return min(math.ceil(float(p) * 65536.0), 65536)
@@ -101,35 +115,68 @@ def draw_keys(state: np.ndarray, salt: tuple[int, int]) -> tuple[np.uint32, np.u
     return kk[0], kk[1]
 
 
-def values16(n: int, state: np.ndarray, salt: tuple[int, int] = (0, 0)) -> np.ndarray:
-    """The ``n`` 16-bit values (uint32 array) of one draw."""
-    if n >= 1 << 33:
-        raise ValueError(f"counter_rng: a draw of {n} values is more than the 2**33 the counters cover")
+def _lowbias_words(m: int, state: np.ndarray, salt: tuple[int, int]) -> np.ndarray:
     k0, k1 = draw_keys(state, salt)
-    m = (n + 1) // 2
     w = np.arange(m, dtype=np.uint32)
     w += k1
     w ^= w >> np.uint32(16)
     w *= _M1
     w += k0
-    _mix(w)
+    return _mix(w)
+
+
+_HALF = np.uint64(32)
+
+
+def squares_key(state: np.ndarray, salt: tuple[int, int]) -> np.uint64:
+    """The odd 64-bit key of a squares32 draw."""
+    lo, hi = (int(v) & _MASK64 for v in np.asarray(state)[:2])   # as ONNX Cast to uint64 reads them
+    return np.uint64((2 * ((hi << 32) + lo + (salt[1] << 32) + salt[0]) + 1) & _MASK64)
+
+
+def _squares_words(m: int, state: np.ndarray, salt: tuple[int, int]) -> np.ndarray:
+    key = squares_key(state, salt)
+    ctr = np.arange(m, dtype=np.uint64)
+    ctr += np.uint64((int(np.asarray(state)[2]) << 33) & _MASK64)
+    y = ctr * key
+    z = y + key
+    x = y * y + y
+    for add in (z, y):
+        x = (x >> _HALF) | (x << _HALF)
+        x *= x
+        x += add
+    x = (x >> _HALF) | (x << _HALF)
+    x *= x
+    x += z
+    return (x >> _HALF).astype(np.uint32)
+
+
+def values16(n: int, state: np.ndarray, salt: tuple[int, int] = (0, 0),
+             algo: str | None = None) -> np.ndarray:
+    """The ``n`` 16-bit values (uint32 array) of one draw, with ``algo`` (default: ``algorithm()``)."""
+    if n >= 1 << 33:
+        raise ValueError(f"counter_rng: a draw of {n} values is more than the 2**33 the counters cover")
+    m = (n + 1) // 2
+    words = _squares_words if (algo or algorithm()) == "squares32" else _lowbias_words
+    w = words(m, state, salt)
     out = np.empty(2 * m, dtype=np.uint32)
     np.right_shift(w, np.uint32(16), out=out[:m])
     np.bitwise_and(w, np.uint32(0xFFFF), out=out[m:])
     return out[:n]
 
 
-def uniform_np(shape: tuple[int, ...], state: np.ndarray, salt: tuple[int, int] = (0, 0)) -> np.ndarray:
+def uniform_np(shape: tuple[int, ...], state: np.ndarray, salt: tuple[int, int] = (0, 0),
+               algo: str | None = None) -> np.ndarray:
     """Float32 uniforms in [0, 1) of ``shape``: the values of one draw over 2**16."""
     n = int(np.prod(shape, dtype=np.int64))
-    return (values16(n, state, salt).astype(np.float32) * np.float32(2.0 ** -16)).reshape(shape)
+    return (values16(n, state, salt, algo).astype(np.float32) * np.float32(2.0 ** -16)).reshape(shape)
 
 
 def keep_np(shape: tuple[int, ...], p: float, state: np.ndarray,
-            salt: tuple[int, int] = (0, 0)) -> np.ndarray:
+            salt: tuple[int, int] = (0, 0), algo: str | None = None) -> np.ndarray:
     """Dropout's keep mask (bool) of ``shape``: uniform >= p."""
     n = int(np.prod(shape, dtype=np.int64))
-    return (values16(n, state, salt) >= threshold(p)).reshape(shape)
+    return (values16(n, state, salt, algo) >= threshold(p)).reshape(shape)
 
 
 # ---------------------------------------------------------------- ONNX
@@ -145,8 +192,53 @@ def _mix_nodes(g: Any, x: str) -> str:
     return x
 
 
+def _shr(g: Any, x: str, bits: int, dtype: Any = np.uint32) -> str:
+    """x >> bits (unsigned): BitShift on the CPU, a Div where the graph runs on CUDA (no BitShift kernel)."""
+    if g.for_gpu:
+        return g.op("Div", x, g.const(np.asarray(1 << bits, dtype=dtype)))
+    return g.op("BitShift", x, g.const(np.asarray(bits, dtype=dtype)), direction="RIGHT")
+
+
+def _counters(g: Any, like: str) -> str:
+    """0 .. m - 1 (int64), m = ceil(size(like) / 2)."""
+    n = g.op("Size", like)
+    m = g.op("Div", g.op("Add", n, g.const(np.asarray(1, np.int64))), g.const(np.asarray(2, np.int64)))
+    # the counters do not depend on the key: draws of one size share them in the optimized graph
+    return g.op("Range", g.const(np.asarray(0, np.int64)), m, g.const(np.asarray(1, np.int64)))
+
+
+def _squares_word_nodes(g: Any, like: str, state: str, salt: tuple[int, int]) -> str:
+    u64 = TensorProto.UINT64
+
+    def c(v: int) -> str:
+        return g.const(np.asarray(v & _MASK64, dtype=np.uint64))
+
+    words = g.op("Cast", state, to=u64)
+    lo = g.op("Slice", words, g.i64([0]), g.i64([1]))
+    hi = g.op("Slice", words, g.i64([1]), g.i64([2]))
+    off = g.op("Slice", words, g.i64([2]), g.i64([3]))
+    base = g.op("Add", g.op("Mul", hi, c(1 << 32)), lo)
+    key = g.op("Add", g.op("Mul", g.op("Add", base, c((salt[1] << 32) + salt[0])), c(2)), c(1))
+    ctr = g.op("Add", g.op("Cast", _counters(g, like), to=u64), g.op("Mul", off, c(1 << 33)))
+
+    def swap(x: str) -> str:   # (x >> 32) | (x << 32): the halves never overlap, so | is +
+        top = _shr(g, x, 32, np.uint64)
+        return g.op("Add", top, g.op("Mul", x, c(1 << 32)))
+
+    y = g.op("Mul", ctr, key)
+    z = g.op("Add", y, key)
+    x = g.op("Add", g.op("Mul", y, y), y)
+    for add in (z, y, z):
+        x = swap(x)
+        x = g.op("Add", g.op("Mul", x, x), add)
+    return g.op("Cast", _shr(g, x, 32, np.uint64), to=TensorProto.UINT32)
+
+
 def _words(g: Any, like: str, state: str, salt: tuple[int, int]) -> str:
-    """The m = ceil(n / 2) counter words (uint32) of a draw over ``like``."""
+    """The m = ceil(n / 2) counter words (uint32) of a draw over ``like``, with the hash of the graph's
+    device (see ``algorithm()``)."""
+    if g.for_gpu:
+        return _squares_word_nodes(g, like, state, salt)
     words = g.op("Cast", state, to=TensorProto.UINT32)
     kk = g.op("BitwiseXor", g.op("Slice", words, g.i64([0]), g.i64([2])),
               g.op("Slice", words, g.i64([2]), g.i64([3])))
@@ -155,11 +247,7 @@ def _words(g: Any, like: str, state: str, salt: tuple[int, int]) -> str:
     kk = _mix_nodes(g, kk)
     k0 = g.op("Slice", kk, g.i64([0]), g.i64([1]))
     k1 = g.op("Slice", kk, g.i64([1]), g.i64([2]))
-    n = g.op("Size", like)
-    m = g.op("Div", g.op("Add", n, g.const(np.asarray(1, np.int64))), g.const(np.asarray(2, np.int64)))
-    # the counters 0..m-1 do not depend on the key: draws of one size share them in the optimized graph
-    j = g.op("Cast", g.op("Range", g.const(np.asarray(0, np.int64)), m, g.const(np.asarray(1, np.int64))),
-             to=TensorProto.UINT32)
+    j = g.op("Cast", _counters(g, like), to=TensorProto.UINT32)
     w = g.op("Add", j, k1)
     w = g.op("Mul", g.op("BitwiseXor", w, g.op("BitShift", w, _u32(g, 16), direction="RIGHT")), _u32(g, _M1))
     return _mix_nodes(g, g.op("Add", w, k0))
@@ -195,16 +283,16 @@ def keep_nodes(g: Any, like: str, state: str, p: float, salt: tuple[int, int]) -
     w = _words(g, like, state, salt)
     t = _u32(g, threshold(p) << 16)
     hi = g.op("GreaterOrEqual", w, t)
-    lo = g.op("GreaterOrEqual", g.op("BitShift", w, _u32(g, 16), direction="LEFT"), t)
+    # w << 16 as a Mul (modulo 2**32): faster than BitShift on the CPU, and CUDA has no BitShift
+    lo = g.op("GreaterOrEqual", g.op("Mul", w, _u32(g, 1 << 16)), t)
     return _halves(g, hi, lo, like)
 
 
 def uniform_nodes(g: Any, like: str, state: str, salt: tuple[int, int]) -> str:
     """Float32 uniforms of ``like``'s shape as ONNX nodes."""
     w = _words(g, like, state, salt)
-    sixteen = _u32(g, 16)
-    hi = g.op("BitShift", w, sixteen, direction="RIGHT")
-    lo = g.op("BitShift", g.op("BitShift", w, sixteen, direction="LEFT"), sixteen, direction="RIGHT")
+    hi = _shr(g, w, 16)
+    lo = _shr(g, g.op("Mul", w, _u32(g, 1 << 16)), 16)
     scale = g.const(np.asarray(2.0 ** -16, np.float32))
     return _halves(g, *(g.op("Mul", g.op("Cast", v, to=TensorProto.FLOAT), scale) for v in (hi, lo)), like)
 
