@@ -15,7 +15,8 @@ from tests.tolerance import assert_close
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "mxnet" / "module"
 SCENARIOS = {"custom_ops": module_ops_cases.custom_ops, "functions": module_ops_cases.functions,
-             "kvstores": module_ops_cases.kvstores, "test_utils": module_ops_cases.test_utils}
+             "kvstores": module_ops_cases.kvstores, "test_utils": module_ops_cases.test_utils,
+             "symbolic_custom": module_ops_cases.symbolic_custom}
 
 
 @pytest.mark.parametrize("scenario", list(SCENARIOS))

@@ -24,6 +24,15 @@ _LOSS_OPS = frozenset({"SoftmaxOutput", "LinearRegressionOutput", "LogisticRegre
 _REQS = ("write", "add", "null", "inplace")
 
 
+def _custom_loss(node: Any) -> bool:
+    """A Python operator declared without head gradients (``need_top_grad=False``): a loss output."""
+    if node.op != "Custom":
+        return False
+    from cellonnx.gluon.symbol.custom_op import custom_prop
+
+    return not custom_prop(node.attrs).need_top_grad_
+
+
 def _nd(array: np.ndarray) -> Any:
     from cellonnx.mxnet.ndarray.ndarray import NDArray
 
@@ -228,7 +237,8 @@ class Executor:
         for i, (nid, _) in enumerate(heads):
             spec = op_spec(graph.nodes[nid].op)
             g = given[i] if i < len(given) else None
-            if g is None and (spec is None or spec.name not in _LOSS_OPS):
+            if g is None and (spec is None or spec.name not in _LOSS_OPS) \
+                    and not _custom_loss(graph.nodes[nid]):
                 raise ValueError(
                     f"Executor.backward: output {i} ('{self._output_names[i]}') is not a loss output "
                     "(SoftmaxOutput, MakeLoss ...), so its head gradient is required: pass out_grads"

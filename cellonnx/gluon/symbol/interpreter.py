@@ -49,6 +49,10 @@ def _accepted(fn: Callable[..., Any]) -> set[str] | None:
 def parse_node_attrs(graph: SymbolGraph, node: Node, spec: OpSpec, row: Row) -> dict[str, Any]:
     """The node's attributes as Python values. Double-underscore attributes (``__profiler_scope__``,
     ``__layout__``) describe the node to MXNet's tools and are not the operator's."""
+    if spec.name == "Custom":  # the Python operator takes its keyword arguments as strings
+        from cellonnx.gluon.symbol.custom_op import custom_attrs
+
+        return custom_attrs(node.attrs)
     accepted = _accepted(row.fn)
     out: dict[str, Any] = {}
     for key, text in node.attrs.items():

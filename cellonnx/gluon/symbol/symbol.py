@@ -89,6 +89,10 @@ def output_names(node: Any) -> list[str]:
     if node.is_variable:
         return [node.name]
     op = op_spec(node.op).name if op_spec(node.op) else node.op
+    if op == "Custom":
+        from cellonnx.gluon.symbol.custom_op import custom_outputs
+
+        return custom_outputs(node.name, node.attrs)
     if op in _NAMED_OUTPUTS:
         visible = 3 if op != "Dropout" and _attr(node, "output_mean_var", False) else 1
         return [f"{node.name}_{n}" for n in _NAMED_OUTPUTS[op][:visible]]
