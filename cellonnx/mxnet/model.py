@@ -1,6 +1,6 @@
 """mxnet.model: MXNet 1.x checkpoints (``prefix-symbol.json`` + ``prefix-0003.params``, the files
 ``save_checkpoint`` writes and model servers load with ``load_checkpoint``) and ``BatchEndParam`` (what
-batch-end callbacks receive).
+batch-end callbacks receive); ``FeedForward``, the deprecated estimator.
 
 The .params file holds the arrays under ``arg:<name>`` / ``aux:<name>`` keys in MXNet's NDArray format, so
 files written here load in MXNet 1.9.1 and the other way round.
@@ -73,3 +73,9 @@ def load_checkpoint(prefix: str, epoch: int) -> tuple[Any, dict[str, Any], dict[
     symbol = sym.load(f"{prefix}-symbol.json")
     arg_params, aux_params = load_params(prefix, epoch)
     return symbol, arg_params, aux_params
+
+
+from cellonnx.mxnet.model_feedforward import FeedForward  # noqa: E402 - it uses this module's functions
+
+__all__ += ["FeedForward"]
+

@@ -31,7 +31,7 @@ def test_module_matches_mxnet(case: str, run: str) -> None:
         assert_close(got[key], want[key], RTOL, SCALE_RTOL, what=f"{case} {run} {key}")
 
 
-@pytest.mark.parametrize("scenario", ["bucketing", "sequential"])
+@pytest.mark.parametrize("scenario", ["bucketing", "sequential", "feedforward"])
 def test_composite_modules_match_mxnet(scenario: str) -> None:
     want = np.load(FIXTURES / f"{scenario}.npz")
     got = getattr(module_cases, scenario)(mx)
