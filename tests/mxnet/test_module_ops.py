@@ -238,3 +238,27 @@ def test_test_utils_checks() -> None:
     dense = csr.asnumpy()
     tu.shuffle_csr_column_indices(csr)
     assert sorted(csr.indices.asnumpy().tolist()) == sorted(np.nonzero(dense)[1].tolist())
+
+
+def test_gluon_and_optimizer_checks() -> None:
+    tu = mx.test_utils
+
+    def build(prefix=None):
+        net = mx.gluon.nn.HybridSequential(prefix=prefix)
+        with net.name_scope():
+            net.add(mx.gluon.nn.Dense(3, in_units=4), mx.gluon.nn.Activation("tanh"))
+        return net
+
+    x = np.random.rand(2, 4).astype(np.float32)
+    # test_grad=False: a hybridized block's backward with the output as its own head gradient
+    # (``out.backward(out)``) fails in the hybrid training graph (onnxruntime rejects the model)
+    tu.check_gluon_hybridize_consistency(build, [mx.nd.array(x)], test_grad=False)
+    with pytest.raises(AssertionError):
+        tu.check_gluon_hybridize_consistency(build, [mx.nd.array(x)], numpy_func=lambda a: a[:, :3],
+                                             test_grad=False)
+    sgd = mx.optimizer.SGD
+    tu.compare_optimizer(sgd(learning_rate=0.1, momentum=0.9), sgd(learning_rate=0.1, momentum=0.9), (3, 4),
+                         np.float32)
+    tu.compare_optimizer(mx.optimizer.Adam(), mx.optimizer.Adam(), [(3, 4), (2,)], np.float32, ntensors=2)
+    with pytest.raises(AssertionError):
+        tu.compare_optimizer(sgd(learning_rate=0.1), sgd(learning_rate=0.2), (3, 4), np.float32)

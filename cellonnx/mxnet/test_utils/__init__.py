@@ -9,7 +9,9 @@ from cellonnx.mxnet.test_utils.checks import *
 from cellonnx.mxnet.test_utils.checks import __all__ as _checks
 from cellonnx.mxnet.test_utils.compare import *
 from cellonnx.mxnet.test_utils.compare import __all__ as _compare
+from cellonnx.mxnet.test_utils.gluon_checks import *
+from cellonnx.mxnet.test_utils.gluon_checks import __all__ as _gluon_checks
 from cellonnx.mxnet.test_utils.symbolic import *
 from cellonnx.mxnet.test_utils.symbolic import __all__ as _symbolic
 
-__all__ = [*_arrays, *_checks, *_compare, *_symbolic]
+__all__ = [*_arrays, *_checks, *_compare, *_gluon_checks, *_symbolic]
