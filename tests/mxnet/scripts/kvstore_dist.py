@@ -1,9 +1,10 @@
 """Run on 2 ranks by tests/mxnet/test_kvstore_dist.py: a 'dist_sync' KVStore (rank 0's initial values, pushes
 summed over the ranks, the optimizer run by the store) and a Module trained with kvstore='dist_sync' on
-different data per rank; prints one JSON line per rank."""
+different data per rank; prints a JSON line per rank (rank 0 on stdout, rank 1 on stderr)."""
 from __future__ import annotations
 
 import json
+import sys
 
 import numpy as np
 
@@ -35,7 +36,8 @@ def main() -> None:
     mod.fit(mx.io.NDArrayIter(x, y, batch_size=4), num_epoch=2, kvstore="dist_sync",
             initializer=mx.init.Constant(0.1), optimizer_params={"learning_rate": 0.5})
     out["fc_weight"] = mod.get_params()[0]["fc_weight"].asnumpy().tolist()
-    print(json.dumps(out), flush=True)
+    # one stream per rank, so that the two lines cannot interleave
+    print(json.dumps(out), flush=True, file=sys.stdout if rank == 0 else sys.stderr)
 
 
 if __name__ == "__main__":
