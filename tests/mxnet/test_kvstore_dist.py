@@ -25,7 +25,8 @@ def test_dist_sync_kvstore_on_two_ranks() -> None:
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=180, env=env)
     if proc.returncode != 0:
         pytest.fail(f"{' '.join(cmd)} exited {proc.returncode}:\n{proc.stdout}\n{proc.stderr}")
-    lines = [line for text in (proc.stdout, proc.stderr) for line in text.splitlines() if line.startswith("{")]
+    lines = [line for text in (proc.stdout, proc.stderr) for line in text.splitlines()
+             if line.startswith("{")]
     ranks = sorted((json.loads(line) for line in lines), key=lambda r: r["rank"])
     assert [r["rank"] for r in ranks] == [0, 1]
     for r in ranks:
