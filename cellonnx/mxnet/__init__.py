@@ -9,6 +9,8 @@ MindSpore code. The package is laid out like MXNet's, so a file ports by rewriti
     mx.autograd, mx.init / mx.initializer, mx.optimizer, mx.lr_scheduler, mx.metric, mx.io
     mx.device / mx.context (cpu, gpu, Context, current_context), mx.util (use_np, set_np ...), mx.base,
     mx.name, mx.random, mx.image (imdecode / imread / imresize and MXNet's crops, with Pillow and NumPy)
+    mx.recordio (RecordIO files byte for byte), mx.gluon.data (datasets, samplers, DataLoader, vision
+                        datasets and transforms over mx.nd.image / mx.npx.image), mx.gluon.utils
 
 Arrays of every API are cellonnx Tensors (autograd, tracing to ONNX, onnxruntime); NDArray and ndarray add
 their API's methods. ``is_np_array()`` is False until ``set_np()`` (MXNet 1.x's default); Gluon 1.x code
@@ -51,6 +53,7 @@ from cellonnx.mxnet import (  # noqa: E402 - after the aliases, which these modu
     numpy_extension,
     optimizer,
     random,
+    recordio,
     symbol,
 )
 from cellonnx.mxnet.attribute import AttrScope  # noqa: E402
@@ -97,6 +100,7 @@ __all__ = ["AttrScope", "Context", "Device", "MXNetError", "NDArray", "attribute
            "context", "cpu", "cpu_pinned", "current_context", "current_device", "device", "executor", "gluon",
            "gpu", "image", "init", "initializer", "io", "lr_scheduler", "metric", "name", "nd",
            "ndarray", "np", "npx", "num_gpus", "numpy", "numpy_extension", "optimizer", "random",
+           "recordio",
            "sym", "symbol", "util"]
 __all__ += ["callback", "is_np_array", "is_np_shape", "kv", "kvstore", "mod", "model", "module", "mon",
             "monitor", "np_array", "np_shape", "onnx", "operator", "profiler", "runtime", "set_np_shape",

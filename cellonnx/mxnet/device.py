@@ -114,6 +114,8 @@ def num_gpus() -> int:
 
 
 def gpu_memory_info(device_id: int = 0) -> tuple[int, int]:
+    """(free, total) bytes of GPU ``device_id``'s memory in MXNet; cellonnx leaves GPU memory to onnxruntime,
+    so it raises RuntimeError, as MXNet built without CUDA raises."""
     raise RuntimeError(f"gpu_memory_info({device_id}): cellonnx does not manage GPU memory (onnxruntime "
                        "does)")
 

@@ -353,6 +353,14 @@ CASES: list[tuple[str, str, list[Any], dict[str, Any], dict[str, Any]]] = [
     ("linalg_det_matrix", "linalg_det", [F(3, 3)], {}, {}),
     ("linalg_slogdet_matrix", "linalg_slogdet", [F(3, 3)], {}, NG),
     ("linalg_sumlogdiag_matrix", "linalg_sumlogdiag", [F(3, 3, positive=True)], {}, {}),
+    # mx.nd.linalg's short names (the same operators), syevd only there (MXNet's _linalg_syevd)
+    ("linalg_syevd", "linalg.syevd", [K([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]])], {}, NG),
+    ("linalg_syevd_batch", "linalg.syevd", [K([[[1.0, 2.0], [2.0, 4.0]], [[1.0, 2.0], [2.0, 5.0]],
+                                              [[-2.0, 0.5], [0.5, 1.0]]])], {}, NG),
+    ("linalg_potrf_short", "linalg.potrf", [K([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]])],
+     {"lower": True}, NG),
+    ("linalg_trsm_short", "linalg.trsm", [K([[2.0, 0, 0], [0.5, 1.5, 0], [-0.3, 0.2, 1.2]]), F(3, 2)],
+     {"alpha": 0.5}, {}),
     # loss outputs: the forward is the softmax, the gradient softmax - one_hot (the head gradient ignored)
     ("SoftmaxOutput", "SoftmaxOutput", [F(3, 4), K([0, 2, 3])], {}, {}),
     ("SoftmaxOutput_scaled", "SoftmaxOutput", [F(3, 4), K([1, 0, 3])],

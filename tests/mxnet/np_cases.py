@@ -152,6 +152,9 @@ def _row_sum(v: Any, axis: int) -> Any:
 # every other function of mx.np and mx.npx that MXNet 1.9.1 has too, keyword forms among them
 # (test_np_ops.py checks that each such name has a row or a reason in NOT_ROWED)
 I3 = J([[1, 2, 3], [4, 5, 6]])
+WELL3 = np.array([[4.0, 1.0, 0.5], [1.0, 3.0, -0.2], [0.5, -0.2, 2.0]])  # well conditioned
+SPD3 = WELL3 @ WELL3.T + np.eye(3)  # symmetric positive-definite
+WELL6 = 3.0 * np.eye(6) + np.sin(np.arange(36.0)).reshape(6, 6) / 2
 SWEEP: list[tuple[str, str, list, dict]] = [
     # element-wise
     ("abs", "abs", [A(2, 3)], {}),
@@ -261,6 +264,7 @@ SWEEP: list[tuple[str, str, list, dict]] = [
     ("arange_int", "arange", [0, 6, 2], {"dtype": "int32"}),
     ("linspace", "linspace", [0, 1, 5], {}),
     ("linspace_open", "linspace", [0, 1], {"num": 4, "endpoint": False}),
+    ("linspace_retstep", "linspace", [0, 2, 5], {"retstep": True}),
     ("logspace", "logspace", [0, 2, 3], {}),
     ("eye", "eye", [2, 3], {"k": 1}),
     ("identity", "identity", [3], {}),
@@ -345,6 +349,95 @@ SWEEP: list[tuple[str, str, list, dict]] = [
     ("linalg_multi_dot", "linalg.multi_dot", [[A(2, 3), A(3, 4), A(4, 2)]], {}),
     ("linalg_norm_fro", "linalg.norm", [A(3, 4)], {"ord": "fro"}),
     ("linalg_norm_keep", "linalg.norm", [A(3, 4)], {"axis": 0, "keepdims": True}),
+    # MXNet 1.9.1's own operators added to cellonnx.mxnet later: truth tests, indices, edits
+    ("all", "all", [J([[1.0, 0.0], [2.0, 3.0]], "float32")], {}),
+    ("all_axis", "all", [J([[1.0, 0.0], [2.0, 3.0]], "float32")], {"axis": 1, "keepdims": True}),
+    ("any", "any", [J([[0.0, 0.0], [2.0, 0.0]], "float32")], {}),
+    ("any_axis", "any", [J([[0.0, 0.0], [2.0, 0.0]], "float32")], {"axis": 0}),
+    ("sometrue", "sometrue", [J([0.0, 1.0], "float32")], {}),
+    ("nonzero", "nonzero", [J([[3.0, 0.0, 1.0], [0.0, 4.0, 0.0]], "float32")], {}),
+    ("percentile", "percentile", [A(3, 5), 40], {}),
+    ("percentile_axis", "percentile", [A(3, 5), J([10.0, 90.0], "float32")], {"axis": 1}),
+    ("percentile_nearest", "percentile", [A(7), 35], {"interpolation": "nearest"}),
+    ("percentile_midpoint", "percentile", [A(3, 4), 30], {"axis": 0, "interpolation": "midpoint",
+                                                          "keepdims": True}),
+    ("quantile", "quantile", [A(2, 5), 0.3], {"axis": 1}),
+    ("quantile_int", "quantile", [J([[1, 5, 2], [7, 3, 9]]), 0.3], {"axis": 1}),
+    ("percentile_int", "percentile", [J([1, 5, 2, 7])], {"q": 50}),
+    ("quantile_lower", "quantile", [A(6), J([0.25, 0.5], "float32")], {"interpolation": "lower"}),
+    ("quantile_higher", "quantile", [A(6), 0.4], {"interpolation": "higher"}),
+    ("insert", "insert", [A(2, 3), 1, J([5.0, 6.0, 7.0], "float32")], {"axis": 0}),
+    ("insert_scalar", "insert", [A(4), 2, 5.0], {}),
+    ("insert_flat", "insert", [A(2, 2), 3, J([7.0, 8.0], "float32")], {}),
+    ("delete", "delete", [A(3, 4), 1], {"axis": 1}),
+    ("delete_many", "delete", [A(6), J([0, 2], "int64")], {}),
+    ("delete_slice", "delete", [A(2, 5), slice(1, 4, 2)], {"axis": 1}),
+    ("resize", "resize", [A(3), (2, 4)], {}),
+    ("diag_indices_from", "diag_indices_from", [A(3, 3)], {}),
+    ("ldexp", "ldexp", [A(2, 3), J([[1.0, 2.0, -1.0], [0.0, 3.0, 1.0]], "float32")], {}),
+    ("nan_to_num", "nan_to_num", [J([1.0, np.nan, np.inf, -np.inf], "float32")], {}),
+    ("nan_to_num_v", "nan_to_num", [J([np.nan, np.inf, -np.inf], "float32")],
+     {"nan": 1.5, "posinf": 9.0, "neginf": -9.0}),
+    ("vdot", "vdot", [A(2, 3), A(3, 2)], {}),
+    ("degrees", "degrees", [A(2, 3)], {}),
+    ("product", "product", [A(2, 3)], {"axis": 1}),
+    ("row_stack", "row_stack", [[A(2, 3), A(1, 3)]], {}),
+    # MXNet 1.9.1's NumPy-run functions (fallback) added later
+    ("allclose", "allclose", [J([1.0, 2.0], "float32"), J([1.0, 2.000001], "float32")], {}),
+    ("alltrue", "alltrue", [J([1.0, 2.0], "float32")], {}),
+    ("argpartition", "argpartition", [J([3.0, 1.0, 2.0, 0.5], "float32"), 1], {}),
+    ("partition", "partition", [J([3.0, 1.0, 2.0, 0.5], "float32"), 2], {}),
+    ("compress", "compress", [[True, False, True], A(3, 2)], {"axis": 0}),
+    ("extract", "extract", [J([True, False, True], "bool"), A(3)], {}),
+    ("flatnonzero", "flatnonzero", [J([[0.0, 1.0], [2.0, 0.0]], "float32")], {}),
+    ("frexp", "frexp", [A(2, 3)], {}),
+    ("modf", "modf", [A(2, 3)], {}),
+    ("i0", "i0", [A(4)], {}),
+    ("in1d", "in1d", [J([1.0, 2.0, 3.0], "float32"), J([2.0, 5.0], "float32")], {}),
+    ("ix_", "ix_", [J([0, 1], "int64"), J([2, 0], "int64")], {}),
+    ("lexsort", "lexsort", [(J([1.0, 2.0, 0.0], "float32"), J([1.0, 1.0, 2.0], "float32"))], {}),
+    ("msort", "msort", [A(3, 2)], {}),
+    ("nanargmax", "nanargmax", [J([[1.0, np.nan], [3.0, 2.0]], "float32")], {"axis": 1}),
+    ("nanargmin", "nanargmin", [J([1.0, np.nan, 0.5], "float32")], {}),
+    ("nancumprod", "nancumprod", [J([2.0, np.nan, 3.0], "float32")], {}),
+    ("nanmedian", "nanmedian", [J([[1.0, np.nan, 3.0], [4.0, 5.0, 6.0]], "float32")], {"axis": 1}),
+    ("nanpercentile", "nanpercentile", [J([1.0, np.nan, 3.0, 4.0], "float32"), 50], {}),
+    ("nanprod", "nanprod", [J([2.0, np.nan, 3.0], "float32")], {}),
+    ("nanquantile", "nanquantile", [J([1.0, np.nan, 3.0, 4.0], "float32"), 0.25], {}),
+    ("packbits", "packbits", [J([1, 0, 1, 1], "uint8")], {}),
+    ("unpackbits", "unpackbits", [J([5, 3], "uint8")], {}),
+    ("poly", "poly", [J([1.0, 2.0], "float32")], {}),
+    ("polydiv", "polydiv", [J([1.0, -3.0, 2.0], "float32"), J([1.0, -1.0], "float32")], {}),
+    ("polyfit", "polyfit", [J([0.0, 1.0, 2.0, 3.0], "float32"), J([1.0, 3.0, 7.0, 13.0], "float32"), 2], {}),
+    ("real", "real", [A(3)], {}),
+    ("roots", "roots", [J([1.0, -3.0, 2.0], "float32")], {}),
+    ("setxor1d", "setxor1d", [J([1.0, 2.0, 3.0], "float32"), J([2.0, 4.0], "float32")], {}),
+    ("union1d", "union1d", [J([1.0, 3.0], "float32"), J([2.0, 3.0], "float32")], {}),
+    ("spacing", "spacing", [A(3)], {}),
+    ("trapz", "trapz", [A(5)], {"dx": 0.5}),
+    ("min_scalar_type", "min_scalar_type", [300], {}),
+    ("trim_zeros", "trim_zeros", [J([0.0, 1.0, 2.0, 0.0], "float32")], {}),
+    # linear algebra added later (MXNet's own operators, lstsq / matrix_rank / cond NumPy-run)
+    ("linalg_inv", "linalg.inv", [J(WELL3, "float32")], {}),
+    ("linalg_det", "linalg.det", [A(2, 3, 3)], {}),
+    ("linalg_slogdet", "linalg.slogdet", [A(3, 3)], {}),
+    ("linalg_solve", "linalg.solve", [J(WELL3, "float32"), A(3)], {}),
+    ("linalg_solve_mat", "linalg.solve", [J(WELL3, "float32"), A(3, 2)], {}),
+    ("linalg_cholesky", "linalg.cholesky", [J(SPD3, "float32")], {}),
+    ("linalg_qr", "linalg.qr", [A(4, 3)], {}),
+    ("linalg_svd", "linalg.svd", [A(2, 4)], {}),
+    ("linalg_eigh", "linalg.eigh", [J(SPD3, "float32")], {}),
+    ("linalg_eigh_u", "linalg.eigh", [J(SPD3, "float32")], {"UPLO": "U"}),
+    ("linalg_eigvalsh", "linalg.eigvalsh", [J(SPD3, "float32")], {}),
+    ("linalg_eig", "linalg.eig", [J([[2.0, 1.0], [0.5, 3.0]], "float32")], {}),
+    ("linalg_eigvals", "linalg.eigvals", [J([[2.0, 1.0], [0.5, 3.0]], "float32")], {}),
+    ("linalg_pinv", "linalg.pinv", [A(3, 2)], {}),
+    ("linalg_pinv_rcond", "linalg.pinv", [J([[2.0, 0.0], [0.0, 1e-3]], "float32")], {"rcond": 0.01}),
+    ("linalg_tensorinv", "linalg.tensorinv", [J(np.eye(4).reshape(4, 2, 2) * 2.0, "float32")], {"ind": 1}),
+    ("linalg_tensorsolve", "linalg.tensorsolve", [J(WELL6.reshape(6, 2, 3), "float32"), A(6)], {}),
+    ("linalg_lstsq", "linalg.lstsq", [A(4, 2), A(4)], {"rcond": None}),
+    ("linalg_matrix_rank", "linalg.matrix_rank", [J([[1.0, 2.0], [2.0, 4.0]], "float32")], {}),
+    ("linalg_cond", "linalg.cond", [J(WELL3, "float32")], {}),
     # dtype helpers
     ("promote_types", "promote_types", ["int32", "float32"], {}),
     # npx
@@ -404,6 +497,10 @@ SWEEP: list[tuple[str, str, list, dict]] = [
     ("npx_slice", "npx.slice", [A(4, 5)], {"begin": (1, 0), "end": (3, 4), "step": (1, 2)}),
     ("npx_smooth_l1", "npx.smooth_l1", [A(2, 3)], {"scalar": 1.0}),
     ("npx_arange_like", "npx.arange_like", [A(2, 3)], {"axis": 1}),
+    ("npx_cast", "npx.cast", [A(2, 3)], {"dtype": "float16"}),
+    ("npx_cast_int", "npx.cast", [A(2, 3, low=-5.0, high=5.0)], {"dtype": "int32"}),
+    ("npx_nonzero", "npx.nonzero", [J([[1.0, 0.0, 2.0], [0.0, 3.0, 0.0]], "float32")], {}),
+    ("npx_constraint_check", "npx.constraint_check", [J([True, True], "bool"), "all positive"], {}),
     ("npx_arange_like_all", "npx.arange_like", [A(2, 3)], {"start": 1.0, "step": 0.5}),
 ]
 CASES += SWEEP
@@ -421,11 +518,29 @@ NOT_ROWED = {
     "npx.set_np": "a mode switch, not an array function",
     "npx.reset_np": "a mode switch, not an array function",
     "npx.waitall": "synchronisation, nothing to compare",
+    "npx.Context": "a device class, not an array function",
+    "npx.cpu_pinned": "a device, not an array function",
+    "npx.current_context": "the current device, not an array function",
+    "npx.gpu_memory_info": "GPU memory (MXNet without CUDA raises, as cellonnx does)",
+    "npx.get_cuda_compute_capability": "a GPU's property (a CPU device raises ValueError: "
+                                       "tests/mxnet/test_np_extras.py)",
     "npx.save": "file I/O (npx.load reads MXNet's files in tests/mxnet/test_np_io.py)",
     "npx.load": "file I/O",
+    "np.genfromtxt": "file I/O (tests/mxnet/test_np_extras.py reads a text file)",
+    "np.set_printoptions": "printing (tests/mxnet/test_np_extras.py)",
+    "np.shares_memory": "memory identity, not values (tests/mxnet/test_np_extras.py)",
+    "np.may_share_memory": "memory identity, not values (tests/mxnet/test_np_extras.py)",
+    "np.mirr": "removed from NumPy 1.20 (NEP 32): MXNet 1.9.1 raises NumPy's RuntimeError, as cellonnx does "
+               "(tests/mxnet/test_np_extras.py)",
+    "np.npv": "removed from NumPy 1.20 (NEP 32), as np.mirr",
+    "np.ppmt": "removed from NumPy 1.20 (NEP 32), as np.mirr",
+    "np.pv": "removed from NumPy 1.20 (NEP 32), as np.mirr",
+    "np.rate": "removed from NumPy 1.20 (NEP 32), as np.mirr",
 }
 # rows whose gradients are compared too: of sum(output * weights) with respect to each array argument
-GRADS = {"einsum_matmul", "einsum_chain_opt", "einsum_four_opt", "einsum_trace", "einsum_diag",
+GRADS = {"npx_cast", "ldexp", "nan_to_num", "vdot", "degrees", "product", "linalg_inv", "linalg_det",
+         "linalg_solve_mat", "linalg_cholesky", "linalg_tensorinv", "linalg_tensorsolve",
+         "einsum_matmul", "einsum_chain_opt", "einsum_four_opt", "einsum_trace", "einsum_diag",
          "einsum_ellipsis", "einsum_implicit", "einsum_bilinear"}
 
 
@@ -439,3 +554,6 @@ def weights(shape: tuple[int, ...]) -> np.ndarray:
 EXACT = {"round_exact", "around_exact", "around_tens", "around_halves", "around_f64"}
 # rows whose values are not defined (uninitialised memory): only their shapes and dtypes are compared
 SHAPE_ONLY = {"empty_shape", "empty_like_shape"}
+# decompositions whose vectors are defined up to sign (MXNet's LAPACK routines and NumPy's may pick either):
+# compared in absolute value, with the reconstruction checked by test_np_linalg.py
+UP_TO_SIGN = {"linalg_svd", "linalg_eigh", "linalg_eigh_u", "linalg_eig"}

@@ -25,6 +25,11 @@ def _spd(x):
     return ops.matmul(x, ops.swapaxes(x, -1, -2)) + ops.eye(x.shape[-1], dtype=x.dtype) * 3.0
 
 
+def _eigh(x, upper=False):
+    from cellonnx.ops.prims.decomp import Eigh
+    return Eigh.apply(x, upper=upper)
+
+
 def _spd_np(x):
     return x @ np.swapaxes(x, -1, -2) + 3 * np.eye(x.shape[-1])
 
@@ -156,6 +161,10 @@ CASES = [
     OpCase("pinv", lambda x: ops.pinv(x), [TALL], np.linalg.pinv, lower=False, note=EAGER),
     OpCase("pinv_rtol", lambda x: ops.pinv(x, rtol=0.5), [TALL], lambda x: np.linalg.pinv(x, rcond=0.5),
            grad=(), lower=False, note=EAGER),
+    OpCase("eigh", lambda x: _eigh(_spd(x)), [BATCH], lambda x: np.linalg.eigh(_spd_np(x)), lower=False,
+           note=f"symmetric input; LAPACK's eigenvector signs; {EAGER}"),
+    OpCase("eigh_upper", lambda x: _eigh(_spd(x), True)[0], [A3], lambda x: np.linalg.eigvalsh(_spd_np(x)),
+           lower=False, note=EAGER),
     OpCase("eig", lambda x: ops.eig(x), [A3], lambda x: np.linalg.eig(x), grad=(), lower=False,
            note="complex results: eager only"),
     OpCase("eigvals", lambda x: ops.eigvals(x), [BWELL], np.linalg.eigvals, grad=(), lower=False,

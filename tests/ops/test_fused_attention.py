@@ -597,6 +597,10 @@ def test_errors_name_the_op() -> None:
         ops.prompt_flash_attention(q, q, q, num_heads=2, num_key_value_heads=3)
     with pytest.raises(ValueError, match="IncreFlashAttention.*quantization"):
         ops.incre_flash_attention(q[:, :1], q, q, num_heads=2, quant_scale2=Tensor(1.0))
+    t = Tensor(np.ones((4, 2, 8), np.float32))   # TND: two batches of 2 tokens
+    with pytest.raises(ValueError, match="FlashAttentionScore.*TND.*pse_type 2 or 3"):
+        ops.flash_attention_score(t, t, t, 2, real_shift=Tensor(np.zeros((2, 2, 2, 2), np.float32)),
+                                  actual_seq_qlen=(2, 4), actual_seq_kvlen=(2, 4), input_layout="TND")
 
 
 def test_softmax_lse_gradient() -> None:

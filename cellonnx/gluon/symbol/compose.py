@@ -120,6 +120,8 @@ def node_inputs(op: str, attrs: dict[str, str]) -> list[str] | None:
     elif name == "_contrib_BilinearResize2D" and attrs.get("mode", "size") not in ("like", "to_even_down",
                                                                                    "to_even_up"):
         names.remove("like")
+    elif name == "_histogram" and attrs.get("bin_cnt", "None") != "None":
+        names.remove("bins")  # bin_cnt equal bins over range, no bin-edges input
     return names
 
 

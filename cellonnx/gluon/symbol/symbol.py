@@ -119,7 +119,7 @@ def output_names(node: Any) -> list[str]:
         return [f"{node.name}_output", f"{node.name}_mask"]
     elif op in ("_contrib_box_nms", "_contrib_box_non_maximum_suppression"):
         total = 2
-    elif op in ("_linalg_gelqf", "_linalg_slogdet", "_linalg_syevd", "moments"):
+    elif op in ("_linalg_gelqf", "_linalg_slogdet", "_linalg_syevd", "moments", "_histogram"):
         total = visible = 2
     if total == 1:
         return [f"{node.name}_output"]

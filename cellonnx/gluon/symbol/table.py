@@ -63,6 +63,9 @@ def _mxnet_ops() -> dict[str, Callable[..., Any]]:
     out["_eye"] = TABLE["eye"]  # the node of mx.sym.eye
     out["_full"] = lambda shape=(), value=0.0, dtype=None, **_: TABLE["full"](shape, value, dtype=dtype)
     out.update({"_contrib_" + name: fn for name, fn in CONTRIB.items() if canonical("_contrib_" + name)})
+    from cellonnx.mxnet._op.image import IMAGE
+
+    out.update({"_image_" + name: fn for name, fn in IMAGE.items() if canonical("_image_" + name)})
     return out
 
 

@@ -13,6 +13,8 @@ import numpy as _np
 from cellonnx.mxnet._docs import borrowed
 from cellonnx.mxnet._op.creation import CREATION
 from cellonnx.mxnet._op.elemwise import BINARY, LEGACY_COMPARE, NUMPY_COMPARE, UNARY
+from cellonnx.mxnet._op.histogram import HISTOGRAM
+from cellonnx.mxnet._op.linalg_eig import SYEVD
 from cellonnx.mxnet._op.misc import MISC
 from cellonnx.mxnet._op.nn import NN
 from cellonnx.mxnet._op.pdf import PDF
@@ -35,6 +37,8 @@ TABLE.update(UPDATE_MULTI)
 TABLE.update(UPDATE_RULES)
 TABLE.update(MISC)
 TABLE.update(PDF)
+TABLE.update(SYEVD)
+TABLE.update(HISTOGRAM)
 TABLE.update(SPATIAL)
 TABLE.update({"Convolution_v1": NN["Convolution"], "Pooling_v1": NN["Pooling"]})
 

@@ -16,6 +16,7 @@ from cellonnx.mxnet.ndarray import (
     examples_math,
     examples_nn,
     examples_update,
+    image,
     linalg,
     random,
     sparse,
@@ -35,6 +36,8 @@ for _name, _impl in SAMPLERS.items():
 dot = sparse.dot  # MXNet's output storage types for sparse arguments
 cast_storage = sparse.cast_storage
 attach(vars(_module), EXAMPLES, SUMMARIES)
+for _name in linalg.TABLE_NAMES:  # nd.linalg.potrf is nd.linalg_potrf, as in MXNet
+    setattr(linalg, _name, getattr(_module, "linalg_" + _name, None) or getattr(_module, "_linalg_" + _name))
 from cellonnx.mxnet.ndarray.custom import Custom  # noqa: E402 - Python operators (mx.operator)
 
 for _table in (examples_math, examples_array, examples_nn, examples_linalg_random, examples_update):
@@ -43,6 +46,7 @@ for _table in (examples_math, examples_array, examples_nn, examples_linalg_rando
 __all__ = ["NDArray", "array", "concatenate", "contrib", "empty", "from_numpy", "histogram", "linalg", "load",
            "load_frombuffer", "moveaxis", "onehot_encode", "random", "save", "sparse", "cast_storage",
            "waitall", "zeros", *(n for n in _op.TABLE if not n.startswith("_")), *SAMPLERS]
+__all__ += ["image"]
 __all__ += ["Custom"]
 
 

@@ -1,4 +1,5 @@
-"""mx.nd.linalg: matrix products of batches (gemm, gemm2)."""
+"""mx.nd.linalg: MXNet's linear-algebra operators under their short names (``nd.linalg.potrf`` is
+``nd.linalg_potrf``: the names of TABLE_NAMES are set by mx.nd from its operators), and gemm / gemm2."""
 from __future__ import annotations
 
 from typing import Any
@@ -8,7 +9,10 @@ from cellonnx.mxnet._op import retype
 from cellonnx.mxnet.ndarray.ndarray import NDArray
 from cellonnx.tensor import Tensor
 
-__all__ = ["gemm", "gemm2"]
+# the operators mx.nd hands on under their short names (cellonnx/mxnet/ndarray/__init__.py)
+TABLE_NAMES = ("det", "extractdiag", "extracttrian", "gelqf", "inverse", "makediag", "maketrian", "potrf",
+               "potri", "slogdet", "sumlogdiag", "syevd", "syrk", "trmm", "trsm")
+__all__ = ["gemm", "gemm2", *TABLE_NAMES]
 
 
 def _t(x: Tensor, flag: bool) -> Tensor:

@@ -102,3 +102,11 @@ def shuffle(data: Tensor, **_: Any) -> NDArray:
     """A copy of ``data`` with its first axis permuted."""
     perm = generator("shuffle").permutation(data.shape[0])
     return retype(Tensor(data._data[perm]), NDArray)
+
+
+from cellonnx.mxnet.device import current_context  # noqa: E402, F401 - MXNet re-exports it here
+from cellonnx.mxnet.ndarray.random_like import *  # noqa: E402, F403
+from cellonnx.mxnet.ndarray.random_like import __all__ as _like_all  # noqa: E402
+
+numeric_types = (float, int, np.generic)  # MXNet's (mxnet.base.numeric_types)
+__all__ = [*__all__, *_like_all]

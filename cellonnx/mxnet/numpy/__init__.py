@@ -8,6 +8,7 @@ are float32 (MXNet's default dtype, also for integers) unless a dtype is given a
 """
 from __future__ import annotations
 
+import builtins as _builtins
 import math
 from typing import Any
 
@@ -192,7 +193,8 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retste
         [0.   0.25 0.5  0.75 1.  ]
     """
     out = to_np(Tensor(_onp.linspace(start, stop, num, endpoint).astype(_dt(dtype))))
-    return (out, (stop - start) / max(num - (1 if endpoint else 0), 1)) if retstep else out
+    # builtins' max: this module's max is NumPy's
+    return (out, (stop - start) / _builtins.max(num - (1 if endpoint else 0), 1)) if retstep else out
 
 
 def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, **_: Any) -> ndarray:
@@ -527,3 +529,39 @@ amax, amin = globals()["max"], globals()["min"]
 
 __all__ = sorted({*_OWN, *_SHARED, "amax", "amin", "e", "inf", "nan", "newaxis", "pi", "ndarray", "dtype",
                   "float16", "float32", "float64", "int8", "int32", "int64", "uint8", "bool_"})
+
+# MXNet 1.9.1's own operators that cellonnx.numpy lacks, its NumPy fallbacks, aliases and constants
+from cellonnx.mxnet._docs import with_example as _with_example  # noqa: E402
+from cellonnx.mxnet.numpy.fallback import NAMES as _FALLBACK_NAMES  # noqa: E402
+from cellonnx.mxnet.numpy.fallback import fallback as _fallback  # noqa: E402
+from cellonnx.mxnet.numpy.fallback_examples import EXAMPLES as _FALLBACK_EXAMPLES  # noqa: E402
+from cellonnx.mxnet.numpy.logic_index import (  # noqa: E402, F401
+    all,
+    any,
+    delete,
+    diag_indices_from,
+    insert,
+    may_share_memory,
+    nonzero,
+    percentile,
+    quantile,
+    resize,
+    shares_memory,
+    sometrue,
+)
+from cellonnx.mxnet.numpy.math_extra import genfromtxt, ldexp, nan_to_num, set_printoptions, vdot  # noqa: E402, F401
+
+for _name in _FALLBACK_NAMES:
+    globals()[_name] = _with_example(_conform(_name, _fallback(_name)), _FALLBACK_EXAMPLES.get(_name))
+degrees = globals()["rad2deg"]
+product = prod
+row_stack = globals()["vstack"]
+bool = bool  # MXNet's mx.np.bool is Python's bool
+finfo = _onp.finfo
+NAN = NaN = _onp.nan
+NINF, PINF = -_onp.inf, _onp.inf
+NZERO, PZERO = -0.0, 0.0
+__all__ = sorted({*__all__, *_FALLBACK_NAMES, "all", "any", "delete", "diag_indices_from", "insert",
+                  "may_share_memory", "nonzero", "percentile", "quantile", "resize", "shares_memory",
+                  "sometrue", "genfromtxt", "ldexp", "nan_to_num", "set_printoptions", "vdot", "degrees",
+                  "product", "row_stack", "NAN", "NaN", "NINF", "PINF", "NZERO", "PZERO"})

@@ -36,7 +36,8 @@ FALLBACK = frozenset({
     "unpackbits", "unwrap", "vander"})
 # NumPy computes these in float64 whatever the float inputs (float_power by definition, the statistics and
 # interpolations through float64 intermediates)
-_FLOAT64 = {"float_power", "cov", "corrcoef", "histogram2d", "histogramdd", "interp", "polyint"}
+_FLOAT64 = {"float_power", "cov", "corrcoef", "histogram2d", "histogramdd", "interp", "polyint",
+            "nanpercentile", "nanquantile"}
 # NumPy's indices and counts are int64 (cellonnx.numpy's, as MindSpore's, int32)
 _INT64 = {"digitize", "searchsorted", "tril_indices_from", "triu_indices_from", "count_nonzero", "argwhere"}
 # flat indices, int64 as NumPy's (cellonnx.numpy's, as MindSpore's, are float32)

@@ -43,3 +43,9 @@ def randn(*size: int, **_: Any) -> ndarray:
 def shuffle(x: Tensor) -> None:
     """Shuffle the first axis of ``x`` in place."""
     x._data = x._data[generator("shuffle").permutation(x.shape[0])]
+
+
+from cellonnx.mxnet.numpy.random_dist import *  # noqa: E402, F403
+from cellonnx.mxnet.numpy.random_dist import __all__ as _dist_all  # noqa: E402
+
+__all__ = sorted({*__all__, *_dist_all})

@@ -6,7 +6,7 @@ from __future__ import annotations
 from cellonnx.mxnet._docs import attach as _attach
 from cellonnx.mxnet.device import cpu, current_device, gpu, num_gpus
 from cellonnx.mxnet.ndarray.ndarray import waitall
-from cellonnx.mxnet.numpy_extension import random
+from cellonnx.mxnet.numpy_extension import image, random
 from cellonnx.mxnet.numpy_extension.examples import EXAMPLES as _EXAMPLES
 from cellonnx.mxnet.numpy_extension.ops import *
 from cellonnx.mxnet.numpy_extension.ops import __all__ as _ops_all
@@ -15,5 +15,12 @@ from cellonnx.mxnet.util import is_np_array, is_np_default_dtype, is_np_shape, r
 
 __all__ = ["cpu", "current_device", "gpu", "is_np_array", "is_np_default_dtype", "is_np_shape", "load",
            "num_gpus", "random", "reset_np", "save", "savez", "set_np", "use_np", "waitall", *_ops_all]
+__all__ += ["image"]
+
+from cellonnx.mxnet.device import Context, cpu_pinned, current_context, gpu_memory_info
+from cellonnx.mxnet.numpy_extension.misc import *
+from cellonnx.mxnet.numpy_extension.misc import __all__ as _misc_all
+
+__all__ += ["Context", "cpu_pinned", "current_context", "gpu_memory_info", *_misc_all]
 
 _attach(globals(), _EXAMPLES, {})

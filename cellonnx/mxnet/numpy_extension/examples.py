@@ -423,4 +423,12 @@ EXAMPLES = {
     [[2. 2.]
      [2. 2.]]
     """,
+    "gpu_memory_info": """
+    >>> import cellonnx.mxnet as mx
+    >>> try:
+    ...     mx.npx.gpu_memory_info(0)
+    ... except RuntimeError as exc:
+    ...     print(type(exc).__name__)
+    RuntimeError
+    """,
 }

@@ -24,7 +24,7 @@ from cellonnx.mxnet import _op
 from cellonnx.mxnet._docs import attach
 from cellonnx.mxnet.ndarray.examples import SUMMARIES as ND_SUMMARIES
 from cellonnx.mxnet.ndarray.ndarray import NDArray
-from cellonnx.mxnet.symbol import contrib
+from cellonnx.mxnet.symbol import contrib, image
 from cellonnx.mxnet.symbol.examples import EXAMPLES, SUMMARIES
 from cellonnx.tensor import Tensor
 
@@ -175,6 +175,11 @@ attach(vars(_module), EXAMPLES, {**ND_SUMMARIES, **SUMMARIES})
 
 __all__ = ["Group", "Symbol", "Variable", "contrib", "load", "load_json", "var",
            *(n for n in _op.TABLE if not n.startswith("_"))]
+__all__ += ["image"]
+
+from cellonnx.mxnet.symbol.histogram import histogram  # noqa: E402 - after the operator table's names
+
+__all__ += ["histogram"]
 
 
 def __getattr__(name: str) -> Any:

@@ -308,6 +308,11 @@ def flash_attention_score_all(query: Tensor, key: Tensor, value: Tensor, head_nu
     if keep_prob < 1.0 and drop_mask is not None:
         raise ValueError(f"For '{op}', a 'drop_mask' in layout TND is not supported; leave it None and the "
                          f"mask is drawn")
+    if real_shift is not None:
+        # MindSpore takes it there only as the Ascend kernel's compressed (B, N1, 1024, S2) ALiBi rows
+        raise ValueError(f"For '{op}', a given position shift ('real_shift' / 'pse' with pse_type 0 or 1) in "
+                         f"layout TND is not supported; pass the ALiBi slopes with pse_type 2 or 3, which "
+                         f"generates the shift per batch")
     outs, mxs, sms = [], [], []
     qa, ka, va = cast_any(q), cast_any(k), cast_any(v)
     q0 = k0 = 0

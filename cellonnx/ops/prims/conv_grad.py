@@ -35,7 +35,12 @@ from cellonnx.ops.prims.conv import (
     trim_pays,
     windows,
 )
-from cellonnx.ops.prims.conv_gemm import transpose_by_gemm, weight_grad_by_gemm, weight_grad_by_windows
+from cellonnx.ops.prims.conv_gemm import (
+    transpose_by_gemm,
+    weight_grad_by_channel_windows,
+    weight_grad_by_gemm,
+    weight_grad_by_windows,
+)
 from cellonnx.ops.registry import Op
 from cellonnx.tensor import Tensor
 
@@ -113,6 +118,8 @@ class ConvGradWeight(Op):
         fast = weight_grad_by_gemm(g, x, gy, kernel, stride, pads, dilation, groups)
         if fast is None and g.for_gpu:
             fast = weight_grad_by_windows(g, x, gy, kernel, stride, pads, dilation, groups)
+        if fast is None:
+            fast = weight_grad_by_channel_windows(g, x, gy, kernel, stride, pads, dilation, groups)
         if fast is not None:
             return fast
         xs, gs = g.in_tensors[0]._data.shape, g.in_tensors[1]._data.shape

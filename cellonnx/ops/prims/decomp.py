@@ -272,6 +272,38 @@ class Eigvals(Op):
     lower = not_exportable("eigvals", COMPLEX)
 
 
+class Eigh(Op):
+    """(eigenvalues ascending, eigenvectors as columns) of real symmetric matrices, from the lower (``upper``:
+    the upper) triangle. Gradient: V (diag(gw) + F o (V^T gV)) V^T with F_ij = 1 / (w_j - w_i) off the
+    diagonal, symmetrized (only one triangle is read)."""
+
+    n_outputs = 2
+    saved_inputs = ()  # backward reads only the outputs
+    save_output = True
+
+    def forward(self, a, *, upper):
+        w, v = np.linalg.eigh(a, UPLO="U" if upper else "L")
+        return w.astype(a.dtype, copy=False), v.astype(a.dtype, copy=False)
+
+    def backward(self, ctx, gw, gv, *, upper):
+        from cellonnx.ops.prims.creation import zeros_like
+        from cellonnx.ops.prims.math import equal, where
+        from cellonnx.ops.prims.shape import expand_dims
+        w, v = (ctx.node.output(i, ctx.create_graph) for i in range(2))
+        n = int(w.shape[-1])
+        eye = _eye_like(n, w)
+        mid = mul(expand_dims(zeros_like(w) if gw is None else gw, -1), eye)
+        if gv is not None:
+            diff = sub(expand_dims(w, -2), expand_dims(w, -1))   # w_j - w_i
+            safe = where(equal(diff, 0), add(diff, 1.0), diff)
+            f = where(equal(diff, 0), zeros_like(diff), div(sub(1.0, eye), safe))
+            mid = add(mid, mul(f, matmul(_t(v), gv)))
+        ga = matmul(matmul(v, mid), _t(v))
+        return (mul(add(ga, _t(ga)), 0.5),)
+
+    lower = not_exportable("eigh", _DECOMPOSITION)
+
+
 # ---------------------------------------------------------------- Householder QR (LAPACK geqrf family)
 def _lapack(name: str, dtype: np.dtype) -> Any:
     prefix = "d" if dtype == np.float64 else "s"

@@ -222,6 +222,9 @@ class MaxPoolWithArgmax(Op):
                                   stride=stride, pads=pads, dilation=dilation, ceil_mode=ceil_mode),)
 
     def lower(self, g, x, *, kernel, stride, pads, dilation, ceil_mode):
+        tiled = _tiled_argmax(g, x, kernel, stride, pads, dilation)
+        if tiled is not None:
+            return tiled
         xs, back = _onnx_pool_input(g, x)
         y, ind = g.op("MaxPool", xs, outputs=2, **_onnx_pool_attrs(g, kernel, stride, pads, dilation, ceil_mode))
         plane = int(np.prod([int(s) for s in g.in_tensors[0]._data.shape[2:]]))
@@ -275,6 +278,34 @@ class GatherPlane(Op):
         flat = g.op("GatherElements", g.op("Reshape", x, g.i64([0, 0, -1])),
                     g.op("Reshape", idx, g.i64([0, 0, -1])), axis=2)
         return g.op("Reshape", flat, g.op("Shape", idx))
+
+
+def _tiled_argmax(g: Any, x: str, kernel: tuple, stride: tuple, pads: tuple,
+                  dilation: tuple) -> tuple[str, str] | None:
+    """Max and flat argmax of k x k windows that tile the plane (stride k, no padding, H and W multiples of
+    k), for float inputs: SpaceToDepth puts the k * k window positions on an axis of their own, in row-major
+    order, so one ArgMax (first index on ties, as MindSpore) and one ReduceMax take them. onnxruntime's
+    MaxPool with an Indices output runs a slow kernel: this form takes 0.6-0.7x its time on LeNet-5's pools
+    (bench/RESULTS.md). None where it does not apply."""
+    xt = g.in_tensors[0]
+    shape = xt._data.shape
+    k = kernel[0]
+    if (len(kernel) != 2 or kernel != (k, k) or stride != (k, k) or any(pads) or dilation != (1, 1) or k < 2
+            or xt._data.dtype.kind != "f" or xt._data.dtype.itemsize < 4 or len(shape) != 4
+            or dynamic_spatial(xt) or any(hasattr(d, "onnx_name") for d in xt.shape[1:])):
+        return None
+    c, h, w = (int(d) for d in shape[1:])
+    if h % k or w % k:
+        return None
+    ho, wo = h // k, w // k
+    cols = g.op("Reshape", g.op("SpaceToDepth", x, blocksize=k), g.i64([0, k * k, -1]))
+    y = g.op("Reshape", g.axes([1], "ReduceMax", cols, keepdims=1), g.i64([0, c, ho, wo]))
+    pos = g.op("Reshape", g.op("ArgMax", cols, axis=1, keepdims=1), g.i64([0, c, ho, wo]))
+    # window position p = k * row + col sits at row * w + col = p + row * (w - k) past the window's origin
+    # (arithmetic: onnxruntime's Gather from a k * k table took longer than the ArgMax)
+    origin = g.const((np.arange(ho)[:, None] * k * w + np.arange(wo)[None, :] * k).astype(np.int64))
+    rows = g.op("Mul", g.op("Div", pos, g.i64(k)), g.i64(w - k))
+    return y, g.op("Add", g.op("Add", pos, rows), origin)
 
 
 def _onnx_pool_input(g: Any, x: str) -> tuple[str, int | None]:

@@ -1,0 +1,104 @@
+"""Before / after in one run: the compiled training step (bench/compiled_step_profile.py) traced with named
+lowerings switched off ("before") and as it stands ("after"), timed side by side in blocks with pauses
+(bench/blocks.py), then each profiled by onnxruntime (kernel time by op type, from each node's median over
+the profiled steps). On a loaded machine only the ratio of the two and the shares are worth quoting.
+
+    .venv/bin/python bench/compiled_step_ab.py --models lenet5 resnet18 [--threads 1] [--rounds 6]
+        [--off tiled_argmax channel_windows]
+
+Lowerings that ``--off`` can switch off (each returns None, so the lowering before it was added runs):
+``tiled_argmax`` (max pooling with argmax over tiling windows, cellonnx/ops/prims/pool.py) and
+``channel_windows`` (the CPU conv weight gradient as one GEMM, cellonnx/ops/prims/conv_gemm.py).
+"""
+from __future__ import annotations
+
+import bench_env  # first: PYTHONPATH's .pth files, and the thread counts set before NumPy loads
+
+_pre, THREADS = bench_env.threads_from_argv(default=1)
+
+import argparse  # noqa: E402
+import contextlib  # noqa: E402
+import os  # noqa: E402
+import statistics  # noqa: E402
+import tempfile  # noqa: E402
+from collections import Counter, defaultdict  # noqa: E402
+from collections.abc import Iterator  # noqa: E402
+
+from blocks import in_blocks, timed  # noqa: E402
+from compiled_step_profile import compiled_train_step, kernel_events, profiled  # noqa: E402
+from step_models import MODELS  # noqa: E402
+
+from cellonnx.ops.prims import conv_grad, pool  # noqa: E402
+
+SWITCHES = {"tiled_argmax": (pool, "_tiled_argmax"),
+            "channel_windows": (conv_grad, "weight_grad_by_channel_windows")}
+STEPS = {"lenet5": 10, "resnet18": 2, "transformer": 2}
+
+
+@contextlib.contextmanager
+def switched_off(names: list[str]) -> Iterator[None]:
+    saved = [(mod, attr, getattr(mod, attr)) for mod, attr in (SWITCHES[n] for n in names)]
+    try:
+        for mod, attr, _ in saved:
+            setattr(mod, attr, lambda *a, **k: None)
+        yield
+    finally:
+        for mod, attr, fn in saved:
+            setattr(mod, attr, fn)
+
+
+def op_times(compiled: object, args: list, name: str, steps: int) -> tuple[dict[str, float], float]:
+    profiled(compiled, os.path.join(tempfile.mkdtemp(prefix="cellonnx_ab_"), name))
+    for _ in range(2 + steps):
+        compiled(*args)
+    runs: dict[tuple[str, str], list[float]] = defaultdict(list)
+    for e in kernel_events(compiled.session.inner.end_profiling(), 2):
+        runs[(e["args"]["op_name"], e["name"])].append(e["dur"] / 1e3)
+    # each node's median over the steps: on a loaded machine a kernel preempted in one step would dominate
+    # a sum (the node's name stands for one kernel per step; the few nodes run twice per step count twice)
+    by_op: dict[str, float] = defaultdict(float)
+    for (op, _), durs in runs.items():
+        by_op[op] += statistics.median(durs) * len(durs) / steps
+    return by_op, sum(by_op.values())
+
+
+def compare(name: str, off: list[str], rounds: int, profile_steps: int) -> None:
+    with switched_off(off):
+        before, args = compiled_train_step(name)
+    after, args_after = compiled_train_step(name)
+    nodes = {k: Counter(n.op_type for n in c.step.model.graph.node) for k, c in
+             (("before", before), ("after", after))}
+    sides = {"before": lambda n: timed(lambda: before(*args), n),
+             "after": lambda n: timed(lambda: after(*args_after), n)}
+    for side in sides.values():
+        side(2)
+    times = in_blocks(sides, rounds, STEPS[name])
+    med = {k: statistics.median(v) for k, v in times.items()}
+    print(f"\n{name}, {THREADS} thread(s), {rounds} blocks of {STEPS[name]} steps, off before: "
+          f"{', '.join(off)}")
+    print(f"  step median ms: before {med['before'] * 1e3:.2f}, after {med['after'] * 1e3:.2f}, "
+          f"after / before {med['after'] / med['before']:.2f}x; nodes {sum(nodes['before'].values())} -> "
+          f"{sum(nodes['after'].values())}")
+    b_ops, b_total = op_times(before, args, name + "_before", profile_steps)
+    a_ops, a_total = op_times(after, args_after, name + "_after", profile_steps)
+    print(f"  kernels ms/step: before {b_total:.2f}, after {a_total:.2f} ({a_total / b_total:.2f}x)")
+    print(f"  {'op type':20s} {'before ms':>9s} {'share':>6s} {'after ms':>9s} {'share':>6s}")
+    ops = sorted(set(b_ops) | set(a_ops), key=lambda k: -max(b_ops.get(k, 0), a_ops.get(k, 0)))
+    for op in ops[:14]:
+        b, a = b_ops.get(op, 0.0), a_ops.get(op, 0.0)
+        print(f"  {op:20s} {b:9.2f} {b / b_total:6.1%} {a:9.2f} {a / a_total:6.1%}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], parents=[_pre])
+    parser.add_argument("--models", nargs="+", default=["lenet5", "resnet18"], choices=MODELS)
+    parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--profile-steps", type=int, default=5)
+    parser.add_argument("--off", nargs="+", default=list(SWITCHES), choices=list(SWITCHES))
+    args = parser.parse_args()
+    for name in args.models:
+        compare(name, args.off, args.rounds, args.profile_steps)
+
+
+if __name__ == "__main__":
+    main()
