@@ -300,6 +300,10 @@ def copyMakeBorder(src: Any, top: int, bot: int, left: int, right: int, type: in
 # the augmenters and ImageIter, on top of the functions above
 from cellonnx.mxnet.image_aug import *  # noqa: E402, F403
 from cellonnx.mxnet.image_aug import __all__ as _aug_all  # noqa: E402
+from cellonnx.mxnet.image_det import *  # noqa: E402, F403
+from cellonnx.mxnet.image_det import __all__ as _det_all  # noqa: E402
+from cellonnx.mxnet.image_det_iter import ImageDetIter  # noqa: E402
 from cellonnx.mxnet.image_iter import ImageIter  # noqa: E402
+from cellonnx.mxnet.image_rotate import imrotate, random_rotate  # noqa: E402
 
-__all__ += [*_aug_all, "ImageIter"]
+__all__ += [*_aug_all, *_det_all, "ImageDetIter", "ImageIter", "imrotate", "random_rotate"]

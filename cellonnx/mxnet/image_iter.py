@@ -6,11 +6,15 @@ or a Python list (``imglist``: ``[label, path]`` or ``[label1, label2, ..., path
 ``CreateAugmenter(data_shape, **kwargs)``) and laid out as (C, H, W) in a float32 batch of ``(batch_size,
 *data_shape)``. ``shuffle`` reorders the list at each reset with Python's ``random``; ``last_batch_handle``
 says what the last, short batch does: 'pad' fills it from the start of the list (``batch.pad`` counts the
-filler), 'discard' drops it, 'roll_over' keeps it and completes it at the start of the next epoch. MXNet's
-RecordIO files (``path_imgrec``) are not read: cellonnx has no RecordIO reader.
+filler), 'discard' drops it, 'roll_over' keeps it and completes it at the start of the next epoch.
+
+Or the images come from an MXNet RecordIO file (``path_imgrec``, labels from the records' headers, or from
+the image list when one is given too): read in order, or through its index (``path_imgidx``), which
+shuffling and ``num_parts`` need.
 """
 from __future__ import annotations
 
+import logging
 import os
 import random
 from numbers import Number
@@ -75,18 +79,26 @@ class ImageIter(DataIter):
                  imglist: list | None = None, data_name: str = "data", label_name: str = "softmax_label",
                  dtype: str = "float32", last_batch_handle: str = "pad", **kwargs: Any) -> None:
         super().__init__(batch_size)
+        if not (path_imgrec or path_imglist or isinstance(imglist, list)):
+            raise ValueError("ImageIter: give path_imgrec (a .rec file), path_imglist (a .lst file) or "
+                             "imglist (a list)")
+        self.imgrec: Any = None
+        self.imgidx: list | None = None
         if path_imgrec:
-            raise NotImplementedError(f"ImageIter: path_imgrec={path_imgrec!r}: MXNet RecordIO files are not "
-                                      "read by cellonnx; give the images as path_imglist (.lst) or imglist")
-        if not (path_imglist or isinstance(imglist, list)):
-            raise ValueError("ImageIter: give path_imglist (a .lst file) or imglist (a list)")
+            from cellonnx.mxnet import recordio
+
+            if path_imgidx:
+                self.imgrec = recordio.MXIndexedRecordIO(path_imgidx, path_imgrec, "r")
+                self.imgidx = list(self.imgrec.keys)
+            else:
+                self.imgrec = recordio.MXRecordIO(path_imgrec, "r")
         if dtype not in ("int32", "float32", "int64", "float64"):
             raise ValueError(f"ImageIter: label dtype {dtype} not supported (int32, float32, int64, float64)")
         if last_batch_handle not in ("pad", "discard", "roll_over"):
             raise ValueError(f"ImageIter: last_batch_handle {last_batch_handle!r}; expected 'pad', 'discard' "
                              "or 'roll_over'")
         keys: list[Any] = []
-        table: dict[Any, tuple[Any, str]] = {}
+        table: dict[Any, tuple[Any, str]] | None = {}
         if path_imglist:
             with open(path_imglist) as fin:
                 for line in iter(fin.readline, ""):
@@ -94,8 +106,8 @@ class ImageIter(DataIter):
                     key = int(parts[0])
                     table[key] = (_array([float(v) for v in parts[1:-1]], dtype), parts[-1])
                     keys.append(key)
-        else:
-            for index, img in enumerate(imglist, start=1):  # type: ignore[arg-type]
+        elif isinstance(imglist, list):
+            for index, img in enumerate(imglist, start=1):
                 key = str(index)
                 if len(img) > 2:
                     label = _array(img[:-1], dtype)
@@ -105,8 +117,9 @@ class ImageIter(DataIter):
                     label = _array(_numpy(img[0]), dtype)
                 table[key] = (label, img[-1])
                 keys.append(key)
+        else:
+            table = None
         self.imglist = table
-        self.imgrec = None
         self.path_root = path_root
         self.check_data_shape(data_shape)
         self.provide_data = [DataDesc(data_name, (batch_size, *data_shape))]
@@ -115,7 +128,15 @@ class ImageIter(DataIter):
         self.data_shape = tuple(data_shape)
         self.label_width = label_width
         self.shuffle = shuffle
-        self.seq = keys
+        self.seq: list | None = keys
+        if self.imgrec is not None:
+            if shuffle or num_parts > 1 or path_imgidx:
+                if self.imgidx is None:
+                    raise ValueError("ImageIter: shuffle and num_parts over a .rec file need its index "
+                                     "(path_imgidx)")
+                self.seq = self.imgidx
+            else:
+                self.seq = None
         if num_parts > 1:
             if not part_index < num_parts:
                 raise ValueError(f"ImageIter: part_index {part_index} must be below num_parts {num_parts}")
@@ -125,22 +146,26 @@ class ImageIter(DataIter):
         self.cur = 0
         self._allow_read = True
         self.last_batch_handle = last_batch_handle
-        self.num_image = len(self.seq)
+        self.num_image = len(self.seq) if self.seq is not None else None
         self._cache: tuple[np.ndarray, np.ndarray, int] | None = None
         self.reset()
 
     def reset(self) -> None:
         """Start a new epoch (reshuffled with ``shuffle``); with 'roll_over', a kept short batch stays."""
-        if self.shuffle:
+        if self.seq is not None and self.shuffle:
             random.shuffle(self.seq)
         if self.last_batch_handle != "roll_over" or self._cache is None:
+            if self.imgrec is not None:
+                self.imgrec.reset()
             self.cur = 0
             self._allow_read = True
 
     def hard_reset(self) -> None:
         """Start over, dropping a kept 'roll_over' batch."""
-        if self.shuffle:
+        if self.seq is not None and self.shuffle:
             random.shuffle(self.seq)
+        if self.imgrec is not None:
+            self.imgrec.reset()
         self.cur = 0
         self._allow_read = True
         self._cache = None
@@ -149,12 +174,28 @@ class ImageIter(DataIter):
         """The next image's (label, encoded bytes)."""
         if not self._allow_read:
             raise StopIteration
+        if self.seq is None:
+            from cellonnx.mxnet import recordio
+
+            rec = self.imgrec.read()
+            if rec is None:
+                if self.last_batch_handle != "discard":
+                    self.imgrec.reset()
+                raise StopIteration
+            header, img = recordio.unpack(rec)
+            self.cur += 1
+            return header.label, img
         if self.cur >= self.num_image:
             if self.last_batch_handle != "discard":
                 self.cur = 0
             raise StopIteration
         idx = self.seq[self.cur]
         self.cur += 1
+        if self.imgrec is not None:
+            from cellonnx.mxnet import recordio
+
+            header, img = recordio.unpack(self.imgrec.read_idx(idx))
+            return (header.label, img) if self.imglist is None else (self.imglist[idx][0], img)
         label, fname = self.imglist[idx]
         return label, self.read_image(fname)
 
@@ -164,7 +205,11 @@ class ImageIter(DataIter):
             while i < self.batch_size:
                 lab, s = self.next_sample()
                 img = self.imdecode(s)
-                self.check_valid_image(img)
+                try:
+                    self.check_valid_image(img)
+                except RuntimeError as exc:  # skipped, as MXNet's
+                    logging.debug("Invalid image, skipping:  %s", exc)
+                    continue
                 img = self.augmentation_transform(img)
                 data[i] = _numpy(self.postprocess_data(img))
                 values = _numpy(lab).reshape(-1)
@@ -181,7 +226,7 @@ class ImageIter(DataIter):
             data, label, i = self._cache
         else:
             data = np.zeros((self.batch_size, c, h, w), np.float32)
-            label = np.zeros(self.provide_label[0].shape, np.float32)
+            label = self._label_buffer()
             i = self._batchify(data, label)
         pad = self.batch_size - i
         if pad:
@@ -196,6 +241,9 @@ class ImageIter(DataIter):
             else:
                 self._cache = None
         return DataBatch([_array(data, "float32")], [_array(label, "float32")], pad=pad)
+
+    def _label_buffer(self) -> np.ndarray:
+        return np.zeros(self.provide_label[0][1], np.float32)
 
     def check_data_shape(self, data_shape: tuple) -> None:
         if len(data_shape) != 3:
@@ -212,8 +260,12 @@ class ImageIter(DataIter):
         try:
             return imdecode(s)
         except Exception as exc:  # noqa: BLE001 - any decoder failure, reported with the file
-            idx = self.seq[(self.cur - 1) % self.num_image]
-            raise RuntimeError(f"Broken image filename: {self.imglist[idx][1]}, {exc}") from None
+            if self.seq is not None:
+                idx = self.seq[(self.cur - 1) % self.num_image]
+            else:
+                idx = self.cur - 1
+            where = f"filename: {self.imglist[idx][1]}" if self.imglist is not None else f"index: {idx}"
+            raise RuntimeError(f"Broken image {where}, {exc}") from None
 
     def read_image(self, fname: str) -> bytes:
         with open(os.path.join(self.path_root or "", fname), "rb") as fin:

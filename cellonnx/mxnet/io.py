@@ -3,9 +3,9 @@ last-batch handling: 'pad' fills the last batch from the start, 'discard' drops 
 into the next epoch)."""
 from __future__ import annotations
 
-from collections import OrderedDict
+from collections import OrderedDict, namedtuple
 from collections.abc import Iterator
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
@@ -15,16 +15,34 @@ from cellonnx.tensor import Tensor
 __all__ = ["DataBatch", "DataDesc", "DataIter", "NDArrayIter"]
 
 
-class DataDesc(NamedTuple):
-    """Name, shape, dtype and layout of one input or label."""
+class DataDesc(namedtuple("DataDesc", ["name", "shape"])):
+    """Name and shape of one input or label (a 2-tuple, as MXNet's), with ``dtype`` and ``layout``
+    attributes."""
 
-    name: str
-    shape: tuple
-    dtype: Any = np.float32
-    layout: str = "NCHW"
+    dtype: Any
+    layout: str
+
+    def __new__(cls, name: str, shape: tuple, dtype: Any = np.float32, layout: str = "NCHW") -> DataDesc:
+        ret = super().__new__(cls, name, shape)
+        ret.dtype = dtype
+        ret.layout = layout
+        return ret
 
     def __repr__(self) -> str:
         return f"DataDesc[{self.name},{self.shape},{self.dtype},{self.layout}]"
+
+    @staticmethod
+    def get_batch_axis(layout: str | None) -> int:
+        """The axis of ``N`` in ``layout`` (0 for None, -1 when there is none)."""
+        return 0 if layout is None else layout.find("N")
+
+    @staticmethod
+    def get_list(shapes: Any, types: Any) -> list[DataDesc]:
+        """DataDescs from ``(name, shape)`` pairs and, if not None, ``(name, dtype)`` pairs."""
+        if types is not None:
+            type_dict = dict(types)
+            return [DataDesc(x[0], x[1], type_dict[x[0]]) for x in shapes]
+        return [DataDesc(x[0], x[1]) for x in shapes]
 
 
 class DataBatch:
@@ -33,6 +51,10 @@ class DataBatch:
     def __init__(self, data: list[NDArray], label: list[NDArray] | None = None, pad: int | None = None,
                  index: Any = None, bucket_key: Any = None, provide_data: Any = None,
                  provide_label: Any = None) -> None:
+        if data is not None and not isinstance(data, (list, tuple)):
+            raise TypeError("DataBatch: data must be a list of NDArrays")
+        if label is not None and not isinstance(label, (list, tuple)):
+            raise TypeError("DataBatch: label must be a list of NDArrays")
         self.data = data
         self.label = label
         self.pad = pad
@@ -41,14 +63,15 @@ class DataBatch:
         self.provide_data = provide_data
         self.provide_label = provide_label
 
-    def __repr__(self) -> str:
+    def __str__(self) -> str:
         shapes = [tuple(d.shape) for d in self.data]
         labels = [tuple(lb.shape) for lb in self.label] if self.label else None
-        return f"DataBatch: data shapes: {shapes} label shapes: {labels}"
+        return f"{self.__class__.__name__}: data shapes: {shapes} label shapes: {labels}"
 
 
 class DataIter:
-    """Base class: ``next()`` gives a DataBatch, ``reset()`` starts over; iterable."""
+    """Base class: ``next()`` gives a DataBatch (from ``iter_next``, ``getdata``, ``getlabel``, ``getpad``
+    and ``getindex``, which subclasses define), ``reset()`` starts over; iterable."""
 
     def __init__(self, batch_size: int = 0) -> None:
         self.batch_size = batch_size
@@ -57,13 +80,37 @@ class DataIter:
         return self
 
     def reset(self) -> None:
-        pass
+        """Start over from the beginning of the data."""
 
     def next(self) -> DataBatch:
+        """The next batch; StopIteration at the end of the data."""
+        if self.iter_next():
+            return DataBatch(data=self.getdata(), label=self.getlabel(), pad=self.getpad(),
+                             index=self.getindex())
         raise StopIteration
 
     def __next__(self) -> DataBatch:
         return self.next()
+
+    def iter_next(self) -> bool:
+        """Move to the next batch; False at the end."""
+        return False
+
+    def getdata(self) -> Any:
+        """The data arrays of the current batch."""
+        return None
+
+    def getlabel(self) -> Any:
+        """The label arrays of the current batch."""
+        return None
+
+    def getindex(self) -> Any:
+        """The indices of the current batch's examples, or None."""
+        return None
+
+    def getpad(self) -> Any:
+        """How many examples at the end of the current batch only fill it."""
+        return None
 
 
 def _init_data(data: Any, allow_empty: bool, default_name: str) -> list[tuple[str, np.ndarray]]:
@@ -178,3 +225,22 @@ class NDArrayIter(DataIter):
         if self.last_batch_handle == "roll_over" and -self.batch_size < self.cursor < 0:
             return -self.cursor
         return 0
+
+
+# the iterators over other iterators and MXNet's native (C++) iterators, on top of the classes above
+from cellonnx.mxnet.io_imagedet import ImageDetRecordIter  # noqa: E402
+from cellonnx.mxnet.io_imagerec import (  # noqa: E402
+    ImageRecordInt8Iter,
+    ImageRecordIter,
+    ImageRecordIter_v1,
+    ImageRecordUInt8Iter,
+    ImageRecordUInt8Iter_v1,
+)
+from cellonnx.mxnet.io_mnist import MNISTIter  # noqa: E402
+from cellonnx.mxnet.io_native import MXDataIter  # noqa: E402
+from cellonnx.mxnet.io_text import CSVIter, LibSVMIter  # noqa: E402
+from cellonnx.mxnet.io_wrappers import PrefetchingIter, ResizeIter  # noqa: E402
+
+__all__ += ["CSVIter", "ImageDetRecordIter", "ImageRecordInt8Iter", "ImageRecordIter", "ImageRecordIter_v1",
+            "ImageRecordUInt8Iter", "ImageRecordUInt8Iter_v1", "LibSVMIter", "MNISTIter", "MXDataIter",
+            "PrefetchingIter", "ResizeIter"]

@@ -22,6 +22,7 @@ from cellonnx.mxnet.ndarray import (
     sparse,
 )
 from cellonnx.mxnet.ndarray.examples import EXAMPLES, SUMMARIES
+from cellonnx.mxnet.ndarray.imdecode import imdecode
 from cellonnx.mxnet.ndarray.legacy import from_numpy, histogram, load_frombuffer, onehot_encode
 from cellonnx.mxnet.ndarray.ndarray import NDArray, array, concatenate, empty, moveaxis, waitall
 from cellonnx.mxnet.ndarray.sample import SAMPLERS
@@ -47,6 +48,7 @@ __all__ = ["NDArray", "array", "concatenate", "contrib", "empty", "from_numpy", 
            "load_frombuffer", "moveaxis", "onehot_encode", "random", "save", "sparse", "cast_storage",
            "waitall", "zeros", *(n for n in _op.TABLE if not n.startswith("_")), *SAMPLERS]
 __all__ += ["image"]
+__all__ += ["imdecode"]
 __all__ += ["Custom"]
 
 
