@@ -66,6 +66,35 @@ sym = symbol
 np = numpy
 npx = numpy_extension
 
+from cellonnx.mxnet import (  # noqa: E402
+    callback,
+    kvstore,
+    model,
+    module,
+    monitor,
+    onnx,
+    operator,
+    profiler,
+    runtime,
+    test_utils,
+    visualization,
+)
+from cellonnx.mxnet.util import (  # noqa: E402
+    is_np_array,
+    is_np_shape,
+    np_array,
+    np_shape,
+    set_np_shape,
+    use_np,
+    use_np_array,
+    use_np_shape,
+)
+
+mod = module
+kv = kvstore
+mon = monitor
+viz = visualization
+
 __version__ = "1.9.1"
 
 __all__ = ["AttrScope", "Context", "Device", "MXNetError", "NDArray", "attribute", "autograd", "base",
@@ -75,3 +104,6 @@ __all__ = ["AttrScope", "Context", "Device", "MXNetError", "NDArray", "attribute
            "recordio",
            "sym", "symbol", "util"]
 __all__ += ["rnn"]
+__all__ += ["callback", "is_np_array", "is_np_shape", "kv", "kvstore", "mod", "model", "module", "mon",
+            "monitor", "np_array", "np_shape", "onnx", "operator", "profiler", "runtime", "set_np_shape",
+            "test_utils", "use_np", "use_np_array", "use_np_shape", "visualization", "viz"]

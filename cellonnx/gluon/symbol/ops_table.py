@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from cellonnx.gluon.symbol.custom_op import run_custom
 from cellonnx.gluon.symbol.ops_box import BOX_OPS
 from cellonnx.gluon.symbol.ops_deform import DEFORM_OPS
 from cellonnx.gluon.symbol.ops_deform_psroi import DEFORM_PSROI_OPS
@@ -32,3 +33,4 @@ OPS.update(DEFORM_OPS)
 OPS.update(PROPOSAL_OPS)
 OPS.update(RROI_OPS)
 OPS.update(DEFORM_PSROI_OPS)
+OPS["Custom"] = run_custom
