@@ -29,6 +29,7 @@ from cellonnx.tensor import Tensor
 
 __all__ = ["backward", "grad", "is_recording", "is_training", "mark_variables", "pause", "predict_mode", "record",
            "set_recording", "set_training", "train_mode"]
+__all__ += ["Function"]
 
 
 class _State(threading.local):
@@ -160,3 +161,6 @@ def mark_variables(variables: Any, gradients: Any, grad_reqs: Any = "write") -> 
         if g is not None and req != "null":
             v.grad = g
 
+
+
+from cellonnx.gluon.autograd_function import Function  # noqa: E402 - it builds on the tape this module drives

@@ -24,6 +24,11 @@ from cellonnx.tensor import Tensor
 __all__ = ["BlockIO", "read_params"]
 
 
+def from_unfused_keys(loaded: dict[str, Any]) -> dict[str, Any]:
+    from cellonnx.gluon.rnn.rnn_layer import from_unfused_keys as convert
+    return convert(loaded) if any("_unfused." in k for k in loaded) else loaded
+
+
 def _brief_print_list(items: Any, limit: int = 7) -> str:
     """MXNet's short listing of names: the first and last few, quoted."""
     items = list(items)
@@ -63,6 +68,9 @@ class BlockIO:
                 Default: False.
         """
         params = {key: p for key, _, _, p in self._walk()}
+        if self._legacy_tree():  # MXNet 1.x keys gluon.rnn's fused layers by their unfused cells
+            from cellonnx.gluon.rnn.rnn_layer import unfused_key
+            params = {unfused_key(block, key, local): p for key, block, local, p in self._walk()}
         if deduplicate:
             last = {id(p): key for key, p in params.items()}
             params = {key: p for key, p in params.items() if last[id(p)] == key}
@@ -95,6 +103,7 @@ class BlockIO:
             return
         if not any("." in k for k in loaded):
             loaded = self._from_legacy_names(loaded)
+        loaded = from_unfused_keys(loaded)  # MXNet 1.x's keys for gluon.rnn's fused layers
         self.load_dict({"params": loaded, "filename": os.fspath(filename)}, device, allow_missing,
                        ignore_extra,
                        cast_dtype, dtype_source)

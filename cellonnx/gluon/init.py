@@ -1,8 +1,8 @@
 """MXNet's initializers (``mx.init``): Uniform, Normal, Xavier, MSRAPrelu, Constant, Zero, One.
 
 As in MXNet, an initializer fills an array in ``_init_weight``; called with a parameter name and no
-initializer of the parameter's own, it picks by the name's suffix (``weight`` -> ``_init_weight``, ``bias`` and
-``beta`` -> 0, ``gamma`` -> 1, ``running_mean`` -> 0, ``running_var`` -> 1). Names accepted by ``create``:
+initializer of the parameter's own, it picks by the name's suffix (``weight`` -> ``_init_weight``, ``bias``
+and ``beta`` -> 0, ``gamma`` -> 1, ``running_mean`` -> 0, ``running_var`` -> 1). Names accepted by ``create``:
 'zeros', 'ones', 'uniform', 'normal', 'xavier', 'msraprelu', 'constant' (and the class names, any case).
 Random draws come from the global generator that ``cellonnx.set_seed`` seeds.
 
@@ -58,7 +58,13 @@ class Initializer:
         return json.dumps([type(self).__name__.lower(), self._kwargs])
 
     def __call__(self, name: str, arr: np.ndarray) -> None:
-        """Fill ``arr`` for a parameter called ``name``, choosing by the name's suffix."""
+        """Fill ``arr`` for a parameter called ``name``, choosing by the name's suffix (an InitDesc whose
+        ``attrs['__init__']`` names an initializer uses that one's ``_init_weight``)."""
+        override = getattr(name, "attrs", {}).get("__init__")
+        if override:
+            create(override)._init_weight(name, arr)
+            self._log(name, override, arr)
+            return
         for suffix, method in (("weight", self._init_weight), ("bias", self._init_bias),
                                ("gamma", self._init_gamma), ("beta", self._init_beta),
                                ("running_mean", self._init_zero), ("moving_mean", self._init_zero),
@@ -182,8 +188,8 @@ class Xavier(Initializer):
     def _init_weight(self, name: str, arr: np.ndarray) -> None:
         shape = arr.shape
         if len(shape) < 2:
-            raise ValueError(f"Xavier initializer cannot be applied to vector {name} of shape {shape}. It requires "
-                             "at least 2D.")
+            raise ValueError(f"Xavier initializer cannot be applied to vector {name} of shape {shape}. It "
+                             "requires at least 2D.")
         hw = float(np.prod(shape[2:])) if len(shape) > 2 else 1.0
         fan_in, fan_out = shape[1] * hw, shape[0] * hw
         factors = {"avg": (fan_in + fan_out) / 2.0, "in": fan_in, "out": fan_out}
@@ -212,8 +218,9 @@ class MSRAPrelu(Xavier):
         self._kwargs = {"factor_type": factor_type, "slope": slope}
 
 
-def create(init: Any) -> Initializer:
-    """An Initializer from an instance, a registered name ('xavier', 'zeros', ...) or a dumps() string."""
+def create(init: Any, **kwargs: Any) -> Initializer:
+    """An Initializer from an instance, a registered name ('xavier', 'zeros', ...; ``kwargs`` go to its
+    constructor) or a dumps() string."""
     if isinstance(init, Initializer):
         return init
     if isinstance(init, str):
@@ -223,5 +230,15 @@ def create(init: Any) -> Initializer:
         cls = _REGISTRY.get(init.lower())
         if cls is None:
             raise ValueError(f"unknown initializer {init!r}; expected one of {sorted(_REGISTRY)}")
-        return cls()
+        return cls(**kwargs)
     raise TypeError(f"initializer must be an Initializer or a name, got {type(init).__name__}")
+
+
+from cellonnx.gluon import init_extra  # noqa: E402
+from cellonnx.gluon.init_extra import *  # noqa: E402,F403
+
+__all__ += init_extra.__all__
+
+from cellonnx.gluon.init_rnn import FusedRNN, LSTMBias  # noqa: E402  (they subclass Initializer)
+
+__all__ += ["FusedRNN", "LSTMBias"]

@@ -174,3 +174,9 @@ class SoftmaxCrossEntropyLoss(Loss):
 
 
 SoftmaxCELoss = SoftmaxCrossEntropyLoss
+
+
+from cellonnx.gluon import loss_extra  # noqa: E402
+from cellonnx.gluon.loss_extra import *  # noqa: E402,F403
+
+__all__ += loss_extra.__all__

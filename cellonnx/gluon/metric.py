@@ -441,3 +441,8 @@ def create(metric: Any, *args: Any, **kwargs: Any) -> EvalMetric:
         return klass(*args, **kwargs)
     raise TypeError(f"metric must be an EvalMetric, a name, a function or a list, got "
                     f"{type(metric).__name__}")
+
+
+from cellonnx.gluon.metric_extra import MCC, PCC  # noqa: E402  (registers MCC, PCC, Torch and Caffe too)
+
+__all__ += ["MCC", "PCC"]

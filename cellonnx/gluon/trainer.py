@@ -50,7 +50,8 @@ class Trainer:
             takes them) or an Optimizer.
         optimizer_params: keyword arguments of the optimizer (learning_rate, wd, momentum, clip_gradient, ...).
         kvstore: 'device', 'local' or None in one process; 'dist_sync' / 'dist_sync_device' sum the gradients
-            across the ranks of an ``mpirun`` job (see docs/distributed.md).
+            across the ranks of an ``mpirun`` job (see docs/distributed.md); or an ``mx.kv.create(...)``
+            store of those types.
         compression_params, update_on_kvstore: accepted for compatibility (one process).
 
     Examples:
@@ -86,13 +87,18 @@ class Trainer:
                 seen.add(id(p))
                 self._params.append(p)
                 p.__dict__["_trainer"] = self
+        kvstore = getattr(kvstore, "type", kvstore)  # an mx.kv KVStore object: its type
         self._dist = isinstance(kvstore, str) and kvstore.startswith("dist")
         if self._dist and kvstore not in _DIST_SYNC:
             raise NotImplementedError(f"Trainer(kvstore={kvstore!r}): only synchronous distributed stores "
                                       f"{sorted(_DIST_SYNC)} are supported (gradients all-reduced over MPI)")
-        if compression_params:
+        if compression_params and self._dist:
             raise NotImplementedError("Trainer(compression_params=...): gradient compression is not "
-                                      "supported")
+                                      "supported across processes")
+        if compression_params:  # one device: MXNet compresses nothing either (checked all the same)
+            from cellonnx.mxnet.kvstore.compression import GradientCompression
+
+            GradientCompression(compression_params)
         self._reduce_plan: Any = None
         if self._dist:
             from cellonnx.communication import _mpi, management

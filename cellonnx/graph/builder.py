@@ -119,6 +119,8 @@ class GraphBuilder:
         out_names = [self.fresh(node_name.replace("/", ".") + (f":{i}" if outputs > 1 else ""))
                      for i in range(outputs)]
         clean = {k: v for k, v in attrs.items() if v is not None}
+        if self._renamed:  # a value already exposed as a graph output (a gradient reading a saved output)
+            inputs = tuple(self._renamed.get(i, i) if i else i for i in inputs)
         node = helper.make_node(op_type, ["" if i is None else i for i in inputs], out_names,
                                 name=node_name, domain=domain or None, **clean)
         self.nodes.append(node)

@@ -54,6 +54,7 @@ from cellonnx.mxnet import (  # noqa: E402 - after the aliases, which these modu
     optimizer,
     random,
     recordio,
+    rnn,
     symbol,
 )
 from cellonnx.mxnet.attribute import AttrScope  # noqa: E402
@@ -65,6 +66,35 @@ sym = symbol
 np = numpy
 npx = numpy_extension
 
+from cellonnx.mxnet import (  # noqa: E402
+    callback,
+    kvstore,
+    model,
+    module,
+    monitor,
+    onnx,
+    operator,
+    profiler,
+    runtime,
+    test_utils,
+    visualization,
+)
+from cellonnx.mxnet.util import (  # noqa: E402
+    is_np_array,
+    is_np_shape,
+    np_array,
+    np_shape,
+    set_np_shape,
+    use_np,
+    use_np_array,
+    use_np_shape,
+)
+
+mod = module
+kv = kvstore
+mon = monitor
+viz = visualization
+
 __version__ = "1.9.1"
 
 __all__ = ["AttrScope", "Context", "Device", "MXNetError", "NDArray", "attribute", "autograd", "base",
@@ -73,3 +103,7 @@ __all__ = ["AttrScope", "Context", "Device", "MXNetError", "NDArray", "attribute
            "ndarray", "np", "npx", "num_gpus", "numpy", "numpy_extension", "optimizer", "random",
            "recordio",
            "sym", "symbol", "util"]
+__all__ += ["rnn"]
+__all__ += ["callback", "is_np_array", "is_np_shape", "kv", "kvstore", "mod", "model", "module", "mon",
+            "monitor", "np_array", "np_shape", "onnx", "operator", "profiler", "runtime", "set_np_shape",
+            "test_utils", "use_np", "use_np_array", "use_np_shape", "visualization", "viz"]

@@ -21,7 +21,10 @@ from cellonnx.gluon.metric import (
     np,
     register,
 )
+from cellonnx.gluon.metric import _alias as alias
+from cellonnx.gluon.metric_extra import MCC, PCC, Caffe, Torch
 
 __all__ = ["F1", "MAE", "MSE", "RMSE", "Accuracy", "CompositeEvalMetric", "CrossEntropy", "CustomMetric",
            "EvalMetric", "Loss", "NegativeLogLikelihood", "PearsonCorrelation", "Perplexity", "TopKAccuracy",
            "check_label_shapes", "create", "np", "register"]
+__all__ += ["MCC", "PCC", "Caffe", "Torch", "alias"]

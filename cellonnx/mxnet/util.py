@@ -45,7 +45,16 @@ def is_np_default_dtype() -> bool:
 
 
 def set_np_shape(active: bool) -> bool:
-    """Turn NumPy shape semantics on or off; returns the previous state."""
+    """Turn NumPy shape semantics on or off; returns the previous state.
+
+    Examples:
+        >>> import cellonnx.mxnet as mx
+        >>> old = mx.set_np_shape(True)
+        >>> mx.is_np_shape()
+        True
+        >>> mx.set_np_shape(old)
+        True
+    """
     prev, _flags.shape = _flags.shape, bool(active)
     return prev
 
@@ -80,12 +89,32 @@ def _scope(array: bool | None, shape: bool | None) -> Iterator[None]:
 
 
 def np_array(active: bool = True) -> Any:
-    """Scope with NumPy array semantics on (or off)."""
+    """Scope with NumPy array semantics on (or off).
+
+    Examples:
+        >>> import cellonnx.mxnet as mx
+        >>> with mx.np_array(True):
+        ...     print(mx.is_np_array())
+        True
+        >>> with mx.np_array(False):
+        ...     print(mx.is_np_array())
+        False
+    """
     return _scope(bool(active), None)
 
 
 def np_shape(active: bool = True) -> Any:
-    """Scope with NumPy shape semantics on (or off)."""
+    """Scope with NumPy shape semantics on (or off).
+
+    Examples:
+        >>> import cellonnx.mxnet as mx
+        >>> with mx.np_shape(True):
+        ...     print(mx.is_np_shape())
+        True
+        >>> with mx.np_shape(False):
+        ...     print(mx.is_np_shape())
+        False
+    """
     return _scope(None, bool(active))
 
 
@@ -113,12 +142,30 @@ def use_np(func: Any) -> Any:
 
 
 def use_np_array(func: Any) -> Any:
-    """Decorator: NumPy array semantics on inside ``func``."""
+    """Decorator: NumPy array semantics on inside ``func``.
+
+    Examples:
+        >>> import cellonnx.mxnet as mx
+        >>> @mx.use_np_array
+        ... def inside():
+        ...     return mx.is_np_array()
+        >>> inside()
+        True
+    """
     return _decorate(func, True, None)
 
 
 def use_np_shape(func: Any) -> Any:
-    """Decorator: NumPy shape semantics on inside ``func``."""
+    """Decorator: NumPy shape semantics on inside ``func``.
+
+    Examples:
+        >>> import cellonnx.mxnet as mx
+        >>> @mx.use_np_shape
+        ... def inside():
+        ...     return mx.is_np_shape()
+        >>> inside()
+        True
+    """
     return _decorate(func, None, True)
 
 
@@ -144,3 +191,18 @@ def setenv(name: str, value: str | None) -> None:
         os.environ.pop(name, None)
     else:
         os.environ[name] = value
+
+
+from cellonnx.mxnet.util_more import (  # noqa: E402 - MXNet's remaining util names
+    get_cuda_compute_capability,
+    get_gpu_count,
+    get_gpu_memory,
+    np_ufunc_legal_option,
+    set_module,
+    wrap_np_binary_func,
+    wrap_np_unary_func,
+)
+
+__all__ += ["get_cuda_compute_capability", "get_gpu_count", "get_gpu_memory", "np_ufunc_legal_option",
+            "set_module", "wrap_np_binary_func", "wrap_np_unary_func"]
+

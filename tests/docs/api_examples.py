@@ -39,12 +39,15 @@ NAMESPACES = [
     "cellonnx",
     "cellonnx.gluon.nn",
     "cellonnx.gluon.contrib.nn",
+    "cellonnx.gluon.rnn",
+    "cellonnx.gluon.contrib.rnn",
     "cellonnx.gluon.model_zoo.vision",
     "cellonnx.gluon",
     "cellonnx.mxnet.numpy",
     "cellonnx.mxnet.numpy_extension",
     "cellonnx.mxnet.ndarray",
     "cellonnx.mxnet.symbol",
+    "cellonnx.mxnet.rnn",
     "cellonnx.mxnet",
 ]
 

@@ -264,3 +264,14 @@ print(np.eye(2, dtype=np.float32))
 print(np.roll(np.arange(5, dtype=np.int32), 2))
 """,
 }
+
+REFERENCES["cellonnx.ops"] = {
+    "ring_attention_update": """
+o1, o2 = np.array([1.0, 2.0]), np.array([3.0, 5.0])
+m1, m2, s1, s2 = 0.0, np.log(3.0), 1.0, 1.0
+m = max(m1, m2)
+w1, w2 = np.exp(m1 - m) * s1, np.exp(m2 - m) * s2
+print(np.array([[(w1 * o1 + w2 * o2) / (w1 + w2)]], np.float32))
+print(np.float32(m), np.float32(w1 + w2))
+""",
+}

@@ -445,7 +445,7 @@ def test_unknown_activation_and_layout() -> None:
     with pytest.raises(ValueError, match="unknown activation"):
         nn.Activation("swishy")
     with pytest.raises(ValueError, match="NCHW"):
-        nn.Conv2D(2, 3, layout="NHWC")
+        nn.Conv2D(2, 3, layout="NCDHW")
 
 
 def test_no_warnings_in_a_plain_training_step() -> None:

@@ -1,8 +1,11 @@
-"""gluon.nn convolution and pooling layers (NCHW) with MXNet 2.x signatures: Conv2D, Conv2DTranspose,
-MaxPool2D, AvgPool2D, GlobalMaxPool2D, GlobalAvgPool2D.
+"""gluon.nn convolution and pooling layers with MXNet signatures, for 1, 2 and 3 spatial axes: the _Conv and
+_Pooling bases and the 2-D layers Conv2D, Conv2DTranspose, MaxPool2D, AvgPool2D, GlobalMaxPool2D,
+GlobalAvgPool2D (the 1-D and 3-D ones are in conv_nd_layers).
 
-Weights are laid out as MXNet (and ONNX) lay them: Conv2D (channels, in_channels / groups, kH, kW),
-Conv2DTranspose (in_channels, channels / groups, kH, kW). ``ceil_mode`` is MXNet's 'full' pooling convention.
+Weights are laid out as MXNet (and ONNX) lay them: Conv (channels, in_channels / groups, *kernel),
+ConvTranspose (in_channels, channels / groups, *kernel); with a channel-last layout (NHWC, NDHWC) MXNet keeps
+the kernel axes before the input channels: (channels, *kernel, in_channels / groups). ``ceil_mode`` is MXNet's
+'full' pooling convention.
 """
 from __future__ import annotations
 
@@ -17,23 +20,43 @@ from cellonnx.tensor import Tensor
 __all__ = ["AvgPool2D", "Conv2D", "Conv2DTranspose", "GlobalAvgPool2D", "GlobalMaxPool2D", "MaxPool2D"]
 
 
-def _pair(value: Any, name: str, owner: str) -> tuple[int, int]:
+class LayoutError(ValueError, AssertionError):
+    """A layout the layer does not take (MXNet asserts it: an AssertionError, and a ValueError)."""
+
+
+def _ntuple(value: Any, n: int, name: str, owner: str) -> tuple[int, ...]:
     if isinstance(value, int):
-        return (value, value)
+        return (value,) * n
     out = tuple(int(v) for v in value)
-    if len(out) != 2:
-        raise ValueError(f"{owner}: {name} must be a number or a list of 2 ints, got {value!r}")
-    return out  # type: ignore[return-value]
+    if len(out) != n:
+        raise ValueError(f"{owner}: {name} must be a number or a list of {n} ints, got {value!r}")
+    return out
 
 
-def _check_layout(layout: str, owner: str) -> None:
-    if layout != "NCHW":
-        raise ValueError(f"{owner}: only the 'NCHW' layout is supported, got {layout!r} (transpose the input "
-                         "with ops.transpose(x, (0, 3, 1, 2)))")
+def _pair(value: Any, name: str, owner: str) -> tuple[int, int]:
+    return _ntuple(value, 2, name, owner)  # type: ignore[return-value]
+
+
+def _check_layout(layout: str, owner: str, allowed: tuple[str, ...] = ("NCHW",)) -> bool:
+    """Whether ``layout`` (one of ``allowed``) puts the channels last."""
+    if layout not in allowed:
+        names = " and ".join(repr(a) for a in allowed)
+        raise LayoutError(f"{owner}: only the {names} layouts are supported, got {layout!r}")
+    return layout.endswith("C")
+
+
+def _to_first(x: Tensor) -> Tensor:
+    return ops.transpose(x, (0, x.ndim - 1, *range(1, x.ndim - 1)))
+
+
+def _to_last(x: Tensor) -> Tensor:
+    return ops.transpose(x, (0, *range(2, x.ndim), 1))
 
 
 class _Conv(HybridBlock):
     _transpose = False
+    _nd = 2
+    _layouts: tuple[str, ...] = ("NCHW", "NHWC")
 
     def __init__(self, channels: int, kernel_size: Any, strides: Any, padding: Any, dilation: Any,
                  groups: int,
@@ -41,15 +64,16 @@ class _Conv(HybridBlock):
                  weight_initializer: Any,
                  bias_initializer: Any, output_padding: Any = 0, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        owner = type(self).__name__
-        _check_layout(layout, owner)
+        owner, n = type(self).__name__, self._nd
+        self._last = _check_layout(layout, owner, self._layouts)
+        self._layout = layout
         self._channels = channels
         self._in_channels = in_channels
-        self._kernel = _pair(kernel_size, "kernel_size", owner)
-        self._strides = _pair(strides, "strides", owner)
-        self._padding = _pair(padding, "padding", owner)
-        self._dilation = _pair(dilation, "dilation", owner)
-        self._output_padding = _pair(output_padding, "output_padding", owner)
+        self._kernel = _ntuple(kernel_size, n, "kernel_size", owner)
+        self._strides = _ntuple(strides, n, "strides", owner)
+        self._padding = _ntuple(padding, n, "padding", owner)
+        self._dilation = _ntuple(dilation, n, "dilation", owner)
+        self._output_padding = _ntuple(output_padding, n, "output_padding", owner)
         self._groups = groups
         self.weight = Parameter("weight", shape=self._weight_shape(in_channels), init=weight_initializer,
                                 allow_deferred_init=True)
@@ -62,30 +86,42 @@ class _Conv(HybridBlock):
 
     def _weight_shape(self, in_channels: int) -> tuple[int, ...]:
         if self._transpose:
-            return (in_channels, self._channels // self._groups, *self._kernel)
-        return (self._channels, in_channels // self._groups if in_channels else 0, *self._kernel)
+            out, inner = in_channels, self._channels // self._groups
+        else:
+            out, inner = self._channels, in_channels // self._groups if in_channels else 0
+        return (out, *self._kernel, inner) if self._last else (out, inner, *self._kernel)
 
     def infer_shape(self, x: Tensor, *args: Any) -> None:
-        self.weight.shape = self._weight_shape(int(x.shape[1]))
+        self.weight.shape = self._weight_shape(int(x.shape[-1 if self._last else 1]))
 
-    def _conv(self, x: Tensor) -> Tensor:
-        return ops.conv2d(x, self.weight, self.bias, stride=self._strides, pad_mode="pad",
-                          padding=self._padding,
-                          dilation=self._dilation, groups=self._groups)
+    def _conv(self, x: Tensor, weight: Tensor) -> Tensor:
+        if self._transpose:
+            from cellonnx.ops.prims.conv_grad import conv_transpose
+            return conv_transpose(x, weight, self.bias, stride=self._strides, padding=self._padding,
+                                  output_padding=self._output_padding, groups=self._groups,
+                                  dilation=self._dilation, op=type(self).__name__)
+        conv = {1: ops.conv1d, 2: ops.conv2d, 3: ops.conv3d}[self._nd]
+        return conv(x, weight, self.bias, stride=self._strides, pad_mode="pad", padding=self._padding,
+                    dilation=self._dilation, groups=self._groups)
 
     def forward(self, x: Tensor) -> Tensor:
-        out = self._conv(x)
+        if self._last:
+            out = _to_last(self._conv(_to_first(x), _to_first(self.weight)))
+        else:
+            out = self._conv(x, self.weight)
         return self.act(out) if self.act is not None else out
 
     def __repr__(self) -> str:
         shape = self.weight.shape
-        c_in, c_out = (shape[0], shape[1] * self._groups) if self._transpose else (shape[1] * self._groups,
+        c_inner = shape[-1] if self._last else shape[1]
+        c_in, c_out = (shape[0], c_inner * self._groups) if self._transpose else (c_inner * self._groups,
                                                                                   shape[0])
+        n = self._nd
         s = f"{type(self).__name__}({c_in if c_in else None} -> {c_out}, kernel_size={self._kernel}, " \
             f"stride={self._strides}"
-        if self._padding != (0, 0):
+        if self._padding != (0,) * n:
             s += f", padding={self._padding}"
-        if self._dilation != (1, 1):
+        if self._dilation != (1,) * n:
             s += f", dilation={self._dilation}"
         if self._groups != 1:
             s += f", groups={self._groups}"
@@ -106,7 +142,7 @@ class Conv2D(_Conv):
         padding: zero padding on both sides of each spatial axis. Default: (0, 0).
         dilation: Default: (1, 1).
         groups: Default: 1.
-        layout: only 'NCHW'.
+        layout: 'NCHW' or 'NHWC' (weight (channels, kH, kW, in_channels / groups)).
         activation: an Activation name or None. Default: None.
         use_bias: Default: True.
         weight_initializer, bias_initializer: Default: None (the global initializer), 'zeros'.
@@ -167,36 +203,57 @@ class Conv2DTranspose(_Conv):
                          use_bias, weight_initializer, bias_initializer, output_padding, **kwargs)
         self.outpad = self._output_padding
 
-    def _conv(self, x: Tensor) -> Tensor:
-        return ops.conv_transpose2d(x, self.weight, self.bias, stride=self._strides, padding=self._padding,
-                                    output_padding=self._output_padding, groups=self._groups,
-                                    dilation=self._dilation)
-
-
-def _pool_repr(block: HybridBlock, kernel: tuple[int, ...], strides: tuple[int, ...],
-               padding: tuple[int, ...], ceil_mode: bool, global_pool: bool) -> str:
-    """MXNet's repr of a pooling layer (the global ones show a 1x1 window, ceil_mode True)."""
-    pool_type = "max" if "Max" in type(block).__name__ else "avg"
-    return (f"{type(block).__name__}(size={kernel}, stride={strides}, padding={padding}, "
-            f"ceil_mode={ceil_mode}, global_pool={global_pool}, pool_type={pool_type}, layout=NCHW)")
-
 
 class _Pooling(HybridBlock):
+    """Max or average pooling over the ``_nd`` spatial axes (the whole map with ``global_pool``)."""
+
+    _nd = 2
+    _layouts: tuple[str, ...] = ("NCHW", "NHWC")
+    _pool_type = "max"
+
     def __init__(self, pool_size: Any, strides: Any, padding: Any, ceil_mode: bool, layout: str,
-                 **kwargs: Any) -> None:
+                 count_include_pad: bool | None = None, global_pool: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        owner = type(self).__name__
-        _check_layout(layout, owner)
-        self._kernel = _pair(pool_size, "pool_size", owner)
-        self._strides = self._kernel if strides is None else _pair(strides, "strides", owner)
-        self._padding = _pair(padding, "padding", owner)
+        owner, n = type(self).__name__, self._nd
+        self._last = _check_layout(layout, owner, self._layouts)
+        self._layout = layout
+        self._kernel = _ntuple(pool_size, n, "pool_size", owner)
+        self._strides = self._kernel if strides is None else _ntuple(strides, n, "strides", owner)
+        self._padding = _ntuple(padding, n, "padding", owner)
         self._ceil_mode = bool(ceil_mode)
+        self._global = bool(global_pool)
+        self._count_include_pad = True if count_include_pad is None else bool(count_include_pad)
 
     def _alias(self) -> str:
         return "pool"
 
     def __repr__(self) -> str:
-        return _pool_repr(self, self._kernel, self._strides, self._padding, self._ceil_mode, False)
+        return (f"{type(self).__name__}(size={self._kernel}, stride={self._strides}, "
+                f"padding={self._padding}, ceil_mode={self._ceil_mode}, global_pool={self._global}, "
+                f"pool_type={self._pool_type}, layout={self._layout})")
+
+    def _pool(self, x: Tensor) -> Tensor:
+        n = self._nd
+        if self._global:
+            axes = tuple(range(2, 2 + n))
+            return ops.amax(x, axes, keep_dims=True) if self._pool_type == "max" else ops.mean(x, axes, True)
+        if self._pool_type == "max":
+            pool = {1: ops.max_pool1d, 2: ops.max_pool2d, 3: ops.max_pool3d}[n]
+            return pool(x, self._kernel, self._strides, self._padding, ceil_mode=self._ceil_mode)
+        pool = {1: ops.avg_pool1d, 2: ops.avg_pool2d, 3: ops.avg_pool3d}[n]
+        return pool(x, self._kernel, self._strides, self._padding, ceil_mode=self._ceil_mode,
+                    count_include_pad=self._count_include_pad)
+
+    def forward(self, x: Tensor) -> Tensor:
+        if x.ndim != self._nd + 2:
+            raise ValueError(f"{type(self).__name__}: expected a {self._nd + 2}-d input ({self._layout}), "
+                             f"got shape {tuple(x.shape)}")
+        return _to_last(self._pool(_to_first(x))) if self._last else self._pool(x)
+
+
+class _GlobalPooling(_Pooling):
+    def __init__(self, layout: str, **kwargs: Any) -> None:
+        super().__init__(1, None, 0, True, layout, global_pool=True, **kwargs)
 
 
 class MaxPool2D(_Pooling):
@@ -206,7 +263,7 @@ class MaxPool2D(_Pooling):
         pool_size: Default: (2, 2).
         strides: Default: None (pool_size).
         padding: Default: 0.
-        layout: only 'NCHW'.
+        layout: 'NCHW' or 'NHWC'.
         ceil_mode: round output sizes up ('full' convention). Default: False.
 
     Examples:
@@ -222,9 +279,6 @@ class MaxPool2D(_Pooling):
     def __init__(self, pool_size: Any = (2, 2), strides: Any = None, padding: Any = 0, layout: str = "NCHW",
                  ceil_mode: bool = False, **kwargs: Any) -> None:
         super().__init__(pool_size, strides, padding, ceil_mode, layout, **kwargs)
-
-    def forward(self, x: Tensor) -> Tensor:
-        return ops.max_pool2d(x, self._kernel, self._strides, self._padding, ceil_mode=self._ceil_mode)
 
 
 class AvgPool2D(_Pooling):
@@ -244,18 +298,15 @@ class AvgPool2D(_Pooling):
            [10.5 12.5]]]]
     """
 
+    _pool_type = "avg"
+
     def __init__(self, pool_size: Any = (2, 2), strides: Any = None, padding: Any = 0,
                  ceil_mode: bool = False,
                  layout: str = "NCHW", count_include_pad: bool = True, **kwargs: Any) -> None:
-        super().__init__(pool_size, strides, padding, ceil_mode, layout, **kwargs)
-        self._count_include_pad = bool(count_include_pad)
-
-    def forward(self, x: Tensor) -> Tensor:
-        return ops.avg_pool2d(x, self._kernel, self._strides, self._padding, ceil_mode=self._ceil_mode,
-                              count_include_pad=self._count_include_pad)
+        super().__init__(pool_size, strides, padding, ceil_mode, layout, count_include_pad, **kwargs)
 
 
-class GlobalMaxPool2D(HybridBlock):
+class GlobalMaxPool2D(_GlobalPooling):
     """Max over H and W: (N, C, H, W) -> (N, C, 1, 1).
 
     Examples:
@@ -267,21 +318,13 @@ class GlobalMaxPool2D(HybridBlock):
         [[[[15.]]]]
     """
 
+    _pool_type = "max"
+
     def __init__(self, layout: str = "NCHW", **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        _check_layout(layout, "GlobalMaxPool2D")
-
-    def _alias(self) -> str:
-        return "pool"
-
-    def __repr__(self) -> str:
-        return _pool_repr(self, (1, 1), (1, 1), (0, 0), True, True)
-
-    def forward(self, x: Tensor) -> Tensor:
-        return ops.amax(x, (2, 3), keep_dims=True)
+        super().__init__(layout, **kwargs)
 
 
-class GlobalAvgPool2D(HybridBlock):
+class GlobalAvgPool2D(_GlobalPooling):
     """Mean over H and W: (N, C, H, W) -> (N, C, 1, 1).
 
     Examples:
@@ -293,15 +336,7 @@ class GlobalAvgPool2D(HybridBlock):
         [[[[7.5]]]]
     """
 
+    _pool_type = "avg"
+
     def __init__(self, layout: str = "NCHW", **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        _check_layout(layout, "GlobalAvgPool2D")
-
-    def _alias(self) -> str:
-        return "pool"
-
-    def __repr__(self) -> str:
-        return _pool_repr(self, (1, 1), (1, 1), (0, 0), True, True)
-
-    def forward(self, x: Tensor) -> Tensor:
-        return ops.mean(x, (2, 3), keep_dims=True)
+        super().__init__(layout, **kwargs)

@@ -90,6 +90,10 @@ def node_inputs(op: str, attrs: dict[str, str]) -> list[str] | None:
     spec = op_spec(op)
     if spec is None:
         raise ValueError(f"unknown operator {op!r} (not an operator of MXNet 1.9.1)")
+    if spec.name == "Custom":
+        from cellonnx.gluon.symbol.custom_op import custom_inputs
+
+        return custom_inputs(attrs)
     if spec.variadic is not None:
         return None
     names = list(spec.inputs)
@@ -166,6 +170,9 @@ def create(op: str, hint: str, args: list[Any], kwargs: dict[str, Any], *, symbo
         else:
             params.setdefault(key, value)
     for key, value in params.items():
+        if spec.name == "Custom":  # a Python operator's own keyword arguments, kept as strings
+            attrs[key] = str(value)
+            continue
         if key not in spec.attrs and key != spec.variadic:
             hidden = hidden_key(key)
             if hidden is None and not (key.startswith("__") and key.endswith("__")):

@@ -24,6 +24,15 @@ _LOSS_OPS = frozenset({"SoftmaxOutput", "LinearRegressionOutput", "LogisticRegre
 _REQS = ("write", "add", "null", "inplace")
 
 
+def _custom_loss(node: Any) -> bool:
+    """A Python operator declared without head gradients (``need_top_grad=False``): a loss output."""
+    if node.op != "Custom":
+        return False
+    from cellonnx.gluon.symbol.custom_op import custom_prop
+
+    return not custom_prop(node.attrs).need_top_grad_
+
+
 def _nd(array: np.ndarray) -> Any:
     from cellonnx.mxnet.ndarray.ndarray import NDArray
 
@@ -185,10 +194,11 @@ class Executor:
             else:
                 values[name] = array
         values.update(zip(self._aux_names, self.aux_arrays))
+        after = self._monitor_step if self._monitor is not None else None
         if is_train:
             before = [a._data.copy() for a in self.aux_arrays]
             with autograd.record(train_mode=True):
-                outs = self._program.run(values)
+                outs = self._program.run(values, after=after)
             self._recorded = (outs, leaves)
             # MXNet 1.9.1 moves the auxiliary states (BatchNorm's statistics) in backward, not in forward
             self._moved_aux = [a._data.copy() for a in self.aux_arrays]
@@ -196,14 +206,21 @@ class Executor:
                 a[:] = b
         else:
             with core_autograd.no_grad(), autograd.predict_mode():
-                outs = self._program.run(values)
+                outs = self._program.run(values, after=after)
             self._recorded = None
             self._moved_aux = None
         self.outputs = [_nd(o._data) if isinstance(o, Tensor) else o for o in outs]
-        if self._monitor is not None:
-            for name, out in zip(self._output_names, self.outputs):
-                self._monitor(name, out)
         return self.outputs
+
+    def _monitor_step(self, step: Any, result: Any) -> None:
+        """Hand the monitor every output of an operator, named as MXNet's executor names them
+        (``<node>_output``, or ``<node>_output<i>`` for operators of several outputs)."""
+        if isinstance(result, (list, tuple)):
+            for i, out in enumerate(result):
+                if isinstance(out, Tensor):
+                    self._monitor(f"{step.node.name}_output{i}", _nd(np.array(out._data)))
+        elif isinstance(result, Tensor):
+            self._monitor(f"{step.node.name}_output", _nd(np.array(result._data)))
 
     def _head_grads(self, out_grads: Any) -> list[Any]:
         outs = self._recorded[0] if self._recorded else []
@@ -220,7 +237,8 @@ class Executor:
         for i, (nid, _) in enumerate(heads):
             spec = op_spec(graph.nodes[nid].op)
             g = given[i] if i < len(given) else None
-            if g is None and (spec is None or spec.name not in _LOSS_OPS):
+            if g is None and (spec is None or spec.name not in _LOSS_OPS) \
+                    and not _custom_loss(graph.nodes[nid]):
                 raise ValueError(
                     f"Executor.backward: output {i} ('{self._output_names[i]}') is not a loss output "
                     "(SoftmaxOutput, MakeLoss ...), so its head gradient is required: pass out_grads"
@@ -298,7 +316,7 @@ class Executor:
         return Executor(self._symbol, args, grads, list(self._reqs), aux)
 
     def set_monitor_callback(self, callback: Any, monitor_all: bool = False) -> None:
-        """Call ``callback(name, array)`` with every output after each forward."""
+        """Call ``callback(name, array)`` with every operator's outputs during each forward."""
         self._monitor = callback
 
     def debug_str(self) -> str:

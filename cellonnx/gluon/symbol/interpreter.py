@@ -49,6 +49,10 @@ def _accepted(fn: Callable[..., Any]) -> set[str] | None:
 def parse_node_attrs(graph: SymbolGraph, node: Node, spec: OpSpec, row: Row) -> dict[str, Any]:
     """The node's attributes as Python values. Double-underscore attributes (``__profiler_scope__``,
     ``__layout__``) describe the node to MXNet's tools and are not the operator's."""
+    if spec.name == "Custom":  # the Python operator takes its keyword arguments as strings
+        from cellonnx.gluon.symbol.custom_op import custom_attrs
+
+        return custom_attrs(node.attrs)
     accepted = _accepted(row.fn)
     out: dict[str, Any] = {}
     for key, text in node.attrs.items():
@@ -120,10 +124,12 @@ class Program:
             self.steps.append(Step(node, spec, row, attrs, list(node.inputs)))
 
     def run(
-        self, values: Mapping[str, Tensor], hook: Callable[[Step, list[Tensor]], None] | None = None
+        self, values: Mapping[str, Tensor], hook: Callable[[Step, list[Tensor]], None] | None = None,
+        after: Callable[[Step, Any], None] | None = None,
     ) -> list[Tensor]:
         """The heads' values, given every variable's value by name. ``hook(step, inputs)`` runs before each
-        operator (deferred parameter shapes are settled there)."""
+        operator (deferred parameter shapes are settled there), ``after(step, result)`` after it (an
+        executor's monitor sees every operator's outputs there)."""
         graph = self.graph
         results: dict[int, Any] = {}
         for node in self.variables:
@@ -141,6 +147,8 @@ class Program:
             except (ValueError, TypeError, NotImplementedError, IndexError, KeyError) as exc:
                 shapes = ", ".join(str(tuple(t.shape)) for t in inputs if isinstance(t, Tensor))
                 raise SymbolError(f"{graph.where(step.node)} with inputs {shapes}: {exc}") from exc
+            if after is not None:
+                after(step, results[step.node.index])
         return [_output(graph, results, nid, k) for nid, k in self.heads]
 
 

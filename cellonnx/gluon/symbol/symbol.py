@@ -27,7 +27,6 @@ takes. The listing methods follow MXNet's: ``list_arguments`` (variables that ar
 
 from __future__ import annotations
 
-import json
 import os
 from abc import ABCMeta
 from collections.abc import Iterator
@@ -38,6 +37,7 @@ import numpy as np
 from cellonnx.gluon.symbol.attrs import parse_attr
 from cellonnx.gluon.symbol.compose import hidden_key
 from cellonnx.gluon.symbol.graph import HIDDEN_KEYS, Node, SymbolGraph, load_graph, parse_graph
+from cellonnx.gluon.symbol.json_writer import dumps_graph
 from cellonnx.gluon.symbol.spec import op_spec
 from cellonnx.gluon.symbol.symbol_ops import SymbolOps
 
@@ -89,6 +89,10 @@ def output_names(node: Any) -> list[str]:
     if node.is_variable:
         return [node.name]
     op = op_spec(node.op).name if op_spec(node.op) else node.op
+    if op == "Custom":
+        from cellonnx.gluon.symbol.custom_op import custom_outputs
+
+        return custom_outputs(node.name, node.attrs)
     if op in _NAMED_OUTPUTS:
         visible = 3 if op != "Dropout" and _attr(node, "output_mean_var", False) else 1
         return [f"{node.name}_{n}" for n in _NAMED_OUTPUTS[op][:visible]]
@@ -424,7 +428,7 @@ class SymbolBase(SymbolOps):
             "heads": [[i, k, 0] for i, k in heads],
             "attrs": {"mxnet_version": ["int", max(graph.version, 10901)]},
         }
-        return json.dumps(doc, indent=2)
+        return dumps_graph(doc)
 
     def save(self, fname: str | os.PathLike[str], remove_amp_cast: bool = True) -> None:
         """Write ``tojson()`` to ``fname``."""

@@ -42,6 +42,8 @@ cast_storage = mx_errors(sparse.cast_storage)
 attach(vars(_module), EXAMPLES, SUMMARIES)
 for _name in linalg.TABLE_NAMES:  # nd.linalg.potrf is nd.linalg_potrf, as in MXNet
     setattr(linalg, _name, getattr(_module, "linalg_" + _name, None) or getattr(_module, "_linalg_" + _name))
+from cellonnx.mxnet.ndarray.custom import Custom  # noqa: E402 - Python operators (mx.operator)
+
 for _table in (examples_math, examples_array, examples_nn, examples_linalg_random, examples_update):
     attach(vars(_module), _table.EXAMPLES, _table.SUMMARIES)
 
@@ -51,6 +53,7 @@ __all__ = ["NDArray", "array", "concatenate", "contrib", "empty", "from_numpy", 
            "CachedOp", "from_dlpack", "to_dlpack_for_read", "to_dlpack_for_write"]
 __all__ += ["image"]
 __all__ += ["imdecode"]
+__all__ += ["Custom"]
 
 
 def __getattr__(name: str) -> Any:

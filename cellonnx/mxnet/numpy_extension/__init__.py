@@ -7,14 +7,23 @@ from cellonnx.mxnet._docs import attach as _attach
 from cellonnx.mxnet.device import cpu, current_device, gpu, num_gpus
 from cellonnx.mxnet.ndarray.ndarray import waitall
 from cellonnx.mxnet.numpy_extension import image, random
+from cellonnx.mxnet.numpy_extension.detection import (
+    multibox_detection,
+    multibox_prior,
+    multibox_target,
+    roi_pooling,
+)
 from cellonnx.mxnet.numpy_extension.examples import EXAMPLES as _EXAMPLES
 from cellonnx.mxnet.numpy_extension.ops import *
 from cellonnx.mxnet.numpy_extension.ops import __all__ as _ops_all
+from cellonnx.mxnet.numpy_extension.rnn import rnn
 from cellonnx.mxnet.numpy_extension.utils import load, save, savez
 from cellonnx.mxnet.util import is_np_array, is_np_default_dtype, is_np_shape, reset_np, set_np, use_np
 
 __all__ = ["cpu", "current_device", "gpu", "is_np_array", "is_np_default_dtype", "is_np_shape", "load",
            "num_gpus", "random", "reset_np", "save", "savez", "set_np", "use_np", "waitall", *_ops_all]
+__all__ += ["multibox_detection", "multibox_prior", "multibox_target", "roi_pooling"]
+__all__ += ["rnn"]
 __all__ += ["image"]
 
 from cellonnx.mxnet.device import Context, cpu_pinned, current_context, gpu_memory_info

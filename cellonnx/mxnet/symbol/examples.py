@@ -1627,10 +1627,39 @@ EXAMPLES = {
     ...     sampler_type='bilinear').infer_shape(data=(1, 3, 4, 4), loc=(1, 6))[1]
     [(1, 3, 2, 2)]
     """,
+    "AdaptiveAvgPooling2D": """
+    >>> import cellonnx.mxnet as mx
+    >>> x = mx.sym.var('x')
+    >>> y = mx.sym.AdaptiveAvgPooling2D(x, output_size=1)
+    >>> print(y.eval(x=mx.nd.arange(8).reshape((1, 2, 2, 2)))[0].asnumpy())
+    [[[[1.5]]
+    <BLANKLINE>
+      [[5.5]]]]
+    """,
+    "BilinearResize2D": """
+    >>> import cellonnx.mxnet as mx
+    >>> x = mx.sym.var('x')
+    >>> y = mx.sym.BilinearResize2D(x, height=2, width=2)
+    >>> print(y.eval(x=mx.nd.arange(4).reshape((1, 1, 2, 2)))[0].asnumpy())
+    [[[[0. 1.]
+       [2. 3.]]]]
+    """,
+    "sequence_mask": """
+    >>> import cellonnx.mxnet as mx
+    >>> x, n = mx.sym.var('x'), mx.sym.var('n')
+    >>> y = mx.sym.sequence_mask(x, n, use_sequence_length=True)
+    >>> print(y.eval(x=mx.nd.ones((3, 2)), n=mx.nd.array([1, 2]))[0].asnumpy())
+    [[1. 1.]
+     [0. 1.]
+     [0. 0.]]
+    """,
 }
 
 _BROADCAST = "with broadcasting: the shapes are aligned from the right and axes of size 1 stretched"
 SUMMARIES = {
+    "AdaptiveAvgPooling2D": "Average pooling of NCHW data to a given output size (MXNet's "
+    "contrib.AdaptiveAvgPooling2D).",
+    "BilinearResize2D": "Bilinear resizing of NCHW data (MXNet's contrib.BilinearResize2D).",
     "fix": "Round each element toward zero.",
     "trunc": "Truncate each element toward zero (the integer part).",
     "rint": "Round each element to the nearest integer, halves toward the lower one (MXNet's rint).",

@@ -46,6 +46,16 @@ class DenseThor(Cell):
     Args:
         in_channels, out_channels (int). weight_init (default 'normal'), bias_init (default 'zeros'),
         has_bias (default True), activation (optional): as Dense.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import nn
+        >>> net = nn.DenseThor(3, 2, weight_init='ones')
+        >>> print(net(ms.Tensor(np.array([[1.0, 2.0, 3.0]], np.float32))))
+        [[6. 6.]]
+        >>> print(net.matrix_a.shape, net.matrix_g.shape)
+        (3, 3) (2, 2)
     """
 
     def __init__(self, in_channels: int, out_channels: int, weight_init: Any = "normal",

@@ -138,10 +138,26 @@ def ring_attention_update(prev_attn_out: Tensor, prev_softmax_max: Tensor, prev_
     ``s_i' = exp(m_i - m) s_i`` and ``s = s_1' + s_2'``, the output is ``(s_1' o_1 + s_2' o_2) / s``.
 
     Layout 'SBH': outputs (S, B, N*D), statistics (B, N, S, 8); 'TND': outputs (T, N, D), statistics
-    (T, N, 8) (``actual_seq_qlen`` is then accepted and not needed: the merge is per row).
+    (T, N, 8) (``actual_seq_qlen``, the cumulative sequence ends, is then required as in MindSpore, though
+    the merge itself is per row).
 
     Returns:
         tuple (attn_out, softmax_max, softmax_sum).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import ops
+        >>> o1 = ms.Tensor(np.array([[[1.0, 2.0]]], np.float32))
+        >>> o2 = ms.Tensor(np.array([[[3.0, 5.0]]], np.float32))
+        >>> m1 = ms.Tensor(np.zeros((1, 1, 1, 8), np.float32))
+        >>> m2 = ms.Tensor(np.full((1, 1, 1, 8), np.log(3.0), np.float32))
+        >>> s = ms.Tensor(np.ones((1, 1, 1, 8), np.float32))
+        >>> out, m, total = ops.ring_attention_update(o1, m1, s, o2, m2, s)
+        >>> print(out)
+        [[[2.5  4.25]]]
+        >>> print(m[0, 0, 0, 0], total[0, 0, 0, 0])
+        1.0986123 1.3333334
     """
     if layout not in ("SBH", "TND"):
         raise ValueError(f"ring_attention_update: layout must be 'SBH' or 'TND', got {layout!r}")

@@ -27,7 +27,12 @@ WORLD = _mpi.HCCL_WORLD_COMM_GROUP
 
 
 class ReduceOp:
-    """The element-wise reductions of the collectives: ``SUM``, ``MAX``, ``MIN``, ``PROD``."""
+    """The element-wise reductions of the collectives: ``SUM``, ``MAX``, ``MIN``, ``PROD``.
+
+    Examples:
+        >>> print(ops.ReduceOp.SUM, ops.ReduceOp.MAX, ops.ReduceOp.MIN, ops.ReduceOp.PROD)
+        sum max min prod
+    """
 
     SUM = "sum"
     MAX = "max"
@@ -269,6 +274,14 @@ class AllGather(_Collective):
 
     Outputs:
         Tensor of shape :math:`(N x_1, x_2, ...)` for N ranks.
+
+    Examples:
+        >>> from cellonnx.communication import init
+        >>> init()
+        >>> x = ms.Tensor(np.arange(4, dtype=np.float32).reshape(2, 2))
+        >>> print(ops.AllGather()(x))  # one rank: its own tensor
+        [[0. 1.]
+         [2. 3.]]
     """
 
     def __init__(self, group: str = WORLD) -> None:
@@ -291,6 +304,14 @@ class ReduceScatter(_Collective):
 
     Outputs:
         Tensor of shape :math:`(x_1 / N, x_2, ...)`.
+
+    Examples:
+        >>> from cellonnx.communication import init
+        >>> init()
+        >>> x = ms.Tensor(np.arange(4, dtype=np.float32).reshape(2, 2))
+        >>> print(ops.ReduceScatter(ops.ReduceOp.SUM)(x))
+        [[0. 1.]
+         [2. 3.]]
     """
 
     def __init__(self, op: str = ReduceOp.SUM, group: str = WORLD) -> None:
@@ -315,6 +336,14 @@ class Broadcast(_Collective):
 
     Outputs:
         tuple[Tensor], the root's tensors.
+
+    Examples:
+        >>> from cellonnx.communication import init
+        >>> init()
+        >>> x = ms.Tensor(np.arange(4, dtype=np.float32).reshape(2, 2))
+        >>> print(ops.Broadcast(0)((x,))[0])
+        [[0. 1.]
+         [2. 3.]]
     """
 
     def __init__(self, root_rank: int, group: str = WORLD) -> None:
@@ -341,6 +370,14 @@ class Reduce(_Collective):
         dest_rank (int): the rank (of the group) that receives the result.
         op (str): ``ReduceOp.SUM`` (default), ``MAX``, ``MIN`` or ``PROD``.
         group (str): the group. Default: the world group.
+
+    Examples:
+        >>> from cellonnx.communication import init
+        >>> init()
+        >>> x = ms.Tensor(np.arange(4, dtype=np.float32).reshape(2, 2))
+        >>> print(ops.Reduce(0)(x))
+        [[0. 1.]
+         [2. 3.]]
     """
 
     def __init__(self, dest_rank: int, op: str = ReduceOp.SUM, group: str = WORLD) -> None:
@@ -366,6 +403,14 @@ class AlltoAll(_Collective):
 
     Raises:
         ValueError: ``split_count`` is not the group size, or the split dimension is not divisible by it.
+
+    Examples:
+        >>> from cellonnx.communication import init
+        >>> init()
+        >>> x = ms.Tensor(np.arange(4, dtype=np.float32).reshape(2, 2))
+        >>> print(ops.AlltoAll(1, 0, 1)(x))
+        [[0. 1.]
+         [2. 3.]]
     """
 
     def __init__(self, split_count: int, split_dim: int, concat_dim: int, group: str = WORLD) -> None:
@@ -389,6 +434,11 @@ class Barrier(_Collective):
 
     Args:
         group (str): the group. Default: the world group.
+
+    Examples:
+        >>> from cellonnx.communication import init
+        >>> init()
+        >>> ops.Barrier()()
     """
 
     def __init__(self, group: str = WORLD) -> None:
@@ -405,6 +455,14 @@ class CollectiveGather(_Collective):
     Args:
         dest_rank (int): the world rank that receives the result.
         group (str): the group. Default: the world group.
+
+    Examples:
+        >>> from cellonnx.communication import init
+        >>> init()
+        >>> x = ms.Tensor(np.arange(4, dtype=np.float32).reshape(2, 2))
+        >>> print(ops.CollectiveGather(0)(x))
+        [[0. 1.]
+         [2. 3.]]
     """
 
     def __init__(self, dest_rank: int, group: str = WORLD) -> None:
@@ -425,6 +483,14 @@ class CollectiveScatter(_Collective):
     Args:
         src_rank (int): the world rank that sends. Default: 0.
         group (str): the group. Default: the world group.
+
+    Examples:
+        >>> from cellonnx.communication import init
+        >>> init()
+        >>> x = ms.Tensor(np.arange(4, dtype=np.float32).reshape(2, 2))
+        >>> print(ops.CollectiveScatter(0)(x))
+        [[0. 1.]
+         [2. 3.]]
     """
 
     def __init__(self, src_rank: int = 0, group: str = WORLD) -> None:

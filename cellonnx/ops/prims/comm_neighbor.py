@@ -82,6 +82,12 @@ class NeighborExchange(_Collective):
 
     Outputs:
         tuple[Tensor], shaped as ``recv_shapes``.
+
+    Examples:
+        >>> from cellonnx.communication import init
+        >>> init()
+        >>> print(ops.NeighborExchange([], [], (), (), ms.float32)(()))  # no neighbours
+        ()
     """
 
     def __init__(
@@ -296,6 +302,15 @@ class NeighborExchangeV2(_Collective):
 
     Outputs:
         Tensor of shape :math:`(N, C, H + recv\_top + recv\_bottom, W + recv\_left + recv\_right)`.
+
+    Examples:
+        >>> from cellonnx.communication import init
+        >>> init()
+        >>> x = ms.Tensor(np.ones((1, 1, 2, 2), np.float32))
+        >>> halo = ops.NeighborExchangeV2([-1] * 8, [0, 0, 0, 0], [-1] * 8, [0, 0, 0, 0], 'NCHW')
+        >>> print(halo(x))  # no neighbours: the input unchanged
+        [[[[1. 1.]
+           [1. 1.]]]]
     """
 
     def __init__(

@@ -94,6 +94,14 @@ class BatchISendIRecv(_Collective):
     Outputs:
         tuple[Tensor]: at an "isend" position a 0-d zero (no meaning), at an "irecv" position the tensor
         received.
+
+    Examples:
+        >>> from cellonnx.communication import init
+        >>> init()
+        >>> x = ms.Tensor(np.arange(4, dtype=np.float32))
+        >>> send_recv = ops.BatchISendIRecv(('isend', 'irecv'), (0, 0), ([4],), (ms.float32,))
+        >>> print(send_recv((x,))[1])  # rank 0 sends to itself and receives
+        [0. 1. 2. 3.]
     """
 
     def __init__(

@@ -119,6 +119,13 @@ class AllGatherV(_Collective):
     Outputs:
         Tensor of ``sum(output_split_sizes)`` elements (a 0-d tensor when that is 0). Its gradient is the
         ReduceScatterV-sum of the output's gradient.
+
+    Examples:
+        >>> from cellonnx.communication import init
+        >>> init()
+        >>> x = ms.Tensor(np.arange(4, dtype=np.float32))
+        >>> print(ops.AllGatherV()(x, [4]))
+        [0. 1. 2. 3.]
     """
 
     def __init__(self, group: str = WORLD) -> None:
@@ -145,6 +152,13 @@ class ReduceScatterV(_Collective):
 
     Outputs:
         Tensor of ``input_split_sizes[rank]`` elements (a 0-d tensor when that is 0).
+
+    Examples:
+        >>> from cellonnx.communication import init
+        >>> init()
+        >>> x = ms.Tensor(np.arange(4, dtype=np.float32))
+        >>> print(ops.ReduceScatterV()(x, [4]))
+        [0. 1. 2. 3.]
     """
 
     def __init__(self, op: str = ReduceOp.SUM, group: str = WORLD) -> None:
@@ -204,6 +218,13 @@ class AlltoAllV(_Collective):
 
     Outputs:
         Tensor, the received parts concatenated in rank order (a 0-d tensor when nothing arrives).
+
+    Examples:
+        >>> from cellonnx.communication import init
+        >>> init()
+        >>> x = ms.Tensor(np.arange(4, dtype=np.float32))
+        >>> print(ops.AlltoAllV()(x, [4], [4]))
+        [0. 1. 2. 3.]
     """
 
     def __init__(self, group: str = WORLD, block_size: int = 1) -> None:
@@ -238,6 +259,13 @@ class AlltoAllVC(_Collective):
 
     Outputs:
         Tensor, the received parts concatenated in rank order (a 0-d tensor when nothing arrives).
+
+    Examples:
+        >>> from cellonnx.communication import init
+        >>> init()
+        >>> x = ms.Tensor(np.arange(4, dtype=np.float32))
+        >>> print(ops.AlltoAllVC()(x, [4]))
+        [0. 1. 2. 3.]
     """
 
     def __init__(self, group: str = WORLD, block_size: int = 1, transpose: bool = False) -> None:

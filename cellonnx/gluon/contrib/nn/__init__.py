@@ -4,5 +4,7 @@ from __future__ import annotations
 
 from cellonnx.gluon.contrib.nn import basic_layers
 from cellonnx.gluon.contrib.nn.basic_layers import *
+from cellonnx.gluon.contrib.nn.sparse_embedding import SparseEmbedding
 
 __all__ = basic_layers.__all__
+__all__ += ["SparseEmbedding"]

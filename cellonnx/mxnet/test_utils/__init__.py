@@ -1,0 +1,17 @@
+"""mxnet.test_utils: what MXNet's tests and user tests call - tolerances per dtype, ``assert_almost_equal``,
+``same``, random shapes and arrays, ``check_numeric_gradient`` / ``check_symbolic_forward`` /
+``check_symbolic_backward`` on symbols, ``default_context``."""
+from __future__ import annotations
+
+from cellonnx.mxnet.test_utils.arrays import *
+from cellonnx.mxnet.test_utils.arrays import __all__ as _arrays
+from cellonnx.mxnet.test_utils.checks import *
+from cellonnx.mxnet.test_utils.checks import __all__ as _checks
+from cellonnx.mxnet.test_utils.compare import *
+from cellonnx.mxnet.test_utils.compare import __all__ as _compare
+from cellonnx.mxnet.test_utils.gluon_checks import *
+from cellonnx.mxnet.test_utils.gluon_checks import __all__ as _gluon_checks
+from cellonnx.mxnet.test_utils.symbolic import *
+from cellonnx.mxnet.test_utils.symbolic import __all__ as _symbolic
+
+__all__ = [*_arrays, *_checks, *_compare, *_gluon_checks, *_symbolic]
