@@ -56,6 +56,12 @@ def _restore_communication_state(saved: tuple) -> None:
                        (parallel_context._world, ranks)):
         live.clear()
         live.update(kept)
+    # an example's release() / destroy_group() frees communicators that were live before it: drop them, so
+    # the next init() makes new ones rather than use a freed (MPI_COMM_NULL) handle
+    null = getattr(state.mpi, "COMM_NULL", None)
+    for table in (state.groups, state.local):
+        for key in [k for k, comm in table.items() if null is not None and comm == null]:
+            del table[key]
     for key, value in env.items():
         if value is None:
             os.environ.pop(key, None)
