@@ -7,8 +7,7 @@ writing MXNet's .params files and compiling hybridized blocks to ONNX.
 """
 from __future__ import annotations
 
-from cellonnx.gluon import autograd, contrib, data, init, loss, metric, model_zoo, nn, optimizer, utils
-from cellonnx.gluon import rnn
+from cellonnx.gluon import autograd, contrib, data, init, loss, metric, model_zoo, nn, optimizer, rnn, utils
 from cellonnx.gluon.block import Block
 from cellonnx.gluon.hybrid import HybridBlock
 from cellonnx.gluon.parameter import Constant, DeferredInitializationError, Parameter
@@ -20,5 +19,4 @@ initializer = init
 
 __all__ = ["Block", "Constant", "DeferredInitializationError", "HybridBlock", "Parameter", "ParameterDict",
            "SymbolBlock", "Trainer", "autograd", "contrib", "data", "init", "initializer", "loss", "metric",
-           "model_zoo", "nn", "optimizer", "utils"]
-__all__ += ["rnn"]
+           "model_zoo", "nn", "optimizer", "rnn", "utils"]

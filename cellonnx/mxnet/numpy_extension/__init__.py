@@ -26,9 +26,9 @@ __all__ += ["multibox_detection", "multibox_prior", "multibox_target", "roi_pool
 __all__ += ["rnn"]
 __all__ += ["image"]
 
-from cellonnx.mxnet.device import Context, cpu_pinned, current_context, gpu_memory_info
-from cellonnx.mxnet.numpy_extension.misc import *
-from cellonnx.mxnet.numpy_extension.misc import __all__ as _misc_all
+from cellonnx.mxnet.device import Context, cpu_pinned, current_context, gpu_memory_info  # noqa: E402
+from cellonnx.mxnet.numpy_extension.misc import *  # noqa: E402
+from cellonnx.mxnet.numpy_extension.misc import __all__ as _misc_all  # noqa: E402
 
 __all__ += ["Context", "cpu_pinned", "current_context", "gpu_memory_info", *_misc_all]
 

@@ -12,3 +12,12 @@ from cellonnx.mxnet.rnn.rnn import *
 from cellonnx.mxnet.rnn.rnn_cell import *
 
 __all__ = conv_rnn_cell.__all__ + io.__all__ + rnn.__all__ + rnn_cell.__all__
+
+
+def __getattr__(name: str):
+    # mx.rnn hands on mx.model's checkpoint functions, as MXNet's does (imported late: mx.model needs mx.sym)
+    if name in ("load_checkpoint", "save_checkpoint"):
+        from cellonnx.mxnet import model
+
+        return getattr(model, name)
+    raise AttributeError(f"module 'cellonnx.mxnet.rnn' has no attribute {name!r}")
