@@ -124,16 +124,35 @@ class BaseConvRNNCell(BaseRNNCell):
         raise NotImplementedError("BaseConvRNNCell is abstract class for convolutional RNN")
 
 
-def _defaults(prefix: str) -> dict[str, Any]:
-    return {
-        "h2h_kernel": (3, 3),
-        "h2h_dilate": (1, 1),
-        "i2h_kernel": (3, 3),
-        "i2h_stride": (1, 1),
-        "i2h_pad": (1, 1),
-        "i2h_dilate": (1, 1),
-        "prefix": prefix,
-    }
+def _cell_init(default_prefix: str) -> Any:
+    """The constructor of a convolutional cell: BaseConvRNNCell's arguments with MXNet's defaults and the
+    cell's own default prefix."""
+
+    def __init__(
+        self: BaseConvRNNCell,
+        input_shape: tuple,
+        num_hidden: int,
+        h2h_kernel: tuple = (3, 3),
+        h2h_dilate: tuple = (1, 1),
+        i2h_kernel: tuple = (3, 3),
+        i2h_stride: tuple = (1, 1),
+        i2h_pad: tuple = (1, 1),
+        i2h_dilate: tuple = (1, 1),
+        i2h_weight_initializer: Any = None,
+        h2h_weight_initializer: Any = None,
+        i2h_bias_initializer: Any = "zeros",
+        h2h_bias_initializer: Any = "zeros",
+        activation: Any = _LEAKY,
+        prefix: str = default_prefix,
+        params: RNNParams | None = None,
+        conv_layout: str = "NCHW",
+    ) -> None:
+        BaseConvRNNCell.__init__(self, input_shape, num_hidden, h2h_kernel, h2h_dilate, i2h_kernel,
+                                 i2h_stride, i2h_pad, i2h_dilate, i2h_weight_initializer,
+                                 h2h_weight_initializer, i2h_bias_initializer, h2h_bias_initializer,
+                                 activation, prefix, params, conv_layout)
+
+    return __init__
 
 
 class ConvRNNCell(BaseConvRNNCell):
@@ -159,43 +178,7 @@ class ConvRNNCell(BaseConvRNNCell):
         [(2, 2, 4, 8, 8)]
     """
 
-    def __init__(
-        self,
-        input_shape: tuple,
-        num_hidden: int,
-        h2h_kernel: tuple = (3, 3),
-        h2h_dilate: tuple = (1, 1),
-        i2h_kernel: tuple = (3, 3),
-        i2h_stride: tuple = (1, 1),
-        i2h_pad: tuple = (1, 1),
-        i2h_dilate: tuple = (1, 1),
-        i2h_weight_initializer: Any = None,
-        h2h_weight_initializer: Any = None,
-        i2h_bias_initializer: Any = "zeros",
-        h2h_bias_initializer: Any = "zeros",
-        activation: Any = _LEAKY,
-        prefix: str = "ConvRNN_",
-        params: RNNParams | None = None,
-        conv_layout: str = "NCHW",
-    ) -> None:
-        super().__init__(
-            input_shape,
-            num_hidden,
-            h2h_kernel,
-            h2h_dilate,
-            i2h_kernel,
-            i2h_stride,
-            i2h_pad,
-            i2h_dilate,
-            i2h_weight_initializer,
-            h2h_weight_initializer,
-            i2h_bias_initializer,
-            h2h_bias_initializer,
-            activation,
-            prefix,
-            params,
-            conv_layout,
-        )
+    __init__ = _cell_init("ConvRNN_")
 
     def __call__(self, inputs: Any, states: Any) -> tuple[Any, list[Any]]:
         name = self._step_name()
@@ -220,43 +203,7 @@ class ConvLSTMCell(BaseConvRNNCell):
 
     _gate_names_ = ("_i", "_f", "_c", "_o")
 
-    def __init__(
-        self,
-        input_shape: tuple,
-        num_hidden: int,
-        h2h_kernel: tuple = (3, 3),
-        h2h_dilate: tuple = (1, 1),
-        i2h_kernel: tuple = (3, 3),
-        i2h_stride: tuple = (1, 1),
-        i2h_pad: tuple = (1, 1),
-        i2h_dilate: tuple = (1, 1),
-        i2h_weight_initializer: Any = None,
-        h2h_weight_initializer: Any = None,
-        i2h_bias_initializer: Any = "zeros",
-        h2h_bias_initializer: Any = "zeros",
-        activation: Any = _LEAKY,
-        prefix: str = "ConvLSTM_",
-        params: RNNParams | None = None,
-        conv_layout: str = "NCHW",
-    ) -> None:
-        super().__init__(
-            input_shape,
-            num_hidden,
-            h2h_kernel,
-            h2h_dilate,
-            i2h_kernel,
-            i2h_stride,
-            i2h_pad,
-            i2h_dilate,
-            i2h_weight_initializer,
-            h2h_weight_initializer,
-            i2h_bias_initializer,
-            h2h_bias_initializer,
-            activation,
-            prefix,
-            params,
-            conv_layout,
-        )
+    __init__ = _cell_init("ConvLSTM_")
 
     def __call__(self, inputs: Any, states: Any) -> tuple[Any, list[Any]]:
         name = self._step_name()
@@ -291,43 +238,7 @@ class ConvGRUCell(BaseConvRNNCell):
 
     _gate_names_ = ("_r", "_z", "_o")
 
-    def __init__(
-        self,
-        input_shape: tuple,
-        num_hidden: int,
-        h2h_kernel: tuple = (3, 3),
-        h2h_dilate: tuple = (1, 1),
-        i2h_kernel: tuple = (3, 3),
-        i2h_stride: tuple = (1, 1),
-        i2h_pad: tuple = (1, 1),
-        i2h_dilate: tuple = (1, 1),
-        i2h_weight_initializer: Any = None,
-        h2h_weight_initializer: Any = None,
-        i2h_bias_initializer: Any = "zeros",
-        h2h_bias_initializer: Any = "zeros",
-        activation: Any = _LEAKY,
-        prefix: str = "ConvGRU_",
-        params: RNNParams | None = None,
-        conv_layout: str = "NCHW",
-    ) -> None:
-        super().__init__(
-            input_shape,
-            num_hidden,
-            h2h_kernel,
-            h2h_dilate,
-            i2h_kernel,
-            i2h_stride,
-            i2h_pad,
-            i2h_dilate,
-            i2h_weight_initializer,
-            h2h_weight_initializer,
-            i2h_bias_initializer,
-            h2h_bias_initializer,
-            activation,
-            prefix,
-            params,
-            conv_layout,
-        )
+    __init__ = _cell_init("ConvGRU_")
 
     def __call__(self, inputs: Any, states: Any) -> tuple[Any, list[Any]]:
         name = self._step_name()
