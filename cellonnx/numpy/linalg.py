@@ -81,10 +81,12 @@ def dot(a: Any, b: Any) -> Tensor:
     a, b = to_tensors(a, b)
     if a.ndim == 0 or b.ndim == 0:
         return F.mul(a, b)
+    b_shape, axis = tuple(b.shape), max(b.ndim - 2, 0)   # dot sums a's last axis with b's second-to-last
     if b.ndim >= 2:
         b = F.swapaxes(b, -1, -2)
     if a.shape[-1] != b.shape[-1]:
-        raise ValueError(f"dot: shapes {tuple(a.shape)} and {tuple(b.shape)} are not aligned")
+        raise ValueError(f"dot: shapes {tuple(a.shape)} and {b_shape} are not aligned: {a.shape[-1]} (dim "
+                         f"{a.ndim - 1}) != {b_shape[axis]} (dim {axis})")
     res = _matmul_t(_rows(a), _rows(b))
     return F.reshape(res, tuple(a.shape[:-1]) + tuple(b.shape[:-1]))
 
