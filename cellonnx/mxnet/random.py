@@ -6,6 +6,7 @@ from typing import Any
 from cellonnx.mxnet.ndarray.random import (
     exponential,
     gamma,
+    generalized_negative_binomial,
     multinomial,
     negative_binomial,
     normal,
@@ -17,9 +18,8 @@ from cellonnx.mxnet.ndarray.random import (
 )
 from cellonnx.ops.prims.random import set_seed as _set_seed
 
-__all__ = ["exponential", "gamma", "multinomial", "negative_binomial", "normal", "poisson", "randint",
-           "randn",
-           "seed", "shuffle", "uniform"]
+__all__ = ["exponential", "gamma", "generalized_negative_binomial", "multinomial", "negative_binomial",
+           "normal", "poisson", "randint", "randn", "seed", "shuffle", "uniform"]
 
 
 def seed(seed_state: int, device: Any = "all", ctx: Any = None) -> None:
