@@ -68,6 +68,7 @@ npx = numpy_extension
 
 from cellonnx.mxnet import (  # noqa: E402
     callback,
+    contrib,
     kvstore,
     model,
     module,
@@ -104,6 +105,6 @@ __all__ = ["AttrScope", "Context", "Device", "MXNetError", "NDArray", "attribute
            "recordio",
            "sym", "symbol", "util"]
 __all__ += ["rnn"]
-__all__ += ["callback", "is_np_array", "is_np_shape", "kv", "kvstore", "mod", "model", "module", "mon",
+__all__ += ["callback", "contrib", "is_np_array", "is_np_shape", "kv", "kvstore", "mod", "model", "module", "mon",
             "monitor", "np_array", "np_shape", "onnx", "operator", "profiler", "runtime", "set_np_shape",
             "test_utils", "use_np", "use_np_array", "use_np_shape", "visualization", "viz"]
