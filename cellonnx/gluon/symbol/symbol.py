@@ -63,6 +63,11 @@ def _attr(node: Any, key: str, default: Any) -> Any:
         return default
 
 
+# the multi-tensor optimizer updates: one output per weight (MXNet names them output0, output1 ...)
+_MULTI_UPDATES = frozenset(f"{pre}multi_{kind}_update" for pre in ("", "preloaded_")
+                           for kind in ("sgd", "sgd_mom", "mp_sgd", "mp_sgd_mom"))
+
+
 def num_outputs(node: Any) -> int:
     """How many outputs ``node``'s operator computes, the hidden ones included (BatchNorm's mean and var)."""
     if node.is_variable:
@@ -121,6 +126,8 @@ def output_names(node: Any) -> list[str]:
         total = 2
     elif op in ("_linalg_gelqf", "_linalg_slogdet", "_linalg_syevd", "moments", "_histogram"):
         total = visible = 2
+    elif op in _MULTI_UPDATES:
+        total = visible = int(_attr(node, "num_weights", 1))  # one updated weight per weight
     if total == 1:
         return [f"{node.name}_output"]
     return [f"{node.name}_output{i}" for i in range(visible)]
