@@ -1,7 +1,9 @@
 """Compiled data-parallel training (GRAPH_MODE) beside eager data-parallel training (PYNATIVE_MODE) under
 mpirun; writes OUT/rank{r}_{case}.npz for tests/communication/test_data_parallel_compiled.py.
 
-    mpirun -n 2 python train_dp_compiled.py OUT
+    mpirun -n 2 python train_dp_compiled.py OUT [GPU]
+
+With GPU, every rank's compiled step runs on onnxruntime's CUDA execution provider (eager steps stay NumPy).
 """
 from __future__ import annotations
 
@@ -167,7 +169,8 @@ def _compiled_steps(cell: nn.Cell) -> list:
     return compiled_steps(cell)
 
 
-def main(out: str) -> None:
+def main(out: str, device_target: str = "CPU") -> None:
+    ms.set_context(device_target=device_target)
     init()
     rank, size = get_rank(), get_group_size()
     ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True,
@@ -188,4 +191,4 @@ def main(out: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(*sys.argv[1:])
