@@ -164,3 +164,17 @@ def test_hybridized_matches_eager_and_onnxruntime(tmp_path: Path) -> None:
         got = session.run(None, feeds)[0]
         want = _Spectral()(nd.array(xr), h, s).asnumpy()
         assert_close(got, want, rtol=1e-5, scale_rtol=1e-5, what=f"onnxruntime batch {rows}")
+
+
+def test_symbol_nodes() -> None:
+    """mx.sym.contrib builds MXNet's _contrib_* nodes, which the interpreter runs."""
+    import json
+
+    x, h, s = mx.sym.var("x"), mx.sym.var("h"), mx.sym.var("s")
+    y = mx.sym.contrib.ifft(mx.sym.contrib.fft(mx.sym.contrib.count_sketch(x, h, s, out_dim=7)))
+    ops = [n["op"] for n in json.loads(y.tojson())["nodes"] if n["op"] != "null"]
+    assert ops == ["_contrib_count_sketch", "_contrib_fft", "_contrib_ifft"]
+    assert y.infer_shape(x=(3, 6), h=(1, 6), s=(1, 6))[1] == [(3, 7)]
+    xv = _RNG.normal(size=(3, 6)).astype(np.float32)
+    got = y.eval(x=nd.array(xv), h=nd.array(_H), s=nd.array(_S))[0].asnumpy()
+    assert_close(got, _sketch_ref(xv, _H, _S, 7) * 7, rtol=1e-5, scale_rtol=1e-5, what="symbol eval")
