@@ -6,34 +6,22 @@
   unnormalised as MXNet's cuFFT path leaves it (``ifft(fft(x)) == d * x``).
 - ``count_sketch``: ``out[n, h[i]] += s[i] * data[n, i]`` for hash indices ``h`` and signs ``s``.
 
-Each is one MatMul with a constant matrix (the interleaved DFT matrix, or the sketch matrix built from h and
-s), so gradients and the ONNX lowering come from MatMul's at every opset: fft's gradient is then ifft of the
-output gradient and ifft's is fft's, exactly MXNet's backward. The matrix costs O(d^2) memory, which is what
-MXNet's sizes (compact bilinear pooling's sketch dims) allow; ONNX's DFT would need opset 17 and a complex
-layout MatMul does not.
+fft and ifft are one primitive (cellonnx/ops/prims/interleaved_dft.py): numpy.fft eagerly, each direction's
+gradient the other direction of the output gradient (exactly MXNet's backward), and one MatMul with the
+interleaved DFT matrix in ONNX at every opset. count_sketch is one MatMul with the sketch matrix built from
+h and s (OneHot times the signs), so its gradient and lowering are MatMul's.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
 from cellonnx import ops
 from cellonnx.mxnet.base import MXNetError
+from cellonnx.ops.prims.interleaved_dft import interleaved_dft
 from cellonnx.tensor import Tensor
 
 __all__ = ["SPECTRAL"]
-
-
-def _dft_matrix(d: int, dtype: np.dtype) -> np.ndarray:
-    """(d, 2d): column 2k holds cos(2 pi j k / d), column 2k + 1 holds -sin(2 pi j k / d)."""
-    jk = np.outer(np.arange(d), np.arange(d)) % d  # exact angles for large d
-    angle = 2.0 * np.pi * jk / d
-    out = np.empty((d, 2 * d), np.float64)
-    out[:, 0::2], out[:, 1::2] = np.cos(angle), -np.sin(angle)
-    out[np.abs(out) < 1e-12] = 0.0  # exact zeros at the quarter turns, as cuFFT gives
-    return out.astype(dtype)
 
 
 def _check_rank(data: Tensor, op: str) -> None:
@@ -46,8 +34,7 @@ def fft(data: Tensor, compute_size: int = 128, **_: Any) -> Tensor:
     """The 1-D DFT of real ``data`` over its last axis: (..., d) -> (..., 2d), real and imaginary parts
     interleaved (``compute_size``, MXNet's cuFFT sub-batch, does not change the result)."""
     _check_rank(data, "fft")
-    d = int(data.shape[-1])
-    return ops.matmul(data, Tensor(_dft_matrix(d, data._data.dtype)))
+    return interleaved_dft(data)
 
 
 def ifft(data: Tensor, compute_size: int = 128, **_: Any) -> Tensor:
@@ -58,7 +45,7 @@ def ifft(data: Tensor, compute_size: int = 128, **_: Any) -> Tensor:
     if width % 2:
         raise MXNetError(f"ifft: the last axis holds (real, imag) pairs and must be even, got shape "
                          f"{tuple(data.shape)}")
-    return ops.matmul(data, Tensor(np.ascontiguousarray(_dft_matrix(width // 2, data._data.dtype).T)))
+    return interleaved_dft(data, inverse=True)
 
 
 def count_sketch(data: Tensor, h: Tensor, s: Tensor, out_dim: int, processing_batch_size: int = 32,
