@@ -191,6 +191,7 @@ def split_v2(ary: Any, indices_or_sections: Any, axis: int = 0, squeeze_axis: bo
 
 
 attach(vars(_module), {**EXAMPLES, **UPDATE_EXAMPLES}, {**ND_SUMMARIES, **SUMMARIES, **UPDATE_SUMMARIES})
+_module.linspace.__doc__ = _module.linspace.__doc__ or UPDATE_SUMMARIES["linspace"]  # no example: see pending
 
 __all__ = ["Group", "Symbol", "Variable", "contrib", "load", "load_json", "var",
            *(n for n in _op.TABLE if not n.startswith("_"))]

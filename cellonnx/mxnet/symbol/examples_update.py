@@ -406,6 +406,8 @@ UPDATE_EXAMPLES = {
 UPDATE_SUMMARIES = {
     "moveaxis": "Move an axis of an array to another position (the other axes keep their order).",
     "empty": "An array of the given shape whose values are not set (cellonnx's are zeros).",
+    "linspace": "``num`` evenly spaced values from ``start`` to ``stop`` (``stop`` left out when not "
+    "``endpoint``); computed at once, where MXNet 1.9.1 builds a _linspace node.",
 }
 
 ND_FORMS = {
