@@ -59,6 +59,19 @@ def records_of(path: str) -> list[tuple[int, bytes]]:
         reader.close()
 
 
+def checked_layout(name: str, data_shape: Any, num_parts: Any, part_index: Any) -> tuple:
+    """(data_shape, num_parts, part_index) of an image record iterator, checked: (C, H, W) with 1 or 3
+    channels, and a part index below the number of parts."""
+    shape = shape_arg(data_shape, f"{name} data_shape")
+    if len(shape) != 3 or shape[0] not in (1, 3):
+        raise MXNetError(f"{name}: data_shape must be (channels, height, width) with 1 or 3 channels, "
+                         f"got {shape}")
+    num_parts, part_index = int(num_parts), int(part_index)
+    if not 0 <= part_index < num_parts:
+        raise MXNetError(f"{name}: part_index {part_index} must be in [0, num_parts={num_parts})")
+    return shape, num_parts, part_index
+
+
 def part_of(records: list, size: int, num_parts: int, part_index: int, indexed: bool) -> range:
     """The records of part ``part_index``: by record count with an index file, else by bytes (each
     boundary moved to the next record), as dmlc's splitters do."""
@@ -260,13 +273,7 @@ def _maker(name: str, kind: str) -> Any:
             raise MXNetError(f"{name}: path_imgrec is required")
         if os.path.isdir(path_imgrec):
             raise MXNetError(f"{name}: {path_imgrec} is a folder; give the .rec file")
-        shape = shape_arg(data_shape, f"{name} data_shape")
-        if len(shape) != 3 or shape[0] not in (1, 3):
-            raise MXNetError(f"{name}: data_shape must be (channels, height, width) with 1 or 3 channels, "
-                             f"got {shape}")
-        num_parts, part_index = int(num_parts), int(part_index)
-        if not 0 <= part_index < num_parts:
-            raise MXNetError(f"{name}: part_index {part_index} must be in [0, num_parts={num_parts})")
+        shape, num_parts, part_index = checked_layout(name, data_shape, num_parts, part_index)
         records = records_of(path_imgrec)
         part = part_of(records, os.path.getsize(path_imgrec), num_parts, part_index, bool(path_imgidx))
         width = int(label_width)
