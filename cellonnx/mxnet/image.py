@@ -189,8 +189,13 @@ def _resize(img: np.ndarray, w: int, h: int, interp: int) -> np.ndarray:
         raise ValueError(f"imresize: the size must be positive, got w={w}, h={h}")
     squeeze = img.ndim == 2
     x = img[:, :, None] if squeeze else img
-    if interp == 1 and img.dtype == np.uint8:
-        out = _bilinear_u8(x, w, h)
+    if interp in (1, 2, 4) and img.dtype == np.uint8:
+        if interp == 1:
+            out = _bilinear_u8(x, w, h)
+        else:
+            from cellonnx.mxnet.cv_resize import resize_u8
+
+            out = resize_u8(x, w, h, interp)
         return out[:, :, 0] if squeeze else out
     wy, wx = _weights(x.shape[0], h, interp), _weights(x.shape[1], w, interp)
     out = np.einsum("yh,hwc,xw->yxc", wy, x.astype(np.float64), wx)
