@@ -10,6 +10,7 @@ MXNet's; OpenCV's kernels are cellonnx.mxnet.cv_warp and cv_color.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 import numpy as np
@@ -27,7 +28,7 @@ AUG_DEFAULTS: dict[str, Any] = {
     "max_shear_ratio": 0.0, "max_crop_size": -1, "min_crop_size": -1, "max_random_scale": 1.0,
     "min_random_scale": 1.0, "max_random_area": 1.0, "min_random_area": 1.0, "max_img_size": 1e10,
     "min_img_size": 0.0, "brightness": 0.0, "contrast": 0.0, "saturation": 0.0, "pca_noise": 0.0,
-    "random_h": 0, "random_s": 0, "random_l": 0, "rotate": -1}
+    "random_h": 0, "random_s": 0, "random_l": 0, "rotate": -1, "rotate_list": ()}
 _INTS = {"max_rotate_angle", "max_crop_size", "min_crop_size", "random_h", "random_s", "random_l", "rotate"}
 # OpenCV's lighting eigenvectors times eigenvalues (float32), rows R, G, B
 _EIGVEC = np.array([[_F(55.46) * _F(-0.5675), _F(4.794) * _F(0.7192), _F(1.148) * _F(0.4009)],
@@ -46,6 +47,8 @@ def aug_args(kwargs: dict, name: str) -> dict:
         value = kwargs.pop(key)
         if key == "random_resized_crop":
             out[key] = flag(value)
+        elif key == "rotate_list":
+            out[key] = tuple(_atoi(field) for field in str(value).split(",")) if str(value) else ()
         elif key == "min_aspect_ratio":
             out[key] = None if value is None or str(value) == "None" else float(value)
         else:
@@ -55,6 +58,12 @@ def aug_args(kwargs: dict, name: str) -> dict:
                 kind = "an integer" if key in _INTS else "a number"
                 raise MXNetError(f"{name}: {key}={value!r} must be {kind}") from None
     return out
+
+
+def _atoi(text: str) -> int:
+    """C's atoi: optional blanks and sign, then the leading digits (0 when there are none)."""
+    m = re.match(r"\s*([+-]?\d+)", text)
+    return int(m.group(1)) if m else 0
 
 
 def canonical(gen: Any) -> np.float32:
@@ -118,6 +127,8 @@ def _affine(res: np.ndarray, a: dict, ratios: tuple, gen: Any) -> np.ndarray:
     angle = _uniform_int(gen, 2 * a["max_rotate_angle"]) - a["max_rotate_angle"]
     if a["rotate"] > 0:
         angle = a["rotate"]
+    if a["rotate_list"]:
+        angle = a["rotate_list"][_uniform_int(gen, len(a["rotate_list"]) - 1)]
     ca, sa = _F(math.cos(angle / 180.0 * math.pi)), _F(math.sin(angle / 180.0 * math.pi))
     scale = ratio = _F(1)
     if not a["random_resized_crop"]:
@@ -272,7 +283,7 @@ def augment(res: np.ndarray, a: dict, gen: Any) -> np.ndarray:
         nh, nw = (a["resize"] * rows // cols, a["resize"]) if rows > cols else \
             (a["resize"], a["resize"] * cols // rows)
         res = _resize(res, nw, nh, _inter(a["inter_method"], cols, rows, nw, nh, gen))
-    if a["max_rotate_angle"] > 0 or a["max_shear_ratio"] > 0 or a["rotate"] > 0 or \
+    if a["max_rotate_angle"] > 0 or a["max_shear_ratio"] > 0 or a["rotate"] > 0 or a["rotate_list"] or \
             a["max_random_scale"] != 1 or a["min_random_scale"] != 1 or \
             (not a["random_resized_crop"] and ratios != (1, 1)) or \
             _F(a["max_img_size"]) != _F(1e10) or a["min_img_size"] != 0:
