@@ -320,9 +320,9 @@ Args:
     round_batch (bool): Default: True.
     resize, rand_crop, rand_mirror, mirror, pad, fill_value, inter_method: as MXNet's.
     max_rotate_angle, rotate, rotate_list, max_shear_ratio, max_aspect_ratio, min_aspect_ratio,
-        min_random_scale, max_random_scale, max_img_size, min_img_size, max_crop_size, min_crop_size, random_resized_crop,
-        min_random_area, max_random_area, brightness, contrast, saturation, random_h, random_s, random_l,
-        pca_noise: MXNet's default augmenter (cellonnx.mxnet.io_imageaug).
+        min_random_scale, max_random_scale, max_img_size, min_img_size, max_crop_size, min_crop_size,
+        random_resized_crop, min_random_area, max_random_area, brightness, contrast, saturation,
+        random_h, random_s, random_l, pca_noise: MXNet's default augmenter (cellonnx.mxnet.io_imageaug).
     mean_r, mean_g, mean_b, mean_a, std_r, std_g, std_b, std_a, scale: the normalisation.
     dtype (str): the output type (float iterators); None keeps float32.
 
