@@ -4,7 +4,6 @@ interpolation, crop sizes, random resized crops, brightness / contrast / saturat
 and all of them at once) gives MXNet's batches to the pixel; and arguments MXNet refuses are errors."""
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -12,14 +11,13 @@ import pytest
 
 import cellonnx.mxnet as mx
 from tests.mxnet import io_aug_cases, io_cases
+from tests.mxnet import recorded as recorded_
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "mxnet" / "io_aug" / "io_aug.npz"
 
 
-@cache
 def recorded() -> dict[str, np.ndarray]:
-    with np.load(FIXTURE) as f:
-        return {k: f[k] for k in f.files}
+    return recorded_.load(FIXTURE)
 
 
 def test_fixture_is_mxnet_1_9_1() -> None:
@@ -33,17 +31,7 @@ def test_every_case_is_recorded() -> None:
 @pytest.mark.parametrize("name", sorted(io_aug_cases.CASES))
 def test_matches_mxnet(name: str, tmp_path: Path) -> None:
     got = io_aug_cases.CASES[name](mx, tmp_path)
-    want = [recorded()[k] for k in sorted((k for k in recorded() if k.startswith(f"{name}/")),
-                                          key=lambda k: int(k.split("/")[1]))]
-    assert len(got) == len(want), f"{name}: {len(got)} results, MXNet's {len(want)}"
-    for i, (g, w) in enumerate(zip(got, want)):
-        if w.dtype.kind == "U":
-            assert str(g) == str(w), f"{name} result {i}"
-            continue
-        g = np.asarray(g)
-        assert g.shape == w.shape and g.dtype == w.dtype, \
-            f"{name} result {i}: {g.shape} {g.dtype}, MXNet's {w.shape} {w.dtype}"
-        np.testing.assert_array_equal(g, w, err_msg=f"{name} result {i}")
+    recorded_.assert_matches(name, got, recorded())
 
 
 @pytest.mark.parametrize(("kwargs", "match"), [
