@@ -23,6 +23,9 @@ from cellonnx.mxnet.module.kv_update import create_kvstore
 
 __all__ = ["SVRGModule"]
 
+_CPU = cpu()  # MXNet's defaults: context=mx.cpu(), fit's initializer=mx.init.Uniform(0.01)
+_DEFAULT_INIT = Uniform(0.01)
+
 
 def _as_list(value: Any) -> list:
     return list(value) if isinstance(value, (list, tuple)) else [value]
@@ -42,7 +45,7 @@ class SVRGModule(Module):
     """
 
     def __init__(self, symbol: Any, data_names: Any = ("data",), label_names: Any = ("softmax_label",),
-                 logger: Any = logging, context: Any = cpu(), work_load_list: Any = None,
+                 logger: Any = logging, context: Any = _CPU, work_load_list: Any = None,
                  fixed_param_names: Any = None, state_names: Any = None, group2ctxs: Any = None,
                  compression_params: Any = None, update_freq: int | None = None) -> None:
         super().__init__(symbol, data_names=data_names, label_names=label_names, logger=logger,
@@ -190,7 +193,8 @@ class SVRGModule(Module):
     def fit(self, train_data: Any, eval_data: Any = None, eval_metric: Any = "acc",
             epoch_end_callback: Any = None, batch_end_callback: Any = None, kvstore: Any = "local",
             optimizer: Any = "sgd", optimizer_params: Any = (("learning_rate", 0.01),),
-            eval_end_callback: Any = None, eval_batch_end_callback: Any = None, initializer: Any = Uniform(0.01),
+            eval_end_callback: Any = None, eval_batch_end_callback: Any = None,
+            initializer: Any = _DEFAULT_INIT,
             arg_params: dict | None = None, aux_params: dict | None = None, allow_missing: bool = False,
             force_rebind: bool = False, force_init: bool = False, begin_epoch: int = 0,
             num_epoch: int | None = None, validation_metric: Any = None, monitor: Any = None,
