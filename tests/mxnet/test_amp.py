@@ -21,6 +21,7 @@ LISTS = json.loads((FIXTURES / "lists.json").read_text())
 CONVERT = json.loads((FIXTURES / "convert.json").read_text())
 TRAIN = json.loads((FIXTURES / "train.json").read_text())
 INIT_NODES = json.loads((FIXTURES / "init_nodes.json").read_text())
+HYBRID = json.loads((FIXTURES / "hybrid_block.json").read_text())
 SUFFIXES = json.loads((FIXTURES / "suffixes.json").read_text())
 
 LIST_FUNCTIONS = {"lp16": amp.list_lp16_ops, "fp32": amp.list_fp32_ops, "lp16_fp32": amp.list_lp16_fp32_ops,
@@ -107,6 +108,45 @@ def test_convert_model_casts_stored_params() -> None:
     conv, arg_params, aux_params = amp.convert_model(sym, params, {}, target_dtype="bfloat16")
     assert "data_amp_cast_bfloat16" in conv.tojson(remove_amp_cast=False)
     assert set(arg_params) == set(params) and aux_params == {}
+
+
+class _SoftmaxNet(mx.gluon.HybridBlock):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        with self.name_scope():
+            self.weight = self.params.get("weight", shape=(2, 3))
+
+    def hybrid_forward(self, F, x, weight):
+        return F.softmax(F.FullyConnected(x, weight, no_bias=True, num_hidden=2, name="fc"), name="sm")
+
+
+def test_convert_hybrid_block() -> None:
+    """A hybridized Gluon 1.x block: MXNet's converted graph (variables' attributes aside) and parameter
+    types; the converted SymbolBlock computes the block's outputs to bfloat16's precision."""
+    net = _SoftmaxNet(prefix="net_")
+    net.initialize()
+    net.weight.set_data(mx.nd.array(amp_cases.values((2, 3), 9)))
+    net.hybridize()
+    x = mx.nd.array(amp_cases.values((2, 3), 10))
+    want = net(x).asnumpy()
+    out = amp.convert_hybrid_block(net, target_dtype="bfloat16", ctx=mx.cpu())
+    got_nodes = _nodes(out.symbol.tojson(remove_amp_cast=False))
+    strip = [[op, name, {} if op == "null" else attrs, inputs] for op, name, attrs, inputs in HYBRID["nodes"]]
+    assert got_nodes == strip
+    assert {k: np.dtype(p.data().dtype).name for k, p in out.collect_params().items()} == HYBRID["params"]
+    assert_close(out(x).asnumpy(), want, rtol=2.0**-6, scale_rtol=2.0**-6)
+    assert_close(net(x).asnumpy(), want, rtol=1e-6, scale_rtol=1e-6)  # the block still runs compiled
+
+
+def test_convert_hybrid_block_of_a_symbol_block() -> None:
+    sym, _ = amp_cases.build(mx, "conv")
+    block = mx.gluon.SymbolBlock(sym, [mx.sym.var("data")])
+    block.initialize()
+    x = mx.nd.array(amp_cases.values(amp_cases.SHAPES["conv"]["data"], 0))
+    want = block(x).asnumpy()
+    out = amp.convert_hybrid_block(block, target_dtype="bfloat16", ctx=mx.cpu())
+    assert _nodes(out.symbol.tojson(remove_amp_cast=False)) == CONVERT["conv/bfloat16"]["nodes"]
+    assert_close(out(x).asnumpy(), want, rtol=2.0**-5, scale_rtol=2.0**-5)
 
 
 class _Net(mx.gluon.HybridBlock):

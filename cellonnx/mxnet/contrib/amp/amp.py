@@ -383,6 +383,8 @@ def _cached_graph(block: Any) -> tuple[list[Any], Any] | None:
         return None
     names = ["data"] if len(in_args) == 1 else [f"data{i}" for i in range(len(in_args))]
     inputs = [symbol.var(n) for n in names]
+    flags = dict(getattr(block, "_hybrid_flags", {}) or {})
+    block.hybridize(False)  # run hybrid_forward on the Symbols instead of compiling
     try:
         out = block(*inputs)
     except (AttributeError, TypeError) as error:
@@ -390,6 +392,8 @@ def _cached_graph(block: Any) -> tuple[list[Any], Any] | None:
             f"convert_hybrid_block: {type(block).__name__} does not build a symbol graph when called on "
             "Symbols (a Gluon 2.x forward); export it and convert the SymbolBlock of the export, or use "
             f"convert_symbol ({error})") from error
+    finally:
+        block.hybridize(True, **flags)
     if isinstance(out, (list, tuple)):
         out = symbol.Group(list(out))
     return inputs, out
