@@ -6,6 +6,7 @@ overflow."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -160,17 +161,25 @@ class _Net(mx.gluon.HybridBlock):
 
 
 @pytest.fixture
-def fresh_amp(monkeypatch: pytest.MonkeyPatch) -> None:
-    """amp.init wraps the operator namespaces in place: restore them (and AMP's state) after the test."""
+def fresh_amp(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """amp.init wraps the operator namespaces in place (and mx.sym creates operators on first use): restore
+    every namespace it may touch, and AMP's state, after the test."""
     from cellonnx.mxnet import ndarray, symbol
     from cellonnx.mxnet.contrib.amp import amp as amp_module
 
-    for module in (ndarray, symbol, ndarray.contrib, symbol.contrib):
-        for name, value in list(vars(module).items()):
-            if callable(value):
-                monkeypatch.setattr(module, name, value)
+    modules = [ndarray, symbol]
+    subs = ("contrib", "linalg", "sparse", "image", "random", "_internal")
+    modules += [getattr(m, sub) for m in (ndarray, symbol) for sub in subs if hasattr(m, sub)]
+    saved = [(m, dict(vars(m))) for m in modules]
     monkeypatch.setattr(amp_module, "_state", {"initialized": False, "loss_scale_initialized": False,
                                                "loss_scaler": None})
+    yield
+    for module, before in saved:
+        for name in set(vars(module)) - set(before):
+            delattr(module, name)
+        for name, value in before.items():
+            if vars(module).get(name) is not value:
+                setattr(module, name, value)
 
 
 def test_init_wraps_symbol_operators(fresh_amp: None) -> None:
