@@ -107,7 +107,7 @@ def output_names(node: Any) -> list[str]:
         ]
         return [f"{node.name}_{n}" for n in names[: len(names) if _attr(node, "state_outputs", False) else 1]]
     total, visible = 1, 1
-    if op == "SliceChannel":
+    if op in ("SliceChannel", "amp_multicast"):
         total = visible = int(_attr(node, "num_outputs", 1))
     elif op == "_split_v2":
         sections = int(_attr(node, "sections", 0))
@@ -151,6 +151,28 @@ class SymNode:
 
     def __repr__(self) -> str:
         return f"SymNode({self.op}, {self.name!r})"
+
+
+_AMP_CASTS = ("amp_cast", "amp_multicast")
+
+
+def _without_amp_casts(outputs: list[tuple[SymNode, int]]) -> list[tuple[SymNode, int]]:
+    """A copy of the graph of ``outputs`` where every input that is an amp_cast / amp_multicast entry is
+    replaced by that node's input (as MXNet's RemoveAmpCast, the casts that are outputs stay)."""
+    heads = {id(n) for n, _ in outputs}
+    copies: dict[int, SymNode] = {}
+
+    def entry(node: SymNode, k: int) -> tuple[SymNode, int]:
+        while node.op in _AMP_CASTS:
+            node, k = node.inputs[k if node.op == "amp_multicast" else 0]
+        return copies[id(node)], k
+
+    kept = [n for n in _post_order(outputs) if n.op not in _AMP_CASTS or id(n) in heads]
+    for node in kept:
+        copies[id(node)] = SymNode(node.op, node.name, node.attrs, [])
+    for node in kept:
+        copies[id(node)].inputs = [entry(c, k) for c, k in node.inputs]
+    return [(copies[id(n)], k) for n, k in outputs]
 
 
 def is_symbol(value: Any) -> bool:
@@ -415,7 +437,10 @@ class SymbolBase(SymbolOps):
 
     # ---------------------------------------------------------------- JSON
     def tojson(self, remove_amp_cast: bool = True) -> str:
-        """The graph of these outputs as MXNet 1.9.1's symbol.json (what ``mx.sym.load_json`` reads)."""
+        """The graph of these outputs as MXNet 1.9.1's symbol.json (what ``mx.sym.load_json`` reads); with
+        ``remove_amp_cast`` (the default) without mixed precision's amp_cast / amp_multicast nodes."""
+        if remove_amp_cast and any(n.op in _AMP_CASTS for n in _post_order(self._outputs)):
+            return type(self)(_without_amp_casts(self._outputs), self._source).tojson(False)
         graph, heads = self._graph_view()
         nodes = []
         for node in graph.nodes:
