@@ -22,18 +22,26 @@ def _dtype(code: int) -> str:
 def _binary(op: str) -> Callable[[Node], Any]:
     def translate(n: Node) -> Any:
         if n.attrs.get("broadcast") == 1 and "axis" in n.attrs:  # opset < 7: B aligned at ``axis`` of A
-            rank = n.rank(0)
-            if rank is None:
-                raise n.error("broadcast with axis needs the rank of input 0")
-            shape = [1] * rank
-            shape[n.attrs["axis"]] = -1
-            return getattr(S, op)(n.inputs[0], S.reshape(n.inputs[1], shape=tuple(shape)), **n.named())
+            rank, rank_b = n.rank(0), n.rank(1)
+            if rank is None or rank_b is None:
+                raise n.error("broadcast with axis needs the ranks of the inputs")
+            axis, b = n.attrs["axis"] % rank, n.inputs[1]
+            for _ in range(rank - axis - rank_b):
+                b = S.expand_dims(b, axis=-1)
+            return getattr(S, op)(n.inputs[0], b, **n.named())
         return getattr(S, op)(*n.inputs[:2], **n.named())
     return translate
 
 
 def _unary(op: str) -> Callable[[Node], Any]:
     return lambda n: getattr(S, op)(n.inputs[0], **n.named())
+
+
+def _round(n: Node) -> Any:
+    """Round halves to even as ONNX does (MXNet's round takes them away from zero)."""
+    x = n.inputs[0]
+    tie = S.broadcast_equal(x - S.floor(x), S.ones_like(x) * 0.5)
+    return S.where(tie, 2 * S.round(x * 0.5), S.round(x), **n.named())
 
 
 def _fold(op: str) -> Callable[[Node], Any]:
@@ -168,7 +176,7 @@ TABLE: dict[str, Callable[[Node], Any]] = {
     "Equal": _binary("broadcast_equal"), "LessOrEqual": _binary("broadcast_lesser_equal"),
     "GreaterOrEqual": _binary("broadcast_greater_equal"),
     "Abs": _unary("abs"), "Neg": _unary("negative"), "Ceil": _unary("ceil"), "Floor": _unary("floor"),
-    "Round": _unary("round"), "Sign": _unary("sign"), "Erf": _unary("erf"),
+    "Round": _round, "Sign": _unary("sign"), "Erf": _unary("erf"),
     "Reciprocal": _unary("reciprocal"), "Sqrt": _unary("sqrt"), "Exp": _unary("exp"), "Log": _unary("log"),
     "Tanh": _unary("tanh"), "Sin": _unary("sin"), "Cos": _unary("cos"), "Tan": _unary("tan"),
     "Asin": _unary("arcsin"), "Acos": _unary("arccos"), "Atan": _unary("arctan"),

@@ -99,7 +99,7 @@ def _slice(n: Node) -> Any:
     out = n.inputs[0]
     for begin, end, axis, step in zip(starts, ends, axes, steps):
         stop: int | None = None if end >= _INT_MAX or end <= -_INT_MAX else end
-        if step == 1:
+        if step == 1 and stop is not None:
             out = S.slice_axis(out, axis=axis, begin=begin, end=stop)
             continue
         if axis < 0:

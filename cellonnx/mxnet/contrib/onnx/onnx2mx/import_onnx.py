@@ -145,6 +145,9 @@ class GraphProto:
                 if name in self._params:
                     self.aux_dict[name] = nd.array(self._params[name], dtype=self._params[name].dtype)
         out = [self._input(o.name, None) for o in graph.output]
+        for o in graph.output:  # an output the import computed (shape arithmetic) is a parameter
+            if o.name in self._params and o.name not in self.arg_dict:
+                self.arg_dict[o.name] = nd.array(self._params[o.name], dtype=self._params[o.name].dtype)
         return (symbol.Group(out) if len(out) > 1 else out[0]), self.arg_dict, self.aux_dict
 
     def _input(self, name: str, node: Any) -> Any:
