@@ -13,8 +13,9 @@ __all__ = ["DataDesc", "DataIter", "DataLoaderIter"]
 class DataLoaderIter(DataIter):
     """An ``mx.io.DataIter`` over a ``gluon.data.DataLoader`` yielding ``(data, label)`` batches.
 
-    Batches are cast to ``dtype``; a last batch smaller than the first is padded to the batch size (the
-    filling rows are uninitialised, as MXNet's) and its ``pad`` says how many rows only fill it.
+    Batches are cast to ``dtype``; a last batch smaller than the first is padded to the batch size (into a
+    float32 array whose filling rows are uninitialised, as MXNet pads it) and its ``pad`` says how many rows
+    only fill it.
 
     Args:
         loader (gluon.data.DataLoader): the loader; its first batch fixes ``batch_size`` and the shapes.
@@ -59,7 +60,7 @@ class DataLoaderIter(DataIter):
     def _padded(self, value: Any) -> list:
         if not self.getpad():
             return [value.astype(self.dtype)]
-        ret = nd.empty(shape=[self.batch_size, *value.shape[1:]], dtype=self.dtype)
+        ret = nd.empty(shape=[self.batch_size, *value.shape[1:]])  # float32, as MXNet pads
         ret[:value.shape[0]] = value.astype(self.dtype)
         return [ret]
 
