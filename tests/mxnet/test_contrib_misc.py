@@ -1,5 +1,6 @@
 """mx.contrib's small modules against MXNet 1.9.1 (fixtures from gen_contrib_misc.py): contrib.text,
 the legacy contrib.autograd, contrib.io.DataLoaderIter, contrib.ndarray / symbol, contrib.tensorboard."""
+
 from __future__ import annotations
 
 import json
@@ -35,31 +36,48 @@ def test_count_tokens_from_str():
     assert pairs(utils.count_tokens_from_str("x y x", counter_to_update=counter)) == WANT["count_update"]
 
 
-@pytest.mark.parametrize("name, kwargs", [("plain", {}), ("most2", {"most_freq_count": 2}),
-                                          ("min2", {"min_freq": 2}),
-                                          ("reserved", {"reserved_tokens": ["<pad>", "<bos>"],
-                                                        "unknown_token": "<UNK>"})])
+@pytest.mark.parametrize(
+    "name, kwargs",
+    [
+        ("plain", {}),
+        ("most2", {"most_freq_count": 2}),
+        ("min2", {"min_freq": 2}),
+        ("reserved", {"reserved_tokens": ["<pad>", "<bos>"], "unknown_token": "<UNK>"}),
+    ],
+)
 def test_vocabulary(name, kwargs):
     v = text.vocab.Vocabulary(text.utils.count_tokens_from_str(TEXT, to_lower=True), **kwargs)
-    got = {"idx_to_token": v.idx_to_token, "len": len(v), "indices": v.to_indices(["life", "zzz", "the"]),
-           "token": v.to_tokens(1)}
+    got = {
+        "idx_to_token": v.idx_to_token,
+        "len": len(v),
+        "indices": v.to_indices(["life", "zzz", "the"]),
+        "token": v.to_tokens(1),
+    }
     assert got == WANT[f"vocab/{name}"]
     with pytest.raises(ValueError, match="Token index 99"):
         v.to_tokens(99)
 
 
 def test_custom_and_composite_embeddings():
-    vocab = text.vocab.Vocabulary(text.utils.count_tokens_from_str(TEXT, to_lower=True), reserved_tokens=["<pad>"])
+    vocab = text.vocab.Vocabulary(
+        text.utils.count_tokens_from_str(TEXT, to_lower=True), reserved_tokens=["<pad>"]
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         embed = text.embedding.CustomEmbedding(str(HERE / "vecs.txt"))
-        with_vocab = text.embedding.CustomEmbedding(str(HERE / "vecs.txt"), vocabulary=vocab,
-                                                    init_unknown_vec=mx.nd.ones)
+        with_vocab = text.embedding.CustomEmbedding(
+            str(HERE / "vecs.txt"), vocabulary=vocab, init_unknown_vec=mx.nd.ones
+        )
     assert embed.idx_to_token == WANT["custom/idx_to_token"]
     assert_close(embed.idx_to_vec.asnumpy(), ARRAYS["custom/idx_to_vec"], rtol=1e-6)
-    assert_close(embed.get_vecs_by_tokens(["HELLO", "world", "nope"]).asnumpy(), ARRAYS["custom/lookup"], rtol=1e-6)
-    assert_close(embed.get_vecs_by_tokens(["HELLO", "World"], lower_case_backup=True).asnumpy(),
-                 ARRAYS["custom/lookup_lower"], rtol=1e-6)
+    assert_close(
+        embed.get_vecs_by_tokens(["HELLO", "world", "nope"]).asnumpy(), ARRAYS["custom/lookup"], rtol=1e-6
+    )
+    assert_close(
+        embed.get_vecs_by_tokens(["HELLO", "World"], lower_case_backup=True).asnumpy(),
+        ARRAYS["custom/lookup_lower"],
+        rtol=1e-6,
+    )
     embed.update_token_vectors(["world", "the"], mx.nd.array([[1, 1, 1], [2, 2, 2]]))
     embed.update_token_vectors("<unk>", mx.nd.array([3, 3, 3]))
     assert_close(embed.idx_to_vec.asnumpy(), ARRAYS["custom/updated"], rtol=1e-6)
@@ -67,7 +85,9 @@ def test_custom_and_composite_embeddings():
         embed.update_token_vectors("nope", mx.nd.array([3, 3, 3]))
     assert with_vocab.idx_to_token == WANT["vocab_embed/idx_to_token"]
     assert_close(with_vocab.idx_to_vec.asnumpy(), ARRAYS["vocab_embed/idx_to_vec"], rtol=1e-6)
-    second = text.embedding.CustomEmbedding(str(HERE / "vecs2.txt"), elem_delim=",", init_unknown_vec=mx.nd.ones)
+    second = text.embedding.CustomEmbedding(
+        str(HERE / "vecs2.txt"), elem_delim=",", init_unknown_vec=mx.nd.ones
+    )
     assert_close(second.idx_to_vec.asnumpy(), ARRAYS["second/idx_to_vec"], rtol=1e-6)
     composite = text.embedding.CompositeEmbedding(vocab, [embed, second])
     assert composite.idx_to_token == WANT["composite/idx_to_token"]
@@ -84,8 +104,12 @@ def test_pretrained_files_are_read_from_the_local_root(tmp_path):
         text.embedding.create("FastText", pretrained_file_name="wiki.en.vec", embedding_root=str(tmp_path))
     (tmp_path / "glove").mkdir()
     (tmp_path / "glove" / "glove.6B.50d.txt").write_text("a 1 2\nb 3 4\n")
-    glove = text.embedding.create("glove", pretrained_file_name="glove.6B.50d.txt", embedding_root=str(tmp_path),
-                                  vocabulary=text.vocab.Vocabulary(text.utils.count_tokens_from_str("b c")))
+    glove = text.embedding.create(
+        "glove",
+        pretrained_file_name="glove.6B.50d.txt",
+        embedding_root=str(tmp_path),
+        vocabulary=text.vocab.Vocabulary(text.utils.count_tokens_from_str("b c")),
+    )
     assert glove.idx_to_token == ["<unk>", "b", "c"]
     assert glove.idx_to_vec.asnumpy().tolist() == [[0, 0], [3, 4], [0, 0]]
 
@@ -107,8 +131,9 @@ def test_legacy_autograd():
             assert mx.autograd.is_training() == WANT["autograd/is_training_test"]
     cag.backward([y], [mx.nd.array([1.0, 10.0])])
     assert_close(dx.asnumpy(), ARRAYS["autograd/backward_out_grads"], rtol=1e-6)
-    assert [cag.set_is_training(True), cag.set_is_training(False),
-            cag.set_is_training(False)] == WANT["autograd/set_is_training"]
+    assert [cag.set_is_training(True), cag.set_is_training(False), cag.set_is_training(False)] == WANT[
+        "autograd/set_is_training"
+    ]
 
 
 def test_dataloader_iter():
@@ -123,7 +148,9 @@ def test_dataloader_iter():
             valid = 2 - batch.pad
             np.testing.assert_array_equal(batch.data[0].asnumpy()[:valid], ARRAYS[f"io/{epoch}/{i}/data"])
             np.testing.assert_array_equal(batch.label[0].asnumpy()[:valid], ARRAYS[f"io/{epoch}/{i}/label"])
-            assert [list(batch.data[0].shape), np.dtype(batch.data[0].dtype).name] == WANT[f"io/{epoch}/{i}/shape"]
+            assert [list(batch.data[0].shape), np.dtype(batch.data[0].dtype).name] == WANT[
+                f"io/{epoch}/{i}/shape"
+            ]
             pads.append(batch.pad)
         assert pads == WANT[f"io/{epoch}/pads"]
         it.reset()

@@ -2,6 +2,7 @@
 MXNet's import_model where it can: same operators, arguments, parameters and outputs), by PyTorch's and
 by cellonnx's exporters (outputs equal to onnxruntime's); an imported model trains, saves .params and
 re-exports."""
+
 from __future__ import annotations
 
 import contextlib
@@ -46,12 +47,15 @@ def onnxruntime(path, feeds):
 def test_mxnet_export_imports_as_mxnet_imports_it(name):
     want = SUMMARY[name]
     path = str(FIXTURES / f"{name}.onnx")
-    with mx.name.NameManager():  # automatic names count from 0, as in the fresh process that wrote the fixture
+    with (
+        mx.name.NameManager()
+    ):  # automatic names count from 0, as in the fresh process that wrote the fixture
         (sym, arg_params, aux_params), printed = quiet(mx.contrib.onnx.import_model, path)
     meta, printed_meta = quiet(mx.contrib.onnx.get_model_metadata, path)
     assert printed_meta + printed == want["printed"]
-    assert {k: [[list(v) if isinstance(v, tuple) else v for v in t] for t in vals]
-            for k, vals in meta.items()} == want["metadata"]
+    assert {
+        k: [[list(v) if isinstance(v, tuple) else v for v in t] for t in vals] for k, vals in meta.items()
+    } == want["metadata"]
     x = VALUES[f"{name}/x"]
     got = run(sym, arg_params, aux_params, {meta["input_tensor_data"][0][0]: x})
     assert_close(got[0], VALUES[f"{name}/model"], rtol=1e-5)
@@ -82,9 +86,17 @@ def test_cellonnx_export_matches_onnxruntime(tmp_path):
     from cellonnx.mxnet.gluon import nn
 
     net = nn.HybridSequential()
-    net.add(nn.Conv2D(4, 3, padding=1), nn.BatchNorm(), nn.Activation("relu"), nn.MaxPool2D(2),
-            nn.Conv2D(4, 3, strides=2, use_bias=False), nn.LeakyReLU(0.1), nn.GlobalAvgPool2D(), nn.Flatten(),
-            nn.Dense(3))
+    net.add(
+        nn.Conv2D(4, 3, padding=1),
+        nn.BatchNorm(),
+        nn.Activation("relu"),
+        nn.MaxPool2D(2),
+        nn.Conv2D(4, 3, strides=2, use_bias=False),
+        nn.LeakyReLU(0.1),
+        nn.GlobalAvgPool2D(),
+        nn.Flatten(),
+        nn.Dense(3),
+    )
     net.initialize()
     x = np.random.default_rng(0).uniform(-1, 1, (2, 3, 8, 8)).astype(np.float32)
     want = net(mx.nd.array(x)).asnumpy()
@@ -123,8 +135,9 @@ def test_import_to_gluon_trains_saves_and_reexports(tmp_path):
     assert_close(again(x).asnumpy(), net(x).asnumpy(), rtol=1e-6)
     (sym, _, _), _ = quiet(mx.contrib.onnx.import_model, path)
     trained = {name: p.data() for name, p in params.items()}
-    out, printed = quiet(mx.contrib.onnx.export_model, sym, trained, [tuple(x.shape)], np.float32,
-                         str(tmp_path / "again.onnx"))
+    out, printed = quiet(
+        mx.contrib.onnx.export_model, sym, trained, [tuple(x.shape)], np.float32, str(tmp_path / "again.onnx")
+    )
     assert printed[0] == "Calling mxnet.contrib.onnx.export_model..."
     onnx.checker.check_model(onnx.load(out), full_check=True)
     name = onnx.load(out).graph.input[0].name
@@ -134,10 +147,15 @@ def test_import_to_gluon_trains_saves_and_reexports(tmp_path):
 def test_dropout_mask_output_is_named_when_used(tmp_path):
     from onnx import TensorProto, helper
 
-    graph = helper.make_graph([helper.make_node("Dropout", ["x"], ["y", "mask"], name="drop0"),
-                               helper.make_node("Cast", ["mask"], ["z"], to=1)], "g",
-                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])],
-                              [helper.make_tensor_value_info("z", TensorProto.FLOAT, [2])])
+    graph = helper.make_graph(
+        [
+            helper.make_node("Dropout", ["x"], ["y", "mask"], name="drop0"),
+            helper.make_node("Cast", ["mask"], ["z"], to=1),
+        ],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])],
+        [helper.make_tensor_value_info("z", TensorProto.FLOAT, [2])],
+    )
     path = tmp_path / "drop.onnx"
     onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), path)
     with pytest.raises(NotImplementedError, match=r"'mask'.*Cast.*drop\.onnx"):

@@ -1,5 +1,6 @@
 """mx.contrib.onnx's translation table, one ONNX operator at a time: a one-node model per row of
 contrib_onnx_cases.py imported with import_model, its outputs equal to onnxruntime's on the same file."""
+
 from __future__ import annotations
 
 import contextlib
@@ -25,16 +26,18 @@ def _model(case_id: str, op: str, inputs: list, attrs: dict, opset: int, n_out: 
         if kind == "x":
             value = rng.uniform(-1, 1, value).astype(np.float32) if isinstance(value, tuple) else value
             feeds[name] = value
-            graph_inputs.append(helper.make_tensor_value_info(
-                name, helper.np_dtype_to_tensor_dtype(value.dtype), value.shape))
+            graph_inputs.append(
+                helper.make_tensor_value_info(name, helper.np_dtype_to_tensor_dtype(value.dtype), value.shape)
+            )
         elif kind == "const":
             nodes.append(helper.make_node("Constant", [], [name], value=numpy_helper.from_array(value)))
         else:
             inits.append(numpy_helper.from_array(value, name))
     outs = [f"out{i}" for i in range(n_out)]
     nodes.append(helper.make_node(op, names, outs, name=f"{case_id}_node", **attrs))
-    graph = helper.make_graph(nodes, case_id, graph_inputs,
-                              [helper.make_empty_tensor_value_info(o) for o in outs], inits)
+    graph = helper.make_graph(
+        nodes, case_id, graph_inputs, [helper.make_empty_tensor_value_info(o) for o in outs], inits
+    )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
     model.ir_version = 8
     return model, feeds
@@ -88,22 +91,27 @@ def test_every_onnx2mx_operator_has_a_row():
     from cellonnx.mxnet.contrib.onnx.onnx2mx._import_helper import _convert_map
 
     covered = {r[1] for r in CASES + RANDOM} | {"SpatialBN", "FC", "Constant"}
-    onnx2mx = set("""Constant RandomUniform RandomNormal RandomUniformLike RandomNormalLike Multinomial Add Sub Mul
+    onnx2mx = set(
+        """Constant RandomUniform RandomNormal RandomUniformLike RandomNormalLike Multinomial Add Sub Mul
         Div Abs Neg Sum Tanh Ceil Floor Concat Sigmoid Relu Pad MatMul Conv ConvTranspose BatchNormalization
         SpatialBN LeakyRelu Elu PRelu Selu Softmax FC GlobalAveragePool GlobalMaxPool GlobalLpPool Gemm LRN
         Dropout Reshape Cast Split Slice Transpose Squeeze Unsqueeze Flatten Identity Reciprocal Sqrt Pow Exp
         Log ReduceMax ReduceMean ReduceMin ReduceSum ReduceProd AveragePool MaxPool ArgMax ArgMin Max Min Clip
         ReduceLogSum ReduceLogSumExp ReduceSumSquare ReduceL1 ReduceL2 MaxRoiPool InstanceNormalization
         LogSoftmax Softsign Less Greater Equal And Xor Not Or Mean Acos Asin Atan Cos Sin Softplus Tan Shape
-        Size Gather HardSigmoid LpPool DepthToSpace SpaceToDepth Hardmax LpNormalization TopK""".split())
+        Size Gather HardSigmoid LpPool DepthToSpace SpaceToDepth Hardmax LpNormalization TopK""".split()
+    )
     assert onnx2mx - set(_convert_map) - {"Constant"} == set()
     assert set(_convert_map) - covered == set()
 
 
 def test_untranslated_operator_names_op_node_and_file(tmp_path):
-    graph = helper.make_graph([helper.make_node("Einsum", ["a", "b"], ["y"], name="mix0", equation="ij,jk->ik")],
-                              "g", [helper.make_tensor_value_info(n, TensorProto.FLOAT, [2, 2]) for n in "ab"],
-                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 2])])
+    graph = helper.make_graph(
+        [helper.make_node("Einsum", ["a", "b"], ["y"], name="mix0", equation="ij,jk->ik")],
+        "g",
+        [helper.make_tensor_value_info(n, TensorProto.FLOAT, [2, 2]) for n in "ab"],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 2])],
+    )
     path = tmp_path / "einsum.onnx"
     onnx.save(helper.make_model(graph), path)
     with pytest.raises(NotImplementedError, match=r"Einsum.*'mix0'.*einsum\.onnx"):

@@ -19,8 +19,8 @@ from cellonnx.mxnet.contrib.text import _constants as C
 from cellonnx.mxnet.contrib.text import vocab
 from cellonnx.mxnet.util import is_np_array
 
-__all__ = ["CompositeEmbedding", "CustomEmbedding", "FastText", "GloVe", "create", "get_pretrained_file_names",
-           "register"]
+__all__ = ["CompositeEmbedding", "CustomEmbedding", "FastText", "GloVe", "create",
+           "get_pretrained_file_names", "register"]
 
 _REGISTRY: dict[str, type] = {}
 
@@ -40,9 +40,10 @@ def register(embedding_cls: type) -> type:
     assert issubclass(embedding_cls, _TokenEmbedding), "Can only register subclass of _TokenEmbedding"
     name = embedding_cls.__name__.lower()
     if name in _REGISTRY:
-        warnings.warn(f"New token embedding {embedding_cls.__module__}.{embedding_cls.__name__} registered with "
-                      f"name {name} is overriding existing token embedding {_REGISTRY[name].__module__}."
-                      f"{_REGISTRY[name].__name__}", UserWarning, stacklevel=2)
+        new, old = embedding_cls, _REGISTRY[name]
+        warnings.warn(f"New token embedding {new.__module__}.{new.__name__} registered with name {name} is "
+                      f"overriding existing token embedding {old.__module__}.{old.__name__}", UserWarning,
+                      stacklevel=2)
     _REGISTRY[name] = embedding_cls
     return embedding_cls
 
@@ -72,8 +73,9 @@ def get_pretrained_file_names(embedding_name: str | None = None) -> Any:
     """
     if embedding_name is not None:
         if embedding_name not in _REGISTRY:
-            raise KeyError("Cannot find `embedding_name` %s. Use `get_pretrained_file_names(embedding_name=None)"
-                           ".keys()` to get all the valid embedding names." % embedding_name)
+            raise KeyError(f"Cannot find `embedding_name` {embedding_name}. Use "
+                           "`get_pretrained_file_names(embedding_name=None).keys()` to get all the valid "
+                           "embedding names.")
         return list(_REGISTRY[embedding_name].pretrained_file_names)
     return {name: list(cls.pretrained_file_names) for name, cls in _REGISTRY.items()}
 
@@ -97,26 +99,27 @@ class _TokenEmbedding(vocab.Vocabulary):
     def _check_pretrained_file_names(cls, pretrained_file_name: str) -> None:
         name = cls.__name__.lower()
         if pretrained_file_name not in cls.pretrained_file_names:
-            raise KeyError("Cannot find pretrained file %s for token embedding %s. Valid pretrained files for "
-                           "embedding %s: %s" % (pretrained_file_name, name, name,
-                                                 ", ".join(cls.pretrained_file_names)))
+            raise KeyError(f"Cannot find pretrained file {pretrained_file_name} for token embedding {name}. "
+                           f"Valid pretrained files for embedding {name}: "
+                           f"{', '.join(cls.pretrained_file_names)}")
 
     @classmethod
     def _get_pretrained_file(cls, embedding_root: str, pretrained_file_name: str) -> str:
         path = os.path.join(os.path.expanduser(embedding_root), cls.__name__.lower(), pretrained_file_name)
         if not os.path.isfile(path):
-            raise FileNotFoundError(f"{cls.__name__}: the pre-trained file {pretrained_file_name} is not at {path}; "
-                                    "cellonnx does not download embeddings: put the file there (as MXNet's "
-                                    "download left it) or pass embedding_root=")
+            raise FileNotFoundError(f"{cls.__name__}: the pre-trained file {pretrained_file_name} is not at "
+                                    f"{path}; cellonnx does not download embeddings: put the file there (as "
+                                    "MXNet's download left it) or pass embedding_root=")
         return path
 
-    def _load_embedding(self, pretrained_file_path: str, elem_delim: str, init_unknown_vec: Callable[..., Any],
-                        encoding: str = "utf8") -> None:
+    def _load_embedding(self, pretrained_file_path: str, elem_delim: str,
+                        init_unknown_vec: Callable[..., Any], encoding: str = "utf8") -> None:
         """Read ``token v1 v2 ...`` lines: the first vector of a token wins, one-number lines (headers) are
         skipped, every vector must have the first one's length."""
         pretrained_file_path = os.path.expanduser(pretrained_file_path)
         if not os.path.isfile(pretrained_file_path):
-            raise ValueError("`pretrained_file_path` must be a valid path to the pre-trained token embedding file.")
+            raise ValueError("`pretrained_file_path` must be a valid path to the pre-trained token embedding "
+                             "file.")
         logging.info("Loading pre-trained token embedding vectors from %s", pretrained_file_path)
         vec_len: int | None = None
         all_elems: list[float] = []
@@ -125,30 +128,30 @@ class _TokenEmbedding(vocab.Vocabulary):
         with open(pretrained_file_path, encoding=encoding) as f:
             for line_num, line in enumerate(f, 1):
                 elems = line.rstrip().split(elem_delim)
-                assert len(elems) > 1, ("At line %d of the pre-trained text embedding file: the data format of the "
-                                        "pre-trained token embedding file %s is unexpected."
-                                        % (line_num, pretrained_file_path))
+                assert len(elems) > 1, (f"At line {line_num} of the pre-trained text embedding file: the "
+                                        "data format of the pre-trained token embedding file "
+                                        f"{pretrained_file_path} is unexpected.")
                 token, values = elems[0], [float(i) for i in elems[1:]]
                 if token == self.unknown_token and loaded_unknown_vec is None:
                     loaded_unknown_vec = values
                     tokens.add(self.unknown_token)
                 elif token in tokens:
-                    warnings.warn("At line %d of the pre-trained token embedding file: the embedding vector for "
-                                  "token %s has been loaded and a duplicate embedding for the  same token is seen "
-                                  "and skipped." % (line_num, token))
+                    warnings.warn(f"At line {line_num} of the pre-trained token embedding file: the "
+                                  f"embedding vector for token {token} has been loaded and a duplicate "
+                                  "embedding for the  same token is seen and skipped.", stacklevel=2)
                 elif len(values) == 1:
-                    warnings.warn("At line %d of the pre-trained text embedding file: token %s with "
-                                  "1-dimensional vector %s is likely a header and is skipped."
-                                  % (line_num, token, values))
+                    warnings.warn(f"At line {line_num} of the pre-trained text embedding file: token {token} "
+                                  f"with 1-dimensional vector {values} is likely a header and is skipped.",
+                                  stacklevel=2)
                 else:
                     if vec_len is None:
                         vec_len = len(values)
                         all_elems.extend([0] * vec_len)  # index 0 is the unknown token's
                     else:
                         assert len(values) == vec_len, (
-                            "At line %d of the pre-trained token embedding file: the dimension of token %s is %d "
-                            "but the dimension of previous tokens is %d. Dimensions of all the tokens must be the "
-                            "same." % (line_num, token, len(values), vec_len))
+                            f"At line {line_num} of the pre-trained token embedding file: the dimension of "
+                            f"token {token} is {len(values)} but the dimension of previous tokens is "
+                            f"{vec_len}. Dimensions of all the tokens must be the same.")
                     all_elems.extend(values)
                     self._idx_to_token.append(token)
                     self._token_to_idx[token] = len(self._idx_to_token) - 1
@@ -165,11 +168,12 @@ class _TokenEmbedding(vocab.Vocabulary):
         self._token_to_idx = vocabulary.token_to_idx.copy()
         self._idx_to_token = vocabulary.idx_to_token[:]
         self._unknown_token = vocabulary.unknown_token
-        self._reserved_tokens = vocabulary.reserved_tokens[:] if vocabulary.reserved_tokens is not None else None
+        reserved = vocabulary.reserved_tokens
+        self._reserved_tokens = reserved[:] if reserved is not None else None
 
     def _set_idx_to_vec_by_embeddings(self, token_embeddings: list, vocab_len: int,
                                       vocab_idx_to_token: list) -> None:
-        """One row per vocabulary token: the embeddings' vectors side by side (row 0 their unknown vectors)."""
+        """One row per vocabulary token: the embeddings' vectors side by side (row 0: the unknown ones)."""
         from cellonnx.mxnet import numpy as mx_np
 
         new_vec_len = sum(embed.vec_len for embed in token_embeddings)
@@ -251,9 +255,10 @@ class _TokenEmbedding(vocab.Vocabulary):
         indices = []
         for token in tokens:
             if token not in self.token_to_idx:
-                raise ValueError("Token %s is unknown. To update the embedding vector for an unknown token, please "
-                                 "specify it explicitly as the `unknown_token` %s in `tokens`. This is to avoid "
-                                 "unintended updates." % (token, self.idx_to_token[C.UNKNOWN_IDX]))
+                raise ValueError(f"Token {token} is unknown. To update the embedding vector for an unknown "
+                                 "token, please specify it explicitly as the `unknown_token` "
+                                 f"{self.idx_to_token[C.UNKNOWN_IDX]} in `tokens`. This is to avoid "
+                                 "unintended updates.")
             indices.append(self.token_to_idx[token])
         for row, idx in enumerate(indices):
             self._idx_to_vec[idx] = new_vectors[row]

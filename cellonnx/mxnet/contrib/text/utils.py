@@ -7,7 +7,8 @@ import re
 __all__ = ["count_tokens_from_str"]
 
 
-def count_tokens_from_str(source_str: str, token_delim: str = " ", seq_delim: str = "\n", to_lower: bool = False,
+def count_tokens_from_str(source_str: str, token_delim: str = " ", seq_delim: str = "\n",
+                          to_lower: bool = False,
                           counter_to_update: collections.Counter | None = None) -> collections.Counter:
     """Count the tokens of a string split at ``token_delim`` and ``seq_delim`` (regular expressions).
 

@@ -34,17 +34,20 @@ class Vocabulary:
     """
 
     def __init__(self, counter: collections.Counter | None = None, most_freq_count: int | None = None,
-                 min_freq: int = 1, unknown_token: Hashable = "<unk>", reserved_tokens: list | None = None) -> None:
+                 min_freq: int = 1, unknown_token: Hashable = "<unk>",
+                 reserved_tokens: list | None = None) -> None:
         assert min_freq > 0, "`min_freq` must be set to a positive value."
         if reserved_tokens is not None:
-            assert unknown_token not in set(reserved_tokens), "`reserved_token` cannot contain `unknown_token`."
+            assert unknown_token not in set(reserved_tokens), \
+                "`reserved_token` cannot contain `unknown_token`."
             assert len(set(reserved_tokens)) == len(reserved_tokens), \
                 "`reserved_tokens` cannot contain duplicate reserved tokens."
         self._index_unknown_and_reserved_tokens(unknown_token, reserved_tokens)
         if counter is not None:
             self._index_counter_keys(counter, unknown_token, reserved_tokens, most_freq_count, min_freq)
 
-    def _index_unknown_and_reserved_tokens(self, unknown_token: Hashable, reserved_tokens: list | None) -> None:
+    def _index_unknown_and_reserved_tokens(self, unknown_token: Hashable,
+                                           reserved_tokens: list | None) -> None:
         self._unknown_token = unknown_token
         self._idx_to_token: list = [unknown_token]
         self._reserved_tokens = None if reserved_tokens is None else reserved_tokens[:]
@@ -54,7 +57,8 @@ class Vocabulary:
 
     def _index_counter_keys(self, counter: collections.Counter, unknown_token: Hashable,
                             reserved_tokens: list | None, most_freq_count: int | None, min_freq: int) -> None:
-        assert isinstance(counter, collections.Counter), "`counter` must be an instance of collections.Counter."
+        assert isinstance(counter, collections.Counter), \
+            "`counter` must be an instance of collections.Counter."
         special = set(reserved_tokens) if reserved_tokens is not None else set()
         special.add(unknown_token)
         token_freqs = sorted(counter.items(), key=lambda x: x[0])
@@ -109,6 +113,6 @@ class Vocabulary:
         tokens = []
         for idx in indices:
             if not isinstance(idx, int) or idx > max_idx:
-                raise ValueError("Token index %d in the provided `indices` is invalid." % idx)
+                raise ValueError(f"Token index {idx} in the provided `indices` is invalid.")
             tokens.append(self.idx_to_token[idx])
         return tokens[0] if single else tokens

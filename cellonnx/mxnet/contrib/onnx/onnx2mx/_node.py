@@ -52,5 +52,6 @@ class Node:
 
     def error(self, what: str) -> TranslationError:
         """A TranslationError naming the operator, the node and the file."""
-        return TranslationError(f"ONNX operator {self.op_type} (node {self.proto.name or self.proto.output[0]!r}"
+        node = self.proto.name or self.proto.output[0]
+        return TranslationError(f"ONNX operator {self.op_type} (node {node!r}"
                                 f"{self.graph.where()}): {what}")

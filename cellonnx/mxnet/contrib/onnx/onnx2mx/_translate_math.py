@@ -64,7 +64,7 @@ def _mean(n: Node) -> Any:
 
 
 def _axes(n: Node) -> tuple[int, ...] | None:
-    """A reduction's axes: the ``axes`` attribute, or (ReduceSum from opset 13, the others from 18) input 1."""
+    """A reduction's axes: the ``axes`` attribute, or input 1 (ReduceSum from opset 13, others from 18)."""
     if "axes" in n.attrs:
         return tuple(n.attrs["axes"])
     if n.has(1):
@@ -107,7 +107,8 @@ def _arg(op: str) -> Callable[[Node], Any]:
     def translate(n: Node) -> Any:
         if n.attrs.get("select_last_index", 0):
             raise n.error("select_last_index=1 has no MXNet counterpart")
-        index = getattr(S, op)(n.inputs[0], axis=n.attrs.get("axis", 0), keepdims=bool(n.attrs.get("keepdims", 1)))
+        keepdims = bool(n.attrs.get("keepdims", 1))
+        index = getattr(S, op)(n.inputs[0], axis=n.attrs.get("axis", 0), keepdims=keepdims)
         return S.cast(index, dtype="int64", **n.named())
     return translate
 

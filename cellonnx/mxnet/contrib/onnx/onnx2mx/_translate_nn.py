@@ -79,7 +79,8 @@ def _pool(pool_type: str) -> Callable[[Node], Any]:
         exclude = pool_type == "avg" and not n.attrs.get("count_include_pad", 0) and any(pads)
         if exclude or len(kernel) == 1:
             if begin != end:
-                raise n.error(f"asymmetric pads {pads} need an explicit pad, which would count in the average")
+                raise n.error(f"asymmetric pads {pads} need an explicit pad, which would count in the "
+                              "average")
             return S.Pooling(data, pad=begin, count_include_pad=not exclude, **kwargs, **n.named())
         mode = "edge" if pool_type == "max" else "constant"
         data = S.pad(data, mode=mode, pad_width=(0, 0, 0, 0) + pad_width(pads))

@@ -3,6 +3,7 @@ slice_axis, take, pad, topk ...). Shapes, axes and pads that MXNet takes as attr
 in the ONNX file (initializers or Constant nodes)."""
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -84,7 +85,7 @@ def _split(n: Node) -> Any:
         return S.split(n.inputs[0], axis=axis, num_outputs=count, **n.named())
     starts = np.cumsum((0,) + parts)
     return S.Group([S.slice_axis(n.inputs[0], axis=axis, begin=int(b), end=int(e))
-                    for b, e in zip(starts[:-1], starts[1:])])
+                    for b, e in itertools.pairwise(starts)])
 
 
 def _slice(n: Node) -> Any:

@@ -155,9 +155,10 @@ class GraphProto:
             if name in self._params:
                 self._nodes[name] = symbol.Variable(name=name, shape=self._params[name].shape)
             else:
-                user = f"node {node.name or node.output[0]!r} ({node.op_type})" if node is not None else "graph"
+                user = "graph" if node is None else f"node {node.name or node.output[0]!r} ({node.op_type})"
                 raise TranslationError(f"ONNX tensor {name!r} used by {user}{self.where()} is produced by no "
-                                       "translated node (an unused output of its operator's MXNet translation)")
+                                       "translated node (an unused output of its operator's MXNet "
+                                       "translation)")
         return self._nodes[name]
 
     def get_graph_metadata(self, graph: Any) -> dict[str, list]:
@@ -167,7 +168,8 @@ class GraphProto:
         params = {t.name for t in graph.initializer}
         input_data = [(i.name, tuple(d.dim_value for d in i.type.tensor_type.shape.dim),
                        i.type.tensor_type.elem_type) for i in graph.input if i.name not in params]
-        output_data = [(o.name, tuple(d.dim_value for d in o.type.tensor_type.shape.dim)) for o in graph.output]
+        output_data = [(o.name, tuple(d.dim_value for d in o.type.tensor_type.shape.dim))
+                       for o in graph.output]
         return {"input_tensor_data": input_data, "output_tensor_data": output_data}
 
     def graph_to_gluon(self, graph: Any, ctx: Any, opset_version: int) -> Any:
@@ -210,8 +212,8 @@ class GraphProto:
                 value = numpy_helper.to_array(value)
             elif isinstance(value, list):
                 if value and isinstance(value[0], (onnx.TensorProto, onnx.GraphProto)):
-                    raise TranslationError(f"attribute {a.name!r}: lists of tensors or graphs are not supported"
-                                           f"{self.where()}")
+                    raise TranslationError(f"attribute {a.name!r}: lists of tensors or graphs are not "
+                                           f"supported{self.where()}")
                 value = tuple(v.decode("utf-8") if isinstance(v, bytes) else v for v in value)
             attrs[a.name] = value
         return attrs
