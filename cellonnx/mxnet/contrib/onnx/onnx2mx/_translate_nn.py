@@ -84,8 +84,30 @@ def _pool(pool_type: str) -> Callable[[Node], Any]:
             return S.Pooling(data, pad=begin, count_include_pad=not exclude, **kwargs, **n.named())
         mode = "edge" if pool_type == "max" else "constant"
         data = S.pad(data, mode=mode, pad_width=(0, 0, 0, 0) + pad_width(pads))
-        return S.Pooling(data, **kwargs, **n.named())
+        crop = _ceil_crop(n, kernel, stride, begin, end) if n.attrs.get("ceil_mode", 0) else {}
+        out = S.Pooling(data, **kwargs, **({} if crop else n.named()))
+        for axis, size in crop.items():
+            out = S.slice_axis(out, axis=axis, begin=0, end=size)
+        return out
     return translate
+
+
+def _ceil_crop(n: Node, kernel: tuple, stride: tuple, begin: tuple, end: tuple) -> dict[int, int]:
+    """With ceil_mode, ONNX drops a last window that would start in the end padding; MXNet's 'full'
+    convention keeps it. The output sizes to crop to, by axis, where the input's size is known."""
+    shape = n.graph.shape(n.input_names[0])
+    if shape is None:
+        return {}
+    crop = {}
+    for i, (k, s, b, e) in enumerate(zip(kernel, stride, begin, end)):
+        size = shape[2 + i]
+        if size is None:
+            continue
+        full = -(-(size + b + e - k) // s) + 1
+        onnx_size = full - 1 if (full - 1) * s >= size + b else full
+        if onnx_size < full:
+            crop[2 + i] = onnx_size
+    return crop
 
 
 def _global_pool(pool_type: str) -> Callable[[Node], Any]:
