@@ -62,7 +62,12 @@ class _Builder:
         if id(node) not in self.done:
             self.done[id(node)] = self.convert(node)
         out = self.done[id(node)]
-        return out[t._out_index] if node.n_out > 1 else out
+        if node.n_out == 1 or len(out.list_outputs()) == node.n_out:
+            return out[t._out_index] if node.n_out > 1 else out
+        if t._out_index == 0:  # the main output of a primitive that also returns what its gradient keeps
+            return out
+        raise MXNetError(f"autograd.get_symbol: output {t._out_index} of the recorded "
+                         f"{type(node.op).__name__} has no MXNet counterpart")
 
     def convert(self, node: Any) -> Any:
         op = type(node.op).__name__
@@ -124,6 +129,31 @@ def _gemm(b: _Builder, node: Any, xs: list, attrs: dict) -> Any:
                             name=b.name())
 
 
+def _window(attrs: dict, rank: int) -> dict[str, Any]:
+    pads = tuple(attrs.get("pads", (0,) * 2 * rank))
+    if pads[:rank] != pads[rank:]:
+        raise MXNetError(f"autograd.get_symbol: asymmetric pads {pads} have no MXNet operator here")
+    return {"stride": tuple(attrs.get("stride", (1,) * rank)), "pad": pads[:rank]}
+
+
+def _conv(b: _Builder, node: Any, xs: list, attrs: dict) -> Any:
+    weight = node.inputs[1].shape
+    rank = len(weight) - 2
+    return S.Convolution(*xs, kernel=tuple(weight[2:]), **_window(attrs, rank),
+                         dilate=tuple(attrs.get("dilation", (1,) * rank)), num_filter=weight[0],
+                         num_group=attrs.get("groups", 1), no_bias=len(xs) == 2, name=b.name())
+
+
+def _pool(pool_type: str) -> Callable[..., Any]:
+    def build(b: _Builder, node: Any, xs: list, attrs: dict) -> Any:
+        kernel = tuple(attrs["kernel"])
+        extra = {} if pool_type != "avg" else {"count_include_pad": bool(attrs.get("count_include_pad", True))}
+        return S.Pooling(xs[0], pool_type=pool_type, kernel=kernel, **_window(attrs, len(kernel)),
+                         pooling_convention="full" if attrs.get("ceil_mode") else "valid", **extra,
+                         name=b.name())
+    return build
+
+
 def _matmul(b: _Builder, node: Any, xs: list, attrs: dict) -> Any:
     if node.inputs[0].ndim == 3 and node.inputs[1].ndim == 3:
         return S.batch_dot(*xs, name=b.name())
@@ -139,7 +169,11 @@ _TABLE: dict[str, Callable[..., Any]] = {
     "Reshape": lambda b, node, xs, attrs: S.Reshape(xs[0], shape=tuple(node.out_meta[0][0]), name=b.name()),
     "Squeeze": lambda b, node, xs, attrs: S.squeeze(xs[0], axis=tuple(attrs["axes"]), name=b.name()),
     "Concat": lambda b, node, xs, attrs: S.concat(*xs, dim=attrs.get("axis", 1), name=b.name()),
-    "Slice": _slice, "Gemm": _gemm, "MatMul": _matmul,
+    "Slice": _slice, "Gemm": _gemm, "MatMul": _matmul, "Conv": _conv,
+    "MaxPool": _pool("max"), "MaxPoolWithArgmax": _pool("max"), "AvgPool": _pool("avg"),
+    "LeakyRelu": lambda b, node, xs, attrs: S.LeakyReLU(xs[0], act_type="leaky",
+                                                         slope=attrs.get("alpha", 0.01), name=b.name()),
+    "Dropout": lambda b, node, xs, attrs: S.Dropout(xs[0], p=attrs.get("p", 0.5), name=b.name()),
 }
 
 

@@ -28,12 +28,20 @@ def dense(mx, x, w):
     return mx.nd.log_softmax(mx.nd.FullyConnected(x, w, num_hidden=3, no_bias=True, flatten=False), axis=1)
 
 
+def conv(mx, x, w):
+    y = mx.nd.Convolution(x, w, kernel=(3, 3), num_filter=4, pad=(1, 1), stride=(2, 2), no_bias=True)
+    y = mx.nd.Pooling(mx.nd.LeakyReLU(y, act_type="leaky", slope=0.1), kernel=(2, 2), stride=(1, 1),
+                      pool_type="max")
+    return mx.nd.Pooling(y, kernel=(2, 2), stride=(2, 2), pad=(1, 1), pool_type="avg")
+
+
 CASES = {
     "elementwise": (elementwise, [(2,), (2,)]),
     "scalars": (scalars, [(2, 3), (2, 3)]),
     "matrix": (matrix, [(3, 3), (3, 3)]),
     "reductions": (reductions, [(2, 3), (2, 3)]),
     "dense": (dense, [(2, 4), (3, 4)]),
+    "conv": (conv, [(2, 3, 6, 6), (4, 3, 3, 3)]),
 }
 
 
