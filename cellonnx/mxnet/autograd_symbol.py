@@ -147,7 +147,8 @@ def _conv(b: _Builder, node: Any, xs: list, attrs: dict) -> Any:
 def _pool(pool_type: str) -> Callable[..., Any]:
     def build(b: _Builder, node: Any, xs: list, attrs: dict) -> Any:
         kernel = tuple(attrs["kernel"])
-        extra = {} if pool_type != "avg" else {"count_include_pad": bool(attrs.get("count_include_pad", True))}
+        include = bool(attrs.get("count_include_pad", True))
+        extra = {"count_include_pad": include} if pool_type == "avg" else {}
         return S.Pooling(xs[0], pool_type=pool_type, kernel=kernel, **_window(attrs, len(kernel)),
                          pooling_convention="full" if attrs.get("ceil_mode") else "valid", **extra,
                          name=b.name())
