@@ -197,8 +197,7 @@ def _gemm(n: Node) -> Any:
                          transpose_b=bool(n.attrs.get("transB", 0)), alpha=n.attrs.get("alpha", 1.0))
     if not n.has(2):
         return out
-    beta = n.attrs.get("beta", 1.0)
-    return S.broadcast_add(out, n.inputs[2] if beta == 1.0 else beta * n.inputs[2], **n.named())
+    return S.broadcast_add(out, n.attrs.get("beta", 1.0) * n.inputs[2], **n.named())
 
 
 def _matmul(n: Node) -> Any:
