@@ -160,3 +160,14 @@ def test_dropout_mask_output_is_named_when_used(tmp_path):
     onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), path)
     with pytest.raises(NotImplementedError, match=r"'mask'.*Cast.*drop\.onnx"):
         mx.contrib.onnx.import_model(str(path))
+
+
+def test_imported_block_hybridizes_and_exports_symbol_json(tmp_path):
+    net, _ = quiet(mx.contrib.onnx.import_to_gluon, str(FIXTURES / "vision.onnx"), mx.cpu())
+    x = mx.nd.array(VALUES["vision/x"])
+    eager = net(x).asnumpy()
+    net.hybridize()
+    assert_close(net(x).asnumpy(), eager, rtol=1e-6)
+    sym_file, params_file = net.export_mxnet(str(tmp_path / "vision"))
+    again = mx.gluon.SymbolBlock.imports(sym_file, ["data"], params_file)
+    assert_close(again(x).asnumpy(), VALUES["vision/model"], rtol=1e-5)
