@@ -94,6 +94,8 @@ CASES = [
     ("leakyrelu", "LeakyRelu", [x(2, 3)], {"alpha": 0.2}, 13, 1),
     ("elu", "Elu", [x(2, 3)], {"alpha": 0.7}, 13, 1),
     ("prelu", "PRelu", [X4, w(3, 1, 1)], {}, 13, 1),
+    ("prelu_shared", "PRelu", [X4, w(1, 1, 1)], {}, 13, 1),
+    ("prelu_last_axis", "PRelu", [X4, w(6)], {}, 13, 1),
     ("selu", "Selu", [x(2, 3)], {}, 13, 1),
     ("softmax", "Softmax", [x(2, 3, 4)], {"axis": 1}, 13, 1),
     ("softmax_v11", "Softmax", [x(2, 3, 4)], {"axis": 1}, 11, 1),

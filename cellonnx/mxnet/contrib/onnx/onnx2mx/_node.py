@@ -46,6 +46,16 @@ class Node:
         """Input ``i``'s constant value as a tuple of ints."""
         return tuple(int(v) for v in np.asarray(self.const(i)).reshape(-1))
 
+    def reshaped_param(self, i: int, shape: tuple[int, ...]) -> Any:
+        """Input ``i`` (an initializer) as a parameter of ``shape`` under its own name: the value MXNet's
+        operator expects (PRelu's slope (C, 1, 1) as LeakyReLU's gamma (C,))."""
+        from cellonnx.mxnet import symbol
+
+        name = self.input_names[i]
+        self.graph.params[name] = self.graph.params[name].reshape(shape)
+        self.graph.nodes[name] = symbol.Variable(name=name, shape=shape)
+        return self.graph.nodes[name]
+
     def rank(self, i: int) -> int | None:
         """The rank of input ``i`` where ONNX shape inference or the initializers know it."""
         return self.graph.rank(self.input_names[i])

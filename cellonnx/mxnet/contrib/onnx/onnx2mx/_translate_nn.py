@@ -151,8 +151,17 @@ def _leaky(act_type: str, slope: float) -> Callable[[Node], Any]:
 
 
 def _prelu(n: Node) -> Any:
-    """x where x > 0, slope * x elsewhere, the slope broadcast as ONNX broadcasts it."""
+    """MXNet's LeakyReLU(act_type='prelu') where the slope is a per-channel (axis 1) initializer, as MXNet's
+    importer translates it; otherwise x where x > 0, slope * x elsewhere, broadcast as ONNX broadcasts."""
     x, slope = n.inputs[:2]
+    rank, name = n.rank(0), n.input_names[1]
+    if rank is not None and rank >= 2 and name in n.graph.params:
+        shape = tuple(n.graph.params[name].shape)
+        while shape and shape[0] == 1 and len(shape) > rank - 1:
+            shape = shape[1:]
+        if len(shape) == rank - 1 and all(d == 1 for d in shape[1:]):
+            gamma = n.reshaped_param(1, (shape[0],))
+            return S.LeakyReLU(x, gamma=gamma, act_type="prelu", **n.named())
     return S.broadcast_add(S.relu(x), S.broadcast_mul(slope, S.negative(S.relu(S.negative(x)))), **n.named())
 
 

@@ -55,6 +55,11 @@ class GraphProto:
         """The constant values by ONNX name (initializers and Constant nodes' outputs)."""
         return self._params
 
+    @property
+    def nodes(self) -> dict[str, Any]:
+        """The Symbols of the tensors translated so far, by ONNX name."""
+        return self._nodes
+
     def where(self) -> str:
         """`` in file '<name>'`` for error messages, where the file is known."""
         return f" in file {self.model_file!r}" if self.model_file else ""
