@@ -72,7 +72,7 @@ def test_mxnet_export_imports_as_mxnet_imports_it(name):
         assert_close(out, VALUES[f"{name}/out/{i}"], rtol=1e-5)
 
 
-@pytest.mark.parametrize("name", ["convnet", "mlp", "seq"])
+@pytest.mark.parametrize("name", ["convnet", "mlp", "seq", "dynamic"])
 def test_pytorch_export_matches_onnxruntime(name):
     path = FIXTURES / f"torch_{name}.onnx"
     (sym, arg_params, aux_params), _ = quiet(mx.contrib.onnx.import_model, str(path))
@@ -80,6 +80,9 @@ def test_pytorch_export_matches_onnxruntime(name):
     got = run(sym, arg_params, aux_params, {"x": x})[0]
     assert_close(got, onnxruntime(path, {"x": x})[0], rtol=1e-5)
     assert_close(got, TORCH[f"{name}/y"], rtol=1e-5)
+    if name == "dynamic":  # the batch stays dynamic: Reshape copies it (MXNet's 0 code)
+        x3 = np.concatenate([x, x[:1]])
+        assert_close(run(sym, arg_params, aux_params, {"x": x3})[0], onnxruntime(path, {"x": x3})[0], rtol=1e-5)
 
 
 def test_cellonnx_export_matches_onnxruntime(tmp_path):

@@ -42,9 +42,16 @@ class Node:
                              "node's output): its value becomes an MXNet operator attribute")
         return self.graph.params[name]
 
-    def ints(self, i: int) -> tuple[int, ...]:
-        """Input ``i``'s constant value as a tuple of ints."""
-        return tuple(int(v) for v in np.asarray(self.const(i)).reshape(-1))
+    def ints(self, i: int, dynamic: bool = False) -> tuple[int, ...]:
+        """Input ``i``'s constant value as a tuple of ints; with ``dynamic``, run-time dimensions stay
+        encoded (``_fold.DYNAMIC - i``) for the caller to place."""
+        from cellonnx.mxnet.contrib.onnx.onnx2mx._fold import DYNAMIC
+
+        values = tuple(int(v) for v in np.asarray(self.const(i)).reshape(-1))
+        if not dynamic and any(v <= DYNAMIC // 2 for v in values):
+            raise self.error(f"input {i} ({self.input_names[i]!r}) depends on a dimension known only at run "
+                             "time, which an MXNet attribute cannot hold")
+        return values
 
     def reshaped_param(self, i: int, shape: tuple[int, ...]) -> Any:
         """Input ``i`` (an initializer) as a parameter of ``shape`` under its own name: the value MXNet's

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from cellonnx.mxnet import symbol as S
+from cellonnx.mxnet.contrib.onnx.onnx2mx._fold import DYNAMIC
 from cellonnx.mxnet.contrib.onnx.onnx2mx._node import Node
 
 __all__ = ["TABLE", "pad_width"]
@@ -30,7 +31,11 @@ def _axes(n: Node, attr: str = "axes") -> tuple[int, ...] | None:
 
 
 def _reshape(n: Node) -> Any:
-    shape = tuple(n.attrs["shape"]) if "shape" in n.attrs else n.ints(1)
+    shape = tuple(n.attrs["shape"]) if "shape" in n.attrs else n.ints(1, dynamic=True)
+    if any(d <= DYNAMIC // 2 for d in shape):  # a run-time dimension: MXNet's 0 copies it in place
+        if any(d <= DYNAMIC // 2 and DYNAMIC - d != i for i, d in enumerate(shape)):
+            raise n.error(f"the target shape moves a dimension known only at run time: {shape}")
+        shape = tuple(0 if d <= DYNAMIC // 2 else d for d in shape)
     if n.attrs.get("allowzero", 0) and 0 in shape:
         raise n.error("allowzero=1 with a 0 in the shape has no MXNet counterpart (0 copies a dimension)")
     return S.reshape(n.inputs[0], shape=shape, **n.named())
