@@ -82,7 +82,9 @@ def test_pytorch_export_matches_onnxruntime(name):
     assert_close(got, TORCH[f"{name}/y"], rtol=1e-5)
     if name == "dynamic":  # the batch stays dynamic: Reshape copies it (MXNet's 0 code)
         x3 = np.concatenate([x, x[:1]])
-        assert_close(run(sym, arg_params, aux_params, {"x": x3})[0], onnxruntime(path, {"x": x3})[0], rtol=1e-5)
+        assert_close(
+            run(sym, arg_params, aux_params, {"x": x3})[0], onnxruntime(path, {"x": x3})[0], rtol=1e-5
+        )
 
 
 def test_cellonnx_export_matches_onnxruntime(tmp_path):
