@@ -162,6 +162,14 @@ CASES = [
     ("where", "Where", [("x", np.array([[True, False, True]])), x(2, 3), x(2, 3)], {}, 13, 1),
     ("expand", "Expand", [x(3, 1), c(2, 3, 4)], {}, 13, 1),
     ("tile", "Tile", [x(2, 3), c(2, 1)], {}, 13, 1),
+    ("resize_nearest", "Resize", [X4, ("c", np.zeros(0, f32)), c(1, 1, 2, 2, dtype=f32)], {}, 13, 1),
+    ("resize_linear", "Resize", [X4, ("c", np.zeros(0, f32)), c(1, 1, 2, 2, dtype=f32)],
+     {"mode": "linear"}, 13, 1),
+    ("resize_linear_sizes", "Resize", [X4, ("c", np.zeros(0, f32)), ("c", np.zeros(0, f32)), c(2, 3, 9, 4)],
+     {"mode": "linear", "coordinate_transformation_mode": "align_corners"}, 13, 1),
+    ("resize_linear_pytorch", "Resize", [X4, ("c", np.zeros(0, f32)), c(1, 1, 1.5, 1.5, dtype=f32)],
+     {"mode": "linear", "coordinate_transformation_mode": "pytorch_half_pixel"}, 13, 1),
+    ("upsample", "Upsample", [X4], {"scales": (1.0, 1.0, 3.0, 3.0)}, 7, 1),
     ("constant", "Add", [x(2, 3), ("const", np.array([1.0, 2.0, 3.0], f32))], {}, 13, 1),
 ]
 

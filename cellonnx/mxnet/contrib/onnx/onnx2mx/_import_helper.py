@@ -5,10 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from cellonnx.mxnet.contrib.onnx.onnx2mx import _translate_math, _translate_nn, _translate_shape
+from cellonnx.mxnet.contrib.onnx.onnx2mx import (
+    _translate_math,
+    _translate_nn,
+    _translate_resize,
+    _translate_shape,
+)
 
 __all__ = ["_convert_map"]
 
 _convert_map: dict[str, Callable[[Any], Any]] = {
-    **_translate_math.TABLE, **_translate_shape.TABLE, **_translate_nn.TABLE,
+    **_translate_math.TABLE, **_translate_shape.TABLE, **_translate_nn.TABLE, **_translate_resize.TABLE,
 }
