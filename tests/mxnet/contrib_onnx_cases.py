@@ -90,6 +90,8 @@ CASES = [
     ("spatialbn", "BatchNormalization", [X4, w(3), w(3), w(3), ("c", pos(3)[1])], {}, 9, 1),
     ("instancenorm", "InstanceNormalization", [X4, w(3), w(3)], {"epsilon": 1e-4}, 13, 1),
     ("layernorm", "LayerNormalization", [x(2, 3, 5), w(5), w(5)], {"epsilon": 1e-4}, 17, 1),
+    ("layernorm_axes", "LayerNormalization", [X4, w(3, 6, 6), w(3, 6, 6)], {"axis": 1}, 17, 1),
+    ("layernorm_axes_nobias", "LayerNormalization", [X4, w(6, 6)], {"axis": -2}, 17, 1),
     ("lrn", "LRN", [X4], {"size": 3, "alpha": 1e-3, "beta": 0.7, "bias": 2.0}, 13, 1),
     ("leakyrelu", "LeakyRelu", [x(2, 3)], {"alpha": 0.2}, 13, 1),
     ("elu", "Elu", [x(2, 3)], {"alpha": 0.7}, 13, 1),

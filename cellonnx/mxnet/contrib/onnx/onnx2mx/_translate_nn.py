@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from cellonnx.mxnet import symbol as S
 from cellonnx.mxnet.contrib.onnx.onnx2mx._node import Node
 from cellonnx.mxnet.contrib.onnx.onnx2mx._translate_shape import pad_width
@@ -131,11 +133,22 @@ def _instance_norm(n: Node) -> Any:
 
 
 def _layer_norm(n: Node) -> Any:
+    """LayerNorm over the last axis; over several trailing axes (PyTorch's LayerNorm((C, H, W))) on the
+    input with those axes merged, its scale and bias flattened alike."""
     axis, rank = n.attrs.get("axis", -1), n.rank(0)
-    if axis != -1 and (rank is None or axis % rank != rank - 1):
-        raise n.error(f"axis={axis}: MXNet's LayerNorm normalises over one (the last) axis")
-    beta = n.inputs[2] if n.has(2) else S.zeros_like(n.inputs[1])
-    return S.LayerNorm(n.inputs[0], n.inputs[1], beta, axis=-1, eps=n.attrs.get("epsilon", 1e-5), **n.named())
+    eps = n.attrs.get("epsilon", 1e-5)
+    if axis == -1 or (rank is not None and axis % rank == rank - 1):
+        beta = n.inputs[2] if n.has(2) else S.zeros_like(n.inputs[1])
+        return S.LayerNorm(n.inputs[0], n.inputs[1], beta, axis=-1, eps=eps, **n.named())
+    if rank is None or any(n.input_names[i] not in n.graph.params for i in range(1, 3) if n.has(i)):
+        raise n.error(f"axis={axis}: normalising several axes needs the input's rank and a constant "
+                      "scale and bias")
+    count = rank - axis % rank
+    size = int(np.prod(n.graph.params[n.input_names[1]].shape))
+    gamma = n.reshaped_param(1, (size,))
+    beta = n.reshaped_param(2, (size,)) if n.has(2) else S.zeros_like(gamma)
+    merged = S.reshape(n.inputs[0], shape=(0,) * (rank - count) + (-1,))
+    return S.reshape_like(S.LayerNorm(merged, gamma, beta, axis=-1, eps=eps), n.inputs[0], **n.named())
 
 
 def _lrn(n: Node) -> Any:
