@@ -8,7 +8,10 @@ the profiled steps). On a loaded machine only the ratio of the two and the share
 
 Lowerings that ``--off`` can switch off (each returns None, so the lowering before it was added runs):
 ``tiled_argmax`` (max pooling with argmax over tiling windows, cellonnx/ops/prims/pool.py) and
-``channel_windows`` (the CPU conv weight gradient as one GEMM, cellonnx/ops/prims/conv_gemm.py).
+``channel_windows`` (the CPU conv weight gradient as one GEMM, cellonnx/ops/prims/conv_gemm.py) and
+``fuse_sgd`` (the SGD update folded into the weight gradient's GEMM, cellonnx/graph/fuse_update.py);
+``recycle`` (the state updates written into the buffers of the values they replace, cellonnx/graph/train.py)
+is read when the step is built, so it too is switched off for "before" only.
 """
 from __future__ import annotations
 
@@ -28,19 +31,28 @@ from blocks import in_blocks, timed  # noqa: E402
 from compiled_step_profile import compiled_train_step, kernel_events, profiled  # noqa: E402
 from step_models import MODELS  # noqa: E402
 
+from cellonnx.graph import fuse_update, train  # noqa: E402
 from cellonnx.ops.prims import conv_grad, pool  # noqa: E402
 
-SWITCHES = {"tiled_argmax": (pool, "_tiled_argmax"),
-            "channel_windows": (conv_grad, "weight_grad_by_channel_windows")}
+
+def _none(*_a: object, **_k: object) -> None:
+    return None
+
+
+# name -> (module, attribute, its value when switched off)
+SWITCHES = {"tiled_argmax": (pool, "_tiled_argmax", _none),
+            "channel_windows": (conv_grad, "weight_grad_by_channel_windows", _none),
+            "fuse_sgd": (fuse_update, "fuse_sgd_updates", _none),
+            "recycle": (train, "RECYCLE_MIN_BYTES", float("inf"))}
 STEPS = {"lenet5": 10, "resnet18": 2, "transformer": 2}
 
 
 @contextlib.contextmanager
 def switched_off(names: list[str]) -> Iterator[None]:
-    saved = [(mod, attr, getattr(mod, attr)) for mod, attr in (SWITCHES[n] for n in names)]
+    saved = [(mod, attr, getattr(mod, attr)) for mod, attr, _ in (SWITCHES[n] for n in names)]
     try:
-        for mod, attr, _ in saved:
-            setattr(mod, attr, lambda *a, **k: None)
+        for mod, attr, off in (SWITCHES[n] for n in names):
+            setattr(mod, attr, off)
         yield
     finally:
         for mod, attr, fn in saved:
