@@ -11,6 +11,7 @@ Lowerings that ``--off`` can switch off (each returns None, so the lowering befo
 ``channel_windows`` (the CPU conv weight gradient as one GEMM, cellonnx/ops/prims/conv_gemm.py) and
 ``fuse_sgd`` (the SGD update folded into the weight gradient's GEMM, cellonnx/graph/fuse_update.py);
 ``channel_affine`` (per-channel Mul / Add / Sub as BatchNormalization, cellonnx/graph/channel_affine.py);
+``pixel_rows`` (the input gradient's GEMM + Col2Im with pixel-major rows, cellonnx/ops/prims/conv_gemm.py);
 ``recycle`` (the state updates written into the buffers of the values they replace, cellonnx/graph/train.py)
 is read when the step is built, so it too is switched off for "before" only.
 """
@@ -33,7 +34,7 @@ from compiled_step_profile import compiled_train_step, kernel_events, profiled  
 from step_models import MODELS  # noqa: E402
 
 from cellonnx.graph import channel_affine, fuse_update, train  # noqa: E402
-from cellonnx.ops.prims import conv_grad, pool  # noqa: E402
+from cellonnx.ops.prims import conv_gemm, conv_grad, pool  # noqa: E402
 
 
 def _none(*_a: object, **_k: object) -> None:
@@ -45,6 +46,7 @@ SWITCHES = {"tiled_argmax": (pool, "_tiled_argmax", _none),
             "channel_windows": (conv_grad, "weight_grad_by_channel_windows", _none),
             "fuse_sgd": (fuse_update, "fuse_sgd_updates", _none),
             "channel_affine": (channel_affine, "fuse_channel_affines", _none),
+            "pixel_rows": (conv_gemm, "_cols_by_pixel_rows", _none),
             "recycle": (train, "RECYCLE_MIN_BYTES", float("inf"))}
 STEPS = {"lenet5": 10, "resnet18": 2, "transformer": 2}
 
