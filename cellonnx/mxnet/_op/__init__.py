@@ -24,6 +24,7 @@ from cellonnx.mxnet._op.pdf import PDF
 from cellonnx.mxnet._op.reduce import REDUCE
 from cellonnx.mxnet._op.shape import SHAPE
 from cellonnx.mxnet._op.spatial import SPATIAL
+from cellonnx.mxnet._op.spectral import SPECTRAL
 from cellonnx.mxnet._op.update import UPDATE
 from cellonnx.mxnet._op.update_adamw import UPDATE_ADAMW
 from cellonnx.mxnet._op.update_multi import UPDATE_MULTI
@@ -66,6 +67,7 @@ CONTRIB: dict[str, Callable[..., Any]] = {
 CONTRIB.update(CONTRIB_EXTRA)
 CONTRIB.update(UPDATE_ADAMW)
 CONTRIB.update(HAWKES)
+CONTRIB.update(SPECTRAL)
 
 
 def retype(out: Any, cls: type) -> Any:
