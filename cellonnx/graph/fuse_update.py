@@ -14,6 +14,7 @@ MatMul read by nothing else, reshaped or not.
 """
 from __future__ import annotations
 
+import heapq
 import math
 
 import onnx
@@ -39,7 +40,7 @@ def fuse_sgd_updates(model: onnx.ModelProto) -> int:
             readers[i] = readers.get(i, 0) + 1
     for o in g.output:
         readers[o.name] = readers.get(o.name, 0) + 1
-    folded: list[tuple[onnx.NodeProto, onnx.NodeProto]] = []   # (the Mul scaling the gradient, its GEMM)
+    folded = 0
     for sub in g.node:
         found = _match(sub, producer, readers, inputs, outputs, shapes)
         if found is None:
@@ -55,26 +56,40 @@ def fuse_sgd_updates(model: onnx.ModelProto) -> int:
         mul.output[0] = scaled
         gemm.input[small] = scaled
         sub.input[1] = grad
-        folded.append((mul, gemm))
+        folded += 1
     if folded:
-        _move_before(g, folded)
-    return len(folded)
+        _sorted(g)
+    return folded
 
 
-def _move_before(g: onnx.GraphProto, pairs: list[tuple[onnx.NodeProto, onnx.NodeProto]]) -> None:
-    """Put each Mul just before its GEMM (it now feeds it); the nodes are otherwise in order."""
-    before = {id(gemm): mul for mul, gemm in pairs}
-    moved = {id(m) for m in before.values()}
-    nodes: list[onnx.NodeProto] = []
-    for n in g.node:
-        if id(n) in moved:
-            continue
-        if id(n) in before:
-            nodes.append(before[id(n)])
-        nodes.append(n)
-    copies = [onnx.NodeProto() for _ in nodes]
-    for c, n in zip(copies, nodes):
-        c.CopyFrom(n)
+def _sorted(g: onnx.GraphProto) -> None:
+    """Order the nodes topologically again (each Mul now feeds its GEMM, and its learning rate may be cast
+    after the GEMM in trace order), keeping the trace order wherever it already holds."""
+    nodes = list(g.node)
+    producer = {o: i for i, n in enumerate(nodes) for o in n.output if o}
+    waiting = [0] * len(nodes)
+    users: list[list[int]] = [[] for _ in nodes]
+    for i, n in enumerate(nodes):
+        for src in {producer[x] for x in n.input if x in producer}:
+            waiting[i] += 1
+            users[src].append(i)
+    ready = [i for i, w in enumerate(waiting) if w == 0]
+    heapq.heapify(ready)
+    order = []
+    while ready:
+        i = heapq.heappop(ready)
+        order.append(i)
+        for j in users[i]:
+            waiting[j] -= 1
+            if waiting[j] == 0:
+                heapq.heappush(ready, j)
+    if len(order) != len(nodes):   # a cycle cannot come from this rewrite; leave the graph as it was
+        return
+    copies = []
+    for i in order:
+        c = onnx.NodeProto()
+        c.CopyFrom(nodes[i])
+        copies.append(c)
     del g.node[:]
     g.node.extend(copies)
 

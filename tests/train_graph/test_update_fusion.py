@@ -44,6 +44,9 @@ CASES = {
                                            n("Sub", ["p", "s"], ["p_new"])],
                                           {"a": (6, 2), "b": (2, 7), "lr": (), "p": (6, 7)},
                                           {"p_new": (6, 7)}, 1),
+    "lr_cast_after_the_gemm": Case([*RESHAPED[:2], n("Cast", ["lr64"], ["lr"], to=TensorProto.FLOAT),
+                                    *RESHAPED[2:]], {"a": (4, 5), "b": (12, 5), "p": W4, "lr64": (1,)},
+                                   {"p_new": W4}, 1),
     "gemm_with_c_stays": Case([n("Gemm", ["a", "b", "c"], ["g2"], transB=1), *RESHAPED[1:]],
                               {**GEMM_INPUTS, "c": (12,)}, {"p_new": W4}, 0),
     "gradient_also_output_stays": Case(RESHAPED, GEMM_INPUTS, {"p_new": W4, "g": W4}, 0),
@@ -57,7 +60,8 @@ def _model(case: Case) -> onnx.ModelProto:
     shape = helper.make_tensor("shape", TensorProto.INT64, [4], list(W4))
     graph = helper.make_graph(
         case.nodes, "update",
-        [helper.make_tensor_value_info(k, TensorProto.FLOAT, list(v)) for k, v in case.inputs.items()],
+        [helper.make_tensor_value_info(k, TensorProto.DOUBLE if k == "lr64" else TensorProto.FLOAT, list(v))
+         for k, v in case.inputs.items()],
         [helper.make_tensor_value_info(k, TensorProto.FLOAT, list(v)) for k, v in case.outputs.items()],
         initializer=[shape])
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
@@ -73,8 +77,11 @@ def test_update_fusion(name: str) -> None:
     case = CASES[name]
     rng = np.random.default_rng(0)
     feeds = {k: rng.standard_normal(v).astype(np.float32) for k, v in case.inputs.items()}
-    feeds["lr"] = np.full(case.inputs["lr"], 0.1, np.float32) if name != "per_element_lr_stays" else \
-        rng.uniform(0.01, 0.1, case.inputs["lr"]).astype(np.float32)
+    if "lr" in case.inputs:
+        feeds["lr"] = np.full(case.inputs["lr"], 0.1, np.float32) if name != "per_element_lr_stays" else \
+            rng.uniform(0.01, 0.1, case.inputs["lr"]).astype(np.float32)
+    else:   # a float64 learning rate cast after the GEMM
+        feeds["lr64"] = np.full((1,), 0.1, np.float64)
     model = _model(case)
     onnx.checker.check_model(model)
     want = _run(model, feeds)
