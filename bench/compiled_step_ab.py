@@ -6,14 +6,19 @@ the profiled steps). On a loaded machine only the ratio of the two and the share
     .venv/bin/python bench/compiled_step_ab.py --models lenet5 resnet18 [--threads 1] [--rounds 6]
         [--off tiled_argmax channel_windows]
 
-Lowerings that ``--off`` can switch off (each returns None, so the lowering before it was added runs):
-``tiled_argmax`` (max pooling with argmax over tiling windows, cellonnx/ops/prims/pool.py) and
-``channel_windows`` (the CPU conv weight gradient as one GEMM, cellonnx/ops/prims/conv_gemm.py) and
-``fuse_sgd`` (the SGD update folded into the weight gradient's GEMM, cellonnx/graph/fuse_update.py);
-``channel_affine`` (per-channel Mul / Add / Sub as BatchNormalization, cellonnx/graph/channel_affine.py);
-``pixel_rows`` (the input gradient's GEMM + Col2Im with pixel-major rows, cellonnx/ops/prims/conv_gemm.py);
-``recycle`` (the state updates written into the buffers of the values they replace, cellonnx/graph/train.py)
-is read when the step is built, so it too is switched off for "before" only.
+Lowerings and passes that ``--off`` can switch off (so the form before each was added runs):
+``tiled_argmax`` (max pooling with argmax over tiling windows, cellonnx/ops/prims/pool.py),
+``channel_windows`` (the CPU conv weight gradient as one GEMM, cellonnx/ops/prims/conv_gemm.py),
+``pixel_rows`` (the input gradient's GEMM + Col2Im with pixel-major rows, cellonnx/ops/prims/conv_gemm.py),
+``gelu_erf_grad`` (the traced exact-GELU gradient's Phi(x) from erf, cellonnx/ops/prims/activation.py),
+``layer_norm_stats`` (layer norm's gradient reading the forward node's mean and inverse std dev,
+cellonnx/graph/norm_stats.py), ``scatter_sgd_rows`` (SGD on an embedding gradient as one scatter into the
+table, cellonnx/graph/sparse_update.py), ``fuse_sgd`` (the SGD learning rate folded into the weight
+gradient's GEMM, cellonnx/graph/fuse_update.py), ``channel_affine`` (per-channel Mul / Add / Sub as
+BatchNormalization, cellonnx/graph/channel_affine.py), ``no_mem_pattern`` (the compiled step's session
+without onnxruntime's memory pattern, cellonnx/graph/train.py ``MEM_PATTERN``) and ``recycle`` (the state
+updates written into the buffers of the values they replace, cellonnx/graph/train.py). The last two are
+read when the step is built, so they too are switched off for "before" only.
 """
 from __future__ import annotations
 
@@ -33,33 +38,37 @@ from blocks import in_blocks, timed  # noqa: E402
 from compiled_step_profile import compiled_train_step, kernel_events, profiled  # noqa: E402
 from step_models import MODELS  # noqa: E402
 
-from cellonnx.graph import channel_affine, fuse_update, train  # noqa: E402
-from cellonnx.ops.prims import conv_gemm, conv_grad, pool  # noqa: E402
+from cellonnx.graph import channel_affine, fuse_update, optimize, train  # noqa: E402
+from cellonnx.ops.prims import activation, conv_gemm, conv_grad, pool  # noqa: E402
 
 
-def _none(*_a: object, **_k: object) -> None:
-    return None
+def _returns(value: object) -> object:
+    return lambda *a, **k: value
 
 
-# name -> (module, attribute, its value when switched off)
-SWITCHES = {"tiled_argmax": (pool, "_tiled_argmax", _none),
-            "channel_windows": (conv_grad, "weight_grad_by_channel_windows", _none),
-            "fuse_sgd": (fuse_update, "fuse_sgd_updates", _none),
-            "channel_affine": (channel_affine, "fuse_channel_affines", _none),
-            "pixel_rows": (conv_gemm, "_cols_by_pixel_rows", _none),
+# name -> (module, attribute, its value switched off: a lowering returning None, a pass returning False)
+SWITCHES = {"tiled_argmax": (pool, "_tiled_argmax", _returns(None)),
+            "channel_windows": (conv_grad, "weight_grad_by_channel_windows", _returns(None)),
+            "pixel_rows": (conv_gemm, "_cols_by_pixel_rows", _returns(None)),
+            "gelu_erf_grad": (activation, "_traced_cdf", _returns(None)),
+            "layer_norm_stats": (optimize, "layer_norm_statistics", _returns(False)),
+            "scatter_sgd_rows": (optimize, "scatter_sgd_rows", _returns(False)),
+            "fuse_sgd": (fuse_update, "fuse_sgd_updates", _returns(0)),
+            "channel_affine": (channel_affine, "fuse_channel_affines", _returns(0)),
+            "no_mem_pattern": (train, "MEM_PATTERN", True),
             "recycle": (train, "RECYCLE_MIN_BYTES", float("inf"))}
 STEPS = {"lenet5": 10, "resnet18": 2, "transformer": 2}
 
 
 @contextlib.contextmanager
 def switched_off(names: list[str]) -> Iterator[None]:
-    saved = [(mod, attr, getattr(mod, attr)) for mod, attr, _ in (SWITCHES[n] for n in names)]
+    saved = [(mod, attr, getattr(mod, attr), off) for mod, attr, off in (SWITCHES[n] for n in names)]
     try:
-        for mod, attr, off in (SWITCHES[n] for n in names):
+        for mod, attr, _, off in saved:
             setattr(mod, attr, off)
         yield
     finally:
-        for mod, attr, fn in saved:
+        for mod, attr, fn, _ in saved:
             setattr(mod, attr, fn)
 
 

@@ -67,18 +67,22 @@ class Session:
         device_target: "CPU", "GPU" or "auto".
         intra_op_num_threads / inter_op_num_threads: 0 lets onnxruntime choose.
         overrides: initializer name -> array, replacing the model's values before onnxruntime optimizes it.
+        mem_pattern: onnxruntime's memory pattern (one block planned from the first run, allocated beside
+            what the arena already holds from that run).
     """
 
     def __init__(self, model: bytes | str, device_target: str = "CPU", device_id: int = 0,
                  intra_op_num_threads: int = 0, inter_op_num_threads: int = 0,
                  overrides: Mapping[str, np.ndarray] | None = None,
-                 graph_optimization: ort.GraphOptimizationLevel = ort.GraphOptimizationLevel.ORT_ENABLE_ALL) -> None:
+                 graph_optimization: ort.GraphOptimizationLevel = ort.GraphOptimizationLevel.ORT_ENABLE_ALL,
+                 mem_pattern: bool = True) -> None:
         self.device_target = device_target
         self.device_id = device_id
         opts = ort.SessionOptions()
         opts.graph_optimization_level = graph_optimization
         opts.intra_op_num_threads = intra_op_num_threads
         opts.inter_op_num_threads = inter_op_num_threads
+        opts.enable_mem_pattern = mem_pattern
         opts.log_severity_level = 3
         from cellonnx import context
         opts.use_deterministic_compute = context.get_context("deterministic") == "ON"
