@@ -197,10 +197,13 @@ def _back(target: str, rule: Rule) -> str:
 
 def _outside_imports(text: str, tree: ast.AST) -> list[tuple[int, str]]:
     """The tokens of ``text`` (type, string; comments included) that are not inside an import statement."""
-    spans = [((n.lineno, n.col_offset), (n.end_lineno, n.end_col_offset)) for n in _imports(tree)]
-    out = []
+    # import statements never nest: in source order, a token is inside the first span not yet behind it
+    spans = sorted(((n.lineno, n.col_offset), (n.end_lineno, n.end_col_offset)) for n in _imports(tree))
+    out, i = [], 0
     for tok in tokenize.generate_tokens(io.StringIO(text).readline):
-        if any(a <= tok.start and tok.end <= b for a, b in spans):
+        while i < len(spans) and spans[i][1] < tok.end:
+            i += 1
+        if i < len(spans) and spans[i][0] <= tok.start:
             continue
         out.append((tok.type, tok.string))
     return out

@@ -52,21 +52,19 @@ def test_check_refuses_other_changes(original: str, tampered: str, message: str)
         port.check_port(original, tampered)
 
 
-def test_every_file_of_the_wheels_ports() -> None:
+@pytest.mark.parametrize("key", sorted(wheels.manifest()))
+def test_every_file_of_the_wheels_ports(key: str) -> None:
     """Every Python file of every listed wheel ports and passes the check (not only the files used)."""
-    count = 0
-    for key, entry in wheels.manifest().items():
-        framework = entry.get("framework", "mindspore")
-        with zipfile.ZipFile(wheels.wheel(key)) as zf:
-            members = [m for m in zf.namelist() if m.endswith(".py")]
-            for member in members:
-                text = zf.read(member).decode("utf-8")
-                rule = port.rule_for(framework, member, members)
-                ported = port.port_file(text, member, rule)
-                imports = port._imports(ast.parse(ported))
-                assert not any(port._names_old(node, rule) for node in imports), member
-                count += 1
-    assert count > 1400
+    framework = wheels.manifest()[key].get("framework", "mindspore")
+    with zipfile.ZipFile(wheels.wheel(key)) as zf:
+        members = [m for m in zf.namelist() if m.endswith(".py")]
+        for member in members:
+            text = zf.read(member).decode("utf-8")
+            rule = port.rule_for(framework, member, members)
+            ported = port.port_file(text, member, rule)
+            imports = port._imports(ast.parse(ported))
+            assert not any(port._names_old(node, rule) for node in imports), member
+    assert len(members) > 50
 
 
 def test_manifest_records_each_wheel() -> None:
