@@ -47,6 +47,7 @@ def draw(case_id: str, specs: list[tuple]) -> list[np.ndarray]:
 SYMBOL_ONLY = {"quantized_elemwise_mul"}
 
 # a value that lands on a rounding tie: 0.5 / 127 * 2 quantizes to 1 after a half-way product
+ZEROS = ("k", np.zeros((2, 3), np.float32))  # a zero range: MXNet's scale is inf and 0 * inf NaN
 TIES = ("k", np.array([[-2.0, -1.0, -0.5, 0.0, 0.25, 0.5, 1.0, 2.0, 1.99, -1.99]], np.float32))
 
 CASES: list[tuple[str, str, list[Any], dict[str, Any]]] = [
@@ -55,6 +56,9 @@ CASES: list[tuple[str, str, list[Any], dict[str, Any]]] = [
     ("quantize_uint8_neg", "quantize", [f(3, 5), s(-1.0), s(1.5)], {}),
     ("quantize_4d", "quantize", [f(2, 3, 2, 2), s(-2.0), s(2.0)], {"out_type": "int8"}),
     ("quantize_ties", "quantize", [TIES, s(-1.0), s(1.0)], {"out_type": "int8"}),
+    ("quantize_zero_range", "quantize", [ZEROS, s(0.0), s(0.0)], {"out_type": "int8"}),
+    ("quantize_v2_zeros_int8", "quantize_v2", [ZEROS], {"out_type": "int8"}),
+    ("quantize_v2_zeros_uint8", "quantize_v2", [ZEROS], {"out_type": "uint8"}),
     ("quantize_v2_int8", "quantize_v2", [f(4, 6)], {"out_type": "int8"}),
     ("quantize_v2_uint8", "quantize_v2", [f(4, 6, lo=0.0)], {"out_type": "uint8"}),
     ("quantize_v2_uint8_neg", "quantize_v2", [f(4, 6)], {"out_type": "uint8"}),
@@ -95,6 +99,9 @@ CASES: list[tuple[str, str, list[Any], dict[str, Any]]] = [
     ("fc_uint8", "quantized_fully_connected",
      [q("uint8", 3, 6), q("int8", 5, 6), q("int8", 5), s(0.0), s(2.0), s(-0.5), s(0.5), s(-0.3), s(0.3)],
      {"num_hidden": 5}),
+    ("fc_int8_saturating", "quantized_fully_connected",
+     [q("int8", 2, 64, lo=0), q("int8", 3, 64), s(-1.0), s(1.0), s(-0.5), s(0.5)],
+     {"num_hidden": 3, "no_bias": True}),
     ("fc_nobias_flatten", "quantized_fully_connected",
      [q("int8", 2, 3, 4), q("int8", 4, 12), s(-1.0), s(1.0), s(-0.5), s(0.5)],
      {"num_hidden": 4, "no_bias": True}),
@@ -114,8 +121,9 @@ CASES: list[tuple[str, str, list[Any], dict[str, Any]]] = [
     ("flatten", "quantized_flatten", [q("int8", 2, 3, 2), s(-1.0), s(1.0)], {}),
     ("concat_int8", "quantized_concat",
      [q("int8", 2, 3), q("int8", 2, 2), s(-1.0), s(1.0), s(-2.0), s(2.0)], {"num_args": 2, "dim": 1}),
-    ("concat_uint8", "quantized_concat", [q("uint8", 2, 3), q("uint8", 2, 3), q("uint8", 2, 3), s(0.0), s(1.0),
-                                          s(0.0), s(3.0), s(0.0), s(0.5)], {"num_args": 3, "dim": 0}),
+    ("concat_uint8", "quantized_concat",
+     [q("uint8", 2, 3), q("uint8", 2, 3), q("uint8", 2, 3), s(0.0), s(1.0), s(0.0), s(3.0), s(0.0), s(0.5)],
+     {"num_args": 3, "dim": 0}),
     ("concat_mixed", "quantized_concat", [q("int8", 1, 2, 2, 2), q("uint8", 1, 2, 2, 2), s(-1.0), s(1.0),
                                           s(0.0), s(3.0)], {"num_args": 2, "dim": 1}),
     ("add_int8", "quantized_elemwise_add",

@@ -36,15 +36,25 @@ def max_abs(a: Any, b: Any) -> np.float32:
     return np.float32(max(abs(np.float32(a)), abs(np.float32(b))))
 
 
+def levels_per(levels: Any, real: Any) -> np.float32:
+    """``levels / real`` in float32 (inf for a zero range, as in MXNet)."""
+    with np.errstate(divide="ignore"):
+        return np.float32(np.float32(levels) / np.float32(real))
+
+
 def saturate(values: np.ndarray, dtype: str) -> np.ndarray:
-    """float values rounded half to even and clamped to ``dtype``'s range (oneDNN's conversion)."""
+    """float values rounded half to even and clamped to ``dtype``'s range (oneDNN's conversion; a NaN,
+    which a zero range makes, becomes int8's largest value and uint8's 0, as MXNet's CPU build gives)."""
     info = np.iinfo(dtype)
-    return np.clip(np.rint(values).astype(np.float64), info.min, info.max).astype(dtype)
+    out = np.rint(values).astype(np.float64)
+    out[np.isnan(out)] = info.max if info.min < 0 else 0
+    return np.clip(out, info.min, info.max).astype(dtype)
 
 
 def scaled(data: np.ndarray, scale: Any, dtype: str) -> np.ndarray:
     """``data * scale`` computed in float32 and converted to ``dtype`` as a oneDNN reorder does."""
-    return saturate(data.astype(np.float32) * np.float32(scale), dtype)
+    with np.errstate(invalid="ignore"):
+        return saturate(data.astype(np.float32) * np.float32(scale), dtype)
 
 
 def ranges(low: Any, high: Any) -> tuple[Tensor, Tensor]:
@@ -68,9 +78,9 @@ def quantize(data: Tensor, min_range: Tensor, max_range: Tensor, out_type: str =
     lo, hi = scalar(min_range), scalar(max_range)
     real = max_abs(lo, hi)
     if out_type == "int8":
-        return (Tensor(scaled(array(data), np.float32(127.0) / real, "int8")), *ranges(-real, real))
+        return (Tensor(scaled(array(data), levels_per(127.0, real), "int8")), *ranges(-real, real))
     if out_type == "uint8":
-        return (Tensor(scaled(array(data), np.float32(255.0) / real, "uint8")), *ranges(lo, hi))
+        return (Tensor(scaled(array(data), levels_per(255.0, real), "uint8")), *ranges(lo, hi))
     raise ValueError(f"quantize: out_type must be 'int8' or 'uint8', got {out_type!r}")
 
 
@@ -95,7 +105,7 @@ def quantize_v2(data: Tensor, out_type: str = "int8", min_calib_range: float | N
         low, high = np.float32(x.min()), np.float32(x.max())
     real = max_abs(low, high)
     levels = UINT8_RANGE if kind == "uint8" else INT8_RANGE
-    out = scaled(x, levels / real, kind)
+    out = scaled(x, levels_per(levels, real), kind)
     return (Tensor(out), *(ranges(low, high) if kind == "uint8" else ranges(-real, real)))
 
 

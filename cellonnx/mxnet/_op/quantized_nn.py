@@ -112,7 +112,7 @@ def quantized_fully_connected(data: Tensor, weight: Tensor, bias: Tensor | None 
                               **_: Any) -> tuple[Tensor, Tensor, Tensor]:
     """int8 / uint8 ``data`` times int8 ``weight`` transposed, into int32, plus the int8 ``bias`` rescaled
     to the product's scale (truncated to int32); inputs after the arrays are min/max of data, weight(,
-    bias)."""
+    bias). The sums saturate as oneDNN's u8 x s8 kernels make them (int8 data is shifted into uint8)."""
     if no_bias and bias is not None:
         ranges_ = (bias, *ranges_)
         bias = None
@@ -120,10 +120,11 @@ def quantized_fully_connected(data: Tensor, weight: Tensor, bias: Tensor | None 
     _int8_inputs("quantized_fully_connected", data=x, weight=w)
     min_d, max_d, min_w, max_w = (scalar(r) for r in ranges_[:4])
     rows = x.reshape(x.shape[0], -1) if flatten else x
+    w64 = w.astype(np.int64)
     if x.dtype == np.uint8:
-        out = _pair_saturated(rows.astype(np.int64)[..., None, :] * w.astype(np.int64))
-    else:
-        out = np.einsum("...k,nk->...n", rows.astype(np.int64), w.astype(np.int64))
+        out = _pair_saturated(rows.astype(np.int64)[..., None, :] * w64)
+    else:  # oneDNN shifts int8 data by 128 into uint8 and takes the shift back out of the sums
+        out = _pair_saturated((rows.astype(np.int64) + 128)[..., None, :] * w64) - 128 * w64.sum(1)
     if bias is not None:
         data_scale = _levels(x.dtype) / max_abs(min_d, max_d)
         weight_scale = INT8_RANGE / max_abs(min_w, max_w)
