@@ -64,3 +64,23 @@ def test_quantized_model_output_matches_mxnet(case_id: str) -> None:
     _, test = cases.data()
     out = qsym.eval(ctx=mx.cpu(), data=mx.nd.array(test), **qargs)[0]
     assert_close(out.asnumpy(), WANT[f"{case_id}/out"], rtol=1e-5, scale_rtol=1e-6, what=case_id)
+
+
+@pytest.mark.parametrize("case_id", [c for c in cases.CASES if f"{c}/out" in WANT])
+def test_mxnet_quantized_symbol_runs_here(case_id: str) -> None:
+    """MXNet's own quantized symbol.json and parameters, run by the symbol interpreter."""
+    qsym = mx.sym.load_json(str(WANT[f"{case_id}/symbol"]))
+    qargs = {k.split("/", 2)[2]: mx.nd.array(v, dtype=v.dtype) for k, v in WANT.items()
+             if k.startswith(f"{case_id}/param/")}
+    _, test = cases.data()
+    out = qsym.eval(ctx=mx.cpu(), data=mx.nd.array(test), **qargs)[0]
+    assert_close(out.asnumpy(), WANT[f"{case_id}/out"], rtol=1e-5, scale_rtol=1e-6, what=case_id)
+
+
+def test_symbol_contrib_builds_quantization_nodes() -> None:
+    data = mx.sym.var("data")
+    q = mx.sym.contrib.quantize_v2(data, out_type="int8", min_calib_range=-1.0, max_calib_range=1.0, name="dq")
+    assert q.list_outputs() == ["dq_output0", "dq_output1", "dq_output2"]
+    deq = mx.sym.load_json(mx.sym.contrib.dequantize(q[0], q[1], q[2], name="deq").tojson())
+    out = deq.eval(data=mx.nd.array([[0.5, -2.0, 0.3]]))[0].asnumpy()
+    np.testing.assert_array_equal(out, np.array([[64, -128, 38]], np.float32) * np.float32(1.0 / 127.5))

@@ -72,6 +72,8 @@ CONTRIB.update(HAWKES)
 CONTRIB.update(QUANTIZE)
 CONTRIB.update(QUANTIZED_NN)
 CONTRIB.update(CALIBRATE)
+# the quantization operators (mx.sym.contrib builds graph nodes of them on Symbols)
+QUANTIZATION = (*QUANTIZE, *QUANTIZED_NN, *CALIBRATE)
 
 
 def retype(out: Any, cls: type) -> Any:

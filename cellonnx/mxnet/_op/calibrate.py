@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from cellonnx.mxnet._op.quantize import array
+from cellonnx.mxnet._op.quantize import array, listed
 from cellonnx.tensor import Tensor
 
 __all__ = ["CALIBRATE"]
@@ -77,4 +77,4 @@ def calibrate_entropy(hist: Tensor, hist_edges: Tensor, num_quantized_bins: int 
     return Tensor(np.array([best], np.float32)), Tensor(np.array([best_div], np.float32))
 
 
-CALIBRATE: dict[str, Callable[..., Any]] = {"calibrate_entropy": calibrate_entropy}
+CALIBRATE: dict[str, Callable[..., Any]] = {"calibrate_entropy": listed(calibrate_entropy)}

@@ -7,6 +7,7 @@ operator to the next and are kept as MXNet has them, since a quantized model's n
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -14,7 +15,7 @@ import numpy as np
 
 from cellonnx.tensor import Tensor
 
-__all__ = ["QUANTIZE", "saturate"]
+__all__ = ["QUANTIZE", "listed", "saturate"]
 
 INT8_RANGE = np.float32(127.5)
 UINT8_RANGE = np.float32(255.5)
@@ -55,6 +56,15 @@ def scaled(data: np.ndarray, scale: Any, dtype: str) -> np.ndarray:
     """``data * scale`` computed in float32 and converted to ``dtype`` as a oneDNN reorder does."""
     with np.errstate(invalid="ignore"):
         return saturate(data.astype(np.float32) * np.float32(scale), dtype)
+
+
+def listed(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn`` returning its several outputs as a list, as MXNet's multi-output operators do."""
+    @functools.wraps(fn)
+    def op(*args: Any, **kwargs: Any) -> Any:
+        out = fn(*args, **kwargs)
+        return list(out) if isinstance(out, tuple) else out
+    return op
 
 
 def ranges(low: Any, high: Any) -> tuple[Tensor, Tensor]:
@@ -165,6 +175,6 @@ def requantize(data: Tensor, min_range: Tensor, max_range: Tensor, out_type: str
 
 
 QUANTIZE: dict[str, Callable[..., Any]] = {
-    "quantize": quantize, "quantize_v2": quantize_v2, "quantize_asym": quantize_asym,
-    "dequantize": dequantize, "requantize": requantize,
+    "quantize": listed(quantize), "quantize_v2": listed(quantize_v2), "quantize_asym": listed(quantize_asym),
+    "dequantize": dequantize, "requantize": listed(requantize),
 }

@@ -20,6 +20,7 @@ from cellonnx.mxnet._op.quantize import (
     INT8_RANGE,
     UINT8_RANGE,
     array,
+    listed,
     max_abs,
     ranges,
     saturate,
@@ -294,10 +295,10 @@ def quantized_embedding(data: Tensor, weight: Tensor, min_weight: Tensor, max_we
     return (Tensor(w[index]), *ranges(scalar(min_weight), scalar(max_weight)))
 
 
-QUANTIZED_NN: dict[str, Callable[..., Any]] = {
+QUANTIZED_NN: dict[str, Callable[..., Any]] = {name: listed(fn) for name, fn in {
     "quantized_conv": quantized_conv, "quantized_fully_connected": quantized_fully_connected,
     "quantized_pooling": quantized_pooling, "quantized_act": quantized_act,
     "quantized_flatten": quantized_flatten, "quantized_concat": quantized_concat,
     "quantized_elemwise_add": quantized_elemwise_add, "quantized_elemwise_mul": quantized_elemwise_mul,
     "quantized_batch_norm": quantized_batch_norm, "quantized_embedding": quantized_embedding,
-}
+}.items()}
