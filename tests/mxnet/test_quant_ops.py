@@ -4,6 +4,7 @@ quantize_asym (which crashes MXNet 1.9.1) against its source's rule in float64."
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -66,3 +67,41 @@ def test_quantize_asym_follows_mxnet_rule(calib: tuple | None) -> None:
     out, s, t = nd.contrib.quantize_asym(i8)
     np.testing.assert_array_equal(out.asnumpy(), [[0, 127, 128, 255]])
     assert (float(s.asnumpy()[0]), float(t.asnumpy()[0])) == (1.0, 128.0)
+
+
+class _FakeQuant(mx.gluon.HybridBlock):
+    """Calibrated int8 / uint8 quantization and back, as a quantized model's edges do."""
+
+    def hybrid_forward(self, F: Any, x: Any) -> Any:
+        q, lo, hi = F.contrib.quantize_v2(x, out_type="int8", min_calib_range=-0.7, max_calib_range=1.3)
+        u, ulo, uhi = F.contrib.quantize_v2(x, out_type="uint8", min_calib_range=0.0, max_calib_range=0.9)
+        return F.contrib.dequantize(q, lo, hi) + F.contrib.dequantize(u, ulo, uhi)
+
+
+def test_calibrated_quantize_dequantize_export_to_onnxruntime(tmp_path: Path) -> None:
+    """quantize_v2 with calibrated ranges and dequantize trace to ONNX (Mul, Round, Clip, Cast) and give the
+    eager results, bit for bit, in onnxruntime; the other quantization operators refuse to be traced."""
+    import onnxruntime as ort
+
+    import cellonnx
+
+    x = np.random.RandomState(5).uniform(-2.0, 2.0, (3, 7)).astype(np.float32)
+    x[0, :4] = [0.5 / 127.5 * 1.3, 1.3, -2.0, 0.0]
+    eager = _FakeQuant()(nd.array(x)).asnumpy()
+    net = _FakeQuant()
+    net.hybridize()
+    np.testing.assert_array_equal(net(nd.array(x)).asnumpy(), eager)
+    path = tmp_path / "fake_quant.onnx"
+    cellonnx.export(net, cellonnx.Tensor(shape=(None, 7), dtype=cellonnx.float32), file_name=str(path),
+                    file_format="ONNX")
+    session = ort.InferenceSession(str(path))
+    np.testing.assert_array_equal(session.run(None, {session.get_inputs()[0].name: x})[0], eager)
+
+    class _Requantize(mx.gluon.HybridBlock):
+        def hybrid_forward(self, F: Any, x: Any) -> Any:
+            return F.contrib.quantize_v2(x, out_type="int8")[0]
+
+    block = _Requantize()
+    block.hybridize()
+    with pytest.raises(Exception, match="quantize_v2: has no ONNX lowering"):
+        block(nd.array(x))

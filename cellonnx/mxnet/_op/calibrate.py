@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from cellonnx.mxnet._op.quantize import array, listed
+from cellonnx.mxnet._op.quantize import array, eager_only, listed
 from cellonnx.tensor import Tensor
 
 __all__ = ["CALIBRATE"]
@@ -45,6 +45,7 @@ def calibrate_entropy(hist: Tensor, hist_edges: Tensor, num_quantized_bins: int 
                       **_: Any) -> tuple[Tensor, Tensor]:
     """(threshold, divergence): of the thresholds ``hist_edges[zero + i + 1]`` for i from
     num_quantized_bins // 2 to the histogram's half, the one whose quantized distribution is closest."""
+    eager_only("calibrate_entropy")
     h, edges = array(hist).astype(np.float32).reshape(-1), array(hist_edges).astype(np.float32).reshape(-1)
     if h.size + 1 != edges.size:
         raise ValueError(f"calibrate_entropy: hist_edges must have len(hist) + 1 = {h.size + 1} values, "

@@ -13,9 +13,11 @@ from typing import Any
 
 import numpy as np
 
+from cellonnx import ops
+from cellonnx.graph import trace as _trace
 from cellonnx.tensor import Tensor
 
-__all__ = ["QUANTIZE", "listed", "saturate"]
+__all__ = ["QUANTIZE", "eager_only", "listed", "saturate"]
 
 INT8_RANGE = np.float32(127.5)
 UINT8_RANGE = np.float32(255.5)
@@ -58,6 +60,22 @@ def scaled(data: np.ndarray, scale: Any, dtype: str) -> np.ndarray:
         return saturate(data.astype(np.float32) * np.float32(scale), dtype)
 
 
+def eager_only(op: str) -> None:
+    """Refuse to be traced: the operator computes in NumPy, and a traced graph would keep its result as a
+    constant."""
+    if _trace.current() is not None:
+        raise _trace.LoweringError(f"{op}: has no ONNX lowering; of MXNet's quantization operators only "
+                                   "dequantize and quantize_v2 with calibrated ranges trace to a graph")
+
+
+def _traced_quantize(data: Tensor, scale: np.float32, kind: str) -> Tensor:
+    """``data * scale`` rounded half to even, clamped to ``kind``'s range and cast (ONNX Mul, Round, Clip,
+    Cast: the same float32 steps as oneDNN's reorder)."""
+    info = np.iinfo(kind)
+    scaled_ = ops.round(ops.mul(ops.cast(data, "float32"), Tensor(np.asarray(scale, np.float32))))
+    return ops.cast(ops.clip_by_value(scaled_, float(info.min), float(info.max)), kind)
+
+
 def listed(fn: Callable[..., Any]) -> Callable[..., Any]:
     """``fn`` returning its several outputs as a list, as MXNet's multi-output operators do."""
     @functools.wraps(fn)
@@ -85,6 +103,7 @@ def quantize(data: Tensor, min_range: Tensor, max_range: Tensor, out_type: str =
              **_: Any) -> tuple[Tensor, Tensor, Tensor]:
     """Quantize float32 ``data`` given its range: int8 with 127 levels per ``max(|min|, |max|)`` (range
     returned as +-that), uint8 with 255 levels per ``max(|min|, |max|)`` (the given range returned)."""
+    eager_only("quantize")
     lo, hi = scalar(min_range), scalar(max_range)
     real = max_abs(lo, hi)
     if out_type == "int8":
@@ -101,8 +120,14 @@ def quantize_v2(data: Tensor, out_type: str = "int8", min_calib_range: float | N
     +-127.5 / 0..255.5); its bytes are kept even when ``out_type`` names the other 8-bit type, as MXNet's
     CPU build does."""
     kind = _out_type(out_type, min_calib_range, max_calib_range, "quantize_v2")
-    x = array(data)
     calibrated = min_calib_range is not None and max_calib_range is not None
+    if _trace.current() is not None and calibrated and data.dtype not in ("int8", "uint8"):
+        low, high = np.float32(min_calib_range), np.float32(max_calib_range)
+        real = max_abs(low, high)
+        out = _traced_quantize(data, levels_per(UINT8_RANGE if kind == "uint8" else INT8_RANGE, real), kind)
+        return (out, *(ranges(low, high) if kind == "uint8" else ranges(-real, real)))
+    eager_only("quantize_v2")
+    x = array(data)
     if x.dtype in (np.int8, np.uint8):
         if calibrated:
             low, high = np.float32(min_calib_range), np.float32(max_calib_range)
@@ -124,6 +149,7 @@ def quantize_asym(data: Tensor, min_calib_range: float | None = None, max_calib_
     """Asymmetric uint8 quantization: ``x * scale + shift`` with ``scale = 255 / (max - min)`` and
     ``shift = 255 - max * scale`` (the calibrated or the data's range); returns (data, scale, shift).
     int8 data is shifted by 128, uint8 data passes through (scale 1, shift 0)."""
+    eager_only("quantize_asym")
     x = array(data)
     if x.dtype == np.uint8:
         return (Tensor(x.copy()), *ranges(1.0, 0.0))
@@ -148,6 +174,10 @@ def dequantize(data: Tensor, min_range: Tensor, max_range: Tensor, out_type: str
     if out_type != "float32":
         raise ValueError(f"dequantize: out_type must be 'float32', got {out_type!r}")
     levels = UINT8_RANGE if x.dtype == np.uint8 else INT8_RANGE
+    if _trace.current() is not None:  # ONNX Cast, Abs, Max, Div, Mul
+        real = ops.maximum(ops.abs(min_range), ops.abs(max_range))
+        scale = ops.div(real, Tensor(np.asarray(levels, np.float32)))
+        return ops.mul(ops.cast(data, "float32"), scale)
     scale = max_abs(scalar(min_range), scalar(max_range)) / levels
     return Tensor(x.astype(np.float32) * np.float32(scale))
 
@@ -157,6 +187,7 @@ def requantize(data: Tensor, min_range: Tensor, max_range: Tensor, out_type: str
                **_: Any) -> tuple[Tensor, Tensor, Tensor]:
     """int32 ``data`` (range ``min_range..max_range`` over 2^31 levels) to int8 / uint8 in the calibrated
     range, or in the range its largest magnitude reaches."""
+    eager_only("requantize")
     x = array(data)
     if x.dtype != np.int32:
         raise TypeError(f"requantize: data must be int32, got {x.dtype}")

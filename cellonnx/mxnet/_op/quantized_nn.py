@@ -20,6 +20,7 @@ from cellonnx.mxnet._op.quantize import (
     INT8_RANGE,
     UINT8_RANGE,
     array,
+    eager_only,
     listed,
     max_abs,
     ranges,
@@ -82,6 +83,7 @@ def quantized_conv(data: Tensor, weight: Tensor, bias: Tensor | None = None, *ra
     """2-d convolution of uint8 ``data`` (NCHW) with int8 ``weight``: int32 sums plus the int8 ``bias``
     as it is; inputs after the arrays are min_data, max_data, min_weight, max_weight(, min_bias,
     max_bias)."""
+    eager_only("quantized_conv")
     if no_bias and bias is not None:
         ranges_ = (bias, *ranges_)
         bias = None
@@ -114,6 +116,7 @@ def quantized_fully_connected(data: Tensor, weight: Tensor, bias: Tensor | None 
     """int8 / uint8 ``data`` times int8 ``weight`` transposed, into int32, plus the int8 ``bias`` rescaled
     to the product's scale (truncated to int32); inputs after the arrays are min/max of data, weight(,
     bias). The sums saturate as oneDNN's u8 x s8 kernels make them (int8 data is shifted into uint8)."""
+    eager_only("quantized_fully_connected")
     if no_bias and bias is not None:
         ranges_ = (bias, *ranges_)
         bias = None
@@ -144,6 +147,7 @@ def quantized_pooling(data: Tensor, min_data: Tensor, max_data: Tensor, kernel: 
                       **kwargs: Any) -> tuple[Tensor, Tensor, Tensor]:
     """Max or average pooling of int8 / uint8 NCHW ``data`` (averages rounded half to even); the range
     passes through."""
+    eager_only("quantized_pooling")
     x = array(data)
     _int8_inputs("quantized_pooling", data=x)
     if pool_type not in ("max", "avg"):
@@ -158,6 +162,7 @@ def quantized_act(data: Tensor, min_data: Tensor, max_data: Tensor, act_type: st
                   **_: Any) -> tuple[Tensor, Tensor, Tensor]:
     """ReLU of int8 data (the only activation MXNet quantizes); the result is typed int8 and the range
     passes through (uint8 data keeps its bytes, as MXNet's CPU build does)."""
+    eager_only("quantized_act")
     if act_type != "relu":
         raise ValueError(f"quantized_act: only act_type 'relu' is supported, got {act_type!r}")
     x = array(data)
@@ -169,6 +174,7 @@ def quantized_act(data: Tensor, min_data: Tensor, max_data: Tensor, act_type: st
 def quantized_flatten(data: Tensor, min_data: Tensor, max_data: Tensor,
                       **_: Any) -> tuple[Tensor, Tensor, Tensor]:
     """``data`` reshaped to (N, -1); the range passes through."""
+    eager_only("quantized_flatten")
     x = array(data)
     return (Tensor(x.reshape(x.shape[0], -1).copy()), *ranges(scalar(min_data), scalar(max_data)))
 
@@ -177,6 +183,7 @@ def quantized_concat(*data: Tensor, num_args: int | None = None, dim: int = 1,
                      **_: Any) -> tuple[Tensor, Tensor, Tensor]:
     """Concatenate quantized arrays (``num_args`` arrays, then their min/max pairs): the range spans all
     ranges (and 0); an input with another scale is rescaled into it."""
+    eager_only("quantized_concat")
     n = len(data) // 3 if num_args is None else int(num_args)
     if len(data) != 3 * n:
         raise TypeError(f"quantized_concat: expects {n} arrays and {2 * n} ranges, got {len(data)} inputs")
@@ -198,6 +205,7 @@ def quantized_elemwise_add(lhs: Tensor, rhs: Tensor, lhs_min: Tensor, lhs_max: T
                            max_calib_range: float | None = None, **_: Any) -> tuple[Tensor, Tensor, Tensor]:
     """Sum of two quantized arrays: int32 over the range ``+-(|a| + |b|)``, or int8 / uint8 in the
     calibrated range."""
+    eager_only("quantized_elemwise_add")
     a, b = array(lhs), array(rhs)
     _int8_inputs("quantized_elemwise_add", lhs=a, rhs=b)
     a_abs, b_abs = max_abs(scalar(lhs_min), scalar(lhs_max)), max_abs(scalar(rhs_min), scalar(rhs_max))
@@ -233,6 +241,7 @@ def quantized_elemwise_mul(lhs: Tensor, rhs: Tensor, lhs_min: Tensor, lhs_max: T
     """Product of two int8 arrays: int32 (the product's range), int8 in the calibrated range (the scaled
     product truncated, wrapping past int8 as MXNet's C cast does), or float32 with
     ``enable_float_output``."""
+    eager_only("quantized_elemwise_mul")
     a, b = array(lhs), array(rhs)
     if a.dtype != np.int8 or b.dtype != np.int8:
         raise TypeError(f"quantized_elemwise_mul: lhs and rhs must be int8, got {a.dtype} and {b.dtype}")
@@ -260,6 +269,7 @@ def quantized_batch_norm(data: Tensor, gamma: Tensor, beta: Tensor, moving_mean:
     """Inference batch norm of int8 data into int8 in the calibrated range (required): per channel
     ``x * gamma / sqrt(var + eps) * |data| / |out| + (beta - mean * gamma / sqrt(var + eps)) * 127.5 /
     |out|``, rounded half to even."""
+    eager_only("quantized_batch_norm")
     if min_calib_range is None or max_calib_range is None:
         raise ValueError("quantized_batch_norm: min_calib_range and max_calib_range are required (MXNet "
                          "does not support calib_mode=None for it)")
@@ -288,6 +298,7 @@ def quantized_embedding(data: Tensor, weight: Tensor, min_weight: Tensor, max_we
                         sparse_grad: bool = False, **_: Any) -> tuple[Tensor, Tensor, Tensor]:
     """Rows of the int8 ``weight`` picked by ``data`` (indices clipped into range); the weight's range
     passes through."""
+    eager_only("quantized_embedding")
     w = array(weight)
     if w.dtype != np.int8:
         raise TypeError(f"quantized_embedding: weight must be int8, got {w.dtype}")
