@@ -6,9 +6,14 @@ the profiled steps). On a loaded machine only the ratio of the two and the share
     .venv/bin/python bench/compiled_step_ab.py --models lenet5 resnet18 [--threads 1] [--rounds 6]
         [--off tiled_argmax channel_windows]
 
-Lowerings that ``--off`` can switch off (each returns None, so the lowering before it was added runs):
-``tiled_argmax`` (max pooling with argmax over tiling windows, cellonnx/ops/prims/pool.py) and
-``channel_windows`` (the CPU conv weight gradient as one GEMM, cellonnx/ops/prims/conv_gemm.py).
+Lowerings and passes that ``--off`` can switch off (so the form before each was added runs):
+``tiled_argmax`` (max pooling with argmax over tiling windows, cellonnx/ops/prims/pool.py),
+``channel_windows`` (the CPU conv weight gradient as one GEMM, cellonnx/ops/prims/conv_gemm.py),
+``gelu_erf_grad`` (the traced exact-GELU gradient's Phi(x) from erf, cellonnx/ops/prims/activation.py),
+``layer_norm_stats`` (layer norm's gradient reading the forward node's mean and inverse std dev,
+cellonnx/graph/norm_stats.py), ``scatter_sgd_rows`` (SGD on an embedding gradient as one scatter into the
+table, cellonnx/graph/sparse_update.py) and ``no_mem_pattern`` (the compiled step's session without
+onnxruntime's memory pattern, cellonnx/graph/train.py ``MEM_PATTERN``).
 """
 from __future__ import annotations
 
@@ -28,22 +33,33 @@ from blocks import in_blocks, timed  # noqa: E402
 from compiled_step_profile import compiled_train_step, kernel_events, profiled  # noqa: E402
 from step_models import MODELS  # noqa: E402
 
-from cellonnx.ops.prims import conv_grad, pool  # noqa: E402
+from cellonnx.graph import optimize, train  # noqa: E402
+from cellonnx.ops.prims import activation, conv_grad, pool  # noqa: E402
 
-SWITCHES = {"tiled_argmax": (pool, "_tiled_argmax"),
-            "channel_windows": (conv_grad, "weight_grad_by_channel_windows")}
+
+def _returns(value: object) -> object:
+    return lambda *a, **k: value
+
+
+# name -> (module, attribute, its value switched off: a lowering returning None, a pass returning False)
+SWITCHES = {"tiled_argmax": (pool, "_tiled_argmax", _returns(None)),
+            "channel_windows": (conv_grad, "weight_grad_by_channel_windows", _returns(None)),
+            "gelu_erf_grad": (activation, "_traced_cdf", _returns(None)),
+            "layer_norm_stats": (optimize, "layer_norm_statistics", _returns(False)),
+            "scatter_sgd_rows": (optimize, "scatter_sgd_rows", _returns(False)),
+            "no_mem_pattern": (train, "MEM_PATTERN", True)}
 STEPS = {"lenet5": 10, "resnet18": 2, "transformer": 2}
 
 
 @contextlib.contextmanager
 def switched_off(names: list[str]) -> Iterator[None]:
-    saved = [(mod, attr, getattr(mod, attr)) for mod, attr in (SWITCHES[n] for n in names)]
+    saved = [(mod, attr, getattr(mod, attr), off) for mod, attr, off in (SWITCHES[n] for n in names)]
     try:
-        for mod, attr, _ in saved:
-            setattr(mod, attr, lambda *a, **k: None)
+        for mod, attr, _, off in saved:
+            setattr(mod, attr, off)
         yield
     finally:
-        for mod, attr, fn in saved:
+        for mod, attr, fn, _ in saved:
             setattr(mod, attr, fn)
 
 

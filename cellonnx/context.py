@@ -8,6 +8,7 @@ ops compute in NumPy on the CPU), "Ascend" is never available.
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 GRAPH_MODE = 0
@@ -51,9 +52,10 @@ def _available_targets() -> list[str]:
 def set_context(**kwargs: Any) -> None:
     """Set ``mode``, ``device_target`` ("CPU", "GPU", "Ascend" or "auto"), ``device_id``,
     ``deterministic`` ("ON" / "OFF"), ``jit_syntax_level`` (STRICT, COMPATIBLE, LAX), cellonnx's ``opset``,
-    ``intra_op_num_threads`` and ``inter_op_num_threads``. MindSpore keys that only steer its own compiler
-    or profiler (``save_graphs``, ``max_call_depth``, ``jit_config`` ...) are kept and change nothing; any
-    other key is an error naming it.
+    ``intra_op_num_threads`` and ``inter_op_num_threads``, ``gpu_config`` (TF32) and ``max_device_memory``
+    (``"3.5GB"``: the CUDA execution provider's memory limit for sessions created afterwards). MindSpore keys
+    that only steer its own compiler or profiler (``save_graphs``, ``max_call_depth``, ``jit_config`` ...) are
+    kept and change nothing; any other key is an error naming it.
 
     Raises:
         ValueError: an unknown key or value.
@@ -95,6 +97,8 @@ def set_context(**kwargs: Any) -> None:
             _extra[key] = value
         elif key == "gpu_config":
             _extra[key] = _gpu_config(value)
+        elif key == "max_device_memory":
+            _extra[key] = _gigabytes(key, value)
         elif key in _extra or key in _ACCEPTED:
             _extra[key] = value
         else:
@@ -124,6 +128,22 @@ def _gpu_config(value: Any) -> dict[str, Any]:
                             f"but got {item!r}.")
         merged[key] = item
     return merged
+
+
+_GIGABYTES = re.compile(r"[1-9][0-9]*(\.)?[0-9]*GB|0\.[0-9]*GB")  # MindSpore's pattern
+
+
+def _gigabytes(key: str, value: Any) -> float:
+    if not isinstance(value, str):
+        raise TypeError(f"The parameter {key!r} must be <class 'str'>, but got {type(value)}")
+    if not _GIGABYTES.fullmatch(value):
+        raise ValueError(f"For 'context.set_context', the argument {key!r} should be in correct format! "
+                         "It must be a string ending with 'GB', in addition to that, it must contain only "
+                         f"numbers or decimal points, such as \"5GB\" or \"3.5GB\", but got {value!r}.")
+    size = float(value[:-2])
+    if size == 0:
+        raise ValueError(f"For 'context.set_context', the argument {key!r} should not be \"0GB\".")
+    return size
 
 
 def gpu_config() -> dict[str, Any]:
@@ -167,9 +187,11 @@ def get_context(attr_key: str) -> Any:
 
 
 # MindSpore keys that only steer its own compiler, memory pools or profiler, with MindSpore's defaults
+DEFAULT_MAX_DEVICE_MEMORY = 1024.0  # GB: MindSpore's "no limit but the device's"
 _DEFAULTS: dict[str, Any] = {
     "save_graphs": 0, "save_graphs_path": ".", "max_call_depth": 1000, "jit_config": {},
-    "enable_graph_kernel": False, "max_device_memory": 1024.0, "pynative_synchronize": False, "jit_level": "",
+    "enable_graph_kernel": False, "max_device_memory": DEFAULT_MAX_DEVICE_MEMORY,
+    "pynative_synchronize": False, "jit_level": "",
     "memory_optimize_level": 0, "runtime_num_threads": 2, "graph_kernel_flags": "",
     "enable_compile_cache": False, "compile_cache_path": "", "inter_op_parallel_num": 0, "debug_level": 0,
     "mempool_block_size": "1GB", "print_file_path": "", "enable_reduce_precision": True, "check_bprop": False,

@@ -15,7 +15,9 @@ from onnx import helper, numpy_helper, shape_inference
 from onnx.reference import ReferenceEvaluator
 
 from cellonnx.graph.builder import tensor_nbytes
+from cellonnx.graph.norm_stats import layer_norm_statistics
 from cellonnx.graph.passes import compose_transposes, dedupe_constants, trim_optional_outputs
+from cellonnx.graph.sparse_update import scatter_sgd_rows
 
 _NEVER_FOLD = {"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Dropout", "Multinomial",
                "Bernoulli"}
@@ -33,6 +35,8 @@ def optimize(model: onnx.ModelProto, keep_initializers: Collection[str] = ()) ->
         changed = _fold_static_shapes(model, params)
         changed |= _fold_constants(model, params)
         changed |= _dedupe(model)
+        changed |= layer_norm_statistics(model, lambda: _inferred(model))
+        changed |= scatter_sgd_rows(model)
         changed |= _reshape_copies_dims(model)
         changed |= _fuse_pad_into_max_pool(model)
         changed |= _global_pools(model)

@@ -22,6 +22,11 @@ from cellonnx.graph.state import StateHolder
 from cellonnx.graph.step_trace import StepGraph, batch_is_dynamic, data_specs, rebuild, trace_step
 from cellonnx.tensor import Parameter, Tensor
 
+# onnxruntime's memory pattern off for training steps: the pattern's block, planned from the first run, is
+# allocated on the second beside the arena's chunks from the first, which the arena keeps: twice the step's
+# activations resident (the Transformer classifier: +104 MiB over the arena alone, bench/RESULTS.md)
+MEM_PATTERN = False
+
 
 class CompiledStep:
     """A StepGraph bound to an onnxruntime session; calling it runs one step on the Tensor arguments.
@@ -37,7 +42,8 @@ class CompiledStep:
         target = device_target or context.get_context("device_target")
         dev_id = context.get_context("device_id") if device_id is None else device_id
         threads = intra_op_num_threads or context.get_context("intra_op_num_threads") or 0
-        self.session = Session(serialize(step.model), target, dev_id, intra_op_num_threads=threads)
+        self.session = Session(serialize(step.model), target, dev_id, intra_op_num_threads=threads,
+                               mem_pattern=MEM_PATTERN)
         self.device = "cuda" if self.session.on_gpu else "cpu"
         self.device_id = dev_id
         self.state = StateHolder(self.device, dev_id)

@@ -4,8 +4,9 @@
 W, 1) grayscale with ``flag=0``: a JPEG's luma as libjpeg gives it, other color images converted as libpng
 does), leaving the EXIF orientation unapplied as MXNet 1.9.1's decoder does. ``imresize`` computes OpenCV's
 interpolations (nearest, bilinear, bicubic, area, Lanczos; pixel centres at half-integers, edges replicated):
-uint8 bilinear in OpenCV's fixed point, bit for bit; the others in float64, uint8 results rounded to the
-nearest level (OpenCV's fixed-point kernels may land one level away). ``resize_short``, ``fixed_crop``,
+uint8 bilinear, bicubic and Lanczos in OpenCV's fixed point, bit for bit (bicubic and Lanczos in
+cv_resize.py); the others in float64, uint8 results rounded to the nearest level (OpenCV's kernels may land
+one level away). ``resize_short``, ``fixed_crop``,
 ``center_crop``, ``random_crop``, ``scale_down``, ``color_normalize`` and ``copyMakeBorder`` follow MXNet's
 python over those; the augmenters (``CreateAugmenter``, ``ResizeAug`` ...) are in image_aug.py and
 ``ImageIter`` in image_iter.py.
@@ -189,8 +190,13 @@ def _resize(img: np.ndarray, w: int, h: int, interp: int) -> np.ndarray:
         raise ValueError(f"imresize: the size must be positive, got w={w}, h={h}")
     squeeze = img.ndim == 2
     x = img[:, :, None] if squeeze else img
-    if interp == 1 and img.dtype == np.uint8:
-        out = _bilinear_u8(x, w, h)
+    if interp in (1, 2, 4) and img.dtype == np.uint8:
+        if interp == 1:
+            out = _bilinear_u8(x, w, h)
+        else:
+            from cellonnx.mxnet.cv_resize import resize_u8
+
+            out = resize_u8(x, w, h, interp)
         return out[:, :, 0] if squeeze else out
     wy, wx = _weights(x.shape[0], h, interp), _weights(x.shape[1], w, interp)
     out = np.einsum("yh,hwc,xw->yxc", wy, x.astype(np.float64), wx)

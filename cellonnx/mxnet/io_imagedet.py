@@ -22,8 +22,15 @@ from typing import Any
 import numpy as np
 
 from cellonnx.mxnet.base import MXNetError
-from cellonnx.mxnet.io_imagerec import Images, _canonical_float, decode_upright, part_of, records_of
-from cellonnx.mxnet.io_native import BatchLoader, _mt19937, flag, native, shape_arg
+from cellonnx.mxnet.io_imagerec import (
+    Images,
+    _canonical_float,
+    checked_layout,
+    decode_upright,
+    part_of,
+    records_of,
+)
+from cellonnx.mxnet.io_native import BatchLoader, _mt19937, flag, native
 
 __all__ = ["ImageDetRecordIter"]
 
@@ -121,13 +128,7 @@ def _make(path_imgrec: str = "./data/imgrec.rec", data_shape: Any = None, batch_
         raise MXNetError(f"{name}: unknown dtype {dtype!r} (float32)")
     if not os.path.isfile(path_imgrec):
         raise MXNetError(f"{name}: {path_imgrec}: no such file")
-    shape = shape_arg(data_shape, f"{name} data_shape")
-    if len(shape) != 3 or shape[0] not in (1, 3):
-        raise MXNetError(f"{name}: data_shape must be (channels, height, width) with 1 or 3 channels, "
-                         f"got {shape}")
-    num_parts, part_index = int(num_parts), int(part_index)
-    if not 0 <= part_index < num_parts:
-        raise MXNetError(f"{name}: part_index {part_index} must be in [0, num_parts={num_parts})")
+    shape, num_parts, part_index = checked_layout(name, data_shape, num_parts, part_index)
     from cellonnx.mxnet import recordio
 
     records = records_of(path_imgrec)

@@ -1,25 +1,23 @@
 """mx.io.ImageRecordIter (and _v1, ImageRecordUInt8Iter, ImageRecordInt8Iter): batches of the images of
 an MXNet RecordIO file, decoded and augmented as MXNet's C++ iterator does.
 
-Per image: decode (3 channels, or gray with ``data_shape[0] == 1``; EXIF orientation applied); ``resize``
-the shorter edge (integer arithmetic, OpenCV's ``inter_method``); ``pad`` with ``fill_value``; crop
-``data_shape``'s (H, W), centred or, with ``rand_crop``, at a random place; mirror (``mirror``, or
-``rand_mirror`` at random); then ``(x - mean) * scale / std`` per channel (RGB order) into float32, or the
+Per image: decode (3 channels, or gray with ``data_shape[0] == 1``; EXIF orientation applied); then MXNet's
+default augmenter (cellonnx.mxnet.io_imageaug: ``resize``, the affine augmentations, ``pad``, the crops,
+colour, HLS and PCA noise); mirror (``mirror``, or ``rand_mirror`` at random); then ``(x - mean) * scale /
+std`` per channel (RGB order) into float32, or the
 raw pixels for the UInt8 / Int8 iterators and ``dtype`` 'uint8' / 'int8' (int8 saturating at 127). Labels
 are the records' header labels (``label_width`` values), or those of ``path_imglist`` by record id. The
 records are read in order, or, with ``shuffle``, in a permutation drawn at each epoch as MXNet's reader draws
 it (``std::shuffle`` over ``mt19937(111 + seed)``); ``num_parts`` / ``part_index`` read a part split as
 MXNet splits the file. A batch's ``index`` is the records' ids for the _v1 iterators, zeros for the others
 (as MXNet's). Batching is MXNet's batch loader (``round_batch``); as MXNet's, a batch past the end without
-``round_batch`` reports pad 0. The random crop (``y`` then ``x``) and mirror coin are drawn as MXNet's
+``round_batch`` reports pad 0. The augmenter's random numbers and the mirror coin are drawn as MXNet's
 first preprocessing thread draws them: from ``mt19937(111)``, kept across epochs, or, with ``seed_aug``,
 reseeded per image with ``111 + seed_aug + n``, ``n`` the image's place in the pass over the file plus the
 batch slot the pass began at (as MXNet counts within one read chunk of the file; its other threads, when it
 runs several, have engines of their own). The float and int8 iterators then draw the random contrast ``c``
 and illumination ``l`` (``max_random_contrast`` / ``max_random_illumination``, times ``scale``) and give
-``(x - mean) * (c / std) + l / std``. The affine, colour and lighting augmentations of MXNet's
-iterator (rotation, shear, aspect, random scale / area / crop size, HSL, brightness, contrast, saturation,
-PCA noise) are not done here: giving them is an error naming them. ``mean_img`` names a file holding the
+``(x - mean) * (c / std) + l / std``. ``mean_img`` names a file holding the
 mean image (subtracted instead of the per-channel means); when it does not exist, the mean of the images as
 the iterator gives them without it is computed and saved there first, as MXNet does (so the saved mean is
 already scaled, and scaled again when subtracted).
@@ -32,17 +30,13 @@ from typing import Any
 import numpy as np
 
 from cellonnx.mxnet.base import MXNetError
+from cellonnx.mxnet.io_imageaug import aug_args, augment
+from cellonnx.mxnet.io_imageaug import canonical as _canonical_float
 from cellonnx.mxnet.io_native import BatchLoader, _mt19937, _uniform_int, flag, native, shape_arg
 
 __all__ = ["ImageRecordInt8Iter", "ImageRecordIter", "ImageRecordIter_v1", "ImageRecordUInt8Iter",
            "ImageRecordUInt8Iter_v1"]
 
-# arguments of MXNet's iterator whose augmentations are not done here, with their "off" values
-_UNSUPPORTED = {"max_rotate_angle": 0, "rotate": -1, "max_shear_ratio": 0, "max_aspect_ratio": 0,
-                "min_aspect_ratio": None, "max_random_scale": 1, "min_random_scale": 1, "max_crop_size": -1,
-                "min_crop_size": -1, "random_resized_crop": False, "max_random_area": 1, "min_random_area": 1,
-                "max_img_size": 1e10, "min_img_size": 0, "brightness": 0, "contrast": 0, "saturation": 0,
-                "pca_noise": 0, "random_h": 0, "random_s": 0, "random_l": 0}
 _ACCEPTED = {"aug_seq", "preprocess_threads", "verbose", "device_id", "shuffle_chunk_size",
              "shuffle_chunk_seed", "prefetch_buffer", "ctx", "data_name", "label_name"}
 _KRAND_MAGIC = 111
@@ -63,6 +57,19 @@ def records_of(path: str) -> list[tuple[int, bytes]]:
             out.append((offset, rec))
     finally:
         reader.close()
+
+
+def checked_layout(name: str, data_shape: Any, num_parts: Any, part_index: Any) -> tuple:
+    """(data_shape, num_parts, part_index) of an image record iterator, checked: (C, H, W) with 1 or 3
+    channels, and a part index below the number of parts."""
+    shape = shape_arg(data_shape, f"{name} data_shape")
+    if len(shape) != 3 or shape[0] not in (1, 3):
+        raise MXNetError(f"{name}: data_shape must be (channels, height, width) with 1 or 3 channels, "
+                         f"got {shape}")
+    num_parts, part_index = int(num_parts), int(part_index)
+    if not 0 <= part_index < num_parts:
+        raise MXNetError(f"{name}: part_index {part_index} must be in [0, num_parts={num_parts})")
+    return shape, num_parts, part_index
 
 
 def part_of(records: list, size: int, num_parts: int, part_index: int, indexed: bool) -> range:
@@ -123,12 +130,6 @@ def _coin(gen: Any) -> bool:
     """libstdc++'s bernoulli_distribution(0.5): a 53-bit canonical double from two 32-bit draws, < 0.5."""
     low, high = gen(), gen()
     return (low + high * 2.0**32) / 2.0**64 < 0.5
-
-
-def _canonical_float(gen: Any) -> np.float32:
-    """libstdc++'s uniform_real_distribution<float>(0, 1): one 32-bit draw over 2**32, kept below 1."""
-    value = np.float32(gen()) / np.float32(2.0**32)
-    return value if value < 1 else np.nextafter(np.float32(1), np.float32(0))
 
 
 def decode_upright(img: bytes, channels: int) -> np.ndarray:
@@ -200,28 +201,9 @@ class Images:
         return (int(header.id) if self.args["v1"] else 0), pixels, label
 
     def _augment(self, img: bytes) -> np.ndarray:
-        from cellonnx.mxnet.image import _interp, _resize
-
         a = self.args
-        c, h, w = a["data_shape"]
-        res = decode_upright(img, c)
-        if a["resize"] > 0:
-            rows, cols = res.shape[:2]
-            nh, nw = (a["resize"] * rows // cols, a["resize"]) if rows > cols else \
-                (a["resize"], a["resize"] * cols // rows)
-            res = _resize(res, nw, nh, _interp(a["inter_method"], (rows, cols, nh, nw)))
-        if a["pad"] > 0:
-            p = a["pad"]
-            res = np.pad(res, ((p, p), (p, p), (0, 0)), constant_values=a["fill_value"])
-        if res.shape[0] < h or res.shape[1] < w:
-            raise MXNetError(f"ImageRecordIter: input image size smaller than input shape: the image is "
-                             f"{res.shape[0]}x{res.shape[1]} after resize/pad, data_shape asks {h}x{w}")
-        y, x = res.shape[0] - h, res.shape[1] - w
-        if a["rand_crop"]:
-            y, x = _uniform_int(self.aug_gen, y), _uniform_int(self.aug_gen, x)
-        else:
-            y, x = y // 2, x // 2
-        res = res[y:y + h, x:x + w]
+        c = a["data_shape"][0]
+        res = augment(decode_upright(img, c), a, self.aug_gen)
         if (a["rand_mirror"] and _coin(self.aug_gen)) or a["mirror"]:
             res = res[:, ::-1]
         contrast, illumination = np.float32(1), np.float32(0)
@@ -283,25 +265,15 @@ def _maker(name: str, kind: str) -> Any:
              mean_b: float = 0, mean_a: float = 0, std_r: float = 1, std_g: float = 1, std_b: float = 1,
              std_a: float = 1, scale: float = 1, seed_aug: Any = None, max_random_contrast: float = 0,
              max_random_illumination: float = 0, mean_img: str = "", **kwargs: Any) -> BatchLoader:
-        for key, value in kwargs.items():
-            if key in _UNSUPPORTED:
-                if value != _UNSUPPORTED[key] and str(value) not in ("None", str(_UNSUPPORTED[key])):
-                    raise NotImplementedError(f"{name}: {key}={value!r}: this augmentation of MXNet's "
-                                              "iterator is not done by cellonnx (use mx.image.ImageIter's "
-                                              "augmenters)")
-            elif key not in _ACCEPTED:
+        augs = aug_args(kwargs, name)
+        for key in kwargs:
+            if key not in _ACCEPTED:
                 raise MXNetError(f"{name}: unknown argument {key!r}")
         if not path_imgrec:
             raise MXNetError(f"{name}: path_imgrec is required")
         if os.path.isdir(path_imgrec):
             raise MXNetError(f"{name}: {path_imgrec} is a folder; give the .rec file")
-        shape = shape_arg(data_shape, f"{name} data_shape")
-        if len(shape) != 3 or shape[0] not in (1, 3):
-            raise MXNetError(f"{name}: data_shape must be (channels, height, width) with 1 or 3 channels, "
-                             f"got {shape}")
-        num_parts, part_index = int(num_parts), int(part_index)
-        if not 0 <= part_index < num_parts:
-            raise MXNetError(f"{name}: part_index {part_index} must be in [0, num_parts={num_parts})")
+        shape, num_parts, part_index = checked_layout(name, data_shape, num_parts, part_index)
         records = records_of(path_imgrec)
         part = part_of(records, os.path.getsize(path_imgrec), num_parts, part_index, bool(path_imgidx))
         width = int(label_width)
@@ -315,7 +287,7 @@ def _maker(name: str, kind: str) -> Any:
                     scale=float(scale), kind=kind, v1=v1, name=name,
                     max_random_contrast=float(max_random_contrast),
                     max_random_illumination=float(max_random_illumination),
-                    seed_aug=None if seed_aug is None or str(seed_aug) == "None" else int(seed_aug))
+                    seed_aug=None if seed_aug is None or str(seed_aug) == "None" else int(seed_aug), **augs)
         if dtype is not None and str(dtype) != "None":
             if str(dtype) not in ("float32", "uint8", "int8"):
                 raise MXNetError(f"{name}: unknown dtype {dtype!r} (float32, uint8 or int8)")
@@ -347,6 +319,10 @@ Args:
     shuffle (bool), seed (int): Default: False, 0.
     round_batch (bool): Default: True.
     resize, rand_crop, rand_mirror, mirror, pad, fill_value, inter_method: as MXNet's.
+    max_rotate_angle, rotate, rotate_list, max_shear_ratio, max_aspect_ratio, min_aspect_ratio,
+        min_random_scale, max_random_scale, max_img_size, min_img_size, max_crop_size, min_crop_size,
+        random_resized_crop, min_random_area, max_random_area, brightness, contrast, saturation,
+        random_h, random_s, random_l, pca_noise: MXNet's default augmenter (cellonnx.mxnet.io_imageaug).
     mean_r, mean_g, mean_b, mean_a, std_r, std_g, std_b, std_a, scale: the normalisation.
     dtype (str): the output type (float iterators); None keeps float32.
 

@@ -10,7 +10,25 @@ from cellonnx.mxnet.io import DataBatch, DataDesc, DataIter
 __all__ = ["PrefetchingIter", "ResizeIter"]
 
 
-class ResizeIter(DataIter):
+class _FromCurrentBatch(DataIter):
+    """An iterator whose ``getdata`` / ``getlabel`` / ``getindex`` / ``getpad`` read ``current_batch``."""
+
+    current_batch: DataBatch | None = None
+
+    def getdata(self) -> Any:
+        return self.current_batch.data
+
+    def getlabel(self) -> Any:
+        return self.current_batch.label
+
+    def getindex(self) -> Any:
+        return self.current_batch.index
+
+    def getpad(self) -> Any:
+        return self.current_batch.pad
+
+
+class ResizeIter(_FromCurrentBatch):
     """``size`` batches per epoch from ``data_iter``, which is reset and read on when it runs out.
 
     Args:
@@ -55,18 +73,6 @@ class ResizeIter(DataIter):
         self.cur += 1
         return True
 
-    def getdata(self) -> Any:
-        return self.current_batch.data
-
-    def getlabel(self) -> Any:
-        return self.current_batch.label
-
-    def getindex(self) -> Any:
-        return self.current_batch.index
-
-    def getpad(self) -> Any:
-        return self.current_batch.pad
-
 
 def _renamed(descs: list, renames: list | None) -> list:
     if renames is None:
@@ -75,7 +81,7 @@ def _renamed(descs: list, renames: list | None) -> list:
             for r, descs_i in zip(renames, descs) for x in descs_i]
 
 
-class PrefetchingIter(DataIter):
+class PrefetchingIter(_FromCurrentBatch):
     """The batches of ``iters`` (one or several iterators read in step), each read ahead by a thread; a
     batch holds the data and labels of all of them.
 
@@ -190,15 +196,3 @@ class PrefetchingIter(DataIter):
         if self.iter_next():
             return self.current_batch
         raise StopIteration
-
-    def getdata(self) -> Any:
-        return self.current_batch.data
-
-    def getlabel(self) -> Any:
-        return self.current_batch.label
-
-    def getindex(self) -> Any:
-        return self.current_batch.index
-
-    def getpad(self) -> Any:
-        return self.current_batch.pad

@@ -1,6 +1,7 @@
-"""mxnet.monitor: Monitor, the statistics of a module's arrays (every operator's outputs, the arguments and
-the auxiliary states) every ``interval`` batches, for debugging (``Module.install_monitor`` /
-``fit(monitor=...)``)."""
+"""mxnet.monitor: Monitor, the statistics of a module's arrays (every operator's outputs in forward, every
+backward node's outputs (``<node>_backward_output<i>``, the gradients of the node's inputs) in backward, then
+the arguments and the auxiliary states) every ``interval`` batches, for debugging (``Module.install_monitor``
+/ ``fit(monitor=...)``)."""
 from __future__ import annotations
 
 import logging
@@ -22,7 +23,8 @@ class Monitor:
         stat_func: NDArray -> NDArray statistic. Default: ``norm(x) / sqrt(x.size)``.
         pattern: a regular expression the names must match. Default: '.*'.
         sort: sort the results by name. Default: False.
-        monitor_all: accepted for MXNet's signature (the operators' outputs are monitored). Default: False.
+        monitor_all: accepted for MXNet's signature; the operators' outputs, forward and backward, are
+            monitored either way (MXNet's monitor_all adds each operator's inputs). Default: False.
     """
 
     def __init__(self, interval: int, stat_func: Any = None, pattern: str = ".*", sort: bool = False,

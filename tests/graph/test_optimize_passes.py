@@ -65,6 +65,38 @@ CASES = {
     "small_constant_of_shape_folded": Case(
         [n("ConstantOfShape", ["s"], ["z"], value=numpy_helper.from_array(np.ones(1, F))),
          n("Add", ["z", "x"], ["y"])], {"Add": 1}, {"s": np.asarray([4], np.int64)}),
+    # a traced layer-norm gradient's recomputed mean and 1 / sqrt(var + eps): the forward node's outputs
+    "layer_norm_statistics_reused": Case(
+        [n("LayerNormalization", ["x", "w", "b"], ["ln"], axis=-1, epsilon=1e-5),
+         n("ReduceMean", ["x", "ax"], ["m"]), n("Sub", ["x", "m"], ["xc"]), n("Mul", ["xc", "xc"], ["sq"]),
+         n("ReduceMean", ["sq", "ax"], ["v"]), n("Add", ["v", "eps"], ["ve"]), n("Sqrt", ["ve"], ["s"]),
+         n("Reciprocal", ["s"], ["inv"]), n("Mul", ["xc", "inv"], ["xhat"]), n("Add", ["ln", "xhat"], ["y"])],
+        {"LayerNormalization": 1, "Sub": 1, "Mul": 1, "Add": 1},
+        {"w": np.linspace(0.5, 2, 4).astype(F), "b": np.arange(4, dtype=F), "ax": np.asarray([-1], np.int64),
+         "eps": np.asarray(1e-5, F)}, node_outputs={"LayerNormalization": 3}),
+    "layer_norm_other_epsilon_stays": Case(
+        [n("LayerNormalization", ["x", "w", "b"], ["ln"], axis=-1, epsilon=1e-5),
+         n("ReduceMean", ["x", "ax"], ["m"]), n("Sub", ["x", "m"], ["xc"]), n("Mul", ["xc", "xc"], ["sq"]),
+         n("ReduceMean", ["sq", "ax"], ["v"]), n("Add", ["v", "eps"], ["ve"]), n("Sqrt", ["ve"], ["s"]),
+         n("Reciprocal", ["s"], ["inv"]), n("Mul", ["xc", "inv"], ["xhat"]), n("Add", ["ln", "xhat"], ["y"])],
+        {"LayerNormalization": 1, "ReduceMean": 2, "Sub": 1, "Mul": 2, "Add": 2, "Sqrt": 1, "Reciprocal": 1},
+        {"w": np.linspace(0.5, 2, 4).astype(F), "b": np.arange(4, dtype=F), "ax": np.asarray([-1], np.int64),
+         "eps": np.asarray(1e-3, F)}, node_outputs={"LayerNormalization": 1}),
+    # SGD on an embedding-style gradient (rows scattered into zeros): one scatter into the parameter
+    "sgd_on_scattered_rows": Case(
+        [n("ConstantOfShape", ["shape"], ["z"], value=numpy_helper.from_array(np.zeros(1, F))),
+         n("Relu", ["x"], ["rows"]), n("ScatterND", ["z", "idx", "rows"], ["grad"], reduction="add"),
+         n("Mul", ["lr", "grad"], ["step"]), n("Sub", ["x", "step"], ["y"])],
+        {"Relu": 1, "Mul": 1, "ScatterND": 1},  # -lr folded
+        {"shape": np.asarray([2, 3, 4], np.int64), "idx": np.asarray([[1], [1]], np.int64),
+         "lr": np.asarray(0.25, F)}),
+    "sgd_on_scattered_rows_into_ones_stays": Case(
+        [n("ConstantOfShape", ["shape"], ["z"], value=numpy_helper.from_array(np.ones(1, F))),
+         n("Relu", ["x"], ["rows"]), n("ScatterND", ["z", "idx", "rows"], ["grad"], reduction="add"),
+         n("Mul", ["lr", "grad"], ["step"]), n("Sub", ["x", "step"], ["y"])],
+        {"Relu": 1, "Mul": 1, "ScatterND": 1, "Sub": 1},
+        {"shape": np.asarray([2, 3, 4], np.int64), "idx": np.asarray([[1], [1]], np.int64),
+         "lr": np.asarray(0.25, F)}),
 }
 
 

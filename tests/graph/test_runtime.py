@@ -6,7 +6,7 @@ import onnxruntime as ort
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from cellonnx.graph.runtime import DeviceError, Session, providers_for
+from cellonnx.graph.runtime import DeviceError, Session, cuda_options, providers_for
 
 HAS_CUDA = "CUDAExecutionProvider" in ort.get_available_providers()
 
@@ -76,3 +76,38 @@ def test_cuda_sessions_take_tf32_from_gpu_config() -> None:
         assert sess.inner.get_provider_options()["CUDAExecutionProvider"]["use_tf32"] == "1"
     finally:
         ms.set_context(gpu_config={"matmul_allow_tf32": False})
+
+
+@pytest.fixture
+def max_device_memory():
+    import cellonnx as ms
+
+    yield ms.set_context
+    ms.set_context(max_device_memory="1024GB")
+
+
+def test_max_device_memory_becomes_the_cuda_memory_limit(max_device_memory) -> None:
+    assert "gpu_mem_limit" not in cuda_options()  # MindSpore's default, 1024GB: the device's own limit
+    assert cuda_options()["arena_extend_strategy"] == "kSameAsRequested"
+    max_device_memory(max_device_memory="3.5GB")
+    import cellonnx as ms
+
+    assert ms.get_context("max_device_memory") == 3.5
+    assert cuda_options(1) == {"device_id": 1, "use_tf32": 0, "arena_extend_strategy": "kSameAsRequested",
+                               "gpu_mem_limit": 7 * 2**29}
+
+
+@pytest.mark.parametrize("value, error", [("3.5", ValueError), ("5gb", ValueError), ("0GB", ValueError),
+                                          ("0.0GB", ValueError), (5, TypeError)])
+def test_max_device_memory_is_checked_as_mindspore_does(max_device_memory, value, error) -> None:
+    with pytest.raises(error, match="max_device_memory"):
+        max_device_memory(max_device_memory=value)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not HAS_CUDA, reason="needs onnxruntime-gpu and a CUDA device")
+def test_cuda_sessions_take_the_memory_limit(max_device_memory) -> None:
+    max_device_memory(max_device_memory="2GB")
+    options = Session(_scale_model(), "GPU").inner.get_provider_options()["CUDAExecutionProvider"]
+    assert options["gpu_mem_limit"] == str(2**31)
+    assert options["arena_extend_strategy"] == "kSameAsRequested"

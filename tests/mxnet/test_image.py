@@ -52,19 +52,19 @@ for _interp in range(5):
             continue
         ROWS[f"resize/{_interp}/{_w}x{_h}"] = (
             lambda i=_interp, w=_w, h=_h: mx.image.imresize(_pixels(), w, h, interp=i),
-            EXACT if _interp in (0, 1) else LEVEL,
+            EXACT if _interp in (0, 1, 2, 4) else LEVEL,
         )
         ROWS[f"resize_f32/{_interp}/{_w}x{_h}"] = (
             lambda i=_interp, w=_w, h=_h: mx.image.imresize(_float_pixels(), w, h, interp=i),
             FLOAT,
         )
 for _size in (8, 15):
-    ROWS[f"resize_short/{_size}"] = ((lambda s=_size: mx.image.resize_short(_pixels(), s)), LEVEL)
+    ROWS[f"resize_short/{_size}"] = ((lambda s=_size: mx.image.resize_short(_pixels(), s)), EXACT)
 for _kind in range(5):
     ROWS[f"border/{_kind}"] = (
         lambda k=_kind: mx.image.copyMakeBorder(_pixels(), 2, 1, 3, 0, type=k, value=7), EXACT
     )
-ROWS["center_crop"] = (lambda: mx.image.center_crop(_pixels(), (9, 6))[0], LEVEL)
+ROWS["center_crop"] = (lambda: mx.image.center_crop(_pixels(), (9, 6))[0], EXACT)
 ROWS["center_crop_box"] = (lambda: np.array(mx.image.center_crop(_pixels(), (9, 6))[1]), EXACT)
 ROWS["center_crop_up"] = (lambda: mx.image.center_crop(_pixels(), (20, 16), interp=1)[0], EXACT)
 ROWS["center_crop_up_box"] = (lambda: np.array(mx.image.center_crop(_pixels(), (20, 16), interp=1)[1]), EXACT)

@@ -5,7 +5,6 @@ augmenters over many draws."""
 from __future__ import annotations
 
 import random
-from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -13,15 +12,13 @@ import pytest
 
 import cellonnx.mxnet as mx
 from tests.mxnet import image_aug_cases
-from tests.tolerance import assert_close
+from tests.mxnet import recorded as recorded_
 
 IMAGES = Path(__file__).resolve().parents[1] / "fixtures" / "mxnet" / "image"
 
 
-@cache
 def recorded() -> dict[str, np.ndarray]:
-    with np.load(IMAGES / "augment.npz") as f:
-        return {k: f[k] for k in f.files}
+    return recorded_.load(IMAGES / "augment.npz")
 
 
 def test_fixture_is_mxnet_1_9_1() -> None:
@@ -31,20 +28,7 @@ def test_fixture_is_mxnet_1_9_1() -> None:
 @pytest.mark.parametrize("name", sorted(image_aug_cases.CASES))
 def test_matches_mxnet(name: str) -> None:
     got = image_aug_cases.run(mx, IMAGES, name)
-    want = [recorded()[k] for k in sorted((k for k in recorded() if k.startswith(f"{name}/")),
-                                          key=lambda k: int(k.split("/")[1]))]
-    assert len(got) == len(want), f"{name}: {len(got)} results, MXNet's {len(want)}"
-    for i, (g, w) in enumerate(zip(got, want)):
-        if w.dtype.kind == "U":
-            assert str(g) == str(w), f"{name} result {i}"
-            continue
-        g = np.asarray(g)
-        assert g.shape == w.shape and g.dtype == w.dtype, \
-            f"{name} result {i}: {g.shape} {g.dtype}, MXNet's {w.shape} {w.dtype}"
-        if w.dtype.kind == "f":
-            assert_close(g, w, rtol=1e-5, scale_rtol=1e-5, what=f"{name} result {i}")
-        else:
-            np.testing.assert_array_equal(g, w, err_msg=f"{name} result {i}")
+    recorded_.assert_matches(name, got, recorded(), float_rtol=1e-5)
 
 
 def _photo() -> mx.nd.NDArray:

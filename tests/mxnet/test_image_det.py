@@ -5,7 +5,6 @@ pads; plus nd.imdecode and broken inputs."""
 from __future__ import annotations
 
 import io
-from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -14,15 +13,13 @@ from PIL import Image
 
 import cellonnx.mxnet as mx
 from tests.mxnet import image_det_cases
-from tests.tolerance import assert_close
+from tests.mxnet import recorded as recorded_
 
 IMAGES = Path(__file__).resolve().parents[1] / "fixtures" / "mxnet" / "image"
 
 
-@cache
 def recorded() -> dict[str, np.ndarray]:
-    with np.load(IMAGES / "detection.npz") as f:
-        return {k: f[k] for k in f.files}
+    return recorded_.load(IMAGES / "detection.npz")
 
 
 def test_fixture_is_mxnet_1_9_1() -> None:
@@ -32,20 +29,7 @@ def test_fixture_is_mxnet_1_9_1() -> None:
 @pytest.mark.parametrize("name", sorted(image_det_cases.CASES))
 def test_matches_mxnet(name: str, tmp_path: Path) -> None:
     got = image_det_cases.run(mx, IMAGES, tmp_path / name, name)
-    want = [recorded()[k] for k in sorted((k for k in recorded() if k.startswith(f"{name}/")),
-                                          key=lambda k: int(k.split("/")[1]))]
-    assert len(got) == len(want), f"{name}: {len(got)} results, MXNet's {len(want)}"
-    for i, (g, w) in enumerate(zip(got, want)):
-        if w.dtype.kind == "U":
-            assert str(g) == str(w), f"{name} result {i}"
-            continue
-        g = np.asarray(g)
-        assert g.shape == w.shape and g.dtype == w.dtype, \
-            f"{name} result {i}: {g.shape} {g.dtype}, MXNet's {w.shape} {w.dtype}"
-        if w.dtype.kind == "f":
-            assert_close(g, w, rtol=1e-5, scale_rtol=1e-5, what=f"{name} result {i}")
-        else:
-            np.testing.assert_array_equal(g, w, err_msg=f"{name} result {i}")
+    recorded_.assert_matches(name, got, recorded(), float_rtol=1e-5)
 
 
 def _png(pixels: np.ndarray) -> bytes:

@@ -9,6 +9,7 @@ import numpy as np
 import scipy.signal.windows as win
 
 from cellonnx import ops
+from cellonnx.ops.prims.interleaved_dft import interleaved_dft
 from tests.ops.harness import OpCase, rand
 
 COMPLEX = "complex tensors run eagerly only (ONNX runtimes have no complex arithmetic)"
@@ -40,6 +41,17 @@ def _stft_ref(x, n_fft, hop, window, center=True, normalized=False, onesided=Tru
 
 def _view(spec):
     return np.stack([spec.real, spec.imag], -1)
+
+
+def _interleave(z):
+    out = np.empty(z.shape[:-1] + (2 * z.shape[-1],))
+    out[..., 0::2], out[..., 1::2] = z.real, z.imag
+    return out
+
+
+def _interleaved_inverse(x):
+    z = x[..., 0::2] + 1j * x[..., 1::2]
+    return (np.fft.ifft(z, axis=-1) * z.shape[-1]).real
 
 
 CASES = [
@@ -125,4 +137,9 @@ CASES = [
                                                                 return_complex=True), [SIG],
            lambda x: _stft_ref(x, 4, 2, np.ones(4), onesided=False, mode="constant"), grad=(), lower=False,
            note=COMPLEX),
+    # MXNet's contrib fft / ifft layout (cellonnx/ops/prims/interleaved_dft.py)
+    OpCase("interleaved_dft", lambda x: interleaved_dft(x), [IMG],
+           lambda x: _interleave(np.fft.fft(x, axis=-1)), note="MatMul with the DFT matrix in ONNX"),
+    OpCase("interleaved_dft_inverse", lambda x: interleaved_dft(x, inverse=True), [SIG],
+           lambda x: _interleaved_inverse(x), note="unnormalised, as MXNet's cuFFT inverse"),
 ]

@@ -82,9 +82,11 @@ def reverse_steps(steps: list[Tensor], valid_length: Any) -> list[Tensor]:
     return out
 
 
-def begin_states(infos: list[dict[str, Any]], func: Any, kwargs: dict[str, Any], prefix: str,
-                 counter: list[int]) -> list[Any]:
-    """States made by ``func`` (zeros of the current array kind by default) from ``state_info``."""
+def begin_states(infos: list[dict[str, Any]], func: Any, kwargs: dict[str, Any], names: list[str],
+                 drop_name: bool = False) -> list[Any]:
+    """States made by ``func`` (zeros of the current array kind by default) from ``state_info``, the i-th
+    named ``names[i]`` when ``func`` takes a name (a ``name`` in the infos or ``kwargs`` dropped with
+    ``drop_name``)."""
     from cellonnx.mxnet import ndarray
     from cellonnx.mxnet import numpy as mnp
     from cellonnx.mxnet.util import is_np_array
@@ -92,10 +94,10 @@ def begin_states(infos: list[dict[str, Any]], func: Any, kwargs: dict[str, Any],
     if func is None:
         func = mnp.zeros if is_np_array() else ndarray.zeros
     states = []
-    for info in infos:
-        counter[0] += 1
+    for info, name in zip(infos, names):
         info = {k: v for k, v in dict(info or {}, **kwargs).items() if not k.startswith("__")}
-        name = f"{prefix}begin_state_{counter[0]}"
+        if drop_name:
+            info.pop("name", None)
         try:
             states.append(func(name=name, **info))
         except TypeError:
@@ -152,10 +154,11 @@ class RecurrentCell(Block):
         if self._modified:
             raise AssertionError("After applying modifier cells (e.g. ZoneoutCell) the base cell cannot be "
                                  "called directly. Call the modifier cell instead.")
-        counter = [self._init_counter]
-        out = begin_states(self.state_info(batch_size), func, kwargs, self.prefix, counter)
-        self.__dict__["_init_counter"] = counter[0]
-        return out
+        infos = self.state_info(batch_size)
+        first = self._init_counter + 1
+        self.__dict__["_init_counter"] = self._init_counter + len(infos)
+        return begin_states(infos, func, kwargs,
+                            [f"{self.prefix}begin_state_{first + i}" for i in range(len(infos))])
 
     def unroll(self, length: int, inputs: Any, begin_state: Any = None, layout: str = "NTC",
                merge_outputs: bool | None = None, valid_length: Any = None) -> tuple[Any, list[Any]]:
@@ -204,6 +207,23 @@ class RecurrentCell(Block):
 
 def _dtype_name(t: Tensor) -> str:
     return str(t.asnumpy().dtype) if hasattr(t, "asnumpy") else "float32"
+
+
+def lstm_update(i: Tensor, f: Tensor, c: Tensor, o: Tensor, prev_c: Tensor, activation: Any,
+                recurrent_activation: Any) -> tuple[Tensor, Tensor]:
+    """An LSTM step from its gate pre-activations: (next h, next c)."""
+    rec = recurrent_activation
+    next_c = apply_activation(f, rec) * prev_c + apply_activation(i, rec) * apply_activation(c, activation)
+    return apply_activation(o, rec) * apply_activation(next_c, activation), next_c
+
+
+def gru_update(i2h: tuple, h2h: tuple, h: Tensor, activation: Any, recurrent_activation: Any) -> Tensor:
+    """A GRU step (cuDNN's: the reset gate multiplies the recurrent candidate) from the (r, z, n) parts of the
+    input and recurrent projections: the next h."""
+    r = apply_activation(i2h[0] + h2h[0], recurrent_activation)
+    z = apply_activation(i2h[1] + h2h[1], recurrent_activation)
+    n = apply_activation(i2h[2] + r * h2h[2], activation)
+    return (1 - z) * n + z * h
 
 
 def apply_activation(x: Tensor, activation: Any) -> Tensor:

@@ -8,7 +8,7 @@ from typing import Any
 
 from cellonnx import ops
 from cellonnx.gluon.parameter import Parameter
-from cellonnx.gluon.rnn.cell_base import HybridRecurrentCell, apply_activation
+from cellonnx.gluon.rnn.cell_base import HybridRecurrentCell, apply_activation, gru_update, lstm_update
 from cellonnx.mxnet import _op
 from cellonnx.tensor import Tensor
 
@@ -177,9 +177,7 @@ class _ConvLSTMCell(_BaseConvRNNCell):
 
     def forward(self, inputs: Tensor, states: list[Tensor]) -> tuple[Tensor, list[Tensor]]:
         i2h, h2h = self._conv_forward(inputs, states[0])
-        i, f, c, o = self._split(i2h + h2h, 4)
-        next_c = ops.sigmoid(f) * states[1] + ops.sigmoid(i) * apply_activation(c, self._activation)
-        next_h = ops.sigmoid(o) * apply_activation(next_c, self._activation)
+        next_h, next_c = lstm_update(*self._split(i2h + h2h, 4), states[1], self._activation, "sigmoid")
         return next_h, [next_h, next_c]
 
 
@@ -191,12 +189,7 @@ class _ConvGRUCell(_BaseConvRNNCell):
 
     def forward(self, inputs: Tensor, states: list[Tensor]) -> tuple[Tensor, list[Tensor]]:
         i2h, h2h = self._conv_forward(inputs, states[0])
-        i2h_r, i2h_z, i2h_n = self._split(i2h, 3)
-        h2h_r, h2h_z, h2h_n = self._split(h2h, 3)
-        reset = ops.sigmoid(i2h_r + h2h_r)
-        update = ops.sigmoid(i2h_z + h2h_z)
-        cand = apply_activation(i2h_n + reset * h2h_n, self._activation)
-        out = (1.0 - update) * cand + update * states[0]
+        out = gru_update(self._split(i2h, 3), self._split(h2h, 3), states[0], self._activation, "sigmoid")
         return out, [out]
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from cellonnx import ops
 from cellonnx.gluon.parameter import Parameter
-from cellonnx.gluon.rnn.cell_base import HybridRecurrentCell, apply_activation
+from cellonnx.gluon.rnn.cell_base import HybridRecurrentCell, apply_activation, gru_update, lstm_update
 from cellonnx.tensor import Tensor
 
 __all__ = ["GRUCell", "LSTMCell", "LSTMPCell", "RNNCell"]
@@ -38,6 +38,10 @@ class _GatedCell(HybridRecurrentCell):
     def _more_weights(self) -> None:
         """Parameters registered between the weights and the biases (MXNet's order)."""
 
+    def state_info(self, batch_size: int = 0) -> list[dict[str, Any]]:
+        """One state (N, hidden_size)."""
+        return [{"shape": (batch_size, self._hidden_size), "__layout__": "NC"}]
+
     def infer_shape(self, inputs: Tensor, *args: Any) -> None:
         self.i2h_weight.shape = (self.i2h_weight.shape[0], int(inputs.shape[-1]))
 
@@ -49,6 +53,21 @@ class _GatedCell(HybridRecurrentCell):
         shape = self.i2h_weight.shape
         extra = f", {self._activation}" if type(self) is RNNCell else ""
         return f"{type(self).__name__}({shape[1] if shape[1] else None} -> {shape[0]}{extra})"
+
+
+class _TwoActivationCell(_GatedCell):
+    """LSTMCell's and GRUCell's constructor: the gated cell with an activation and a recurrent
+    (gate) activation."""
+
+    def __init__(self, hidden_size: int, i2h_weight_initializer: Any = None,
+                 h2h_weight_initializer: Any = None, i2h_bias_initializer: Any = "zeros",
+                 h2h_bias_initializer: Any = "zeros", input_size: int = 0,
+                 prefix: str | None = None, params: Any = None, activation: Any = "tanh",
+                 recurrent_activation: Any = "sigmoid", **kwargs: Any) -> None:
+        super().__init__(hidden_size, i2h_weight_initializer, h2h_weight_initializer, i2h_bias_initializer,
+                         h2h_bias_initializer, input_size, prefix, params, **kwargs)
+        self._activation = activation
+        self._recurrent_activation = recurrent_activation
 
 
 class RNNCell(_GatedCell):
@@ -86,10 +105,6 @@ class RNNCell(_GatedCell):
                          h2h_bias_initializer, input_size, prefix, params, **kwargs)
         self._activation = activation
 
-    def state_info(self, batch_size: int = 0) -> list[dict[str, Any]]:
-        """One state (N, hidden_size)."""
-        return [{"shape": (batch_size, self._hidden_size), "__layout__": "NC"}]
-
     def _alias(self) -> str:
         return "rnn"
 
@@ -99,7 +114,7 @@ class RNNCell(_GatedCell):
         return out, [out]
 
 
-class LSTMCell(_GatedCell):
+class LSTMCell(_TwoActivationCell):
     r"""A long short-term memory cell (gates i, f, c, o stacked in that order).
 
     Args:
@@ -128,16 +143,6 @@ class LSTMCell(_GatedCell):
 
     _gates = 4
 
-    def __init__(self, hidden_size: int, i2h_weight_initializer: Any = None,
-                 h2h_weight_initializer: Any = None, i2h_bias_initializer: Any = "zeros",
-                 h2h_bias_initializer: Any = "zeros", input_size: int = 0,
-                 prefix: str | None = None, params: Any = None, activation: Any = "tanh",
-                 recurrent_activation: Any = "sigmoid", **kwargs: Any) -> None:
-        super().__init__(hidden_size, i2h_weight_initializer, h2h_weight_initializer, i2h_bias_initializer,
-                         h2h_bias_initializer, input_size, prefix, params, **kwargs)
-        self._activation = activation
-        self._recurrent_activation = recurrent_activation
-
     def state_info(self, batch_size: int = 0) -> list[dict[str, Any]]:
         """States h and c, (N, hidden_size) each."""
         return [{"shape": (batch_size, self._hidden_size), "__layout__": "NC"},
@@ -149,17 +154,14 @@ class LSTMCell(_GatedCell):
     def _step(self, inputs: Tensor, states: list[Tensor]) -> tuple[Tensor, Tensor]:
         i2h, h2h = self._projections(inputs, states[0])
         i, f, c, o = ops.split(i2h + h2h, self._hidden_size, axis=-1)
-        act, rec = self._activation, self._recurrent_activation
-        next_c = apply_activation(f, rec) * states[1] + apply_activation(i, rec) * apply_activation(c, act)
-        next_h = apply_activation(o, rec) * apply_activation(next_c, act)
-        return next_h, next_c
+        return lstm_update(i, f, c, o, states[1], self._activation, self._recurrent_activation)
 
     def forward(self, inputs: Tensor, states: list[Tensor]) -> tuple[Tensor, list[Tensor]]:
         next_h, next_c = self._step(inputs, states)
         return next_h, [next_h, next_c]
 
 
-class GRUCell(_GatedCell):
+class GRUCell(_TwoActivationCell):
     r"""A gated recurrent unit cell, as cuDNN computes it (the reset gate multiplies ``W_hn h + b_hn``):
     ``h_t = (1 - z) * tanh(W_in x + b_in + r * (W_hn h + b_hn)) + z * h``.
 
@@ -183,33 +185,14 @@ class GRUCell(_GatedCell):
 
     _gates = 3
 
-    def __init__(self, hidden_size: int, i2h_weight_initializer: Any = None,
-                 h2h_weight_initializer: Any = None, i2h_bias_initializer: Any = "zeros",
-                 h2h_bias_initializer: Any = "zeros", input_size: int = 0,
-                 prefix: str | None = None, params: Any = None, activation: Any = "tanh",
-                 recurrent_activation: Any = "sigmoid", **kwargs: Any) -> None:
-        super().__init__(hidden_size, i2h_weight_initializer, h2h_weight_initializer, i2h_bias_initializer,
-                         h2h_bias_initializer, input_size, prefix, params, **kwargs)
-        self._activation = activation
-        self._recurrent_activation = recurrent_activation
-
-    def state_info(self, batch_size: int = 0) -> list[dict[str, Any]]:
-        """One state (N, hidden_size)."""
-        return [{"shape": (batch_size, self._hidden_size), "__layout__": "NC"}]
-
     def _alias(self) -> str:
         return "gru"
 
     def forward(self, inputs: Tensor, states: list[Tensor]) -> tuple[Tensor, list[Tensor]]:
         h = states[0]
         i2h, h2h = self._projections(inputs, h)
-        i_r, i_z, i_n = ops.split(i2h, self._hidden_size, axis=-1)
-        h_r, h_z, h_n = ops.split(h2h, self._hidden_size, axis=-1)
-        rec = self._recurrent_activation
-        r = apply_activation(i_r + h_r, rec)
-        z = apply_activation(i_z + h_z, rec)
-        n = apply_activation(i_n + r * h_n, self._activation)
-        out = (1 - z) * n + z * h
+        parts = [ops.split(x, self._hidden_size, axis=-1) for x in (i2h, h2h)]
+        out = gru_update(*parts, h, self._activation, self._recurrent_activation)
         return out, [out]
 
 

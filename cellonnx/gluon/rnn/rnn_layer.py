@@ -13,6 +13,7 @@ from typing import Any
 from cellonnx import ops
 from cellonnx.gluon.hybrid import HybridBlock
 from cellonnx.gluon.parameter import Parameter
+from cellonnx.gluon.rnn.cell_base import begin_states
 from cellonnx.gluon.symbol.ops_rnn import run_rnn
 from cellonnx.tensor import Tensor
 
@@ -104,7 +105,9 @@ class _RNNLayer(HybridBlock):
         return s.format(mapping=mapping) + ")"
 
     def state_info(self, batch_size: int = 0) -> list[dict[str, Any]]:
-        raise NotImplementedError
+        """The begin state's shape, layout and dtype."""
+        return [{"shape": (self._num_layers * self._dir, batch_size, self._hidden_size), "__layout__": "LNC",
+                 "dtype": self._dtype}]
 
     def infer_shape(self, inputs: Tensor, *args: Any) -> None:
         n = int(inputs.shape[-1])
@@ -129,7 +132,9 @@ class _RNNLayer(HybridBlock):
         Returns:
             list: the states.
         """
-        return _begin_state(self.state_info(batch_size), func, kwargs, f"{self.prefix}h0_")
+        infos = self.state_info(batch_size)
+        return begin_states(infos, func, kwargs, [f"{self.prefix}h0_{i}" for i in range(len(infos))],
+                            drop_name=True)
 
     def __call__(self, inputs: Any, states: Any = None, sequence_length: Any = None, *rest: Any,
                  **kwargs: Any) -> Any:
@@ -201,29 +206,6 @@ def _zeros_like_batch(inputs: Tensor, batch_axis: int, shape: tuple) -> Tensor:
     return lead + ops.expand_dims(col[:, :1], 0) * 0
 
 
-def _begin_state(infos: list[dict[str, Any]], func: Any, kwargs: dict[str, Any], prefix: str) -> list[Any]:
-    from cellonnx.mxnet import ndarray
-    from cellonnx.mxnet import numpy as mnp
-    from cellonnx.mxnet.util import is_np_array
-
-    if func is None:
-        func = mnp.zeros if is_np_array() else ndarray.zeros
-    states = []
-    for i, info in enumerate(infos):
-        info = {k: v for k, v in dict(info or {}, **kwargs).items() if not k.startswith("__")}
-        info.pop("name", None)
-        state = _call_state_func(func, info, f"{prefix}{i}")
-        states.append(state)
-    return states
-
-
-def _call_state_func(func: Any, info: dict[str, Any], name: str) -> Any:
-    try:
-        return func(name=name, **info)
-    except TypeError:
-        return func(**info)
-
-
 class RNN(_RNNLayer):
     r"""A multi-layer Elman RNN with tanh or ReLU non-linearity over a sequence:
     ``h_t = act(W_ih x_t + b_ih + W_hh h_(t-1) + b_hh)``.
@@ -273,11 +255,6 @@ class RNN(_RNNLayer):
 
     def _alias(self) -> str:
         return "rnn"
-
-    def state_info(self, batch_size: int = 0) -> list[dict[str, Any]]:
-        """The begin state's shape, layout and dtype."""
-        return [{"shape": (self._num_layers * self._dir, batch_size, self._hidden_size), "__layout__": "LNC",
-                 "dtype": self._dtype}]
 
 
 class LSTM(_RNNLayer):
@@ -383,8 +360,3 @@ class GRU(_RNNLayer):
 
     def _alias(self) -> str:
         return "gru"
-
-    def state_info(self, batch_size: int = 0) -> list[dict[str, Any]]:
-        """The begin state's shape, layout and dtype."""
-        return [{"shape": (self._num_layers * self._dir, batch_size, self._hidden_size), "__layout__": "LNC",
-                 "dtype": self._dtype}]

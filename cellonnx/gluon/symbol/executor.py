@@ -13,6 +13,7 @@ import numpy as np
 
 from cellonnx import autograd as core_autograd
 from cellonnx.gluon import autograd
+from cellonnx.gluon.symbol.executor_monitor import BackwardTap, batch_norm_extras
 from cellonnx.gluon.symbol.interpreter import Program
 from cellonnx.gluon.symbol.spec import op_spec
 from cellonnx.tensor import Tensor
@@ -131,6 +132,10 @@ class Executor:
         self.outputs: list[Any] = []
         self._recorded: tuple[list[Any], list[tuple[int, Any]]] | None = None
         self._monitor: Any = None
+        self._monitor_all = False
+        self._tap: BackwardTap | None = None
+        self._step_inputs: list[Any] = []
+        self._train = False
         self._moved_aux: list[np.ndarray] | None = None
         shapes = {}
         for name, value in zip(self._arg_names + self._aux_names, args + aux):
@@ -195,10 +200,13 @@ class Executor:
                 values[name] = array
         values.update(zip(self._aux_names, self.aux_arrays))
         after = self._monitor_step if self._monitor is not None else None
+        self._train = is_train
+        self._tap = BackwardTap(set(self._aux_names)) if self._monitor is not None and is_train else None
+        hook = self._monitor_hook if self._monitor is not None else None
         if is_train:
             before = [a._data.copy() for a in self.aux_arrays]
             with autograd.record(train_mode=True):
-                outs = self._program.run(values, after=after)
+                outs = self._program.run(values, hook=hook, after=after)
             self._recorded = (outs, leaves)
             # MXNet 1.9.1 moves the auxiliary states (BatchNorm's statistics) in backward, not in forward
             self._moved_aux = [a._data.copy() for a in self.aux_arrays]
@@ -206,15 +214,27 @@ class Executor:
                 a[:] = b
         else:
             with core_autograd.no_grad(), autograd.predict_mode():
-                outs = self._program.run(values, after=after)
+                outs = self._program.run(values, hook=hook, after=after)
             self._recorded = None
             self._moved_aux = None
         self.outputs = [_nd(o._data) if isinstance(o, Tensor) else o for o in outs]
         return self.outputs
 
+    def _monitor_hook(self, step: Any, inputs: list[Any]) -> None:
+        self._step_inputs = list(inputs)
+        if self._tap is not None:
+            self._tap.hook(step, inputs, self._program.graph)
+
     def _monitor_step(self, step: Any, result: Any) -> None:
         """Hand the monitor every output of an operator, named as MXNet's executor names them
-        (``<node>_output``, or ``<node>_output<i>`` for operators of several outputs)."""
+        (``<node>_output``, or ``<node>_output<i>`` for operators of several outputs; BatchNorm's
+        ``_output``, ``_mean``, ``_var``)."""
+        if step.node.op == "BatchNorm" and isinstance(result, Tensor):
+            self._monitor(f"{step.node.name}_output", _nd(np.array(result._data)))
+            extras = batch_norm_extras(step.attrs, self._step_inputs[0], self._step_inputs[3:5], self._train)
+            for suffix, value in zip(("mean", "var"), extras):
+                self._monitor(f"{step.node.name}_{suffix}", _nd(value))
+            return
         if isinstance(result, (list, tuple)):
             for i, out in enumerate(result):
                 if isinstance(out, Tensor):
@@ -270,6 +290,8 @@ class Executor:
                                   head_grads=[h for _, h in live], retain_graph=True)
         else:  # no output depends differentiably on the arguments (comparisons, shapes ...)
             grads = [None] * len(leaves)
+        if self._tap is not None and self._monitor is not None:
+            self._tap.report(outs, heads, self._monitor, _nd)
         for (i, leaf), g in zip(leaves, grads):
             target = self.grad_arrays[i]
             value = np.zeros(leaf.shape, leaf._data.dtype) if g is None else g._data
@@ -316,8 +338,11 @@ class Executor:
         return Executor(self._symbol, args, grads, list(self._reqs), aux)
 
     def set_monitor_callback(self, callback: Any, monitor_all: bool = False) -> None:
-        """Call ``callback(name, array)`` with every operator's outputs during each forward."""
+        """Call ``callback(name, array)`` with every operator's outputs during each forward, and with every
+        backward node's outputs (``<node>_backward_output<i>``: the gradients of the node's inputs) during
+        each backward."""
         self._monitor = callback
+        self._monitor_all = monitor_all
 
     def debug_str(self) -> str:
         return self._symbol.debug_str()

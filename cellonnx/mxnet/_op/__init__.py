@@ -27,6 +27,7 @@ from cellonnx.mxnet._op.quantized_nn import QUANTIZED_NN
 from cellonnx.mxnet._op.reduce import REDUCE
 from cellonnx.mxnet._op.shape import SHAPE
 from cellonnx.mxnet._op.spatial import SPATIAL
+from cellonnx.mxnet._op.spectral import SPECTRAL
 from cellonnx.mxnet._op.update import UPDATE
 from cellonnx.mxnet._op.update_adamw import UPDATE_ADAMW
 from cellonnx.mxnet._op.update_multi import UPDATE_MULTI
@@ -69,6 +70,7 @@ CONTRIB: dict[str, Callable[..., Any]] = {
 CONTRIB.update(CONTRIB_EXTRA)
 CONTRIB.update(UPDATE_ADAMW)
 CONTRIB.update(HAWKES)
+CONTRIB.update(SPECTRAL)
 CONTRIB.update(QUANTIZE)
 CONTRIB.update(QUANTIZED_NN)
 CONTRIB.update(CALIBRATE)

@@ -22,10 +22,16 @@ from cellonnx.mxnet.ndarray.contrib_sparse import (  # noqa: E402
     rand_zipfian,
 )
 from cellonnx.mxnet.ndarray.control_flow import cond, foreach, while_loop  # noqa: E402
+from cellonnx.mxnet.ndarray.dgl_sample import (  # noqa: E402
+    dgl_csr_neighbor_non_uniform_sample,
+    dgl_csr_neighbor_uniform_sample,
+    dgl_graph_compact,
+)
 from cellonnx.mxnet.ndarray.random import uniform  # noqa: E402, F401
 
 __all__ = [*_op.CONTRIB, "SparseEmbedding", "cond", "dgl_adjacency", "dgl_subgraph", "edge_id", "foreach",
            "getnnz", "rand_zipfian", "while_loop"]
+__all__ += ["dgl_csr_neighbor_non_uniform_sample", "dgl_csr_neighbor_uniform_sample", "dgl_graph_compact"]
 
 
 

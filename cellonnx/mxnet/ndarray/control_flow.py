@@ -1,8 +1,8 @@
 """mx.nd.contrib.foreach / while_loop / cond: MXNet's control flow over NDArrays.
 
 Eagerly they run in Python (autograd records each step). While a hybridized block is traced, foreach is
-an ONNX Scan (cellonnx.ops.scan) over however many steps the input has, and cond an ONNX If
-(cellonnx.ops.cond) holding both branches.
+an ONNX Scan (cellonnx.ops.scan) over however many steps the input has, cond an ONNX If
+(cellonnx.ops.cond) holding both branches, and while_loop an ONNX Loop (while_loop_graph.py).
 """
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import Any
 
 from cellonnx import ops
 from cellonnx.mxnet import _op
+from cellonnx.mxnet.ndarray.while_loop_graph import as_loop, loop_applies
 from cellonnx.tensor import Tensor
 
 __all__ = ["cond", "foreach", "while_loop"]
@@ -113,6 +114,27 @@ def while_loop(cond: Callable[..., Any], func: Callable[..., Any], loop_vars: An
     variables = [loop_vars] if single else list(loop_vars)
     if not variables:
         raise ValueError("loop_vars should contain at least one element")
+    if loop_applies(variables):
+        like = variables[0]
+        stacked, layout, final = as_loop(cond, func, variables, max_iterations, _flatten,
+                                         lambda: _run_while(cond, func, variables, max_iterations))
+        stacked = [_as_result(x, like) for x in stacked]
+        variables = [_as_result(x, v) for x, v in zip(final, variables)]
+    else:
+        rows, variables, layout, steps = _run_while(cond, func, variables, max_iterations)
+        stacked = []
+        for x in rows:
+            missing = max_iterations - steps
+            pad = [ops.zeros((missing, *x.shape[1:]), x.dtype)] if missing else []
+            stacked.append(_as_result(ops.concat([x, *pad], 0), x))
+    result = _regroup(stacked, layout)[0] if layout is not None and stacked else stacked
+    return result, (variables[0] if single else variables)
+
+
+def _run_while(cond: Callable[..., Any], func: Callable[..., Any], variables: list[Tensor],
+               max_iterations: int) -> tuple[list[Tensor], list[Tensor], Any, int]:
+    """The loop in Python: (each step output stacked over the steps taken, the final variables, the step
+    outputs' layout, the number of steps)."""
     outputs: list[list[Tensor]] = []
     layout: Any = None
     steps = 0
@@ -134,12 +156,8 @@ def while_loop(cond: Callable[..., Any], func: Callable[..., Any], loop_vars: An
         shapes = {tuple(x.shape) for x in column}
         if len(shapes) != 1:
             raise ValueError(f"Shapes of {i}-th elements in step_outputs are inconsistent: {sorted(shapes)}")
-        rows = [ops.expand_dims(x, 0) for x in column]
-        if steps < max_iterations:
-            rows.append(ops.zeros((max_iterations - steps, *column[0].shape), column[0].dtype))
-        stacked.append(_as_result(ops.concat(rows, 0), column[0]))
-    result = _regroup(stacked, layout)[0] if layout is not None and stacked else stacked
-    return result, (variables[0] if single else variables)
+        stacked.append(_as_result(ops.concat([ops.expand_dims(x, 0) for x in column], 0), column[0]))
+    return stacked, variables, layout, steps
 
 
 def cond(pred: Any, then_func: Callable[[], Any], else_func: Callable[[], Any]) -> Any:

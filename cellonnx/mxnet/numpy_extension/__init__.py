@@ -33,3 +33,8 @@ from cellonnx.mxnet.numpy_extension.misc import __all__ as _misc_all  # noqa: E4
 __all__ += ["Context", "cpu_pinned", "current_context", "gpu_memory_info", *_misc_all]
 
 _attach(globals(), _EXAMPLES, {})
+
+# MXNet 2.x's control flow (npx.foreach / while_loop / cond): the contrib functions over mx.np arrays
+from cellonnx.mxnet.ndarray.control_flow import cond, foreach, while_loop  # noqa: E402
+
+__all__ += ["cond", "foreach", "while_loop"]

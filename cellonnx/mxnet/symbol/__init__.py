@@ -208,3 +208,9 @@ def _graph_operator(name: str) -> Any:
         return None
     row = row_of(op)
     return _dual(name, op, None if row is None else _op.wrap(name, row.fn, _TracedSymbol))
+
+
+# mx.sym.contrib's spectral operators: graph nodes on Symbols (the interpreter runs them), arrays eagerly
+for _name in ("fft", "ifft", "count_sketch"):
+    setattr(contrib, _name, _dual(_name, "_contrib_" + _name, getattr(contrib, _name),
+                                  _op.CONTRIB[_name]))

@@ -12,5 +12,6 @@ FAMILIES += ("trig", "special", "elementwise", "bitwise", "cumulative", "einsum"
              "random_dist", "boxes")
 FAMILIES += ("comm", "comm_v", "comm_neighbor", "comm_p2p")
 FAMILIES += ("counter_rng",)
+FAMILIES += ("interleaved_dft",)  # MXNet's contrib fft / ifft layout; not a cellonnx.ops name
 
 MODULES = [importlib.import_module(f"cellonnx.ops.prims.{name}") for name in FAMILIES]

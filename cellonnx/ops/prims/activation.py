@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from cellonnx.ops import registry
 from cellonnx.ops.prims._util import (
     clip_scalars,
     count_of,
@@ -31,6 +32,7 @@ from cellonnx.ops.prims.math import (
     clamp,
     div,
     equal,
+    erf,
     exp,
     greater,
     greater_equal,
@@ -420,11 +422,13 @@ class Gelu(Op):
             dinner = mul(add(mul(x2, 3 * _GELU_C), 1.0), _SQRT_2_OVER_PI)
             d = add(mul(add(th, 1.0), 0.5), mul(mul(mul(x, 0.5), sub(1.0, mul(th, th))), dinner))
         else:
-            # the forward's own Phi(x) as y / x, at a sixth of erf's cost; at x = 0 its Taylor line, which
-            # keeps the value (1/2) and the slope (phi(0)) for second order, over a denominator of 1
-            zero = equal(x, 0.0)
-            taylor = add(mul(x, 1 / _math.sqrt(2 * _math.pi)), 0.5)
-            cdf = where(zero, taylor, div(ctx.out, where(zero, 1.0, x)))
+            cdf = _traced_cdf(x) if registry.TRACE_HOOK is not None else None
+            if cdf is None:
+                # the forward's own Phi(x) as y / x, at a sixth of erf's cost; at x = 0 its Taylor line,
+                # which keeps the value (1/2) and the slope (phi(0)) for second order, over a denominator of 1
+                zero = equal(x, 0.0)
+                taylor = add(mul(x, 1 / _math.sqrt(2 * _math.pi)), 0.5)
+                cdf = where(zero, taylor, div(ctx.out, where(zero, 1.0, x)))
             pdf = mul(exp(mul(mul(x, x), -0.5)), 1 / _math.sqrt(2 * _math.pi))
             d = add(cdf, mul(x, pdf))
         return (mul(g, d),)
@@ -439,6 +443,14 @@ class Gelu(Op):
         else:
             cdf = g.op("Add", g.op("Erf", g.op("Mul", x, g.like(1 / _math.sqrt(2.0)))), g.like(1.0))
         return g.op("Mul", g.op("Mul", x, cdf), g.like(0.5))
+
+
+def _traced_cdf(x: Tensor) -> Tensor:
+    """Phi(x) for a traced gradient: ``(1 + erf(x / sqrt(2))) * 0.5``, whose first nodes are those of the
+    forward's lowering (merged with them by common-subexpression elimination below opset 20). In a graph
+    the eager form y / x costs two Where, an Equal and a Div over the activation, onnxruntime's Where being
+    several times a Mul."""
+    return mul(add(erf(mul(x, 1 / _math.sqrt(2.0))), 1.0), 0.5)
 
 
 # ---------------------------------------------------------------- functional API (MindSpore names)

@@ -1,7 +1,9 @@
 """Compiled data-parallel training (GRAPH_MODE) beside eager data-parallel training (PYNATIVE_MODE) under
 mpirun; writes OUT/rank{r}_{case}.npz for tests/communication/test_data_parallel_compiled.py.
 
-    mpirun -n 2 python train_dp_compiled.py OUT
+    mpirun -n 2 python train_dp_compiled.py OUT [GPU]
+
+With GPU, every rank's compiled step runs on onnxruntime's CUDA execution provider (eager steps stay NumPy).
 """
 from __future__ import annotations
 
@@ -78,7 +80,8 @@ def run(kind: str, norm: str, opt_name: str, mode: int, rank: int, size: int) ->
         out.update({"end/" + k: v for k, v in state(net).items()})
         out["losses"] = np.array(losses)
         if mode == ms.GRAPH_MODE:   # how the compiled step was cut: graphs run, boundaries started / finished
-            (compiled,) = _compiled_steps(step)
+            # (on CUDA the step graph is static in its batch dim: the last, smaller batch made a second one)
+            compiled = _compiled_steps(step)[0]
             out["actions"] = np.array([kind for kind, _ in compiled.plan.actions])
             from cellonnx.graph.export_step import export_step_model
             try:
@@ -167,8 +170,11 @@ def _compiled_steps(cell: nn.Cell) -> list:
     return compiled_steps(cell)
 
 
-def main(out: str) -> None:
+def main(out: str, device_target: str = "CPU") -> None:
+    ms.set_context(device_target=device_target)
     init()
+    if device_target == "GPU":
+        ms.set_context(device_id=0)  # init() picked the local rank, as MindSpore does; the ranks share one GPU
     rank, size = get_rank(), get_group_size()
     ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True,
                                  comm_fusion={"allreduce": {"mode": "size", "config": 0.0004}})  # 419 B
@@ -188,4 +194,4 @@ def main(out: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(*sys.argv[1:])

@@ -16,7 +16,25 @@ def _image(F: Any) -> Any:
     return F.npx.image if is_np_array() else F.image
 
 
-class RandomFlipLeftRight(HybridBlock):
+class _ImageOp(HybridBlock):
+    """A transform that calls one ``image`` operator (``_op``) with the arguments its constructor keeps."""
+
+    _op = ""
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__()
+        self._args = args
+
+    def hybrid_forward(self, F: Any, x: Any) -> Any:
+        return getattr(_image(F), self._op)(x, *self._args)
+
+
+def _jitter(amount: float) -> tuple[float, float]:
+    """The factor range [max(0, 1 - amount), 1 + amount] of the enhance operators."""
+    return max(0, 1 - amount), 1 + amount
+
+
+class RandomFlipLeftRight(_ImageOp):
     """Flip an (H, W, C) image left to right with probability 0.5.
 
     Examples:
@@ -26,14 +44,13 @@ class RandomFlipLeftRight(HybridBlock):
         (2, 3, 3)
     """
 
+    _op = "random_flip_left_right"
+
     def __init__(self) -> None:
         super().__init__()
 
-    def hybrid_forward(self, F: Any, x: Any) -> Any:
-        return _image(F).random_flip_left_right(x)
 
-
-class RandomFlipTopBottom(HybridBlock):
+class RandomFlipTopBottom(_ImageOp):
     """Flip an (H, W, C) image top to bottom with probability 0.5.
 
     Examples:
@@ -43,25 +60,13 @@ class RandomFlipTopBottom(HybridBlock):
         (2, 3, 3)
     """
 
+    _op = "random_flip_top_bottom"
+
     def __init__(self) -> None:
         super().__init__()
 
-    def hybrid_forward(self, F: Any, x: Any) -> Any:
-        return _image(F).random_flip_top_bottom(x)
 
-
-class _Enhance(HybridBlock):
-    _op = ""
-
-    def __init__(self, amount: float) -> None:
-        super().__init__()
-        self._args = (max(0, 1 - amount), 1 + amount)
-
-    def hybrid_forward(self, F: Any, x: Any) -> Any:
-        return getattr(_image(F), self._op)(x, *self._args)
-
-
-class RandomBrightness(_Enhance):
+class RandomBrightness(_ImageOp):
     """Scale the brightness by a factor drawn from [max(0, 1 - brightness), 1 + brightness].
 
     Args:
@@ -77,10 +82,10 @@ class RandomBrightness(_Enhance):
     _op = "random_brightness"
 
     def __init__(self, brightness: float) -> None:
-        super().__init__(brightness)
+        super().__init__(*_jitter(brightness))
 
 
-class RandomContrast(_Enhance):
+class RandomContrast(_ImageOp):
     """Blend with the image's mean gray level by a factor drawn from [max(0, 1 - contrast), 1 + contrast].
 
     Args:
@@ -96,10 +101,10 @@ class RandomContrast(_Enhance):
     _op = "random_contrast"
 
     def __init__(self, contrast: float) -> None:
-        super().__init__(contrast)
+        super().__init__(*_jitter(contrast))
 
 
-class RandomSaturation(_Enhance):
+class RandomSaturation(_ImageOp):
     """Blend with the gray image by a factor drawn from [max(0, 1 - saturation), 1 + saturation].
 
     Args:
@@ -115,10 +120,10 @@ class RandomSaturation(_Enhance):
     _op = "random_saturation"
 
     def __init__(self, saturation: float) -> None:
-        super().__init__(saturation)
+        super().__init__(*_jitter(saturation))
 
 
-class RandomHue(_Enhance):
+class RandomHue(_ImageOp):
     """Turn the hue by ``alpha * 360`` degrees, ``alpha`` drawn from [max(0, 1 - hue), 1 + hue].
 
     Args:
@@ -134,10 +139,10 @@ class RandomHue(_Enhance):
     _op = "random_hue"
 
     def __init__(self, hue: float) -> None:
-        super().__init__(hue)
+        super().__init__(*_jitter(hue))
 
 
-class RandomColorJitter(HybridBlock):
+class RandomColorJitter(_ImageOp):
     """Brightness, contrast, saturation and hue jitters in a random order.
 
     Args:
@@ -153,16 +158,14 @@ class RandomColorJitter(HybridBlock):
         (2, 2, 3)
     """
 
+    _op = "random_color_jitter"
+
     def __init__(self, brightness: float = 0, contrast: float = 0, saturation: float = 0,
                  hue: float = 0) -> None:
-        super().__init__()
-        self._args = (brightness, contrast, saturation, hue)
-
-    def hybrid_forward(self, F: Any, x: Any) -> Any:
-        return _image(F).random_color_jitter(x, *self._args)
+        super().__init__(brightness, contrast, saturation, hue)
 
 
-class RandomLighting(HybridBlock):
+class RandomLighting(_ImageOp):
     """AlexNet-style PCA lighting noise with standard deviation ``alpha``.
 
     Args:
@@ -175,9 +178,7 @@ class RandomLighting(HybridBlock):
         (2, 2, 3)
     """
 
-    def __init__(self, alpha: float) -> None:
-        super().__init__()
-        self._alpha = alpha
+    _op = "random_lighting"
 
-    def hybrid_forward(self, F: Any, x: Any) -> Any:
-        return _image(F).random_lighting(x, self._alpha)
+    def __init__(self, alpha: float) -> None:
+        super().__init__(alpha)
