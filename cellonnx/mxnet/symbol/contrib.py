@@ -27,5 +27,5 @@ def __getattr__(name: str) -> Any:
 
 # the quantization operators build graph nodes on Symbols (MXNet's quantized symbol.json); their names
 # resolve through __getattr__, which also computes them on arrays
-for _name in (*_op.QUANTIZATION, ):
+for _name in _op.QUANTIZATION:
     delattr(sys.modules[__name__], _name)
