@@ -69,11 +69,20 @@ def parameter_broadcast(net: Any, layout: dict[str, Any], cur_rank: int = 0, ini
     Raises:
         ValueError: `cur_rank` is not this process's rank, `initial_rank` is not the first rank of a pipeline
             stage, or a name of `layout` is none of the network's parameters.
+
+    Examples:
+        >>> net = nn.Dense(2, 1, weight_init='ones')
+        >>> layout = {'weight': [[2, 1], [-1, -1]]}  # data parallel over 2 ranks
+        >>> ms.parameter_broadcast(net, layout)  # one process (no mpirun): nothing to broadcast to
+        >>> print(net.weight.asnumpy())
+        [[1. 1.]]
     """
+    from cellonnx.communication import _mpi
     from cellonnx.communication import management as mg
     from cellonnx.ops.prims.comm import AllReduce
     from cellonnx.parallel_context import get_auto_parallel_context
-    if not layout or mg.get_group_size() <= 1:
+    # without init() there is one rank (MindSpore's get_group_size() is then 1)
+    if not layout or not _mpi.initialized() or mg.get_group_size() <= 1:
         return
     stages = get_auto_parallel_context("pipeline_stages")
     if cur_rank != mg.get_rank():

@@ -41,6 +41,13 @@ class Profiler:
 
     Raises:
         RuntimeError: another Profiler is collecting.
+
+    Examples:
+        >>> prof = ms.Profiler(output_path="./data")
+        >>> y = ops.relu(ops.ones((4, 3)) - 0.5)
+        >>> prof.analyse()
+        >>> print(sorted((row["op_name"], row["calls"]) for row in prof.statistics()))
+        [('Fill', 1), ('Relu', 1), ('Sub', 1)]
     """
 
     def __init__(self, **kwargs: Any) -> None:

@@ -317,6 +317,32 @@ def obfuscate_ckpt(network: Any, ckpt_files: str, target_modules: list[str] | No
         TypeError: If `network` is not nn.Cell, a path is not a str, or `obf_config` is malformed.
         ValueError: If a path does not exist, `target_modules` is malformed or names nothing, or
             `obfuscate_scale` is not larger than 1.
+
+    Examples:
+        >>> import os
+        >>> class Head(nn.Cell):
+        ...     def __init__(self):
+        ...         super().__init__()
+        ...         self.fc1 = nn.Dense(4, 3)
+        ...         self.fc2 = nn.Dense(3, 2)
+        ...     def construct(self, x):
+        ...         return self.fc2(self.fc1(x))
+        >>> class Net(nn.Cell):
+        ...     def __init__(self):
+        ...         super().__init__()
+        ...         self.head = Head()
+        ...     def construct(self, x):
+        ...         return self.head(x)
+        >>> net = Net()
+        >>> os.makedirs('plain', exist_ok=True)
+        >>> ms.save_checkpoint(net, 'plain/net.ckpt')
+        >>> ratios = ms.obfuscate_ckpt(net, 'plain', target_modules=['head', 'fc1|fc2'], saved_path='./')
+        >>> print(sorted(ratios), ratios['obf_metadata'].shape)
+        ['obf_metadata'] (1,)
+        >>> obf = ms.load_checkpoint('net_obf.ckpt')
+        >>> w, w_obf = net.head.fc1.weight.asnumpy(), obf['head.fc1.weight'].asnumpy()
+        >>> print(np.allclose(w_obf, w), np.allclose(w_obf * ratios['obf_metadata'], w, rtol=1e-3))
+        False True
     """
     from cellonnx import nn
     if not isinstance(network, nn.Cell):
@@ -374,6 +400,24 @@ def load_obf_params_into_net(network: Any, target_modules: list[str] | None = No
 
     Returns:
         nn.Cell, the network.
+
+    Examples:
+        >>> class Head(nn.Cell):
+        ...     def __init__(self):
+        ...         super().__init__()
+        ...         self.fc1 = nn.Dense(4, 3)
+        ...         self.fc2 = nn.Dense(3, 2)
+        ...     def construct(self, x):
+        ...         return self.fc2(self.fc1(x))
+        >>> class Net(nn.Cell):
+        ...     def __init__(self):
+        ...         super().__init__()
+        ...         self.head = Head()
+        ...     def construct(self, x):
+        ...         return self.head(x)
+        >>> net = Net()
+        >>> ms.load_obf_params_into_net(net, target_modules=['head', 'fc1|fc2']) is net
+        True
     """
     from cellonnx import nn
     if not isinstance(network, nn.Cell):

@@ -25,12 +25,19 @@ napoleon_numpy_docstring = False
 napoleon_custom_sections = [("Inputs", "params_style"), ("Outputs", "returns_style"), "Shape",
                             "Supported Platforms"]
 autodoc_member_order = "bysource"
-autodoc_typehints = "signature"
-autodoc_default_options = {"members": True, "show-inheritance": False}
+# signatures as MindSpore's reference shows them (names and defaults); the annotations go into the
+# parameter descriptions, where a long ``Callable[[Any], Any]`` does not push the signature over three lines
+autodoc_typehints = "description"
+autodoc_typehints_description_target = "documented"
+# members are named per directive (``:members:`` for all): Sphinx 9 lets a default "members" override a
+# directive's own list (``:members: construct, set_train``), so the default would undo every chosen subset
+autodoc_default_options = {"show-inheritance": False}
 # the signatures as written (``dtype=mstype.float32``), not the repr of the default object
 autodoc_preserve_defaults = True
 
 html_theme = "furo"
+# the page's table of contents lists its sections, not every method of every class (Cell alone has 60)
+toc_object_entries = False
 html_title = f"cellonnx {release}"
 html_static_path = ["_static"]
 html_css_files = ["cellonnx.css"]

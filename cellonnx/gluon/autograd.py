@@ -30,6 +30,7 @@ from cellonnx.tensor import Tensor
 __all__ = ["backward", "grad", "is_recording", "is_training", "mark_variables", "pause", "predict_mode", "record",
            "set_recording", "set_training", "train_mode"]
 __all__ += ["Function"]
+__all__ += ["get_symbol"]
 
 
 class _State(threading.local):
@@ -164,3 +165,11 @@ def mark_variables(variables: Any, gradients: Any, grad_reqs: Any = "write") -> 
 
 
 from cellonnx.gluon.autograd_function import Function  # noqa: E402 - it builds on the tape this module drives
+
+
+def get_symbol(x: Any) -> Any:
+    """MXNet's ``autograd.get_symbol``: the recorded computation that produced ``x`` as an mx.sym Symbol
+    (cellonnx.mxnet.autograd_symbol)."""
+    from cellonnx.mxnet.autograd_symbol import get_symbol as _get_symbol
+
+    return _get_symbol(x)

@@ -115,8 +115,15 @@ class HybridBlock(Block):
         While tracing, F is ``mx.sym``: its operators are the same functions as ``mx.nd``'s, recorded into the
         graph because their inputs are traced tensors; so one code path serves both and ``F is mx.sym`` still
         tells code that it is being hybridized."""
+        from cellonnx.gluon.symbol.symbol import is_symbol
         from cellonnx.mxnet import ndarray, symbol
 
+        if is_symbol(x):  # called on Symbols, as MXNet 1.x allows: the parameters are variables of the graph
+            from cellonnx.mxnet.name import Prefix
+
+            params = {k: symbol.var(p.name) for k, p in self._params.items() if p is not None}
+            with Prefix(getattr(self, "prefix", "") or ""):  # node names take the block's prefix, as in MXNet
+                return self.hybrid_forward(symbol, x, *args, **params)
         F = symbol if _trace._current else ndarray
         params = {k: p for k, p in self._params.items() if p is not None}
         return self.hybrid_forward(F, x, *args, **params)

@@ -166,6 +166,9 @@ class Trainer:
         self._update(ignore_stale_grad)
 
     def _update(self, ignore_stale_grad: bool) -> None:
+        loss_scaler = getattr(self, "_amp_loss_scaler", None)  # mx.contrib.amp.init_trainer's
+        if loss_scaler is not None and loss_scaler.has_overflow(self._params):
+            return  # a step whose gradients overflowed is skipped, as MXNet's AMP does
         todo = []
         for i, p in enumerate(self._params):
             if _grad_req(p) == "null":

@@ -69,7 +69,8 @@ def _make_mnist(image: str = "./train-images-idx3-ubyte", label: str = "./train-
                 batch_size: int = 128, shuffle: bool = True, flat: bool = False, seed: int = 0,
                 silent: bool = False, num_parts: int = 1, part_index: int = 0, prefetch_buffer: int = 4,
                 ctx: str = "gpu", dtype: Any = None, data_name: str = "data",
-                label_name: str = "softmax_label") -> _Mnist:
+                label_name: str = "softmax_label", **_ignored: Any) -> _Mnist:
+    # MXNet's MNISTIter ignores keywords it does not know (get_mnist_iterator passes input_shape)
     images = _read_idx(image, 2051, "image")
     labels = _read_idx(label, 2049, "label")
     if len(labels) != len(images):

@@ -13,9 +13,25 @@ from typing import Any
 
 from cellonnx.mxnet import ndarray as nd
 from cellonnx.mxnet import symbol as sym
+from cellonnx.mxnet.base import mx_real_t
+from cellonnx.mxnet.context import Context, cpu
+from cellonnx.mxnet.initializer import Uniform
 from cellonnx.mxnet.io import DataDesc
+from cellonnx.mxnet.optimizer import get_updater
 
-__all__ = ["BatchEndParam", "DataDesc", "load_checkpoint", "load_params", "save_checkpoint"]
+__all__ = ["BASE_ESTIMATOR", "BatchEndParam", "Context", "DataDesc", "Uniform", "cpu", "get_updater",
+           "load_checkpoint", "load_params", "mx_real_t", "save_checkpoint"]
+
+# FeedForward's base class: scikit-learn's BaseEstimator when scikit-learn is installed (MXNet defines
+# SKLEARN_INSTALLED only when it is not, as False)
+BASE_ESTIMATOR: type = object
+try:
+    from sklearn.base import BaseEstimator
+
+    BASE_ESTIMATOR = BaseEstimator
+except ImportError:
+    SKLEARN_INSTALLED = False
+    __all__ += ["SKLEARN_INSTALLED"]
 
 BatchEndParam = namedtuple("BatchEndParams", ["epoch", "nbatch", "eval_metric", "locals"])
 BatchEndParam.__doc__ = """What a batch-end callback receives: the epoch, the batch number in it, the
@@ -79,3 +95,11 @@ from cellonnx.mxnet.model_feedforward import FeedForward  # noqa: E402 - it uses
 
 __all__ += ["FeedForward"]
 
+
+def __getattr__(name: str) -> Any:
+    # mx.model.LogValidationMetricsCallback: mx.callback imports this module, so it is looked up on use
+    if name == "LogValidationMetricsCallback":
+        from cellonnx.mxnet.callback import LogValidationMetricsCallback
+
+        return LogValidationMetricsCallback
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

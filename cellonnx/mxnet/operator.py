@@ -213,3 +213,8 @@ def _apply(ctx: Any, args: list[Tensor]) -> Any:
     results = registry.apply(node, tuple(args), {"fn": _CustomFunction, "ctx": ctx, "args": tuple(args),
                                                   "pending": tuple(o._data for o in outs)})
     return tuple(results) if len(outs) > 1 else results
+
+
+from cellonnx.mxnet.operator_legacy import NDArrayOp, NumpyOp, PythonOp  # noqa: E402 - they build on CustomOp
+
+__all__ += ["NDArrayOp", "NumpyOp", "PythonOp"]

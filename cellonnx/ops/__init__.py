@@ -143,6 +143,7 @@ for _extra in (_primitive, P, _helpers, _composite_base, _vmap, _transforms):
             globals()[_name] = getattr(_extra, _name)
             __all__.append(_name)
 del _extra, _name
+identity = _helpers.identity  # MindSpore's ops.identity is the instance P.identity() (as F.identity)
 
 from cellonnx.unsupported import module_getattr as _module_getattr  # noqa: E402
 

@@ -16,7 +16,8 @@ from typing import Any
 
 from cellonnx import dtypes
 from cellonnx.ops import operations as P
-from cellonnx.ops.operations.other_ops import _ms_pyfunc, identity
+from cellonnx.ops.operations.other_ops import _ms_pyfunc
+from cellonnx.ops.operations.other_ops import identity as _identity
 from cellonnx.tensor import Tensor
 
 # ---------------------------------------------------------------- scalars
@@ -783,6 +784,7 @@ def rank(input_x: Tensor) -> int:
 
 
 # ---------------------------------------------------------------- operator instances (MindSpore's functional)
+identity = _identity()  # MindSpore's ops.functional.identity: an instance of the primitive
 tensor_add = P.Add()
 tensor_sub = P.Sub()
 tensor_mul = P.Mul()

@@ -313,7 +313,18 @@ def prim_attr_register(fn: Callable) -> Callable:
 
 
 def prim_arg_register(fn: Callable) -> Callable:
-    """Like ``prim_attr_register``, for the constructor arguments of MindSpore's generated operators."""
+    """Like ``prim_attr_register``, for the constructor arguments of MindSpore's generated operators: the
+    decorated ``__init__``'s arguments (defaults included) become the primitive's attributes.
+
+    Examples:
+        >>> class MyOp(ops.Primitive):
+        ...     @ops.prim_arg_register
+        ...     def __init__(self, axis=0, keep_dims=False):
+        ...         pass
+        >>> op = MyOp(axis=1)
+        >>> print(op, op.axis, op.attrs)
+        Prim[MyOp]<axis=1, keep_dims=False> 1 {'axis': 1, 'keep_dims': False}
+    """
     return _registering(fn, as_attr=False)
 
 

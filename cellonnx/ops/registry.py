@@ -31,7 +31,15 @@ ACTIVE_TRACER: Any = None
 
 
 class OpError(ValueError):
-    """An op was given inputs it cannot take; the message names the op, the shapes and dtypes."""
+    """An op was given inputs it cannot take; the message names the op, the shapes and dtypes (a ValueError).
+
+    Examples:
+        >>> try:
+        ...     ops.matmul(Tensor(np.ones((2, 3))), Tensor(np.ones((2, 3))))
+        ... except ops.OpError as e:
+        ...     print(isinstance(e, ValueError), str(e)[:40])
+        True ops.MatMul: shapes (2, 3) and (2, 3) are
+    """
 
 
 def describe(inputs: Sequence[Tensor]) -> str:
@@ -39,7 +47,25 @@ def describe(inputs: Sequence[Tensor]) -> str:
 
 
 class Op:
-    """Base class of primitives. Subclasses set the faces below; see the module docstring."""
+    """Base class of primitives. Subclasses set the faces below; see the module docstring. Defining a
+    subclass registers it under its name (``register=False`` keeps it out of the registry).
+
+    Examples:
+        >>> from cellonnx.ops import Op, apply
+        >>> class Cube(Op, register=False):
+        ...     def forward(self, x):
+        ...         return x ** 3
+        ...     def backward(self, ctx, g):
+        ...         x, = ctx.inputs
+        ...         return (g * 3 * x * x,)
+        ...     def lower(self, g, x):
+        ...         return g.op("Mul", g.op("Mul", x, x), x)
+        >>> x = Tensor(np.array([1.0, 2.0], np.float32))
+        >>> print(apply(Cube(), (x,), {}))
+        [1. 8.]
+        >>> print(ms.grad(lambda t: apply(Cube(), (t,), {}))(x))
+        [ 3. 12.]
+    """
 
     name: ClassVar[str] = "Op"
     save_output: ClassVar[bool] = False   # keep output arrays for backward (ctx.out)
@@ -84,7 +110,26 @@ class Op:
 
 
 def apply(op: Op, inputs: tuple[Tensor, ...], attrs: dict[str, Any]) -> Any:
-    """Run ``op`` on tensors: NumPy forward, tape record when needed, ONNX lowering while tracing."""
+    """Run ``op`` on tensors: NumPy forward, tape record when needed, ONNX lowering while tracing.
+
+    Args:
+        op (Op): the primitive (``REGISTRY[name]`` for a registered one).
+        inputs (tuple[Tensor, ...]): its inputs.
+        attrs (dict): its attributes, passed to forward, backward and lower as keyword arguments.
+
+    Returns:
+        Tensor, or a tuple of Tensors for an op of several outputs.
+
+    Raises:
+        OpError: the forward rejects the inputs (the message names the op, the shapes and dtypes).
+
+    Examples:
+        >>> from cellonnx.ops import REGISTRY, apply
+        >>> x = Tensor(np.array([[1.0, -2.0], [3.0, -4.0]], np.float32))
+        >>> print(apply(REGISTRY["Relu"], (x,), {}))
+        [[1. 0.]
+         [3. 0.]]
+    """
     arrays = [t._data for t in inputs]
     try:
         out = op.forward(*arrays, **attrs)

@@ -142,6 +142,18 @@ def connect_network_with_dataset(network: Cell, dataset_helper: DatasetHelper) -
     Raises:
         RuntimeError: the helper is not in sink mode.
         ValueError: the dataset is already connected to another network.
+
+    Examples:
+        >>> import cellonnx.dataset as ds
+        >>> from cellonnx.train import DatasetHelper, connect_network_with_dataset
+        >>> data = ds.NumpySlicesDataset({"x": np.arange(6, dtype=np.float32).reshape(3, 2)}, shuffle=False)
+        >>> helper = DatasetHelper(data.batch(2), dataset_sink_mode=True)
+        >>> class Total(nn.Cell):
+        ...     def construct(self, x):
+        ...         return x.sum()
+        >>> net = connect_network_with_dataset(Total(), helper)
+        >>> print(net(), net())
+        6.0 9.0
     """
     if not dataset_helper.dataset_sink_mode:
         raise RuntimeError("The API 'connect_network_with_dataset' should be called in dataset sink mode.")

@@ -94,6 +94,16 @@ def load_segmented_checkpoints(ckpt_file_dir: str, net: Any = None, strict_load:
     Raises:
         TypeError: ``ckpt_file_dir`` is not a str.
         ValueError: the directory does not exist.
+
+    Examples:
+        >>> import os
+        >>> import cellonnx as ms
+        >>> os.makedirs('parts', exist_ok=True)
+        >>> ms.save_checkpoint([{'name': 'a', 'data': Tensor(np.ones(2), ms.float32)}], 'parts/0.ckpt')
+        >>> ms.save_checkpoint([{'name': 'b', 'data': Tensor(np.zeros(1), ms.float32)}], 'parts/1.ckpt')
+        >>> params = ms.load_segmented_checkpoints('parts')
+        >>> print(sorted(params), params['a'])
+        ['a', 'b'] Parameter (name=a, shape=(2,), dtype=Float32, requires_grad=True)
     """
     if not isinstance(ckpt_file_dir, str):
         raise TypeError("The ckpt_file_dir should be a str.")

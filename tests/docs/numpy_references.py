@@ -266,6 +266,26 @@ print(np.roll(np.arange(5, dtype=np.int32), 2))
 }
 
 REFERENCES["cellonnx.ops"] = {
+    "multi_scale_deformable_attn_function": """
+v = np.array([[1.0, 2.0], [3.0, 4.0]], np.float32)
+
+
+def at(r, c):
+    return v[r, c] if 0 <= r < 2 and 0 <= c < 2 else 0.0
+
+
+def sample(x, y):  # bilinear, x and y in [0, 1], pixel centres at half-integers, zero outside
+    px, py = x * 2 - 0.5, y * 2 - 0.5
+    c0, r0 = int(np.floor(px)), int(np.floor(py))
+    fx, fy = px - c0, py - r0
+    top = (1 - fx) * at(r0, c0) + fx * at(r0, c0 + 1)
+    bottom = (1 - fx) * at(r0 + 1, c0) + fx * at(r0 + 1, c0 + 1)
+    return (1 - fy) * top + fy * bottom
+
+
+out = 0.5 * sample(0.5, 0.5) + 0.5 * sample(0.25, 0.25)
+print((1, 1, 1), np.array([[[out]]], np.float32))
+""",
     "ring_attention_update": """
 o1, o2 = np.array([1.0, 2.0]), np.array([3.0, 5.0])
 m1, m2, s1, s2 = 0.0, np.log(3.0), 1.0, 1.0

@@ -86,21 +86,26 @@ def sync_batch_norm(
     )
 
 
+def _is_float(dtype: Any) -> bool:
+    """Whether ``dtype`` is a floating type mixed precision casts (bfloat16 included)."""
+    return np.dtype(dtype).kind == "f" or np.dtype(dtype).name == "bfloat16"
+
+
 def amp_cast(data: Tensor, dtype: Any = "float32", **_: Any) -> Tensor:
     """Mixed precision's cast (float types only; others pass unchanged)."""
-    if data._data.dtype.kind != "f":
+    if not _is_float(data._data.dtype):
         return data
     return ops.cast(data, dtype_of(dtype))
 
 
 def amp_multicast(*data: Tensor, num_outputs: int = 1, cast_narrow: bool = False, **_: Any) -> tuple:
     """Every float input cast to the widest (or, with ``cast_narrow``, the narrowest) of their float types."""
-    floats = [np.dtype(d._data.dtype) for d in data if d._data.dtype.kind == "f"]
+    floats = [np.dtype(d._data.dtype) for d in data if _is_float(d._data.dtype)]
     if not floats:
         return tuple(data)
     target = min(floats, key=lambda t: t.itemsize) if cast_narrow else max(floats, key=lambda t: t.itemsize)
     return tuple(
-        ops.cast(d, dtype_of(target.name)) if d._data.dtype.kind == "f" and d._data.dtype != target else d
+        ops.cast(d, dtype_of(target.name)) if _is_float(d._data.dtype) and d._data.dtype != target else d
         for d in data
     )
 

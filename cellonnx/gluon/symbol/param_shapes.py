@@ -101,7 +101,22 @@ def _regression_output(attrs: dict[str, Any], shape: tuple) -> dict[str, tuple]:
     return {"label": tuple(shape)}
 
 
+def _custom(attrs: dict[str, Any], shape: tuple) -> dict[str, tuple]:
+    """A Python operator's own infer_shape, given its first input's shape (the others unknown: empty)."""
+    from cellonnx.gluon.symbol.custom_op import custom_prop
+
+    prop = custom_prop(attrs)
+    names = list(prop.list_arguments()) + list(prop.list_auxiliary_states())
+    try:
+        result = prop.infer_shape([list(shape)] + [[] for _ in names[1:]])
+    except (IndexError, TypeError, ValueError, AssertionError):
+        return {}
+    given = [*result[0], *(result[2] if len(result) > 2 else ())]
+    return {n: tuple(int(d) for d in s) for n, s in zip(names, given) if s is not None and len(s)}
+
+
 PARAM_SHAPES: dict[str, Callable[[dict[str, Any], tuple], dict[str, tuple]]] = {
+    "Custom": _custom,
     "FullyConnected": _fully_connected,
     "Convolution": _convolution,
     "Convolution_v1": _convolution,

@@ -72,6 +72,11 @@ def _attr(node: Any, key: str, default: Any) -> Any:
         return default
 
 
+# the multi-tensor optimizer updates: one output per weight (MXNet names them output0, output1 ...)
+_MULTI_UPDATES = frozenset(f"{pre}multi_{kind}_update" for pre in ("", "preloaded_")
+                           for kind in ("sgd", "sgd_mom", "mp_sgd", "mp_sgd_mom"))
+
+
 def num_outputs(node: Any) -> int:
     """How many outputs ``node``'s operator computes, the hidden ones included (BatchNorm's mean and var)."""
     if node.is_variable:
@@ -111,7 +116,7 @@ def output_names(node: Any) -> list[str]:
         ]
         return [f"{node.name}_{n}" for n in names[: len(names) if _attr(node, "state_outputs", False) else 1]]
     total, visible = 1, 1
-    if op == "SliceChannel":
+    if op in ("SliceChannel", "amp_multicast"):
         total = visible = int(_attr(node, "num_outputs", 1))
     elif op == "_split_v2":
         sections = int(_attr(node, "sections", 0))
@@ -130,6 +135,8 @@ def output_names(node: Any) -> list[str]:
         total = 2
     elif op in ("_linalg_gelqf", "_linalg_slogdet", "_linalg_syevd", "moments", "_histogram"):
         total = visible = 2
+    elif op in _MULTI_UPDATES:
+        total = visible = int(_attr(node, "num_weights", 1))  # one updated weight per weight
     elif op in _QUANTIZATION_OUTPUTS:
         names = _QUANTIZATION_OUTPUTS[op]
         if op == "_contrib_quantized_elemwise_mul" and _attr(node, "enable_float_output", False):
@@ -160,6 +167,28 @@ class SymNode:
 
     def __repr__(self) -> str:
         return f"SymNode({self.op}, {self.name!r})"
+
+
+_AMP_CASTS = ("amp_cast", "amp_multicast")
+
+
+def _without_amp_casts(outputs: list[tuple[SymNode, int]]) -> list[tuple[SymNode, int]]:
+    """A copy of the graph of ``outputs`` where every input that is an amp_cast / amp_multicast entry is
+    replaced by that node's input (as MXNet's RemoveAmpCast, the casts that are outputs stay)."""
+    heads = {id(n) for n, _ in outputs}
+    copies: dict[int, SymNode] = {}
+
+    def entry(node: SymNode, k: int) -> tuple[SymNode, int]:
+        while node.op in _AMP_CASTS:
+            node, k = node.inputs[k if node.op == "amp_multicast" else 0]
+        return copies[id(node)], k
+
+    kept = [n for n in _post_order(outputs) if n.op not in _AMP_CASTS or id(n) in heads]
+    for node in kept:
+        copies[id(node)] = SymNode(node.op, node.name, node.attrs, [])
+    for node in kept:
+        copies[id(node)].inputs = [entry(c, k) for c, k in node.inputs]
+    return [(copies[id(n)], k) for n, k in outputs]
 
 
 def is_symbol(value: Any) -> bool:
@@ -424,7 +453,10 @@ class SymbolBase(SymbolOps):
 
     # ---------------------------------------------------------------- JSON
     def tojson(self, remove_amp_cast: bool = True) -> str:
-        """The graph of these outputs as MXNet 1.9.1's symbol.json (what ``mx.sym.load_json`` reads)."""
+        """The graph of these outputs as MXNet 1.9.1's symbol.json (what ``mx.sym.load_json`` reads); with
+        ``remove_amp_cast`` (the default) without mixed precision's amp_cast / amp_multicast nodes."""
+        if remove_amp_cast and any(n.op in _AMP_CASTS for n in _post_order(self._outputs)):
+            return type(self)(_without_amp_casts(self._outputs), self._source).tojson(False)
         graph, heads = self._graph_view()
         nodes = []
         for node in graph.nodes:

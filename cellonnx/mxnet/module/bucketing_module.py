@@ -271,6 +271,28 @@ class BucketingModule(BaseModule):
         nd.save(f"{prefix}.buckets", nd.array(list(self._buckets.keys()), dtype=np.int32))
 
     @staticmethod
+    def load_dict(sym_dict: dict[Any, Any] | None = None, sym_gen: Any = None, default_bucket_key: Any = None,
+                  arg_params: dict[str, Any] | None = None, aux_params: dict[str, Any] | None = None,
+                  **kwargs: Any) -> BucketingModule:
+        """A BucketingModule from a dict of bucket key to symbol and the shared parameters."""
+        assert sym_dict is not None, "sym_dict needs to be provided for BucketingModule.load_dict"
+        assert arg_params is not None, "arg_params need to be provided for BucketingModule.load_dict"
+        assert aux_params is not None, "aux_params need to be provided for BucketingModule.load_dict"
+        assert default_bucket_key is not None, \
+            "default_bucket_key needs to be provided for BucketingModule.load_dict"
+        mod = BucketingModule(sym_gen, default_bucket_key, **kwargs)
+        for bucket_key, loaded in sym_dict.items():
+            _, data_names, label_names = sym_gen(default_bucket_key)
+            mod._buckets[bucket_key] = Module(loaded, data_names, label_names, **kwargs)
+            if bucket_key == default_bucket_key:
+                mod._curr_module = mod._buckets[bucket_key]
+        mod._curr_module._arg_params = arg_params
+        mod._curr_module._aux_params = aux_params
+        mod._curr_module.params_initialized = True
+        mod.params_initialized = True
+        return mod
+
+    @staticmethod
     def load(prefix: str, epoch: int, sym_gen: Any = None, default_bucket_key: Any = None,
              **kwargs: Any) -> BucketingModule:
         """A BucketingModule from ``save_checkpoint``'s files."""

@@ -27,6 +27,7 @@ from cellonnx.mxnet.ndarray.examples import SUMMARIES as ND_SUMMARIES
 from cellonnx.mxnet.ndarray.ndarray import NDArray
 from cellonnx.mxnet.symbol import contrib, image
 from cellonnx.mxnet.symbol.examples import EXAMPLES, SUMMARIES
+from cellonnx.mxnet.symbol.examples_update import UPDATE_EXAMPLES, UPDATE_SUMMARIES
 from cellonnx.tensor import Tensor
 
 
@@ -74,6 +75,21 @@ def _op_name(name: str) -> str | None:
     return canonical(name)
 
 
+def _array_only(name: str, eager: Callable[..., Any]) -> Callable[..., Any]:
+    """``mx.sym.<name>`` of an operator MXNet 1.9.1 has no graph node for (isfinite, mish, moveaxis ...): it
+    computes on arrays (``F.<name>`` in a traced ``hybrid_forward``); a Symbol argument is refused."""
+
+    def fn(*args: Any, **kwargs: Any) -> Any:
+        if any(is_symbol(v) for v in (*args, *kwargs.values())):
+            raise TypeError(f"mx.sym.{name} computes on arrays only: MXNet 1.9.1 has no {name} operator to "
+                            f"put in a symbol graph (call it on NDArrays, or as F.{name} in hybrid_forward)")
+        return eager(*args, **kwargs)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = eager.__doc__
+    return fn
+
+
 # cellonnx's NumPy-style names of the operator table, on Symbols: MXNet's operators of the same meaning
 _GRAPH_ALIASES = {
     **dict.fromkeys(("add", "plus"), "broadcast_add"),
@@ -93,7 +109,8 @@ _module = sys.modules[__name__]
 for _name, _impl in _op.TABLE.items():
     _eager = _op.wrap(_name, _impl, _TracedSymbol)
     _canonical = _op_name(_GRAPH_ALIASES.get(_name, _name))
-    setattr(_module, _name, _eager if _canonical is None else _dual(_name, _canonical, _eager, _impl))
+    setattr(_module, _name, _array_only(_name, _eager) if _canonical is None
+            else _dual(_name, _canonical, _eager, _impl))
 
 
 # ---------------------------------------------------------------- MXNet's Python-level functions
@@ -173,7 +190,8 @@ def split_v2(ary: Any, indices_or_sections: Any, axis: int = 0, squeeze_axis: bo
                                                     "indices": indices, "sections": 0}, symbol_cls=Symbol)
 
 
-attach(vars(_module), EXAMPLES, {**ND_SUMMARIES, **SUMMARIES})
+attach(vars(_module), {**EXAMPLES, **UPDATE_EXAMPLES}, {**ND_SUMMARIES, **SUMMARIES, **UPDATE_SUMMARIES})
+_module.linspace.__doc__ = _module.linspace.__doc__ or UPDATE_SUMMARIES["linspace"]  # no example: see pending
 
 __all__ = ["Group", "Symbol", "Variable", "contrib", "load", "load_json", "var",
            *(n for n in _op.TABLE if not n.startswith("_"))]

@@ -181,6 +181,16 @@ class SyncBatchNorm(_BatchNorm):
     Args:
         num_features, eps, momentum, affine, gamma_init, beta_init, moving_mean_init, moving_var_init,
         use_batch_statistics, dtype: as BatchNorm1d. process_groups (list[list[int]], optional): Default None.
+
+    Examples:
+        >>> net = nn.SyncBatchNorm(num_features=2)
+        >>> _ = net.set_train()
+        >>> x = Tensor(np.array([[[[1.0]], [[2.0]]], [[[3.0]], [[6.0]]]]), ms.float32)
+        >>> print(net(x).asnumpy().round(4).reshape(2, 2))
+        [[-1. -1.]
+         [ 1.  1.]]
+        >>> print(net.moving_mean.asnumpy().round(4))
+        [0.2 0.4]
     """
 
     _ranks = (2, 4)

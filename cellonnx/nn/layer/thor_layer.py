@@ -113,6 +113,13 @@ class Conv2dThor(Cell):
     Args:
         in_channels, out_channels, kernel_size, stride, pad_mode, padding, dilation, group, has_bias: as
         Conv2d. weight_init (default 'normal'), bias_init (default 'zeros').
+
+    Examples:
+        >>> net = nn.Conv2dThor(1, 2, 3, weight_init='ones')
+        >>> print(net.matrix_a_dim, net.matrix_g_dim, net.weight.shape, net.matrix_a_cov.shape)
+        9 2 (2, 1, 3, 3) (9, 9)
+        >>> print(net(Tensor(np.ones([1, 1, 4, 4]), ms.float32)).shape)
+        (1, 2, 4, 4)
     """
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1,
@@ -195,6 +202,12 @@ class EmbeddingThor(Cell):
 
     Args:
         vocab_size, embedding_size, use_one_hot, embedding_table, dtype, padding_idx: as Embedding.
+
+    Examples:
+        >>> net = nn.EmbeddingThor(5, 2, embedding_table='ones')
+        >>> out = net(Tensor(np.array([[1, 0], [3, 3]]), ms.int32))
+        >>> print(out.shape, net.matrix_a.shape, net.matrix_g.shape)
+        (2, 2, 2) (5,) (2, 2)
     """
 
     def __init__(self, vocab_size: int, embedding_size: int, use_one_hot: bool = False,
@@ -248,7 +261,14 @@ class EmbeddingThor(Cell):
 
 class EmbeddingLookupThor(EmbeddingLookup):
     """EmbeddingLookup with a float16 table and THOR's statistics (matrix_a = id counts, matrix_g = dy^T dy /
-    batch, as float16). Args as EmbeddingLookup (no dtype)."""
+    batch, as float16). Args as EmbeddingLookup (no dtype).
+
+    Examples:
+        >>> net = nn.EmbeddingLookupThor(5, 2, param_init='ones')
+        >>> out = net(Tensor(np.array([[1, 0], [3, 3]]), ms.int32))
+        >>> print(out.shape, out.dtype, net.matrix_a.shape, net.matrix_g.shape)
+        (2, 2, 2) Float16 (5,) (2, 2)
+    """
 
     def __init__(self, vocab_size: int, embedding_size: int, param_init: Any = "normal", target: str = "CPU",
                  slice_mode: str = "batch_slice", manual_shapes: Any = None, max_norm: float | None = None,

@@ -110,7 +110,34 @@ class Metric(metaclass=ABCMeta):
 
 
 class EvaluationBase(Metric):
-    """Base of classification / multilabel metrics: checks the (y_pred, y) shapes and values."""
+    """Base of classification / multilabel metrics: checks the (y_pred, y) shapes and values.
+
+    Args:
+        eval_type (str): ``'classification'`` (y holds class indices, or one-hot rows) or ``'multilabel'``
+            (y_pred and y of the same shape, of 0 and 1).
+
+    Raises:
+        TypeError: ``eval_type`` is neither.
+
+    Examples:
+        >>> class Hits(nn.EvaluationBase):
+        ...     def __init__(self):
+        ...         super().__init__('classification')
+        ...         self.clear()
+        ...     def clear(self):
+        ...         self.hits, self.total = 0, 0
+        ...     def update(self, *inputs):
+        ...         y_pred, y = self._convert_data(inputs[0]), self._convert_data(inputs[1])
+        ...         self._check_shape(y_pred, y)
+        ...         self.hits += int((y_pred.argmax(axis=1) == y).sum())
+        ...         self.total += y.shape[0]
+        ...     def eval(self):
+        ...         return self.hits / self.total
+        >>> metric = Hits()
+        >>> metric.update(Tensor(np.array([[0.2, 0.8], [0.9, 0.1]])), Tensor(np.array([1, 1])))
+        >>> print(metric.eval())
+        0.5
+    """
 
     def __init__(self, eval_type: str) -> None:
         super().__init__()

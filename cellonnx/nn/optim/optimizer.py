@@ -29,7 +29,22 @@ _F32 = np.float32
 
 def opt_init_args_register(fn: Callable) -> Callable:
     """Decorator for optimizer ``__init__``: remembers the constructor arguments (``init_args``,
-    ``init_learning_rate``, ``init_params``) as MindSpore does, so an optimizer can be described or rebuilt."""
+    ``init_learning_rate``, ``init_params``) as MindSpore does, so an optimizer can be described or rebuilt.
+
+    Examples:
+        >>> from cellonnx.nn.optim.optimizer import opt_init_args_register
+        >>> class MySGD(nn.Optimizer):
+        ...     @opt_init_args_register
+        ...     def __init__(self, params, learning_rate=0.1, momentum=0.0):
+        ...         super().__init__(learning_rate, params)
+        ...         self.momentum = momentum
+        >>> net = nn.Dense(2, 1)
+        >>> opt = MySGD(net.trainable_params(), momentum=0.9)
+        >>> print(opt.init_args, opt.init_learning_rate)
+        {'momentum': 0.9} 0.1
+        >>> print([p.name for p in opt.init_params['params']])
+        ['weight', 'bias']
+    """
     import functools
     import inspect
 

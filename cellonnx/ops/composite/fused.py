@@ -269,6 +269,16 @@ def multi_scale_deformable_attn_function(value: Tensor, shape: Tensor, offset: T
 
     Returns:
         Tensor of shape (bs, num_queries, num_heads * embed_dims).
+
+    Examples:
+        >>> value = Tensor(np.array([1.0, 2.0, 3.0, 4.0], np.float32).reshape(1, 4, 1, 1))
+        >>> shape = Tensor(np.array([[2, 2]]), ms.int32)
+        >>> offset = Tensor(np.array([0]), ms.int32)
+        >>> locations = Tensor(np.array([0.5, 0.5, 0.25, 0.25], np.float32).reshape(1, 1, 1, 1, 2, 2))
+        >>> weight = Tensor(np.array([0.5, 0.5], np.float32).reshape(1, 1, 1, 1, 2))
+        >>> out = ops.multi_scale_deformable_attn_function(value, shape, offset, locations, weight)
+        >>> print(out.shape, out)
+        (1, 1, 1) [[[1.75]]]
     """
     v = _float(value, "multi_scale_deformable_attn_function")
     loc, w = to_tensor(locations), to_tensor(weight)

@@ -255,10 +255,38 @@ CLASSES = build(ROWS, globals())
 globals().update(CLASSES)
 
 
-# the two functions MindSpore's operations namespace also holds
-def identity(x: Any) -> Any:
-    """``x`` itself."""
-    return x
+class identity(Primitive):
+    """The input itself: MindSpore's (deprecated since 2.0) identity primitive, a class whose instances
+    return what they are called with, logging that ``nn.Identity`` replaces it; ``ops.identity`` (MindSpore's
+    ``ops.functional.identity``) is such an instance.
+
+    Examples:
+        >>> from cellonnx.ops import operations as P
+        >>> op = P.identity()
+        >>> op
+        Prim[identity]<side_effect_propagate=1>
+        >>> print(op(Tensor(np.array([1.0, 2.0], np.float32))))
+        [1. 2.]
+        >>> op(3)
+        3
+    """
+
+    side_effect_propagate = 1
+
+    def __init__(self) -> None:
+        super().__init__("identity")
+        self.add_prim_attr("side_effect_propagate", 1)
+
+    def __call__(self, x: Any) -> Any:
+        import logging
+
+        logging.getLogger("cellonnx").warning(
+            "'identity' is deprecated from version 2.0 and will be removed in a future version, use "
+            "'nn.Identity' instead.")
+        return x
+
+
+# the function MindSpore's operations namespace also holds
 
 
 def _ms_pyfunc(infer_func: Callable[..., Any]) -> Callable[[Callable[..., Any]], Primitive]:
