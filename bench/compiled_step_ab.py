@@ -9,11 +9,16 @@ the profiled steps). On a loaded machine only the ratio of the two and the share
 Lowerings and passes that ``--off`` can switch off (so the form before each was added runs):
 ``tiled_argmax`` (max pooling with argmax over tiling windows, cellonnx/ops/prims/pool.py),
 ``channel_windows`` (the CPU conv weight gradient as one GEMM, cellonnx/ops/prims/conv_gemm.py),
+``pixel_rows`` (the input gradient's GEMM + Col2Im with pixel-major rows, cellonnx/ops/prims/conv_gemm.py),
 ``gelu_erf_grad`` (the traced exact-GELU gradient's Phi(x) from erf, cellonnx/ops/prims/activation.py),
 ``layer_norm_stats`` (layer norm's gradient reading the forward node's mean and inverse std dev,
 cellonnx/graph/norm_stats.py), ``scatter_sgd_rows`` (SGD on an embedding gradient as one scatter into the
-table, cellonnx/graph/sparse_update.py) and ``no_mem_pattern`` (the compiled step's session without
-onnxruntime's memory pattern, cellonnx/graph/train.py ``MEM_PATTERN``).
+table, cellonnx/graph/sparse_update.py), ``fuse_sgd`` (the SGD learning rate folded into the weight
+gradient's GEMM, cellonnx/graph/fuse_update.py), ``channel_affine`` (per-channel Mul / Add / Sub as
+BatchNormalization, cellonnx/graph/channel_affine.py), ``no_mem_pattern`` (the compiled step's session
+without onnxruntime's memory pattern, cellonnx/graph/train.py ``MEM_PATTERN``) and ``recycle`` (the state
+updates written into the buffers of the values they replace, cellonnx/graph/train.py). The last two are
+read when the step is built, so they too are switched off for "before" only.
 """
 from __future__ import annotations
 
@@ -33,8 +38,8 @@ from blocks import in_blocks, timed  # noqa: E402
 from compiled_step_profile import compiled_train_step, kernel_events, profiled  # noqa: E402
 from step_models import MODELS  # noqa: E402
 
-from cellonnx.graph import optimize, train  # noqa: E402
-from cellonnx.ops.prims import activation, conv_grad, pool  # noqa: E402
+from cellonnx.graph import channel_affine, fuse_update, optimize, train  # noqa: E402
+from cellonnx.ops.prims import activation, conv_gemm, conv_grad, pool  # noqa: E402
 
 
 def _returns(value: object) -> object:
@@ -44,10 +49,14 @@ def _returns(value: object) -> object:
 # name -> (module, attribute, its value switched off: a lowering returning None, a pass returning False)
 SWITCHES = {"tiled_argmax": (pool, "_tiled_argmax", _returns(None)),
             "channel_windows": (conv_grad, "weight_grad_by_channel_windows", _returns(None)),
+            "pixel_rows": (conv_gemm, "_cols_by_pixel_rows", _returns(None)),
             "gelu_erf_grad": (activation, "_traced_cdf", _returns(None)),
             "layer_norm_stats": (optimize, "layer_norm_statistics", _returns(False)),
             "scatter_sgd_rows": (optimize, "scatter_sgd_rows", _returns(False)),
-            "no_mem_pattern": (train, "MEM_PATTERN", True)}
+            "fuse_sgd": (fuse_update, "fuse_sgd_updates", _returns(0)),
+            "channel_affine": (channel_affine, "fuse_channel_affines", _returns(0)),
+            "no_mem_pattern": (train, "MEM_PATTERN", True),
+            "recycle": (train, "RECYCLE_MIN_BYTES", float("inf"))}
 STEPS = {"lenet5": 10, "resnet18": 2, "transformer": 2}
 
 

@@ -31,7 +31,10 @@ def export_step_model(net: Any, *inputs: Any, opset: int | None = None) -> onnx.
     def fn(*xs: Any) -> Any:
         return net.run_construct(xs, {}) if hasattr(net, "run_construct") else net(*xs)
 
-    step = trace_step(fn, inputs, type(net).__name__, opset, arg_names_of(net, len(inputs)), dynamic_batch=True)
+    # a file for any onnxruntime: no forms tuned for one provider's kernels (cuDNN's batch norm clamps the
+    # epsilon 0 of graph/channel_affine.py)
+    step = trace_step(fn, inputs, type(net).__name__, opset, arg_names_of(net, len(inputs)),
+                      dynamic_batch=True, cpu_forms=False)
     if step.boundaries:
         which = ", ".join(sorted({b.label.split(".")[0] for b in step.boundaries}))
         raise ValueError(f"export(training=True): the step of {type(net).__name__} calls collectives across "

@@ -55,6 +55,10 @@ class StateHolder:
         self.uploads += 1
         return value
 
+    def held(self, p: Parameter) -> ort.OrtValue | None:
+        """The OrtValue held for ``p`` now (None when none is), without uploading anything."""
+        return self._values.get(id(p))
+
     def update(self, pairs: Iterable[tuple[Parameter, ort.OrtValue, tuple]]) -> None:
         """Take the step's outputs (parameter, value, shape) as the new values; the parameters read them
         lazily."""

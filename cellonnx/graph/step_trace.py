@@ -21,6 +21,7 @@ import onnx
 
 import cellonnx
 from cellonnx import context
+from cellonnx.graph import channel_affine, fuse_update
 from cellonnx.graph.boundary import boundaries, expose
 from cellonnx.graph.builder import DEFAULT_OPSET, GraphBuilder, targets_gpu
 from cellonnx.graph.optimize import optimize
@@ -104,7 +105,7 @@ def data_specs(args: Sequence[Any], dynamic_batch: bool = True) -> list[tuple[in
 
 def trace_step(fn: Callable[..., Any], args: Sequence[Any], name: str = "train_step",
                opset: int | None = None, arg_names: Sequence[str] | None = None,
-               dynamic_batch: bool | None = None) -> StepGraph:
+               dynamic_batch: bool | None = None, cpu_forms: bool | None = None) -> StepGraph:
     """Trace ``fn(*args)`` (a training step) into a StepGraph.
 
     Args:
@@ -112,6 +113,8 @@ def trace_step(fn: Callable[..., Any], args: Sequence[Any], name: str = "train_s
         args: example arguments; Tensors become graph inputs with a dynamic batch dim.
         arg_names: graph input names per position (default ``input_<i>``).
         dynamic_batch: leave the batch dim dynamic (default: :func:`batch_is_dynamic`).
+        cpu_forms: rewrite per-channel scales and shifts for onnxruntime's CPU kernels
+            (cellonnx/graph/channel_affine.py; default: when the context does not target a GPU).
 
     Raises:
         TraceError: the step reads a state value into Python, branches on a tensor's value or returns
@@ -160,6 +163,9 @@ def trace_step(fn: Callable[..., Any], args: Sequence[Any], name: str = "train_s
             OUTPUTS_KEY: json.dumps(outputs)}
     model = g.model(producer_version=cellonnx.__version__, metadata=meta)
     model = optimize(model)
+    fuse_update.fuse_sgd_updates(model)
+    if not targets_gpu() if cpu_forms is None else cpu_forms:
+        channel_affine.fuse_channel_affines(model)
     _check_no_dropped_inputs(model, state)
     return StepGraph(model, data_inputs, state, updates, outputs, structure, returned,
                      list(tracer.cells_seen.values()), found)

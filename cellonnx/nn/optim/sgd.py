@@ -115,7 +115,8 @@ class SGD(Optimizer):
             if use_momentum:
                 uu = ops.cast(u, p.dtype)
                 first = ops.gt(st, 0)
-                a = ops.where(first, g, ops.add(ops.mul(acc, uu), ops.mul(ops.cast(keep, p.dtype), g)))
+                kept = g if keep == 1.0 else ops.mul(ops.cast(keep, p.dtype), g)  # no dampening: g * 1 is g
+                a = ops.where(first, g, ops.add(ops.mul(acc, uu), kept))
                 assign(acc, a)
                 assign(st, ops.where(first, ops.zeros_like(st), st))
                 step = ops.add(g, ops.mul(a, uu)) if self.nesterov else a

@@ -55,12 +55,24 @@ def transpose_by_gemm(g: Any, u: str, w: str, b: str | None, stride: tuple, pads
             y = g.op("Pad", y, g.i64([0, 0, around[0], around[1], 0, 0, around[2], around[3]]))
         return y if b is None else g.op("Add", y, g.op("Reshape", b, g.i64([1, c_out, 1, 1])))
     kk = k[0] * k[1]
-    um = g.op("Reshape", g.op("Transpose", u, perm=[1, 0, 2, 3]), g.i64([c_in, -1]))
-    cols = g.op("Gemm", g.op("Reshape", w, g.i64([c_in, c_out * kk])), um, transA=1)  # (C_out * kk, N * L)
-    cols = g.op("Transpose", g.op("Reshape", cols, g.i64([c_out * kk, -1, pixels])), perm=[1, 0, 2])
+    cols = _cols_by_pixel_rows(g, u, w, c_in, c_out * kk, pixels)
+    if cols is None:
+        um = g.op("Reshape", g.op("Transpose", u, perm=[1, 0, 2, 3]), g.i64([c_in, -1]))
+        cols = g.op("Gemm", g.op("Reshape", w, g.i64([c_in, c_out * kk])), um, transA=1)  # (C_out kk, N L)
+        cols = g.op("Transpose", g.op("Reshape", cols, g.i64([c_out * kk, -1, pixels])), perm=[1, 0, 2])
     y = g.op("Col2Im", cols, g.i64(out), g.i64(k), dilations=list(dilation), pads=list(pads),
              strides=list(stride))
     return y if b is None else g.op("Add", y, g.op("Reshape", b, g.i64([1, c_out, 1, 1])))
+
+
+def _cols_by_pixel_rows(g: Any, u: str, w: str, c_in: int, cols: int, pixels: int) -> str:
+    """Col2Im's input (N, C_out * kk, L) as ``(U (N * L, C_in) @ W (C_in, C_out * kk))`` transposed per
+    image: both Transposes (NCHW to NHWC before, (L, C_out * kk) planes after) move one axis across whole
+    rows, which onnxruntime runs as 2-D block transposes, where the channel-major form copied L (4-16)
+    floats at a time."""
+    um = g.op("Reshape", g.op("Transpose", u, perm=[0, 2, 3, 1]), g.i64([-1, c_in]))
+    rows = g.op("Gemm", um, g.op("Reshape", w, g.i64([c_in, cols])))  # (N * L, C_out * kk)
+    return g.op("Transpose", g.op("Reshape", rows, g.i64([-1, pixels, cols])), perm=[0, 2, 1])
 
 
 def weight_grad_by_gemm(g: Any, x: str, gy: str, kernel: tuple, stride: tuple, pads: tuple, dilation: tuple,
