@@ -46,6 +46,12 @@ def _accepted(fn: Callable[..., Any]) -> set[str] | None:
     return names or None
 
 
+def _calibrates(key: str, accepted: set[str] | None) -> bool:
+    """Whether ``key`` is a calibrated range the operator computes with (the quantization operators
+    declare min_calib_range / max_calib_range; for any other operator they only describe the graph)."""
+    return key in ("min_calib_range", "max_calib_range") and accepted is not None and key in accepted
+
+
 def parse_node_attrs(graph: SymbolGraph, node: Node, spec: OpSpec, row: Row) -> dict[str, Any]:
     """The node's attributes as Python values. Double-underscore attributes (``__profiler_scope__``,
     ``__layout__``) describe the node to MXNet's tools and are not the operator's."""
@@ -70,7 +76,7 @@ def parse_node_attrs(graph: SymbolGraph, node: Node, spec: OpSpec, row: Row) -> 
             value = parse_attr(attr, text)
         except AttrError as exc:
             raise SymbolError(f"{graph.where(node)}: attribute {key}: {exc}") from None
-        if key in IGNORED_ATTRS or key in row.ignored:
+        if key in row.ignored or (key in IGNORED_ATTRS and not _calibrates(key, accepted)):
             continue
         if accepted is not None and key not in accepted:
             default = None if attr.default is None else parse_attr(attr, attr.default)

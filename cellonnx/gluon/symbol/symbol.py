@@ -51,6 +51,15 @@ _NAMED_OUTPUTS = {
     "Dropout": ("output", "mask"),
 }
 
+# the quantization operators MXNet names the outputs of (the quantized layers: data, min, max)
+_QUANTIZATION_OUTPUTS = {
+    **{f"_contrib_quantized_{n}": ("output", "min_output", "max_output") for n in (
+        "act", "batch_norm", "concat", "conv", "elemwise_add", "elemwise_mul", "embedding", "flatten",
+        "fully_connected", "pooling")},
+    "_contrib_quantize_asym": ("output", "scale", "shift"),
+    "_contrib_calibrate_entropy": ("threshold", "divergence"),
+}
+
 
 def _attr(node: Any, key: str, default: Any) -> Any:
     spec = op_spec(node.op)
@@ -128,6 +137,13 @@ def output_names(node: Any) -> list[str]:
         total = visible = 2
     elif op in _MULTI_UPDATES:
         total = visible = int(_attr(node, "num_weights", 1))  # one updated weight per weight
+    elif op in _QUANTIZATION_OUTPUTS:
+        names = _QUANTIZATION_OUTPUTS[op]
+        if op == "_contrib_quantized_elemwise_mul" and _attr(node, "enable_float_output", False):
+            names = ("output",)
+        return [f"{node.name}_{n}" for n in names]
+    elif op in ("_contrib_quantize", "_contrib_quantize_v2", "_contrib_requantize"):
+        total = visible = 3
     if total == 1:
         return [f"{node.name}_output"]
     return [f"{node.name}_output{i}" for i in range(visible)]

@@ -12,6 +12,7 @@ import numpy as _np
 
 from cellonnx.mxnet._docs import borrowed
 from cellonnx.mxnet._errors import mx_errors
+from cellonnx.mxnet._op.calibrate import CALIBRATE
 from cellonnx.mxnet._op.contrib_extra import CONTRIB_EXTRA
 from cellonnx.mxnet._op.creation import CREATION
 from cellonnx.mxnet._op.elemwise import BINARY, LEGACY_COMPARE, NUMPY_COMPARE, UNARY
@@ -21,6 +22,8 @@ from cellonnx.mxnet._op.linalg_eig import SYEVD
 from cellonnx.mxnet._op.misc import MISC
 from cellonnx.mxnet._op.nn import NN
 from cellonnx.mxnet._op.pdf import PDF
+from cellonnx.mxnet._op.quantize import QUANTIZE
+from cellonnx.mxnet._op.quantized_nn import QUANTIZED_NN
 from cellonnx.mxnet._op.reduce import REDUCE
 from cellonnx.mxnet._op.shape import SHAPE
 from cellonnx.mxnet._op.spatial import SPATIAL
@@ -68,6 +71,11 @@ CONTRIB.update(CONTRIB_EXTRA)
 CONTRIB.update(UPDATE_ADAMW)
 CONTRIB.update(HAWKES)
 CONTRIB.update(SPECTRAL)
+CONTRIB.update(QUANTIZE)
+CONTRIB.update(QUANTIZED_NN)
+CONTRIB.update(CALIBRATE)
+# the quantization operators (mx.sym.contrib builds graph nodes of them on Symbols)
+QUANTIZATION = (*QUANTIZE, *QUANTIZED_NN, *CALIBRATE)
 
 
 def retype(out: Any, cls: type) -> Any:

@@ -24,3 +24,8 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module 'mxnet.symbol.contrib' has no attribute '{name}'")
     setattr(sys.modules[__name__], name, fn)
     return fn
+
+# the quantization operators build graph nodes on Symbols (MXNet's quantized symbol.json); their names
+# resolve through __getattr__, which also computes them on arrays
+for _name in _op.QUANTIZATION:
+    delattr(sys.modules[__name__], _name)
