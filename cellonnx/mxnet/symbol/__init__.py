@@ -228,7 +228,9 @@ def _graph_operator(name: str) -> Any:
     return _dual(name, op, None if row is None else _op.wrap(name, row.fn, _TracedSymbol))
 
 
-# mx.sym.contrib's spectral operators: graph nodes on Symbols (the interpreter runs them), arrays eagerly
-for _name in ("fft", "ifft", "count_sketch"):
-    setattr(contrib, _name, _dual(_name, "_contrib_" + _name, getattr(contrib, _name),
-                                  _op.CONTRIB[_name]))
+# mx.sym.contrib's operators that are MXNet graph operators (_contrib_BilinearResize2D, _contrib_fft ...):
+# graph nodes on Symbols, as 1.x hybrid_forward(F, ...) code builds them; computed on arrays
+for _name in _op.CONTRIB:
+    _node = _op_name("_contrib_" + _name)
+    if _node is not None and hasattr(contrib, _name):
+        setattr(contrib, _name, _dual(_name, _node, getattr(contrib, _name), _op.CONTRIB[_name]))
