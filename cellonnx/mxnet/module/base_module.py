@@ -201,36 +201,8 @@ class BaseModule:
         for epoch in range(begin_epoch, num_epoch):
             tic = time.time()
             eval_metric.reset()
-            nbatch = 0
-            data_iter = iter(train_data)
-            end_of_batch = False
-            next_data_batch = next(data_iter)
-            eval_name_vals: list[tuple[str, float]] = []
-            while not end_of_batch:
-                data_batch = next_data_batch
-                if monitor is not None:
-                    monitor.tic()
-                self.forward_backward(data_batch)
-                self.update()
-                if isinstance(data_batch, list):
-                    self.update_metric(eval_metric, [db.label for db in data_batch], pre_sliced=True)
-                else:
-                    self.update_metric(eval_metric, data_batch.label)
-                try:
-                    next_data_batch = next(data_iter)
-                    self.prepare(next_data_batch, sparse_row_id_fn=sparse_row_id_fn)
-                except StopIteration:
-                    end_of_batch = True
-                if monitor is not None:
-                    monitor.toc_print()
-                if end_of_batch:
-                    eval_name_vals = eval_metric.get_global_name_value()
-                if batch_end_callback is not None:
-                    params = BatchEndParam(epoch=epoch, nbatch=nbatch, eval_metric=eval_metric,
-                                           locals=locals())
-                    for callback in _as_list(batch_end_callback):
-                        callback(params)
-                nbatch += 1
+            eval_name_vals = self._fit_batches(epoch, train_data, eval_metric, monitor, batch_end_callback,
+                                               sparse_row_id_fn, eval_metric.get_global_name_value)
             for name, val in eval_name_vals:
                 self.logger.info("Epoch[%d] Train-%s=%f", epoch, name, val)
             self.logger.info("Epoch[%d] Time cost=%.3f", epoch, time.time() - tic)
@@ -245,6 +217,41 @@ class BaseModule:
                 for name, val in res:
                     self.logger.info("Epoch[%d] Validation-%s=%f", epoch, name, val)
             train_data.reset()
+
+    def _fit_batches(self, epoch: int, train_data: DataIter, eval_metric: Any, monitor: Any,
+                     batch_end_callback: Any, sparse_row_id_fn: Any, name_values: Any) -> list:
+        """One epoch of fit's batches (forward, backward, update, metric, ``batch_end_callback``); the
+        training metric's ``name_values()`` read after the last batch, before its callback may reset it."""
+        nbatch = 0
+        data_iter = iter(train_data)
+        end_of_batch = False
+        next_data_batch = next(data_iter)
+        eval_name_vals: list[tuple[str, float]] = []
+        while not end_of_batch:
+            data_batch = next_data_batch
+            if monitor is not None:
+                monitor.tic()
+            self.forward_backward(data_batch)
+            self.update()
+            if isinstance(data_batch, list):
+                self.update_metric(eval_metric, [db.label for db in data_batch], pre_sliced=True)
+            else:
+                self.update_metric(eval_metric, data_batch.label)
+            try:
+                next_data_batch = next(data_iter)
+                self.prepare(next_data_batch, sparse_row_id_fn=sparse_row_id_fn)
+            except StopIteration:
+                end_of_batch = True
+            if monitor is not None:
+                monitor.toc_print()
+            if end_of_batch:
+                eval_name_vals = name_values()
+            if batch_end_callback is not None:
+                params = BatchEndParam(epoch=epoch, nbatch=nbatch, eval_metric=eval_metric, locals=locals())
+                for callback in _as_list(batch_end_callback):
+                    callback(params)
+            nbatch += 1
+        return eval_name_vals
 
     # ---------------------------------------------------------------- what a module describes
     @property

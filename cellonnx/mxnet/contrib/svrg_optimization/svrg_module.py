@@ -17,7 +17,6 @@ from cellonnx.mxnet import ndarray as nd
 from cellonnx.mxnet.context import cpu
 from cellonnx.mxnet.contrib.svrg_optimization.svrg_optimizer import _SVRGOptimizer
 from cellonnx.mxnet.initializer import Uniform
-from cellonnx.mxnet.model import BatchEndParam
 from cellonnx.mxnet.module import Module
 from cellonnx.mxnet.module.kv_update import create_kvstore
 
@@ -218,36 +217,8 @@ class SVRGModule(Module):
             if epoch % self.update_freq == 0:
                 self.update_full_grads(train_data)
             train_data.reset()
-            data_iter = iter(train_data)
-            end_of_batch = False
-            nbatch = 0
-            next_data_batch = next(data_iter)
-            eval_name_vals: list = []
-            while not end_of_batch:
-                data_batch = next_data_batch
-                if monitor is not None:
-                    monitor.tic()
-                self.forward_backward(data_batch)
-                self.update()
-                if isinstance(data_batch, list):
-                    self.update_metric(eval_metric, [db.label for db in data_batch], pre_sliced=True)
-                else:
-                    self.update_metric(eval_metric, data_batch.label)
-                try:
-                    next_data_batch = next(data_iter)
-                    self.prepare(next_data_batch, sparse_row_id_fn=sparse_row_id_fn)
-                except StopIteration:
-                    end_of_batch = True
-                if monitor is not None:
-                    monitor.toc_print()
-                if end_of_batch:
-                    eval_name_vals = eval_metric.get_name_value()
-                if batch_end_callback is not None:
-                    params = BatchEndParam(epoch=epoch, nbatch=nbatch, eval_metric=eval_metric,
-                                           locals=locals())
-                    for callback in _as_list(batch_end_callback):
-                        callback(params)
-                nbatch += 1
+            eval_name_vals = self._fit_batches(epoch, train_data, eval_metric, monitor, batch_end_callback,
+                                               sparse_row_id_fn, eval_metric.get_name_value)
             for name, val in eval_name_vals:
                 self.logger.info("Epoch[%d] Train-%s=%f", epoch, name, val)
             self.logger.info("Epoch[%d] Time cost=%.3f", epoch, time.time() - tic)
