@@ -8,42 +8,29 @@ import pytest
 
 import cellonnx as ms
 from cellonnx import nn
-from tests.communication._launch import mpirun, needs_mpirun
+from tests.communication import dp_compiled_results as dp
+from tests.communication._launch import needs_mpirun
 from tests.communication.scripts import train_dp_compiled as script
 from tests.tolerance import assert_close
 
 pytestmark = needs_mpirun
 
-CASES = ["_".join(c) for c in script.CASES]
+CASES = dp.CASES
 
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory) -> dict:
-    out = tmp_path_factory.mktemp("dp_compiled")
-    mpirun("train_dp_compiled.py", str(out), n=2, timeout=240)
-    names = [*CASES, "losscale", "model", "functional"]
-    return {(r, name): dict(np.load(out / f"rank{r}_{name}.npz")) for r in range(2) for name in names}
+    return dp.run(tmp_path_factory.mktemp("dp_compiled"))
 
 
 @pytest.mark.parametrize("case", [*CASES, "functional"])
 def test_compiled_trajectory_equals_eager(results, case) -> None:
-    for r in range(2):
-        saved = results[(r, case)]
-        assert_close(saved["graph/losses"], saved["eager/losses"], rtol=1e-4, scale_rtol=1e-5,
-                     what=f"{case} rank {r} losses")
-        for key in saved:
-            if key.startswith("eager/end/"):
-                assert_close(saved["graph/" + key[6:]], saved[key], rtol=1e-4, scale_rtol=1e-5,
-                             what=f"{case} rank {r} {key[10:]}")
+    dp.check_trajectory_equals_eager(results, case)
 
 
 @pytest.mark.parametrize("case", CASES)
 def test_ranks_end_equal(results, case) -> None:
-    a, b = results[(0, case)], results[(1, case)]
-    for key in a:
-        # moving statistics of a plain BatchNorm are each rank's own (MindSpore's data parallel too)
-        if key.startswith("graph/end/") and not ("local" in case and "moving" in key):
-            np.testing.assert_array_equal(a[key], b[key], err_msg=f"{case}: {key} differs between ranks")
+    dp.check_ranks_end_equal(results, case)
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if "local" not in c])

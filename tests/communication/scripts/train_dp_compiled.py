@@ -174,7 +174,8 @@ def main(out: str, device_target: str = "CPU") -> None:
     ms.set_context(device_target=device_target)
     init()
     if device_target == "GPU":
-        ms.set_context(device_id=0)  # init() picked the local rank, as MindSpore does; the ranks share one GPU
+        # init() picked the local rank as the device, as MindSpore does; here the ranks share one GPU
+        ms.set_context(device_id=0)
     rank, size = get_rank(), get_group_size()
     ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True,
                                  comm_fusion={"allreduce": {"mode": "size", "config": 0.0004}})  # 419 B
