@@ -1,0 +1,421 @@
+"""Work on the one row that is read: a network that reads a single row of a sequence (BERT's [CLS] token,
+``x[:, 0]``) computes its last row-wise ops over every row, and their gradient over a zero-padded copy of the
+row's gradient. ``narrow_rows`` finds the values of which only row 0 of axis 1 matters and computes them on
+that row alone, forward and backward.
+
+Two facts about each value ``v`` of shape ``(N, L, ...)`` (axis 1 the rows, ``L`` static and over 1), or of
+the ``(N * L, C)`` matrix a Reshape folds it into:
+
+- *zero rows*: every row but row 0 is zero. The gradient of a row's Slice is such a Pad; it stays so through
+  Mul (by anything finite), Add / Sub of two such values, Div of one, row-wise reductions, products by a
+  weight, and the reshapes.
+- *narrow*: only row 0 of ``v`` is needed: it has zero rows, or each reader is row-wise and needs only its
+  outputs' row 0 (element-wise ops, LayerNormalization, Softmax and reductions over later axes, a product by
+  a weight matrix), or sums over the rows against a value with zero rows (a bias or weight gradient: the zero
+  rows add nothing), or is the Slice of row 0 itself.
+
+A narrow value is computed on row 0 (its producer rewritten over the narrowed inputs, or a Slice of it where
+the producer is not row-wise: attention's output still mixes every key); a reader that needs every row of a
+zero-rows value reads it padded back. Attention's keys and values need every row, so they stay as they are.
+
+Where a value that has zero rows meets an infinite or NaN value elsewhere, the narrowed graph drops the
+``0 * inf`` products that the full one sums into NaN; otherwise it computes the same values (the gradients'
+sums over rows lose only terms that are exactly zero).
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+import numpy as np
+import onnx
+from onnx import helper, numpy_helper
+
+_ONNX = ("", "ai.onnx")
+_ELEMENTWISE = {"Add", "Sub", "Mul", "Div", "Pow", "Erf", "Exp", "Log", "Tanh", "Sigmoid", "Relu", "Neg", "Abs",
+                "Sqrt", "Reciprocal", "Cast", "Identity", "Where", "Equal", "Less", "Greater", "Not", "Max",
+                "Min"}
+_REDUCE = {"ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin", "ReduceSumSquare"}
+_LAST_AXIS = {"LayerNormalization", "Softmax", "LogSoftmax"}
+
+
+@dataclass(frozen=True)
+class Rows:
+    """Where a value's rows are: ``axis`` holds ``rows`` rows (a (N, L, ...) value: axis 1, rows L) or, for a
+    folded (N * L, C) matrix (``folded``: C), N * L rows of which every L-th is a row 0."""
+
+    axis: int
+    rows: int
+    folded: int = 0
+
+
+def narrow_rows(model: onnx.ModelProto, shapes: dict[str, list]) -> int:
+    """Compute on row 0 only what is read on row 0 only (in place). ``shapes`` are ONNX shape inference's
+    (ints, dim names, None). Returns how many nodes now work on one row."""
+    g = model.graph
+    if not any(_is_row0_slice(n, _consts(g)) for n in g.node if n.op_type == "Slice"):
+        return 0
+    return _Narrowing(model, shapes).run()
+
+
+class _Narrowing:
+    def __init__(self, model: onnx.ModelProto, shapes: dict[str, list]) -> None:
+        self.g = model.graph
+        self.shapes = dict(shapes)
+        for t in self.g.initializer:  # inference leaves out initializers that are not graph inputs
+            self.shapes.setdefault(t.name, list(t.dims))
+        self.consts = _consts(self.g)
+        self.outputs = {o.name for o in self.g.output}
+        self.readers: dict[str, list[onnx.NodeProto]] = defaultdict(list)
+        for n in self.g.node:
+            for i in n.input:
+                if i:
+                    self.readers[i].append(n)
+        self.rows: dict[str, Rows] = {}      # values whose rows are known
+        self.zero: set[str] = set()          # ... that are zero outside row 0
+        self.narrow: set[str] = set()        # ... of which only row 0 is needed
+        self.kind: dict[int, str] = {}       # node id -> "rowwise" | "sum" | "slice" | "pad"
+        self.new: list[onnx.NodeProto] = []
+        self.narrowed: dict[str, str] = {}   # value -> its row-0 value
+        self.gone: set[str] = set()          # full values no longer computed
+        self.count = 0
+        self.consts_made: dict[tuple, str] = {}
+
+    # -- analysis ------------------------------------------------------------------------------------------
+    def run(self) -> int:
+        for n in self.g.node:
+            self._forward(n)
+        for n in reversed(self.g.node):
+            for o in n.output:
+                if o and self._rows(o) is not None and o not in self.outputs and (
+                        o in self.zero or all(self._row0_only(r, o) for r in self.readers[o])):
+                    self.narrow.add(o)
+        if not any(self.kind.get(id(n)) == "slice" and n.input[0] in self.narrow for n in self.g.node):
+            return 0
+        for n in self.g.node:
+            self._rewrite(n)
+        del self.g.node[:]
+        self.g.node.extend(self.new)
+        return self.count
+
+    def _shape(self, v: str) -> list | None:
+        return self.shapes.get(v)
+
+    def _rows(self, v: str) -> Rows | None:
+        """Where ``v``'s rows are: set by the node that folded it, else any (N, L, ...) value's axis 1."""
+        if v not in self.rows:
+            found = self._rank3_rows(v)
+            if found is None:
+                return None
+            self.rows[v] = found
+        return self.rows[v]
+
+    def _forward(self, n: onnx.NodeProto) -> None:
+        """Row layout and zero rows of ``n``'s outputs, and what kind of reader ``n`` is."""
+        if n.domain not in _ONNX:
+            return
+        op = n.op_type
+        if op == "Slice" and _is_row0_slice(n, self.consts) and self._rank3_rows(n.input[0]):
+            self.kind[id(n)] = "slice"
+            return
+        if op == "Pad":
+            rows = self._pad_rows(n)
+            if rows is not None:
+                self.kind[id(n)] = "pad"
+                self.rows[n.output[0]] = rows
+                self.zero.add(n.output[0])
+            return
+        if op == "Reshape" and self._rows(n.input[0]) is not None:
+            src = self.rows[n.input[0]]
+            target = _const_ints(self.consts, n.input[1])
+            shape = self._shape(n.input[0])
+            if (src.folded == 0 and target is not None and len(target) == 2 and target[0] == -1
+                    and shape is not None and len(shape) == 3 and shape[2] == target[1]
+                    and isinstance(target[1], int) and target[1] > 0):
+                self._set(n, n.output[0], Rows(0, src.rows, target[1]), n.input[0] in self.zero)
+            return
+        if op == "Transpose" and self._rows(n.input[0]) is not None:
+            src = self.rows[n.input[0]]
+            if src.folded and _attr(n, "perm", None) in ([1, 0], None):
+                self._set(n, n.output[0], Rows(1 - src.axis, src.rows, src.folded), n.input[0] in self.zero)
+            return
+        if op == "MatMul" and len(n.input) == 2:
+            a, b = n.input
+            ra, rb = self._rows(a), self._rows(b)
+            if ra is not None and ra.folded == 0 and rb is None and len(self._shape(b) or []) == 2:
+                self._set(n, n.output[0], ra, a in self.zero)
+            elif (ra is not None and rb is not None and ra.folded and rb.folded and ra.axis == 1
+                  and rb.axis == 0 and ra.rows == rb.rows and (a in self.zero or b in self.zero)):
+                self.kind[id(n)] = "sum"
+            return
+        if op in _REDUCE and n.input and self._rows(n.input[0]) is not None:
+            src = self.rows[n.input[0]]
+            axes = self._reduce_axes(n)
+            if axes is None:
+                return
+            if src.axis not in axes and src.folded == 0 and _attr(n, "keepdims", 1) == 1:
+                self._set(n, n.output[0], src, n.input[0] in self.zero)
+            elif src.axis in axes and op == "ReduceSum" and n.input[0] in self.zero:
+                self.kind[id(n)] = "sum"
+            return
+        if op in _LAST_AXIS and self._rows(n.input[0]) is not None:
+            src = self.rows[n.input[0]]
+            shape = self._shape(n.input[0])
+            axis = _attr(n, "axis", -1)
+            if src.folded == 0 and shape is not None and axis % len(shape) == len(shape) - 1:
+                outs = [o for o in n.output if o]
+                if all(self._rank3_rows(o) == src for o in outs):
+                    self.kind[id(n)] = "rowwise"
+                    for o in outs:
+                        self.rows[o] = src
+            return
+        if op in _ELEMENTWISE:
+            self._elementwise(n)
+
+    def _elementwise(self, n: onnx.NodeProto) -> None:
+        out = self._rank3_rows(n.output[0])
+        if out is None or len(n.output) != 1:
+            return
+        linked = []
+        for i in n.input:
+            place = self._operand(i, out)
+            if place is None:
+                return
+            if place == "rows":
+                linked.append(i)
+        if not linked:
+            return
+        op = n.op_type
+        if op == "Mul":
+            zero = any(i in self.zero for i in linked)
+        elif op == "Div":
+            zero = n.input[0] in self.zero
+        elif op in ("Add", "Sub"):
+            zero = len(linked) == len(n.input) and all(i in self.zero for i in linked)
+        elif op in ("Neg", "Identity", "Cast"):
+            zero = n.input[0] in self.zero
+        else:
+            zero = False
+        self._set(n, n.output[0], out, zero)
+
+    def _operand(self, v: str, out: Rows) -> str | None:
+        """How an element-wise operand meets an output with rows ``out``: "rows" (the same rows), "broadcast"
+        (no rows axis, or one of size 1) or "slice" (rows of its own to cut); None when unknown."""
+        rows = self._rows(v)
+        if rows is not None:
+            return "rows" if rows == out else None
+        shape = self._shape(v)
+        if shape is None:
+            return None
+        axis = out.axis - (3 - len(shape))
+        if axis < 0 or shape[axis] == 1:
+            return "broadcast"
+        return "slice" if shape[axis] == out.rows else None
+
+    def _set(self, n: onnx.NodeProto, v: str, rows: Rows, zero: bool) -> None:
+        self.kind[id(n)] = "rowwise"
+        self.rows[v] = rows
+        if zero:
+            self.zero.add(v)
+
+    def _rank3_rows(self, v: str) -> Rows | None:
+        shape = self._shape(v)
+        if shape is None or len(shape) != 3 or not isinstance(shape[1], int) or shape[1] < 2:
+            return None
+        return Rows(1, shape[1])
+
+    def _pad_rows(self, n: onnx.NodeProto) -> Rows | None:
+        """Rows of a Pad that puts a (N, 1, ...) row at row 0 of zeros: the gradient of a row's Slice."""
+        if _attr(n, "mode", b"constant") not in (b"constant", "constant") or len(n.input) < 2:
+            return None
+        if len(n.input) > 3 and n.input[3]:
+            return None
+        value = self.consts.get(n.input[2]) if len(n.input) > 2 and n.input[2] else np.zeros(())
+        pads = _const_ints(self.consts, n.input[1])
+        src, out = self._shape(n.input[0]), self._rank3_rows(n.output[0])
+        if value is None or value.size != 1 or float(value.reshape(())) != 0.0 or pads is None:
+            return None
+        if out is None or src is None or len(src) != 3 or src[1] != 1 or pads != [0, 0, 0, 0, out.rows - 1, 0]:
+            return None
+        return out
+
+    def _reduce_axes(self, n: onnx.NodeProto) -> list[int] | None:
+        rank = len(self._shape(n.input[0]) or [])
+        if not rank:
+            return None
+        if len(n.input) > 1 and n.input[1]:
+            axes = _const_ints(self.consts, n.input[1])
+        else:
+            axes = _attr(n, "axes", None)
+        if not axes:
+            return None if _attr(n, "noop_with_empty_axes", 0) else list(range(rank))
+        return sorted(int(a) % rank for a in axes)
+
+    def _row0_only(self, r: onnx.NodeProto, v: str) -> bool:
+        kind = self.kind.get(id(r))
+        if kind == "slice":
+            return r.input[0] == v
+        if kind == "sum":
+            return True  # its condition (an operand with zero rows) was checked when it was classified
+        if kind == "rowwise":
+            outs = [o for o in r.output if o]
+            return all(o in self.narrow for o in outs)
+        return False
+
+    # -- rewriting -----------------------------------------------------------------------------------------
+    def _rewrite(self, n: onnx.NodeProto) -> None:
+        kind = self.kind.get(id(n))
+        if kind == "slice" and n.input[0] in self.narrow:
+            self.new.append(helper.make_node("Identity", [self._narrow(n.input[0])], [n.output[0]],
+                                             name=f"{n.name}/row0"))
+            return
+        if kind == "pad" and n.output[0] in self.narrow:
+            self.narrowed[n.output[0]] = n.input[0]
+            self.new.append(n)  # read (padded) by whoever needs every row; dropped when nothing does
+            return
+        outs = [o for o in n.output if o]
+        if kind == "rowwise" and outs and all(o in self.narrow for o in outs):
+            if n.op_type in _ELEMENTWISE:
+                ins = [self._narrow_operand(i, self.rows[outs[0]]) for i in n.input]
+            else:  # the rows are the first input's; the rest (weights, axes, scale) apply to every row
+                ins = [self._narrow(n.input[0]), *n.input[1:]]
+            self._emit_narrowed(n, ins)
+            for o in outs:
+                self.gone.add(o)
+            return
+        if kind == "sum":
+            ins = list(n.input)
+            for k, i in enumerate(ins):
+                if i in self.rows and (k == 0 or n.op_type == "MatMul"):
+                    ins[k] = self._narrow(i)
+            self._emit_narrowed(n, ins, rename=False)
+            return
+        ins = [self._full(i) if i in self.gone else i for i in n.input]
+        if ins != list(n.input):
+            del n.input[:]
+            n.input.extend(ins)
+        self.new.append(n)
+
+    def _emit_narrowed(self, n: onnx.NodeProto, inputs: list[str], rename: bool = True) -> None:
+        outputs = []
+        for o in n.output:
+            if o and rename:
+                self.narrowed[o] = f"{o}/row0"
+                outputs.append(f"{o}/row0")
+            else:
+                outputs.append(o)
+        node = helper.make_node(n.op_type, inputs, outputs, name=f"{n.name}/row0", domain=n.domain)
+        node.attribute.extend(n.attribute)
+        self.new.append(node)
+        self.count += 1
+
+    def _narrow_operand(self, v: str, out: Rows) -> str:
+        if not v:
+            return v
+        if self._rows(v) is not None:
+            return self._narrow(v)
+        shape = self._shape(v)
+        axis = out.axis - (3 - len(shape))
+        if axis < 0 or shape[axis] == 1:
+            return v
+        return self._slice(v, axis, f"{v}/row0_of{len(shape)}")
+
+    def _narrow(self, v: str) -> str:
+        """The row-0 value of ``v`` (a Slice of it where its producer still computes every row)."""
+        if v in self.narrowed:
+            return self.narrowed[v]
+        rows = self.rows[v]
+        name = f"{v}/row0"
+        if rows.folded:
+            whole = self._fold_shape(rows, unfold=True)
+            tmp = self._node("Reshape", [v, whole], f"{v}/rows")
+            cut = self._slice(tmp, 1 + rows.axis, f"{v}/row0_unfolded")
+            self._node("Reshape", [cut, self._fold_shape(rows, unfold=False)], name)
+        else:
+            self._slice(v, rows.axis, name)
+        self.narrowed[v] = name
+        return name
+
+    def _full(self, v: str) -> str:
+        """``v`` itself, padded back from its row 0 where only that was computed (it has zero rows)."""
+        if v not in self.gone:
+            return v
+        if v not in self.zero:
+            raise AssertionError(f"narrow_rows: {v} is read on every row but only row 0 was computed")
+        rows = self.rows[v]
+        row0 = self.narrowed[v]
+        if rows.folded:
+            one = self._node("Reshape", [row0, self._fold_shape(rows, unfold=True, one=True)], f"{v}/row0_3d")
+            padded = self._pad(one, 1 + rows.axis, 3, rows.rows, f"{v}/padded")
+            self._node("Reshape", [padded, self._fold_shape(rows, unfold=False)], v)
+        else:
+            self._pad(row0, rows.axis, 3, rows.rows, v)
+        self.gone.discard(v)
+        return v
+
+    def _fold_shape(self, rows: Rows, unfold: bool, one: bool = False) -> str:
+        if not unfold:
+            shape = [-1, rows.folded] if rows.axis == 0 else [rows.folded, -1]
+        else:
+            n = 1 if one else rows.rows
+            shape = [-1, n, rows.folded] if rows.axis == 0 else [rows.folded, -1, n]
+        return self._const(np.array(shape, np.int64), "shape")
+
+    def _slice(self, v: str, axis: int, name: str) -> str:
+        if name in {o for n in self.new for o in n.output}:
+            return name
+        one = self._const(np.array([1], np.int64), "one")
+        return self._node("Slice", [v, self._const(np.array([0], np.int64), "zero"), one,
+                                    self._const(np.array([axis], np.int64), "axis")], name)
+
+    def _pad(self, v: str, axis: int, rank: int, rows: int, name: str) -> str:
+        pads = np.zeros(2 * rank, np.int64)
+        pads[rank + axis] = rows - 1
+        return self._node("Pad", [v, self._const(pads, "pads")], name)
+
+    def _node(self, op: str, inputs: list[str], output: str) -> str:
+        self.new.append(helper.make_node(op, inputs, [output], name=f"{output}/{op}"))
+        return output
+
+    def _const(self, value: np.ndarray, what: str) -> str:
+        key = (what, value.dtype.str, tuple(value.shape), value.tobytes())
+        name = self.consts_made.get(key)
+        if name is None:
+            name = f"row_narrow/{what}_{len(self.consts_made)}"
+            self.g.initializer.append(numpy_helper.from_array(value, name))
+            self.consts_made[key] = name
+        return name
+
+
+def _is_row0_slice(n: onnx.NodeProto, consts: dict) -> bool:
+    """A Slice of row 0 of axis 1: starts 0, ends 1, axes 1, steps 1."""
+    if n.op_type != "Slice" or n.domain not in _ONNX or len(n.input) < 4:
+        return False
+    starts, ends, axes = (_const_ints(consts, n.input[k]) for k in (1, 2, 3))
+    steps = _const_ints(consts, n.input[4]) if len(n.input) > 4 and n.input[4] else [1]
+    return starts == [0] and ends == [1] and axes == [1] and steps == [1]
+
+
+def _consts(g: onnx.GraphProto) -> dict[str, np.ndarray]:
+    found = {t.name: numpy_helper.to_array(t) for t in g.initializer
+             if not t.data_location and int(np.prod(t.dims)) <= 64}
+    for n in g.node:
+        if n.op_type == "Constant" and n.domain in _ONNX:
+            for a in n.attribute:
+                if a.name == "value":
+                    found[n.output[0]] = numpy_helper.to_array(a.t)
+    return found
+
+
+def _const_ints(consts: dict, name: str) -> list[int] | None:
+    value = consts.get(name)
+    if value is None or value.dtype.kind not in "iu":
+        return None
+    return [int(x) for x in value.reshape(-1)]
+
+
+def _attr(node: onnx.NodeProto, name: str, default):
+    for a in node.attribute:
+        if a.name == name:
+            return helper.get_attribute_value(a)
+    return default
