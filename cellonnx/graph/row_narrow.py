@@ -32,9 +32,9 @@ import onnx
 from onnx import helper, numpy_helper
 
 _ONNX = ("", "ai.onnx")
-_ELEMENTWISE = {"Add", "Sub", "Mul", "Div", "Pow", "Erf", "Exp", "Log", "Tanh", "Sigmoid", "Relu", "Neg", "Abs",
-                "Sqrt", "Reciprocal", "Cast", "Identity", "Where", "Equal", "Less", "Greater", "Not", "Max",
-                "Min"}
+_ELEMENTWISE = {"Add", "Sub", "Mul", "Div", "Pow", "Erf", "Exp", "Log", "Tanh", "Sigmoid", "Relu", "Neg",
+                "Abs", "Sqrt", "Reciprocal", "Cast", "Identity", "Where", "Equal", "Less", "Greater", "Not",
+                "Max", "Min"}
 _REDUCE = {"ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin", "ReduceSumSquare"}
 _LAST_AXIS = {"LayerNormalization", "Softmax", "LogSoftmax"}
 
@@ -53,7 +53,7 @@ def narrow_rows(model: onnx.ModelProto, shapes: dict[str, list]) -> int:
     """Compute on row 0 only what is read on row 0 only (in place). ``shapes`` are ONNX shape inference's
     (ints, dim names, None). Returns how many nodes now work on one row."""
     g = model.graph
-    if not any(_is_row0_slice(n, _consts(g)) for n in g.node if n.op_type == "Slice"):
+    if not any(n.op_type in ("Slice", "Pad") for n in g.node):
         return 0
     return _Narrowing(model, shapes).run()
 
@@ -75,6 +75,9 @@ class _Narrowing:
         self.zero: set[str] = set()          # ... that are zero outside row 0
         self.narrow: set[str] = set()        # ... of which only row 0 is needed
         self.kind: dict[int, str] = {}       # node id -> "rowwise" | "sum" | "slice" | "pad"
+        self.linked: dict[int, set[str]] = {}  # node id -> its inputs whose rows are its outputs' (or summed)
+        self.reshapes: dict[int, tuple] = {}  # Reshape node id -> how to write its target shape on one row
+        self.producer = {o: n for n in self.g.node for o in n.output}
         self.new: list[onnx.NodeProto] = []
         self.narrowed: dict[str, str] = {}   # value -> its row-0 value
         self.gone: set[str] = set()          # full values no longer computed
@@ -90,7 +93,8 @@ class _Narrowing:
                 if o and self._rows(o) is not None and o not in self.outputs and (
                         o in self.zero or all(self._row0_only(r, o) for r in self.readers[o])):
                     self.narrow.add(o)
-        if not any(self.kind.get(id(n)) == "slice" and n.input[0] in self.narrow for n in self.g.node):
+        if not any(self.kind.get(id(n)) in ("rowwise", "sum") and set(n.output) & self.narrow
+                   for n in self.g.node):
             return 0
         for n in self.g.node:
             self._rewrite(n)
@@ -112,7 +116,7 @@ class _Narrowing:
 
     def _forward(self, n: onnx.NodeProto) -> None:
         """Row layout and zero rows of ``n``'s outputs, and what kind of reader ``n`` is."""
-        if n.domain not in _ONNX:
+        if n.domain not in _ONNX or not n.input:
             return
         op = n.op_type
         if op == "Slice" and _is_row0_slice(n, self.consts) and self._rank3_rows(n.input[0]):
@@ -125,71 +129,145 @@ class _Narrowing:
                 self.rows[n.output[0]] = rows
                 self.zero.add(n.output[0])
             return
-        if op == "Reshape" and self._rows(n.input[0]) is not None:
-            src = self.rows[n.input[0]]
-            target = _const_ints(self.consts, n.input[1])
-            shape = self._shape(n.input[0])
-            if (src.folded == 0 and target is not None and len(target) == 2 and target[0] == -1
-                    and shape is not None and len(shape) == 3 and shape[2] == target[1]
-                    and isinstance(target[1], int) and target[1] > 0):
-                self._set(n, n.output[0], Rows(0, src.rows, target[1]), n.input[0] in self.zero)
+        if op in _ELEMENTWISE:
+            self._elementwise(n)
             return
-        if op == "Transpose" and self._rows(n.input[0]) is not None:
-            src = self.rows[n.input[0]]
-            if src.folded and _attr(n, "perm", None) in ([1, 0], None):
-                self._set(n, n.output[0], Rows(1 - src.axis, src.rows, src.folded), n.input[0] in self.zero)
+        src = self._rows(n.input[0])
+        if src is None:
             return
-        if op == "MatMul" and len(n.input) == 2:
-            a, b = n.input
-            ra, rb = self._rows(a), self._rows(b)
-            if ra is not None and ra.folded == 0 and rb is None and len(self._shape(b) or []) == 2:
-                self._set(n, n.output[0], ra, a in self.zero)
-            elif (ra is not None and rb is not None and ra.folded and rb.folded and ra.axis == 1
-                  and rb.axis == 0 and ra.rows == rb.rows and (a in self.zero or b in self.zero)):
-                self.kind[id(n)] = "sum"
+        zero = n.input[0] in self.zero
+        if op == "Shape":
+            start, end = _attr(n, "start", 0), _attr(n, "end", None)
+            if src.folded == 0 and end is not None and 0 <= start < end <= src.axis:
+                self.kind[id(n)] = "shape"  # reads only dims before the rows: the same on one row
+                self.linked[id(n)] = {n.input[0]}
             return
-        if op in _REDUCE and n.input and self._rows(n.input[0]) is not None:
-            src = self.rows[n.input[0]]
+        if op == "Reshape":
+            self._reshape(n, src, zero)
+        elif op == "Transpose":
+            perm = _attr(n, "perm", None)
+            rank = len(self._shape(n.input[0]) or [])
+            if perm is None:
+                perm = list(range(rank))[::-1]
+            if src.folded == 0 and rank:
+                self._set(n, n.output[0], Rows(list(perm).index(src.axis), src.rows), zero)
+            elif src.folded and list(perm) == [1, 0]:
+                self._set(n, n.output[0], Rows(1 - src.axis, src.rows, src.folded), zero)
+        elif op == "MatMul" and len(n.input) == 2:
+            self._matmul(n, src)
+        elif op in _REDUCE:
             axes = self._reduce_axes(n)
             if axes is None:
                 return
             if src.axis not in axes and src.folded == 0 and _attr(n, "keepdims", 1) == 1:
-                self._set(n, n.output[0], src, n.input[0] in self.zero)
-            elif src.axis in axes and op == "ReduceSum" and n.input[0] in self.zero:
+                self._set(n, n.output[0], src, zero)
+            elif src.axis in axes and op == "ReduceSum" and zero:
                 self.kind[id(n)] = "sum"
-            return
-        if op in _LAST_AXIS and self._rows(n.input[0]) is not None:
-            src = self.rows[n.input[0]]
-            shape = self._shape(n.input[0])
-            axis = _attr(n, "axis", -1)
-            if src.folded == 0 and shape is not None and axis % len(shape) == len(shape) - 1:
+                self.linked[id(n)] = {n.input[0]}
+        elif op in _LAST_AXIS and src.folded == 0:
+            rank = len(self._shape(n.input[0]) or [])
+            axis = _attr(n, "axis", -1) % rank
+            if src.axis < axis if op == "LayerNormalization" else src.axis != axis:
                 outs = [o for o in n.output if o]
-                if all(self._rank3_rows(o) == src for o in outs):
-                    self.kind[id(n)] = "rowwise"
+                if all(len(self._shape(o) or []) == rank for o in outs):
                     for o in outs:
-                        self.rows[o] = src
+                        self._set(n, o, src, False)
+
+    def _matmul(self, n: onnx.NodeProto, ra: Rows) -> None:
+        """A product is row-wise in its first operand's rows (axis -2), whatever its second operand; it sums
+        over rows when they are the first operand's last axis and the second's axis -2, one of them zero."""
+        a, b = n.input
+        rank_a, rank_b = len(self._shape(a) or []), len(self._shape(b) or [])
+        rank = len(self._shape(n.output[0]) or [])
+        if not (rank_a >= 2 and rank_b >= 2 and rank):
             return
-        if op in _ELEMENTWISE:
-            self._elementwise(n)
+        rb = self._rows(b)
+        if ra.folded == 0 and ra.axis == rank_a - 2:
+            self._set(n, n.output[0], Rows(rank - 2, ra.rows), a in self.zero)
+            self.linked[id(n)] = {a}
+        elif (rb is not None and ra.rows == rb.rows and bool(ra.folded) == bool(rb.folded)
+              and ra.axis == rank_a - 1 and rb.axis == rank_b - 2 and (a in self.zero or b in self.zero)):
+            self.kind[id(n)] = "sum"
+            self.linked[id(n)] = {a, b}
+
+    def _reshape(self, n: onnx.NodeProto, src: Rows, zero: bool) -> None:
+        """Folding (N, L, C) into (N * L, C), or a reshape that keeps the rows' axis and the dims before it
+        (attention's split into heads and back)."""
+        shape, out = self._shape(n.input[0]), self._shape(n.output[0])
+        target = _const_ints(self.consts, n.input[1])
+        if shape is None or out is None or src.folded:
+            return
+        if (target is not None and len(target) == 2 and target[0] == -1 and len(shape) == 3 and src.axis == 1
+                and shape[2] == target[1] and isinstance(target[1], int) and target[1] > 0):
+            self._set(n, n.output[0], Rows(0, src.rows, target[1]), zero)
+            return
+        k = src.axis
+        if len(out) <= k or out[k] != src.rows or out[:k] != shape[:k] or any(d is None for d in out[:k]):
+            return
+        narrowed = self._narrowed_shape(n.input[1], k, src.rows)
+        if narrowed is not None:
+            self.reshapes[id(n)] = narrowed
+            self._set(n, n.output[0], src, zero)
+
+    def _narrowed_shape(self, v: str, k: int, rows: int):
+        """How to write the target shape ``v`` with 1 at ``k``: ("const", values) or ("concat", node, piece,
+        values of that piece); None when its entry at ``k`` is not a known ``rows``."""
+        target = _const_ints(self.consts, v)
+        if target is not None:
+            if len(target) <= k or target[k] not in (rows, 0):
+                return None
+            return ("const", [1 if j == k else t for j, t in enumerate(target)])
+        node = self.producer.get(v)
+        if node is None or node.op_type != "Concat" or node.domain not in _ONNX:
+            return None
+        at = 0
+        for piece, name in enumerate(node.input):
+            values = _const_ints(self.consts, name)
+            if values is not None:
+                size = len(values)
+            else:
+                p = self.producer.get(name)
+                if p is None or p.op_type != "Shape" or _attr(p, "end", None) is None:
+                    return None
+                size = _attr(p, "end", 0) - _attr(p, "start", 0)
+                if size < 0:
+                    return None
+            if at <= k < at + size:
+                if values is None or values[k - at] not in (rows, 0):
+                    return None
+                return ("concat", node, piece, [1 if j == k - at else t for j, t in enumerate(values)])
+            at += size
+        return None
 
     def _elementwise(self, n: onnx.NodeProto) -> None:
-        out = self._rank3_rows(n.output[0])
-        if out is None or len(n.output) != 1:
+        shape = self._shape(n.output[0])
+        if shape is None or len(n.output) != 1:
             return
-        linked = []
+        rank = len(shape)
+        out = None
         for i in n.input:
-            place = self._operand(i, out)
+            rows = self._rows(i) if i else None
+            if rows is None or rows.folded:
+                continue
+            mine = Rows(rows.axis + rank - len(self._shape(i) or []), rows.rows)
+            if out is None:
+                out = mine
+            elif out != mine:
+                return
+        if out is None:
+            return
+        linked = set()
+        for i in n.input:
+            place = self._operand(i, out, rank)
             if place is None:
                 return
             if place == "rows":
-                linked.append(i)
-        if not linked:
-            return
+                linked.add(i)
         op = n.op_type
         if op == "Mul":
             zero = any(i in self.zero for i in linked)
         elif op == "Div":
-            zero = n.input[0] in self.zero
+            zero = n.input[0] in self.zero and n.input[0] in linked
         elif op in ("Add", "Sub"):
             zero = len(linked) == len(n.input) and all(i in self.zero for i in linked)
         elif op in ("Neg", "Identity", "Cast"):
@@ -197,23 +275,27 @@ class _Narrowing:
         else:
             zero = False
         self._set(n, n.output[0], out, zero)
+        self.linked[id(n)] = linked
 
-    def _operand(self, v: str, out: Rows) -> str | None:
+    def _operand(self, v: str, out: Rows, rank: int) -> str | None:
         """How an element-wise operand meets an output with rows ``out``: "rows" (the same rows), "broadcast"
         (no rows axis, or one of size 1) or "slice" (rows of its own to cut); None when unknown."""
-        rows = self._rows(v)
-        if rows is not None:
-            return "rows" if rows == out else None
+        if not v:
+            return "broadcast"
         shape = self._shape(v)
         if shape is None:
             return None
-        axis = out.axis - (3 - len(shape))
+        axis = out.axis - (rank - len(shape))
+        rows = self._rows(v)
+        if rows is not None:
+            return "rows" if rows == Rows(axis, out.rows) else None
         if axis < 0 or shape[axis] == 1:
             return "broadcast"
         return "slice" if shape[axis] == out.rows else None
 
     def _set(self, n: onnx.NodeProto, v: str, rows: Rows, zero: bool) -> None:
         self.kind[id(n)] = "rowwise"
+        self.linked.setdefault(id(n), {n.input[0]})
         self.rows[v] = rows
         if zero:
             self.zero.add(v)
@@ -235,7 +317,9 @@ class _Narrowing:
         src, out = self._shape(n.input[0]), self._rank3_rows(n.output[0])
         if value is None or value.size != 1 or float(value.reshape(())) != 0.0 or pads is None:
             return None
-        if out is None or src is None or len(src) != 3 or src[1] != 1 or pads != [0, 0, 0, 0, out.rows - 1, 0]:
+        if out is None or src is None or len(src) != 3 or src[1] != 1:
+            return None
+        if pads != [0, 0, 0, 0, out.rows - 1, 0]:
             return None
         return out
 
@@ -255,19 +339,18 @@ class _Narrowing:
         kind = self.kind.get(id(r))
         if kind == "slice":
             return r.input[0] == v
-        if kind == "sum":
+        if v not in self.linked.get(id(r), ()):
+            return False
+        if kind in ("sum", "shape"):
             return True  # its condition (an operand with zero rows) was checked when it was classified
-        if kind == "rowwise":
-            outs = [o for o in r.output if o]
-            return all(o in self.narrow for o in outs)
-        return False
+        return kind == "rowwise" and all(o in self.narrow for o in r.output if o)
 
     # -- rewriting -----------------------------------------------------------------------------------------
     def _rewrite(self, n: onnx.NodeProto) -> None:
         kind = self.kind.get(id(n))
         if kind == "slice" and n.input[0] in self.narrow:
             self.new.append(helper.make_node("Identity", [self._narrow(n.input[0])], [n.output[0]],
-                                             name=f"{n.name}/row0"))
+                                             name=f"{n.name or n.output[0]}/row0"))
             return
         if kind == "pad" and n.output[0] in self.narrow:
             self.narrowed[n.output[0]] = n.input[0]
@@ -276,7 +359,10 @@ class _Narrowing:
         outs = [o for o in n.output if o]
         if kind == "rowwise" and outs and all(o in self.narrow for o in outs):
             if n.op_type in _ELEMENTWISE:
-                ins = [self._narrow_operand(i, self.rows[outs[0]]) for i in n.input]
+                rank = len(self._shape(outs[0]))
+                ins = [self._narrow_operand(i, self.rows[outs[0]], rank) for i in n.input]
+            elif id(n) in self.reshapes:
+                ins = [self._narrow(n.input[0]), self._reshape_target(n, self.reshapes[id(n)])]
             else:  # the rows are the first input's; the rest (weights, axes, scale) apply to every row
                 ins = [self._narrow(n.input[0]), *n.input[1:]]
             self._emit_narrowed(n, ins)
@@ -284,11 +370,11 @@ class _Narrowing:
                 self.gone.add(o)
             return
         if kind == "sum":
-            ins = list(n.input)
-            for k, i in enumerate(ins):
-                if i in self.rows and (k == 0 or n.op_type == "MatMul"):
-                    ins[k] = self._narrow(i)
+            ins = [self._narrow(i) if i in self.linked[id(n)] else i for i in n.input]
             self._emit_narrowed(n, ins, rename=False)
+            return
+        if kind == "shape" and n.input[0] in self.gone:
+            self._emit_narrowed(n, [self.narrowed[n.input[0]]], rename=False)
             return
         ins = [self._full(i) if i in self.gone else i for i in n.input]
         if ins != list(n.input):
@@ -304,18 +390,28 @@ class _Narrowing:
                 outputs.append(f"{o}/row0")
             else:
                 outputs.append(o)
-        node = helper.make_node(n.op_type, inputs, outputs, name=f"{n.name}/row0", domain=n.domain)
+        node = helper.make_node(n.op_type, inputs, outputs, name=f"{n.name or n.output[0]}/row0",
+                                domain=n.domain)
         node.attribute.extend(n.attribute)
         self.new.append(node)
         self.count += 1
 
-    def _narrow_operand(self, v: str, out: Rows) -> str:
+    def _reshape_target(self, n: onnx.NodeProto, how: tuple) -> str:
+        """The target shape of Reshape ``n`` with its rows' entry 1."""
+        if how[0] == "const":
+            return self._const(np.array(how[1], np.int64), "shape")
+        _, concat, piece, values = how
+        pieces = list(concat.input)
+        pieces[piece] = self._const(np.array(values, np.int64), "shape")
+        return self._node("Concat", pieces, f"{concat.output[0]}/row0", axis=0)
+
+    def _narrow_operand(self, v: str, out: Rows, rank: int) -> str:
         if not v:
             return v
         if self._rows(v) is not None:
             return self._narrow(v)
         shape = self._shape(v)
-        axis = out.axis - (3 - len(shape))
+        axis = out.axis - (rank - len(shape))
         if axis < 0 or shape[axis] == 1:
             return v
         return self._slice(v, axis, f"{v}/row0_of{len(shape)}")
@@ -349,7 +445,7 @@ class _Narrowing:
             padded = self._pad(one, 1 + rows.axis, 3, rows.rows, f"{v}/padded")
             self._node("Reshape", [padded, self._fold_shape(rows, unfold=False)], v)
         else:
-            self._pad(row0, rows.axis, 3, rows.rows, v)
+            self._pad(row0, rows.axis, len(self._shape(v)), rows.rows, v)
         self.gone.discard(v)
         return v
 
@@ -373,8 +469,8 @@ class _Narrowing:
         pads[rank + axis] = rows - 1
         return self._node("Pad", [v, self._const(pads, "pads")], name)
 
-    def _node(self, op: str, inputs: list[str], output: str) -> str:
-        self.new.append(helper.make_node(op, inputs, [output], name=f"{output}/{op}"))
+    def _node(self, op: str, inputs: list[str], output: str, **attrs) -> str:
+        self.new.append(helper.make_node(op, inputs, [output], name=f"{output}/{op}", **attrs))
         return output
 
     def _const(self, value: np.ndarray, what: str) -> str:
