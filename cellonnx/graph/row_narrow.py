@@ -49,12 +49,19 @@ class Rows:
     folded: int = 0
 
 
-def narrow_rows(model: onnx.ModelProto, shapes: dict[str, list]) -> int:
+def narrow_rows(model: onnx.ModelProto, shapes: dict[str, list] | None = None) -> int:
     """Compute on row 0 only what is read on row 0 only (in place). ``shapes`` are ONNX shape inference's
-    (ints, dim names, None). Returns how many nodes now work on one row."""
+    (ints, dim names, None), inferred here when not given and the graph has a row-0 Slice or a Pad of a row
+    into zeros. Returns how many nodes now work on one row."""
     g = model.graph
-    if not any(n.op_type in ("Slice", "Pad") for n in g.node):
+    consts = _consts(g)
+    if not any(_is_row0_slice(n, consts) or (n.op_type == "Pad" and _pads_one_row(n, consts))
+               for n in g.node):
         return 0
+    if shapes is None:
+        from cellonnx.graph.optimize import _inferred_shapes
+
+        shapes = _inferred_shapes(model)
     return _Narrowing(model, shapes).run()
 
 
@@ -481,6 +488,13 @@ class _Narrowing:
             self.g.initializer.append(numpy_helper.from_array(value, name))
             self.consts_made[key] = name
         return name
+
+
+def _pads_one_row(n: onnx.NodeProto, consts: dict) -> bool:
+    """A Pad that only adds rows after row 0 of axis 1 of a rank-3 value (what ``_pad_rows`` checks in
+    full, with shapes)."""
+    pads = _const_ints(consts, n.input[1]) if len(n.input) > 1 else None
+    return pads is not None and len(pads) == 6 and pads[4] > 0 and pads[:4] == [0] * 4 and pads[5] == 0
 
 
 def _is_row0_slice(n: onnx.NodeProto, consts: dict) -> bool:

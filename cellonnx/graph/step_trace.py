@@ -24,7 +24,7 @@ from cellonnx import context
 from cellonnx.graph import channel_affine, fuse_update, row_narrow
 from cellonnx.graph.boundary import boundaries, expose
 from cellonnx.graph.builder import DEFAULT_OPSET, GraphBuilder, targets_gpu
-from cellonnx.graph.optimize import _inferred_shapes, optimize
+from cellonnx.graph.optimize import optimize
 from cellonnx.graph.trace import TraceError, Tracer, tracing
 from cellonnx.tensor import Parameter, Tensor
 
@@ -163,7 +163,7 @@ def trace_step(fn: Callable[..., Any], args: Sequence[Any], name: str = "train_s
             OUTPUTS_KEY: json.dumps(outputs)}
     model = g.model(producer_version=cellonnx.__version__, metadata=meta)
     model = optimize(model)
-    if row_narrow.narrow_rows(model, _inferred_shapes(model)):
+    if row_narrow.narrow_rows(model):
         model = optimize(model)
     fuse_update.fuse_sgd_updates(model)
     if not targets_gpu() if cpu_forms is None else cpu_forms:
