@@ -174,7 +174,7 @@ class _Narrowing:
         elif op in _LAST_AXIS and src.folded == 0:
             rank = len(self._shape(n.input[0]) or [])
             axis = _attr(n, "axis", -1) % rank
-            if src.axis < axis if op == "LayerNormalization" else src.axis != axis:
+            if src.axis < axis:  # (before opset 13 Softmax flattened every axis from ``axis`` on)
                 outs = [o for o in n.output if o]
                 if all(len(self._shape(o) or []) == rank for o in outs):
                     for o in outs:
@@ -210,6 +210,8 @@ class _Narrowing:
             return
         k = src.axis
         if len(out) <= k or out[k] != src.rows or out[:k] != shape[:k] or any(d is None for d in out[:k]):
+            return
+        if _attr(n, "allowzero", 0):
             return
         narrowed = self._narrowed_shape(n.input[1], k, src.rows)
         if narrowed is not None:
