@@ -13,6 +13,7 @@ compute them with mx.nd's implementations (one table), and their results are NDA
 """
 from __future__ import annotations
 
+import inspect
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -156,6 +157,8 @@ def _creation(name: str, op: str, build: Callable[..., dict[str, Any]]) -> Calla
 
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = eager.__doc__
+    signature = inspect.signature(build).replace(return_annotation=inspect.Signature.empty)
+    fn.__signature__ = signature  # type: ignore[attr-defined]  (MXNet's: the node's arguments)
     return fn
 
 
