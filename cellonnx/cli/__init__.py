@@ -50,7 +50,14 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> _Parser:
-    """The ``cellonnx`` parser with every subcommand this installation has."""
+    """The ``cellonnx`` parser with every subcommand this installation has.
+
+    Examples:
+        >>> from cellonnx.cli import build_parser
+        >>> parser = build_parser()
+        >>> print("export" in parser.commands, "serve" in parser.commands)
+        True True
+    """
     from cellonnx import __version__
 
     parser = _Parser(prog="cellonnx", description="Train in NumPy, export to ONNX, serve with onnxruntime, "
