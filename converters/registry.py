@@ -139,6 +139,13 @@ def write(path: str | os.PathLike[str], tensors: Mapping[str, Any], format: str 
         metadata: format-specific extra values (see each format module).
         crc_check: add a CRC (MindSpore .ckpt, safetensors).
         options: format-specific writer options (`Format.write_options`).
+
+    Examples:
+        >>> from cellonnx.converters import read, write
+        >>> write("w.safetensors", {"w": np.arange(3, dtype=np.float32)}, metadata={"epoch": 3})
+        >>> tensors, meta = read("w.safetensors")
+        >>> print(tensors["w"], meta)
+        [0. 1. 2.] {'epoch': '3'}
     """
     fmt = get_format(path, format)
     if crc_check and not fmt.crc:
