@@ -3,20 +3,25 @@
 row's gradient. ``narrow_rows`` finds the values of which only row 0 of axis 1 matters and computes them on
 that row alone, forward and backward.
 
-Two facts about each value ``v`` of shape ``(N, L, ...)`` (axis 1 the rows, ``L`` static and over 1), or of
-the ``(N * L, C)`` matrix a Reshape folds it into:
+Where a value's rows are: axis 1 of an ``(N, L, ...)`` value (``L`` static and over 1), followed through
+transposes and the reshapes that keep the rows' axis and the dims before it (attention's split into heads,
+rows then on axis 2), and every L-th row of the ``(N * L, C)`` matrix a Reshape folds such a value into (the
+weight gradients' products). Two facts about each such value:
 
 - *zero rows*: every row but row 0 is zero. The gradient of a row's Slice is such a Pad; it stays so through
-  Mul (by anything finite), Add / Sub of two such values, Div of one, row-wise reductions, products by a
-  weight, and the reshapes.
-- *narrow*: only row 0 of ``v`` is needed: it has zero rows, or each reader is row-wise and needs only its
-  outputs' row 0 (element-wise ops, LayerNormalization, Softmax and reductions over later axes, a product by
-  a weight matrix), or sums over the rows against a value with zero rows (a bias or weight gradient: the zero
-  rows add nothing), or is the Slice of row 0 itself.
+  Mul (by anything finite), Add / Sub of two such values, Div of one, row-wise reductions, products, and the
+  reshapes and transposes.
+- *narrow*: only row 0 is needed: it has zero rows, or each reader is row-wise and needs only its outputs'
+  row 0 (element-wise ops; LayerNormalization and Softmax over later axes; reductions over other axes;
+  MatMul in its first operand's rows, whatever its second; reshapes and transposes as above; Shape reads of
+  the dims before the rows), or sums over the rows against a value with zero rows (a bias, weight or
+  attention key / value gradient: the zero rows add nothing), or is the Slice of row 0 itself.
 
-A narrow value is computed on row 0 (its producer rewritten over the narrowed inputs, or a Slice of it where
-the producer is not row-wise: attention's output still mixes every key); a reader that needs every row of a
-zero-rows value reads it padded back. Attention's keys and values need every row, so they stay as they are.
+A narrow value is computed on row 0: its producer is rewritten over the narrowed inputs (a reshape's target
+shape gets 1 in place of L), or, where the producer mixes rows (the encoder layer's input, which its keys and
+values read whole), it is sliced. A reader that needs every row of a zero-rows value reads it padded back.
+So a BERT-style classifier's last layer runs its queries, attention, output projection, norms and
+feed-forward block on the one row, and its keys and values on all of them.
 
 Where a value that has zero rows meets an infinite or NaN value elsewhere, the narrowed graph drops the
 ``0 * inf`` products that the full one sums into NaN; otherwise it computes the same values (the gradients'
@@ -81,7 +86,7 @@ class _Narrowing:
         self.rows: dict[str, Rows] = {}      # values whose rows are known
         self.zero: set[str] = set()          # ... that are zero outside row 0
         self.narrow: set[str] = set()        # ... of which only row 0 is needed
-        self.kind: dict[int, str] = {}       # node id -> "rowwise" | "sum" | "slice" | "pad"
+        self.kind: dict[int, str] = {}       # node id -> "rowwise" | "sum" | "shape" | "slice" | "pad"
         self.linked: dict[int, set[str]] = {}  # node id -> its inputs whose rows are its outputs' (or summed)
         self.reshapes: dict[int, tuple] = {}  # Reshape node id -> how to write its target shape on one row
         self.producer = {o: n for n in self.g.node for o in n.output}
