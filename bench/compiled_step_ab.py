@@ -46,6 +46,16 @@ def _returns(value: object) -> object:
     return lambda *a, **k: value
 
 
+def _taps_by_axes_slice(g, w, lead, kernel, rows, cols):
+    """``conv_gemm.tap_matrix`` as the lowerings cut the taps before: one Slice over the kernel axes."""
+    p, q = lead
+    ka, kb = rows[1] - rows[0] + 1, cols[1] - cols[0] + 1
+    wl = g.op("Slice", w, g.i64([rows[0], cols[0]]), g.i64([rows[1] + 1, cols[1] + 1]), g.i64([2, 3]))
+    if ka * kb > 1:
+        wl = g.op("Transpose", wl, perm=[0, 2, 3, 1])
+    return g.op("Reshape", wl, g.i64([p, ka * kb * q]))
+
+
 # name -> (module, attribute, its value switched off: a lowering returning None, a pass returning False)
 SWITCHES = {"tiled_argmax": (pool, "_tiled_argmax", _returns(None)),
             "channel_windows": (conv_grad, "weight_grad_by_channel_windows", _returns(None)),
@@ -56,7 +66,8 @@ SWITCHES = {"tiled_argmax": (pool, "_tiled_argmax", _returns(None)),
             "fuse_sgd": (fuse_update, "fuse_sgd_updates", _returns(0)),
             "channel_affine": (channel_affine, "fuse_channel_affines", _returns(0)),
             "no_mem_pattern": (train, "MEM_PATTERN", True),
-            "recycle": (train, "RECYCLE_MIN_BYTES", float("inf"))}
+            "recycle": (train, "RECYCLE_MIN_BYTES", float("inf")),
+            "flat_taps": (conv_gemm, "tap_matrix", _taps_by_axes_slice)}
 STEPS = {"lenet5": 10, "resnet18": 2, "transformer": 2}
 
 
