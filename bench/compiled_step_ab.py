@@ -38,7 +38,7 @@ from blocks import in_blocks, timed  # noqa: E402
 from compiled_step_profile import compiled_train_step, kernel_events, profiled  # noqa: E402
 from step_models import MODELS  # noqa: E402
 
-from cellonnx.graph import channel_affine, fuse_update, optimize, train  # noqa: E402
+from cellonnx.graph import bn_train, channel_affine, fuse_update, optimize, train  # noqa: E402
 from cellonnx.ops.prims import activation, conv_gemm, conv_grad, pool  # noqa: E402
 
 
@@ -67,7 +67,8 @@ SWITCHES = {"tiled_argmax": (pool, "_tiled_argmax", _returns(None)),
             "channel_affine": (channel_affine, "fuse_channel_affines", _returns(0)),
             "no_mem_pattern": (train, "MEM_PATTERN", True),
             "recycle": (train, "RECYCLE_MIN_BYTES", float("inf")),
-            "flat_taps": (conv_gemm, "tap_matrix", _taps_by_axes_slice)}
+            "flat_taps": (conv_gemm, "tap_matrix", _taps_by_axes_slice),
+            "bn_training": (bn_train, "batch_norm_statistics", _returns(0))}
 STEPS = {"lenet5": 10, "resnet18": 2, "transformer": 2}
 
 
