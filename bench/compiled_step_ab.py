@@ -39,11 +39,19 @@ from compiled_step_profile import compiled_train_step, kernel_events, profiled  
 from step_models import MODELS  # noqa: E402
 
 from cellonnx.graph import bn_train, channel_affine, fuse_update, optimize, train  # noqa: E402
-from cellonnx.ops.prims import activation, conv_gemm, conv_grad, pool  # noqa: E402
+from cellonnx.ops.prims import activation, conv_gemm, conv_grad, norm, pool  # noqa: E402
+from cellonnx.ops.prims.math import div, mul, sub  # noqa: E402
+from cellonnx.ops.prims.shape import reshape  # noqa: E402
 
 
 def _returns(value: object) -> object:
     return lambda *a, **k: value
+
+
+def _bn_grad_bracket(g, xhat, inv, w, gb, gw, m, shape):
+    """``norm._batch_norm_input_grad`` as traced before: ``inv * w * (g - gb / m - xhat * gw / m)``."""
+    inner = sub(sub(g, reshape(div(gb, m), shape)), mul(xhat, reshape(div(gw, m), shape)))
+    return mul(mul(inv, reshape(w, shape)), inner)
 
 
 def _taps_by_axes_slice(g, w, lead, kernel, rows, cols):
@@ -68,7 +76,8 @@ SWITCHES = {"tiled_argmax": (pool, "_tiled_argmax", _returns(None)),
             "no_mem_pattern": (train, "MEM_PATTERN", True),
             "recycle": (train, "RECYCLE_MIN_BYTES", float("inf")),
             "flat_taps": (conv_gemm, "tap_matrix", _taps_by_axes_slice),
-            "bn_training": (bn_train, "batch_norm_statistics", _returns(0))}
+            "bn_training": (bn_train, "batch_norm_statistics", _returns(0)),
+            "bn_grad_affines": (norm, "_batch_norm_input_grad", _bn_grad_bracket)}
 STEPS = {"lenet5": 10, "resnet18": 2, "transformer": 2}
 
 
