@@ -211,14 +211,21 @@ class Parameter(_CoreParameter):
         """The gradient's storage type: 'default' or 'row_sparse'."""
         return self._grad_stype
 
-    def _note_rows(self, indices: np.ndarray) -> None:
-        """Record rows a lookup read (they are the rows of the next row-sparse gradient)."""
+    def _note_rows(self, indices: Any) -> None:
+        """Record rows a lookup read (they are the rows of the next row-sparse gradient); in a block traced
+        into a compiled forward, the rows it reads each time that graph runs."""
         if self._grad_stype == "row_sparse" and self._grad_req != "null":
-            self._looked_up.append(np.asarray(indices).astype(np.int64).ravel())
+            from cellonnx.graph import trace
+
+            if trace.current() is not None:
+                trace.observe(indices, self._note_rows)
+                return
+            data = indices._data if isinstance(indices, Tensor) else indices
+            self._looked_up.append(np.asarray(data).astype(np.int64).ravel())
 
     def _take_rows(self, dense: np.ndarray) -> None:
         """After a backward: the rows of the new gradient, those looked up (added to the old ones with
-        grad_req 'add'); without recorded lookups (a compiled forward) the rows with a nonzero gradient."""
+        grad_req 'add'); without recorded lookups the rows with a nonzero gradient."""
         if self._looked_up:
             rows = np.unique(np.concatenate(self._looked_up))
         else:

@@ -76,6 +76,7 @@ class Tracer:
         self.snapshots: dict[int, tuple[Parameter, np.ndarray, int]] = {}
         self.static_inputs: set[str] = set()
         self.cells_seen: dict[int, Any] = {}   # cells called while tracing (their training flags matter)
+        self.observed: list[tuple[Tensor, Callable[[np.ndarray], None]]] = []   # see observe()
         self.names: dict[int, str] = {}
         self.consts: set[int] = set()
         self._keep: list[Tensor] = []   # keeps ids stable while tracing
@@ -363,6 +364,20 @@ def tracing(tracer: Tracer) -> Iterator[Tracer]:
     finally:
         _current.pop()
         _restore(saved)
+
+
+def observe(t: Tensor, callback: Callable[[np.ndarray], None]) -> None:
+    """While a function is traced into a forward graph (trace_vjp): ``callback`` receives the value ``t``
+    takes each time that graph runs (the graph returns it as one more output), as eager code would have
+    seen it; a row-sparse gradient's lookups are recorded this way. Outside a trace, called at once."""
+    tracer = current()
+    if tracer is None:
+        callback(np.asarray(t._data if isinstance(t, Tensor) else t))
+        return
+    if tracer.parent is not None:
+        raise TraceError(f"{_where()}: a value read at run time (an embedding's lookup with a row-sparse "
+                         "gradient) inside a control-flow body; do the lookup outside the loop / branch")
+    tracer.observed.append((t if isinstance(t, Tensor) else Tensor._make(np.asarray(t)), callback))
 
 
 @contextmanager
