@@ -1,6 +1,7 @@
 """Training wrappers compiled in GRAPH_MODE follow their eager trajectory: loss scaling with an overflow
 (the skipped update and the shrinking scale), gradient clipping, frozen parameters, WithGradCell,
-ForwardValueAndGrad, batch sizes that change between steps."""
+ForwardValueAndGrad, batch sizes that change between steps (with a row sliced off the batch and broadcast back
+over it)."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -95,6 +96,26 @@ def _bn_step() -> Any:
     return step
 
 
+class FirstRowNet(nn.Cell):
+    """Each row's logits minus the first row's (``h[0:1]``) and the last row's (``h[-1:]``) broadcast back
+    over the batch: their gradients sum over a dynamic batch."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc = nn.Dense(6, 3)
+
+    def construct(self, x: Any) -> Any:
+        h = self.fc(x)
+        return h - 0.5 * ops.broadcast_to(h[0:1], h.shape) + 0.25 * h[-1:]
+
+
+def _first_row_step() -> Any:
+    net = FirstRowNet()
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, _loss()), nn.Adam(net.trainable_params(), 0.01))
+    step.set_train()
+    return step
+
+
 CASES: dict[str, tuple[Callable[[], Any], Callable[[], list]]] = {
     "loss_scale_overflow": (_loss_scale_step(lambda: nn.DynamicLossScaleUpdateCell(2.0 ** 20, 2, 2)),
                             lambda: _overflowing_first()),
@@ -111,6 +132,8 @@ CASES: dict[str, tuple[Callable[[], Any], Callable[[], list]]] = {
     "changing_batch_size": (_plain_sgd, lambda: classification_batches((4, 6), 3, sizes=(4, 7, 1, 5, 2))),
     "changing_batch_size_batch_norm": (_bn_step,
                                        lambda: classification_batches((4, 6), 3, sizes=(4, 7, 3, 5, 2))),
+    "changing_batch_size_first_row": (_first_row_step,
+                                      lambda: classification_batches((4, 6), 3, sizes=(4, 7, 1, 5, 2))),
 }
 
 
