@@ -241,3 +241,28 @@ def test_hybridized_block_printing_under_record_names_the_line() -> None:
     with pytest.raises(TraceError, match=HERE + COMPUTED + r"is printed .* call hybridize\(False\)"):
         with mx.autograd.record():
             net(mx.np.ones((4, 3)))
+
+
+class KeywordOnly(nn.Cell):
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc = nn.Dense(3, 2)
+
+    def construct(self, x: Any, *, scale: float = 1.0) -> Any:
+        return self.fc(x) * scale
+
+
+def test_keyword_only_call_says_it_runs_eagerly() -> None:
+    """The one GRAPH_MODE call that runs eagerly (a keyword-only argument) says so, naming the cell and the
+    arguments, at the caller's line."""
+    net = KeywordOnly()
+    x = ms.Tensor(np.ones((2, 3), np.float32))
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        with pytest.warns(UserWarning, match=r"GRAPH_MODE: KeywordOnly is called with \['scale'\].* runs "
+                                             r"eagerly") as seen:
+            out = net(x, scale=2.0)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    assert seen[0].filename == __file__
+    np.testing.assert_allclose(out.asnumpy(), net.fc(x).asnumpy() * 2.0, rtol=1e-6)
