@@ -21,6 +21,7 @@ from cellonnx import context
 from cellonnx.autograd.tape import is_grad_enabled
 from cellonnx.gluon import autograd
 from cellonnx.gluon.block import Block, _grad_req, adopt
+from cellonnx.gluon.flat_call import FlatCall, is_nested
 from cellonnx.gluon.hybrid_train import CompiledTraining
 from cellonnx.graph import compile as _compile
 from cellonnx.graph import trace as _trace
@@ -48,7 +49,8 @@ class _Spec(NamedTuple):
 
 
 def _specs(args: tuple) -> tuple:
-    return tuple(_Spec(tuple(a.shape), a.dtype) if isinstance(a, Tensor) else a for a in args)
+    return tuple(_Spec(tuple(a.shape), a.dtype) if isinstance(a, Tensor)
+                 else type(a)(_specs(tuple(a))) if type(a) in (list, tuple) else a for a in args)
 
 
 def _signature(args: tuple, static: bool) -> list[Any]:
@@ -62,6 +64,33 @@ def _signature(args: tuple, static: bool) -> list[Any]:
         else:
             sigs.append(a)
     return sigs
+
+
+def _leaves(args: Any) -> list[Any]:
+    """The tensor arguments (Tensors and _Specs) of ``args``, lists and tuples flattened, in order."""
+    if type(args) in (list, tuple):
+        return [leaf for a in args for leaf in _leaves(a)]
+    return [args] if isinstance(args, (Tensor, _Spec)) else []
+
+
+def _export_signature(block: Any, args: tuple, static: bool) -> list[Any]:
+    """Inputs for tracing an export: each tensor's batch axis dynamic (gluon.rnn.batch_axes: axis 0, or the
+    recurrent layout's), states and other tensors inside lists included, unless ``static``."""
+    from cellonnx.gluon.rnn.batch_axes import batch_axes
+
+    leaves = _leaves(args)
+    axes = iter(batch_axes(block, [tuple(a.shape) for a in leaves]))
+
+    def sig(a: Any) -> Any:
+        if type(a) in (list, tuple):
+            return type(a)(sig(x) for x in a)
+        if not isinstance(a, (Tensor, _Spec)):
+            return a
+        axis = next(axes)
+        if static or len(a.shape) == 0:
+            return Tensor(np.zeros(a.shape, a.dtype.np_dtype)) if isinstance(a, _Spec) else a
+        return Tensor(shape=tuple(None if i == axis else d for i, d in enumerate(a.shape)), dtype=a.dtype)
+    return [sig(a) for a in args]
 
 
 def _key(sigs: list[Any]) -> tuple:
@@ -314,10 +343,14 @@ class HybridBlock(Block):
                                "once before calling export.")
         from cellonnx.converters.onnx_format import save_model
 
-        sigs = _signature(self._in_args, bool(self._hybrid_flags.get("static_shape")))
+        sigs = _export_signature(self, self._in_args, bool(self._hybrid_flags.get("static_shape")))
         self._name_params()
         with autograd.pause(train_mode=False):
-            model = _compile.export_model(self, *sigs)
+            if is_nested(tuple(sigs)):  # lists of tensors (a recurrent model's states): one input each
+                flat = FlatCall(self, tuple(sigs))
+                model = _compile.export_model(flat, *flat.leaves)
+            else:
+                model = _compile.export_model(self, *sigs)
         onnx.helper.set_model_props(model,
                                     {**{p.key: p.value for p in model.metadata_props}, "epoch": str(epoch)})
         file_name = path if path.endswith(".onnx") else path + ".onnx"
