@@ -48,6 +48,21 @@ class _Spec(NamedTuple):
     dtype: Any
 
 
+_SYMBOL_BASE: list[Any] = []
+
+
+def _symbol_base() -> Any:
+    """cellonnx.gluon.symbol's Symbol base class, once that package is loaded (no Symbol exists before)."""
+    if not _SYMBOL_BASE:
+        import sys
+
+        base = getattr(sys.modules.get("cellonnx.gluon.symbol.symbol"), "SymbolBase", None)
+        if base is None:
+            return None
+        _SYMBOL_BASE.append(base)
+    return _SYMBOL_BASE[0]
+
+
 def _specs(args: tuple) -> tuple:
     return tuple(_Spec(tuple(a.shape), a.dtype) if isinstance(a, Tensor)
                  else type(a)(_specs(tuple(a))) if type(a) in (list, tuple) else a for a in args)
@@ -216,6 +231,9 @@ class HybridBlock(Block):
 
     # ---------------------------------------------------------------- calling
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if args and _symbol_base() is not None and isinstance(args[0], _symbol_base()) \
+                and not type(self)._uses_hybrid_forward:
+            return self._call_on_symbols(args, kwargs)
         self._prepare_params(args)
         if _trace._current:
             return adopt(Cell.__call__(self, *args, **kwargs), args)
@@ -226,6 +244,15 @@ class HybridBlock(Block):
                 and not self.training:
             return adopt(self._call_compiled(args), args)
         return adopt(Cell.__call__(self, *args, **kwargs), args)
+
+    def _call_on_symbols(self, args: tuple, kwargs: dict) -> Any:
+        """Called on Symbols (MXNet 1.x code builds its graph so; mx.contrib.amp traces blocks so): a gluon.nn
+        layer adds the node MXNet's hybrid_forward adds, other blocks run their forward on the Symbols (their
+        layers, mx.npx operators and ``p.data()`` then build the graph)."""
+        from cellonnx.gluon.symbol.layer_symbols import layer_symbol
+
+        out = layer_symbol(self, *args) if len(args) == 1 and not kwargs else None
+        return out if out is not None else Cell.__call__(self, *args, **kwargs)
 
     def _ready(self) -> bool:
         return all(p._deferred is None for p in self._unique_params())

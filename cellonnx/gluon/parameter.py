@@ -305,6 +305,9 @@ class Parameter(_CoreParameter):
         parameter) and, while autograd records, passes its gradient on to the parameter; while a graph is
         traced it is the parameter itself."""
         self._check_initialized()
+        layer_symbols = sys.modules.get("cellonnx.gluon.symbol.layer_symbols")
+        if layer_symbols is not None and layer_symbols.is_tracing():  # traced to MXNet operators
+            return layer_symbols.param_var(self)
         from cellonnx.graph import trace
         if trace.current() is not None:
             return self

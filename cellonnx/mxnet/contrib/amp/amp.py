@@ -372,8 +372,11 @@ def convert_hybrid_block(block: Any, target_dtype: str = "float16", target_dtype
 
 def _cached_graph(block: Any) -> tuple[list[Any], Any] | None:
     """(input variables, output symbol) of a block that has run once since ``hybridize()``: a SymbolBlock's
-    own graph, or the graph a Gluon 1.x block's ``hybrid_forward`` builds on Symbols; None before a run."""
+    own graph, or the block traced on Symbols - Gluon 1.x code through ``hybrid_forward(F, ...)`` with F
+    mx.sym, Gluon 2.x code through its ``forward`` (its gluon.nn layers and mx.npx operators add MXNet's
+    nodes, ``p.data()`` is the parameter's variable), as MXNet 2.x traces a block; None before a run."""
     from cellonnx.gluon import SymbolBlock
+    from cellonnx.gluon.symbol.layer_symbols import tracing
     from cellonnx.mxnet import symbol
 
     if isinstance(block, SymbolBlock):
@@ -384,14 +387,15 @@ def _cached_graph(block: Any) -> tuple[list[Any], Any] | None:
     names = ["data"] if len(in_args) == 1 else [f"data{i}" for i in range(len(in_args))]
     inputs = [symbol.var(n) for n in names]
     flags = dict(getattr(block, "_hybrid_flags", {}) or {})
-    block.hybridize(False)  # run hybrid_forward on the Symbols instead of compiling
+    block.hybridize(False)  # run the block's code on the Symbols instead of compiling
     try:
-        out = block(*inputs)
+        with tracing(block):
+            out = block(*inputs)
     except (AttributeError, TypeError) as error:
         raise NotImplementedError(
-            f"convert_hybrid_block: {type(block).__name__} does not build a symbol graph when called on "
-            "Symbols (a Gluon 2.x forward); export it and convert the SymbolBlock of the export, or use "
-            f"convert_symbol ({error})") from error
+            f"convert_hybrid_block: {type(block).__name__} does not trace to MXNet operators on Symbols "
+            f"({error}); export it and convert the SymbolBlock of the export, or use convert_symbol"
+        ) from error
     finally:
         block.hybridize(True, **flags)
     if isinstance(out, (list, tuple)):
