@@ -8,12 +8,17 @@ from typing import Any
 
 from cellonnx.tensor import Tensor
 
-__all__ = ["FlatCall", "is_nested"]
+__all__ = ["FlatCall", "is_nested", "leaves"]
 
 
 def is_nested(args: tuple) -> bool:
     """Whether a list or tuple argument holds tensors."""
     return any(type(a) in (list, tuple) and _leaves(a) for a in args)
+
+
+def leaves(args: tuple) -> tuple:
+    """The tensors of ``args``, lists and tuples flattened, in order."""
+    return tuple(_leaves(list(args)))
 
 
 def _leaves(a: Any) -> list[Tensor]:
@@ -49,6 +54,15 @@ class FlatCall:
         construct.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
             [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in names])
         self.construct = construct
+
+    def structure(self) -> Any:
+        """``args`` with each tensor replaced by 'T' and other values by their repr: what, besides the
+        tensors' signatures, a compiled graph of this call depends on."""
+        def shape(a: Any) -> Any:
+            if type(a) in (list, tuple):
+                return (type(a).__name__, *(shape(x) for x in a))
+            return "T" if isinstance(a, Tensor) else repr(a)
+        return tuple(shape(a) for a in self.args)
 
     def _rebuild(self, tensors: list[Tensor]) -> list[Any]:
         it = iter(tensors)

@@ -21,7 +21,7 @@ from cellonnx import context
 from cellonnx.autograd.tape import is_grad_enabled
 from cellonnx.gluon import autograd
 from cellonnx.gluon.block import Block, _grad_req, adopt
-from cellonnx.gluon.flat_call import FlatCall, is_nested
+from cellonnx.gluon.flat_call import FlatCall, is_nested, leaves
 from cellonnx.gluon.hybrid_train import CompiledTraining
 from cellonnx.graph import compile as _compile
 from cellonnx.graph import trace as _trace
@@ -269,15 +269,18 @@ class HybridBlock(Block):
                 _cell._graph_depth[0] -= 1
 
     def _compiled_for(self, args: tuple, device_target: str | None = None) -> _compile.CompiledCell:
+        """The compiled graph of a call on ``args``; tensors inside list arguments (a recurrent model's
+        states) are graph inputs, so the compiled graph is called on ``leaves(args)``."""
         self._settle_shapes(args)
-        sigs = _signature(args, bool(self._hybrid_flags.get("static_shape")))
+        flat = FlatCall(self, args) if is_nested(args) else None
+        sigs = _signature(tuple(flat.leaves) if flat else args, bool(self._hybrid_flags.get("static_shape")))
         target = device_target or self._backend or context.get_context("device_target")
-        key = (_key(sigs), target, context.get_context("opset"))
+        key = (_key(sigs), target, context.get_context("opset"), flat.structure() if flat else None)
         compiled = self._compiled.get(key)
         if compiled is None:
             self._name_params()
             with autograd.pause(train_mode=False):
-                traced = _compile.trace_cell(self, sigs)
+                traced = _compile.trace_cell(flat or self, sigs)
             compiled = _compile.CompiledCell(self, traced, device_target=target)
             self._compiled[key] = compiled
         return compiled
@@ -317,6 +320,7 @@ class HybridBlock(Block):
 
     def _call_compiled(self, args: tuple) -> Any:
         compiled = self._compiled_for(args)
+        args = leaves(args) if is_nested(args) else args
         out = compiled(*args)
         if self._callback is not None:
             _run_op_hook(compiled, args, self._callback, self._monitor_all)
