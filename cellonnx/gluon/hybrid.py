@@ -251,7 +251,7 @@ class HybridBlock(Block):
         layers, mx.npx operators and ``p.data()`` then build the graph)."""
         from cellonnx.gluon.symbol.layer_symbols import layer_symbol
 
-        out = layer_symbol(self, *args) if len(args) == 1 and not kwargs else None
+        out = layer_symbol(self, *args) if not kwargs else None
         return out if out is not None else Cell.__call__(self, *args, **kwargs)
 
     def _ready(self) -> bool:

@@ -4,9 +4,10 @@ tests/ports/vendored.json), ported by changing its import lines only, against re
 For each case of networks_word_lm.py (lstm, gru, rnn_tanh, rnn_relu, lstm with tied weights): 1.x
 parameter names and save_parameters keys, ``begin_state``, the eager forward from a given state and from
 begin_state's zeros, train.py's training step twice (gluon.Trainer SGD, loss scaled by bptt * batch,
-``clip_global_norm``), the hybridized forward at batch 2 and 1, and ``export`` with a dynamic batch run by
-onnxruntime at batch 1 and 2; everything compared with the fixtures tests/fixtures/mxnet/gen_word_lm.py wrote
-with MXNet 1.9.1 from the same file. The file is the same on MXNet's 1.9.1 and 2.x lines (vendored.json), so
+``clip_global_norm``), the hybridized forward at batch 2 and 1 (other states: the same graph), ``export``
+with a dynamic batch run by onnxruntime at batch 1 and 2, and mx.contrib.amp's ``convert_hybrid_block``
+(lstm); everything compared with the fixtures tests/fixtures/mxnet/gen_word_lm.py wrote with MXNet 1.9.1
+from the same file. The file is the same on MXNet's 1.9.1 and 2.x lines (vendored.json), so
 each case covers both.
 """
 from __future__ import annotations
@@ -146,3 +147,29 @@ def test_export_dynamic_batch(case: str, importer: Any, tmp_path: Path) -> None:
         arrays = [d["tokens"][lm.STEPS][:, :batch], *[h[:, :batch] for h in d["hidden"]]]
         got = session.run(None, dict(zip(feeds, arrays)))
         compare(got, expected(want, "eval", batch), f"{case} onnxruntime at batch {batch}")
+
+
+def test_amp_convert_hybrid_block(importer: Any) -> None:
+    """mx.contrib.amp.convert_hybrid_block (bfloat16) of the hybridized lstm model: MXNet 1.9.1's converted
+    graph node for node (variables' attributes aside; inputs data0..2, the states flattened), parameter
+    types, and the converted block's outputs to bfloat16's precision."""
+    import json
+
+    import cellonnx.mxnet as mx
+    from cellonnx.mxnet.contrib import amp
+
+    want = json.loads((checks.FIXTURES / "mxnet" / "ports" / "word_lm_amp.json").read_text())
+    net = build("lstm", importer)
+    net.hybridize()
+    run(net, "lstm")
+    out = amp.convert_hybrid_block(net, target_dtype="bfloat16", ctx=mx.cpu())
+    nodes = [[n["op"], n["name"], n.get("attrs", {}), n["inputs"]]
+             for n in json.loads(out.symbol.tojson(remove_amp_cast=False))["nodes"]]
+    assert nodes == [[op, name, {} if op == "null" else attrs, inputs]
+                     for op, name, attrs, inputs in want["nodes"]]
+    assert out._input_names == want["inputs"]
+    assert {k: np.dtype(p.data().dtype).name for k, p in out.collect_params().items()} == want["params"]
+    d = lm.data("lstm")
+    got = out(mx.nd.array(d["tokens"][lm.STEPS]), *[mx.nd.array(h) for h in d["hidden"]])
+    for i, (g, w) in enumerate(zip(got, expected(fixture("lstm"), "eval"))):
+        assert_close(g.asnumpy(), w, rtol=2.0 ** -6, scale_rtol=2.0 ** -6, what=f"bfloat16 lstm output {i}")

@@ -125,19 +125,49 @@ def _layer_norm(block: Any, x: Any) -> Any:
                             eps=block._epsilon)
 
 
-def _builders() -> dict[type, Callable[[Any, Any], Any]]:
+def _rnn(block: Any, inputs: Any, *states: Any) -> Any:
+    """gluon.rnn's fused layer: its parameters flattened and concatenated (``_rnn_param_concat``) into one
+    ``RNN`` node with the given begin states, as MXNet 1.9.1's ``_forward_kernel`` builds it (states must be
+    given: begin_state on Symbols is not traced)."""
+    from cellonnx.mxnet import symbol
+
+    states = [leaf for st in states for leaf in (st if isinstance(st, (list, tuple)) else [st])]
+    if not states or block._projection_size or block._use_sequence_length:
+        return None
+    if block._layout == "NTC":
+        inputs = symbol.swapaxes(inputs, dim1=0, dim2=1)
+    params = [param_var(getattr(block, f"{d}{layer}_{g}_{t}")).reshape(-1)
+              for t in ("weight", "bias") for layer in range(block._num_layers) for d in "lr"[:block._dir]
+              for g in ("i2h", "h2h")]
+    def given(value: Any) -> Any:  # MXNet records the None it is passed ('None'); mx.sym leaves None out
+        return "None" if value is None else value
+    rnn = symbol.RNN(inputs, symbol._rnn_param_concat(*params, dim=0), *states, use_sequence_length=False,
+                     state_size=block._hidden_size, projection_size=given(None), num_layers=block._num_layers,
+                     bidirectional=block._dir == 2, p=block._dropout, state_outputs=True, mode=block._mode,
+                     lstm_state_clip_min=given(block._lstm_state_clip_min),
+                     lstm_state_clip_max=given(block._lstm_state_clip_max),
+                     lstm_state_clip_nan=block._lstm_state_clip_nan)
+    outputs = rnn[0]
+    if block._layout == "NTC":
+        outputs = symbol.swapaxes(outputs, dim1=0, dim2=1)
+    return outputs, [rnn[i] for i in range(1, len(states) + 1)]
+
+
+def _builders() -> dict[type, Callable[..., Any]]:
     from cellonnx.gluon.nn import basic_layers, conv_layers, norm_layers
     from cellonnx.gluon.nn.activations import Activation
+    from cellonnx.gluon.rnn.rnn_layer import _RNNLayer
 
     return {basic_layers.Dense: _dense, conv_layers._Conv: _conv, conv_layers._Pooling: _pooling,
             norm_layers.BatchNorm: _batch_norm, Activation: _activation, basic_layers.Dropout: _dropout,
             basic_layers.Flatten: _flatten, basic_layers.Embedding: _embedding,
-            norm_layers.LayerNorm: _layer_norm}
+            norm_layers.LayerNorm: _layer_norm, _RNNLayer: _rnn}
 
 
-def layer_symbol(block: Any, x: Any) -> Any:
-    """The MXNet node of gluon.nn layer ``block`` on Symbol ``x`` (named under the block's prefix, as MXNet
-    1.x names it), or None when ``block`` is not such a layer."""
+def layer_symbol(block: Any, x: Any, *args: Any) -> Any:
+    """The MXNet node of gluon.nn (or gluon.rnn) layer ``block`` on Symbol ``x`` (and the layer's other
+    arguments: a recurrent layer's states), named under the block's prefix as MXNet 1.x names it; None when
+    ``block`` is not such a layer."""
     from cellonnx.mxnet.name import Prefix
 
     builders = _builders()
@@ -145,4 +175,4 @@ def layer_symbol(block: Any, x: Any) -> Any:
     if build is None:
         return None
     with Prefix(getattr(block, "prefix", "") or ""):
-        return build(block, x)
+        return build(block, x, *args)

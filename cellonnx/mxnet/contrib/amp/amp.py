@@ -384,13 +384,22 @@ def _cached_graph(block: Any) -> tuple[list[Any], Any] | None:
     in_args = getattr(block, "_in_args", None)
     if not in_args:
         return None
-    names = ["data"] if len(in_args) == 1 else [f"data{i}" for i in range(len(in_args))]
-    inputs = [symbol.var(n) for n in names]
+    # one variable per tensor, lists flattened (a recurrent model's states), named as MXNet's _get_graph does
+    count = len(_leaves(in_args))
+    names = iter(["data"] if count == 1 else [f"data{i}" for i in range(count)])
+    inputs: list[Any] = []
+
+    def var(a: Any) -> Any:
+        if type(a) in (list, tuple):
+            return type(a)(var(x) for x in a)
+        inputs.append(symbol.var(next(names)))
+        return inputs[-1]
+    args = [var(a) for a in in_args]
     flags = dict(getattr(block, "_hybrid_flags", {}) or {})
     block.hybridize(False)  # run the block's code on the Symbols instead of compiling
     try:
         with tracing(block):
-            out = block(*inputs)
+            out = block(*args)
     except (AttributeError, TypeError) as error:
         raise NotImplementedError(
             f"convert_hybrid_block: {type(block).__name__} does not trace to MXNet operators on Symbols "
@@ -399,8 +408,15 @@ def _cached_graph(block: Any) -> tuple[list[Any], Any] | None:
     finally:
         block.hybridize(True, **flags)
     if isinstance(out, (list, tuple)):
-        out = symbol.Group(list(out))
+        out = symbol.Group(_leaves(out))
     return inputs, out
+
+
+def _leaves(value: Any) -> list[Any]:
+    """The items of nested lists and tuples, in order."""
+    if type(value) in (list, tuple):
+        return [leaf for v in value for leaf in _leaves(v)]
+    return [value]
 
 
 def convert_bucketing_module(bucketing_mod: Any, target_dtype: str = "float16",
