@@ -347,8 +347,14 @@ def convert_hybrid_block(block: Any, target_dtype: str = "float16", target_dtype
                          cast_optional_params: bool = False) -> Any:
     """A SymbolBlock running ``convert_symbol`` of a hybridized block's graph, with the block's parameters.
 
+    The graph is the block traced on Symbols (one variable per input tensor, lists flattened: ``data`` or
+    ``data0``, ``data1`` ...): Gluon 1.x code through ``hybrid_forward(F, ...)``, Gluon 2.x code through
+    ``forward`` (its gluon.nn / gluon.rnn layers and mx.npx operators add MXNet's operator nodes, as MXNet
+    2.x's tracing does), so both forms of a network convert to the same graph.
+
     Raises:
         RuntimeError: the block has not run once since ``hybridize()``.
+        NotImplementedError: the block's code does not trace to MXNet operators.
     """
     from cellonnx.gluon import HybridBlock, SymbolBlock
 
