@@ -66,13 +66,29 @@ class DeferredInitializationError(DeferredInitError):
     """
 
 
+def _in_place(binary: Any) -> Any:
+    def method(self: GradArray, other: Any) -> GradArray:
+        result = binary(Tensor._make(self._data), other)
+        self._data = np.ascontiguousarray(np.broadcast_to(result._data, self._data.shape), self._data.dtype)
+        return self
+    method.__name__ = f"__i{binary.__name__[2:]}"
+    return method
+
+
 class GradArray(Tensor):
-    """A gradient tensor that can also be called, as MXNet's ``param.grad()``."""
+    """A gradient tensor that can also be called, as MXNet's ``param.grad()``; ``g *= s`` (and ``+=``,
+    ``-=``, ``/=``) change the stored gradient in place, as on MXNet's NDArray (``clip_global_norm`` scales
+    the gradients the Trainer then reads)."""
 
     __slots__ = ()
 
     def __call__(self, device: Any = None) -> GradArray:
         return self
+
+    __iadd__ = _in_place(Tensor.__add__)
+    __isub__ = _in_place(Tensor.__sub__)
+    __imul__ = _in_place(Tensor.__mul__)
+    __itruediv__ = _in_place(Tensor.__truediv__)
 
 
 def _row_sparse_grad(dense: np.ndarray, rows: np.ndarray | None) -> Any:
@@ -296,6 +312,9 @@ class Parameter(_CoreParameter):
         parameter) and, while autograd records, passes its gradient on to the parameter; while a graph is
         traced it is the parameter itself."""
         self._check_initialized()
+        layer_symbols = sys.modules.get("cellonnx.gluon.symbol.layer_symbols")
+        if layer_symbols is not None and layer_symbols.is_tracing():  # traced to MXNet operators
+            return layer_symbols.param_var(self)
         from cellonnx.graph import trace
         if trace.current() is not None:
             return self
