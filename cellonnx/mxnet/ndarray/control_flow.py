@@ -1,8 +1,14 @@
 """mx.nd.contrib.foreach / while_loop / cond: MXNet's control flow over NDArrays.
 
-Eagerly they run in Python (autograd records each step). While a hybridized block is traced, foreach is
-an ONNX Scan (cellonnx.ops.scan) over however many steps the input has, cond an ONNX If
+Eagerly they run in Python (autograd records each step). While a hybridized block is traced for inference
+or export, foreach is an ONNX Scan (cellonnx.ops.scan) over however many steps the input has, cond an ONNX If
 (cellonnx.ops.cond) holding both branches, and while_loop an ONNX Loop (while_loop_graph.py).
+
+A trace that differentiates (a hybridized block called under ``autograd.record()``, a compiled training
+step) writes its backward from the ops the trace recorded, and ONNX has no derivative of Scan, If or Loop:
+there foreach is unrolled over the traced input's steps (the compiled graph is traced again for another
+sequence length), cond runs both branches and selects with Where (its gradient reaches the taken branch
+only, as MXNet's), and while_loop is unrolled (while_loop_graph.py).
 """
 from __future__ import annotations
 
@@ -10,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cellonnx import ops
+from cellonnx.autograd.tape import is_grad_enabled
 from cellonnx.mxnet import _op
 from cellonnx.mxnet.ndarray.while_loop_graph import as_loop, loop_applies
 from cellonnx.tensor import Tensor
@@ -58,6 +65,14 @@ def _retyped(value: Any, like: Any) -> Any:
     return _as_result(value, like) if type(value) is Tensor else value
 
 
+def _traces_gradient() -> bool:
+    """Whether a trace is active whose backward is written from its recorded ops."""
+    from cellonnx.graph.trace import tracing_step
+    from cellonnx.ops import registry
+
+    return registry.ACTIVE_TRACER is not None and (is_grad_enabled() or tracing_step())
+
+
 def foreach(body: Callable[..., Any], data: Any, init_states: Any) -> tuple[Any, Any]:
     """Run ``body`` over axis 0 of ``data``: ``out, states = body(data[i], states)`` for each i; returns the
     outputs stacked along a new axis 0 (in the layout ``body`` returns them) and the last states.
@@ -81,7 +96,7 @@ def foreach(body: Callable[..., Any], data: Any, init_states: Any) -> tuple[Any,
         out, new_states = body(_retyped(item, arrays[0]), _retyped(states, arrays[0]))
         return new_states, out
 
-    states, outputs = ops.scan(step, init_states, data)
+    states, outputs = ops.scan(step, init_states, data, unroll=_traces_gradient())
     return _retyped(outputs, arrays[0]), _retyped(states, arrays[0])
 
 
@@ -172,7 +187,26 @@ def cond(pred: Any, then_func: Callable[[], Any], else_func: Callable[[], Any]) 
     """
     from cellonnx.ops import registry
 
-    if registry.ACTIVE_TRACER is not None and isinstance(pred, Tensor):
+    tracer = registry.ACTIVE_TRACER
+    if tracer is not None and isinstance(pred, Tensor) and tracer.is_traced(pred):
         flag = ops.not_equal(ops.reshape(pred, ()), 0)
+        if _traces_gradient():
+            return _selected(flag, then_func(), else_func())
         return _retyped(ops.cond(flag, then_func, else_func), pred)
     return then_func() if _scalar(pred, "pred") else else_func()
+
+
+def _selected(flag: Tensor, then_out: Any, else_out: Any) -> Any:
+    """Both branches' results merged with Where on the scalar ``flag`` (then's layout and array class)."""
+    then_flat, layout = _flatten(then_out, "then_func output")
+    else_flat, _ = _flatten(else_out, "else_func output")
+    if len(then_flat) != len(else_flat):
+        raise ValueError(f"cond: then_func and else_func should return the same number of outputs, got "
+                         f"{len(then_flat)} and {len(else_flat)}")
+    merged = []
+    for i, (t, e) in enumerate(zip(then_flat, else_flat)):
+        if tuple(t.shape) != tuple(e.shape) or t.dtype != e.dtype:
+            raise ValueError(f"cond: output {i} of then_func and else_func differ: {tuple(t.shape)} "
+                             f"{t.dtype} vs {tuple(e.shape)} {e.dtype}")
+        merged.append(_as_result(ops.where(flag, t, e), t))
+    return _regroup(merged, layout)[0] if layout is not None else merged
