@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["CASES", "initial", "run"]
+__all__ = ["CASES", "DATA_WHILE", "initial", "run"]
 
 
 def _rnn(mx: Any) -> Any:
@@ -69,6 +69,29 @@ def _while(mx: Any) -> Any:
     return CountedWhile()
 
 
+def _grow(mx: Any) -> Any:
+    class DataWhile(mx.gluon.HybridBlock):
+        """A while_loop whose step count depends on the data: a dense layer until the state's total passes
+        a bound (the block returns the state and the count). Real MXNet 1.9.1 trains it eagerly only: its
+        CachedOp under autograd.record() fails ("Assigning to NDArrays that are already in a computational
+        graph") for any condition reading data, so cellonnx's hybridized gradients are checked against its
+        eager ones (which contrib_flow_cases checks against MXNet's)."""
+
+        def __init__(self, **kwargs: Any) -> None:
+            super().__init__(**kwargs)
+            with self.name_scope():
+                self.dense = mx.gluon.nn.Dense(3, in_units=3)
+
+        def hybrid_forward(self, F: Any, x: Any) -> Any:
+            def func(i: Any, s: Any) -> Any:
+                nxt = F.tanh(self.dense(s)) + s * 1.5
+                return [nxt], [i + 1, nxt]
+            _, (steps, state) = F.contrib.while_loop(lambda i, s: s.abs().sum() < 8, func,
+                                                     [F.zeros((1,)), x], max_iterations=5)
+            return state, steps
+    return DataWhile()
+
+
 def _cond(mx: Any) -> Any:
     class DataCond(mx.gluon.HybridBlock):
         """cond on the sign of the input's sum: one branch through the dense layer, the other around it."""
@@ -88,12 +111,16 @@ _X = np.linspace(-1, 1, 30, dtype=np.float32).reshape(5, 2, 3)
 _Y = np.cos(np.arange(30, dtype=np.float32)).reshape(5, 2, 3)
 _P = np.array([[0.5, -0.2, 0.9], [0.3, 0.1, -0.4]], np.float32)
 
-# (id, block factory, inputs); cond_then / cond_else share the block: the second call's branch differs
+# (id, block factory, inputs); blocks shared by two rows take different steps / branches on their inputs
 CASES = [("foreach_rnn", _rnn, [_X, np.zeros((2, 4), np.float32)]),
          ("foreach_lists", _nested, [_X, _Y]),
          ("while_counted", _while, [_P]),
          ("cond_then", _cond, [_P]),
          ("cond_else", _cond, [-_P])]
+
+
+# rows for data-dependent while_loop (hybridized vs eager in cellonnx only; see DataWhile)
+DATA_WHILE = [("while_data_few", _grow, [_P * 3]), ("while_data_many", _grow, [_P * 0.2])]
 
 
 def initial(k: int, shape: tuple) -> np.ndarray:

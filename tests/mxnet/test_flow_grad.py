@@ -82,3 +82,18 @@ def test_export_keeps_control_flow_node(case_id: str, node: str, tmp_path: Path)
     feeds = {i.name: x for i, x in zip(session.get_inputs(), inputs)}
     for g, w in zip(session.run(None, feeds), want):
         assert_close(g, w, rtol=1e-6, scale_rtol=1e-6, what=f"{case_id} onnxruntime")
+
+
+def test_data_dependent_while_loop_trains_hybridized() -> None:
+    """A while_loop whose condition reads the data, hybridized under autograd.record(): one compiled graph
+    serves inputs taking different step counts, with the eager block's outputs and gradients."""
+    rows = flow_grad_cases.DATA_WHILE
+    net = _net(rows[0][1], rows[0][2])
+    eager = [flow_grad_cases.run(mx, net, inputs) for _, _, inputs in rows]
+    steps = {float(e[1][0]) for e in eager}
+    assert len(steps) == 2, steps
+    net.hybridize()
+    for (case_id, _, inputs), want in zip(rows + rows[:1], eager + eager[:1]):
+        got = flow_grad_cases.run(mx, net, inputs)
+        for i, (g, w) in enumerate(zip(got, want)):
+            assert_close(g, w, rtol=1e-5, scale_rtol=1e-6, what=f"{case_id} array {i}")

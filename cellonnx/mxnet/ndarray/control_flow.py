@@ -8,7 +8,8 @@ A trace that differentiates (a hybridized block called under ``autograd.record()
 step) writes its backward from the ops the trace recorded, and ONNX has no derivative of Scan, If or Loop:
 there foreach is unrolled over the traced input's steps (the compiled graph is traced again for another
 sequence length), cond runs both branches and selects with Where (its gradient reaches the taken branch
-only, as MXNet's), and while_loop is unrolled (while_loop_graph.py).
+only, as MXNet's), and while_loop is unrolled: a condition computed from the data traces all
+``max_iterations`` steps, each step after the condition failed keeping the variables and writing zero rows.
 """
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from cellonnx import ops
 from cellonnx.autograd.tape import is_grad_enabled
 from cellonnx.mxnet import _op
 from cellonnx.mxnet.ndarray.while_loop_graph import as_loop, loop_applies
+from cellonnx.ops import registry
 from cellonnx.tensor import Tensor
 
 __all__ = ["cond", "foreach", "while_loop"]
@@ -68,7 +70,6 @@ def _retyped(value: Any, like: Any) -> Any:
 def _traces_gradient() -> bool:
     """Whether a trace is active whose backward is written from its recorded ops."""
     from cellonnx.graph.trace import tracing_step
-    from cellonnx.ops import registry
 
     return registry.ACTIVE_TRACER is not None and (is_grad_enabled() or tracing_step())
 
@@ -153,7 +154,11 @@ def _run_while(cond: Callable[..., Any], func: Callable[..., Any], variables: li
     outputs: list[list[Tensor]] = []
     layout: Any = None
     steps = 0
-    while steps < max_iterations and _scalar(cond(*variables), "Return value of cond"):
+    active: Tensor | None = None  # a traced condition seen so far (all of them held), see _masked
+    while steps < max_iterations:
+        active, go = _condition(cond(*variables), active)
+        if not go:
+            break
         step_output, new_vars = func(*variables)
         if new_vars is None:
             new_vars = []
@@ -161,6 +166,9 @@ def _run_while(cond: Callable[..., Any], func: Callable[..., Any], variables: li
         if len(new_vars) != len(variables):
             raise ValueError("The length of loop_vars should be consistent during the loop")
         flat, layout = _flatten([] if step_output is None else step_output, "while output")
+        if active is not None:
+            new_vars = [_masked(active, n, v) for n, v in zip(new_vars, variables)]
+            flat = [_masked(active, o, ops.zeros_like(o)) for o in flat]
         if outputs and len(flat) != len(outputs[0]):
             raise ValueError("Number of elements in step_output should be the same in each step")
         outputs.append(flat)
@@ -175,6 +183,22 @@ def _run_while(cond: Callable[..., Any], func: Callable[..., Any], variables: li
     return stacked, variables, layout, steps
 
 
+def _condition(value: Any, active: Tensor | None) -> tuple[Tensor | None, bool]:
+    """One step's condition: (the traced flag that all conditions so far held, or None while they were
+    Python values; whether to run the step). A condition computed from traced values (a data-dependent loop
+    in a trace that differentiates) cannot stop the trace: every step up to max_iterations is traced, and
+    _masked keeps the variables and zeroes the outputs of the steps after the condition failed."""
+    tracer = registry.ACTIVE_TRACER
+    if tracer is not None and isinstance(value, Tensor) and tracer.is_traced(value):
+        flag = ops.not_equal(ops.reshape(value, ()), 0)
+        return (flag if active is None else ops.logical_and(active, flag)), True
+    return active, _scalar(value, "Return value of cond")
+
+
+def _masked(active: Tensor, new: Tensor, old: Tensor) -> Tensor:
+    return _as_result(ops.where(active, new, old), new)
+
+
 def cond(pred: Any, then_func: Callable[[], Any], else_func: Callable[[], Any]) -> Any:
     """``then_func()`` if the scalar ``pred`` is nonzero, else ``else_func()``.
 
@@ -185,8 +209,6 @@ def cond(pred: Any, then_func: Callable[[], Any], else_func: Callable[[], Any]) 
         >>> print(out.asnumpy())
         [42.]
     """
-    from cellonnx.ops import registry
-
     tracer = registry.ACTIVE_TRACER
     if tracer is not None and isinstance(pred, Tensor) and tracer.is_traced(pred):
         flag = ops.not_equal(ops.reshape(pred, ()), 0)
