@@ -97,3 +97,37 @@ def test_data_dependent_while_loop_trains_hybridized() -> None:
         got = flow_grad_cases.run(mx, net, inputs)
         for i, (g, w) in enumerate(zip(got, want)):
             assert_close(g, w, rtol=1e-5, scale_rtol=1e-6, what=f"{case_id} array {i}")
+
+
+def test_npx_foreach_gradients_equal_mxnet() -> None:
+    """MXNet 2.x's npx.foreach in a hybridized Gluon 2 block (mx.np arrays): foreach_rnn's gradients."""
+    class NpRNN(mx.gluon.HybridBlock):
+        def __init__(self) -> None:
+            super().__init__()
+            self.i2h = mx.gluon.nn.Dense(4, in_units=3, flatten=False)
+            self.h2h = mx.gluon.nn.Dense(4, in_units=4, flatten=False)
+
+        def forward(self, x: Any, h: Any) -> Any:
+            def step(d: Any, states: Any) -> Any:
+                nh = mx.np.tanh(self.i2h(d) + self.h2h(states[0]))
+                return nh * 2, [nh]
+            outs, states = mx.npx.foreach(step, x, [h])
+            return outs, states[0]
+
+    _, _, inputs = next(c for c in flow_grad_cases.CASES if c[0] == "foreach_rnn")
+    net = NpRNN()
+    net.initialize()
+    for k, p in enumerate(net.collect_params().values()):
+        p.set_data(mx.np.array(flow_grad_cases.initial(k, p.shape)))
+    net.hybridize()
+    arrays = [mx.np.array(x) for x in inputs]
+    for a in arrays:
+        a.attach_grad()
+    with mx.autograd.record():
+        outs, state = net(*arrays)
+        loss = outs.sum() + (state * 2).sum()
+    loss.backward()
+    assert isinstance(outs, mx.np.ndarray)
+    got = [p.grad().asnumpy() for p in net.collect_params().values()] + [a.grad.asnumpy() for a in arrays]
+    for i, (g, w) in enumerate(zip(got, _want("foreach_rnn")[2:])):
+        assert_close(g, w, rtol=1e-5, scale_rtol=1e-6, what=f"npx.foreach gradient {i}")
