@@ -173,10 +173,11 @@ def compare(name: str, got: np.ndarray, want: np.ndarray, rtol: float, atol: flo
     Examples:
         >>> import numpy as np
         >>> from cellonnx.graph.verify import compare
-        >>> e = compare("y", np.array([1.0, 2.001]), np.array([1.0, 2.0]), rtol=1e-4, atol=0.0, scale_rtol=0.0)
+        >>> got, want = np.array([1.0, 2.001]), np.array([1.0, 2.0])
+        >>> e = compare("y", got, want, rtol=1e-4, atol=0.0, scale_rtol=0.0)
         >>> print(e.ok, round(e.max_abs, 6), round(e.max_rel, 6))
         False 0.001 0.0005
-        >>> print(compare("y", np.array([1.0, 2.001]), np.array([1.0, 2.0]), 1e-3, 0.0, 0.0).ok)
+        >>> print(compare("y", got, want, rtol=1e-3, atol=0.0, scale_rtol=0.0).ok)
         True
     """
     got, want = np.asarray(got), np.asarray(want)
