@@ -70,6 +70,12 @@ def _key(sigs: list[Any]) -> tuple:
                  for s in sigs)
 
 
+def _is_symbol(value: Any) -> bool:
+    from cellonnx.gluon.symbol.symbol import is_symbol
+
+    return is_symbol(value)
+
+
 class HybridBlock(Block):
     """A Block whose ``forward`` uses only tensor operations, so that ``hybridize()`` can compile it.
 
@@ -187,6 +193,12 @@ class HybridBlock(Block):
 
     # ---------------------------------------------------------------- calling
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if args and _is_symbol(args[0]):  # MXNet 1.x: a block called on Symbols builds graph nodes
+            if not getattr(type(self), "_uses_hybrid_forward", False) and not kwargs:
+                from cellonnx.gluon.symbolic_layers import symbolic_call
+
+                return symbolic_call(self, *args)
+            return Cell.__call__(self, *args, **kwargs)
         self._prepare_params(args)
         if _trace._current:
             return adopt(Cell.__call__(self, *args, **kwargs), args)
