@@ -1,8 +1,9 @@
-"""Gluon's built-in layers called on Symbols, as MXNet 1.x builds them: each layer adds the MXNet operator its
-1.9.1 ``hybrid_forward`` calls (``Convolution`` named ``<prefix>fwd`` with ``kernel`` / ``stride`` / ``dilate``
-/ ``pad`` / ``num_filter`` / ``num_group`` / ``no_bias`` / ``layout``, ``BatchNorm``, ``FullyConnected``,
-``Pooling``, ``Activation`` ...) on variables named after its parameters, so that ``net(mx.sym.var('data'))``
-gives the graph MXNet's ``HybridBlock.export`` writes (what ``quantize_net_v2`` partitions and quantizes).
+"""Gluon's built-in layers called on Symbols, as MXNet 1.x builds them: each layer adds the MXNet operator
+its 1.9.1 ``hybrid_forward`` calls (``Convolution`` named ``<prefix>fwd`` with ``kernel`` / ``stride`` /
+``dilate`` / ``pad`` / ``num_filter`` / ``num_group`` / ``no_bias`` / ``layout``, ``BatchNorm``,
+``FullyConnected``, ``Pooling``, ``Activation`` ...) on variables named after its parameters, so that
+``net(mx.sym.var('data'))`` gives the graph MXNet's ``HybridBlock.export`` writes (what ``quantize_net_v2``
+partitions and quantizes).
 
 Examples:
     >>> import cellonnx.mxnet as mx

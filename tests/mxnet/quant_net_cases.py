@@ -9,10 +9,10 @@ import numpy as np
 
 BATCH = 4
 SHAPES = {"net_conv0_weight": (8, 4, 3, 3), "net_conv0_bias": (8,), "net_batchnorm0_gamma": (8,),
-          "net_batchnorm0_beta": (8,), "net_batchnorm0_running_mean": (8,), "net_batchnorm0_running_var": (8,),
-          "net_conv1_weight": (8, 8, 3, 3), "net_conv1_bias": (8,), "net_batchnorm1_gamma": (8,),
-          "net_batchnorm1_beta": (8,), "net_batchnorm1_running_mean": (8,), "net_batchnorm1_running_var": (8,),
-          "net_dense0_weight": (5, 128), "net_dense0_bias": (5,)}
+          "net_batchnorm0_beta": (8,), "net_batchnorm0_running_mean": (8,),
+          "net_batchnorm0_running_var": (8,), "net_conv1_weight": (8, 8, 3, 3), "net_conv1_bias": (8,),
+          "net_batchnorm1_gamma": (8,), "net_batchnorm1_beta": (8,), "net_batchnorm1_running_mean": (8,),
+          "net_batchnorm1_running_var": (8,), "net_dense0_weight": (5, 128), "net_dense0_bias": (5,)}
 
 # quantize_net_v2 keyword arguments by case (calib_data is the calibration set unless calib_mode is 'none')
 CASES: dict[str, dict[str, Any]] = {
@@ -22,6 +22,23 @@ CASES: dict[str, dict[str, Any]] = {
     "naive_channel": {"calib_mode": "naive", "quantize_granularity": "channel-wise"},
     "naive_no_pool": {"calib_mode": "naive", "exclude_operators": ["Pooling"]},
     "naive_no_conv0": {"calib_mode": "naive", "exclude_layers": ["sg_mkldnn_conv_bn_act_0"]},
+    "naive_int8": {"calib_mode": "naive", "quantized_dtype": "int8"},
+    "entropy_channel_int8": {"calib_mode": "entropy", "quantized_dtype": "int8",
+                             "quantize_granularity": "channel-wise"},
+    "naive_smart": {"calib_mode": "naive", "quantize_mode": "smart", "exclude_operators": ["Pooling"]},
+    "none_match": {"calib_mode": "none", "exclude_layers_match": ["dense"]},
+    "naive_few": {"calib_mode": "naive", "num_calib_examples": 4},
+}
+
+# cases whose quantized graph ends in a float fused layer: oneDNN's float GEMM sums in its own order, so
+# their outputs agree within float32 rounding, not bit for bit
+FLOAT_LAYER_CASES = ("none_match",)
+
+# quantize_model_mkldnn keyword arguments by case, on the network's symbol and parameters
+MODEL_CASES: dict[str, dict[str, Any]] = {
+    "model_naive": {"calib_mode": "naive", "quantized_dtype": "auto"},
+    "model_entropy_int8": {"calib_mode": "entropy", "quantize_granularity": "channel-wise"},
+    "model_naive_int8_smart": {"calib_mode": "naive", "quantize_mode": "smart"},
 }
 
 

@@ -81,8 +81,9 @@ def _relu_only(acts: list[tuple[str, dict[str, Any]]], op: str) -> bool:
     return bool(acts)
 
 
-def sg_mkldnn_conv(*inputs: Tensor, subgraph: dict[str, Any], quantized: str = "false", with_bn: str = "false",
-                   with_sum: str = "false", with_act: str = "false", with_postsum_act: str = "false",
+def sg_mkldnn_conv(*inputs: Tensor, subgraph: dict[str, Any], quantized: str = "false",
+                   with_bn: str = "false", with_sum: str = "false", with_act: str = "false",
+                   with_postsum_act: str = "false",
                    min_calib_range: str | None = None, max_calib_range: str | None = None,
                    **_: Any) -> Any:
     """oneDNN's fused convolution (Convolution [+ BatchNorm] [+ elemwise_add] [+ activation])."""
@@ -93,7 +94,8 @@ def sg_mkldnn_conv(*inputs: Tensor, subgraph: dict[str, Any], quantized: str = "
     conv = layers["Convolution"]
     if int(conv.get("num_group", 1)) != 1 or len(conv["kernel"]) != 2:
         raise NotImplementedError("_sg_mkldnn_conv: the quantized layer supports 2-d convolutions with "
-                                  f"num_group=1, got kernel {conv['kernel']} num_group {conv.get('num_group')}")
+                                  f"num_group=1, got kernel {conv['kernel']} num_group "
+                                  f"{conv.get('num_group')}")
     items = list(inputs)
     data, weight = items.pop(0), array(items.pop(0)).astype(np.float32)
     bias = None if conv.get("no_bias", False) else array(items.pop(0))

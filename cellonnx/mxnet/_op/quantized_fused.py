@@ -66,10 +66,12 @@ def _weight_scales(weight: np.ndarray, bias: np.ndarray | None, data_scale: np.f
 
 
 def _quantize_weight(weight: np.ndarray, bias: np.ndarray | None, scales: np.ndarray,
-                     data_scale: np.float32) -> tuple[np.ndarray, np.ndarray | None]:
-    """The int8 weight and int32 bias oneDNN's scaled reorders make (round half to even, saturate)."""
+                     data_scale: np.float32, adjust: float = 1.0) -> tuple[np.ndarray, np.ndarray | None]:
+    """The int8 weight and int32 bias oneDNN's scaled reorders make (round half to even, saturate); the
+    weight's scales times ``adjust`` (oneDNN halves them for int8 data on CPUs without VNNI)."""
     shape = (-1,) + (1,) * (weight.ndim - 1)
-    per = scales.reshape(shape) if scales.size > 1 else scales[0]
+    wscales = (scales * _F(adjust)).astype(_F)
+    per = wscales.reshape(shape) if scales.size > 1 else wscales[0]
     wq = saturate((weight.astype(_F) * per).astype(_F), "int8")
     if bias is None:
         return wq, None
@@ -81,12 +83,20 @@ def _quantize_weight(weight: np.ndarray, bias: np.ndarray | None, scales: np.nda
 
 def _conv_sums(x: np.ndarray, wq: np.ndarray, conv: dict[str, Any]) -> np.ndarray:
     stride, pad, dilate = conv["stride"], conv["pad"], conv["dilate"]
-    if x.dtype == np.uint8:
+    if x.dtype == np.uint8:  # u8 x s8 channel pairs saturate to int16 (vpmaddubsw)
         return _u8s8_conv2d(x, wq, stride, pad, dilate)
-    # int8 data: shifted into uint8 by 128, the shift's share taken back out (padding is zero after it)
-    shifted = _u8s8_conv2d((x.astype(np.int16) + 128).astype(np.uint8), wq, stride, pad, dilate)
-    ones = np.full(x.shape, 128, np.uint8)
-    return shifted - _u8s8_conv2d(ones, wq, stride, pad, dilate)
+    # int8 data: the weight is halved, so the shifted u8 x s8 pairs cannot saturate: the sums are exact
+    return _exact_conv2d(x, wq, stride, pad, dilate)
+
+
+def _exact_conv2d(x: np.ndarray, w: np.ndarray, stride: tuple[int, int], pad: tuple[int, int],
+                  dilate: tuple[int, int]) -> np.ndarray:
+    x = np.pad(x.astype(np.int64), ((0, 0), (0, 0), (pad[0], pad[0]), (pad[1], pad[1])))
+    _, _, kh, kw = w.shape
+    span = (dilate[0] * (kh - 1) + 1, dilate[1] * (kw - 1) + 1)
+    windows = np.lib.stride_tricks.sliding_window_view(x, span, axis=(2, 3))
+    windows = windows[:, :, ::stride[0], ::stride[1], ::dilate[0], ::dilate[1]]  # N C OH OW KH KW
+    return np.einsum("ncyxhw,ochw->noyx", windows, w.astype(np.int64))
 
 
 def quantized_sg_conv(data: Tensor, weight: np.ndarray, bias: np.ndarray | None, summand: Tensor | None,
@@ -99,37 +109,38 @@ def quantized_sg_conv(data: Tensor, weight: np.ndarray, bias: np.ndarray | None,
         raise TypeError(f"_sg_mkldnn_conv: quantized data must be int8 or uint8, got {x.dtype}")
     dmin, dmax = scalar(data_range[0]), scalar(data_range[1])
     if dmin < 0 and x.dtype != np.int8:
-        raise TypeError("_sg_mkldnn_conv: Expect int8 when data_min < 0.0, consider quantize model with int8.")
+        raise TypeError("_sg_mkldnn_conv: Expect int8 when data_min < 0.0, consider quantize model with "
+                        "int8.")
+    adjust = 0.5 if x.dtype == np.int8 else 1.0
     data_scale = _F(_levels(x.dtype) / max_abs(dmin, dmax))
     scales = _weight_scales(weight, bias, data_scale, calib is not None)
-    wq, bq = _quantize_weight(weight, bias, scales, data_scale)
+    wq, bq = _quantize_weight(weight, bias, scales, data_scale, adjust)
     acc = _conv_sums(x, wq, conv)
-    if calib is None:
-        out = acc + (0 if bq is None else bq.astype(np.int64).reshape(1, -1, 1, 1))
+    if calib is None:  # int32 output at the product's scale, the range of the product
+        out_scale = _F(data_scale * scales[0])
         low, high = multiplication_range(weight.min(), weight.max(), dmin, dmax, 127.0,
                                          255.0 if x.dtype == np.uint8 else 127.0)
-        if summand is not None:
-            s = array(summand)
-            sum_scale = _F(_F(data_scale * scales[0]) / _F(_levels(s.dtype) / max_abs(*sum_range)))
-            out = np.rint(out.astype(_F) + sum_scale * s.astype(_F))
-        return Tensor(np.clip(out, -2**31, 2**31 - 1).astype(np.int32)), low, high
-    out_uint8 = (relu and summand is None) or postsum_relu
-    out_scale = _F(_levels(np.dtype(np.uint8 if out_uint8 else np.int8)) / max_abs(*calib))
-    requant = (out_scale / data_scale / scales).astype(_F).reshape(1, -1, 1, 1)
+        requant, out_dtype = np.ones(1, _F), "int32"
+    else:
+        out_uint8 = (relu and summand is None) or postsum_relu
+        out_dtype = "uint8" if out_uint8 else "int8"
+        out_scale = _F(_levels(np.dtype(out_dtype)) / max_abs(*calib))
+        low, high = ranges(_F(calib[0]), _F(calib[1]))
+        requant = (out_scale / data_scale / scales).astype(_F)
     value = acc.astype(_F)
     if bq is not None:
-        value = (value + bq.astype(_F).reshape(1, -1, 1, 1)).astype(_F)
-    value = (value * requant).astype(_F)
+        value = (value + (bq.astype(_F) * _F(adjust)).reshape(1, -1, 1, 1)).astype(_F)
+    value = (value * (requant * _F(1.0 / adjust)).astype(_F).reshape(1, -1, 1, 1)).astype(_F)
     if relu and summand is None:
         value = np.maximum(value, _F(0))
     if summand is not None:
         s = array(summand)
-        sum_scale = _F(out_scale / _F(_levels(s.dtype) / max_abs(scalar(sum_range[0]), scalar(sum_range[1]))))
+        sum_in_scale = _F(_levels(s.dtype) / max_abs(scalar(sum_range[0]), scalar(sum_range[1])))
+        sum_scale = _F(out_scale / sum_in_scale)
         value = (value.astype(np.float64) + np.float64(sum_scale) * s.astype(np.float64)).astype(_F)  # fma
         if postsum_relu:
             value = np.maximum(value, _F(0))
-    out = saturate(value, "uint8" if out_uint8 else "int8")
-    return Tensor(out), *ranges(_F(calib[0]), _F(calib[1]))
+    return Tensor(saturate(value, out_dtype)), low, high
 
 
 def quantized_sg_fc(data: Tensor, weight: np.ndarray, bias: np.ndarray | None, data_range: tuple[Any, Any],

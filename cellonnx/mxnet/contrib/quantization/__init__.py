@@ -38,8 +38,8 @@ from cellonnx.mxnet.contrib.quantization.calibration import (
     combine_histogram,
     optimal_thresholds,
 )
-from cellonnx.mxnet.contrib.quantization.graph_pass import quantize_graph_json, set_calib_table
 from cellonnx.mxnet.contrib.quantization.gluon_net import quantize_model_mkldnn, quantize_net, quantize_net_v2
+from cellonnx.mxnet.contrib.quantization.graph_pass import quantize_graph_json, set_calib_table
 from cellonnx.mxnet.device import Device, cpu
 from cellonnx.mxnet.io import DataIter
 

@@ -28,7 +28,8 @@ def quantize_model_mkldnn(sym: Any, arg_params: dict[str, Any], aux_params: dict
                           excluded_op_names: list[str] | None = None, calib_mode: str = "entropy",
                           calib_data: Any = None, num_calib_examples: int | None = None,
                           quantized_dtype: str = "int8", quantize_mode: str = "smart",
-                          quantize_granularity: str = "tensor-wise", logger: Any = None) -> tuple[Any, dict, dict]:
+                          quantize_granularity: str = "tensor-wise",
+                          logger: Any = None) -> tuple[Any, dict, dict]:
     """``quantize_model`` on the graph fused by oneDNN (MXNet's MKLDNN_QUANTIZE backend), fused again
     after calibration: returns (quantized symbol, quantized arg_params, aux_params).
 
@@ -231,7 +232,8 @@ def quantize_net(network: Any, quantized_dtype: str = "auto", quantize_mode: str
         >>> type(qnet).__name__
         'SymbolBlock'
     """
-    warnings.warn("WARNING: This will be deprecated after MXNet 2.0, please use quantize_net_v2.")
+    warnings.warn("WARNING: This will be deprecated after MXNet 2.0, please use quantize_net_v2.",
+                  stacklevel=2)
     return quantize_net_v2(network=network, quantized_dtype=quantized_dtype, quantize_mode=quantize_mode,
                            quantize_granularity="tensor-wise", exclude_layers=exclude_layers,
                            exclude_layers_match=exclude_layers_match, exclude_operators=exclude_operators,

@@ -134,6 +134,9 @@ def _quantizable(node: Node, excluded_names: set[str], excluded_ops: set[str]) -
     rule = QUANTIZABLE.get(node.op)
     if rule is None or node.name in excluded_names or node.op in excluded_ops:
         return None
+    if any(inner["op"] != "null" and inner["name"] in excluded_names  # a fused layer's own layers
+           for graph in node.subgraphs for inner in graph["nodes"]):
+        return None
     if node.op == "Activation" and node.attrs.get("act_type") != "relu":
         return None
     if node.op == "Pooling" and node.attrs.get("pool_type", "max") not in ("max", "avg"):
