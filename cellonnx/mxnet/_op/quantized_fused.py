@@ -162,11 +162,12 @@ def quantized_sg_fc(data: Tensor, weight: np.ndarray, bias: np.ndarray | None, d
         wq = weight.astype(np.int8)
         scales = np.array([INT8_RANGE / max_abs(scalar(weight_range[0]), scalar(weight_range[1]))], _F)
         bq = None
-        if bias is not None:
+        if bias is not None:  # a zero bias range gives an infinite scale, as in MXNet
             bmin, bmax = scalar(bias_range[0]), scalar(bias_range[1])
-            bias_scale = _F(INT8_RANGE / max_abs(bmin, bmax))
-            rescale = _F(_F(data_scale * scales[0]) / bias_scale)
-            bound = _F(_F(_HALF_INT32 / max_abs(bmin, bmax)) / bias_scale)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                bias_scale = _F(INT8_RANGE / max_abs(bmin, bmax))
+                rescale = _F(_F(data_scale * scales[0]) / bias_scale)
+                bound = _F(_F(_HALF_INT32 / max_abs(bmin, bmax)) / bias_scale)
             if rescale > bound:
                 weight_rescale = _F(_F(_F(bound * bias_scale) / data_scale) / scales[0])
                 wq = np.round(wq.astype(_F) * weight_rescale).astype(np.int8)
