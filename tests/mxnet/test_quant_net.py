@@ -159,3 +159,33 @@ def test_data_loader_calibration() -> None:
         warnings.simplefilter("ignore")
         net = quantization.quantize_net_v2(cases.network(mx), calib_data=loader, calib_mode="naive")
     np.testing.assert_array_equal(net(mx.nd.array(test)).asnumpy(), WANT["naive/out"])
+
+
+def test_hybridized_quantized_net_runs_eagerly_with_the_same_outputs() -> None:
+    calib, test = cases.data()
+    net = quantization.quantize_net_v2(cases.network(mx), calib_mode="naive",
+                                       calib_data=mx.io.NDArrayIter(calib, batch_size=cases.BATCH))
+    with pytest.warns(UserWarning, match="_sg_mkldnn_conv 'quantized_sg_mkldnn_conv_bn_act_0'"):
+        net.hybridize()
+    np.testing.assert_array_equal(net(mx.nd.array(test)).asnumpy(), WANT["naive/out"])
+
+
+def test_float_fused_graph_hybridizes_and_exports_to_onnx(tmp_path: Path) -> None:
+    """The float fused layers are cellonnx ops: the block compiles, and its ONNX export runs in onnxruntime
+    with the network's outputs."""
+    import onnxruntime as ort
+
+    net = cases.network(mx)
+    fused = net(mx.sym.var("data")).get_backend_symbol("MKLDNN_QUANTIZE")
+    block = mx.gluon.SymbolBlock(fused, [mx.sym.var("data")])
+    values = {k: p.data() for k, p in net.collect_params().items()}
+    for name, param in block.collect_params().items():
+        param.set_data(values[name])
+    _, test = cases.data()
+    block.hybridize()
+    assert_close(block(mx.nd.array(test)).asnumpy(), WANT["float/out"], rtol=1e-5, scale_rtol=1e-6,
+                 what="hybridized")
+    path = block.export(str(tmp_path / "fused"))
+    session = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
+    out = session.run(None, {session.get_inputs()[0].name: test[:1]})[0]
+    assert_close(out, WANT["float/out"][:1], rtol=1e-5, scale_rtol=1e-6, what="onnxruntime")
