@@ -20,7 +20,8 @@ CASES: dict[str, dict[str, Any]] = {
     "naive_full": {"calib_mode": "naive", "quantized_dtype": "auto", "quantize_mode": "full"},
     # channel-wise granularity concerns oneDNN's fused fully-connected layers only: this graph's plain
     # quantized operators come out as with tensor-wise
-    "naive_channel": {"calib_mode": "naive", "quantized_dtype": "auto", "quantize_granularity": "channel-wise"},
+    "naive_channel": {"calib_mode": "naive", "quantized_dtype": "auto",
+                      "quantize_granularity": "channel-wise"},
 }
 
 

@@ -62,6 +62,21 @@ def data() -> tuple[np.ndarray, np.ndarray]:
             rng.uniform(0.0, 1.0, (2, 4, 8, 8)).astype(np.float32))
 
 
+def fused_symbols(mx: Any) -> dict[str, Any]:
+    """Small symbols partitioned by get_backend_symbol('MKLDNN_QUANTIZE'), by name (compared as text)."""
+    data = mx.sym.var("data")
+    conv = mx.sym.Convolution(data, kernel=(3, 3), num_filter=4, pad=(1, 1), name="c")
+    bn = mx.sym.BatchNorm(conv, name="bn")
+    out = {"conv_bn_relu": mx.sym.Activation(bn, act_type="relu", name="r")}
+    conv2 = mx.sym.Convolution(data, kernel=(3, 3), num_filter=4, pad=(1, 1), no_bias=True, name="c2")
+    out["conv_sum_relu"] = mx.sym.Activation(mx.sym.elemwise_add(conv, conv2, name="add"), act_type="relu",
+                                             name="r2")
+    fc = mx.sym.FullyConnected(mx.sym.Flatten(data, name="flat"), num_hidden=3, name="fc")
+    out["fc_relu_branch"] = mx.sym.Group([mx.sym.Activation(fc, act_type="relu", name="r3"),
+                                          mx.sym.Activation(bn, act_type="sigmoid", name="s")])
+    return out
+
+
 def network(mx: Any) -> Any:
     """The CNN built with the given framework's Gluon (parameters set from ``params()``)."""
     nn = mx.gluon.nn

@@ -189,3 +189,10 @@ def test_float_fused_graph_hybridizes_and_exports_to_onnx(tmp_path: Path) -> Non
     session = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
     out = session.run(None, {session.get_inputs()[0].name: test[:1]})[0]
     assert_close(out, WANT["float/out"][:1], rtol=1e-5, scale_rtol=1e-6, what="onnxruntime")
+
+
+@pytest.mark.parametrize("name", sorted(k.split("/", 1)[1] for k in WANT if k.startswith("fused/")))
+def test_get_backend_symbol_writes_mxnet_text(name: str) -> None:
+    """The MKLDNN_QUANTIZE partition of small symbols is MXNet's symbol.json byte for byte."""
+    sym = cases.fused_symbols(mx)[name]
+    assert sym.get_backend_symbol("MKLDNN_QUANTIZE").tojson() == str(WANT[f"fused/{name}"])

@@ -18,7 +18,7 @@ from cellonnx.mxnet._op.quantize import array, eager_only
 from cellonnx.mxnet._op.quantized_fused import fold_batch_norm, quantized_sg_conv, quantized_sg_fc
 from cellonnx.tensor import Tensor
 
-__all__ = ["MKLDNN_OPS", "SUBGRAPH_OPS", "subgraph_attrs"]
+__all__ = ["MKLDNN_OPS", "SUBGRAPH_OPS", "mutated_inputs", "subgraph_attrs"]
 
 SUBGRAPH_OPS = ("_sg_mkldnn_conv", "_sg_mkldnn_fully_connected")
 _CACHE: dict[str, Any] = {}
@@ -30,6 +30,16 @@ def subgraph_attrs(node: Any) -> dict[str, Any]:
         raise ValueError(f"{node.op} '{node.name}': needs one subgraph, has {len(node.subgraphs)}")
     attrs = {k: v for k, v in node.attrs.items() if not (k.startswith("__") and k.endswith("__"))}
     return {"subgraph": node.subgraphs[0], **attrs}
+
+
+def mutated_inputs(node: Any) -> set[int]:
+    """The input positions of a fused convolution that are its batch norm's moving mean and variance
+    (MXNet records them as written by the node)."""
+    if node.op != "_sg_mkldnn_conv" or not _true(node.attrs.get("with_bn", "false")) or not node.subgraphs:
+        return set()
+    conv = next(n for n in node.subgraphs[0]["nodes"] if n["op"] == "Convolution")
+    first = 2 + (0 if _true(conv.get("attrs", {}).get("no_bias", "false")) else 1) + 2
+    return {first, first + 1}
 
 
 def _true(text: Any) -> bool:

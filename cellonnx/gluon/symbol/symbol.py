@@ -491,6 +491,10 @@ class SymbolBase(SymbolOps):
                 entry["attrs"] = dict(sorted(node.attrs.items()))
             spec = None if node.is_variable else op_spec(node.op)
             mutated = set() if spec is None else {p for p, n in enumerate(spec.inputs) if n in spec.aux}
+            if node.subgraphs:  # a fused layer writes the batch norm statistics it holds
+                from cellonnx.gluon.symbol.ops_mkldnn import mutated_inputs
+
+                mutated = mutated_inputs(node)
             # an auxiliary state is written by its operator: MXNet records the variable's version as 1
             entry["inputs"] = [[i, k, int(pos in mutated and graph.nodes[i].is_variable)]
                                for pos, (i, k) in enumerate(node.inputs)]

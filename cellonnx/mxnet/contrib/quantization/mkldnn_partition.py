@@ -123,15 +123,16 @@ def _grow(seed: Node, selector: _Selector, consumers: dict[int, list[Node]]) -> 
     return [n for n in selector.matched if n in chosen] if selector.status != "fail" else []
 
 
-def _rewire(heads: list[tuple[Node, int]], order: list[Node], old: list[Node], new: Node,
+def _rewire(heads: list[tuple[Node, int]], old: list[Node], new: Node,
             keep_index: bool) -> list[tuple[Node, int]]:
-    """Point every entry read from the nodes ``old`` (outside them) at ``new``."""
+    """Point every entry read from the nodes ``old`` (outside them) at ``new``, in the graph as it is now
+    (fused nodes made earlier included)."""
     members = {id(n) for n in old}
 
     def entry(src: Node, k: int) -> tuple[Node, int]:
         return (new, k if keep_index else 0) if id(src) in members else (src, k)
 
-    for node in order:
+    for node in post_order(heads):
         if id(node) not in members and node is not new:
             node.inputs = [entry(s, k) for s, k in node.inputs]
     return [entry(s, k) for s, k in heads]
@@ -253,7 +254,7 @@ def _partition(heads: list[tuple[Node, int]], seed: Callable[[Node], bool],
         taken.update(id(n) for n in members)
         fused = _fused_node(members, kind, count)
         count += 1
-        heads = _rewire(heads, order, members, fused, keep_index=kind != "conv")
+        heads = _rewire(heads, members, fused, keep_index=kind != "conv")
     return heads
 
 
@@ -298,7 +299,7 @@ def post_quantize(heads: list[tuple[Node, int]]) -> list[tuple[Node, int]]:
             continue
         node.attrs["min_calib_range"] = req.attrs["min_calib_range"]
         node.attrs["max_calib_range"] = req.attrs["max_calib_range"]
-        heads = _rewire(heads, order, [req], node, keep_index=True)
+        heads = _rewire(heads, [req], node, keep_index=True)
     order = post_order(heads)
     consumers = _consumers(order)
     for node in order:
@@ -310,11 +311,11 @@ def post_quantize(heads: list[tuple[Node, int]]) -> list[tuple[Node, int]]:
         deq = _single_consumer(req, consumers)
         if deq is not None and deq.op == "_contrib_dequantize":
             node.attrs["enable_float_output"] = "True"
-            heads = _rewire(heads, order, [req, deq], node, keep_index=True)
+            heads = _rewire(heads, [req, deq], node, keep_index=True)
         else:
             node.attrs["min_calib_range"] = req.attrs["min_calib_range"]
             node.attrs["max_calib_range"] = req.attrs["max_calib_range"]
-            heads = _rewire(heads, order, [req], node, keep_index=True)
+            heads = _rewire(heads, [req], node, keep_index=True)
     return heads
 
 
