@@ -33,14 +33,22 @@ def _conv(block: Any, x: Any, sym: Any) -> Any:
         out = sym.Deconvolution(*args, name="fwd", adj=block._output_padding, **kwargs)
     else:
         out = sym.Convolution(*args, name="fwd", **kwargs)
-    return out if block.act is None else block.act(out)
+    return _act(block, out, sym)
+
+
+def _act(block: Any, out: Any, sym: Any) -> Any:
+    """The layer's own activation: MXNet 1.x names its node ``<layer prefix><act_type>_fwd``."""
+    if block.act is None:
+        return out
+    act_type = block.act._act_type
+    return sym.Activation(out, act_type=act_type, name=f"{act_type}_fwd")
 
 
 def _dense(block: Any, x: Any, sym: Any) -> Any:
     args = [x, _var(block.weight)] + ([] if block.bias is None else [_var(block.bias)])
     out = sym.FullyConnected(*args, no_bias=block.bias is None, num_hidden=block._units,
                              flatten=block._flatten, name="fwd")
-    return out if block.act is None else block.act(out)
+    return _act(block, out, sym)
 
 
 def _batch_norm(block: Any, x: Any, sym: Any) -> Any:

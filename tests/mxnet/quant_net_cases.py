@@ -103,3 +103,35 @@ def network(mx: Any) -> Any:
     for name, param in net.collect_params().items():
         param.set_data(mx.nd.array(values[name]))
     return net
+
+
+# the branch network (two convolutions concatenated: MXNet aligns their calibrated ranges) by case
+CONCAT_CASES: dict[str, dict[str, Any]] = {
+    "concat_naive": {"calib_mode": "naive"},
+    "concat_naive_int8": {"calib_mode": "naive", "quantized_dtype": "int8"},
+}
+
+
+def concat_network(mx: Any) -> Any:
+    """Two conv-relu branches on the data, concatenated, max pooled, then a dense layer."""
+    nn = mx.gluon.nn
+
+    class Branches(nn.HybridBlock):
+        def __init__(self, **kwargs: Any) -> None:
+            super().__init__(**kwargs)
+            with self.name_scope():
+                self.conv0 = nn.Conv2D(4, 3, padding=1, in_channels=4, activation="relu")
+                self.conv1 = nn.Conv2D(4, 1, in_channels=4)
+                self.pool = nn.MaxPool2D(2)
+                self.dense = nn.Dense(3, in_units=128)
+
+        def hybrid_forward(self, F: Any, x: Any) -> Any:
+            y = F.concat(self.conv0(x), F.Activation(self.conv1(x), act_type="relu"), dim=1)
+            return self.dense(self.pool(y))
+
+    net = Branches(prefix="br_")
+    net.initialize()
+    rng = np.random.RandomState(9)
+    for _, param in sorted(net.collect_params().items()):
+        param.set_data(mx.nd.array(rng.uniform(-0.4, 0.4, param.shape).astype(np.float32)))
+    return net

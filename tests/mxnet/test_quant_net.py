@@ -27,7 +27,7 @@ from tests.tolerance import assert_close
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "mxnet" / "quant_net.npz"
 WANT = dict(np.load(FIXTURE))
-ALL = [*cases.CASES, *cases.MODEL_CASES]
+ALL = [*cases.CASES, *cases.MODEL_CASES, *cases.CONCAT_CASES]
 
 
 def _nodes(doc: dict[str, Any]) -> list[tuple]:
@@ -36,6 +36,11 @@ def _nodes(doc: dict[str, Any]) -> list[tuple]:
 
 
 def _quantize_net(case_id: str) -> Any:
+    if case_id in cases.CONCAT_CASES:
+        calib, _ = cases.data()
+        return quantization.quantize_net_v2(cases.concat_network(mx), ctx=mx.cpu(),
+                                            calib_data=mx.io.NDArrayIter(calib, batch_size=cases.BATCH),
+                                            **cases.CONCAT_CASES[case_id])
     kwargs = dict(cases.CASES[case_id])
     calib, _ = cases.data()
     if kwargs.get("calib_mode", "none") == "none":
@@ -60,7 +65,7 @@ def _quantize_model(case_id: str) -> tuple[Any, dict, dict]:
 @cache
 def _made(case_id: str) -> tuple[Any, dict[str, np.ndarray], Any]:
     """(quantized symbol, its parameters, a function of the test images) as made here."""
-    if case_id in cases.CASES:
+    if case_id in cases.CASES or case_id in cases.CONCAT_CASES:
         net = _quantize_net(case_id)
         params = {k: p.data().asnumpy() for k, p in net.collect_params().items()}
         return net._symbol, params, lambda x: net(mx.nd.array(x)).asnumpy()

@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from cellonnx.mxnet.contrib.quantization.graph_pass import Node, output_name, post_order
 
 __all__ = ["partition", "post_quantize"]
@@ -316,7 +318,51 @@ def post_quantize(heads: list[tuple[Node, int]]) -> list[tuple[Node, int]]:
             node.attrs["min_calib_range"] = req.attrs["min_calib_range"]
             node.attrs["max_calib_range"] = req.attrs["max_calib_range"]
             heads = _rewire(heads, [req], node, keep_index=True)
+    _align_concat_scales(heads)
     return heads
+
+
+def _align_concat_scales(heads: list[tuple[Node, int]]) -> None:
+    """MXNet's scale alignment: the calibrated layers feeding a quantized concat (through quantized
+    concat / pooling nodes, each read only inside the group) all take the widest of their ranges (from 0
+    at least), so the concat needs no rescaling."""
+    order = post_order(heads)
+    consumers = _consumers(order)
+    for head in order:
+        if head.op != "_contrib_quantized_concat":
+            continue
+        visited = {id(head)}
+        matched: list[Node] = []
+        seen: set[int] = set()
+        queue = [head]
+        single = len(consumers.get(id(head), [])) <= 1
+        while queue:
+            n = queue.pop(0)
+            for src, _ in n.inputs:
+                if src.is_variable or id(src) in seen or id(n) not in visited:
+                    continue
+                if any(id(c) not in visited for c in consumers.get(id(src), [])):
+                    continue
+                if "min_calib_range" in src.attrs and "max_calib_range" in src.attrs:
+                    matched.append(src)
+                    seen.add(id(src))
+                elif src.op in ("_contrib_quantized_concat", "_contrib_quantized_pooling"):
+                    visited.add(id(src))
+                    seen.add(id(src))
+                    queue.append(src)
+            for new in consumers.get(id(n), []) if single else []:
+                if id(new) not in seen and id(n) in visited and new.op in (
+                        "_contrib_quantized_concat", "_contrib_quantized_pooling"):
+                    visited.add(id(new))
+                    seen.add(id(new))
+                    queue.append(new)
+        if len(matched) < 2:
+            continue
+        low = min([0.0] + [float(np.float32(n.attrs["min_calib_range"])) for n in matched])
+        high = max([0.0] + [float(np.float32(n.attrs["max_calib_range"])) for n in matched])
+        for n in matched:
+            n.attrs["min_calib_range"] = f"{np.float32(low):f}"
+            n.attrs["max_calib_range"] = f"{np.float32(high):f}"
 
 
 def backend_symbol_json(text: str, backend: str) -> str:
