@@ -38,12 +38,30 @@ from blocks import in_blocks, timed  # noqa: E402
 from compiled_step_profile import compiled_train_step, kernel_events, profiled  # noqa: E402
 from step_models import MODELS  # noqa: E402
 
-from cellonnx.graph import channel_affine, fuse_update, optimize, train  # noqa: E402
-from cellonnx.ops.prims import activation, conv_gemm, conv_grad, pool  # noqa: E402
+from cellonnx.graph import bn_train, channel_affine, fuse_update, optimize, train  # noqa: E402
+from cellonnx.ops.prims import activation, conv_gemm, conv_grad, norm, pool  # noqa: E402
+from cellonnx.ops.prims.math import div, mul, sub  # noqa: E402
+from cellonnx.ops.prims.shape import reshape  # noqa: E402
 
 
 def _returns(value: object) -> object:
     return lambda *a, **k: value
+
+
+def _bn_grad_bracket(g, xhat, inv, w, gb, gw, m, shape):
+    """``norm._batch_norm_input_grad`` as traced before: ``inv * w * (g - gb / m - xhat * gw / m)``."""
+    inner = sub(sub(g, reshape(div(gb, m), shape)), mul(xhat, reshape(div(gw, m), shape)))
+    return mul(mul(inv, reshape(w, shape)), inner)
+
+
+def _taps_by_axes_slice(g, w, lead, kernel, rows, cols):
+    """``conv_gemm.tap_matrix`` as the lowerings cut the taps before: one Slice over the kernel axes."""
+    p, q = lead
+    ka, kb = rows[1] - rows[0] + 1, cols[1] - cols[0] + 1
+    wl = g.op("Slice", w, g.i64([rows[0], cols[0]]), g.i64([rows[1] + 1, cols[1] + 1]), g.i64([2, 3]))
+    if ka * kb > 1:
+        wl = g.op("Transpose", wl, perm=[0, 2, 3, 1])
+    return g.op("Reshape", wl, g.i64([p, ka * kb * q]))
 
 
 # name -> (module, attribute, its value switched off: a lowering returning None, a pass returning False)
@@ -56,7 +74,10 @@ SWITCHES = {"tiled_argmax": (pool, "_tiled_argmax", _returns(None)),
             "fuse_sgd": (fuse_update, "fuse_sgd_updates", _returns(0)),
             "channel_affine": (channel_affine, "fuse_channel_affines", _returns(0)),
             "no_mem_pattern": (train, "MEM_PATTERN", True),
-            "recycle": (train, "RECYCLE_MIN_BYTES", float("inf"))}
+            "recycle": (train, "RECYCLE_MIN_BYTES", float("inf")),
+            "flat_taps": (conv_gemm, "tap_matrix", _taps_by_axes_slice),
+            "bn_training": (bn_train, "batch_norm_statistics", _returns(0)),
+            "bn_grad_affines": (norm, "_batch_norm_input_grad", _bn_grad_bracket)}
 STEPS = {"lenet5": 10, "resnet18": 2, "transformer": 2}
 
 

@@ -357,6 +357,16 @@ def reorder_gates(array: np.ndarray, src: str, dst: str, axis: int = 0) -> np.nd
 
     `src` / `dst` are framework names from GATE_ORDERS ("onnx", "torch", "mxnet", ...) or orders like "ifgo"; the
     cell gate may be spelled g or c.
+
+    Examples:
+        >>> import numpy as np
+        >>> from cellonnx import converters
+        >>> w = np.arange(8).reshape(4, 2)  # PyTorch's gate blocks i, f, g, o: one row each
+        >>> print(converters.reorder_gates(w, "torch", "onnx"))  # ONNX stacks i, o, f, c
+        [[0 1]
+         [6 7]
+         [2 3]
+         [4 5]]
     """
     src_order = GATE_ORDERS.get(src, src).replace("g", "c")
     dst_order = GATE_ORDERS.get(dst, dst).replace("g", "c")

@@ -22,7 +22,14 @@ from cellonnx.converters.tensors import Metadata, Tensors
 
 @dataclass(frozen=True)
 class Format:
-    """One checkpoint format: its name, file extensions, reader and writer, and what it can carry."""
+    """One checkpoint format: its name, file extensions, reader and writer, and what it can carry.
+
+    Examples:
+        >>> from cellonnx import converters
+        >>> fmt = converters.get_format("weights.pth")
+        >>> print(fmt.name, fmt.extensions)
+        torch ('.pt', '.pth', '.bin')
+    """
 
     name: str
     extensions: tuple[str, ...]
@@ -53,6 +60,14 @@ def get_format(path: str | os.PathLike[str] | None = None, format: str | None = 
 
     Raises:
         ValueError: unknown format name, or an extension no format claims.
+
+    Examples:
+        >>> from cellonnx import converters
+        >>> print(converters.get_format("model.safetensors").name)
+        safetensors
+        >>> fmt = converters.get_format(format="ckpt")
+        >>> print(fmt.name, fmt.extensions, fmt.crc)
+        mindspore ('.ckpt',) True
     """
     if format:
         key = _ALIASES.get(format.lower(), format.lower())
@@ -124,6 +139,13 @@ def write(path: str | os.PathLike[str], tensors: Mapping[str, Any], format: str 
         metadata: format-specific extra values (see each format module).
         crc_check: add a CRC (MindSpore .ckpt, safetensors).
         options: format-specific writer options (`Format.write_options`).
+
+    Examples:
+        >>> from cellonnx.converters import read, write
+        >>> write("w.safetensors", {"w": np.arange(3, dtype=np.float32)}, metadata={"epoch": 3})
+        >>> tensors, meta = read("w.safetensors")
+        >>> print(tensors["w"], meta)
+        [0. 1. 2.] {'epoch': '3'}
     """
     fmt = get_format(path, format)
     if crc_check and not fmt.crc:

@@ -11,7 +11,13 @@ import numpy as np
 
 @dataclass(frozen=True)
 class Mismatch:
-    """A name present on both sides whose shape or dtype differs."""
+    """A name present on both sides whose shape or dtype differs.
+
+    Examples:
+        >>> from cellonnx.converters import compare
+        >>> print(compare({"w": np.zeros((3, 2))}, {"w": (2, 3)}).mismatched[0])
+        w: expected shape (2, 3), found (3, 2)
+    """
 
     name: str
     expected_shape: tuple[int, ...]
@@ -31,6 +37,12 @@ class LoadReport:
 
     `nearest` gives, for each missing or unexpected name, the closest names on the other side (difflib); `notes`
     says what else was done on the way (the source framework chosen, a name prefix removed ...).
+
+    Examples:
+        >>> from cellonnx.converters import compare
+        >>> report = compare({"w": np.zeros((2, 3))}, {"w": (2, 3), "b": (3,)})
+        >>> print(report.loaded, report.missing)
+        ['w'] ['b']
     """
 
     loaded: list[str] = field(default_factory=list)
@@ -91,6 +103,14 @@ def compare(found: Mapping[str, Any], expected: Mapping[str, Any], *, check_dtyp
         expected: name -> array, or name -> shape tuple (the parameters to fill).
         check_dtype: also report dtype differences (only where `expected` holds arrays).
         dropped: names a mapping removed on purpose, carried into the report.
+
+    Examples:
+        >>> from cellonnx.converters import compare
+        >>> report = compare({"w": np.zeros((2, 3)), "extra": np.zeros(1)}, {"w": (2, 3), "b": (3,)})
+        >>> print(report)
+        loaded 1 tensors
+        missing 1 (expected, not in checkpoint): b
+        1 not expected (in checkpoint only): extra
     """
     report = LoadReport(dropped=list(dropped))
     for name, want in expected.items():

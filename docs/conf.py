@@ -110,9 +110,19 @@ def _names_table(module_name: str, skip: tuple[str, ...] = ()) -> list:
             continue
         row = nodes.row()
         row += nodes.entry("", nodes.paragraph("", "", nodes.literal(text=f"{name}{_signature(obj)}")))
-        row += nodes.entry("", nodes.paragraph(text=_first_line(obj)))
+        row += nodes.entry("", nodes.paragraph("", "", *_summary(obj)))
         body += row
     return [table]
+
+
+def _summary(obj: object) -> list:
+    """The table's description of ``obj``: a constant's value (a float's own docstring describes ``float``,
+    not ``pi``), else the docstring's first line."""
+    from docutils import nodes
+
+    if isinstance(obj, (bool, int, float, complex, str)) and not callable(obj):
+        return [nodes.Text("constant "), nodes.literal(text=repr(obj))]
+    return [nodes.Text(_first_line(obj))]
 
 
 def setup(app: object) -> dict:

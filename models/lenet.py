@@ -54,5 +54,13 @@ class LeNet5(nn.Cell):
 
 
 def lenet5(num_classes: int = 10, num_channel: int = 1, include_top: bool = True) -> LeNet5:
-    """LeNet-5 (see :class:`LeNet5`)."""
+    """LeNet-5 (see :class:`LeNet5`).
+
+    Examples:
+        >>> from cellonnx import models
+        >>> net = models.lenet5(num_classes=10)
+        >>> x = models.example_input("lenet5", batch=2)
+        >>> print(x.shape, net(x).shape)
+        (2, 1, 32, 32) (2, 10)
+    """
     return LeNet5(num_classes, num_channel, include_top)

@@ -32,6 +32,14 @@ class ModelSpec:
         summary: one line.
         input: 'image' (float32 (N, C, H, W) or ``(N, *)`` for the MLP) or 'tokens' (int32 (N, L) ids).
         sample_shape: one sample's default shape (C, H, W) / (L,).
+
+    Examples:
+        >>> from cellonnx import models
+        >>> spec = models.model_spec("lenet5")
+        >>> print(spec.summary)
+        LeNet-5 (MindSpore model-zoo names), 1x32x32 input
+        >>> print(spec.factory(num_classes=3)(models.example_input("lenet5")).shape)
+        (1, 3)
     """
 
     name: str
@@ -79,7 +87,14 @@ def list_models() -> list[str]:
 
 
 def model_spec(name: str) -> ModelSpec:
-    """The ModelSpec of ``name`` (a registry name or alias, case and '-' insensitive)."""
+    """The ModelSpec of ``name`` (a registry name or alias, case and '-' insensitive).
+
+    Examples:
+        >>> from cellonnx import models
+        >>> spec = models.model_spec("LeNet-5")
+        >>> print(spec.name, spec.input, spec.sample_shape)
+        lenet5 image (1, 32, 32)
+    """
     key = name.lower().replace("-", "_")
     key = _ALIASES.get(key, key)
     if key not in _SPECS:
@@ -124,6 +139,12 @@ def example_input(name: str, batch: int = 1, sample_shape: tuple[int, ...] | Non
     Args:
         batch: N. sample_shape: one sample's shape (default: the spec's). seed: NumPy seed.
         vocab_size: ids are drawn below it (token models; default 100).
+
+    Examples:
+        >>> from cellonnx import models
+        >>> x = models.example_input("lenet5", batch=4)
+        >>> print(x.shape, x.dtype)
+        (4, 1, 32, 32) Float32
     """
     spec = model_spec(name)
     shape = (batch, *(sample_shape or spec.sample_shape))

@@ -67,7 +67,13 @@ def layer_description(net: nn.Cell) -> dict[str, Any]:
 
 def source_profile(path: str | os.PathLike[str], format: str | None = None) -> str:
     """The naming profile a checkpoint file most likely uses: 'torch' for .pth, 'mxnet' for .params,
-    'mindspore' for .ckpt, 'cellonnx' otherwise (ONNX, safetensors, npz written by cellonnx)."""
+    'mindspore' for .ckpt, 'cellonnx' otherwise (ONNX, safetensors, npz written by cellonnx).
+
+    Examples:
+        >>> from cellonnx import models
+        >>> print(models.source_profile("resnet.pth"), models.source_profile("net.params"))
+        torch mxnet
+    """
     return _PROFILE_OF_FORMAT.get(get_format(path, format).name, "cellonnx")
 
 
@@ -134,6 +140,15 @@ def save_weights(net: nn.Cell, path: str | os.PathLike[str], *, format: str | No
 
     Returns:
         The path written.
+
+    Examples:
+        >>> from cellonnx import models
+        >>> from cellonnx.converters import read
+        >>> models.save_weights(models.lenet5(), "lenet.pth")  # PyTorch's names and layout
+        'lenet.pth'
+        >>> tensors, _ = read("lenet.pth")
+        >>> print(list(tensors)[:2])
+        ['conv1.weight', 'conv2.weight']
     """
     tensors = {p.name: p.asnumpy() for _, p in net.parameters_and_names()}
     profile = target or source_profile(path, format)

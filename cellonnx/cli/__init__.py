@@ -19,14 +19,29 @@ DEVICES = ("cpu", "gpu", "auto")
 
 
 def add_device_argument(parser: argparse.ArgumentParser, what: str) -> None:
-    """The --device option every subcommand spells the same way: cpu, gpu (CUDA) or auto, any case."""
+    """The --device option every subcommand spells the same way: cpu, gpu (CUDA) or auto, any case.
+
+    Examples:
+        >>> import argparse
+        >>> from cellonnx.cli import add_device_argument
+        >>> parser = argparse.ArgumentParser()
+        >>> add_device_argument(parser, "where to run")
+        >>> print(parser.parse_args(["--device", "GPU"]).device)
+        gpu
+    """
     parser.add_argument("--device", type=str.lower, choices=DEVICES, default="cpu",
                         help=f"{what}: cpu, gpu (onnxruntime's CUDAExecutionProvider; an error without it) or "
                              f"auto (gpu when CUDA is there) (default: %(default)s)")
 
 
 def device_target(device: str) -> str:
-    """The --device value as cellonnx.set_context's device_target ("CPU", "GPU", "auto")."""
+    """The --device value as cellonnx.set_context's device_target ("CPU", "GPU", "auto").
+
+    Examples:
+        >>> from cellonnx.cli import device_target
+        >>> print(device_target("gpu"), device_target("cpu"), device_target("auto"))
+        GPU CPU auto
+    """
     return {"cpu": "CPU", "gpu": "GPU"}.get(device, device)
 
 
@@ -50,7 +65,14 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> _Parser:
-    """The ``cellonnx`` parser with every subcommand this installation has."""
+    """The ``cellonnx`` parser with every subcommand this installation has.
+
+    Examples:
+        >>> from cellonnx.cli import build_parser
+        >>> parser = build_parser()
+        >>> print("export" in parser.commands, "serve" in parser.commands)
+        True True
+    """
     from cellonnx import __version__
 
     parser = _Parser(prog="cellonnx", description="Train in NumPy, export to ONNX, serve with onnxruntime, "

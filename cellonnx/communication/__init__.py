@@ -1,5 +1,6 @@
 """``mindspore.communication`` over MPI: ``init``, ranks, groups; ``comm_func`` holds the collectives as
-functions. Launch with ``mpirun -n N python script.py``; see docs/distributed.md."""
+functions. Launch with ``mpirun -n N python script.py``; the :doc:`/distributed` guide trains a network that
+way."""
 from __future__ import annotations
 
 import importlib

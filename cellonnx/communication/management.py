@@ -119,9 +119,10 @@ def release() -> None:
 def get_rank(group: str = GlobalComm.WORLD_COMM_GROUP) -> int:
     """This process's rank in ``group`` (the world group by default).
 
+    Before :func:`init`, as MindSpore: the ``RANK_ID`` environment variable, or 0 when it is not set.
+
     Raises:
         TypeError: ``group`` is not a str.
-        RuntimeError: :func:`init` has not been called.
 
     Examples:
         >>> from cellonnx.communication import init, get_rank
@@ -129,14 +130,18 @@ def get_rank(group: str = GlobalComm.WORLD_COMM_GROUP) -> int:
         >>> print(get_rank())
         0
     """
+    if not GlobalComm.INITED:
+        return _before_init("get_rank", group, "RANK_ID", 0)
     return int(_mpi.comm(group, "get_rank").Get_rank())
 
 
 def get_group_size(group: str = GlobalComm.WORLD_COMM_GROUP) -> int:
     """The number of ranks in ``group``.
 
+    Before :func:`init`, as MindSpore: the ``RANK_SIZE`` environment variable, or 1 when it is not set.
+
     Raises:
-        RuntimeError: :func:`init` has not been called.
+        TypeError: ``group`` is not a str.
 
     Examples:
         >>> from cellonnx.communication import init, get_group_size
@@ -144,11 +149,18 @@ def get_group_size(group: str = GlobalComm.WORLD_COMM_GROUP) -> int:
         >>> print(get_group_size())
         1
     """
+    if not GlobalComm.INITED:
+        return _before_init("get_group_size", group, "RANK_SIZE", 1)
     return int(_mpi.comm(group, "get_group_size").Get_size())
 
 
 def get_local_rank(group: str = GlobalComm.WORLD_COMM_GROUP) -> int:
     """This process's rank among the ranks of ``group`` on this host.
+
+    Before :func:`init`, as MindSpore: the ``LOCAL_RANK`` environment variable, or 0 when it is not set.
+
+    Raises:
+        TypeError: ``group`` is not a str.
 
     Examples:
         >>> from cellonnx.communication import init, get_local_rank
@@ -156,11 +168,18 @@ def get_local_rank(group: str = GlobalComm.WORLD_COMM_GROUP) -> int:
         >>> print(get_local_rank())
         0
     """
+    if not GlobalComm.INITED:
+        return _before_init("get_local_rank", group, "LOCAL_RANK", 0)
     return int(_mpi.local_comm(group, "get_local_rank").Get_rank())
 
 
 def get_local_rank_size(group: str = GlobalComm.WORLD_COMM_GROUP) -> int:
     """The number of ranks of ``group`` on this host.
+
+    Before :func:`init`, as MindSpore: the ``LOCAL_RANK_SIZE`` environment variable, or 1 when it is not set.
+
+    Raises:
+        TypeError: ``group`` is not a str.
 
     Examples:
         >>> from cellonnx.communication import init, get_local_rank_size
@@ -168,7 +187,18 @@ def get_local_rank_size(group: str = GlobalComm.WORLD_COMM_GROUP) -> int:
         >>> print(get_local_rank_size())
         1
     """
+    if not GlobalComm.INITED:
+        return _before_init("get_local_rank_size", group, "LOCAL_RANK_SIZE", 1)
     return int(_mpi.local_comm(group, "get_local_rank_size").Get_size())
+
+
+def _before_init(caller: str, group: Any, variable: str, default: int) -> int:
+    """What MindSpore's rank and size queries answer before ``init()``: the launcher's environment variable,
+    else the value of a job of one process (after checking ``group`` as they do)."""
+    if not isinstance(group, str):
+        raise TypeError(f"For '{caller}', the argument 'group' must be type of string, but got "
+                        f"'group' type : {type(group)}.")
+    return int(os.environ.get(variable, default))
 
 
 def get_world_rank_from_group_rank(group: str, group_rank_id: int) -> int:

@@ -21,7 +21,7 @@ import onnx
 
 import cellonnx
 from cellonnx import context
-from cellonnx.graph import channel_affine, fuse_update
+from cellonnx.graph import bn_train, channel_affine, fuse_update
 from cellonnx.graph.boundary import boundaries, expose
 from cellonnx.graph.builder import DEFAULT_OPSET, GraphBuilder, targets_gpu
 from cellonnx.graph.optimize import optimize
@@ -165,6 +165,7 @@ def trace_step(fn: Callable[..., Any], args: Sequence[Any], name: str = "train_s
     model = optimize(model)
     fuse_update.fuse_sgd_updates(model)
     if not targets_gpu() if cpu_forms is None else cpu_forms:
+        bn_train.batch_norm_statistics(model)
         channel_affine.fuse_channel_affines(model)
     _check_no_dropped_inputs(model, state)
     return StepGraph(model, data_inputs, state, updates, outputs, structure, returned,

@@ -27,6 +27,12 @@ class ServerConfig:
             most gRPC calls in flight at once (past it RESOURCE_EXHAUSTED).
         grpc_port: where the gRPC service listens (0: any free port); None: no gRPC service.
         grpc_host: the address the gRPC service listens on.
+
+    Examples:
+        >>> from cellonnx.serve import ServerConfig
+        >>> config = ServerConfig(max_batch=8, batch_delay_ms=2.0)
+        >>> print(config.max_batch, config.batch_delay_ms, config.grpc_port)
+        8 2.0 None
     """
 
     max_batch: int = 32

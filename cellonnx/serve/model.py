@@ -26,7 +26,13 @@ _BYTES = datatypes.by_name("BYTES")
 
 @dataclass(frozen=True)
 class TensorSpec:
-    """A model input or output as the v2 protocol describes it; -1 marks a dynamic dimension."""
+    """A model input or output as the v2 protocol describes it; -1 marks a dynamic dimension.
+
+    Examples:
+        >>> from cellonnx.serve import TensorSpec
+        >>> print(TensorSpec("x", "FP32", (-1, 4)))
+        TensorSpec(name='x', datatype='FP32', shape=(-1, 4))
+    """
 
     name: str
     datatype: Datatype

@@ -9,7 +9,7 @@ import pytest
 
 import cellonnx as ms
 from cellonnx import nn, ops
-from cellonnx.communication import _mpi, get_rank
+from cellonnx.communication import _mpi, get_world_rank_from_group_rank
 from tests.communication._launch import mpirun, needs_mpirun
 
 
@@ -30,7 +30,7 @@ def test_a_failing_rank_ends_the_job(how) -> None:
 @pytest.mark.skipif(_mpi.initialized(), reason="this process has started MPI")
 def test_collectives_before_init_say_what_to_do() -> None:
     with pytest.raises(RuntimeError, match=r"call cellonnx.communication.init\(\) first"):
-        get_rank()
+        get_world_rank_from_group_rank("group_a", 0)
     with pytest.raises(RuntimeError, match="mpirun"):
         ops.AllReduce()(ms.Tensor(np.ones(2, np.float32)))
     with pytest.raises(RuntimeError, match="not initialised"):

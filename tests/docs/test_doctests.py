@@ -1,5 +1,6 @@
 """Every docstring example of the package runs as a doctest, in the namespace the API reference states
-(``np``, ``ms``, ``Tensor``, ``Parameter``, ``nn``, ``ops``), in a scratch folder. Printed floats are written
+(``np``, ``ms``, ``Tensor``, ``Parameter``, ``nn``, ``ops``, and ``mpirun(script, n)`` for the examples of
+several processes: tests/docs/mpirun_example.py), in a scratch folder. Printed floats are written
 so that they hold on any CPU: a few digits and ``...`` (ELLIPSIS), or rounded."""
 from __future__ import annotations
 
@@ -30,8 +31,10 @@ def _modules() -> list[str]:
 def namespace() -> dict:
     import cellonnx as ms
     from cellonnx import Parameter, Tensor, nn, ops
+    from tests.docs.mpirun_example import mpirun
 
-    return {"np": np, "ms": ms, "Tensor": Tensor, "Parameter": Parameter, "nn": nn, "ops": ops}
+    return {"np": np, "ms": ms, "Tensor": Tensor, "Parameter": Parameter, "nn": nn, "ops": ops,
+            "mpirun": mpirun}
 
 
 def _tests(module_name: str) -> list[doctest.DocTest]:

@@ -62,4 +62,5 @@ def _like(fn: Any) -> Any:
 CREATION = {"zeros": zeros, "ones": ones, "full": full, "empty": empty, "arange": arange,
             "linspace": linspace,
             "eye": eye, "_zeros": zeros, "_ones": ones, "_full": full, "_arange": arange,
+            "_linspace": linspace,
             "zeros_like": _like(ops.zeros_like), "ones_like": _like(ops.ones_like)}

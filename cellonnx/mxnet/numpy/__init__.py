@@ -21,6 +21,7 @@ from cellonnx.mxnet._dtype import mx_dtype
 from cellonnx.mxnet._op import TABLE as _op_table
 from cellonnx.mxnet._placement import device_arg as _device_arg
 from cellonnx.mxnet._placement import place as _place
+from cellonnx.mxnet.numpy import data_type as _data_type
 from cellonnx.mxnet.numpy import linalg, random  # noqa: F401 - mx.np.linalg, mx.np.random
 from cellonnx.mxnet.numpy._results import conform as _conform
 from cellonnx.mxnet.numpy._shared import shared as _shared
@@ -34,7 +35,7 @@ pi, e, inf, nan, newaxis = math.pi, math.e, _onp.inf, _onp.nan, None
 float16, float32, float64 = (mx_dtype(n, numpy_style=True) for n in ("float16", "float32", "float64"))
 int8, int32, int64, uint8, bool_ = (mx_dtype(n, numpy_style=True) for n in ("int8", "int32", "int64", "uint8",
                                                                            "bool"))
-dtype = _onp.dtype
+dtype = _data_type.dtype  # MXNet 2.x's NumPy fallback: numpy.dtype(...) called through
 
 
 def _on(out: ndarray, device: Any, ctx: Any) -> ndarray:

@@ -13,6 +13,7 @@ compute them with mx.nd's implementations (one table), and their results are NDA
 """
 from __future__ import annotations
 
+import inspect
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -156,6 +157,8 @@ def _creation(name: str, op: str, build: Callable[..., dict[str, Any]]) -> Calla
 
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = eager.__doc__
+    signature = inspect.signature(build).replace(return_annotation=inspect.Signature.empty)
+    fn.__signature__ = signature  # type: ignore[attr-defined]  (MXNet's: the node's arguments)
     return fn
 
 
@@ -173,8 +176,15 @@ def _arange_attrs(start: Any, stop: Any = None, step: Any = 1.0, repeat: int = 1
             "name": name, "dtype": "float32" if dtype is None else dtype, **kwargs}
 
 
+def _linspace_attrs(start: Any, stop: Any, num: int, endpoint: bool = True, name: str | None = None,
+                    dtype: Any = None, **kwargs: Any) -> dict[str, Any]:
+    return {"start": start, "stop": stop, "num": num, "endpoint": endpoint, "name": name,
+            "dtype": "float32" if dtype is None else dtype, **kwargs}
+
+
 for _name, _op_and_build in {"zeros": ("_zeros", _zeros_attrs), "ones": ("_ones", _zeros_attrs),
-                             "full": ("_full", _full_attrs), "arange": ("_arange", _arange_attrs)}.items():
+                             "full": ("_full", _full_attrs), "arange": ("_arange", _arange_attrs),
+                             "linspace": ("_linspace", _linspace_attrs)}.items():
     if _name in _op.TABLE:
         setattr(_module, _name, _creation(_name, *_op_and_build))
 
@@ -191,7 +201,6 @@ def split_v2(ary: Any, indices_or_sections: Any, axis: int = 0, squeeze_axis: bo
 
 
 attach(vars(_module), {**EXAMPLES, **UPDATE_EXAMPLES}, {**ND_SUMMARIES, **SUMMARIES, **UPDATE_SUMMARIES})
-_module.linspace.__doc__ = _module.linspace.__doc__ or UPDATE_SUMMARIES["linspace"]  # no example: see pending
 
 __all__ = ["Group", "Symbol", "Variable", "contrib", "load", "load_json", "var",
            *(n for n in _op.TABLE if not n.startswith("_"))]

@@ -401,13 +401,24 @@ UPDATE_EXAMPLES = {
     >>> print(net(mx.nd.array([1.0, 2.0])).asnumpy())
     [4. 5.]
     """,
+    "linspace": """
+    >>> import cellonnx.mxnet as mx
+    >>> s = mx.sym.linspace(0, 1, 5)  # a _linspace node, evaluated when the graph runs
+    >>> s.infer_shape()
+    ([], [(5,)], [])
+    >>> print(s.eval()[0].asnumpy())
+    [0.   0.25 0.5  0.75 1.  ]
+    >>> print(mx.sym.linspace(1, 2, 4, endpoint=False).eval()[0].asnumpy())
+    [1.   1.25 1.5  1.75]
+    """,
 }
 
 UPDATE_SUMMARIES = {
     "moveaxis": "Move an axis of an array to another position (the other axes keep their order).",
     "empty": "An array of the given shape whose values are not set (cellonnx's are zeros).",
-    "linspace": "``num`` evenly spaced values from ``start`` to ``stop`` (``stop`` left out when not "
-    "``endpoint``); computed at once, where MXNet 1.9.1 builds a _linspace node.",
+    "linspace": "Return evenly spaced numbers within a specified interval: a Symbol of MXNet's _linspace "
+    "operator, ``num`` values from ``start`` to ``stop`` (``stop`` left out when ``endpoint`` is False), "
+    "float32 unless ``dtype`` is given.",
 }
 
 ND_FORMS = {

@@ -618,14 +618,46 @@ def scatter_object_list(scatter_object_output_list: list, scatter_object_input_l
 
 
 def send_object_list(object_list: list, dst: int, group: str | None = None, device: Any = None) -> None:
-    """Send the objects of ``object_list`` (pickled) to world rank ``dst``."""
+    """Send the objects of ``object_list`` (pickled) to world rank ``dst``.
+
+    Examples:
+        >>> # objects.py, run as `mpirun -n 2 python objects.py` (mpirun() here does that):
+        >>> script = '''
+        ... from cellonnx import ops
+        ... ops.init_process_group()
+        ... if ops.get_rank() == 0:
+        ...     ops.send_object_list([{'step': 3}, 'ready'], dst=1)
+        ... else:
+        ...     received = [None, None]
+        ...     ops.recv_object_list(received, src=0)
+        ...     print(received)
+        ... '''
+        >>> mpirun(script, n=2)
+        [{'step': 3}, 'ready']
+    """
     group = _cf._group(group, "send_object_list")
     _mpi.comm(group, "send_object_list").send(list(object_list),
                                               dest=_cf._group_rank(dst, group, "send_object_list"))
 
 
 def recv_object_list(object_list: list, src: int = 0, group: str | None = None, device: Any = None) -> None:
-    """Receive from world rank ``src`` the objects of its ``send_object_list`` into ``object_list``."""
+    """Receive from world rank ``src`` the objects of its ``send_object_list`` into ``object_list``.
+
+    Examples:
+        >>> # objects.py, run as `mpirun -n 2 python objects.py` (mpirun() here does that):
+        >>> script = '''
+        ... from cellonnx import ops
+        ... ops.init_process_group()
+        ... if ops.get_rank() == 0:
+        ...     ops.send_object_list([{'step': 3}, 'ready'], dst=1)
+        ... else:
+        ...     received = [None, None]
+        ...     ops.recv_object_list(received, src=0)
+        ...     print(received)
+        ... '''
+        >>> mpirun(script, n=2)
+        [{'step': 3}, 'ready']
+    """
     group = _cf._group(group, "recv_object_list")
     got = _mpi.comm(group, "recv_object_list").recv(source=_cf._group_rank(src, group, "recv_object_list"))
     object_list[:len(got)] = got

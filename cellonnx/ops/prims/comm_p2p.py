@@ -29,6 +29,22 @@ class Send(_Collective):
         group (str): the group. Default: the world group.
         group_back (str): the group of the backward message (MindSpore's pipeline parallel). Default: the
             world group.
+
+    Examples:
+        >>> # send_recv.py, run as `mpirun -n 2 python send_recv.py` (mpirun() here does that):
+        >>> script = '''
+        ... import numpy as np
+        ... import cellonnx as ms
+        ... from cellonnx import Tensor, ops
+        ... from cellonnx.communication import init, get_rank
+        ... init()
+        ... if get_rank() == 0:
+        ...     ops.Send(sr_tag=0, dest_rank=1)(Tensor(np.array([1.0, 2.0, 3.0]), ms.float32))
+        ... else:
+        ...     print(ops.Receive(sr_tag=0, src_rank=0, shape=[3], dtype=ms.float32)())
+        ... '''
+        >>> mpirun(script, n=2)
+        [1. 2. 3.]
     """
 
     def __init__(self, sr_tag: int, dest_rank: int, group: str = WORLD, group_back: str = WORLD) -> None:
@@ -55,6 +71,22 @@ class Receive(_Collective):
 
     Outputs:
         Tensor of ``shape`` and ``dtype``.
+
+    Examples:
+        >>> # send_recv.py, run as `mpirun -n 2 python send_recv.py` (mpirun() here does that):
+        >>> script = '''
+        ... import numpy as np
+        ... import cellonnx as ms
+        ... from cellonnx import Tensor, ops
+        ... from cellonnx.communication import init, get_rank
+        ... init()
+        ... if get_rank() == 0:
+        ...     ops.Send(sr_tag=0, dest_rank=1)(Tensor(np.array([1.0, 2.0, 3.0]), ms.float32))
+        ... else:
+        ...     print(ops.Receive(sr_tag=0, src_rank=0, shape=[3], dtype=ms.float32)())
+        ... '''
+        >>> mpirun(script, n=2)
+        [1. 2. 3.]
     """
 
     def __init__(

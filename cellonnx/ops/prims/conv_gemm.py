@@ -45,11 +45,15 @@ def transpose_by_gemm(g: Any, u: str, w: str, b: str | None, stride: tuple, pads
     if pixels == 1 and tuple(dilation) == (1, 1):  # the taps that reach the output, zeros around them
         (a0, a1), (b0, b1) = _live_taps(out[0], k[0], pads[0], 1), _live_taps(out[1], k[1], pads[1], 1)
         ka, kb = a1 - a0 + 1, b1 - b0 + 1
-        wl = w if (ka, kb) == tuple(k) else \
-            g.op("Slice", w, g.i64([a0, b0]), g.i64([a1 + 1, b1 + 1]), g.i64([2, 3]))
-        wm = g.op("Reshape", wl, g.i64([c_in, c_out * ka * kb]))
-        y = g.op("Gemm", g.op("Reshape", u, g.i64([-1, c_in])), wm)
-        y = g.op("Reshape", y, g.i64([-1, c_out, ka, kb]))
+        um = g.op("Reshape", u, g.i64([-1, c_in]))
+        if (ka, kb) == tuple(k):
+            y = g.op("Gemm", um, g.op("Reshape", w, g.i64([c_in, c_out * ka * kb])))
+            y = g.op("Reshape", y, g.i64([-1, c_out, ka, kb]))
+        else:  # the taps' columns come tap-major: (N, ka, kb, C_out), channels to axis 1 after
+            y = g.op("Gemm", um, tap_matrix(g, w, (c_in, c_out), tuple(k), (a0, a1), (b0, b1)))
+            y = g.op("Reshape", y, g.i64([-1, ka, kb, c_out]))
+            y = g.op("Transpose", y, perm=[0, 3, 1, 2]) if ka * kb > 1 else \
+                g.op("Reshape", y, g.i64([-1, c_out, 1, 1]))
         around = [a0 - pads[0], b0 - pads[1], out[0] - 1 - (a1 - pads[0]), out[1] - 1 - (b1 - pads[1])]
         if any(around):
             y = g.op("Pad", y, g.i64([0, 0, around[0], around[1], 0, 0, around[2], around[3]]))
@@ -182,6 +186,23 @@ def weight_grad_by_windows(g: Any, x: str, gy: str, kernel: tuple, stride: tuple
     return None
 
 
+def tap_matrix(g: Any, w: str, lead: tuple[int, int], kernel: tuple, rows: tuple[int, int],
+               cols: tuple[int, int]) -> str:
+    """The kernel taps ``rows`` x ``cols`` (first and last, inclusive) of a (P, Q, kh, kw) weight as a
+    (P, taps * Q) matrix, tap-major: column ``t * Q + q`` holds ``w[p, q, tap t]``, the taps in row-major
+    order. Each tap is one strided Slice of the flattened weight (every kh * kw-th value) and the taps are
+    concatenated in blocks of Q: onnxruntime's Slice over the two innermost axes of a 3 x 3 kernel copies
+    one value at a time (a layer-4 weight's centre tap, (512, 512, 3, 3) -> (512, 512, 1, 1), took 4 ms,
+    the strided flat Slice 1 ms; bench/RESULTS.md)."""
+    p, q = lead
+    kh, kw = (int(d) for d in kernel)
+    flat = g.op("Reshape", w, g.i64([-1]))
+    taps = [g.op("Reshape", g.op("Slice", flat, g.i64([i * kw + j]), g.i64([p * q * kh * kw]), g.i64([0]),
+                                 g.i64([kh * kw])), g.i64([p, q]))
+            for i in range(rows[0], rows[1] + 1) for j in range(cols[0], cols[1] + 1)]
+    return taps[0] if len(taps) == 1 else g.op("Concat", *taps, axis=1)
+
+
 def _live_taps(size: int, k: int, pad: int, dilation: int) -> tuple[int, int]:
     """First and last kernel tap of a one-pixel output that reads the input rather than its padding."""
     live = [a for a in range(k) if 0 <= a * dilation - pad < size]
@@ -208,10 +229,14 @@ def conv_by_gemm(g: Any, x: str, w: str, b: str | None, stride: tuple, pads: tup
         win = g.op("Slice", x, g.i64([a0 * dilation[0] - pads[0], b0 * dilation[1] - pads[1]]),
                    g.i64([a1 * dilation[0] - pads[0] + 1, b1 * dilation[1] - pads[1] + 1]), g.i64([2, 3]),
                    g.i64(list(dilation)))
-        wl = w if (ka, kb) == (kh, kw) else \
-            g.op("Slice", w, g.i64([a0, b0]), g.i64([a1 + 1, b1 + 1]), g.i64([2, 3]))
-        y = g.op("Gemm", g.op("Reshape", win, g.i64([-1, c * ka * kb])),
-                 g.op("Reshape", wl, g.i64([o, c * ka * kb])), *([b] if b is not None else []), transB=1)
+        if (ka, kb) == (kh, kw):
+            wm = g.op("Reshape", w, g.i64([o, c * ka * kb]))
+        else:  # the live taps tap-major, (O, ka * kb * C); the windows' rows in the same order
+            wm = tap_matrix(g, w, (o, c), (kh, kw), (a0, a1), (b0, b1))
+            if ka * kb > 1:
+                win = g.op("Transpose", win, perm=[0, 2, 3, 1])
+        y = g.op("Gemm", g.op("Reshape", win, g.i64([-1, c * ka * kb])), wm, *([b] if b is not None else []),
+                 transB=1)
         return g.op("Reshape", y, g.i64([-1, o, 1, 1]))
     cols = _windows(g, x, (kh, kw), stride, pads, dilation, (ho, wo))
     cols = g.op("Reshape", g.op("Transpose", cols, perm=[0, 3, 4, 1, 2]), g.i64([-1, c * kh * kw]))
