@@ -15,10 +15,12 @@ Lowerings and passes that ``--off`` can switch off (so the form before each was 
 cellonnx/graph/norm_stats.py), ``scatter_sgd_rows`` (SGD on an embedding gradient as one scatter into the
 table, cellonnx/graph/sparse_update.py), ``fuse_sgd`` (the SGD learning rate folded into the weight
 gradient's GEMM, cellonnx/graph/fuse_update.py), ``channel_affine`` (per-channel Mul / Add / Sub as
-BatchNormalization, cellonnx/graph/channel_affine.py), ``no_mem_pattern`` (the compiled step's session
-without onnxruntime's memory pattern, cellonnx/graph/train.py ``MEM_PATTERN``) and ``recycle`` (the state
-updates written into the buffers of the values they replace, cellonnx/graph/train.py). The last two are
-read when the step is built, so they too are switched off for "before" only.
+BatchNormalization, cellonnx/graph/channel_affine.py), ``row_narrow`` (what only row 0 of a sequence feeds,
+computed on that row: cellonnx/graph/row_narrow.py), ``orient_products`` (transposed weight-gradient
+products written in the faster orientation, cellonnx/graph/product_orient.py), ``no_mem_pattern`` (the
+compiled step's session without onnxruntime's memory pattern, cellonnx/graph/train.py ``MEM_PATTERN``) and
+``recycle`` (the state updates written into the buffers of the values they replace, cellonnx/graph/train.py).
+The last two are read when the step is built, so they too are switched off for "before" only.
 """
 from __future__ import annotations
 
@@ -38,7 +40,15 @@ from blocks import in_blocks, timed  # noqa: E402
 from compiled_step_profile import compiled_train_step, kernel_events, profiled  # noqa: E402
 from step_models import MODELS  # noqa: E402
 
-from cellonnx.graph import bn_train, channel_affine, fuse_update, optimize, train  # noqa: E402
+from cellonnx.graph import (  # noqa: E402
+    bn_train,
+    channel_affine,
+    fuse_update,
+    optimize,
+    product_orient,
+    row_narrow,
+    train,
+)
 from cellonnx.ops.prims import activation, conv_gemm, conv_grad, norm, pool  # noqa: E402
 from cellonnx.ops.prims.math import div, mul, sub  # noqa: E402
 from cellonnx.ops.prims.shape import reshape  # noqa: E402
@@ -73,6 +83,8 @@ SWITCHES = {"tiled_argmax": (pool, "_tiled_argmax", _returns(None)),
             "scatter_sgd_rows": (optimize, "scatter_sgd_rows", _returns(False)),
             "fuse_sgd": (fuse_update, "fuse_sgd_updates", _returns(0)),
             "channel_affine": (channel_affine, "fuse_channel_affines", _returns(0)),
+            "row_narrow": (row_narrow, "narrow_rows", _returns(0)),
+            "orient_products": (product_orient, "orient_transposed_products", _returns(0)),
             "no_mem_pattern": (train, "MEM_PATTERN", True),
             "recycle": (train, "RECYCLE_MIN_BYTES", float("inf")),
             "flat_taps": (conv_gemm, "tap_matrix", _taps_by_axes_slice),

@@ -211,7 +211,31 @@ def target_entries(net: Any, inputs: Any = None) -> list[Entry]:
     """The net's parameters as structural-matching entries with their layer kinds: in execution order when
     ``inputs`` are given (the net is run once, every cell owning parameters recording its first call), else in
     the order ``parameters_and_names`` gives. A cell the run never calls (its parameters read by its owner, as
-    a MultiheadAttention reads its out_proj's) follows the cell defined just before it."""
+    a MultiheadAttention reads its out_proj's) follows the cell defined just before it.
+
+    Args:
+        net: the network (a Cell).
+        inputs: example inputs (a Tensor, an array, or a tuple of them) to record the execution order;
+            None for the definition order.
+
+    Returns:
+        list of Entry (``name``, ``shape``, ``kind``: the layer kind, such as "Dense").
+
+    Examples:
+        >>> from cellonnx.checkpoint_mapping import target_entries
+        >>> class Net(nn.Cell):
+        ...     def __init__(self):
+        ...         super().__init__()
+        ...         self.head = nn.Dense(3, 1)  # defined first, run last
+        ...         self.body = nn.Dense(2, 3)
+        ...     def construct(self, x):
+        ...         return self.head(self.body(x))
+        >>> net = Net()
+        >>> [(e.name, e.shape, e.kind) for e in target_entries(net)][:2]
+        [('head.weight', (1, 3), 'Dense'), ('head.bias', (1,), 'Dense')]
+        >>> [e.name for e in target_entries(net, np.ones((1, 2), np.float32))]
+        ['body.weight', 'body.bias', 'head.weight', 'head.bias']
+    """
     description = describe_layers(net)
     owners: list[Any] = []
     for _, cell in net.cells_and_names():
@@ -253,7 +277,29 @@ def target_entries(net: Any, inputs: Any = None) -> list[Entry]:
 def source_entries(path: str | os.PathLike[str], format: str | None = None
                    ) -> tuple[list[Entry], dict[str, np.ndarray]]:
     """A checkpoint's tensors as structural-matching entries (file order; an ONNX model's in graph order with
-    the nodes' layer kinds) and the tensors themselves."""
+    the nodes' layer kinds) and the tensors themselves.
+
+    Args:
+        path: the checkpoint file (any format ``cellonnx.converters`` reads).
+        format: its format; None to detect it.
+
+    Returns:
+        (list of Entry, dict name -> numpy.ndarray). Outside ONNX, only floating tensors of rank 1 or more
+        (and PyTorch's ``num_batches_tracked``) become entries.
+
+    Raises:
+        ValueError: the file does not exist, or cannot be read in its format (CheckpointError).
+
+    Examples:
+        >>> from cellonnx.checkpoint_mapping import source_entries
+        >>> net = nn.SequentialCell([nn.Dense(2, 3), nn.ReLU(), nn.Dense(3, 1)])
+        >>> ms.save_checkpoint(net, "net.ckpt")
+        >>> entries, tensors = source_entries("net.ckpt")
+        >>> [(e.name, e.shape) for e in entries]
+        [('0.weight', (3, 2)), ('0.bias', (3,)), ('2.weight', (1, 3)), ('2.bias', (1,))]
+        >>> print(tensors["2.weight"].dtype)
+        float32
+    """
     fmt, real = load_target(path, format)
     tensors, _ = read(real, fmt.name)
     entries = None

@@ -28,7 +28,7 @@ ALIAS_HOOK: Callable[[Tensor, Tensor], None] | None = None
 SYMBOLIC_HOOK: Callable[[Tensor, Any], None] | None = None
 # Set while a training step is traced: value(t) raises when Python reads the value of graph state or of a
 # value computed from it (asnumpy, item, float ...), which the graph would otherwise freeze.
-VALUE_HOOK: Callable[[Tensor], None] | None = None
+VALUE_HOOK: Callable[..., None] | None = None
 # Set while a training step is traced: assign(parameter, value) records Parameter.set_data as a graph update.
 ASSIGN_HOOK: Callable[[Any, Any], bool] | None = None
 
@@ -357,6 +357,8 @@ class Tensor:
             if "_lazy" in self.__dict__:
                 return f"Tensor(shape={shape}, dtype={self.dtype}, value=\n<uninitialized>)"
             return f"Tensor(shape={shape}, dtype={self.dtype}, value={chr(10) if len(shape) > 1 else ' '})"
+        if VALUE_HOOK is not None:
+            VALUE_HOOK(self, "printed")
         from cellonnx.tensor_repr import format_value, format_numpy
         # data MindSpore keeps in a NumPy array (from_numpy, init_data) prints in NumPy's format
         fmt = format_numpy if self.__dict__.get("_numpy_repr") else format_value
@@ -365,11 +367,15 @@ class Tensor:
     def __str__(self) -> str:
         if self._sig_shape is not None:
             return repr(self)
+        if VALUE_HOOK is not None:
+            VALUE_HOOK(self, "printed")
         if self._data.ndim == 0:  # as NumPy prints a scalar: 15.0, 1e-08 (not the array form 15.)
             return str(self._data[()])
         return np.array2string(self._data, separator=" ")
 
     def __format__(self, spec: str) -> str:
+        if VALUE_HOOK is not None:
+            VALUE_HOOK(self, "printed")
         if self._data.ndim == 0:
             return format(self._data.item(), spec)
         return str(self)

@@ -59,7 +59,21 @@ GATE_ORDERS = {"onnx": "iofc", "torch": "ifgo", "mindspore": "ifgo", "cellonnx":
 
 @dataclass
 class MappedTensors:
-    """The renamed tensors, the names dropped on purpose, and what each source name became."""
+    """The renamed tensors, the names dropped on purpose, and what each source name became: what
+    ``convert_names`` returns.
+
+    Args:
+        tensors: name -> array, in the target framework's naming and layout.
+        dropped: source names left out on purpose (such as PyTorch's ``num_batches_tracked``).
+        renamed: source name -> target name, for each name that changed.
+
+    Examples:
+        >>> from cellonnx.converters import MappedTensors, convert_names
+        >>> out = convert_names({"fc.weight": np.ones((2, 3), np.float32)}, {"fc.weight": "Dense"},
+        ...                     "torch", "mindspore")
+        >>> isinstance(out, MappedTensors), list(out.tensors), out.tensors["fc.weight"].shape
+        (True, ['fc.weight'], (2, 3))
+    """
 
     tensors: dict[str, np.ndarray]
     dropped: list[str] = field(default_factory=list)

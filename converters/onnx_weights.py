@@ -35,6 +35,22 @@ def replace_initializers(model: onnx.ModelProto, tensors: Mapping[str, Any], *, 
 
     Raises:
         ValueError: a shape or dtype differs (always), or names differ with `strict=True`; the message lists them.
+
+    Examples:
+        >>> from onnx import TensorProto, helper, numpy_helper
+        >>> from cellonnx.converters import replace_initializers
+        >>> w = numpy_helper.from_array(np.zeros(2, np.float32), "w")
+        >>> graph = helper.make_graph([helper.make_node("Add", ["x", "w"], ["y"])], "g",
+        ...                           [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])],
+        ...                           [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])], [w])
+        >>> model = helper.make_model(graph)
+        >>> report = replace_initializers(model, {"w": np.array([1.0, 2.0], np.float32)})
+        >>> report.loaded, numpy_helper.to_array(model.graph.initializer[0])
+        (['w'], array([1., 2.], dtype=float32))
+        >>> replace_initializers(model, {"w": np.zeros(3, np.float32)})
+        Traceback (most recent call last):
+        ...
+        ValueError: cannot load weights into the ONNX model: ...
     """
     inits = {init.name: init for init in parameter_initializers(model)}
     shapes = {name: tuple(int(d) for d in init.dims) for name, init in inits.items()}

@@ -159,6 +159,14 @@ class MobileNetV2(nn.Cell):
 
     Shape:
         (N, 3, H, W) -> (N, num_classes).
+
+    Examples:
+        >>> from cellonnx.models import MobileNetV2
+        >>> from cellonnx.models.mobilenetv2 import MobileNetV2Backbone, MobileNetV2Head
+        >>> backbone = MobileNetV2Backbone(0.25, last_channel=64)
+        >>> net = MobileNetV2(backbone, MobileNetV2Head(backbone.out_channels, 3))
+        >>> net(ops.ones((1, 3, 32, 32))).shape
+        (1, 3)
     """
 
     def __init__(self, backbone: MobileNetV2Backbone, head: MobileNetV2Head) -> None:

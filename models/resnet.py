@@ -123,6 +123,17 @@ class ResNet(nn.Cell):
 
     Shape:
         (N, image_channels, H, W) -> (N, num_classes); H and W at least 32 for five halvings.
+
+    Raises:
+        ValueError: ``layer_nums``, ``in_channels``, ``out_channels`` or ``strides`` without 4 entries.
+
+    Examples:
+        >>> from cellonnx.models import ResNet
+        >>> from cellonnx.models.resnet import ResidualBlockBase
+        >>> net = ResNet(ResidualBlockBase, [1, 1, 1, 1], [8, 8, 16, 32], [8, 16, 32, 64], [1, 2, 2, 2],
+        ...              num_classes=5, res_base=True, stem_channels=8)
+        >>> net(ops.ones((2, 3, 32, 32))).shape
+        (2, 5)
     """
 
     def __init__(self, block: type, layer_nums: Sequence[int], in_channels: Sequence[int],
@@ -187,14 +198,45 @@ def resnet18(num_classes: int = 10, width_mult: float = 1.0, image_channels: int
 
 
 def resnet34(num_classes: int = 10, width_mult: float = 1.0, image_channels: int = 3) -> ResNet:
-    """ResNet-34 (MindSpore model zoo's ``resnet34``)."""
+    """ResNet-34 (MindSpore model zoo's ``resnet34``): basic blocks, 3, 4, 6 and 3 per stage.
+
+    Args:
+        num_classes: outputs. Default: 10.
+        width_mult: scales every stage's channels. Default: 1.0.
+        image_channels: input channels. Default: 3.
+
+    Returns:
+        ResNet.
+
+    Examples:
+        >>> from cellonnx.models import resnet34
+        >>> net = resnet34(10, width_mult=0.125)
+        >>> net(ops.ones((1, 3, 32, 32))).shape, len(net.layer3)
+        ((1, 10), 6)
+    """
     stem, a, b, c, d = _scaled([64, 64, 128, 256, 512], width_mult)
     return ResNet(ResidualBlockBase, [3, 4, 6, 3], [stem, a, b, c], [a, b, c, d], [1, 2, 2, 2], num_classes,
                   res_base=True, image_channels=image_channels, stem_channels=stem)
 
 
 def resnet50(num_classes: int = 10, width_mult: float = 1.0, image_channels: int = 3) -> ResNet:
-    """ResNet-50 (MindSpore model zoo's ``resnet50``, bottleneck blocks)."""
+    """ResNet-50 (MindSpore model zoo's ``resnet50``, bottleneck blocks).
+
+    Args:
+        num_classes: outputs. Default: 10.
+        width_mult: scales every stage's channels (kept multiples of the bottleneck's expansion, 4).
+            Default: 1.0.
+        image_channels: input channels. Default: 3.
+
+    Returns:
+        ResNet.
+
+    Examples:
+        >>> from cellonnx.models import resnet50
+        >>> net = resnet50(10, width_mult=0.125)
+        >>> net(ops.ones((1, 3, 32, 32))).shape, net.end_point.in_channels
+        ((1, 10), 256)
+    """
     (stem,) = _scaled([64], width_mult)
     a, b, c, d = _scaled([256, 512, 1024, 2048], width_mult, multiple=ResidualBlock.expansion)
     return ResNet(ResidualBlock, [3, 4, 6, 3], [stem, a, b, c], [a, b, c, d], [1, 2, 2, 2], num_classes,

@@ -162,6 +162,27 @@ class TransformerClassifier(nn.Cell):
 def transformer_classifier(num_classes: int = 2, vocab_size: int = 30522, hidden_size: int = 128,
                            num_layers: int = 2, num_heads: int = 2, intermediate_size: int = 512,
                            max_position: int = 512, dropout: float = 0.1) -> TransformerClassifier:
-    """A Transformer encoder classifier, BERT-tiny sized by default (see :class:`TransformerClassifier`)."""
+    """A Transformer encoder classifier, BERT-tiny sized by default (see :class:`TransformerClassifier`).
+
+    Args:
+        num_classes: outputs. Default: 2.
+        vocab_size: token ids are below it. Default: 30522.
+        hidden_size: the model width. Default: 128.
+        num_layers: encoder layers. Default: 2.
+        num_heads: attention heads. Default: 2.
+        intermediate_size: the feed-forward width. Default: 512.
+        max_position: the longest sequence. Default: 512.
+        dropout: dropout probability in training. Default: 0.1.
+
+    Returns:
+        TransformerClassifier.
+
+    Examples:
+        >>> from cellonnx.models import transformer_classifier
+        >>> net = transformer_classifier(3, vocab_size=100, hidden_size=16, num_layers=1, num_heads=2,
+        ...                              intermediate_size=32, max_position=8)
+        >>> net(Tensor(np.zeros((2, 8), np.int32))).shape
+        (2, 3)
+    """
     return TransformerClassifier(vocab_size, hidden_size, num_layers, num_heads, intermediate_size,
                                  max_position, num_classes, dropout)

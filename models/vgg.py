@@ -57,6 +57,16 @@ class Vgg(nn.Cell):
 
     Shape:
         (N, image_channels, H, W) -> (N, num_classes).
+
+    Raises:
+        ValueError: ``width_mult`` not positive, or ``image_size`` under 32x32.
+
+    Examples:
+        >>> from cellonnx.models import Vgg
+        >>> net = Vgg([8, "M", 16, "M", 16, "M", 32, "M", 32, "M"], num_classes=4, image_size=(32, 32),
+        ...           width_mult=0.01)
+        >>> net(ops.ones((2, 3, 32, 32))).shape
+        (2, 4)
     """
 
     def __init__(self, base: Sequence[Any], num_classes: int = 1000, batch_norm: bool = True,
@@ -103,6 +113,24 @@ def vgg16_bn(num_classes: int = 1000, image_size: Sequence[int] = (224, 224), wi
 
 def vgg16(num_classes: int = 1000, image_size: Sequence[int] = (224, 224), width_mult: float = 1.0,
           has_dropout: bool = True, batch_norm: bool = True, image_channels: int = 3) -> Vgg:
-    """VGG-16 (with batch normalization unless ``batch_norm=False``)."""
+    """VGG-16 (with batch normalization unless ``batch_norm=False``).
+
+    Args:
+        num_classes: outputs. Default: 1000.
+        image_size: (H, W) of the input. Default: (224, 224).
+        width_mult: scales the convolutions and the hidden Dense widths. Default: 1.0.
+        has_dropout: Dropout(0.5) in the classifier in training. Default: True.
+        batch_norm: BatchNorm2d after every convolution. Default: True.
+        image_channels: input channels. Default: 3.
+
+    Returns:
+        Vgg.
+
+    Examples:
+        >>> from cellonnx.models import vgg16
+        >>> net = vgg16(10, image_size=(32, 32), width_mult=0.125, batch_norm=False)
+        >>> net(ops.ones((2, 3, 32, 32))).shape
+        (2, 10)
+    """
     return Vgg(CFG["16"], num_classes, batch_norm, image_size, width_mult, has_dropout,
                image_channels=image_channels)

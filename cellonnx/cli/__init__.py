@@ -46,7 +46,22 @@ def device_target(device: str) -> str:
 
 
 class CommandError(Exception):
-    """A user-facing failure: printed as `cellonnx <cmd>: error: <message>` with exit status 2."""
+    """A user-facing failure: printed as `cellonnx <cmd>: error: <message>` with exit status 2.
+
+    A subcommand raises it for a mistake of the user's (a missing file, options that do not go together);
+    ``main`` prints its message as one line, without a traceback.
+
+    Examples:
+        >>> import argparse
+        >>> from cellonnx.cli import CommandError
+        >>> def fail(args: argparse.Namespace) -> int:
+        ...     raise CommandError("no model given")
+        >>> try:
+        ...     fail(argparse.Namespace())
+        ... except CommandError as exc:
+        ...     print(f"cellonnx predict: error: {exc}")
+        cellonnx predict: error: no model given
+    """
 
 
 class _UsageError(Exception):
@@ -92,7 +107,27 @@ def build_parser() -> _Parser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the ``cellonnx`` command on ``argv`` (default: ``sys.argv[1:]``); the exit status."""
+    """Run the ``cellonnx`` command on ``argv`` (default: ``sys.argv[1:]``); the exit status.
+
+    Args:
+        argv: the command line after ``cellonnx``.
+
+    Returns:
+        int: the subcommand's exit status; 2 after a usage error or a failure (one line on stderr, no
+        traceback), 130 when interrupted.
+
+    Examples:
+        >>> from cellonnx.cli import main
+        >>> ms.save_checkpoint(nn.Dense(2, 1), "dense.ckpt")
+        >>> main(["inspect", "dense.ckpt"])
+        name    shape                dtype            bytes
+        weight  (1, 2)               float32              8
+        bias    (1,)                 float32              4
+        total: 2 tensors, 3 values, 12 bytes
+        0
+        >>> main(["inspect", "missing.ckpt"])  # stderr: cellonnx inspect: error: missing.ckpt: no such ...
+        2
+    """
     parser = build_parser()
     try:
         args, extra = parser.parse_known_args(argv)

@@ -123,9 +123,10 @@ def _verify_file(args: argparse.Namespace) -> tuple[str, Any]:
     if dynamic:
         ok = {e.name for e in errors if e.ok}
         for sizes, other in _other_sizes(inputs, dynamic):
-            found = V.check_other_size(sess.run, dict(zip(sess.input_names, (t.asnumpy() for t in other))),
-                                       lambda other=other: V.eager_outputs(net, other), sess.output_names, ok,
-                                       sizes, args.rtol, args.atol, args.scale_rtol)
+            found = V._check_other_size(
+                sess.run, dict(zip(sess.input_names, (t.asnumpy() for t in other))),
+                lambda other=other: V.eager_outputs(net, other), sess.output_names, ok,
+                sizes, args.rtol, args.atol, args.scale_rtol)
             report.baked_dims += found.baked
             report.numerical += found.numerical
             report.notes += found.notes

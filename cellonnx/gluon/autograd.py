@@ -152,7 +152,9 @@ def grad(heads: Any, variables: Any, head_grads: Any = None, retain_graph: bool 
 
 
 def mark_variables(variables: Any, gradients: Any, grad_reqs: Any = "write") -> None:
-    """Mark tensors as variables whose gradient ``backward`` computes (``attach_grad`` for several at once)."""
+    """Mark tensors as variables whose gradient ``backward`` computes (``attach_grad`` for several at once);
+    for NDArrays, ``backward`` writes ('write') or adds ('add') into the given ``gradients`` arrays, as MXNet
+    does."""
     vs, gs = _as_list(variables), _as_list(gradients)
     reqs = [grad_reqs] * len(vs) if isinstance(grad_reqs, str) else list(grad_reqs)
     if not len(vs) == len(gs) == len(reqs):
@@ -161,6 +163,7 @@ def mark_variables(variables: Any, gradients: Any, grad_reqs: Any = "write") -> 
         v.attach_grad(req)
         if g is not None and req != "null":
             v.grad = g
+            v.__dict__["_grad_buffer"] = g  # an NDArray's backward writes (or adds) into g itself
 
 
 

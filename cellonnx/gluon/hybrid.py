@@ -21,6 +21,7 @@ from cellonnx import context
 from cellonnx.autograd.tape import is_grad_enabled
 from cellonnx.gluon import autograd
 from cellonnx.gluon.block import Block, _grad_req, adopt
+from cellonnx.gluon.flat_call import FlatCall, is_nested, leaves
 from cellonnx.gluon.hybrid_train import CompiledTraining
 from cellonnx.graph import compile as _compile
 from cellonnx.graph import trace as _trace
@@ -47,8 +48,24 @@ class _Spec(NamedTuple):
     dtype: Any
 
 
+_SYMBOL_BASE: list[Any] = []
+
+
+def _symbol_base() -> Any:
+    """cellonnx.gluon.symbol's Symbol base class, once that package is loaded (no Symbol exists before)."""
+    if not _SYMBOL_BASE:
+        import sys
+
+        base = getattr(sys.modules.get("cellonnx.gluon.symbol.symbol"), "SymbolBase", None)
+        if base is None:
+            return None
+        _SYMBOL_BASE.append(base)
+    return _SYMBOL_BASE[0]
+
+
 def _specs(args: tuple) -> tuple:
-    return tuple(_Spec(tuple(a.shape), a.dtype) if isinstance(a, Tensor) else a for a in args)
+    return tuple(_Spec(tuple(a.shape), a.dtype) if isinstance(a, Tensor)
+                 else type(a)(_specs(tuple(a))) if type(a) in (list, tuple) else a for a in args)
 
 
 def _signature(args: tuple, static: bool) -> list[Any]:
@@ -64,16 +81,37 @@ def _signature(args: tuple, static: bool) -> list[Any]:
     return sigs
 
 
+def _leaves(args: Any) -> list[Any]:
+    """The tensor arguments (Tensors and _Specs) of ``args``, lists and tuples flattened, in order."""
+    if type(args) in (list, tuple):
+        return [leaf for a in args for leaf in _leaves(a)]
+    return [args] if isinstance(args, (Tensor, _Spec)) else []
+
+
+def _export_signature(block: Any, args: tuple, static: bool) -> list[Any]:
+    """Inputs for tracing an export: each tensor's batch axis dynamic (gluon.rnn.batch_axes: axis 0, or the
+    recurrent layout's), states and other tensors inside lists included, unless ``static``."""
+    from cellonnx.gluon.rnn.batch_axes import batch_axes
+
+    leaves = _leaves(args)
+    axes = iter(batch_axes(block, [tuple(a.shape) for a in leaves]))
+
+    def sig(a: Any) -> Any:
+        if type(a) in (list, tuple):
+            return type(a)(sig(x) for x in a)
+        if not isinstance(a, (Tensor, _Spec)):
+            return a
+        axis = next(axes)
+        if static or len(a.shape) == 0:
+            return Tensor(np.zeros(a.shape, a.dtype.np_dtype)) if isinstance(a, _Spec) else a
+        return Tensor(shape=tuple(None if i == axis else d for i, d in enumerate(a.shape)), dtype=a.dtype)
+    return [sig(a) for a in args]
+
+
 def _key(sigs: list[Any]) -> tuple:
     return tuple((str(s.dtype), tuple(s._sig_shape or s.shape)) if isinstance(s, Tensor)
                  else ("const", repr(s))
                  for s in sigs)
-
-
-def _is_symbol(value: Any) -> bool:
-    from cellonnx.gluon.symbol.symbol import is_symbol
-
-    return is_symbol(value)
 
 
 class HybridBlock(Block):
@@ -193,12 +231,10 @@ class HybridBlock(Block):
 
     # ---------------------------------------------------------------- calling
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if args and _is_symbol(args[0]):  # MXNet 1.x: a block called on Symbols builds graph nodes
-            if not getattr(type(self), "_uses_hybrid_forward", False) and not kwargs:
-                from cellonnx.gluon.symbolic_layers import symbolic_call
-
-                return symbolic_call(self, *args)
-            return Cell.__call__(self, *args, **kwargs)
+        if args and _symbol_base() is not None and isinstance(args[0], _symbol_base()):
+            if not type(self)._uses_hybrid_forward:
+                return self._call_on_symbols(args, kwargs)
+            return Cell.__call__(self, *args, **kwargs)  # hybrid_forward builds nodes: nothing to compile
         self._prepare_params(args)
         if _trace._current:
             return adopt(Cell.__call__(self, *args, **kwargs), args)
@@ -209,6 +245,15 @@ class HybridBlock(Block):
                 and not self.training:
             return adopt(self._call_compiled(args), args)
         return adopt(Cell.__call__(self, *args, **kwargs), args)
+
+    def _call_on_symbols(self, args: tuple, kwargs: dict) -> Any:
+        """Called on Symbols (MXNet 1.x code builds its graph so; mx.contrib.amp traces blocks so): a gluon.nn
+        layer adds the node MXNet's hybrid_forward adds, other blocks run their forward on the Symbols (their
+        layers, mx.npx operators and ``p.data()`` then build the graph)."""
+        from cellonnx.gluon.symbol.layer_symbols import layer_symbol
+
+        out = layer_symbol(self, *args) if not kwargs else None
+        return out if out is not None else Cell.__call__(self, *args, **kwargs)
 
     def _ready(self) -> bool:
         return all(p._deferred is None for p in self._unique_params())
@@ -225,15 +270,18 @@ class HybridBlock(Block):
                 _cell._graph_depth[0] -= 1
 
     def _compiled_for(self, args: tuple, device_target: str | None = None) -> _compile.CompiledCell:
+        """The compiled graph of a call on ``args``; tensors inside list arguments (a recurrent model's
+        states) are graph inputs, so the compiled graph is called on ``leaves(args)``."""
         self._settle_shapes(args)
-        sigs = _signature(args, bool(self._hybrid_flags.get("static_shape")))
+        flat = FlatCall(self, args) if is_nested(args) else None
+        sigs = _signature(tuple(flat.leaves) if flat else args, bool(self._hybrid_flags.get("static_shape")))
         target = device_target or self._backend or context.get_context("device_target")
-        key = (_key(sigs), target, context.get_context("opset"))
+        key = (_key(sigs), target, context.get_context("opset"), flat.structure() if flat else None)
         compiled = self._compiled.get(key)
         if compiled is None:
             self._name_params()
             with autograd.pause(train_mode=False):
-                traced = _compile.trace_cell(self, sigs)
+                traced = _compile.trace_cell(flat or self, sigs)
             compiled = _compile.CompiledCell(self, traced, device_target=target)
             self._compiled[key] = compiled
         return compiled
@@ -273,6 +321,7 @@ class HybridBlock(Block):
 
     def _call_compiled(self, args: tuple) -> Any:
         compiled = self._compiled_for(args)
+        args = leaves(args) if is_nested(args) else args
         out = compiled(*args)
         if self._callback is not None:
             _run_op_hook(compiled, args, self._callback, self._monitor_all)
@@ -326,10 +375,14 @@ class HybridBlock(Block):
                                "once before calling export.")
         from cellonnx.converters.onnx_format import save_model
 
-        sigs = _signature(self._in_args, bool(self._hybrid_flags.get("static_shape")))
+        sigs = _export_signature(self, self._in_args, bool(self._hybrid_flags.get("static_shape")))
         self._name_params()
         with autograd.pause(train_mode=False):
-            model = _compile.export_model(self, *sigs)
+            if is_nested(tuple(sigs)):  # lists of tensors (a recurrent model's states): one input each
+                flat = FlatCall(self, tuple(sigs))
+                model = _compile.export_model(flat, *flat.leaves)
+            else:
+                model = _compile.export_model(self, *sigs)
         onnx.helper.set_model_props(model,
                                     {**{p.key: p.value for p in model.metadata_props}, "epoch": str(epoch)})
         file_name = path if path.endswith(".onnx") else path + ".onnx"

@@ -43,7 +43,7 @@ class CompiledTraining:
                                          intra_op_num_threads=threads)
                                  if graphs.backward is not None else None)
         self._fwd_names = list(dict.fromkeys([*graphs.outputs, *(o for o, _ in graphs.updates),
-                                              *graphs.residuals]))
+                                              *(o for o, _ in graphs.observed), *graphs.residuals]))
         self.forward_runs = 0
         self.backward_runs = 0
 
@@ -69,6 +69,8 @@ class CompiledTraining:
         self.forward_runs += 1
         for name, p in g.updates:
             p._assign_array(np.ascontiguousarray(values[name].reshape(p._data.shape), dtype=p._data.dtype))
+        for name, callback in g.observed:  # what the eager forward notes (an embedding's rows looked up)
+            callback(values[name])
         return values, feeds
 
     def run_backward(self, values: dict, feeds: dict, head_grads: tuple) -> list[np.ndarray | None]:

@@ -66,13 +66,29 @@ class DeferredInitializationError(DeferredInitError):
     """
 
 
+def _in_place(binary: Any) -> Any:
+    def method(self: GradArray, other: Any) -> GradArray:
+        result = binary(Tensor._make(self._data), other)
+        self._data = np.ascontiguousarray(np.broadcast_to(result._data, self._data.shape), self._data.dtype)
+        return self
+    method.__name__ = f"__i{binary.__name__[2:]}"
+    return method
+
+
 class GradArray(Tensor):
-    """A gradient tensor that can also be called, as MXNet's ``param.grad()``."""
+    """A gradient tensor that can also be called, as MXNet's ``param.grad()``; ``g *= s`` (and ``+=``,
+    ``-=``, ``/=``) change the stored gradient in place, as on MXNet's NDArray (``clip_global_norm`` scales
+    the gradients the Trainer then reads)."""
 
     __slots__ = ()
 
     def __call__(self, device: Any = None) -> GradArray:
         return self
+
+    __iadd__ = _in_place(Tensor.__add__)
+    __isub__ = _in_place(Tensor.__sub__)
+    __imul__ = _in_place(Tensor.__mul__)
+    __itruediv__ = _in_place(Tensor.__truediv__)
 
 
 def _row_sparse_grad(dense: np.ndarray, rows: np.ndarray | None) -> Any:
@@ -211,14 +227,21 @@ class Parameter(_CoreParameter):
         """The gradient's storage type: 'default' or 'row_sparse'."""
         return self._grad_stype
 
-    def _note_rows(self, indices: np.ndarray) -> None:
-        """Record rows a lookup read (they are the rows of the next row-sparse gradient)."""
+    def _note_rows(self, indices: Any) -> None:
+        """Record rows a lookup read (they are the rows of the next row-sparse gradient); in a block traced
+        into a compiled forward, the rows it reads each time that graph runs."""
         if self._grad_stype == "row_sparse" and self._grad_req != "null":
-            self._looked_up.append(np.asarray(indices).astype(np.int64).ravel())
+            from cellonnx.graph import trace
+
+            if trace.current() is not None:
+                trace.observe(indices, self._note_rows)
+                return
+            data = indices._data if isinstance(indices, Tensor) else indices
+            self._looked_up.append(np.asarray(data).astype(np.int64).ravel())
 
     def _take_rows(self, dense: np.ndarray) -> None:
         """After a backward: the rows of the new gradient, those looked up (added to the old ones with
-        grad_req 'add'); without recorded lookups (a compiled forward) the rows with a nonzero gradient."""
+        grad_req 'add'); without recorded lookups the rows with a nonzero gradient."""
         if self._looked_up:
             rows = np.unique(np.concatenate(self._looked_up))
         else:
@@ -289,6 +312,9 @@ class Parameter(_CoreParameter):
         parameter) and, while autograd records, passes its gradient on to the parameter; while a graph is
         traced it is the parameter itself."""
         self._check_initialized()
+        layer_symbols = sys.modules.get("cellonnx.gluon.symbol.layer_symbols")
+        if layer_symbols is not None and layer_symbols.is_tracing():  # traced to MXNet operators
+            return layer_symbols.param_var(self)
         from cellonnx.graph import trace
         if trace.current() is not None:
             return self

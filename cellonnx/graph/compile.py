@@ -43,7 +43,29 @@ def _arg_names(cell: Any, n: int) -> list[str]:
 
 def input_specs(cell: Any, args: Sequence[Any]) -> list[tuple[int, Tensor, list]]:
     """(position, example, declared shape) for each Tensor argument; set_inputs() signatures give the
-    dynamic dims (None)."""
+    dynamic dims (None).
+
+    Args:
+        cell: the cell (its ``get_inputs()`` declares dynamic dims, if any).
+        args: the call's arguments; those that are not Tensors are left out.
+
+    Returns:
+        list of (position, example Tensor, shape list with None for each dynamic dim).
+
+    Raises:
+        ValueError: an argument's rank or static dims differ from what ``set_inputs`` declared.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, nn
+        >>> net = nn.Dense(2, 1, weight_init='ones', bias_init='zeros')
+        >>> x = Tensor(np.array([[1.0, 2.0]]), ms.float32)
+        >>> from cellonnx.graph.compile import input_specs
+        >>> net.set_inputs(Tensor(shape=[None, 2], dtype=ms.float32))
+        >>> [(pos, shape) for pos, _, shape in input_specs(net, [x])]
+        [(0, [None, 2])]
+    """
     sigs = None
     get_inputs = getattr(cell, "get_inputs", None)
     if callable(get_inputs):
@@ -72,7 +94,27 @@ def input_specs(cell: Any, args: Sequence[Any]) -> list[tuple[int, Tensor, list]
 
 
 def signature_key(cell: Any, args: Sequence[Any]) -> tuple:
-    """The cache key of a compiled graph: each tensor input's position, dtype and (symbolic) shape."""
+    """The cache key of a compiled graph: each tensor input's position, dtype and (symbolic) shape.
+
+    Args:
+        cell: the cell.
+        args: the call's arguments; those that are not Tensors enter the key by their repr.
+
+    Returns:
+        tuple, equal for two calls that share a compiled graph.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, nn
+        >>> net = nn.Dense(2, 1, weight_init='ones', bias_init='zeros')
+        >>> x = Tensor(np.array([[1.0, 2.0]]), ms.float32)
+        >>> from cellonnx.graph.compile import signature_key
+        >>> signature_key(net, [x])
+        ((0, '<f4', (1, 2)),)
+        >>> signature_key(net, [x]) == signature_key(net, [Tensor(np.zeros((1, 2)), ms.float32)])
+        True
+    """
     key = []
     for pos, t, shape in input_specs(cell, args):
         key.append((pos, t._data.dtype.str, tuple(shape)))
@@ -84,7 +126,25 @@ def signature_key(cell: Any, args: Sequence[Any]) -> tuple:
 
 # ---------------------------------------------------------------- tracing a cell
 def cell_parameters(cell: Any) -> list[tuple[str, Tensor]]:
-    """A cell's parameters as (name, Parameter) pairs, each once, in ``parameters_and_names`` order."""
+    """A cell's parameters as (name, Parameter) pairs, each once, in ``parameters_and_names`` order,
+    then its buffers: the graph initializers of a trace.
+
+    Args:
+        cell: the cell.
+
+    Returns:
+        list of (name, Parameter or Tensor).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, nn
+        >>> net = nn.Dense(2, 1, weight_init='ones', bias_init='zeros')
+        >>> x = Tensor(np.array([[1.0, 2.0]]), ms.float32)
+        >>> from cellonnx.graph.compile import cell_parameters
+        >>> [name for name, _ in cell_parameters(net)]
+        ['weight', 'bias']
+    """
     params: list[tuple[str, Tensor]] = []
     seen: set[int] = set()
     if hasattr(cell, "parameters_and_names"):
@@ -102,6 +162,30 @@ def cell_parameters(cell: Any) -> list[tuple[str, Tensor]]:
 
 @dataclass
 class Traced:
+    """A traced cell: the ONNX model and how it maps onto the cell's call.
+
+    Args:
+        model: the ONNX ModelProto.
+        params: initializer name -> the Parameter (or buffer) it was traced from.
+        input_names: the graph inputs, in order.
+        input_positions: the call argument each graph input is fed from.
+        output_names: the graph outputs, in order.
+        structure: how the flat outputs nest into the call's result (None for one Tensor).
+        eager: the call's eager result, computed while tracing.
+        values: recorded intermediate values, where a caller asked for them.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, nn
+        >>> net = nn.Dense(2, 1, weight_init='ones', bias_init='zeros')
+        >>> x = Tensor(np.array([[1.0, 2.0]]), ms.float32)
+        >>> from cellonnx.graph.compile import trace_cell
+        >>> traced = trace_cell(net, [x])
+        >>> print(traced.input_names, traced.input_positions, sorted(traced.params))
+        ['x'] [0] ['bias', 'weight']
+    """
+
     model: onnx.ModelProto
     params: dict[str, Tensor]
     input_names: list[str]
@@ -127,7 +211,30 @@ def _rebuild(structure: Any, flat: list[Tensor]) -> Any:
 
 def trace_cell(cell: Any, args: Sequence[Any], opset: int | None = None, optimize_graph: bool = True,
                dynamic_names: bool = True) -> Traced:
-    """Trace ``cell(*args)`` into an optimized ONNX model."""
+    """Trace ``cell(*args)`` into an optimized ONNX model.
+
+    Args:
+        cell: the cell.
+        args: the call's arguments (Tensors become graph inputs; dims declared dynamic by
+            ``set_inputs`` or by signature Tensors stay symbolic).
+        opset: ONNX opset (None: the context's).
+        optimize_graph: run cellonnx's graph optimizer on the trace.
+        dynamic_names: name dynamic dims ("batch" for axis 0, "<input>_dim<k>" otherwise).
+
+    Returns:
+        Traced.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, nn
+        >>> net = nn.Dense(2, 1, weight_init='ones', bias_init='zeros')
+        >>> x = Tensor(np.array([[1.0, 2.0]]), ms.float32)
+        >>> from cellonnx.graph.compile import trace_cell
+        >>> traced = trace_cell(net, [x])
+        >>> print([i.name for i in traced.model.graph.input], traced.eager)
+        ['x'] [[3.]]
+    """
     opset = opset or context.get_context("opset") or DEFAULT_OPSET
     specs = input_specs(cell, args)
     names = _arg_names(cell, len(args))
@@ -170,7 +277,25 @@ def _name_dynamic_dims(g: Any, graph_inputs: list) -> None:
 
 # ---------------------------------------------------------------- the compiled cell
 def serialize(model: onnx.ModelProto) -> bytes:
-    """The model's protobuf bytes, written chunk by chunk (no 2 GiB limit of one SerializeToString)."""
+    """The model's protobuf bytes, written chunk by chunk (no 2 GiB limit of one SerializeToString).
+
+    Args:
+        model: the ONNX ModelProto.
+
+    Returns:
+        bytes that ``onnx.load_from_string`` and onnxruntime read.
+
+    Examples:
+        >>> import onnx
+        >>> from onnx import TensorProto, helper
+        >>> from cellonnx.graph.compile import serialize
+        >>> graph = helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "g",
+        ...                           [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])],
+        ...                           [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])])
+        >>> model = helper.make_model(graph)
+        >>> onnx.load_from_string(serialize(model)) == model
+        True
+    """
     from cellonnx.converters.proto_chunks import message_chunks
 
     chunks = message_chunks(model)
@@ -183,7 +308,29 @@ class CompiledCell:
     """A traced cell bound to an onnxruntime session. Calling it feeds the Tensor arguments and returns
     Tensors shaped like the eager result. Parameters updated since the last call (optimizer steps,
     load_param_into_net) reach the graph on the next call: their initializers are rewritten and the session
-    rebuilt, with no new trace."""
+    rebuilt, with no new trace.
+
+    Args:
+        cell: the cell that was traced (held weakly where it can be).
+        traced: its trace (``trace_cell``).
+        device_target: "CPU", "GPU" or "auto" (None: the context's).
+        device_id: the GPU (None: the context's).
+        intra_op_num_threads: onnxruntime's threads (0: the context's, or onnxruntime's choice).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, nn
+        >>> net = nn.Dense(2, 1, weight_init='ones', bias_init='zeros')
+        >>> x = Tensor(np.array([[1.0, 2.0]]), ms.float32)
+        >>> from cellonnx.graph.compile import CompiledCell, trace_cell
+        >>> compiled = CompiledCell(net, trace_cell(net, [x]))
+        >>> print(compiled(x))
+        [[3.]]
+        >>> _ = net.bias.set_data(Tensor(np.array([1.0]), ms.float32))
+        >>> print(compiled(x), compiled.sessions_built)
+        [[4.]] 2
+    """
 
     def __init__(self, cell: Any, traced: Traced, device_target: str | None = None, device_id: int | None = None,
                  intra_op_num_threads: int = 0) -> None:
@@ -286,7 +433,25 @@ def compile_cell(cell: Any, *args: Any, opset: int | None = None) -> CompiledCel
 
 
 def compile_and_run(cell: Any, *args: Any) -> Any:
-    """Compile ``cell`` for these arguments (or reuse the cached graph) and run it in onnxruntime."""
+    """Compile ``cell`` for these arguments (or reuse the cached graph) and run it in onnxruntime.
+
+    Args:
+        cell: the cell.
+        args: its call's arguments.
+
+    Returns:
+        the call's result, Tensors shaped as the eager result.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, nn
+        >>> net = nn.Dense(2, 1, weight_init='ones', bias_init='zeros')
+        >>> x = Tensor(np.array([[1.0, 2.0]]), ms.float32)
+        >>> from cellonnx.graph.compile import compile_and_run
+        >>> print(compile_and_run(net, x))
+        [[3.]]
+    """
     return compile_cell(cell, *args)(*args)
 
 
@@ -303,7 +468,27 @@ def _any_training(cell: Any) -> bool:
 def run_graph_mode(cell: Any, *args: Any, step: bool = False) -> Any:
     """GRAPH_MODE: a top-level call of a cell runs its compiled graph: the inference graph, or in training
     mode (the cell or one of its sub-cells training, or ``step``: a training wrapper) the compiled training
-    step (cellonnx/graph/train.py: parameter, optimizer-state and moving-statistic updates included)."""
+    step (cellonnx/graph/train.py: parameter, optimizer-state and moving-statistic updates included).
+    ``Cell.__call__`` calls it; a call made while a compiled call is under way returns None (run eagerly).
+
+    Args:
+        cell: the cell called.
+        args: its call's arguments.
+        step: run the compiled training step even where no sub-cell is training.
+
+    Returns:
+        the call's result, or None inside a compiled call.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, nn
+        >>> net = nn.Dense(2, 1, weight_init='ones', bias_init='zeros')
+        >>> x = Tensor(np.array([[1.0, 2.0]]), ms.float32)
+        >>> from cellonnx.graph.compile import run_graph_mode
+        >>> print(run_graph_mode(net.set_train(False), x))
+        [[3.]]
+    """
     if _in_graph_call[0]:
         return None
     _in_graph_call[0] = True
@@ -317,13 +502,48 @@ def run_graph_mode(cell: Any, *args: Any, step: bool = False) -> Any:
 
 
 def graph_mode_active() -> bool:
-    """Whether calls run compiled now: GRAPH_MODE is set and no compiled call is under way."""
+    """Whether calls run compiled now: GRAPH_MODE is set and no compiled call is under way.
+
+    Returns:
+        bool.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> from cellonnx.graph.compile import graph_mode_active
+        >>> ms.set_context(mode=ms.PYNATIVE_MODE)
+        >>> graph_mode_active()
+        False
+    """
     return context.mode == context.GRAPH_MODE and not _in_graph_call[0]
 
 
 # ---------------------------------------------------------------- export
 def export_model(net: Any, *inputs: Any, opset: int | None = None) -> onnx.ModelProto:
-    """The inference graph of ``net`` (traced in eval mode, its training flag restored afterwards)."""
+    """The inference graph of ``net`` (traced in eval mode, its training flag restored afterwards).
+
+    Args:
+        net: the network (a Cell).
+        inputs: example input Tensors; none to use those declared by ``net.set_inputs``.
+        opset: ONNX opset (None: the context's).
+
+    Returns:
+        onnx.ModelProto.
+
+    Raises:
+        ValueError: no inputs given and none declared.
+        TraceError: the network does something that cannot be traced.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, nn
+        >>> net = nn.Dense(2, 1, weight_init='ones', bias_init='zeros')
+        >>> x = Tensor(np.array([[1.0, 2.0]]), ms.float32)
+        >>> from cellonnx.graph.compile import export_model
+        >>> model = export_model(net, x)
+        >>> [n.op_type for n in model.graph.node]
+        ['Gemm']
+    """
     was_training = bool(getattr(net, "training", False))
     set_train: Callable | None = getattr(net, "set_train", None)
     if was_training and set_train:

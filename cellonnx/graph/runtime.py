@@ -18,14 +18,38 @@ _ONNX_BF16 = 16  # onnx.TensorProto.BFLOAT16
 
 
 class DeviceError(RuntimeError):
-    """The requested execution provider is not available."""
+    """The requested execution provider is not available.
+
+    Examples:
+        >>> import onnxruntime as ort
+        >>> from cellonnx.graph.runtime import DeviceError, providers_for
+        >>> try:
+        ...     providers_for("GPU")
+        ...     print("CUDAExecutionProvider" in ort.get_available_providers())
+        ... except DeviceError as exc:
+        ...     print(str(exc).startswith("device_target='GPU' needs onnxruntime-gpu"))
+        True
+    """
 
 
 def cuda_options(device_id: int = 0) -> dict[str, Any]:
     """The CUDA execution provider's options: the device, TF32 as the context's gpu_config allows, the
     context's max_device_memory as the memory limit, and an arena that grows by what is asked for (its
     default doubling held ResNet-50's training step at 13.9 GiB instead of 10.8, at the same speed:
-    bench/RESULTS.md)."""
+    bench/RESULTS.md).
+
+    Args:
+        device_id: the GPU.
+
+    Returns:
+        dict of provider options for ``("CUDAExecutionProvider", options)``.
+
+    Examples:
+        >>> from cellonnx.graph.runtime import cuda_options
+        >>> options = cuda_options(1)
+        >>> print(options["device_id"], options["arena_extend_strategy"])
+        1 kSameAsRequested
+    """
     from cellonnx import context
 
     options = {"device_id": device_id, "use_tf32": int(context.allow_tf32()),
@@ -37,7 +61,30 @@ def cuda_options(device_id: int = 0) -> dict[str, Any]:
 
 
 def providers_for(device_target: str, device_id: int = 0) -> list[Any]:
-    """Execution providers for a MindSpore-style device target: "CPU", "GPU" (CUDA, no fallback) or "auto"."""
+    """Execution providers for a MindSpore-style device target: "CPU", "GPU" (CUDA, no fallback) or "auto".
+
+    Args:
+        device_target: "CPU", "GPU" or "auto" (any case).
+        device_id: the GPU, for CUDA.
+
+    Returns:
+        list of providers for ``onnxruntime.InferenceSession``: names, or (name, options) pairs.
+
+    Raises:
+        DeviceError: "GPU" with an onnxruntime that has no CUDA provider.
+        ValueError: another device target.
+
+    Examples:
+        >>> from cellonnx.graph.runtime import providers_for
+        >>> providers_for("cpu")
+        ['CPUExecutionProvider']
+        >>> providers_for("auto")[-1]
+        'CPUExecutionProvider'
+        >>> providers_for("Ascend")
+        Traceback (most recent call last):
+        ...
+        ValueError: device_target must be 'CPU', 'GPU' or 'auto', got 'Ascend'
+    """
     available = ort.get_available_providers()
     target = device_target.upper()
     if target == "CPU":
@@ -55,7 +102,17 @@ def providers_for(device_target: str, device_id: int = 0) -> list[Any]:
 
 
 def default_threads() -> int:
-    """The CPUs this process may run on (its affinity mask), at least 1."""
+    """The CPUs this process may run on (its affinity mask), at least 1.
+
+    Returns:
+        int.
+
+    Examples:
+        >>> import os
+        >>> from cellonnx.graph.runtime import default_threads
+        >>> default_threads() == len(os.sched_getaffinity(0))
+        True
+    """
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
 
 
@@ -66,9 +123,30 @@ class Session:
         model: serialized ModelProto bytes or a path.
         device_target: "CPU", "GPU" or "auto".
         intra_op_num_threads / inter_op_num_threads: 0 lets onnxruntime choose.
+        device_id: the GPU, for CUDA.
         overrides: initializer name -> array, replacing the model's values before onnxruntime optimizes it.
+        graph_optimization: onnxruntime's graph optimization level.
         mem_pattern: onnxruntime's memory pattern (one block planned from the first run, allocated beside
             what the arena already holds from that run).
+
+    Raises:
+        DeviceError: "GPU" asked for and CUDA not available.
+        RuntimeError: onnxruntime could not load the model.
+
+    Examples:
+        >>> import numpy as np
+        >>> from onnx import TensorProto, helper, numpy_helper
+        >>> from cellonnx.graph.runtime import Session
+        >>> w = numpy_helper.from_array(np.array([2.0], np.float32), "w")
+        >>> graph = helper.make_graph([helper.make_node("Mul", ["x", "w"], ["y"])], "g",
+        ...                           [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])],
+        ...                           [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])], [w])
+        >>> model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]).SerializeToString()
+        >>> x = np.array([1.0, 3.0], np.float32)
+        >>> print(Session(model).run({"x": x}))
+        [array([2., 6.], dtype=float32)]
+        >>> print(Session(model, overrides={"w": np.array([10.0], np.float32)}).run({"x": x}))
+        [array([10., 30.], dtype=float32)]
     """
 
     def __init__(self, model: bytes | str, device_target: str = "CPU", device_id: int = 0,

@@ -21,7 +21,7 @@ import onnx
 
 import cellonnx
 from cellonnx import context
-from cellonnx.graph import bn_train, channel_affine, fuse_update
+from cellonnx.graph import bn_train, channel_affine, fuse_update, product_orient, row_narrow
 from cellonnx.graph.boundary import boundaries, expose
 from cellonnx.graph.builder import DEFAULT_OPSET, GraphBuilder, targets_gpu
 from cellonnx.graph.optimize import optimize
@@ -113,8 +113,9 @@ def trace_step(fn: Callable[..., Any], args: Sequence[Any], name: str = "train_s
         args: example arguments; Tensors become graph inputs with a dynamic batch dim.
         arg_names: graph input names per position (default ``input_<i>``).
         dynamic_batch: leave the batch dim dynamic (default: :func:`batch_is_dynamic`).
-        cpu_forms: rewrite per-channel scales and shifts for onnxruntime's CPU kernels
-            (cellonnx/graph/channel_affine.py; default: when the context does not target a GPU).
+        cpu_forms: rewrite per-channel scales and shifts and transposed products for onnxruntime's CPU
+            kernels (cellonnx/graph/channel_affine.py, product_orient.py; default: when the context does not
+            target a GPU).
 
     Raises:
         TraceError: the step reads a state value into Python, branches on a tensor's value or returns
@@ -163,10 +164,13 @@ def trace_step(fn: Callable[..., Any], args: Sequence[Any], name: str = "train_s
             OUTPUTS_KEY: json.dumps(outputs)}
     model = g.model(producer_version=cellonnx.__version__, metadata=meta)
     model = optimize(model)
+    if row_narrow.narrow_rows(model):
+        model = optimize(model)
     fuse_update.fuse_sgd_updates(model)
     if not targets_gpu() if cpu_forms is None else cpu_forms:
         bn_train.batch_norm_statistics(model)
         channel_affine.fuse_channel_affines(model)
+        product_orient.orient_transposed_products(model)  # the orientation onnxruntime's CPU GEMM favours
     _check_no_dropped_inputs(model, state)
     return StepGraph(model, data_inputs, state, updates, outputs, structure, returned,
                      list(tracer.cells_seen.values()), found)

@@ -76,6 +76,7 @@ class Tracer:
         self.snapshots: dict[int, tuple[Parameter, np.ndarray, int]] = {}
         self.static_inputs: set[str] = set()
         self.cells_seen: dict[int, Any] = {}   # cells called while tracing (their training flags matter)
+        self.observed: list[tuple[Tensor, Callable[[np.ndarray], None]]] = []   # see observe()
         self.names: dict[int, str] = {}
         self.consts: set[int] = set()
         self._keep: list[Tensor] = []   # keeps ids stable while tracing
@@ -152,8 +153,15 @@ class Tracer:
             try:
                 result = op.lower(g, *names, **attrs)
             except NotImplementedError as exc:
-                if type(exc) is not NotImplementedError:  # its own kind (NotExportable ...) already says it
+                if isinstance(exc, TraceError):
                     raise
+                if type(exc) is not NotImplementedError:  # its own kind (NotExportable ...): say where
+                    try:
+                        located = type(exc)(f"{_where()}: {exc} (compute it with ops that have an ONNX "
+                                            "lowering, or run this code in PYNATIVE_MODE)")
+                    except TypeError:
+                        raise exc from None
+                    raise located from exc
                 raise LoweringError(f"{_where()}: op {op.name} cannot be written as ONNX ({exc}); compute "
                                     "it with ops that have a lowering, or run this code in PYNATIVE_MODE"
                                     ) from exc
@@ -174,10 +182,17 @@ class Tracer:
                     root.snapshot(t)
                     root.written.setdefault(id(t), t)
 
-    def on_value(self, t: Tensor) -> None:
-        """VALUE_HOOK of a stateful trace: Python may not read graph state or what is computed from it."""
+    def on_value(self, t: Tensor, use: str = "read") -> None:
+        """VALUE_HOOK of a stateful trace: Python may not read graph state or what is computed from it
+        (``use`` 'printed': print / str / format / ops.Print of it)."""
         if isinstance(t, Parameter) or self.is_traced(t):
             what = f"parameter {t.name!r}" if isinstance(t, Parameter) else "a tensor computed in the graph"
+            if use == "printed":
+                raise TraceError(f"{_where()}: {what} is printed while a training step is compiled; the "
+                                 "print would run once, at trace time, with the example's values, and never "
+                                 "again. "
+                                 "Return the tensor from the step (or read it in a callback) and print it "
+                                 "there, or run the step in PYNATIVE_MODE")
             raise TraceError(f"{_where()}: the value of {what} is read into Python (asnumpy / item / "
                              "float / NumPy) while a training step is compiled; the graph would freeze it. "
                              "Compute it with cellonnx ops (ops.where for a choice), or run the step in "
@@ -363,6 +378,20 @@ def tracing(tracer: Tracer) -> Iterator[Tracer]:
     finally:
         _current.pop()
         _restore(saved)
+
+
+def observe(t: Tensor, callback: Callable[[np.ndarray], None]) -> None:
+    """While a function is traced into a forward graph (trace_vjp): ``callback`` receives the value ``t``
+    takes each time that graph runs (the graph returns it as one more output), as eager code would have
+    seen it; a row-sparse gradient's lookups are recorded this way. Outside a trace, called at once."""
+    tracer = current()
+    if tracer is None:
+        callback(np.asarray(t._data if isinstance(t, Tensor) else t))
+        return
+    if tracer.parent is not None:
+        raise TraceError(f"{_where()}: a value read at run time (an embedding's lookup with a row-sparse "
+                         "gradient) inside a control-flow body; do the lookup outside the loop / branch")
+    tracer.observed.append((t if isinstance(t, Tensor) else Tensor._make(np.asarray(t)), callback))
 
 
 @contextmanager

@@ -33,7 +33,24 @@ BAKED_FRACTION = 1e-3
 @dataclass
 class OutputError:
     """One output compared with eager: ``max_abs`` is the largest absolute error, ``max_rel`` the same
-    relative to ``scale`` (the eager output's largest finite magnitude)."""
+    relative to ``scale`` (the eager output's largest finite magnitude).
+
+    Args:
+        name: the output's name in the graph.
+        max_abs: the largest absolute error (inf when the shapes differ).
+        max_rel: ``max_abs / scale``.
+        ok: whether every element is within the tolerance.
+        scale: the eager output's largest finite magnitude.
+        shape: the graph output's shape.
+        expected_shape: the eager output's shape.
+
+    Examples:
+        >>> from cellonnx.graph.verify import OutputError
+        >>> e = OutputError("y", max_abs=0.5, max_rel=0.25, ok=False, scale=2.0, shape=(2,),
+        ...                 expected_shape=(2,))
+        >>> print(e.status, e.shape_ok)
+        MISMATCH True
+    """
 
     name: str
     max_abs: float
@@ -54,7 +71,23 @@ class OutputError:
 
 @dataclass
 class VerifyReport:
-    """What ``verify`` found; ``passed`` is the verdict and ``cause`` (on a failure) says why, in one line."""
+    """What ``verify`` found; ``passed`` is the verdict and ``cause`` (on a failure) says why, in one line.
+
+    Args:
+        outputs: one OutputError per graph output.
+        passed: the verdict.
+        first_divergence: on a numerical failure, the first graph node whose value differs from eager.
+        baked_dims: how a dynamic dim was found baked in as a constant.
+        numerical: numerical differences found (at the example's size or at others).
+        notes: what could not be checked (no effect on the verdict).
+
+    Examples:
+        >>> from cellonnx.graph.verify import OutputError, VerifyReport
+        >>> wrong = OutputError("y", float("inf"), float("inf"), False, 1.0, (2, 3), (2, 4))
+        >>> report = VerifyReport([wrong], passed=False)
+        >>> print(report.cause)
+        output y has shape [2, 3] in the graph, [2, 4] eagerly: a lowering computes another shape
+    """
 
     outputs: list[OutputError]
     passed: bool
@@ -99,7 +132,20 @@ class VerifyReport:
 
 
 def scale_of(want: np.ndarray) -> float:
-    """The largest finite magnitude of ``want`` (1.0 for an empty, all-zero or all-non-finite array)."""
+    """The largest finite magnitude of ``want`` (1.0 for an empty, all-zero or all-non-finite array).
+
+    Args:
+        want: the reference array.
+
+    Returns:
+        float, the scale that ``verify``'s ``scale_rtol`` is relative to.
+
+    Examples:
+        >>> import numpy as np
+        >>> from cellonnx.graph.verify import scale_of
+        >>> print(scale_of(np.array([1.0, -3.0, np.inf])), scale_of(np.zeros(2)))
+        3.0 1.0
+    """
     if want.dtype.kind not in "fciub":
         return 1.0
     a = np.abs(want.astype(np.float64) if want.dtype.kind != "c" else want)
@@ -111,7 +157,29 @@ def compare(name: str, got: np.ndarray, want: np.ndarray, rtol: float, atol: flo
             scale_rtol: float) -> OutputError:
     """``got`` within ``atol + rtol * |want| + scale_rtol * scale(want)`` of ``want``, element by element
     (NaN and inf must match); the scale term carries the rounding of sums whose terms are much larger than
-    their result."""
+    their result.
+
+    Args:
+        name: the output's name, kept in the result.
+        got: the values to check.
+        want: the reference values.
+        rtol: tolerance relative to each reference element.
+        atol: absolute tolerance.
+        scale_rtol: tolerance relative to the reference's scale (``scale_of(want)``).
+
+    Returns:
+        OutputError; its ``ok`` is the verdict. Shapes that differ give ``ok=False`` and infinite errors.
+
+    Examples:
+        >>> import numpy as np
+        >>> from cellonnx.graph.verify import compare
+        >>> got, want = np.array([1.0, 2.001]), np.array([1.0, 2.0])
+        >>> e = compare("y", got, want, rtol=1e-4, atol=0.0, scale_rtol=0.0)
+        >>> print(e.ok, round(e.max_abs, 6), round(e.max_rel, 6))
+        False 0.001 0.0005
+        >>> print(compare("y", got, want, rtol=1e-3, atol=0.0, scale_rtol=0.0).ok)
+        True
+    """
     got, want = np.asarray(got), np.asarray(want)
     scale = scale_of(want)
     if got.shape != want.shape:
@@ -144,7 +212,24 @@ def _feeds(traced: C.Traced, inputs: Sequence[Any]) -> dict[str, np.ndarray]:
 
 
 def eager_outputs(net: Any, inputs: Sequence[Any]) -> list[np.ndarray]:
-    """``net(*inputs)`` run eagerly (PyNative, whatever the context's mode), flattened to arrays."""
+    """``net(*inputs)`` run eagerly (PyNative, whatever the context's mode), flattened to arrays.
+
+    Args:
+        net: the network (a Cell or any callable on Tensors).
+        inputs: its input Tensors.
+
+    Returns:
+        list of numpy.ndarray, the outputs in ``flatten_outputs`` order (nested tuples flattened).
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, nn
+        >>> from cellonnx.graph.verify import eager_outputs
+        >>> net = nn.Dense(2, 1, weight_init='ones', bias_init='zeros')
+        >>> print(eager_outputs(net, [Tensor(np.array([[1.0, 2.0]]), ms.float32)]))
+        [array([[3.]], dtype=float32)]
+    """
     from cellonnx import context
 
     saved = context.mode
@@ -193,11 +278,11 @@ def verify(net: Any, *inputs: Any, rtol: float = 1e-4, atol: float = 0.0, scale_
         report.numerical = [_numerical_note(e, "") for e in errors if not e.ok and e.shape_ok]
         report.first_divergence = first_divergence(net, inputs, opset, rtol, atol, device_target, scale_rtol)
     ok = {e.name for e in errors if e.ok}  # an output already wrong at the traced size says nothing of dims
-    others = other_sizes(C.input_specs(net, inputs), inputs)
+    others = _other_sizes(C.input_specs(net, inputs), inputs)
     for sizes, other in others:
-        findings = check_other_size(lambda feeds: sess.run(feeds), _feeds(traced, other),
-                                    lambda other=other: eager_outputs(net, other), traced.output_names, ok,
-                                    sizes, rtol, atol, scale_rtol)
+        findings = _check_other_size(lambda feeds: sess.run(feeds), _feeds(traced, other),
+                                     lambda other=other: eager_outputs(net, other), traced.output_names, ok,
+                                     sizes, rtol, atol, scale_rtol)
         report.baked_dims += findings.baked
         report.numerical += findings.numerical
         report.notes += findings.notes
@@ -212,7 +297,7 @@ def _numerical_note(e: OutputError, where: str) -> str:
             f"(max abs {e.max_abs:.3e})")
 
 
-def other_sizes(specs: Sequence[tuple[int, Tensor, Sequence[Any]]], inputs: Sequence[Any]
+def _other_sizes(specs: Sequence[tuple[int, Tensor, Sequence[Any]]], inputs: Sequence[Any]
                 ) -> list[tuple[str, list[Any]]]:
     """Inputs with every dynamic dim at two other sizes (one and four more than the example's), made by
     repeating the example's data; each with a description of the sizes ("x: batch 3")."""
@@ -232,7 +317,24 @@ def other_sizes(specs: Sequence[tuple[int, Tensor, Sequence[Any]]], inputs: Sequ
 
 
 def grow(arr: np.ndarray, shape: Sequence[int]) -> np.ndarray:
-    """``arr`` repeated along its axes and cut to ``shape`` (C-contiguous)."""
+    """``arr`` repeated along its axes and cut to ``shape`` (C-contiguous): the example's data at another
+    size, as ``verify`` feeds a graph at other sizes of its dynamic dims.
+
+    Args:
+        arr: the example array.
+        shape: the new shape, of the same rank (zeros where ``arr`` is empty along an axis that grows).
+
+    Returns:
+        numpy.ndarray of ``shape`` and ``arr``'s dtype.
+
+    Examples:
+        >>> import numpy as np
+        >>> from cellonnx.graph.verify import grow
+        >>> print(grow(np.array([[1, 2], [3, 4]]), [3, 3]))
+        [[1 2 1]
+         [3 4 3]
+         [1 2 1]]
+    """
     reps = [-(-n // o) if o else 1 for n, o in zip(shape, arr.shape)]
     if any(o == 0 and n for n, o in zip(shape, arr.shape)):
         return np.zeros(shape, arr.dtype)
@@ -240,19 +342,19 @@ def grow(arr: np.ndarray, shape: Sequence[int]) -> np.ndarray:
 
 
 @dataclass
-class Findings:
+class _Findings:
     baked: list[str] = field(default_factory=list)
     numerical: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
 
-def check_other_size(run_graph: Callable[[dict], list], feeds: dict[str, np.ndarray],
-                     run_eager: Callable[[], list], output_names: Sequence[str], ok: set[str], sizes: str,
-                     rtol: float, atol: float, scale_rtol: float) -> Findings:
+def _check_other_size(run_graph: Callable[[dict], list], feeds: dict[str, np.ndarray],
+                      run_eager: Callable[[], list], output_names: Sequence[str], ok: set[str], sizes: str,
+                      rtol: float, atol: float, scale_rtol: float) -> _Findings:
     """The graph and eager at another size of the dynamic dims: a graph that fails, gives another shape or
     values off by more than ``BAKED_FRACTION`` of the scale has a size baked in; a smaller error above the
     tolerance is a numerical difference."""
-    found = Findings()
+    found = _Findings()
     try:
         want = run_eager()
     except Exception as exc:  # the network itself rejects the other size: nothing to conclude
@@ -282,7 +384,28 @@ def check_other_size(run_graph: Callable[[dict], list], feeds: dict[str, np.ndar
 def first_divergence(net: Any, inputs: Sequence[Any], opset: int | None, rtol: float, atol: float,
                      device_target: str = "CPU", scale_rtol: float = 1e-5) -> str | None:
     """Run the unoptimized trace with every node output exposed; the first node (in graph order) whose
-    output differs from the eager value recorded while tracing."""
+    output differs from the eager value recorded while tracing.
+
+    Args:
+        net: the network (a Cell).
+        inputs: example input Tensors.
+        opset: ONNX opset to trace at (None: the context's).
+        rtol, atol, scale_rtol: the tolerance, as in ``compare``.
+        device_target: "CPU" or "GPU".
+
+    Returns:
+        str naming the node (``"name (OpType), ..."``) and how it differs, or None when every node agrees.
+
+    Examples:
+        >>> import numpy as np
+        >>> import cellonnx as ms
+        >>> from cellonnx import Tensor, nn
+        >>> from cellonnx.graph.verify import first_divergence
+        >>> net = nn.Dense(2, 1, weight_init='ones', bias_init='zeros')
+        >>> x = Tensor(np.array([[1.0, 2.0]]), ms.float32)
+        >>> print(first_divergence(net, [x], None, rtol=1e-4, atol=0.0))
+        None
+    """
     from cellonnx.graph import trace as T
 
     values: dict[str, np.ndarray] = {}

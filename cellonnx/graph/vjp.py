@@ -14,7 +14,7 @@ graph/ never imports nn/ or gluon/: ``fn`` is any function of Tensors that reads
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -51,6 +51,8 @@ class VJPGraphs:
         targets: what the gradients are for: ("arg", position) or ("param", Parameter).
         grads: backward output name per target (None: no gradient).
         structure: how to rebuild the function's result from ``outputs`` (step_trace.rebuild).
+        observed: (forward output name, callback) of every value the function asked to see at run time
+            (trace.observe): the caller hands each callback its value after every forward run.
     """
 
     forward: onnx.ModelProto
@@ -64,6 +66,7 @@ class VJPGraphs:
     targets: list[tuple[str, Any]]
     grads: list[str | None]
     structure: Any = None
+    observed: list[tuple[str, Callable[[np.ndarray], None]]] = field(default_factory=list)
 
 
 def trace_vjp(fn: Callable[..., Any], args: Sequence[Any], wrt_args: Sequence[int] = (),
@@ -112,6 +115,8 @@ def trace_vjp(fn: Callable[..., Any], args: Sequence[Any], wrt_args: Sequence[in
                 if entry is not None and entry[0] == value:
                     continue
                 updates.append((g.add_output(value, f"{p.name}.new", p.dtype, list(p._data.shape)), p))
+            observed = [(g.add_output(tracer.name_of(t), f"observed_{k}", t.dtype, [None] * t._data.ndim), cb)
+                        for k, (t, cb) in enumerate(tracer.observed)]
             targets: list[tuple[str, Any]] = [("arg", pos) for pos in wrt_args]
             targets += [("param", p) for _, p in list(tracer.state_inputs.values()) if p.requires_grad]
             heads = [(i, t) for i, t in enumerate(flat) if t.requires_grad]
@@ -137,14 +142,14 @@ def trace_vjp(fn: Callable[..., Any], args: Sequence[Any], wrt_args: Sequence[in
         tracer.restore_state()
     state = [(n, p) for n, p in tracer.state_inputs.values()]
     model = optimize(g.model(producer_version=cellonnx.__version__))
-    fwd_outs = outputs + [o for o, _ in updates]
+    fwd_outs = outputs + [o for o, _ in updates] + [o for o, _ in observed]
     forward, backward, residuals, renamed = split(model, fwd_outs, [n for n in grads if n is not None])
     new_names = iter(renamed)
     grads = [None if n is None else next(new_names) for n in grads]
     kept = {i.name for i in forward.graph.input}
     return VJPGraphs(forward, backward if grad_inputs else None, [d for d in data_inputs if d[0] in kept],
                      [s for s in state if s[0] in kept], outputs, updates, residuals, grad_inputs,
-                     targets, grads, structure)
+                     targets, grads, structure, observed)
 
 
 def _ancestors(nodes: Sequence[onnx.NodeProto], wanted: Sequence[str], producer: dict[str, int]) -> set[int]:

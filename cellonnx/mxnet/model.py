@@ -103,3 +103,7 @@ def __getattr__(name: str) -> Any:
 
         return LogValidationMetricsCallback
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+from cellonnx.mxnet.executor_manager import DataParallelExecutorManager  # noqa: E402
+
+__all__ += ["DataParallelExecutorManager"]

@@ -23,8 +23,10 @@ class Monitor:
         stat_func: NDArray -> NDArray statistic. Default: ``norm(x) / sqrt(x.size)``.
         pattern: a regular expression the names must match. Default: '.*'.
         sort: sort the results by name. Default: False.
-        monitor_all: accepted for MXNet's signature; the operators' outputs, forward and backward, are
-            monitored either way (MXNet's monitor_all adds each operator's inputs). Default: False.
+        monitor_all: also report every operator's inputs, forward and backward, as MXNet names them
+            (``<node>_<input name>``, after the variable's own name for a variable input;
+            ``<node>_backward_<input>`` for the backward nodes of the operators in
+            cellonnx/gluon/symbol/monitor_inputs.json). Default: False.
     """
 
     def __init__(self, interval: int, stat_func: Any = None, pattern: str = ".*", sort: bool = False,

@@ -218,3 +218,7 @@ def _apply(ctx: Any, args: list[Tensor]) -> Any:
 from cellonnx.mxnet.operator_legacy import NDArrayOp, NumpyOp, PythonOp  # noqa: E402 - they build on CustomOp
 
 __all__ += ["NDArrayOp", "NumpyOp", "PythonOp"]
+
+from cellonnx.mxnet.operator_args import OperatorArguments, get_operator_arguments  # noqa: E402
+
+__all__ += ["OperatorArguments", "get_operator_arguments"]

@@ -162,6 +162,12 @@ class Cell(StateMixin, GraphMethodsMixin):
             out = run_graph_mode(self, *args)
             if out is not None:
                 return out
+        else:
+            import warnings
+            warnings.warn(f"GRAPH_MODE: {type(self).__name__} is called with {sorted(kwargs)}, which its "
+                          "construct takes by keyword only; a compiled graph takes positional inputs, so "
+                          "this call runs eagerly (PYNATIVE). Make them positional parameters of construct "
+                          "to compile it", stacklevel=4)
         _graph_depth[0] += 1
         try:
             return self._run(args, kwargs)

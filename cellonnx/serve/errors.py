@@ -48,4 +48,14 @@ class NotAllowed(ServeError):
 
 
 class ModelLoadError(ValueError):
-    """An ONNX file that cannot be served (unreadable, unsupported types, missing execution provider)."""
+    """An ONNX file that cannot be served (unreadable, unsupported types, missing execution provider).
+
+    Examples:
+        >>> from cellonnx.serve import ModelLoadError, ServedModel
+        >>> _ = open("broken.onnx", "wb").write(b"not a model")
+        >>> try:
+        ...     ServedModel("broken.onnx")
+        ... except ModelLoadError as exc:
+        ...     print(type(exc).__name__, isinstance(exc, ValueError))
+        ModelLoadError True
+    """

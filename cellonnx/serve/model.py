@@ -131,7 +131,26 @@ def read_signature(session: ort.InferenceSession, path: str | os.PathLike[str] =
 
 
 def load_signature(path: str | os.PathLike[str]) -> Signature:
-    """Read an ONNX file's signature through onnxruntime (CPU, no graph optimisation: only metadata)."""
+    """Read an ONNX file's signature through onnxruntime (CPU, no graph optimisation: only metadata).
+
+    Args:
+        path: the ONNX file.
+
+    Returns:
+        Signature: its ``inputs`` and ``outputs`` as TensorSpecs (-1 for a dynamic dim).
+
+    Raises:
+        ModelLoadError: the file cannot be read, or holds a type the v2 protocol has no name for.
+
+    Examples:
+        >>> from cellonnx.serve import load_signature
+        >>> net = nn.Dense(4, 3)
+        >>> net.set_inputs(Tensor(shape=(None, 4), dtype=ms.float32))
+        >>> path = ms.export(net, Tensor(np.ones((1, 4), np.float32)), file_name="mlp")  # mlp.onnx
+        >>> signature = load_signature("mlp.onnx")
+        >>> [(t.name, t.datatype.name, t.shape) for t in signature.inputs + signature.outputs]
+        [('x', 'FP32', (-1, 4)), ('output', 'FP32', (-1, 3))]
+    """
     options = session_options()
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
     return read_signature(open_session(path, "cpu", options=options), path)

@@ -163,6 +163,22 @@ class Registry:
         load: in explicit mode, the models loaded at start ("*": every one).
         poll_s: seconds between two reads of the repository in poll mode.
         device: where models whose instance_group says neither KIND_CPU nor KIND_GPU run.
+
+    Raises:
+        ValueError: an unknown control mode, a poll interval not above 0, or two models of one name.
+        ModelLoadError: in explicit mode, ``load`` names a model the repository does not hold.
+
+    Examples:
+        >>> from cellonnx.serve import Registry, ServedModel, export_model_repository
+        >>> net = nn.Dense(4, 3)
+        >>> net.set_inputs(Tensor(shape=(None, 4), dtype=ms.float32))
+        >>> path = ms.export(net, Tensor(np.ones((1, 4), np.float32)), file_name="mlp")  # mlp.onnx
+        >>> registry = Registry(models=[ServedModel("mlp.onnx")])
+        >>> registry.ready_names(), registry.is_ready("mlp")
+        (['mlp'], True)
+        >>> _ = export_model_repository("mlp.onnx", "repo", name="classifier")
+        >>> print(Registry(repository="repo").index())
+        [{'name': 'classifier', 'version': '1', 'state': 'READY', 'reason': ''}]
     """
 
     def __init__(self, config: ServerConfig | None = None, models: Sequence[ServedModel] = (),

@@ -12,7 +12,28 @@ from cellonnx.serve.protocol import guarded
 
 
 class Server(uvicorn.Server):
-    """uvicorn.Server that reports where it listens once it has bound (``--port 0`` picks a free port)."""
+    """uvicorn.Server that reports where it listens once it has bound (``--port 0`` picks a free port).
+
+    Args:
+        config: the uvicorn configuration (``make_server`` builds it from the app's ServerConfig).
+        on_listening: called with the ``host:port`` addresses once the server listens.
+
+    Examples:
+        >>> import threading, time
+        >>> from cellonnx.serve import ServedModel, create_app, make_server
+        >>> net = nn.Dense(4, 3)
+        >>> net.set_inputs(Tensor(shape=(None, 4), dtype=ms.float32))
+        >>> path = ms.export(net, Tensor(np.ones((1, 4), np.float32)), file_name="mlp")  # mlp.onnx
+        >>> server = make_server(create_app([ServedModel("mlp.onnx")]), port=0, log_level="warning")
+        >>> thread = threading.Thread(target=server.run)
+        >>> thread.start()
+        >>> while not server.started:
+        ...     time.sleep(0.01)
+        >>> server.addresses()
+        ['127.0.0.1:...']
+        >>> server.should_exit = True
+        >>> thread.join()
+    """
 
     def __init__(self, config: uvicorn.Config, on_listening: Callable[[list[str]], None] | None = None) -> None:
         super().__init__(config)
@@ -37,7 +58,34 @@ class Server(uvicorn.Server):
 def make_server(app: Starlette, host: str = "127.0.0.1", port: int = 8000, log_level: str = "info",
                 on_listening: Callable[[list[str]], None] | None = None) -> Server:
     """A server for ``app`` on ``host:port`` with the header/body timeouts and connection cap of the app's
-    ServerConfig."""
+    ServerConfig.
+
+    Args:
+        app: an app from ``create_app``.
+        host: the address to listen on.
+        port: the port (0: a free one, reported to ``on_listening`` and by ``Server.addresses``).
+        log_level: uvicorn's log level.
+        on_listening: called with the ``host:port`` addresses once the server listens.
+
+    Returns:
+        Server; ``server.run()`` serves until ``server.should_exit`` is set.
+
+    Examples:
+        >>> import threading
+        >>> from cellonnx.serve import ServedModel, create_app, make_server
+        >>> net = nn.Dense(4, 3)
+        >>> net.set_inputs(Tensor(shape=(None, 4), dtype=ms.float32))
+        >>> path = ms.export(net, Tensor(np.ones((1, 4), np.float32)), file_name="mlp")  # mlp.onnx
+        >>> listening = threading.Event()
+        >>> server = make_server(create_app([ServedModel("mlp.onnx")]), port=0, log_level="warning",
+        ...                      on_listening=lambda addresses: listening.set())
+        >>> thread = threading.Thread(target=server.run)
+        >>> thread.start()
+        >>> listening.wait(30)
+        True
+        >>> server.should_exit = True
+        >>> thread.join()
+    """
     config = app.state.serving.config
     protocol = guarded(config.header_timeout_s, config.body_timeout_s, config.max_connections)
     return Server(uvicorn.Config(app, host=host, port=port, log_level=log_level, access_log=False,

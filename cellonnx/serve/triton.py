@@ -32,6 +32,30 @@ def model_config(signature: Signature, name: str, max_batch: int = 0, instances:
 
     With max_batch > 0 every input and output must have a dynamic first axis, which Triton then leaves out
     of `dims`. A tensor left with no dims is written as dims [1] reshaped to [] (Triton needs dims).
+
+    Args:
+        signature: the model's inputs and outputs (``load_signature``).
+        name: the model name.
+        max_batch: Triton's max_batch_size (0: no batching).
+        instances: the instance_group count.
+        device: "cpu", "gpu" or "auto".
+        batch_delay_us: dynamic_batching's max_queue_delay_microseconds.
+
+    Returns:
+        dict, as protobuf's JSON mapping of ModelConfig gives it.
+
+    Raises:
+        ValueError: a negative max_batch, no instance, an unknown device, or batching asked of a model
+            without a dynamic first axis everywhere.
+
+    Examples:
+        >>> from cellonnx.serve import load_signature, model_config
+        >>> net = nn.Dense(4, 3)
+        >>> net.set_inputs(Tensor(shape=(None, 4), dtype=ms.float32))
+        >>> path = ms.export(net, Tensor(np.ones((1, 4), np.float32)), file_name="mlp")  # mlp.onnx
+        >>> config = model_config(load_signature("mlp.onnx"), "mlp", max_batch=8)
+        >>> config["max_batch_size"], config["input"], config["dynamic_batching"]
+        (8, [{'name': 'x', 'data_type': 'TYPE_FP32', 'dims': [4]}], {})
     """
     if max_batch < 0 or instances < 1:
         raise ValueError(f"max_batch must be >= 0 and instances >= 1, got {max_batch} and {instances}")
@@ -65,7 +89,40 @@ def _tensor(spec: TensorSpec, max_batch: int) -> dict[str, Any]:
 
 def to_pbtxt(config: dict[str, Any], use_protobuf: bool = True) -> str:
     """config.pbtxt text for a config dict: protobuf's own text_format when tritonclient's model_config_pb2
-    is importable (and `use_protobuf`), else the built-in writer."""
+    is importable (and `use_protobuf`), else the built-in writer.
+
+    Args:
+        config: a ModelConfig dict (``model_config``).
+        use_protobuf: use protobuf's writer where it is available.
+
+    Returns:
+        str, the text of config.pbtxt.
+
+    Examples:
+        >>> from cellonnx.serve import load_signature, model_config, to_pbtxt
+        >>> net = nn.Dense(4, 3)
+        >>> net.set_inputs(Tensor(shape=(None, 4), dtype=ms.float32))
+        >>> path = ms.export(net, Tensor(np.ones((1, 4), np.float32)), file_name="mlp")  # mlp.onnx
+        >>> print(to_pbtxt(model_config(load_signature("mlp.onnx"), "mlp"), use_protobuf=False))
+        name: "mlp"
+        platform: "onnxruntime_onnx"
+        max_batch_size: 0
+        input {
+          name: "x"
+          data_type: TYPE_FP32
+          dims: [-1, 4]
+        }
+        output {
+          name: "output"
+          data_type: TYPE_FP32
+          dims: [-1, 3]
+        }
+        instance_group {
+          count: 1
+          kind: KIND_CPU
+        }
+        <BLANKLINE>
+    """
     if use_protobuf:
         try:
             from google.protobuf import json_format, text_format
@@ -138,6 +195,21 @@ def export_model_repository(onnx_path: str | os.PathLike[str], repo_dir: str | o
 
     Returns:
         The model's directory, REPO_DIR/NAME.
+
+    Raises:
+        ValueError: a name that is not a plain folder name, or a batching the model cannot take.
+        ModelLoadError: the ONNX file cannot be read.
+
+    Examples:
+        >>> from cellonnx.serve import export_model_repository
+        >>> net = nn.Dense(4, 3)
+        >>> net.set_inputs(Tensor(shape=(None, 4), dtype=ms.float32))
+        >>> path = ms.export(net, Tensor(np.ones((1, 4), np.float32)), file_name="mlp")  # mlp.onnx
+        >>> model_dir = export_model_repository("mlp.onnx", "repo")
+        >>> sorted(str(p.relative_to("repo")) for p in model_dir.rglob("*"))
+        ['mlp/1', 'mlp/1/model.onnx', 'mlp/config.pbtxt']
+        >>> print((model_dir / "config.pbtxt").read_text().splitlines()[2])
+        max_batch_size: 32
     """
     onnx_path = Path(onnx_path)
     name = name or onnx_path.stem

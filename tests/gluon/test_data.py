@@ -231,6 +231,25 @@ def test_split_and_clip():
     assert [utils.shape_is_known(s) for s in [(2, 3), (0, 3), (), None]] == WANT["shape_is_known"]
 
 
+def test_clip_global_norm_scales_parameter_gradients_in_place():
+    """As on MXNet's NDArray, ``p.grad()`` changes in place under ``*=`` (clip_global_norm) and ``+=``, so the
+    Trainer steps with the clipped gradients."""
+    layer = mx.gluon.nn.Dense(2, in_units=3)
+    layer.initialize()
+    with mx.autograd.record():
+        out = layer(mx.nd.array([[1.0, 2.0, 3.0]])).sum()
+    out.backward()
+    before = [p.grad().asnumpy().copy() for p in layer.collect_params().values()]
+    total = np.sqrt(sum(float((b.astype(np.float64) ** 2).sum()) for b in before))
+    norm = utils.clip_global_norm([p.grad() for p in layer.collect_params().values()], 0.5)
+    assert_close(np.float32(norm), np.float32(total), 1e-6)
+    for b, p in zip(before, layer.collect_params().values()):
+        assert_close(p.grad().asnumpy(), b * np.float32(0.5 / (total + 1e-8)), 1e-6)
+    g = layer.bias.grad()
+    g += 1.0
+    assert_close(layer.bias.grad().asnumpy(), before[1] * np.float32(0.5 / (total + 1e-8)) + 1, 1e-6)
+
+
 def test_split_and_load_dtype():
     loaded = utils.split_and_load(np.arange(8).reshape(4, 2), [mx.cpu(0), mx.cpu(1)])
     assert [str(np.dtype(p.dtype)) for p in loaded] == [d for _, d in WANT["split_and_load"]]

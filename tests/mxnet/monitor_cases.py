@@ -31,6 +31,8 @@ CASES: dict[str, tuple[Any, dict[str, Any]]] = {
     "chain": (_chain, {}),
     "frozen_gamma_pattern": (_frozen_gamma, {"pattern": ".*(backward|weight|bn1).*"}),
     "sorted": (_chain, {"sort": True}),
+    "chain_all": (_chain, {"monitor_all": True}),
+    "frozen_gamma_all": (_frozen_gamma, {"monitor_all": True}),
 }
 
 

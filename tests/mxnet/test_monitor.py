@@ -1,7 +1,7 @@
 """mx.mon.Monitor on a Module: toc()'s entries (names, order, statistics) for a training batch against real
 MXNet 1.9.1 (tests/fixtures/mxnet/monitor.json, written by gen_monitor.py from monitor_cases.py): the
 forward operators' outputs (BatchNorm's mean and var too), the backward nodes' outputs, then the arguments
-and auxiliary states after the update."""
+and auxiliary states after the update; with monitor_all, every operator's inputs too."""
 from __future__ import annotations
 
 import json

@@ -54,17 +54,19 @@ def test_check_refuses_other_changes(original: str, tampered: str, message: str)
 
 @pytest.mark.parametrize("key", sorted(wheels.manifest()))
 def test_every_file_of_the_wheels_ports(key: str) -> None:
-    """Every Python file of every listed wheel ports and passes the check (not only the files used)."""
-    framework = wheels.manifest()[key].get("framework", "mindspore")
-    with zipfile.ZipFile(wheels.wheel(key)) as zf:
-        members = [m for m in zf.namelist() if m.endswith(".py")]
+    """Every Python file of every listed wheel or vendored folder ports and passes the check (not only the
+    files used)."""
+    entry = wheels.manifest()[key]
+    framework = entry.get("framework", "mindspore")
+    with wheels.source(key) as src:
+        members = [m for m in src.namelist() if m.endswith(".py")]
         for member in members:
-            text = zf.read(member).decode("utf-8")
+            text = src.read(member).decode("utf-8")
             rule = port.rule_for(framework, member, members)
             ported = port.port_file(text, member, rule)
             imports = port._imports(ast.parse(ported))
             assert not any(port._names_old(node, rule) for node in imports), member
-    assert len(members) > 50
+    assert len(members) > 50 or ("vendored" in entry and members == entry["files"])
 
 
 def test_manifest_records_each_wheel() -> None:
@@ -79,6 +81,36 @@ def test_manifest_records_each_wheel() -> None:
         assert f"Version: {entry['version']}" in metadata
         assert entry["license_metadata"] in metadata
         assert set(entry["files"]) <= names
+
+
+def test_vendored_entries_record_their_source() -> None:
+    """vendored.json: each entry names its repository, path, tag and commit and licence; its folder keeps
+    the project's LICENSE and NOTICE; every listed file is there byte-for-byte (its git blob id) with its
+    licence header."""
+    doc = json.loads(wheels.VENDORED.read_text())
+    assert doc["packages"]
+    for entry in doc["packages"]:
+        assert set(entry) >= {"id", "name", "vendored", "license", "repository", "path", "tag", "commit",
+                              "blobs", "files", "framework"}
+        assert entry["license"] == "Apache-2.0" and set(entry["files"]) == set(entry["blobs"])
+        folder = wheels.VENDORED_ROOT / entry["vendored"]
+        assert "Apache License" in (folder / "LICENSE").read_text()
+        assert (folder / "NOTICE").is_file()
+        with wheels.source(entry["id"]) as src:
+            for member in entry["files"]:
+                assert member.startswith(entry["path"] + "/")
+                assert "Licensed to the Apache Software Foundation" in src.read(member).decode()
+
+
+def test_vendored_file_changed_is_refused(tmp_path, monkeypatch) -> None:
+    entry = dict(wheels.manifest()["mxnet-example-word-lm"])
+    member = entry["files"][0]
+    copy = tmp_path / entry["vendored"] / member
+    copy.parent.mkdir(parents=True)
+    copy.write_bytes((wheels.VENDORED_ROOT / entry["vendored"] / member).read_bytes() + b"\n")
+    monkeypatch.setattr(wheels, "VENDORED_ROOT", tmp_path)
+    with pytest.raises(wheels.SourceError, match="git blob id"):
+        wheels.read("mxnet-example-word-lm", member)
 
 
 def test_download_failure_is_clear(tmp_path, monkeypatch) -> None:

@@ -11,6 +11,11 @@ its sha256; ``extract(ids, dest)`` writes the listed files under ``dest`` (the t
 entry's ``import_root`` when it has one, so that two versions of a package import side by side), with an
 empty ``__init__.py`` for every package folder whose own ``__init__.py`` is not listed (a package's
 ``__init__`` usually imports all of it, data loaders and downloaders included).
+
+vendored.json lists public code that no wheel ships (MXNet's example/ folder), kept byte-for-byte under
+``vendored/<entry's vendored folder>``: ``source(id)`` opens a wheel or such a folder behind the same two
+calls (``namelist()``, ``read(member)``), each vendored file checked against its git blob id, so ``read``
+and ``extract`` serve both alike.
 """
 from __future__ import annotations
 
@@ -26,6 +31,8 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 MANIFEST = HERE / "sources.json"
+VENDORED = HERE / "vendored.json"
+VENDORED_ROOT = HERE / "vendored"
 CACHE_ENV = "CELLONNX_PORTS_CACHE"
 
 
@@ -34,8 +41,9 @@ class SourceError(RuntimeError):
 
 
 def manifest() -> dict[str, dict[str, Any]]:
-    """sources.json's packages by id (their name unless the entry gives an id)."""
-    return {p.get("id", p["name"]): p for p in json.loads(MANIFEST.read_text())["packages"]}
+    """The packages of sources.json and vendored.json by id (their name unless the entry gives an id)."""
+    entries = [p for path in (MANIFEST, VENDORED) for p in json.loads(path.read_text())["packages"]]
+    return {p.get("id", p["name"]): p for p in entries}
 
 
 def target(entry: dict[str, Any], member: str) -> str:
@@ -91,10 +99,53 @@ def wheel(key: str) -> Path:
     return path
 
 
+def git_blob_id(data: bytes) -> str:
+    """The id git gives a file's bytes (``git hash-object``)."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+class Vendored:
+    """A vendored entry's folder, read as a wheel is: ``namelist()`` (the entry's files) and ``read(member)``
+    (the file's bytes, refused unless their git blob id is the one vendored.json records)."""
+
+    def __init__(self, entry: dict[str, Any]) -> None:
+        self.entry = entry
+        self.folder = VENDORED_ROOT / entry["vendored"]
+
+    def __enter__(self) -> Vendored:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        return None
+
+    def namelist(self) -> list[str]:
+        return list(self.entry["files"])
+
+    def read(self, member: str) -> bytes:
+        path = self.folder / member
+        if member not in self.entry["blobs"] or not path.is_file():
+            raise SourceError(f"porting suite: {member} is not a vendored file of {self.entry['name']} "
+                              f"(vendored.json lists {sorted(self.entry['blobs'])} under {self.folder})")
+        data = path.read_bytes()
+        got, want = git_blob_id(data), self.entry["blobs"][member]
+        if got != want:
+            raise SourceError(f"porting suite: {path} has git blob id {got}, vendored.json expects {want} "
+                              f"({self.entry['repository']} {self.entry['tag']}:{member}); vendored files "
+                              "are kept byte-for-byte")
+        return data
+
+
+def source(key: str) -> zipfile.ZipFile | Vendored:
+    """Package ``key``'s files: its verified wheel, or its vendored folder (both with ``namelist()`` and
+    ``read(member)``; use as a context manager)."""
+    entry = manifest()[key]
+    return Vendored(entry) if "vendored" in entry else zipfile.ZipFile(wheel(key))
+
+
 def read(key: str, member: str) -> str:
-    """The text of file ``member`` (a path inside the wheel) of package ``key``."""
-    with zipfile.ZipFile(wheel(key)) as zf:
-        return zf.read(member).decode("utf-8")
+    """The text of file ``member`` (a path inside the wheel or the repository) of package ``key``."""
+    with source(key) as src:
+        return src.read(member).decode("utf-8")
 
 
 def extract(keys: list[str], dest: Path, transform: Any = None) -> list[Path]:
@@ -105,9 +156,9 @@ def extract(keys: list[str], dest: Path, transform: Any = None) -> list[Path]:
     for key in keys:
         entry = manifest()[key]
         members = entry["files"]
-        with zipfile.ZipFile(wheel(key)) as zf:
+        with source(key) as src:
             for member in members:
-                text = zf.read(member).decode("utf-8")
+                text = src.read(member).decode("utf-8")
                 path = dest / target(entry, member)
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_text(transform(entry, member, text) if transform else text)

@@ -1,5 +1,6 @@
 """The zoo's models trained compiled (GRAPH_MODE, one ONNX graph per step) follow the eager trajectory:
-losses, parameters, momentum slots and batch-norm moving statistics after 5 steps, within rtol 1e-4."""
+losses, parameters, optimizer slots and batch-norm moving statistics after 5 steps, within rtol 1e-4; every
+model under Momentum, those without batch norm also under Adam / AdamWeightDecay with a schedule."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -23,7 +24,7 @@ def _ids(n: int, length: int, vocab: int, classes: int, seed: int = 0) -> list[t
 MODELS: dict[str, tuple[Callable[[], nn.Cell], Callable[[], list]]] = {
     "LeNet5": (lambda: lenet.lenet5(10), lambda: classification_batches((2, 1, 32, 32), 10)),
     "ResNet18": (lambda: resnet.resnet18(4, width_mult=0.125),
-                 lambda: classification_batches((4, 3, 32, 32), 4)),
+                 lambda: classification_batches((4, 3, 64, 64), 4)),
     "MobileNetV2": (lambda: mobilenetv2.mobilenet_v2(4, width_mult=0.25, last_channel=32),
                     lambda: classification_batches((2, 3, 16, 16), 4)),
     "LSTMClassifier": (lambda: lstm_classifier.lstm_classifier(3, vocab_size=20, embedding_size=8,
@@ -36,30 +37,49 @@ MODELS: dict[str, tuple[Callable[[], nn.Cell], Callable[[], list]]] = {
 }
 
 
-def _train_step(make_net: Callable[[], nn.Cell]) -> Callable[[], Any]:
+OPTIMIZERS: dict[str, Callable[[list], nn.Optimizer]] = {
+    "Momentum": lambda ps: nn.Momentum(ps, 0.01, 0.9),
+    "Adam": lambda ps: nn.Adam(ps, 1e-3, weight_decay=1e-4),
+    "AdamWeightDecay": lambda ps: nn.AdamWeightDecay(ps, nn.WarmUpLR(1e-3, 3), weight_decay=0.01),
+}
+
+
+def _train_step(make_net: Callable[[], nn.Cell], optimizer: str = "Momentum") -> Callable[[], Any]:
     def build() -> Any:
         net = make_net()
         loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
-        opt = nn.Momentum(net.trainable_params(), 0.01, 0.9)
+        opt = OPTIMIZERS[optimizer](net.trainable_params())
         step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), opt)
         step.set_train()
         return step
     return build
 
 
-# Batch norm over a few values per channel (layer 4 sees 1x1 planes here) is ill-conditioned: the float32
-# rounding differences between the eager and the ONNX pass (1e-7) grow to 1.4e-4 of the gradients after one
-# step and part these small trajectories by step 3. At 8 x 3 x 64 x 64 ResNet-18 agrees to 8e-6 after 5
-# steps, but takes a minute to trace; these rows stay small, non-strict, and marked slow.
-_BN_ROUNDING = [pytest.mark.xfail(strict=False, reason="batch norm over 1x1 planes amplifies rounding"),
-                pytest.mark.slow]
+# ResNet-18 runs at 64 x 64: at 32 x 32 its layer 4 normalizes 1 x 1 planes (4 values per channel), an
+# ill-conditioned step where eager and graph both land 1e-4 from the float64 gradient and part by step 3.
+# MobileNetV2's projection batch norms feed the next block's batch norm through a 1 x 1 convolution, which
+# removes any per-channel shift: their betas' gradients are zero in exact arithmetic, and their float32 noise
+# (0.16 eager, 0.22 graph of the largest such gradient, against float64, after one step at 4 x 3 x 64 x 64)
+# moves those betas apart; the rest follows, so that row compares noise and stays non-strict.
+_NOISE = [pytest.mark.xfail(strict=False, reason="gradients zero in exact arithmetic: float32 noise"),
+          pytest.mark.slow]
+MARKS = {"ResNet18": [pytest.mark.slow], "MobileNetV2": _NOISE}
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=_BN_ROUNDING) if n in ("ResNet18", "MobileNetV2")
-                                  else n for n in sorted(MODELS)])
+@pytest.mark.parametrize("name", [pytest.param(n, marks=MARKS.get(n, [])) for n in sorted(MODELS)])
 def test_model_trajectory(name: str) -> None:
     make_net, batches = MODELS[name]
     state = check_trajectory(_train_step(make_net), batches(), what=name)
     if name in ("ResNet18", "MobileNetV2"):  # the moving statistics moved (they are part of the state)
         means = [v for k, v in state.items() if k.endswith("moving_mean")]
         assert means and any(np.abs(m).max() > 0 for m in means)
+
+
+# the adaptive optimizers on the models without batch norm (those with it run above, under Momentum)
+ADAPTIVE = [("LeNet5", "Adam"), ("LSTMClassifier", "Adam"), ("Transformer", "AdamWeightDecay")]
+
+
+@pytest.mark.parametrize(("name", "optimizer"), ADAPTIVE, ids=[f"{n}-{o}" for n, o in ADAPTIVE])
+def test_model_trajectory_adaptive(name: str, optimizer: str) -> None:
+    make_net, batches = MODELS[name]
+    check_trajectory(_train_step(make_net, optimizer), batches(), what=f"{name} with {optimizer}")

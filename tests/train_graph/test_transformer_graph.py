@@ -1,7 +1,7 @@
 """The compiled Transformer step in the form onnxruntime runs fastest, on the eager trajectory: layer norm's
 gradient reads the forward node's saved mean and inverse std dev, the exact GELU's gradient takes Phi(x) from
-the forward's erf (no Where / Div over the activation), and plain SGD updates the embedding table with one
-scatter of its rows (no zero-filled table)."""
+the forward's erf (no Where / Div over the activation), plain SGD updates the embedding table with one
+scatter of its rows (no zero-filled table), and the last layer runs on the one row the classifier reads."""
 from __future__ import annotations
 
 from collections import Counter
@@ -11,6 +11,7 @@ import pytest
 from cellonnx.models import transformer
 
 from cellonnx import nn
+from cellonnx.graph.optimize import _inferred_shapes
 from cellonnx.graph.train import compiled_steps
 from tests.train_graph.harness import check_trajectory
 from tests.train_graph.test_models import _ids
@@ -47,3 +48,15 @@ def test_transformer_step_form(opt: str) -> None:
     assert ops["Erf"] == 2 and ops["Equal"] == 0, ops  # one erf per GELU, shared by its gradient
     if opt == "SGD":
         assert ops["ConstantOfShape"] == 0 and ops["ScatterND"] == 1, ops
+    # only the [CLS] row of the last layer is read: its queries, attention and feed-forward run on that row
+    # (forward and backward), its keys and values on all 6
+    shapes = _inferred_shapes(compiled.step.model)
+    by_suffix = {k.split("layers.", 1)[1]: v for k, v in shapes.items() if ".layers." in k}
+    written = {o.split("layers.", 1)[1] for n in nodes for o in n.output if ".layers." in o}
+    for dense in ("attention.query", "attention.output", "intermediate", "ffn_output"):
+        assert by_suffix[f"1.{dense}.MatMul/row0"][1] == 1, dense
+        assert f"1.{dense}.MatMul" not in written, dense
+    for dense in ("attention.key", "attention.value"):
+        assert by_suffix[f"1.{dense}.MatMul"][1] == 6, dense
+    assert by_suffix["1.attention.Softmax/row0"][1:] == [2, 1, 6]
+    assert by_suffix["0.ffn_norm.LayerNormalization"][1] == 6

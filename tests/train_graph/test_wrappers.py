@@ -1,6 +1,7 @@
 """Training wrappers compiled in GRAPH_MODE follow their eager trajectory: loss scaling with an overflow
 (the skipped update and the shrinking scale), gradient clipping, frozen parameters, WithGradCell,
-ForwardValueAndGrad, batch sizes that change between steps."""
+ForwardValueAndGrad, batch sizes that change between steps (with a row sliced off the batch and broadcast back
+over it)."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -21,10 +22,12 @@ def _loss() -> nn.Cell:
     return nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
 
 
-def _loss_scale_step(manager: Callable[[], Any]) -> Callable[[], Any]:
+def _loss_scale_step(manager: Callable[[], Any], make_opt: Callable[[list], Any] | None = None
+                     ) -> Callable[[], Any]:
     def build() -> Any:
         net = _mlp()
-        opt = nn.Momentum(net.trainable_params(), 0.1, 0.9)
+        params = net.trainable_params()
+        opt = make_opt(params) if make_opt else nn.Momentum(params, 0.1, 0.9)
         step = nn.TrainOneStepWithLossScaleCell(nn.WithLossCell(net, _loss()), opt, scale_sense=manager())
         step.set_train()
         return step
@@ -48,20 +51,28 @@ class ClipStep(nn.Cell):
         return loss
 
 
-def _clip_step() -> Any:
-    net = _mlp()
-    step = ClipStep(nn.WithLossCell(net, _loss()), nn.SGD(net.trainable_params(), 0.5), 0.05)
-    step.set_train()
-    return step
+def _clip_step(make_opt: Callable[[list], Any] = lambda ps: nn.SGD(ps, 0.5)) -> Callable[[], Any]:
+    def build() -> Any:
+        net = _mlp()
+        step = ClipStep(nn.WithLossCell(net, _loss()), make_opt(net.trainable_params()), 0.05)
+        step.set_train()
+        return step
+    return build
 
 
-def _frozen_step() -> Any:
-    net = _mlp()
-    net[0].weight.requires_grad = False
-    opt = nn.Adam(net.trainable_params(), 1e-2)
-    step = nn.TrainOneStepCell(nn.WithLossCell(net, _loss()), opt)
-    step.set_train()
-    return step
+def _weight_groups(params: list) -> list:
+    return [{"params": [p for p in params if "weight" in p.name], "weight_decay": 0.01},
+            {"params": [p for p in params if "weight" not in p.name], "lr": nn.WarmUpLR(0.02, 3)}]
+
+
+def _frozen_step(make_opt: Callable[[list], Any] = lambda ps: nn.Adam(ps, 1e-2)) -> Callable[[], Any]:
+    def build() -> Any:
+        net = _mlp()
+        net[0].weight.requires_grad = False
+        step = nn.TrainOneStepCell(nn.WithLossCell(net, _loss()), make_opt(net.trainable_params()))
+        step.set_train()
+        return step
+    return build
 
 
 def _with_grad() -> Any:
@@ -95,6 +106,26 @@ def _bn_step() -> Any:
     return step
 
 
+class FirstRowNet(nn.Cell):
+    """Each row's logits minus the first row's (``h[0:1]``) and the last row's (``h[-1:]``) broadcast back
+    over the batch: their gradients sum over a dynamic batch."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc = nn.Dense(6, 3)
+
+    def construct(self, x: Any) -> Any:
+        h = self.fc(x)
+        return h - 0.5 * ops.broadcast_to(h[0:1], h.shape) + 0.25 * h[-1:]
+
+
+def _first_row_step() -> Any:
+    net = FirstRowNet()
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, _loss()), nn.Adam(net.trainable_params(), 0.01))
+    step.set_train()
+    return step
+
+
 CASES: dict[str, tuple[Callable[[], Any], Callable[[], list]]] = {
     "loss_scale_overflow": (_loss_scale_step(lambda: nn.DynamicLossScaleUpdateCell(2.0 ** 20, 2, 2)),
                             lambda: _overflowing_first()),
@@ -104,13 +135,28 @@ CASES: dict[str, tuple[Callable[[], Any], Callable[[], list]]] = {
                          lambda: classification_batches((4, 6), 3)),
     "loss_scale_tensor": (_loss_scale_step(lambda: ms.Tensor([64.0], ms.float32)),
                           lambda: classification_batches((4, 6), 3)),
-    "clip_by_global_norm": (_clip_step, lambda: classification_batches((4, 6), 3)),
-    "frozen_parameter": (_frozen_step, lambda: classification_batches((4, 6), 3)),
+    # the overflowing step skips Adam's whole update: moments, beta powers and the schedule's step count too
+    "loss_scale_overflow_adam_schedule": (
+        _loss_scale_step(lambda: nn.DynamicLossScaleUpdateCell(2.0 ** 20, 2, 2),
+                         lambda ps: nn.Adam(ps, nn.CosineDecayLR(0.001, 0.01, 4), weight_decay=0.01)),
+        lambda: _overflowing_first()),
+    "loss_scale_overflow_groups": (
+        _loss_scale_step(lambda: nn.DynamicLossScaleUpdateCell(2.0 ** 20, 2, 2),
+                         lambda ps: nn.Momentum(_weight_groups(ps), 0.1, 0.9)),
+        lambda: _overflowing_first()),
+    "clip_by_global_norm": (_clip_step(), lambda: classification_batches((4, 6), 3)),
+    "clip_by_global_norm_adam_groups": (_clip_step(lambda ps: nn.AdamWeightDecay(_weight_groups(ps), 0.01)),
+                                        lambda: classification_batches((4, 6), 3)),
+    "frozen_parameter": (_frozen_step(), lambda: classification_batches((4, 6), 3)),
+    "frozen_parameter_momentum_wd": (_frozen_step(lambda ps: nn.Momentum(ps, 0.1, 0.9, weight_decay=0.01)),
+                                     lambda: classification_batches((4, 6), 3)),
     "WithGradCell": (_with_grad, lambda: classification_batches((4, 6), 3)),
     "ForwardValueAndGrad": (_forward_value_and_grad, lambda: classification_batches((4, 6), 3)),
     "changing_batch_size": (_plain_sgd, lambda: classification_batches((4, 6), 3, sizes=(4, 7, 1, 5, 2))),
     "changing_batch_size_batch_norm": (_bn_step,
                                        lambda: classification_batches((4, 6), 3, sizes=(4, 7, 3, 5, 2))),
+    "changing_batch_size_first_row": (_first_row_step,
+                                      lambda: classification_batches((4, 6), 3, sizes=(4, 7, 1, 5, 2))),
 }
 
 

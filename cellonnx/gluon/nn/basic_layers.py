@@ -14,7 +14,6 @@ from cellonnx.gluon.block import Block
 from cellonnx.gluon.hybrid import HybridBlock
 from cellonnx.gluon.nn.activations import Activation
 from cellonnx.gluon.parameter import Parameter
-from cellonnx.ops import registry
 from cellonnx.ops.prims.dropout import shared_mask_dropout
 from cellonnx.tensor import Tensor
 
@@ -250,8 +249,8 @@ class Embedding(HybridBlock):
                                 grad_stype="row_sparse" if sparse_grad else "default")
 
     def forward(self, x: Tensor) -> Tensor:
-        if self.weight.grad_stype == "row_sparse" and autograd.is_recording() and registry.TRACE_HOOK is None:
-            self.weight._note_rows(x._data if isinstance(x, Tensor) else np.asarray(x))
+        if self.weight.grad_stype == "row_sparse" and autograd.is_recording():
+            self.weight._note_rows(x)
         return ops.embedding(x, self.weight)
 
     def __repr__(self) -> str:

@@ -15,6 +15,7 @@ from cellonnx import autograd as core_autograd
 from cellonnx.gluon import autograd
 from cellonnx.gluon.symbol.executor_monitor import BackwardTap, batch_norm_extras
 from cellonnx.gluon.symbol.interpreter import Program
+from cellonnx.gluon.symbol.monitor_inputs import forward_input_names
 from cellonnx.gluon.symbol.spec import op_spec
 from cellonnx.tensor import Tensor
 
@@ -201,7 +202,8 @@ class Executor:
         values.update(zip(self._aux_names, self.aux_arrays))
         after = self._monitor_step if self._monitor is not None else None
         self._train = is_train
-        self._tap = BackwardTap(set(self._aux_names)) if self._monitor is not None and is_train else None
+        self._tap = (BackwardTap(set(self._aux_names), self._monitor_all)
+                     if self._monitor is not None and is_train else None)
         hook = self._monitor_hook if self._monitor is not None else None
         if is_train:
             before = [a._data.copy() for a in self.aux_arrays]
@@ -222,6 +224,15 @@ class Executor:
 
     def _monitor_hook(self, step: Any, inputs: list[Any]) -> None:
         self._step_inputs = list(inputs)
+        if self._monitor_all:  # MXNet's monitor_all: the inputs, each variable's own name first
+            graph = self._program.graph
+            names = forward_input_names(step.node.op, step.attrs, len(inputs))
+            for (nid, _), label, value in zip(step.inputs, names, inputs):
+                if not isinstance(value, Tensor):
+                    continue
+                if graph.nodes[nid].op == "null":
+                    self._monitor(graph.nodes[nid].name, _nd(np.array(value._data)))
+                self._monitor(f"{step.node.name}_{label}", _nd(np.array(value._data)))
         if self._tap is not None:
             self._tap.hook(step, inputs, self._program.graph)
 
@@ -229,18 +240,25 @@ class Executor:
         """Hand the monitor every output of an operator, named as MXNet's executor names them
         (``<node>_output``, or ``<node>_output<i>`` for operators of several outputs; BatchNorm's
         ``_output``, ``_mean``, ``_var``)."""
+        monitored: list[np.ndarray] = []
+
+        def report(name: str, value: np.ndarray) -> None:
+            monitored.append(value)
+            self._monitor(name, _nd(value))
+
         if step.node.op == "BatchNorm" and isinstance(result, Tensor):
-            self._monitor(f"{step.node.name}_output", _nd(np.array(result._data)))
+            report(f"{step.node.name}_output", np.array(result._data))
             extras = batch_norm_extras(step.attrs, self._step_inputs[0], self._step_inputs[3:5], self._train)
             for suffix, value in zip(("mean", "var"), extras):
-                self._monitor(f"{step.node.name}_{suffix}", _nd(value))
-            return
-        if isinstance(result, (list, tuple)):
+                report(f"{step.node.name}_{suffix}", value)
+        elif isinstance(result, (list, tuple)):
             for i, out in enumerate(result):
                 if isinstance(out, Tensor):
-                    self._monitor(f"{step.node.name}_output{i}", _nd(np.array(out._data)))
+                    report(f"{step.node.name}_output{i}", np.array(out._data))
         elif isinstance(result, Tensor):
-            self._monitor(f"{step.node.name}_output", _nd(np.array(result._data)))
+            report(f"{step.node.name}_output", np.array(result._data))
+        if self._tap is not None:
+            self._tap.outputs(step, result, monitored)
 
     def _head_grads(self, out_grads: Any) -> list[Any]:
         outs = self._recorded[0] if self._recorded else []
@@ -340,7 +358,7 @@ class Executor:
     def set_monitor_callback(self, callback: Any, monitor_all: bool = False) -> None:
         """Call ``callback(name, array)`` with every operator's outputs during each forward, and with every
         backward node's outputs (``<node>_backward_output<i>``: the gradients of the node's inputs) during
-        each backward."""
+        each backward; with ``monitor_all`` each node's inputs before its outputs (monitor_inputs.py)."""
         self._monitor = callback
         self._monitor_all = monitor_all
 

@@ -14,7 +14,7 @@ import numpy as np
 from cellonnx import ops
 from cellonnx.mxnet._op import TABLE
 from cellonnx.mxnet._op._util import dtype_of, int_tuple
-from cellonnx.tensor import Parameter, Tensor
+from cellonnx.tensor import Tensor
 
 __all__ = ["EXTRA_OPS"]
 
@@ -36,11 +36,7 @@ def batch_norm(
 ) -> Any:
     """MXNet's BatchNorm. With ``fix_gamma`` the scale is 1 and gamma's gradient is zero, as MXNet writes it
     (so an optimizer still applies weight decay to gamma); like MXNet, the forward also sets gamma's value to
-    1."""
-    if fix_gamma:
-        if isinstance(gamma, Parameter) and not np.all(gamma._data == 1):
-            gamma._data[...] = 1
-        gamma = gamma * 0 + 1
+    1 (mx.nd.BatchNorm does both)."""
     return TABLE["BatchNorm"](
         data,
         gamma,
@@ -49,7 +45,7 @@ def batch_norm(
         moving_var,
         eps=eps,
         momentum=momentum,
-        fix_gamma=False,
+        fix_gamma=fix_gamma,
         use_global_stats=use_global_stats,
         output_mean_var=output_mean_var,
         axis=axis,

@@ -151,9 +151,28 @@ def batch_norm(data: Tensor, gamma: Tensor, beta: Tensor, moving_mean: Tensor, m
     while training (they also move ``moving_mean`` / ``moving_var``), the moving ones otherwise."""
     if output_mean_var:
         raise NotImplementedError("BatchNorm: output_mean_var=True is not supported")
-    return _batch_norm(data, gamma, beta, moving_mean, moving_var, float(eps), float(momentum),
-                       bool(fix_gamma),
+    if fix_gamma:
+        gamma = _fixed_gamma(gamma)
+    return _batch_norm(data, gamma, beta, moving_mean, moving_var, float(eps), float(momentum), False,
                        bool(use_global_stats), int(axis), autograd.is_training())
+
+
+def _fixed_gamma(gamma: Tensor) -> Tensor:
+    """BatchNorm's fix_gamma as MXNet 1.9.1 runs it: the forward writes 1 into gamma (in every mode) and
+    scales by 1, and gamma's gradient is 0 (written, so grad_req 'write' zeroes it)."""
+    from cellonnx.autograd.tape import is_grad_enabled
+    from cellonnx.ops import registry
+
+    tracer = registry.ACTIVE_TRACER
+    if (tracer is None or not tracer.is_traced(gamma)) and not np.all(gamma._data == 1):
+        ones = np.ones_like(gamma._data)
+        if hasattr(gamma, "_assign_array"):
+            gamma._assign_array(ones)
+        elif gamma._data.flags.writeable:
+            gamma._data[...] = 1
+    if gamma.requires_grad and is_grad_enabled():
+        return ops.add(ops.mul(gamma, 0.0), 1.0)
+    return ops.ones_like(gamma)
 
 
 def layer_norm(data: Tensor, gamma: Tensor, beta: Tensor, axis: int = -1, eps: float = 1e-5,

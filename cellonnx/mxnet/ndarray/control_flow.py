@@ -1,8 +1,15 @@
 """mx.nd.contrib.foreach / while_loop / cond: MXNet's control flow over NDArrays.
 
-Eagerly they run in Python (autograd records each step). While a hybridized block is traced, foreach is
-an ONNX Scan (cellonnx.ops.scan) over however many steps the input has, cond an ONNX If
+Eagerly they run in Python (autograd records each step). While a hybridized block is traced for inference
+or export, foreach is an ONNX Scan (cellonnx.ops.scan) over however many steps the input has, cond an ONNX If
 (cellonnx.ops.cond) holding both branches, and while_loop an ONNX Loop (while_loop_graph.py).
+
+A trace that differentiates (a hybridized block called under ``autograd.record()``, a compiled training
+step) writes its backward from the ops the trace recorded, and ONNX has no derivative of Scan, If or Loop:
+there foreach is unrolled over the traced input's steps (the compiled graph is traced again for another
+sequence length), cond runs both branches and selects with Where (its gradient reaches the taken branch
+only, as MXNet's), and while_loop is unrolled: a condition computed from the data traces all
+``max_iterations`` steps, each step after the condition failed keeping the variables and writing zero rows.
 """
 from __future__ import annotations
 
@@ -10,8 +17,10 @@ from collections.abc import Callable
 from typing import Any
 
 from cellonnx import ops
+from cellonnx.autograd.tape import is_grad_enabled
 from cellonnx.mxnet import _op
 from cellonnx.mxnet.ndarray.while_loop_graph import as_loop, loop_applies
+from cellonnx.ops import registry
 from cellonnx.tensor import Tensor
 
 __all__ = ["cond", "foreach", "while_loop"]
@@ -58,6 +67,13 @@ def _retyped(value: Any, like: Any) -> Any:
     return _as_result(value, like) if type(value) is Tensor else value
 
 
+def _traces_gradient() -> bool:
+    """Whether a trace is active whose backward is written from its recorded ops."""
+    from cellonnx.graph.trace import tracing_step
+
+    return registry.ACTIVE_TRACER is not None and (is_grad_enabled() or tracing_step())
+
+
 def foreach(body: Callable[..., Any], data: Any, init_states: Any) -> tuple[Any, Any]:
     """Run ``body`` over axis 0 of ``data``: ``out, states = body(data[i], states)`` for each i; returns the
     outputs stacked along a new axis 0 (in the layout ``body`` returns them) and the last states.
@@ -81,7 +97,7 @@ def foreach(body: Callable[..., Any], data: Any, init_states: Any) -> tuple[Any,
         out, new_states = body(_retyped(item, arrays[0]), _retyped(states, arrays[0]))
         return new_states, out
 
-    states, outputs = ops.scan(step, init_states, data)
+    states, outputs = ops.scan(step, init_states, data, unroll=_traces_gradient())
     return _retyped(outputs, arrays[0]), _retyped(states, arrays[0])
 
 
@@ -138,7 +154,11 @@ def _run_while(cond: Callable[..., Any], func: Callable[..., Any], variables: li
     outputs: list[list[Tensor]] = []
     layout: Any = None
     steps = 0
-    while steps < max_iterations and _scalar(cond(*variables), "Return value of cond"):
+    active: Tensor | None = None  # a traced condition seen so far (all of them held), see _masked
+    while steps < max_iterations:
+        active, go = _condition(cond(*variables), active)
+        if not go:
+            break
         step_output, new_vars = func(*variables)
         if new_vars is None:
             new_vars = []
@@ -146,6 +166,9 @@ def _run_while(cond: Callable[..., Any], func: Callable[..., Any], variables: li
         if len(new_vars) != len(variables):
             raise ValueError("The length of loop_vars should be consistent during the loop")
         flat, layout = _flatten([] if step_output is None else step_output, "while output")
+        if active is not None:
+            new_vars = [_masked(active, n, v) for n, v in zip(new_vars, variables)]
+            flat = [_masked(active, o, ops.zeros_like(o)) for o in flat]
         if outputs and len(flat) != len(outputs[0]):
             raise ValueError("Number of elements in step_output should be the same in each step")
         outputs.append(flat)
@@ -160,6 +183,22 @@ def _run_while(cond: Callable[..., Any], func: Callable[..., Any], variables: li
     return stacked, variables, layout, steps
 
 
+def _condition(value: Any, active: Tensor | None) -> tuple[Tensor | None, bool]:
+    """One step's condition: (the traced flag that all conditions so far held, or None while they were
+    Python values; whether to run the step). A condition computed from traced values (a data-dependent loop
+    in a trace that differentiates) cannot stop the trace: every step up to max_iterations is traced, and
+    _masked keeps the variables and zeroes the outputs of the steps after the condition failed."""
+    tracer = registry.ACTIVE_TRACER
+    if tracer is not None and isinstance(value, Tensor) and tracer.is_traced(value):
+        flag = ops.not_equal(ops.reshape(value, ()), 0)
+        return (flag if active is None else ops.logical_and(active, flag)), True
+    return active, _scalar(value, "Return value of cond")
+
+
+def _masked(active: Tensor, new: Tensor, old: Tensor) -> Tensor:
+    return _as_result(ops.where(active, new, old), new)
+
+
 def cond(pred: Any, then_func: Callable[[], Any], else_func: Callable[[], Any]) -> Any:
     """``then_func()`` if the scalar ``pred`` is nonzero, else ``else_func()``.
 
@@ -170,9 +209,26 @@ def cond(pred: Any, then_func: Callable[[], Any], else_func: Callable[[], Any]) 
         >>> print(out.asnumpy())
         [42.]
     """
-    from cellonnx.ops import registry
-
-    if registry.ACTIVE_TRACER is not None and isinstance(pred, Tensor):
+    tracer = registry.ACTIVE_TRACER
+    if tracer is not None and isinstance(pred, Tensor) and tracer.is_traced(pred):
         flag = ops.not_equal(ops.reshape(pred, ()), 0)
+        if _traces_gradient():
+            return _selected(flag, then_func(), else_func())
         return _retyped(ops.cond(flag, then_func, else_func), pred)
     return then_func() if _scalar(pred, "pred") else else_func()
+
+
+def _selected(flag: Tensor, then_out: Any, else_out: Any) -> Any:
+    """Both branches' results merged with Where on the scalar ``flag`` (then's layout and array class)."""
+    then_flat, layout = _flatten(then_out, "then_func output")
+    else_flat, _ = _flatten(else_out, "else_func output")
+    if len(then_flat) != len(else_flat):
+        raise ValueError(f"cond: then_func and else_func should return the same number of outputs, got "
+                         f"{len(then_flat)} and {len(else_flat)}")
+    merged = []
+    for i, (t, e) in enumerate(zip(then_flat, else_flat)):
+        if tuple(t.shape) != tuple(e.shape) or t.dtype != e.dtype:
+            raise ValueError(f"cond: output {i} of then_func and else_func differ: {tuple(t.shape)} "
+                             f"{t.dtype} vs {tuple(e.shape)} {e.dtype}")
+        merged.append(_as_result(ops.where(flag, t, e), t))
+    return _regroup(merged, layout)[0] if layout is not None else merged

@@ -205,6 +205,7 @@ class NDArray(Tensor):
         operators, SparseEmbedding and dot with a CSR array, write it)."""
         if stype not in (None, "default", "row_sparse", "csr"):
             raise ValueError(f"attach_grad: stype must be 'default', 'row_sparse' or 'csr', got {stype!r}")
+        self.__dict__.pop("_grad_buffer", None)
         Tensor.attach_grad(self, grad_req)
         self.__dict__["_grad_stype"] = stype or "default"
 
@@ -221,6 +222,11 @@ class NDArray(Tensor):
 
     @grad.setter
     def grad(self, value: Any) -> None:
+        buffer = self.__dict__.get("_grad_buffer")  # autograd.mark_variables' gradient array
+        if (buffer is not None and value is not None and value is not buffer
+                and tuple(buffer.shape) == tuple(value.shape) and buffer._data.flags.writeable):
+            buffer._data[...] = value._data  # backward writes into the array given, as MXNet does
+            value = buffer
         _GRAD_SLOT.__set__(self, value)
 
     def detach(self) -> NDArray:

@@ -51,6 +51,14 @@ _SPEC: dict[str, tuple[str, dict[str, str], dict[str, Any]]] = {
 }
 
 
+def _on_symbols(args: tuple, kwargs: dict) -> bool:
+    """Whether an operator is called on Symbols (a block traced to MXNet's operator graph, as MXNet 2.x's
+    deferred compute records npx calls): it then adds the operator's node."""
+    from cellonnx.gluon.symbol.symbol import is_symbol
+
+    return any(is_symbol(a) for a in (*args, *kwargs.values()))
+
+
 def _npx(name: str, table_name: str, renames: dict[str, str], defaults: dict[str, Any]) -> Callable[..., Any]:
     impl = _op.TABLE[table_name]
 
@@ -60,6 +68,9 @@ def _npx(name: str, table_name: str, renames: dict[str, str], defaults: dict[str
         kwargs = {renames.get(k, k): v for k, v in kwargs.items() if v is not None or k in ("bias", "gamma")}
         for k, v in defaults.items():
             kwargs.setdefault(k, v)
+        if _on_symbols(args, kwargs):
+            from cellonnx.mxnet import symbol
+            return getattr(symbol, table_name)(*args, **kwargs)
         return follow(to_np(impl(*args, **kwargs)), args, kwargs)
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"MXNet 2.x's ``npx.{name}`` (MXNet 1.x's ``{table_name}``)."
@@ -73,13 +84,31 @@ for _name, (_table_name, _renames, _defaults) in _SPEC.items():
 def softmax(data: Tensor, axis: int = -1, length: Any = None, temperature: float | None = None,
             use_length: bool = False, dtype: Any = None) -> Any:
     """Softmax along ``axis`` (``length`` masks the steps past each length when use_length)."""
+    if _on_symbols((data, length), {}):
+        return _symbol_call("softmax", data, length, axis=axis, temperature=temperature,
+                            use_length=use_length, dtype=dtype)
     return to_np(_op.TABLE["softmax"](data, length, axis, temperature, dtype, use_length))
 
 
 def log_softmax(data: Tensor, axis: int = -1, length: Any = None, temperature: float | None = None,
                 use_length: bool = False, dtype: Any = None) -> Any:
     """Log-softmax along ``axis`` (of ``data / temperature``)."""
+    if _on_symbols((data,), {}):
+        return _symbol_call("log_softmax", data, axis=axis, temperature=temperature, dtype=dtype)
     return to_np(_op.TABLE["log_softmax"](data, axis, temperature, dtype))
+
+
+_SOFTMAX_DEFAULTS = {"axis": -1, "temperature": None, "use_length": False, "dtype": None}
+
+
+def _symbol_call(op: str, data: Any, length: Any = None, **kwargs: Any) -> Any:
+    """The mx.sym node of a softmax on Symbols, its attributes those that differ from the defaults (as the
+    node MXNet records)."""
+    from cellonnx.mxnet import symbol
+
+    kwargs = {k: v for k, v in kwargs.items() if v != _SOFTMAX_DEFAULTS[k]}
+    args = (data,) if length is None else (data, length)
+    return getattr(symbol, op)(*args, **kwargs)
 
 
 def masked_softmax(data: Tensor, mask: Tensor, axis: int = -1, temperature: float = 1.0,

@@ -149,7 +149,11 @@ def sum_to(g: Tensor, shape: tuple) -> Tensor:
     from cellonnx.ops.prims.shape import reshape
 
     lead = len(gshape) - len(shape)
-    axes = list(range(lead)) + [i + lead for i, d in enumerate(shape) if d == 1 and gshape[i + lead] != 1]
+    # a dim of 1 that the gradient's (dynamic or larger) dim was broadcast from; also a dynamic dim that is 1
+    # here while the gradient's is not (``x[0:1]`` of a batch): if it is not 1 when the graph runs, the
+    # Reshape below fails there rather than sum the wrong rows
+    axes = list(range(lead)) + [i + lead for i, (d, k) in enumerate(zip(shape, gshape[lead:]))
+                                if (d == 1 or (int(d) == 1 and int(k) != 1)) and k != 1]
     if not axes:
         return reshape(g, shape)
     out = reduce_sum(g, tuple(axes), keep_dims=True)

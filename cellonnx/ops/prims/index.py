@@ -39,12 +39,31 @@ class Slice(Op):
         # open bounds become INT64 sentinels, so a slice to the end never bakes a (possibly dynamic) size
         st = [(0 if s > 0 else I64_MAX) if b is None else b for b, s in zip(starts, steps)]
         en = [(I64_MAX if s > 0 else I64_MIN) if e is None else e for e, s in zip(ends, steps)]
-        return g.op("Slice", x, g.shape_value(st), g.shape_value(en), g.i64(list(axes)), g.i64(list(steps)))
+        out = g.op("Slice", x, g.shape_value(st), g.shape_value(en), g.i64(list(axes)), g.i64(list(steps)))
+        shape = g.in_tensors[0].shape
+        unit = _unit_axes(shape, g.out_tensors[0]._data.shape, axes, starts, ends, steps)
+        if unit:  # one index of a dynamic axis (x[0:1], x[-1:]): size 1 in the graph's shapes too, so what
+            # broadcasts it back over the axis sums its gradient over the axis at every size
+            out = g.op("Reshape", out, g.i64([1 if a in unit else 0 for a in range(len(shape))]))
+        return out
 
     def check(self, x, *, axes, starts, ends, steps):
         if any(s == 0 for s in steps):
             return "slice step cannot be zero"
         return None
+
+
+def _unit_axes(shape: tuple, out_shape: tuple, axes: Any, starts: Any, ends: Any, steps: Any) -> set[int]:
+    """The dynamic axes of ``shape`` a slice takes one index of at every size that has that index
+    (``[k:k+1]``, ``[-k:-k+1]``, ``[-1:]``)."""
+    unit = set()
+    for a, b, e, s in zip(axes, starts, ends, steps):
+        if s != 1 or not _symbolic(shape[a]) or _symbolic(b) or _symbolic(e) or out_shape[a] != 1:
+            continue
+        b = 0 if b is None else int(b)
+        if (b == -1 and e is None) or (e is not None and int(e) - b == 1 and (b >= 0 or int(e) < 0)):
+            unit.add(a)
+    return unit
 
 
 class Pad(Op):

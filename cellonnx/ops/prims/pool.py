@@ -71,7 +71,8 @@ def window_views(xp: np.ndarray, kernel: tuple, stride: tuple, dilation: tuple,
 
 
 def _lowest(dtype: np.dtype) -> Any:
-    return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
+    # kind 'V': ml_dtypes' floats (bfloat16), which hold -inf too
+    return -np.inf if dtype.kind in "fV" else np.iinfo(dtype).min
 
 
 # ---------------------------------------------------------------- max pooling kernels

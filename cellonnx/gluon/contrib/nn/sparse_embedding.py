@@ -4,13 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from cellonnx import ops
 from cellonnx.gluon import autograd
 from cellonnx.gluon.block import Block
 from cellonnx.gluon.parameter import Parameter
-from cellonnx.ops import registry
 from cellonnx.tensor import Tensor
 
 __all__ = ["SparseEmbedding"]
@@ -53,8 +50,8 @@ class SparseEmbedding(Block):
                                 grad_stype="row_sparse")
 
     def forward(self, x: Any) -> Tensor:
-        if autograd.is_recording() and registry.TRACE_HOOK is None:
-            self.weight._note_rows(x._data if isinstance(x, Tensor) else np.asarray(x))
+        if autograd.is_recording():
+            self.weight._note_rows(x)
         return ops.embedding(x, self.weight)
 
     def __repr__(self) -> str:

@@ -347,8 +347,14 @@ def convert_hybrid_block(block: Any, target_dtype: str = "float16", target_dtype
                          cast_optional_params: bool = False) -> Any:
     """A SymbolBlock running ``convert_symbol`` of a hybridized block's graph, with the block's parameters.
 
+    The graph is the block traced on Symbols (one variable per input tensor, lists flattened: ``data`` or
+    ``data0``, ``data1`` ...): Gluon 1.x code through ``hybrid_forward(F, ...)``, Gluon 2.x code through
+    ``forward`` (its gluon.nn / gluon.rnn layers and mx.npx operators add MXNet's operator nodes, as MXNet
+    2.x's tracing does), so both forms of a network convert to the same graph.
+
     Raises:
         RuntimeError: the block has not run once since ``hybridize()``.
+        NotImplementedError: the block's code does not trace to MXNet operators.
     """
     from cellonnx.gluon import HybridBlock, SymbolBlock
 
@@ -372,8 +378,11 @@ def convert_hybrid_block(block: Any, target_dtype: str = "float16", target_dtype
 
 def _cached_graph(block: Any) -> tuple[list[Any], Any] | None:
     """(input variables, output symbol) of a block that has run once since ``hybridize()``: a SymbolBlock's
-    own graph, or the graph a Gluon 1.x block's ``hybrid_forward`` builds on Symbols; None before a run."""
+    own graph, or the block traced on Symbols - Gluon 1.x code through ``hybrid_forward(F, ...)`` with F
+    mx.sym, Gluon 2.x code through its ``forward`` (its gluon.nn layers and mx.npx operators add MXNet's
+    nodes, ``p.data()`` is the parameter's variable), as MXNet 2.x traces a block; None before a run."""
     from cellonnx.gluon import SymbolBlock
+    from cellonnx.gluon.symbol.layer_symbols import tracing
     from cellonnx.mxnet import symbol
 
     if isinstance(block, SymbolBlock):
@@ -381,22 +390,39 @@ def _cached_graph(block: Any) -> tuple[list[Any], Any] | None:
     in_args = getattr(block, "_in_args", None)
     if not in_args:
         return None
-    names = ["data"] if len(in_args) == 1 else [f"data{i}" for i in range(len(in_args))]
-    inputs = [symbol.var(n) for n in names]
+    # one variable per tensor, lists flattened (a recurrent model's states), named as MXNet's _get_graph does
+    count = len(_leaves(in_args))
+    names = iter(["data"] if count == 1 else [f"data{i}" for i in range(count)])
+    inputs: list[Any] = []
+
+    def var(a: Any) -> Any:
+        if type(a) in (list, tuple):
+            return type(a)(var(x) for x in a)
+        inputs.append(symbol.var(next(names)))
+        return inputs[-1]
+    args = [var(a) for a in in_args]
     flags = dict(getattr(block, "_hybrid_flags", {}) or {})
-    block.hybridize(False)  # run hybrid_forward on the Symbols instead of compiling
+    block.hybridize(False)  # run the block's code on the Symbols instead of compiling
     try:
-        out = block(*inputs)
+        with tracing(block):
+            out = block(*args)
     except (AttributeError, TypeError) as error:
         raise NotImplementedError(
-            f"convert_hybrid_block: {type(block).__name__} does not build a symbol graph when called on "
-            "Symbols (a Gluon 2.x forward); export it and convert the SymbolBlock of the export, or use "
-            f"convert_symbol ({error})") from error
+            f"convert_hybrid_block: {type(block).__name__} does not trace to MXNet operators on Symbols "
+            f"({error}); export it and convert the SymbolBlock of the export, or use convert_symbol"
+        ) from error
     finally:
         block.hybridize(True, **flags)
     if isinstance(out, (list, tuple)):
-        out = symbol.Group(list(out))
+        out = symbol.Group(_leaves(out))
     return inputs, out
+
+
+def _leaves(value: Any) -> list[Any]:
+    """The items of nested lists and tuples, in order."""
+    if type(value) in (list, tuple):
+        return [leaf for v in value for leaf in _leaves(v)]
+    return [value]
 
 
 def convert_bucketing_module(bucketing_mod: Any, target_dtype: str = "float16",

@@ -1,0 +1,61 @@
+"""Gradients of a graph with a dynamic batch: a row sliced off the batch (``x[0:1]``, ``x[-1:]``) and
+broadcast back over it sums its gradient over the batch at every batch size. Each function's gradient is
+traced with the batch dynamic at an example batch, run by onnxruntime at other batches and compared with the
+eager gradient there (the training-step form is in tests/train_graph/test_wrappers.py)."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+import pytest
+
+import cellonnx as ms
+from cellonnx import ops
+from cellonnx.graph.optimize import optimize
+from cellonnx.graph.trace import trace
+from cellonnx.tensor import Tensor
+from tests.tolerance import assert_close, sum_rtol
+
+W = np.linspace(-1.0, 1.0, 12, dtype=np.float32).reshape(3, 4)
+
+# name -> (function of x (batch, 3, 4), the smallest batch it is traced and run at: a slice whose bound lies
+# beyond the batch is traced as the example clamps it)
+FUNCTIONS: dict[str, tuple[Callable[[Any], Any], int]] = {
+    "minus first row": (lambda x: x - x[0:1], 1),
+    "times first row broadcast_to": (lambda x: x * ops.broadcast_to(x[0:1], x.shape), 1),
+    "first row expand_as": (lambda x: ops.tanh(x) + x[:1].expand_as(x), 1),
+    "plus last row": (lambda x: x + x[-1:], 1),
+    "second row from the end": (lambda x: x * x[-2:-1], 2),
+    "first row tiled": (lambda x: x * ops.tile(x[0:1], (x.shape[0], 1, 1)), 1),
+    "first two rows summed": (lambda x: x + x[0:2].sum(0, keepdims=True), 2),
+    "first row of a product": (lambda x: x * (x * Tensor(W))[0:1], 1),
+    "first row through narrow": (lambda x: x - ops.narrow(x, 0, 0, 1), 1),
+    "minus the batch mean": (lambda x: x - x.mean(0, keep_dims=True), 1),
+}
+CASES = sorted({(name, ex) for name, (_, least) in FUNCTIONS.items() for ex in (least, 3)})
+
+
+def _loss(f: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    return lambda x: ops.sum(f(x) * Tensor(W))
+
+
+def _x(batch: int) -> np.ndarray:
+    return np.random.default_rng(batch).standard_normal((batch, 3, 4)).astype(np.float32)
+
+
+@pytest.mark.parametrize(("name", "example"), CASES, ids=[f"{n}-at-{e}" for n, e in CASES])
+def test_gradient_with_a_dynamic_batch(name: str, example: int) -> None:
+    fn, least = FUNCTIONS[name]
+    loss = _loss(fn)
+    g, _ = trace(lambda x: ms.grad(loss)(x), [("x", Tensor(_x(example)), [None, 3, 4])])
+    model = optimize(g.model())
+    onnx.checker.check_model(model, full_check=True)
+    sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    for batch in sorted({least, 2, 5}):
+        x = _x(batch)
+        (got,) = sess.run(None, {"x": x})
+        want = ms.grad(loss)(Tensor(x)).asnumpy()
+        assert_close(got, want, rtol=1e-5, scale_rtol=sum_rtol(batch), what=f"{name} at batch {batch}")
