@@ -231,9 +231,10 @@ class HybridBlock(Block):
 
     # ---------------------------------------------------------------- calling
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if args and _symbol_base() is not None and isinstance(args[0], _symbol_base()) \
-                and not type(self)._uses_hybrid_forward:
-            return self._call_on_symbols(args, kwargs)
+        if args and _symbol_base() is not None and isinstance(args[0], _symbol_base()):
+            if not type(self)._uses_hybrid_forward:
+                return self._call_on_symbols(args, kwargs)
+            return Cell.__call__(self, *args, **kwargs)  # hybrid_forward builds nodes: nothing to compile
         self._prepare_params(args)
         if _trace._current:
             return adopt(Cell.__call__(self, *args, **kwargs), args)

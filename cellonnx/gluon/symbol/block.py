@@ -191,6 +191,22 @@ class SymbolBlock(HybridBlock):
             d["_param_nodes"][node.name] = node
         self._set_signature(names)
 
+    def hybridize(self, active: bool = True, **kwargs: Any) -> None:
+        """Compile the graph at the next call, as HybridBlock.hybridize; a graph holding MXNet's int8
+        operators (which compute only in NumPy, cellonnx/gluon/symbol/host_ops.py) keeps running eagerly,
+        with the same results, and says so."""
+        super().hybridize(active, **kwargs)
+        from cellonnx.gluon.symbol.host_ops import host_only_nodes
+
+        host = host_only_nodes(self._symbol.graph) if active else []
+        if host:
+            import warnings
+
+            warnings.warn(f"SymbolBlock: {', '.join(host[:3])}{' ...' if len(host) > 3 else ''} compute "
+                          "MXNet's int8 arithmetic in NumPy and have no ONNX lowering; the block runs "
+                          "eagerly", stacklevel=2)
+            self._set_active(False)
+
     def _set_signature(self, names: list[str]) -> None:
         """Call and trace with the graph's input names (the exported ONNX inputs are named so)."""
 

@@ -41,6 +41,7 @@ class Node:
     attrs: dict[str, str]
     inputs: list[tuple[int, int]]
     index: int
+    subgraphs: list[dict[str, Any]] = field(default_factory=list)  # fused operators' graphs, as JSON
 
     @property
     def is_variable(self) -> bool:
@@ -203,7 +204,10 @@ def _node(raw: Any, index: int, source: str) -> Node:
     inputs = _entries(raw.get("inputs", []), source, f"{where}: inputs")
     if raw["op"] != "null":
         attrs = {k: v for k, v in attrs.items() if not _hidden(k)}
-    return Node(raw["op"], raw["name"], attrs, inputs, index)
+    subgraphs = raw.get("subgraphs", [])
+    if not isinstance(subgraphs, list) or not all(isinstance(g, dict) and "nodes" in g for g in subgraphs):
+        raise SymbolFileError(f"{source}: {where}: subgraphs is not a list of graphs")
+    return Node(raw["op"], raw["name"], attrs, inputs, index, subgraphs)
 
 
 def _hidden(key: str) -> bool:

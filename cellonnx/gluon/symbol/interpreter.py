@@ -59,6 +59,10 @@ def parse_node_attrs(graph: SymbolGraph, node: Node, spec: OpSpec, row: Row) -> 
         from cellonnx.gluon.symbol.custom_op import custom_attrs
 
         return custom_attrs(node.attrs)
+    from cellonnx.gluon.symbol.ops_mkldnn import SUBGRAPH_OPS, subgraph_attrs
+
+    if spec.name in SUBGRAPH_OPS:  # oneDNN's fused layers read their subgraph and attribute strings
+        return subgraph_attrs(node)
     accepted = _accepted(row.fn)
     out: dict[str, Any] = {}
     for key, text in node.attrs.items():

@@ -67,8 +67,14 @@ class _Writer:
 
 
 def dumps_graph(doc: dict[str, Any]) -> str:
-    """``doc`` (nodes, arg_nodes, node_row_ptr, heads, attrs as ``tojson`` builds them) as MXNet's text."""
+    """``doc`` (nodes, arg_nodes, node_row_ptr, heads, attrs as ``tojson`` builds them; a fused operator's
+    node may hold ``subgraphs``, documents of the same kind) as MXNet's text."""
     w = _Writer()
+    _graph(w, doc)
+    return "".join(w.parts)
+
+
+def _graph(w: _Writer, doc: dict[str, Any]) -> None:
 
     def entry(e: list[int]) -> None:
         w.array(list(e), False)
@@ -85,6 +91,8 @@ def dumps_graph(doc: dict[str, Any]) -> str:
         if "attrs" in n:
             pairs.append(("attrs", str_map(n["attrs"])))
         pairs.append(("inputs", lambda: w.array(n["inputs"], len(n["inputs"]) > 10, entry)))
+        if n.get("subgraphs"):
+            pairs.append(("subgraphs", lambda: w.array(n["subgraphs"], True, lambda g: _graph(w, g))))
         w.obj(pairs, True)
 
     def graph_attrs() -> None:
@@ -97,4 +105,3 @@ def dumps_graph(doc: dict[str, Any]) -> str:
     if doc.get("attrs"):
         pairs.append(("attrs", graph_attrs))
     w.obj(pairs, True)
-    return "".join(w.parts)

@@ -13,6 +13,7 @@ from cellonnx.gluon.symbol.ops_extra import EXTRA_OPS
 from cellonnx.gluon.symbol.ops_fused import FUSED_OPS
 from cellonnx.gluon.symbol.ops_legacy import LEGACY_OPS
 from cellonnx.gluon.symbol.ops_loss import LOSS_OPS
+from cellonnx.gluon.symbol.ops_mkldnn import MKLDNN_OPS
 from cellonnx.gluon.symbol.ops_multibox import MULTIBOX_OPS
 from cellonnx.gluon.symbol.ops_proposal import PROPOSAL_OPS
 from cellonnx.gluon.symbol.ops_psroi import PSROI_OPS
@@ -33,4 +34,5 @@ OPS.update(DEFORM_OPS)
 OPS.update(PROPOSAL_OPS)
 OPS.update(RROI_OPS)
 OPS.update(DEFORM_PSROI_OPS)
+OPS.update(MKLDNN_OPS)
 OPS["Custom"] = run_custom

@@ -137,6 +137,12 @@ def output_names(node: Any) -> list[str]:
         total = visible = 2
     elif op in _MULTI_UPDATES:
         total = visible = int(_attr(node, "num_weights", 1))  # one updated weight per weight
+    elif op in ("_sg_mkldnn_conv", "_sg_mkldnn_fully_connected"):
+        quantized = node.attrs.get("quantized", "false").lower() in ("true", "1")
+        if quantized and node.attrs.get("enable_float_output", "false").lower() not in ("true", "1"):
+            names = ("output", "output_min", "output_max") if op == "_sg_mkldnn_conv" else (
+                "output", "min_output", "max_output")
+            return [f"{node.name}_{n}" for n in names]
     elif op in _QUANTIZATION_OUTPUTS:
         names = _QUANTIZATION_OUTPUTS[op]
         if op == "_contrib_quantized_elemwise_mul" and _attr(node, "enable_float_output", False):
@@ -153,13 +159,15 @@ class SymNode:
     """A node of a symbol graph, shared by every Symbol that reaches it: ``op`` ('null' for a variable), the
     node's name, its attribute strings and its inputs as (node, output) pairs."""
 
-    __slots__ = ("attrs", "inputs", "name", "op")
+    __slots__ = ("attrs", "inputs", "name", "op", "subgraphs")
 
-    def __init__(self, op: str, name: str, attrs: dict[str, str], inputs: list[tuple[SymNode, int]]) -> None:
+    def __init__(self, op: str, name: str, attrs: dict[str, str], inputs: list[tuple[SymNode, int]],
+                 subgraphs: list[dict[str, Any]] | None = None) -> None:
         self.op = op
         self.name = name
         self.attrs = attrs
         self.inputs = inputs
+        self.subgraphs = subgraphs or []  # a fused operator's graphs (symbol.json documents)
 
     @property
     def is_variable(self) -> bool:
@@ -185,7 +193,7 @@ def _without_amp_casts(outputs: list[tuple[SymNode, int]]) -> list[tuple[SymNode
 
     kept = [n for n in _post_order(outputs) if n.op not in _AMP_CASTS or id(n) in heads]
     for node in kept:
-        copies[id(node)] = SymNode(node.op, node.name, node.attrs, [])
+        copies[id(node)] = SymNode(node.op, node.name, node.attrs, [], node.subgraphs)
     for node in kept:
         copies[id(node)].inputs = [entry(c, k) for c, k in node.inputs]
     return [(copies[id(n)], k) for n, k in outputs]
@@ -245,7 +253,7 @@ class SymbolBase(SymbolOps):
     @classmethod
     def _from_graph(cls, graph: SymbolGraph, heads: list[tuple[int, int]] | None = None) -> Symbol:
         heads = graph.heads if heads is None else heads
-        nodes = [SymNode(n.op, n.name, n.attrs, []) for n in graph.nodes]
+        nodes = [SymNode(n.op, n.name, n.attrs, [], n.subgraphs) for n in graph.nodes]
         for n, raw in zip(nodes, graph.nodes):
             n.inputs = [(nodes[i], k) for i, k in raw.inputs]
         sym = cls([(nodes[i], k) for i, k in heads], graph.source)
@@ -266,7 +274,7 @@ class SymbolBase(SymbolOps):
         if self._view is None:
             order = _post_order(self._outputs)
             index = {id(n): i for i, n in enumerate(order)}
-            nodes = [Node(n.op, n.name, n.attrs, [(index[id(c)], k) for c, k in n.inputs], i)
+            nodes = [Node(n.op, n.name, n.attrs, [(index[id(c)], k) for c, k in n.inputs], i, n.subgraphs)
                      for i, n in enumerate(order)]
             heads = [(index[id(n)], k) for n, k in self._outputs]
             self._view = (SymbolGraph(nodes, heads, 10901, self._source), heads)
@@ -407,7 +415,7 @@ class SymbolBase(SymbolOps):
         for node in self._nodes():
             if id(node) in replace:
                 continue
-            copy = SymNode(node.op, node.name, dict(node.attrs), [])
+            copy = SymNode(node.op, node.name, dict(node.attrs), [], node.subgraphs)
             copy.inputs = [replace[id(c)][0] if id(c) in replace else (new[id(c)], k) for c, k in node.inputs]
             new[id(node)] = copy
         outputs = [replace[id(n)][0] if id(n) in replace else (new[id(n)], k) for n, k in self._outputs]
@@ -451,6 +459,24 @@ class SymbolBase(SymbolOps):
         self._outputs = composed._outputs
         self._view = None
 
+    def get_backend_symbol(self, backend: str) -> Symbol:
+        """This graph partitioned by a subgraph backend of MXNet 1.9.1's oneDNN build: 'MKLDNN_QUANTIZE'
+        fuses Convolution [+ BatchNorm] [+ elemwise_add] [+ relu] into ``_sg_mkldnn_conv`` and
+        FullyConnected [+ relu] into ``_sg_mkldnn_fully_connected`` (and, on a quantized graph, calibrated
+        requantize / dequantize nodes into them); 'MKLDNN' makes the float fusions.
+
+        Examples:
+            >>> import cellonnx.mxnet as mx
+            >>> x = mx.sym.Convolution(mx.sym.var("data"), kernel=(3, 3), num_filter=4, name="conv")
+            >>> x = mx.sym.Activation(mx.sym.BatchNorm(x, name="bn"), act_type="relu", name="relu")
+            >>> fused = x.get_backend_symbol("MKLDNN_QUANTIZE")
+            >>> fused.list_outputs()
+            ['sg_mkldnn_conv_bn_act_0_output']
+        """
+        from cellonnx.mxnet.contrib.quantization.mkldnn_partition import backend_symbol_json
+
+        return load_json(backend_symbol_json(self.tojson(), backend))
+
     # ---------------------------------------------------------------- JSON
     def tojson(self, remove_amp_cast: bool = True) -> str:
         """The graph of these outputs as MXNet 1.9.1's symbol.json (what ``mx.sym.load_json`` reads); with
@@ -465,9 +491,15 @@ class SymbolBase(SymbolOps):
                 entry["attrs"] = dict(sorted(node.attrs.items()))
             spec = None if node.is_variable else op_spec(node.op)
             mutated = set() if spec is None else {p for p, n in enumerate(spec.inputs) if n in spec.aux}
+            if node.subgraphs:  # a fused layer writes the batch norm statistics it holds
+                from cellonnx.gluon.symbol.ops_mkldnn import mutated_inputs
+
+                mutated = mutated_inputs(node)
             # an auxiliary state is written by its operator: MXNet records the variable's version as 1
             entry["inputs"] = [[i, k, int(pos in mutated and graph.nodes[i].is_variable)]
                                for pos, (i, k) in enumerate(node.inputs)]
+            if node.subgraphs:
+                entry["subgraphs"] = node.subgraphs
             nodes.append(entry)
         doc = {
             "nodes": nodes,

@@ -64,13 +64,12 @@ def calibrate_entropy(hist: Tensor, hist_edges: Tensor, num_quantized_bins: int 
         merged = sliced.size // n_q
         bins = np.add.reduceat(sliced[:n_q * merged], np.arange(0, n_q * merged, merged)).astype(np.int32)
         bins[-1] += np.int32(sliced[n_q * merged:].sum())
-        q = np.zeros(sliced.size, np.float32)
-        for j in range(n_q):
-            lo, hi = j * merged, (sliced.size if j == n_q - 1 else (j + 1) * merged)
-            norm = int(np.count_nonzero(sliced[lo:hi]))
-            if norm:
-                mask = p[lo:hi] != 0
-                q[lo:hi][mask] = np.float32(bins[j]) / np.float32(norm)
+        # each quantized bin's count spread evenly over its source bins that are not empty (in the counts)
+        seg = np.minimum(np.arange(sliced.size) // merged, n_q - 1)
+        norm = np.bincount(seg, weights=(sliced != 0), minlength=n_q).astype(np.int64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            level = bins.astype(np.float32) / norm.astype(np.float32)
+        q = np.where((p != 0) & (norm[seg] > 0), level[seg], np.float32(0)).astype(np.float32)
         ps, qs = _smooth(p), _smooth(q)
         div = np.float32(np.inf) if qs is None else _divergence(ps, qs)
         if div < best_div:

@@ -38,11 +38,13 @@ from cellonnx.mxnet.contrib.quantization.calibration import (
     combine_histogram,
     optimal_thresholds,
 )
+from cellonnx.mxnet.contrib.quantization.gluon_net import quantize_model_mkldnn, quantize_net, quantize_net_v2
 from cellonnx.mxnet.contrib.quantization.graph_pass import quantize_graph_json, set_calib_table
 from cellonnx.mxnet.device import Device, cpu
 from cellonnx.mxnet.io import DataIter
 
-__all__ = ["calib_graph", "combine_histogram", "quantize_graph", "quantize_model"]
+__all__ = ["calib_graph", "combine_histogram", "quantize_graph", "quantize_model", "quantize_model_mkldnn",
+           "quantize_net", "quantize_net_v2"]
 
 _LayerHistogramCollector = LayerHistogramCollector
 _LayerOutputMinMaxCollector = LayerOutputMinMaxCollector
@@ -63,11 +65,8 @@ def _quantize_symbol(sym: Any, ctx: Any, excluded_symbols: list[str] | None = No
         raise AssertionError("excluded_symbols must be a list")
     if excluded_operators is not None and not isinstance(excluded_operators, list):
         raise AssertionError("excluded_operators must be a list")
-    if quantize_granularity != "tensor-wise":
-        raise ValueError("quantize: channel-wise quantization needs MXNet's oneDNN fused operators "
-                         "(_sg_mkldnn_fully_connected), which cellonnx does not have; use 'tensor-wise'")
     text, calib = quantize_graph_json(sym.tojson(), excluded_symbols, excluded_operators, offline_params,
-                                      quantized_dtype, quantize_mode)
+                                      quantized_dtype, quantize_mode, quantize_granularity)
     return _symbol_module().load_json(text), calib
 
 

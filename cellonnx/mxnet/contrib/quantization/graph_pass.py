@@ -39,6 +39,10 @@ QUANTIZABLE: dict[str, Quantizable] = {
     "elemwise_mul": Quantizable("_contrib_quantized_elemwise_mul", requantize=True),
     "BatchNorm": Quantizable("_contrib_quantized_batch_norm", keep_all_but=0),
     "Embedding": Quantizable("_contrib_quantized_embedding", keep_inputs=(0,)),
+    # oneDNN's fused layers quantize themselves: the convolution keeps its float weight, bias and batch
+    # norm (folded and quantized when it runs) and quantizes its data and summand
+    "_sg_mkldnn_conv": Quantizable("_sg_mkldnn_conv", must=True, requantize=True, keep_inputs=()),
+    "_sg_mkldnn_fully_connected": Quantizable("_sg_mkldnn_fully_connected", must=True, requantize=True),
 }
 
 # operators whose outputs MXNet names (FListOutputNames); any other operator's output i is named by i
@@ -46,6 +50,7 @@ _OUTPUT_NAMES = {
     "Convolution": ["output"], "FullyConnected": ["output"], "Pooling": ["output"], "Activation": ["output"],
     "Deconvolution": ["output"], "BatchNorm": ["output", "mean", "var"], "Dropout": ["output", "mask"],
     "LeakyReLU": ["output", "mask"], "SoftmaxOutput": ["output"], "LRN": ["output", "tmp_norm"],
+    "_sg_mkldnn_conv": ["output"], "_sg_mkldnn_fully_connected": ["output"],
 }
 _QUANTIZED_OUTPUTS = 3  # every quantized operator (and quantize / requantize) returns data, min, max
 
@@ -58,6 +63,7 @@ class Node:
     name: str
     attrs: dict[str, str] = field(default_factory=dict)
     inputs: list[tuple[Node, int]] = field(default_factory=list)
+    subgraphs: list[dict[str, Any]] = field(default_factory=list)  # a fused operator's graphs
 
     @property
     def is_variable(self) -> bool:
@@ -70,7 +76,8 @@ def from_json(text: str) -> list[tuple[Node, int]]:
     nodes: list[Node] = []
     for spec in doc["nodes"]:
         attrs = dict(spec.get("attrs", spec.get("param", spec.get("attr", {}))) or {})
-        nodes.append(Node(spec["op"], spec["name"], attrs, [(nodes[i[0]], i[1]) for i in spec["inputs"]]))
+        nodes.append(Node(spec["op"], spec["name"], attrs, [(nodes[i[0]], i[1]) for i in spec["inputs"]],
+                          list(spec.get("subgraphs", []))))
     return [(nodes[h[0]], h[1]) for h in doc["heads"]]
 
 
@@ -105,6 +112,8 @@ def to_json(heads: list[tuple[Node, int]]) -> str:
         if n.attrs:
             spec["attrs"] = dict(n.attrs)
         spec["inputs"] = [[index[id(m)], k, 0] for m, k in n.inputs]
+        if n.subgraphs:
+            spec["subgraphs"] = n.subgraphs
         nodes.append(spec)
     doc = {"nodes": nodes, "arg_nodes": [i for i, n in enumerate(order) if n.is_variable],
            "heads": [[index[id(n)], k, 0] for n, k in heads], "attrs": {"mxnet_version": ["int", 10901]}}
@@ -125,6 +134,9 @@ def _quantizable(node: Node, excluded_names: set[str], excluded_ops: set[str]) -
     rule = QUANTIZABLE.get(node.op)
     if rule is None or node.name in excluded_names or node.op in excluded_ops:
         return None
+    if any(inner["op"] != "null" and inner["name"] in excluded_names  # a fused layer's own layers
+           for graph in node.subgraphs for inner in graph["nodes"]):
+        return None
     if node.op == "Activation" and node.attrs.get("act_type") != "relu":
         return None
     if node.op == "Pooling" and node.attrs.get("pool_type", "max") not in ("max", "avg"):
@@ -134,7 +146,8 @@ def _quantizable(node: Node, excluded_names: set[str], excluded_ops: set[str]) -
     return rule
 
 
-def _mark(order: list[Node], excluded_names: set[str], excluded_ops: set[str], mode: str) -> dict[int, Node]:
+def _mark(order: list[Node], excluded_names: set[str], excluded_ops: set[str], mode: str,
+          channel_wise: bool = False) -> dict[int, Node]:
     """The fp32 nodes to quantize (by id) with their quantized copies; smart mode keeps a supporting
     node only when it lies between operators that must be quantized."""
     chosen: dict[int, Node] = {}
@@ -147,7 +160,13 @@ def _mark(order: list[Node], excluded_names: set[str], excluded_ops: set[str], m
         rule = _quantizable(node, excluded_names, excluded_ops)
         if rule is None:
             continue
-        chosen[id(node)] = Node(rule.op, "quantized_" + node.name, dict(node.attrs))
+        chosen[id(node)] = Node(rule.op, "quantized_" + node.name, dict(node.attrs), [], node.subgraphs)
+        if node.op == "_sg_mkldnn_conv":
+            chosen[id(node)].attrs["quantized"] = "true"
+        elif node.op == "_sg_mkldnn_fully_connected":
+            chosen[id(node)].attrs["quantized"] = "True"
+            if channel_wise:
+                chosen[id(node)].attrs["channel_wise_quantize"] = "True"
         if rule.must:
             must.append(node)
         else:
@@ -170,7 +189,12 @@ def _mark(order: list[Node], excluded_names: set[str], excluded_ops: set[str], m
     return chosen
 
 
-def _kept(rule: Quantizable, i: int) -> bool:
+def _kept(rule: Quantizable, i: int, node: Node, channel_wise: bool) -> bool:
+    """Whether input ``i`` of ``node`` stays as it is (not quantized)."""
+    if node.op == "_sg_mkldnn_conv":  # data and the summand (last) are quantized
+        return i != 0 and not (node.attrs.get("with_sum") == "true" and i == len(node.inputs) - 1)
+    if node.op == "_sg_mkldnn_fully_connected" and channel_wise:  # weight and bias quantized at run time
+        return i != 0
     if rule.keep_all_but is not None:
         return i != rule.keep_all_but
     return rule.keep_inputs is not None and i in rule.keep_inputs
@@ -178,11 +202,13 @@ def _kept(rule: Quantizable, i: int) -> bool:
 
 def quantize_graph_json(text: str, excluded_names: list[str] | None = None,
                         excluded_ops: list[str] | None = None, offline_params: list[str] | None = None,
-                        quantized_dtype: str = "int8", quantize_mode: str = "smart") -> tuple[str, list[str]]:
+                        quantized_dtype: str = "int8", quantize_mode: str = "smart",
+                        quantize_granularity: str = "tensor-wise") -> tuple[str, list[str]]:
     """MXNet's QuantizeGraph: the quantized symbol.json and the names of the outputs to calibrate."""
     heads = from_json(text)
     order = post_order(heads)
-    chosen = _mark(order, set(excluded_names or ()), set(excluded_ops or ()), quantize_mode)
+    channel_wise = quantize_granularity == "channel-wise"
+    chosen = _mark(order, set(excluded_names or ()), set(excluded_ops or ()), quantize_mode, channel_wise)
     fp32_of: dict[int, Node] = {}  # a new node -> the fp32 node it stands for
     mirror: dict[int, Node] = {}
     quantized_entry: dict[tuple[int, int], Node] = {}  # an fp32 entry -> its quantize node
@@ -192,7 +218,7 @@ def quantize_graph_json(text: str, excluded_names: list[str] | None = None,
             rule = QUANTIZABLE[node.op]
             for i, (src, k) in enumerate(node.inputs):
                 m = mirror[id(src)]
-                if _kept(rule, i):
+                if _kept(rule, i, node, channel_wise):
                     new.inputs.append((m, k))
                 elif id(src) not in chosen:
                     key = (id(src), k)
@@ -208,7 +234,7 @@ def quantize_graph_json(text: str, excluded_names: list[str] | None = None,
                 else:
                     new.inputs.append((m, k))
             for i, (src, k) in enumerate(node.inputs):
-                if _kept(rule, i):
+                if _kept(rule, i, node, channel_wise):
                     continue
                 m = mirror[id(src)]
                 if m.op == "_contrib_dequantize":
@@ -224,7 +250,7 @@ def quantize_graph_json(text: str, excluded_names: list[str] | None = None,
                            [(new, 0), (new, 1), (new, 2)])
                 new = req
         else:
-            new = Node(node.op, node.name, dict(node.attrs))
+            new = Node(node.op, node.name, dict(node.attrs), [], node.subgraphs)
             for src, k in node.inputs:
                 m = mirror[id(src)]
                 if id(src) in chosen and m.op != "_contrib_dequantize":
