@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from cellonnx.mxnet._op.quantize import INT8_RANGE, UINT8_RANGE, array, max_abs, ranges, saturate, scalar
-from cellonnx.mxnet._op.quantized_nn import _pair_saturated, _u8s8_conv2d, multiplication_range
+from cellonnx.mxnet._op.quantized_nn import _conv_windows, _pair_saturated, _u8s8_conv2d, multiplication_range
 from cellonnx.tensor import Tensor
 
 __all__ = ["fold_batch_norm", "quantized_sg_conv", "quantized_sg_fc"]
@@ -91,11 +91,7 @@ def _conv_sums(x: np.ndarray, wq: np.ndarray, conv: dict[str, Any]) -> np.ndarra
 
 def _exact_conv2d(x: np.ndarray, w: np.ndarray, stride: tuple[int, int], pad: tuple[int, int],
                   dilate: tuple[int, int]) -> np.ndarray:
-    x = np.pad(x.astype(np.int64), ((0, 0), (0, 0), (pad[0], pad[0]), (pad[1], pad[1])))
-    _, _, kh, kw = w.shape
-    span = (dilate[0] * (kh - 1) + 1, dilate[1] * (kw - 1) + 1)
-    windows = np.lib.stride_tricks.sliding_window_view(x, span, axis=(2, 3))
-    windows = windows[:, :, ::stride[0], ::stride[1], ::dilate[0], ::dilate[1]]  # N C OH OW KH KW
+    windows = _conv_windows(x, w.shape[2:], stride, pad, dilate)
     return np.einsum("ncyxhw,ochw->noyx", windows, w.astype(np.int64))
 
 

@@ -62,14 +62,19 @@ def _pair_saturated(products: np.ndarray) -> np.ndarray:
     return np.clip(pairs, -32768, 32767).sum(-1)
 
 
+def _conv_windows(x: np.ndarray, kernel: tuple[int, int], stride: tuple[int, int], pad: tuple[int, int],
+                  dilate: tuple[int, int]) -> np.ndarray:
+    """The int64 input windows of an NCHW convolution, as a view of shape N C OH OW KH KW."""
+    x = np.pad(x.astype(np.int64), ((0, 0), (0, 0), (pad[0], pad[0]), (pad[1], pad[1])))
+    span = (dilate[0] * (kernel[0] - 1) + 1, dilate[1] * (kernel[1] - 1) + 1)
+    windows = np.lib.stride_tricks.sliding_window_view(x, span, axis=(2, 3))
+    return windows[:, :, ::stride[0], ::stride[1], ::dilate[0], ::dilate[1]]
+
+
 def _u8s8_conv2d(x: np.ndarray, w: np.ndarray, stride: tuple[int, int], pad: tuple[int, int],
                  dilate: tuple[int, int]) -> np.ndarray:
     """uint8 NCHW data convolved with int8 OIHW weight, input channels paired (int64 result)."""
-    x = np.pad(x.astype(np.int64), ((0, 0), (0, 0), (pad[0], pad[0]), (pad[1], pad[1])))
-    _, _, kh, kw = w.shape
-    span = (dilate[0] * (kh - 1) + 1, dilate[1] * (kw - 1) + 1)
-    windows = np.lib.stride_tricks.sliding_window_view(x, span, axis=(2, 3))
-    windows = windows[:, :, ::stride[0], ::stride[1], ::dilate[0], ::dilate[1]]  # N C OH OW KH KW
+    windows = _conv_windows(x, w.shape[2:], stride, pad, dilate)
     patches = windows.transpose(0, 2, 3, 4, 5, 1)  # N OH OW KH KW C: oneDNN pairs neighbouring channels
     weight = w.astype(np.int64).transpose(0, 2, 3, 1)  # O KH KW C
     products = patches[:, :, :, None] * weight[None, None, None]  # N OH OW O KH KW C
