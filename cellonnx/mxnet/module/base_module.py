@@ -174,6 +174,25 @@ class BaseModule:
             return merged[0]
         return merged
 
+    def _fit_prepare(self, train_data: DataIter, eval_metric: Any, validation_metric: Any,
+                     num_epoch: int | None, monitor: Any, force_rebind: bool, init_params: dict,
+                     init_optimizer: dict) -> tuple[Any, Any]:
+        """fit's start: bind for training, install ``monitor``, initialize the parameters and the
+        optimizer; returns the training metric (created from its name) and the validation metric."""
+        if num_epoch is None:
+            raise AssertionError("please specify number of epochs")
+        self.bind(data_shapes=train_data.provide_data, label_shapes=train_data.provide_label,
+                  for_training=True, force_rebind=force_rebind)
+        if monitor is not None:
+            self.install_monitor(monitor)
+        self.init_params(**init_params)
+        self.init_optimizer(**init_optimizer)
+        if validation_metric is None:
+            validation_metric = eval_metric
+        if not isinstance(eval_metric, metric.EvalMetric):
+            eval_metric = metric.create(eval_metric)
+        return eval_metric, validation_metric
+
     def fit(self, train_data: DataIter, eval_data: DataIter | None = None, eval_metric: Any = "acc",
             epoch_end_callback: Any = None, batch_end_callback: Any = None, kvstore: Any = "local",
             optimizer: Any = "sgd", optimizer_params: Any = (("learning_rate", 0.01),),
@@ -185,19 +204,11 @@ class BaseModule:
         """Train the module: bind, initialize the parameters and the optimizer, then per epoch run every
         batch (forward, backward, update, metric, ``batch_end_callback``), log the training metric, call
         ``epoch_end_callback(epoch, symbol, arg_params, aux_params)`` and score ``eval_data``."""
-        if num_epoch is None:
-            raise AssertionError("please specify number of epochs")
-        self.bind(data_shapes=train_data.provide_data, label_shapes=train_data.provide_label,
-                  for_training=True, force_rebind=force_rebind)
-        if monitor is not None:
-            self.install_monitor(monitor)
-        self.init_params(initializer=initializer, arg_params=arg_params, aux_params=aux_params,
-                         allow_missing=allow_missing, force_init=force_init)
-        self.init_optimizer(kvstore=kvstore, optimizer=optimizer, optimizer_params=optimizer_params)
-        if validation_metric is None:
-            validation_metric = eval_metric
-        if not isinstance(eval_metric, metric.EvalMetric):
-            eval_metric = metric.create(eval_metric)
+        eval_metric, validation_metric = self._fit_prepare(
+            train_data, eval_metric, validation_metric, num_epoch, monitor, force_rebind,
+            dict(initializer=initializer, arg_params=arg_params, aux_params=aux_params,
+                 allow_missing=allow_missing, force_init=force_init),
+            dict(kvstore=kvstore, optimizer=optimizer, optimizer_params=optimizer_params))
         for epoch in range(begin_epoch, num_epoch):
             tic = time.time()
             eval_metric.reset()

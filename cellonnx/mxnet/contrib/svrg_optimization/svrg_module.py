@@ -12,7 +12,6 @@ import time
 from typing import Any
 
 from cellonnx.gluon import optimizer as opt
-from cellonnx.mxnet import metric as mx_metric
 from cellonnx.mxnet import ndarray as nd
 from cellonnx.mxnet.context import cpu
 from cellonnx.mxnet.contrib.svrg_optimization.svrg_optimizer import _SVRGOptimizer
@@ -199,18 +198,11 @@ class SVRGModule(Module):
             num_epoch: int | None = None, validation_metric: Any = None, monitor: Any = None,
             sparse_row_id_fn: Any = None) -> None:
         """Module.fit with the full gradients recomputed every ``update_freq`` epochs."""
-        assert num_epoch is not None, "please specify number of epochs"
-        self.bind(data_shapes=train_data.provide_data, label_shapes=train_data.provide_label,
-                  for_training=True, force_rebind=force_rebind)
-        if monitor is not None:
-            self.install_monitor(monitor)
-        self.init_params(initializer=initializer, arg_params=arg_params, aux_params=aux_params,
-                         allow_missing=allow_missing, force_init=force_init)
-        self.init_optimizer(kvstore=kvstore, optimizer=optimizer, optimizer_params=optimizer_params)
-        if validation_metric is None:
-            validation_metric = eval_metric
-        if not isinstance(eval_metric, mx_metric.EvalMetric):
-            eval_metric = mx_metric.create(eval_metric)
+        eval_metric, validation_metric = self._fit_prepare(
+            train_data, eval_metric, validation_metric, num_epoch, monitor, force_rebind,
+            dict(initializer=initializer, arg_params=arg_params, aux_params=aux_params,
+                 allow_missing=allow_missing, force_init=force_init),
+            dict(kvstore=kvstore, optimizer=optimizer, optimizer_params=optimizer_params))
         for epoch in range(begin_epoch, num_epoch):
             eval_metric.reset()
             tic = time.time()
