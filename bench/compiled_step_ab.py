@@ -4,11 +4,12 @@ lowerings switched off ("before") and as it stands ("after"), timed side by side
 the profiled steps). On a loaded machine only the ratio of the two and the shares are worth quoting.
 
     .venv/bin/python bench/compiled_step_ab.py --models lenet5 resnet18 [--threads 1] [--rounds 6]
-        [--off tiled_argmax channel_windows]
+        [--off tiled_argmax tap_rows]
 
 Lowerings and passes that ``--off`` can switch off (so the form before each was added runs):
 ``tiled_argmax`` (max pooling with argmax over tiling windows, cellonnx/ops/prims/pool.py),
-``channel_windows`` (the CPU conv weight gradient as one GEMM, cellonnx/ops/prims/conv_gemm.py),
+``tap_rows`` (the CPU conv weight gradient from one Gather of the input's pixel rows; off: the windows cut by
+one Slice a tap from 64 input channels, the Conv over swapped axes below; cellonnx/ops/prims/conv_gemm.py),
 ``pixel_rows`` (the input gradient's GEMM + Col2Im with pixel-major rows, cellonnx/ops/prims/conv_gemm.py),
 ``gelu_erf_grad`` (the traced exact-GELU gradient's Phi(x) from erf, cellonnx/ops/prims/activation.py),
 ``layer_norm_stats`` (layer norm's gradient reading the forward node's mean and inverse std dev,
@@ -64,6 +65,24 @@ def _bn_grad_bracket(g, xhat, inv, w, gb, gw, m, shape):
     return mul(mul(inv, reshape(w, shape)), inner)
 
 
+def _windows_by_slices(g, x, gy, kernel, stride, pads, dilation, groups):
+    """The CPU conv weight gradient as lowered before ``conv_gemm.weight_grad_by_tap_rows``: from 64 input
+    channels, one GEMM over windows cut from the channel-major input by one Slice a tap; else None (the Conv
+    over swapped axes)."""
+    xs, gs = g.in_tensors[0]._data.shape, g.in_tensors[1]._data.shape
+    if (g.for_gpu or groups != 1 or len(xs) != 4 or all(k == 1 for k in kernel)
+            or not (conv_gemm._static(g.in_tensors[0]) and conv_gemm._static(g.in_tensors[1]))):
+        return None
+    c, o, ho, wo = int(xs[1]), int(gs[1]), int(gs[2]), int(gs[3])
+    if c < 64 or ho * wo == 1:
+        return None
+    xt = g.op("Transpose", x, perm=[1, 0, 2, 3])
+    cols = g.op("Reshape", conv_gemm._windows(g, xt, kernel, stride, pads, dilation, (ho, wo), axis=1),
+                g.i64([c * kernel[0] * kernel[1], -1]))
+    gm = g.op("Reshape", g.op("Transpose", gy, perm=[1, 0, 2, 3]), g.i64([o, -1]))
+    return g.op("Reshape", g.op("Gemm", gm, cols, transB=1), g.i64([o, c, *kernel]))
+
+
 def _taps_by_axes_slice(g, w, lead, kernel, rows, cols):
     """``conv_gemm.tap_matrix`` as the lowerings cut the taps before: one Slice over the kernel axes."""
     p, q = lead
@@ -76,7 +95,7 @@ def _taps_by_axes_slice(g, w, lead, kernel, rows, cols):
 
 # name -> (module, attribute, its value switched off: a lowering returning None, a pass returning False)
 SWITCHES = {"tiled_argmax": (pool, "_tiled_argmax", _returns(None)),
-            "channel_windows": (conv_grad, "weight_grad_by_channel_windows", _returns(None)),
+            "tap_rows": (conv_grad, "weight_grad_by_tap_rows", _windows_by_slices),
             "pixel_rows": (conv_gemm, "_cols_by_pixel_rows", _returns(None)),
             "gelu_erf_grad": (activation, "_traced_cdf", _returns(None)),
             "layer_norm_stats": (optimize, "layer_norm_statistics", _returns(False)),

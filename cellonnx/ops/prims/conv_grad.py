@@ -37,8 +37,8 @@ from cellonnx.ops.prims.conv import (
 )
 from cellonnx.ops.prims.conv_gemm import (
     transpose_by_gemm,
-    weight_grad_by_channel_windows,
     weight_grad_by_gemm,
+    weight_grad_by_tap_rows,
     weight_grad_by_windows,
 )
 from cellonnx.ops.registry import Op
@@ -119,7 +119,7 @@ class ConvGradWeight(Op):
         if fast is None and g.for_gpu:
             fast = weight_grad_by_windows(g, x, gy, kernel, stride, pads, dilation, groups)
         if fast is None:
-            fast = weight_grad_by_channel_windows(g, x, gy, kernel, stride, pads, dilation, groups)
+            fast = weight_grad_by_tap_rows(g, x, gy, kernel, stride, pads, dilation, groups)
         if fast is not None:
             return fast
         xs, gs = g.in_tensors[0]._data.shape, g.in_tensors[1]._data.shape
