@@ -18,6 +18,8 @@ V3, V4 = rand(3, seed=66), rand(4, seed=67)
 TALL = rand(5, 3, seed=68)
 WELL = A3 + 3 * np.eye(3)            # well conditioned
 BWELL = BATCH + 3 * np.eye(3)
+PIVOT = np.array([[0.0, 2.0, 1.0], [1.0, 0.0, 3.0], [2.0, 1.0, 0.0]])
+LOOP = "lowered to one ONNX Loop over the columns (cellonnx/ops/prims/decomp_loops.py)"
 
 
 def _spd(x):
@@ -128,18 +130,21 @@ CASES = [
     OpCase("log_matrix_determinant", lambda x: ops.log_matrix_determinant(x), [A3],
            lambda x: np.linalg.slogdet(x)),
     OpCase("logdet", lambda x: ops.logdet(_spd(x)), [A3], lambda x: np.log(np.linalg.det(_spd_np(x)))),
-    OpCase("inverse", lambda x: ops.inverse(x), [BWELL], np.linalg.inv, second_order=True, lower=False,
-           note=EAGER),
+    OpCase("inverse", lambda x: ops.inverse(x), [BWELL], np.linalg.inv, second_order=True, note=LOOP),
+    OpCase("inverse_pivoting", lambda x: ops.inverse(x), [PIVOT], np.linalg.inv,
+           note="zeros on the diagonal: the lowering's Gauss-Jordan swaps rows (partial pivoting)"),
     OpCase("matrix_solve", lambda a, b: ops.matrix_solve(a, b), [WELL, A34], np.linalg.solve, lower=False,
            note=EAGER),
     OpCase("matrix_solve_adjoint", lambda a, b: ops.matrix_solve(a, b, True), [WELL, A34],
            lambda a, b: np.linalg.solve(a.T, b), lower=False, note=EAGER),
     OpCase("cholesky", lambda x: ops.cholesky(_spd(x)), [BATCH], lambda x: np.linalg.cholesky(_spd_np(x)),
-           second_order=True, lower=False, note=EAGER),
+           second_order=True, note=LOOP),
     OpCase("cholesky_upper", lambda x: ops.cholesky(_spd(x), upper=True), [A3],
-           lambda x: np.linalg.cholesky(_spd_np(x)).T, lower=False, note=EAGER),
+           lambda x: np.linalg.cholesky(_spd_np(x)).T, note=LOOP),
+    OpCase("cholesky_upper_batched", lambda x: ops.cholesky(_spd(x), upper=True), [BATCH],
+           lambda x: np.swapaxes(np.linalg.cholesky(_spd_np(x)), -1, -2), note=LOOP),
     OpCase("cholesky_inverse", lambda x: ops.cholesky_inverse(ops.cholesky(_spd(x))), [A3],
-           lambda x: np.linalg.inv(_spd_np(x)), lower=False, note=EAGER),
+           lambda x: np.linalg.inv(_spd_np(x)), note=LOOP),
     OpCase("cholesky_solve_upper", lambda x, b: ops.cholesky_solve(b, ops.cholesky(_spd(x), True), True),
            [A3, A34], lambda x, b: np.linalg.solve(_spd_np(x), b), lower=False, note=EAGER),
     # decompositions

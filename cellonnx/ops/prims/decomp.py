@@ -5,7 +5,8 @@ batches (the last two axes are the matrix).
 Forwards are NumPy's / scipy's LAPACK calls. Gradients are written with these same primitives and the
 matrix product (the standard formulas: Giles' for det / inverse / solve / Cholesky, Walter and Lehmann's
 for QR, Townsend's for the SVD, the block-triangular Frechet derivative for expm). Of these only the
-determinant has an ONNX operator (Det); the others run eagerly and their lowerings raise naming the op.
+determinant has an ONNX operator (Det); the Cholesky factor and the inverse lower to one Loop over the columns
+each (decomp_loops.py); the others run eagerly and their lowerings raise naming the op.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import numpy as np
 import scipy.linalg as _sla
 
 from cellonnx.ops.prims._eager import COMPLEX, not_exportable
+from cellonnx.ops.prims.decomp_loops import cholesky_loop, inverse_loop
 from cellonnx.ops.prims.linalg import matmul
 from cellonnx.ops.prims.math import add, cast, div, mul, neg, sub
 from cellonnx.ops.registry import Op
@@ -99,7 +101,8 @@ class MatrixInverse(Op):
         y = _t(ctx.out)
         return (neg(matmul(matmul(y, g), y)),)
 
-    lower = not_exportable("inverse", _DECOMPOSITION)
+    def lower(self, g, a):
+        return inverse_loop(g, a)
 
 
 class Solve(Op):
@@ -141,7 +144,8 @@ class Cholesky(Op):
         s = matmul(matmul(_t(linv), mul(p, half)), linv)
         return (mul(add(s, _t(s)), 0.5),)
 
-    lower = not_exportable("cholesky", _DECOMPOSITION)
+    def lower(self, g, a, *, upper):
+        return cholesky_loop(g, a, upper)
 
 
 # ---------------------------------------------------------------- QR

@@ -1,0 +1,124 @@
+"""ONNX lowerings of the Cholesky factor and the matrix inverse: ONNX has no operator for either, so each is
+one Loop over the n columns (a static trip count), every iteration O(n^2) work per matrix of the batch.
+Both compute in float64 and round the result to the input's dtype, as the eager ops (NumPy's LAPACK calls
+take float32 matrices in double precision): so an ill-conditioned float32 matrix gives the eager result, not
+one off by its condition number times float32's epsilon.
+
+Cholesky (left-looking, column by column): with the columns before j done and the rest still zero,
+``v = A[:, j] - L L[j, :]^T``, ``L[:, j] = v / sqrt(v[j])`` on the rows i >= j. It reads A's lower triangle
+only, as LAPACK's potrf. A matrix that is not positive definite makes some ``v[j] <= 0``: its factor is NaN
+throughout (the other matrices of the batch are unaffected), where the eager op raises; the graph cannot
+raise, so callers that must react test the result for finiteness.
+
+Inverse (Gauss-Jordan on ``[A | I]`` with partial pivoting): for column k, the row of largest magnitude at or
+below k is swapped to row k (a GatherElements of the rows), row k is divided by its pivot and eliminated
+from every other row. A singular matrix gives infinities / NaN.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from onnx import TensorProto, helper
+
+
+def _elem(dtype: np.dtype) -> int:
+    return helper.np_dtype_to_tensor_dtype(np.dtype(dtype))
+
+
+def _widened(g: Any, a: str) -> tuple[str, np.dtype, int]:
+    """(``a`` in float64, its own dtype, its rank)."""
+    dtype = np.dtype(g.in_tensors[0]._data.dtype)
+    wide = a if dtype == np.float64 else g.op("Cast", a, to=TensorProto.DOUBLE)
+    return wide, dtype, len(g.in_tensors[0].shape)
+
+
+def _narrowed(g: Any, x: str, dtype: np.dtype) -> str:
+    return x if dtype == np.float64 else g.op("Cast", x, to=_elem(dtype))
+
+
+def _static_n(g: Any, op: str) -> int:
+    n = g.in_tensors[0].shape[-1]
+    if not isinstance(n, (int, np.integer)):
+        raise NotImplementedError(f"ops.{op}: the ONNX lowering needs the matrix size known when traced, got "
+                                  f"{n}")
+    return int(n)
+
+
+def _swap_last(rank: int) -> list[int]:
+    return list(range(rank - 2)) + [rank - 1, rank - 2]
+
+
+def _body(g: Any, name: str, elem: int, rank: int, carried: list[str]) -> tuple[Any, str, list[str]]:
+    """A Loop body builder with inputs (iteration, cond, *carried); returns (builder, iteration, carried)."""
+    b = g.child(name)
+    it, cond = b.fresh(f"{name}_iter"), b.fresh(f"{name}_cond")
+    ins = [b.fresh(f"{name}_{c}") for c in carried]
+    b.inputs = [helper.make_tensor_value_info(it, TensorProto.INT64, []),
+                helper.make_tensor_value_info(cond, TensorProto.BOOL, [])]
+    b.inputs += [b.subgraph_io(i, elem, rank) for i in ins]
+    b.outputs = [b.subgraph_io(b.op("Identity", cond), TensorProto.BOOL, 0)]
+    return b, it, ins
+
+
+def cholesky_loop(g: Any, a: str, upper: bool) -> str:
+    """The Cholesky factor of ``a`` (..., n, n): L, or L^T with ``upper``."""
+    n = _static_n(g, "cholesky")
+    a, dtype, rank = _widened(g, a)
+    work = np.dtype(np.float64)
+    elem = _elem(work)
+    zero = helper.make_tensor("zero", elem, [1], np.zeros(1, work).tobytes(), raw=True)
+    low0 = g.op("ConstantOfShape", g.op("Shape", a), value=zero)
+    b, j, (low,) = _body(g, "cholesky_column", elem, rank, ["low"])
+    jj = b.unsqueeze(j, [0])
+    rows = b.const(np.arange(n, dtype=np.int64).reshape(n, 1))
+    col_a = b.op("Gather", a, jj, axis=-1)                                            # (..., n, 1)
+    row_l = b.op("Transpose", b.op("Gather", low, jj, axis=-2), perm=_swap_last(rank))  # L[j, :]^T
+    v = b.op("Sub", col_a, b.op("MatMul", low, row_l))
+    d = b.op("Sqrt", b.op("Gather", v, jj, axis=-2))                                  # (..., 1, 1)
+    below = b.op("Cast", b.op("GreaterOrEqual", rows, j), to=elem)                    # (n, 1): i >= j
+    col = b.op("Mul", b.op("Div", v, d), below)
+    onehot = b.op("Cast", b.op("Equal", b.const(np.arange(n, dtype=np.int64)), j), to=elem)  # (n,)
+    b.outputs.append(b.subgraph_io(b.op("Add", low, b.op("Mul", col, onehot)), elem, rank))
+    out = g.op("Loop", g.i64(n), None, low0, body=b.graph())
+    out = g.op("Transpose", out, perm=_swap_last(rank)) if upper else out
+    return _narrowed(g, out, dtype)
+
+
+def inverse_loop(g: Any, a: str) -> str:
+    """The inverse of ``a`` (..., n, n) by Gauss-Jordan elimination with partial pivoting."""
+    n = _static_n(g, "inverse")
+    a, dtype, rank = _widened(g, a)
+    work = np.dtype(np.float64)
+    elem = _elem(work)
+    one = helper.make_tensor("one", elem, [1], np.ones(1, work).tobytes(), raw=True)
+    shape = g.op("Shape", a)
+    # [A | I]: (..., n, 2n)
+    eye = g.const(np.eye(n, dtype=work))
+    aug0 = g.op("Concat", a, g.op("Mul", g.op("ConstantOfShape", shape, value=one), eye), axis=-1)
+    b, k, (aug,) = _body(g, "inverse_column", elem, rank, ["aug"])
+    kk = b.unsqueeze(k, [0])
+    rows = b.const(np.arange(n, dtype=np.int64).reshape(n, 1))
+    col = b.op("Gather", aug, kk, axis=-1)                                            # (..., n, 1)
+    # pivot: the row at or below k of largest magnitude (rows above k score -1)
+    at_or_below = b.op("GreaterOrEqual", rows, k)
+    score = b.op("Where", at_or_below, b.op("Abs", col), b.const(np.array(-1, work)))
+    piv = b.op("ArgMax", score, axis=-2, keepdims=1)                                  # (..., 1, 1)
+    # swap rows k and piv: row i reads row perm[i]
+    is_k = b.op("Equal", rows, k)                                                     # (n, 1)
+    is_p = b.op("Equal", rows, piv)                                                   # (..., n, 1)
+    perm = b.op("Where", is_k, piv, b.op("Where", is_p, kk, rows))                    # (..., n, 1)
+    idx = b.op("Expand", perm, b.op("Shape", aug))
+    swapped = b.op("GatherElements", aug, idx, axis=-2)
+    row_k = b.op("Gather", swapped, kk, axis=-2)                                      # (..., 1, 2n)
+    pivot = b.op("Gather", row_k, kk, axis=-1)                                        # (..., 1, 1)
+    row_k = b.op("Div", row_k, pivot)
+    factor = b.op("Gather", swapped, kk, axis=-1)                                     # (..., n, 1)
+    others = b.op("Cast", b.op("Not", is_k), to=elem)                                 # (n, 1)
+    eliminated = b.op("Sub", swapped, b.op("MatMul", b.op("Mul", factor, others), row_k))
+    # row k becomes the scaled pivot row
+    new = b.op("Where", is_k, row_k, eliminated)
+    b.outputs.append(b.subgraph_io(new, elem, rank))
+    out = g.op("Loop", g.i64(n), None, aug0, body=b.graph())
+    starts, ends, axes = g.i64([n]), g.i64([2 * n]), g.i64([-1])
+    return _narrowed(g, g.op("Slice", out, starts, ends, axes), dtype)

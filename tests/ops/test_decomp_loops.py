@@ -1,0 +1,96 @@
+"""The ONNX lowerings of ops.cholesky and ops.inverse (cellonnx/ops/prims/decomp_loops.py) run by onnxruntime
+against NumPy float64 on batches of THOR's block size (128): well- and ill-conditioned SPD matrices (condition
+10 and 1e5), lower and upper factors, the inverse of the factor (THOR's CholeskyTrsm), opsets 13-21, and
+matrices that are not positive definite (the graph's factor of such a matrix is NaN throughout, the others' of
+the batch are exact, where the eager op raises).
+
+The loops compute in float64, as NumPy's LAPACK calls behind the eager ops do, so the tolerance is float32's
+rounding of the result (relative to its scale) at every condition number.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+import pytest
+
+from cellonnx import ops
+from cellonnx.graph.trace import trace
+from cellonnx.ops.registry import OpError
+from cellonnx.tensor import Tensor
+from tests.tolerance import F32_EPS, assert_close
+
+N = 128
+
+
+def _spd(batch: tuple[int, ...], n: int, cond: float, seed: int) -> np.ndarray:
+    """SPD matrices with eigenvalues spread log-evenly from 1 down to 1 / cond."""
+    rng = np.random.default_rng(seed)
+    q, _ = np.linalg.qr(rng.standard_normal((*batch, n, n)))
+    ev = np.logspace(0, -np.log10(cond), n)
+    return (q * ev) @ np.swapaxes(q, -1, -2)
+
+
+def _run(fn: Callable, x: np.ndarray, opset: int = 18) -> tuple[np.ndarray, np.ndarray]:
+    """(onnxruntime's result, eager's) of ``fn`` on ``x``."""
+    g, eager = trace(fn, [("x", Tensor(x), list(x.shape))], opset=opset, name="decomp")
+    model = g.model()
+    onnx.checker.check_model(model, full_check=True)
+    sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    return sess.run(None, {"x": x})[0], eager.asnumpy()
+
+
+FUNCTIONS = {
+    "cholesky": (lambda x: ops.cholesky(x), np.linalg.cholesky),
+    "cholesky_upper": (lambda x: ops.cholesky(x, upper=True),
+                       lambda a: np.swapaxes(np.linalg.cholesky(a), -1, -2)),
+    "inverse": (lambda x: ops.inverse(x), np.linalg.inv),
+    "inverse_of_cholesky": (lambda x: ops.inverse(ops.cholesky(x)),
+                            lambda a: np.linalg.inv(np.linalg.cholesky(a))),
+}
+
+
+@pytest.mark.parametrize("cond", [10.0, 1e5])
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+def test_blocks_of_128_match_float64(name: str, cond: float) -> None:
+    fn, ref = FUNCTIONS[name]
+    x = _spd((3,), N, cond, seed=int(cond)).astype(np.float32)
+    got, eager = _run(fn, x)
+    want = ref(x.astype(np.float64))
+    assert got.dtype == np.float32 and got.shape == want.shape
+    assert_close(got, want, rtol=4 * F32_EPS, scale_rtol=4 * F32_EPS, what=f"{name}, condition {cond:g}")
+    assert_close(eager, want, rtol=4 * F32_EPS, scale_rtol=4 * F32_EPS, what=f"eager {name}")
+
+
+@pytest.mark.parametrize("opset", [13, 21])
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+def test_float64_and_two_batch_axes(name: str, opset: int) -> None:
+    fn, ref = FUNCTIONS[name]
+    x = _spd((2, 3), 7, 1e3, seed=opset)
+    got, _ = _run(fn, x, opset)
+    assert got.dtype == np.float64
+    assert_close(got, ref(x), rtol=1e-12, scale_rtol=1e-12, what=name)
+
+
+def test_not_positive_definite_gives_nan_in_the_graph() -> None:
+    x = _spd((2,), 6, 10.0, seed=3).astype(np.float32)
+    x[1, 3, 3] = -1.0  # the second matrix's leading 4 x 4 block is indefinite
+    with pytest.raises(OpError):
+        ops.cholesky(Tensor(x))
+    g, _ = trace(lambda t: ops.cholesky(t), [("x", Tensor(_spd((2,), 6, 10.0, seed=3).astype(np.float32)),
+                                               [2, 6, 6])], opset=18, name="decomp")
+    sess = ort.InferenceSession(g.model().SerializeToString(), providers=["CPUExecutionProvider"])
+    got = sess.run(None, {"x": x})[0]
+    assert_close(got[0], np.linalg.cholesky(x[0].astype(np.float64)), rtol=4 * F32_EPS,
+                 scale_rtol=4 * F32_EPS, what="the positive-definite matrix of the batch")
+    assert np.isnan(got[1]).all()
+
+
+def test_singular_matrix_gives_non_finite_inverse() -> None:
+    x = np.array([[1.0, 2.0], [2.0, 4.0]], np.float32)
+    g, _ = trace(lambda t: ops.inverse(t), [("x", Tensor(np.eye(2, dtype=np.float32)), [2, 2])], opset=18,
+                 name="decomp")
+    sess = ort.InferenceSession(g.model().SerializeToString(), providers=["CPUExecutionProvider"])
+    assert not np.isfinite(sess.run(None, {"x": x})[0]).all()
