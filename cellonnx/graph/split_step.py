@@ -274,7 +274,8 @@ class SplitStep(CompiledStep):
     def __call__(self, *args: Any) -> Any:
         env = self._run(args)
         return self._finish({n: _ort(env[n] if n in env else self._feed(n, args)) for n in
-                             (*self.step.outputs, *(name for name, _ in self.step.updates))})
+                             (*self.step.outputs, *(name for name, _ in self.step.updates),
+                              *(name for name, _ in self.step.checks))})
 
 
 def _host(value: Any) -> np.ndarray:

@@ -21,7 +21,7 @@ import onnx
 
 import cellonnx
 from cellonnx import context
-from cellonnx.graph import bn_train, channel_affine, fuse_update, product_orient, row_narrow
+from cellonnx.graph import bn_train, channel_affine, fuse_update, product_orient, row_narrow, step_checks
 from cellonnx.graph.boundary import boundaries, expose
 from cellonnx.graph.builder import DEFAULT_OPSET, GraphBuilder, targets_gpu
 from cellonnx.graph.optimize import optimize
@@ -55,12 +55,27 @@ class StepGraph:
     returned_params: dict[int, Parameter] = field(default_factory=dict)
     cells: list[Any] = field(default_factory=list)
     boundaries: list[Any] = field(default_factory=list)   # host work (collectives): graph/boundary.py
+    checks: list[tuple[str, Any]] = field(default_factory=list)   # (output, host check): graph/step_checks.py
 
     def guard(self) -> tuple:
         """What the graph assumed of Python state it does not read: the training flag of every cell the
-        step called and the requires_grad of every parameter it holds."""
+        step called, the requires_grad of every parameter it holds, and the attributes each cell's graph is
+        specialised on (:func:`graph_attrs`)."""
         return (tuple(bool(getattr(c, "training", False)) for c in self.cells),
-                tuple(bool(p.requires_grad) for _, p in self.state))
+                tuple(bool(p.requires_grad) for _, p in self.state),
+                tuple(graph_attrs(c) for c in self.cells))
+
+
+def graph_attrs(cell: Any) -> tuple:
+    """The Python attributes a cell's traced step depends on besides ``training``, with their current values:
+    its flags (``add_flags``, as ModelThor's ``thor``) and the names its class lists in ``_graph_attrs``
+    (THOR's ``thor``: a THOR step or one that reuses the kept inverses). A change compiles another graph,
+    as MindSpore compiles one per phase."""
+    get_flags = getattr(cell, "get_flags", None)
+    names = set(get_flags()) if callable(get_flags) else set()
+    names.update(getattr(type(cell), "_graph_attrs", ()))
+    names.discard("training")
+    return tuple((n, getattr(cell, n, None)) for n in sorted(names))
 
 
 def _structure(out: Any, params: dict[int, Parameter], counter: list[int]) -> Any:
@@ -154,6 +169,7 @@ def trace_step(fn: Callable[..., Any], args: Sequence[Any], name: str = "train_s
                     if entry is not None and entry[0] == value:
                         continue
                     updates.append((g.add_output(value, f"{p.name}.new", p.dtype, list(p._data.shape)), p))
+                host_checks = step_checks.expose(g, tracer)
                 found = boundaries(tracer)
                 expose(g, found)
     finally:
@@ -173,7 +189,7 @@ def trace_step(fn: Callable[..., Any], args: Sequence[Any], name: str = "train_s
         product_orient.orient_transposed_products(model)  # the orientation onnxruntime's CPU GEMM favours
     _check_no_dropped_inputs(model, state)
     return StepGraph(model, data_inputs, state, updates, outputs, structure, returned,
-                     list(tracer.cells_seen.values()), found)
+                     list(tracer.cells_seen.values()), found, host_checks)
 
 
 def _check_no_dropped_inputs(model: onnx.ModelProto, state: list[tuple[str, Parameter]]) -> None:

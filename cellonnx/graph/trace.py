@@ -413,10 +413,10 @@ def updates_unless(skip: Tensor) -> Iterator[None]:
         old = before.get(pid)
         if old == new:
             continue
-        if old is None:  # first assignment in the block: the old value is the step's input
+        if old is None:  # first assignment in the block: the old value is the step's input (made an input
+            # when the step writes it unread: a skipped step keeps the value it was called with)
             entry = root.state_inputs.get(pid)
-            old = entry[0] if entry is not None else root.g.initializer(root.g.fresh(p.name + ".initial"),
-                                                                       root.snapshots[pid][1])
+            old = entry[0] if entry is not None else root.state_input(p)
         old_t, new_t = Tensor._make(p._data), Tensor._make(p._data)
         root.bind(old_t, old)
         root.bind(new_t, new)

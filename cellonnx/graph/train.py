@@ -103,6 +103,8 @@ class CompiledStep:
         self.state.update((p, values[name], shape)
                           for (name, p), shape in zip(self.step.updates, self._update_shapes))
         self.steps += 1
+        for name, check in self.step.checks:   # the eager errors (graph/step_checks.py), state kept
+            check(np.asarray(values[name].numpy()))
         flat: list[Any] = []
         for i, name in enumerate(self.step.outputs):
             p = self.step.returned_params.get(i)
@@ -168,7 +170,8 @@ def compiled_step(owner: Any, fn: Callable[..., Any], args: Sequence[Any], name:
     compiled = next((c for c in entries if c.step.guard() == c.guard), None)
     last = _LAST_KEY.get(owner)
     if compiled is None:
-        why = _why(last, key[0]) if not entries else "training flags (set_train) or requires_grad changed"
+        why = (_why(last, key[0]) if not entries
+               else "training flags (set_train), requires_grad or cell flags changed")
         log.debug("cellonnx: compiling the training step of %s (%s)", name, why)
         for others in per_owner.values():   # the state held by another structure goes back to the host
             for other in others:

@@ -11,8 +11,8 @@ test_models.py, Gluon's Trainer in test_gluon_optimizers.py):
 =========================  ===================================================================================
 every nn optimizer         SGD, Momentum, Adam, AdamWeightDecay(+DynamicLR), Lamb, LARS, Adagrad,
                            ProximalAdagrad, Adadelta, AdaFactor, AdaMax, ASGD, FTRL, RMSProp, Rprop,
-                           LazyAdam, AdamOffload (nn.thor: cannot compile, ops.cholesky has no ONNX form;
-                           test_errors.py)
+                           LazyAdam, AdamOffload; nn.thor in test_thor.py (THOR steps and steps reusing
+                           the kept inverses, ModelThor's sink mode, factors not positive definite)
 variants                   Nesterov, dampening, AMSGrad, centered RMSProp, LARS over Momentum and Adam
 weight decay               a float (SGD, Momentum, Adam, AdamWeightDecay, Lamb, ProximalAdagrad l2, ...),
                            a Cell of the step (Momentum_wd_cell), per group (*_groups*)

@@ -58,6 +58,8 @@ class DenseThor(Cell):
         (3, 3) (2, 2)
     """
 
+    _graph_attrs = ("thor",)  # a compiled step records the statistics or not
+
     def __init__(self, in_channels: int, out_channels: int, weight_init: Any = "normal",
                  bias_init: Any = "zeros",
                  has_bias: bool = True, activation: Any = None) -> None:
@@ -121,6 +123,8 @@ class Conv2dThor(Cell):
         >>> print(net(Tensor(np.ones([1, 1, 4, 4]), ms.float32)).shape)
         (1, 2, 4, 4)
     """
+
+    _graph_attrs = ("thor",)  # a compiled step records the statistics or not
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1,
                  pad_mode: str = "same", padding: Any = 0, dilation: Any = 1, group: int = 1,
@@ -210,6 +214,8 @@ class EmbeddingThor(Cell):
         (2, 2, 2) (5,) (2, 2)
     """
 
+    _graph_attrs = ("thor",)  # a compiled step records the statistics or not
+
     def __init__(self, vocab_size: int, embedding_size: int, use_one_hot: bool = False,
                  embedding_table: Any = "normal", dtype: Any = dtypes.float32,
                  padding_idx: int | None = None) -> None:
@@ -269,6 +275,8 @@ class EmbeddingLookupThor(EmbeddingLookup):
         >>> print(out.shape, out.dtype, net.matrix_a.shape, net.matrix_g.shape)
         (2, 2, 2) Float16 (5,) (2, 2)
     """
+
+    _graph_attrs = ("thor",)  # a compiled step records the statistics or not
 
     def __init__(self, vocab_size: int, embedding_size: int, param_init: Any = "normal", target: str = "CPU",
                  slice_mode: str = "batch_slice", manual_shapes: Any = None, max_norm: float | None = None,

@@ -15,11 +15,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from typing import Any
 
 import numpy as np
 
 from cellonnx import dtypes, ops
+from cellonnx.graph.step_checks import after_step
+from cellonnx.graph.trace import updates_unless
 from cellonnx.nn.cell import Cell
 from cellonnx.nn.optim._thor_convert import ConvertNetUtils, layer_kinds
 from cellonnx.nn.optim.optimizer import Optimizer, assign
@@ -32,6 +35,12 @@ __all__ = ["thor"]
 OTHER, CONV, FC, EMBEDDING, LAYERNORM, BATCHNORM = -1, 1, 2, 3, 4, 5
 SPLIT_DIM = 128
 CLIP_VALUE = 1.0
+
+
+def _not_positive_definite(name: str, detail: str) -> ValueError:
+    return ValueError(f"For 'thor', the damped A / G factors of {name}'s layer are not positive definite "
+                      f"(statistics not finite: the training diverged; a smaller learning rate or a larger "
+                      f"damping helps): {detail}")
 
 
 def _default_decay_filter(x: Parameter) -> bool:
@@ -194,6 +203,8 @@ class ThorGpu(Optimizer):
             kept ones.
     """
 
+    _graph_attrs = ("thor",)  # a compiled step holds the inversion or not: one graph for each
+
     def __init__(self, net: Cell, learning_rate: Tensor, damping: Tensor, momentum: float,
                  weight_decay: float = 0.0, loss_scale: float = 1.0, batch_size: int = 32,
                  use_nesterov: bool = False,
@@ -333,9 +344,7 @@ class ThorGpu(Optimizer):
                     a = ops.broadcast_to(_block_inverse(a, self.split_dim), self.matrix_a_shape[count])
                     g = _block_inverse(g, self.split_dim)
             except OpError as exc:
-                raise ValueError(f"For 'thor', the damped A / G factors of {self.params[i].name}'s layer are "
-                                 f"not positive definite (statistics not finite: the training diverged; a "
-                                 f"smaller learning rate or a larger damping helps): {exc}") from None
+                raise _not_positive_definite(self.params[i].name, str(exc)) from None
             out_a.append(a * feature_map)
             out_g.append(g * feature_map)
         if self.is_distributed:
@@ -347,9 +356,31 @@ class ThorGpu(Optimizer):
         fim = ops.square(g) * (1.0 / self.batch_size) + ops.cast(ops.sqrt(damping), g.dtype)
         return ops.reciprocal(fim) * g
 
-    def _preconditioned(self, gradients: Sequence[Tensor], damping: Tensor) -> tuple[Tensor, ...]:
-        if self.thor:
-            inv_a, inv_g = self._inverses(damping)
+    def _not_finite(self, inverses: tuple[list[Tensor], list[Tensor]] | None) -> Tensor | None:
+        """Whether some layer's new inverses are not finite (statistics that overflowed, factors that are not
+        positive definite: a compiled step's Cholesky factor is then NaN where LAPACK's raises), with a check
+        that raises naming the first such layer: at once eagerly, after the step when compiled (which then
+        skips its update, so the state is eager's). None without new inverses."""
+        if inverses is None:
+            return None
+        layers = [self.params[i].name for i, kind in enumerate(self.weight_layertype_idx_map)
+                  if kind in (CONV, FC, EMBEDDING)]
+        finite = ops.stack([ops.logical_and(ops.all(ops.isfinite(a)), ops.all(ops.isfinite(g)))
+                            for a, g in zip(*inverses)])
+
+        def check(flags: np.ndarray) -> None:
+            bad = [name for name, ok in zip(layers, flags) if not ok]
+            if bad:
+                raise _not_positive_definite(bad[0], "their inverses are not finite; the parameters and "
+                                             "the optimizer state were left as they were")
+
+        after_step(finite, check)
+        return ops.logical_not(ops.all(finite))
+
+    def _preconditioned(self, gradients: Sequence[Tensor], damping: Tensor,
+                        inverses: tuple[list[Tensor], list[Tensor]] | None) -> tuple[Tensor, ...]:
+        if inverses is not None:
+            inv_a, inv_g = inverses
             for count, (a, g) in enumerate(zip(inv_a, inv_g)):
                 assign(self.matrix_a[count], a)
                 assign(self.matrix_g[count], g)
@@ -370,7 +401,13 @@ class ThorGpu(Optimizer):
     def construct(self, gradients: Any) -> bool:
         grads = self.scale_grad(self._gradient_tensors(gradients))
         damping = self._damping_step()
-        grads = self._preconditioned(grads, damping)
+        inverses = self._inverses(damping) if self.thor else None
+        skip = self._not_finite(inverses)
+        with nullcontext() if skip is None else updates_unless(skip):  # compiled: no update, as eager raises
+            self._update(self._preconditioned(grads, damping, inverses))
+        return True
+
+    def _update(self, grads: tuple[Tensor, ...]) -> None:
         assign(self.cov_step, self.cov_step + Tensor(np.ones((1,), np.int32)))
         if self.weight_decay > 0:
             grads = tuple(ops.add(p * float(self.weight_decay), g) if flag else g
@@ -388,4 +425,3 @@ class ThorGpu(Optimizer):
             step = g * lr + v * u * lr if self.use_nesterov else v * lr
             assign(mom, v)
             assign(p, p - step)
-        return True

@@ -72,8 +72,8 @@ def _loss_and_grads(network: Any, inputs: tuple, weights: Sequence[Parameter], s
         from cellonnx import ops
         seeds = [ops.broadcast_to(ops.cast(ops.reshape(sens, ()), h.dtype), h.shape) for h in heads]
     else:
-        seeds = [np.full(h.shape, sens, dtype=h.asnumpy().dtype) if not isinstance(sens, Tensor) else
-                 np.broadcast_to(sens.asnumpy().astype(h.asnumpy().dtype), h.shape) for h in heads]
+        seeds = [np.full(h.shape, sens, dtype=h._data.dtype) if not isinstance(sens, Tensor) else
+                 np.broadcast_to(sens.asnumpy().astype(h._data.dtype), h.shape) for h in heads]
     grads = run_backward(heads, seeds, wrt=list(weights))
     return out, tuple(g.detach() if g is not None else Tensor._make(np.zeros_like(w._data))
                       for g, w in zip(grads, weights))
