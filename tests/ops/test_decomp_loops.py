@@ -49,7 +49,20 @@ FUNCTIONS = {
     "inverse": (lambda x: ops.inverse(x), np.linalg.inv),
     "inverse_of_cholesky": (lambda x: ops.inverse(ops.cholesky(x)),
                             lambda a: np.linalg.inv(np.linalg.cholesky(a))),
+    "inverse_of_upper_cholesky": (lambda x: ops.inverse(ops.cholesky(x, upper=True)),
+                                  lambda a: np.linalg.inv(np.swapaxes(np.linalg.cholesky(a), -1, -2))),
 }
+
+
+@pytest.mark.parametrize("upper", [False, True])
+def test_inverse_of_a_cholesky_factor_is_a_substitution(upper: bool) -> None:
+    """No pivoting search (ArgMax) nor row swaps (GatherElements): one Loop each for the factor and its
+    inverse."""
+    x = Tensor(_spd((2,), 5, 10.0, seed=1).astype(np.float32))
+    g, _ = trace(lambda t: ops.inverse(ops.cholesky(t, upper)), [("x", x, [2, 5, 5])], opset=18, name="d")
+    loops = [n for n in g.model().graph.node if n.op_type == "Loop"]
+    body_ops = {m.op_type for n in loops for m in n.attribute[0].g.node}
+    assert len(loops) == 2 and not body_ops & {"ArgMax", "GatherElements"}
 
 
 @pytest.mark.parametrize("cond", [10.0, 1e5])
