@@ -104,6 +104,9 @@ CASES = {
         lambda: classification_batches((4, 6), 3)),
     "embedding_layernorm": (_builder(EmbedNet, FREQ3), _ids_batches),
     "blocks_of_128": (_builder(lambda: _mlp(300), ALTERNATE), lambda: classification_batches((8, 300), 3)),
+    # one graph per phase serves every batch size: G's 1 / batch is read at run time
+    "lenet_batch_sizes": (_builder(LeNetLike, FREQ3),
+                          lambda: classification_batches((4, 1, 8, 8), 3, sizes=[4, 6, 3])),
 }
 
 

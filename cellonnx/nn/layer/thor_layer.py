@@ -81,7 +81,8 @@ class DenseThor(Cell):
         self.matrix_g = _fixed(np.eye(out_channels), "matrix_g")
 
     def _save_g(self, dout: Tensor) -> None:
-        _store(self.matrix_g, ops.matmul(ops.transpose(dout, (1, 0)), dout) / float(dout.shape[0]))
+        # dout.shape[0], not float(...): a compiled step reads the batch at run time
+        _store(self.matrix_g, ops.matmul(ops.transpose(dout, (1, 0)), dout) / dout.shape[0])
 
     def construct(self, x: Tensor) -> Tensor:
         if self.thor:
@@ -242,7 +243,8 @@ class EmbeddingThor(Cell):
         self.matrix_g = _fixed(np.zeros([embedding_size, embedding_size]), "matrix_g")
 
     def _save_g(self, dout: Tensor) -> None:
-        _store(self.matrix_g, ops.matmul(ops.transpose(dout, (1, 0)), dout) / float(dout.shape[0]))
+        # dout.shape[0], not float(...): a compiled step reads the batch at run time
+        _store(self.matrix_g, ops.matmul(ops.transpose(dout, (1, 0)), dout) / dout.shape[0])
 
     def construct(self, ids: Tensor) -> Tensor:
         flat = ops.reshape(ids, (-1,))
@@ -293,7 +295,7 @@ class EmbeddingLookupThor(EmbeddingLookup):
 
     def _save_g(self, dout: Tensor) -> None:
         d = ops.reshape(dout, (-1, self.embedding_size))
-        _store(self.matrix_g, ops.matmul(ops.transpose(d, (1, 0)), d) / float(dout.shape[0]))
+        _store(self.matrix_g, ops.matmul(ops.transpose(d, (1, 0)), d) / dout.shape[0])
 
     def construct(self, indices: Tensor) -> Tensor:
         if self.target == "CPU" or not self.thor:
