@@ -56,13 +56,13 @@ FUNCTIONS = {
 
 @pytest.mark.parametrize("upper", [False, True])
 def test_inverse_of_a_cholesky_factor_is_a_substitution(upper: bool) -> None:
-    """No pivoting search (ArgMax) nor row swaps (GatherElements): one Loop each for the factor and its
-    inverse."""
+    """The factor's own Loop computes the inverse (one more carried value): no second Loop, no pivoting
+    search (ArgMax) nor row swaps (GatherElements)."""
     x = Tensor(_spd((2,), 5, 10.0, seed=1).astype(np.float32))
     g, _ = trace(lambda t: ops.inverse(ops.cholesky(t, upper)), [("x", x, [2, 5, 5])], opset=18, name="d")
     loops = [n for n in g.model().graph.node if n.op_type == "Loop"]
     body_ops = {m.op_type for n in loops for m in n.attribute[0].g.node}
-    assert len(loops) == 2 and not body_ops & {"ArgMax", "GatherElements"}
+    assert len(loops) == 1 and len(loops[0].output) == 2 and not body_ops & {"ArgMax", "GatherElements"}
 
 
 @pytest.mark.parametrize("cond", [10.0, 1e5])
@@ -107,3 +107,17 @@ def test_singular_matrix_gives_non_finite_inverse() -> None:
                  name="decomp")
     sess = ort.InferenceSession(g.model().SerializeToString(), providers=["CPUExecutionProvider"])
     assert not np.isfinite(sess.run(None, {"x": x})[0]).all()
+
+
+@pytest.mark.parametrize("upper", [False, True])
+def test_substitution_loop_of_a_factor_from_another_graph(upper: bool,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the factor's Loop is not a node of the graph lowering the inverse (a factor computed outside a
+    control-flow body), the inverse is its own substitution Loop."""
+    from cellonnx.ops.prims import decomp_loops
+    monkeypatch.setattr(decomp_loops, "_inverse_in_the_loop", lambda g, f: None)
+    x = _spd((3,), N, 1e5, seed=4).astype(np.float32)
+    got, _ = _run(lambda t: ops.inverse(ops.cholesky(t, upper)), x)
+    low = np.linalg.cholesky(x.astype(np.float64))
+    want = np.linalg.inv(np.swapaxes(low, -1, -2) if upper else low)
+    assert_close(got, want, rtol=4 * F32_EPS, scale_rtol=4 * F32_EPS, what="substitution")

@@ -18,6 +18,7 @@ the work per column and no pivoting.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -75,23 +76,68 @@ def cholesky_loop(g: Any, a: str, upper: bool) -> str:
     jj = b.unsqueeze(j, [0])
     rows = b.const(np.arange(n, dtype=np.int64).reshape(n, 1))
     col_a = b.op("Gather", a, jj, axis=-1)                                            # (..., n, 1)
-    row_l = b.op("Transpose", b.op("Gather", low, jj, axis=-2), perm=_swap_last(rank))  # L[j, :]^T
+    row_raw = b.op("Gather", low, jj, axis=-2)                                        # L[j, :]
+    row_l = b.op("Transpose", row_raw, perm=_swap_last(rank))
     v = b.op("Sub", col_a, b.op("MatMul", low, row_l))
     d = b.op("Sqrt", b.op("Gather", v, jj, axis=-2))                                  # (..., 1, 1)
     below = b.op("Cast", b.op("GreaterOrEqual", rows, j), to=elem)                    # (n, 1): i >= j
     col = b.op("Mul", b.op("Div", v, d), below)
     onehot = b.op("Cast", b.op("Equal", b.const(np.arange(n, dtype=np.int64)), j), to=elem)  # (n,)
     b.outputs.append(b.subgraph_io(b.op("Add", low, b.op("Mul", col, onehot)), elem, rank))
-    out = g.op("Loop", g.i64(n), None, low0, body=b.graph())
-    out = g.op("Transpose", out, perm=_swap_last(rank)) if upper else out
+    loop = g.op("Loop", g.i64(n), None, low0, body=b.graph())
+    out = g.op("Transpose", loop, perm=_swap_last(rank)) if upper else loop
     out = _narrowed(g, out, dtype)
-    _triangular(g)[out] = "upper" if upper else "lower"
+    _triangular(g)[out] = _Factor(upper, loop, low0, j, jj, row_raw, d, n, rank)
     return out
 
 
-def _triangular(g: Any) -> dict[str, str]:
-    """The values of this graph known to be triangular factors (name -> 'lower' / 'upper')."""
+@dataclass
+class _Factor:
+    """A Cholesky factor lowered in this graph: its Loop (output ``loop``, zeros ``low0`` carried in) and the
+    body's values an inverse computed in the same Loop reads (``row``: L[j, :] before column j, ``diag``:
+    L[j, j])."""
+
+    upper: bool
+    loop: str
+    low0: str
+    j: str
+    jj: str
+    row: str
+    diag: str
+    n: int
+    rank: int
+    inverse: str | None = None
+
+
+def _triangular(g: Any) -> dict[str, _Factor]:
+    """The Cholesky factors lowered in this graph, by output name."""
     return g.__dict__.setdefault("triangular_factors", {})
+
+
+def _inverse_in_the_loop(g: Any, f: _Factor) -> str | None:
+    """L^-1 (float64) computed by the factor's own Loop, one more carried value: row j of X is
+    ``(e_j - L[j, :] X) / L[j, j]`` as soon as column j of L is known. None when the Loop is not a node of
+    this graph (lowered in another body)."""
+    if f.inverse is not None:
+        return f.inverse
+    node = next((nd for nd in g.nodes if nd.op_type == "Loop" and nd.output[0] == f.loop), None)
+    if node is None:
+        return None
+    elem = _elem(np.float64)
+    body = next(a for a in node.attribute if a.name == "body").g
+    b = g.child(body.name)
+    x = b.fresh("triangular_inverse_x")
+    e_j = b.op("Cast", b.op("Equal", b.const(np.arange(f.n, dtype=np.int64)), f.j), to=elem)   # (n,)
+    row_x = b.op("Div", b.op("Sub", e_j, b.op("MatMul", f.row, x)), f.diag)           # (..., 1, n)
+    at_j = b.op("Cast", b.op("Equal", b.const(np.arange(f.n, dtype=np.int64).reshape(f.n, 1)), f.j), to=elem)
+    new = b.op("Add", x, b.op("Mul", at_j, row_x))
+    body.node.extend(b.nodes)
+    body.input.append(helper.make_tensor_value_info(x, elem, [None] * f.rank))
+    body.output.append(helper.make_tensor_value_info(new, elem, [None] * f.rank))
+    node.input.append(f.low0)   # X starts as zeros, as L
+    f.inverse = g.fresh(f.loop + ".inverse")
+    node.output.append(f.inverse)
+    return f.inverse
 
 
 def _lower_triangular_inverse(g: Any, low: str, n: int, rank: int) -> str:
@@ -116,13 +162,15 @@ def inverse_loop(g: Any, a: str) -> str:
     factor of this graph (THOR's ``inverse(cholesky(A))``) by substitution, one matrix product of a row per
     column and no pivoting (a triangular factor with a positive diagonal needs none)."""
     n = _static_n(g, "inverse")
-    kind = _triangular(g).get(a)
+    factor = _triangular(g).get(a)
     a, dtype, rank = _widened(g, a)
-    if kind == "lower":
-        return _narrowed(g, _lower_triangular_inverse(g, a, n, rank), dtype)
-    if kind == "upper":   # U^-1 = ((U^T)^-1)^T
-        low_inv = _lower_triangular_inverse(g, g.op("Transpose", a, perm=_swap_last(rank)), n, rank)
-        return _narrowed(g, g.op("Transpose", low_inv, perm=_swap_last(rank)), dtype)
+    if factor is not None:
+        fused = _inverse_in_the_loop(g, factor)
+        if factor.upper:   # U^-1 = ((U^T)^-1)^T
+            low_inv = fused or _lower_triangular_inverse(g, g.op("Transpose", a, perm=_swap_last(rank)), n,
+                                                         rank)
+            return _narrowed(g, g.op("Transpose", low_inv, perm=_swap_last(rank)), dtype)
+        return _narrowed(g, fused or _lower_triangular_inverse(g, a, n, rank), dtype)
     work = np.dtype(np.float64)
     elem = _elem(work)
     one = helper.make_tensor("one", elem, [1], np.ones(1, work).tobytes(), raw=True)
