@@ -44,7 +44,7 @@ def main() -> None:
         step = nn.TrainOneStepCell(WithLoss(net, loss), opt)
         step.set_train()
         for thor in (True, False):
-            def run(k: int, step=step, thor=thor, mode=mode) -> list[float]:
+            def run(k: int, step=step, thor=thor, mode=mode, batch=batch) -> list[float]:
                 ms.set_context(mode=mode)
                 step.add_flags_recursive(thor=thor)
                 try:
