@@ -74,20 +74,20 @@ def cholesky_loop(g: Any, a: str, upper: bool) -> str:
     low0 = g.op("ConstantOfShape", g.op("Shape", a), value=zero)
     b, j, (low,) = _body(g, "cholesky_column", elem, rank, ["low"])
     jj = b.unsqueeze(j, [0])
-    rows = b.const(np.arange(n, dtype=np.int64).reshape(n, 1))
     col_a = b.op("Gather", a, jj, axis=-1)                                            # (..., n, 1)
     row_raw = b.op("Gather", low, jj, axis=-2)                                        # L[j, :]
     row_l = b.op("Transpose", row_raw, perm=_swap_last(rank))
     v = b.op("Sub", col_a, b.op("MatMul", low, row_l))
     d = b.op("Sqrt", b.op("Gather", v, jj, axis=-2))                                  # (..., 1, 1)
-    below = b.op("Cast", b.op("GreaterOrEqual", rows, j), to=elem)                    # (n, 1): i >= j
+    # the masks of column j, read from constant tables (a Gather each: one node, not a compare and a cast)
+    below = b.op("Gather", b.const(np.tril(np.ones((n, n), work))), jj, axis=1)       # (n, 1): i >= j
     col = b.op("Mul", b.op("Div", v, d), below)
-    onehot = b.op("Cast", b.op("Equal", b.const(np.arange(n, dtype=np.int64)), j), to=elem)  # (n,)
+    onehot = b.op("Gather", b.const(np.eye(n, dtype=work)), j, axis=0)                # (n,): e_j
     b.outputs.append(b.subgraph_io(b.op("Add", low, b.op("Mul", col, onehot)), elem, rank))
     loop = g.op("Loop", g.i64(n), None, low0, body=b.graph())
     out = g.op("Transpose", loop, perm=_swap_last(rank)) if upper else loop
     out = _narrowed(g, out, dtype)
-    _triangular(g)[out] = _Factor(upper, loop, low0, j, jj, row_raw, d, n, rank)
+    _triangular(g)[out] = _Factor(upper, loop, low0, j, jj, row_raw, d, onehot, n, rank)
     return out
 
 
@@ -104,6 +104,7 @@ class _Factor:
     jj: str
     row: str
     diag: str
+    e_j: str
     n: int
     rank: int
     inverse: str | None = None
@@ -127,9 +128,8 @@ def _inverse_in_the_loop(g: Any, f: _Factor) -> str | None:
     body = next(a for a in node.attribute if a.name == "body").g
     b = g.child(body.name)
     x = b.fresh("triangular_inverse_x")
-    e_j = b.op("Cast", b.op("Equal", b.const(np.arange(f.n, dtype=np.int64)), f.j), to=elem)   # (n,)
-    row_x = b.op("Div", b.op("Sub", e_j, b.op("MatMul", f.row, x)), f.diag)           # (..., 1, n)
-    at_j = b.op("Cast", b.op("Equal", b.const(np.arange(f.n, dtype=np.int64).reshape(f.n, 1)), f.j), to=elem)
+    row_x = b.op("Div", b.op("Sub", f.e_j, b.op("MatMul", f.row, x)), f.diag)         # (..., 1, n)
+    at_j = b.op("Gather", b.const(np.eye(f.n, dtype=np.float64)), f.jj, axis=1)      # (n, 1): e_j
     new = b.op("Add", x, b.op("Mul", at_j, row_x))
     body.node.extend(b.nodes)
     body.input.append(helper.make_tensor_value_info(x, elem, [None] * f.rank))
@@ -150,9 +150,10 @@ def _lower_triangular_inverse(g: Any, low: str, n: int, rank: int) -> str:
     jj = b.unsqueeze(j, [0])
     row_l = b.op("Gather", low, jj, axis=-2)                                          # (..., 1, n)
     diag = b.op("Gather", row_l, jj, axis=-1)                                         # (..., 1, 1)
-    e_j = b.op("Cast", b.op("Equal", b.const(np.arange(n, dtype=np.int64)), j), to=elem)   # (n,)
+    eye = b.const(np.eye(n, dtype=np.float64))
+    e_j = b.op("Gather", eye, j, axis=0)                                              # (n,)
     row_x = b.op("Div", b.op("Sub", e_j, b.op("MatMul", row_l, x)), diag)             # (..., 1, n)
-    at_j = b.op("Cast", b.op("Equal", b.const(np.arange(n, dtype=np.int64).reshape(n, 1)), j), to=elem)
+    at_j = b.op("Gather", eye, jj, axis=1)                                            # (n, 1)
     b.outputs.append(b.subgraph_io(b.op("Add", x, b.op("Mul", at_j, row_x)), elem, rank))
     return g.op("Loop", g.i64(n), None, x0, body=b.graph())
 
