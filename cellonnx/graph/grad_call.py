@@ -59,8 +59,8 @@ def run_grad_call(owner: Callable, compute: Callable[..., Any], args: tuple, kwa
     """
     if kwargs:
         _warn_once(owner, what, f"it is called with {sorted(kwargs)} by keyword; a compiled graph takes "
-                                "positional inputs (MindSpore's compiled gradient function refuses keywords). "
-                                "Pass them positionally to compile the call")
+                                "positional inputs (MindSpore's compiled gradient function refuses "
+                                "keywords). Pass them positionally to compile the call")
         return EAGER
     from cellonnx.graph.train import arg_names_of, compiled_step, step_key
     failed = _FAILED.setdefault(owner, set())

@@ -109,6 +109,31 @@ class SymInt(int):
     __hash__ = int.__hash__
 
 
+def _extreme(a: int, b: int, onnx_op: str) -> int:
+    pick = min if onnx_op == "Min" else max
+    if not isinstance(a, SymInt) and not isinstance(b, SymInt):
+        return pick(int(a), int(b))
+    signs = [x.nonneg if isinstance(x, SymInt) else int(x) >= 0 for x in (a, b)]
+    nonneg = all(signs) if onnx_op == "Min" else any(signs)
+
+    def make(g: Any) -> str:
+        names = [x.onnx_name(g) if isinstance(x, SymInt) else g.i64([int(x)]) for x in (a, b)]
+        return g.op(onnx_op, *names)
+
+    return SymInt(pick(int(a), int(b)), make, nonneg)
+
+
+def sym_min(a: int, b: int) -> int:
+    """``min(a, b)`` of ints, either of them a SymInt: a SymInt computing it at run time (a plain int when
+    neither is symbolic)."""
+    return _extreme(a, b, "Min")
+
+
+def sym_max(a: int, b: int) -> int:
+    """``max(a, b)`` of ints, either of them a SymInt (see :func:`sym_min`)."""
+    return _extreme(a, b, "Max")
+
+
 def is_symbolic(value: Any) -> bool:
     if isinstance(value, SymInt):
         return True

@@ -21,8 +21,9 @@ from tests.tolerance import assert_close, sum_rtol
 
 W = np.linspace(-1.0, 1.0, 12, dtype=np.float32).reshape(3, 4)
 
-# name -> (function of x (batch, 3, 4), the smallest batch it is traced and run at: a slice whose bound lies
-# beyond the batch is traced as the example clamps it)
+# name -> (function of x (batch, 3, 4), the smallest batch it is traced and run at). A slice's bounds are
+# clamped to the batch the graph runs at, as NumPy clamps them: x[0:2] traced at batch 3 and run at batch 1
+# takes one row (and x[1:3] none), so its gradient has the runtime batch's rows
 FUNCTIONS: dict[str, tuple[Callable[[Any], Any], int]] = {
     "minus first row": (lambda x: x - x[0:1], 1),
     "times first row broadcast_to": (lambda x: x * ops.broadcast_to(x[0:1], x.shape), 1),
@@ -30,7 +31,11 @@ FUNCTIONS: dict[str, tuple[Callable[[Any], Any], int]] = {
     "plus last row": (lambda x: x + x[-1:], 1),
     "second row from the end": (lambda x: x * x[-2:-1], 2),
     "first row tiled": (lambda x: x * ops.tile(x[0:1], (x.shape[0], 1, 1)), 1),
-    "first two rows summed": (lambda x: x + x[0:2].sum(0, keepdims=True), 2),
+    "first two rows summed": (lambda x: x + x[0:2].sum(0, keepdims=True), 1),
+    "rows one and two summed": (lambda x: x * x[1:3].sum(0, keepdims=True), 1),
+    "last two rows summed": (lambda x: x * x[-2:].sum(0, keepdims=True), 1),
+    "all but the last two rows summed": (lambda x: x * x[:-2].sum(0, keepdims=True), 1),
+    "rows one to the second from the end": (lambda x: x * x[1:-1].sum(0, keepdims=True), 1),
     "first row of a product": (lambda x: x * (x * Tensor(W))[0:1], 1),
     "first row through narrow": (lambda x: x - ops.narrow(x, 0, 0, 1), 1),
     "minus the batch mean": (lambda x: x - x.mean(0, keep_dims=True), 1),

@@ -1,7 +1,7 @@
-"""In GRAPH_MODE a top-level call of a gradient function (``value_and_grad``, ``grad``, ``GradOperation``) runs
-as one compiled graph, as MindSpore 2.10 compiles it (its ``_Grad.__call__`` and ``GradOperation.__call__``
-wrap the call in ``jit`` in GRAPH_MODE): values and gradients equal eager's, one graph for every batch size;
-a call the graph cannot take runs eagerly and says why, once."""
+"""In GRAPH_MODE a top-level call of a gradient function (``value_and_grad``, ``grad``, ``GradOperation``)
+runs as one compiled graph, as MindSpore 2.10 compiles it (its ``_Grad.__call__`` and
+``GradOperation.__call__`` wrap the call in ``jit`` in GRAPH_MODE): values and gradients equal eager's, one
+graph for every batch size; a call the graph cannot take runs eagerly and says why, once."""
 from __future__ import annotations
 
 import warnings
