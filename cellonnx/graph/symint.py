@@ -18,12 +18,14 @@ class SymInt(int):
     _make: Maker
     _names: dict
     nonneg: bool  # known >= 0 at every size (a dim, sums and products of dims): Div then floors
+    symbol: str | None   # the graph's name of the dim read (its dim_param), None for arithmetic on dims
 
-    def __new__(cls, value: int, make: Maker, nonneg: bool = True) -> SymInt:
+    def __new__(cls, value: int, make: Maker, nonneg: bool = True, symbol: str | None = None) -> SymInt:
         obj = super().__new__(cls, int(value))
         obj._make = make
         obj._names = {}
         obj.nonneg = nonneg
+        obj.symbol = symbol
         return obj
 
     def onnx_name(self, g: Any) -> str:
@@ -94,9 +96,14 @@ class SymInt(int):
     # example's size. So a decision an op makes by comparing shapes ("broadcast (1, 1, 4) to (batch, 1, 4)
     # is a no-op", "tile by (batch, 1, 1) changes nothing") is not taken because the example's batch is 1:
     # the op is emitted and reads the dim from the graph. Two symbolic dims compare by their example values
-    # (the same dim read from two tensors is equal; a check that two inputs share a batch size passes).
+    # (the same dim read from two tensors is equal; a check that two inputs share a batch size passes),
+    # except two dims the graph names differently (``d0``, ``d1``): they are not the same dim, whatever
+    # sizes the example gave them (a batch and a sequence length both 1: reshaping (B, T, 4) to (T, B, 4)
+    # is not a no-op).
     def __eq__(self, other: object) -> bool:
         if isinstance(other, SymInt):
+            if self.symbol and other.symbol and self.symbol != other.symbol:
+                return False
             return int(self) == int(other)
         if isinstance(other, (int, np.integer)):
             return False

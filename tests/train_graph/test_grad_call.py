@@ -125,7 +125,7 @@ def test_top_level_gradient_call_compiles(case: str) -> None:
         assert_close(graph_state[name], value, rtol=RTOL, scale_rtol=RTOL, what=f"{case}: {name}")
 
 
-class _NoLowering(Op):
+class _UnloweredInGrad(Op):
     """An op with a forward and a gradient but no ONNX lowering."""
 
     def forward(self, x: np.ndarray) -> np.ndarray:
@@ -136,7 +136,7 @@ class _NoLowering(Op):
 
 
 def _unlowered(x: Any) -> Any:
-    return ops.sum(_NoLowering.apply(x) * x)
+    return ops.sum(_UnloweredInGrad.apply(x) * x)
 
 
 def _scaled(x: Any, scale: Any = 1.0) -> Any:
@@ -145,7 +145,7 @@ def _scaled(x: Any, scale: Any = 1.0) -> Any:
 
 FALLBACKS = {
     "no_lowering": (_unlowered, {}, r"value_and_grad function of _unlowered runs eagerly \(PYNATIVE\): it "
-                                    r"cannot be compiled: .*op _NoLowering cannot be written as ONNX"),
+                                    r"cannot be compiled: .*op _UnloweredInGrad cannot be written as ONNX"),
     "keyword": (_scaled, {"scale": 3.0}, r"value_and_grad function of _scaled runs eagerly \(PYNATIVE\): it "
                                          r"is called with \['scale'\] by keyword.*Pass them positionally"),
 }
