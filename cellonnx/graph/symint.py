@@ -18,9 +18,11 @@ class SymInt(int):
     _make: Maker
     _names: dict
     nonneg: bool  # known >= 0 at every size (a dim, sums and products of dims): Div then floors
-    symbol: str | None   # the graph's name of the dim read (its dim_param), None for arithmetic on dims
+    # the dim read: (its dim_param, the dim_params of the other dims of the input declaring it); None for
+    # arithmetic on dims and dims shape inference could not name
+    symbol: tuple | None
 
-    def __new__(cls, value: int, make: Maker, nonneg: bool = True, symbol: str | None = None) -> SymInt:
+    def __new__(cls, value: int, make: Maker, nonneg: bool = True, symbol: tuple | None = None) -> SymInt:
         obj = super().__new__(cls, int(value))
         obj._make = make
         obj._names = {}
@@ -97,12 +99,13 @@ class SymInt(int):
     # is a no-op", "tile by (batch, 1, 1) changes nothing") is not taken because the example's batch is 1:
     # the op is emitted and reads the dim from the graph. Two symbolic dims compare by their example values
     # (the same dim read from two tensors is equal; a check that two inputs share a batch size passes),
-    # except two dims the graph names differently (``d0``, ``d1``): they are not the same dim, whatever
-    # sizes the example gave them (a batch and a sequence length both 1: reshaping (B, T, 4) to (T, B, 4)
-    # is not a no-op).
+    # except two axes of one graph input (``d0``, ``d1`` of x): they are not the same dim, whatever sizes
+    # the example gave them (a batch and a sequence length both 1: reshaping (B, T, 4) to (T, B, 4) is not a
+    # no-op).
     def __eq__(self, other: object) -> bool:
         if isinstance(other, SymInt):
-            if self.symbol and other.symbol and self.symbol != other.symbol:
+            a, b = self.symbol, other.symbol
+            if a and b and a[0] != b[0] and b[0] in a[1]:
                 return False
             return int(self) == int(other)
         if isinstance(other, (int, np.integer)):

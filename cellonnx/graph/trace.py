@@ -338,11 +338,24 @@ class Tracer:
             # an int); a dynamic one keeps the symbol inference gave it (``d0``, ``d1`` ...), which tells two
             # dims of the graph apart where the example's sizes are equal (batch and sequence both 1)
             symbols = self._probe.symbols().get(name) if self.parent is None else None
-            symbols = symbols or [None] * len(shape)
+            symbols = [self._dim_symbol(sym) for sym in symbols or [None] * len(shape)]
             cached = tuple(d if isinstance(k, int) and k == d else SymInt(d, dim(i), symbol=sym)
                            for i, (d, k, sym) in enumerate(zip(shape, known, symbols)))
             self._shapes[id(t)] = cached
         return cached
+
+    def _dim_symbol(self, param: str | None) -> tuple | None:
+        """A dim's symbol for SymInt: its dim_param with the dim_params declared beside it on one graph input.
+        Two axes of one input are two dims; the same name on two inputs says nothing (inputs name their
+        dynamic dims by axis: ``d1`` of x (5, d1, 3) and ``d0`` of its lengths (d0,) are one batch)."""
+        if param is None:
+            return None
+        beside: set[str] = set()
+        for vi in self.g.inputs:
+            params = {d.dim_param for d in vi.type.tensor_type.shape.dim if d.dim_param}
+            if param in params:
+                beside |= params
+        return (param, frozenset(beside - {param}))
 
     def on_bool(self, t: Tensor) -> None:
         if self.is_traced(t):

@@ -67,7 +67,7 @@ def test_gradient_with_a_dynamic_batch(name: str, example: int) -> None:
 
 
 # Two dynamic dims (batch, sequence) traced where the example's sizes are equal (both 1, or both 2): the
-# graph names the dims apart (d0, d1), so a shape that swaps them is not taken for the same shape.
+# graph names the two axes of its input apart (d0, d1), so a shape that swaps them is not the same shape.
 # name -> function of x (batch, sequence, 4)
 TWO_DIMS: dict[str, Callable[[Any], Any]] = {
     "reshape to (sequence, batch)": lambda x: ops.reshape(x, (x.shape[1], x.shape[0], 4)).cumsum(0),
