@@ -290,7 +290,8 @@ class HybridBlock(Block):
         """The compiled forward and backward graphs for a call inside ``autograd.record()``, traced again
         when the input signature, the training mode, which inputs need gradients or a grad_req changes."""
         self._settle_shapes(args)
-        static = bool(self._hybrid_flags.get("static_shape")) or not batch_is_dynamic()
+        static = bool(self._hybrid_flags.get("static_shape")) or not batch_is_dynamic() or \
+            "_unrolls_axis0" in self.__dict__
         wrt = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor) and a.requires_grad
                     and is_grad_enabled())
         target = self._backend or context.get_context("device_target")
@@ -307,6 +308,11 @@ class HybridBlock(Block):
 
             try:
                 graphs = trace_vjp(forward, args, wrt, dynamic_batch=not static, name=type(self).__name__)
+            except _trace.StaticDimRequired:
+                if static:
+                    raise
+                self.__dict__["_unrolls_axis0"] = True  # a recurrence over axis 0 (TNC): one graph per length
+                return self._training_for(args)
             except _trace.TraceError as exc:
                 raise type(exc)(f"{type(self).__name__} is hybridized and trains as a compiled graph under "
                                 f"autograd.record(): {exc} (or call hybridize(False) on it to train it "

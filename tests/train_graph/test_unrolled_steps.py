@@ -16,6 +16,7 @@ import cellonnx as ms
 from cellonnx import nn, ops
 from cellonnx.graph import train
 from cellonnx.graph.trace import StaticDimRequired, trace
+from tests.tolerance import assert_close
 from tests.train_graph.harness import check_trajectory
 
 LENGTHS = (1, 4, 3, 4, 6)   # traced first at one step
@@ -71,3 +72,30 @@ def test_dynamic_steps_in_a_plain_trace_name_the_dim() -> None:
                                                 r"is dynamic in this graph; declare that dim static"):
         trace(loss, [("x", x, [None, 2, 3])])
     trace(loss, [("x", x, [2, None, 3])])   # the batch dynamic, the steps static: it traces
+
+
+def test_hybridized_time_major_gluon_lstm_trains_at_every_length() -> None:
+    """The same under ``autograd.record()``: a hybridized gluon LSTM (layout TNC) takes each sequence length
+    through a graph of its own and trains as the eager block does."""
+    import cellonnx.mxnet as mx
+
+    rng = np.random.default_rng(1)
+    xs = [mx.nd.array(rng.standard_normal((t, 2, 3)).astype(np.float32)) for t in LENGTHS]
+    nets = []
+    for hybrid in (False, True):
+        ms.set_seed(3)
+        net = mx.gluon.rnn.LSTM(4, input_size=3)
+        net.initialize()
+        for i, p in enumerate(net.collect_params().values()):
+            p.set_data(mx.nd.array(np.random.default_rng(i).uniform(-0.5, 0.5, p.shape).astype(np.float32)))
+        if hybrid:
+            net.hybridize()
+        trainer = mx.gluon.Trainer(net.collect_params(), "sgd", {"learning_rate": 0.5})
+        for x in xs:
+            with mx.autograd.record():
+                loss = (net(x) ** 2).sum()
+            loss.backward()
+            trainer.step(1)
+        nets.append(net)
+    for p, q in zip(nets[0].collect_params().values(), nets[1].collect_params().values()):
+        assert_close(q.data().asnumpy(), p.data().asnumpy(), 1e-5, 1e-6, what=p.name)
