@@ -207,3 +207,29 @@ def test_inside_jit_and_pynative_not_compiled_apart() -> None:
         ms.set_context(mode=ms.PYNATIVE_MODE)
     assert len(train.compiled_steps(step)) == 1
     assert not train.compiled_steps(grad_fn)
+
+
+def test_compiled_gradients_with_an_eager_optimizer_follow_eager_training() -> None:
+    """MindSpore's functional loop in GRAPH_MODE: ``loss, grads = grad_fn(x, y)`` compiled, then
+    ``optimizer(grads)`` at top level; each step's parameters (changed outside the graph) reach the next
+    compiled call, and the moving statistics it updates reach the optimizer's reads."""
+    def train(mode: int) -> tuple[list, dict[str, np.ndarray]]:
+        ms.set_seed(0)
+        net = _Net()
+        opt = nn.Momentum(net.trainable_params(), 0.1, 0.9)
+        grad_fn = ms.value_and_grad(_aux(net), None, opt.parameters, has_aux=True)
+        losses = []
+        ms.set_context(mode=mode)
+        try:
+            for i, n in enumerate((4, 1, 6, 3)):
+                (loss, _), grads = grad_fn(*_data(n, i))
+                opt(grads)
+                losses.append(float(loss.asnumpy()))
+        finally:
+            ms.set_context(mode=ms.PYNATIVE_MODE)
+        return losses, {k: np.array(p.asnumpy(), copy=True) for k, p in net.parameters_and_names()}
+
+    (eager_losses, eager_state), (graph_losses, graph_state) = train(ms.PYNATIVE_MODE), train(ms.GRAPH_MODE)
+    assert_close(np.array(graph_losses), np.array(eager_losses), rtol=RTOL, scale_rtol=RTOL, what="losses")
+    for name, value in eager_state.items():
+        assert_close(graph_state[name], value, rtol=RTOL, scale_rtol=RTOL, what=name)
