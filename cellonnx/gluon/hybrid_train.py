@@ -6,9 +6,15 @@ norms and the residuals its gradient needs), and when ``backward`` reaches the b
 which turns the output gradients into the gradients of its inputs and parameters. The block is one entry on
 the tape, so the loss and anything outside the block stay eager, and the tape writes the parameters'
 gradients as for any op (grad_req 'write', 'add' and 'null' honoured).
+
+Tensors inside list and tuple arguments (a recurrent model's states, ``model(data, hidden)``) are graph
+inputs like the others (gluon/flat_call.py), so one trace serves every state value; a state that requires
+grad gets its gradient from the backward graph. Axis 0 and the batch axis of every tensor are dynamic
+(:func:`input_shapes`): a time-major recurrent model's last, shorter batch runs the same graph.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -22,7 +28,28 @@ from cellonnx.graph.step_trace import rebuild
 from cellonnx.graph.vjp import VJPGraphs
 from cellonnx.tensor import Tensor
 
-__all__ = ["CompiledTraining"]
+__all__ = ["CompiledTraining", "input_shapes"]
+
+
+def input_shapes(block: Any, args: Sequence[Any], static: bool) -> list[tuple | None]:
+    """The shape each argument is traced with: axis 0 and the batch axis (gluon.rnn.batch_axes: axis 1 of
+    a time-major recurrent input and of its states) None, or every dim as given when ``static``; None for
+    an argument that is not a Tensor."""
+    from cellonnx.gluon.rnn.batch_axes import batch_axes
+
+    tensors = [a for a in args if isinstance(a, Tensor)]
+    axes = iter(batch_axes(block, [tuple(t.shape) for t in tensors]))
+    shapes: list[tuple | None] = []
+    for a in args:
+        if not isinstance(a, Tensor):
+            shapes.append(None)
+            continue
+        axis = next(axes)
+        shape = tuple(int(d) for d in a.shape)
+        if not static and shape:
+            shape = tuple(None if i in (0, axis) else d for i, d in enumerate(shape))
+        shapes.append(shape)
+    return shapes
 
 
 class CompiledTraining:
