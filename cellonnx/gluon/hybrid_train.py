@@ -9,8 +9,9 @@ gradients as for any op (grad_req 'write', 'add' and 'null' honoured).
 
 Tensors inside list and tuple arguments (a recurrent model's states, ``model(data, hidden)``) are graph
 inputs like the others (gluon/flat_call.py), so one trace serves every state value; a state that requires
-grad gets its gradient from the backward graph. Axis 0 and the batch axis of every tensor are dynamic
-(:func:`input_shapes`): a time-major recurrent model's last, shorter batch runs the same graph.
+grad gets its gradient from the backward graph. The batch axis of every tensor is dynamic
+(:func:`input_shapes`): a time-major recurrent model's last, shorter batch runs the same graph, while
+another sequence length traces again.
 """
 from __future__ import annotations
 
@@ -32,9 +33,12 @@ __all__ = ["CompiledTraining", "input_shapes"]
 
 
 def input_shapes(block: Any, args: Sequence[Any], static: bool) -> list[tuple | None]:
-    """The shape each argument is traced with: axis 0 and the batch axis (gluon.rnn.batch_axes: axis 1 of
-    a time-major recurrent input and of its states) None, or every dim as given when ``static``; None for
-    an argument that is not a Tensor."""
+    """The shape each argument is traced with: its batch axis None (gluon.rnn.batch_axes: axis 0, or axis 1
+    of a time-major recurrent input and of the states), or every dim as given when ``static``; None for an
+    argument that is not a Tensor.
+
+    A recurrent layer's time axis stays static: its gradient unrolls the recurrence over the traced
+    sequence length, so another length traces again."""
     from cellonnx.gluon.rnn.batch_axes import batch_axes
 
     tensors = [a for a in args if isinstance(a, Tensor)]
@@ -47,7 +51,7 @@ def input_shapes(block: Any, args: Sequence[Any], static: bool) -> list[tuple | 
         axis = next(axes)
         shape = tuple(int(d) for d in a.shape)
         if not static and shape:
-            shape = tuple(None if i in (0, axis) else d for i, d in enumerate(shape))
+            shape = tuple(None if i == axis else d for i, d in enumerate(shape))
         shapes.append(shape)
     return shapes
 

@@ -3,7 +3,8 @@
 argument): the states are graph inputs, so one traced pair of graphs serves every step whatever the states'
 values, the shorter last batch included (its batch axis is dynamic); the gradients of the parameters and of
 the begin states, the losses, the parameters and the states after four steps equal the eager loop's and
-MXNet 1.9.1's (tests/fixtures/mxnet/gen_hybrid_rnn_train.py, hybridized there too)."""
+MXNet 1.9.1's (tests/fixtures/mxnet/gen_hybrid_rnn_train.py, hybridized there too). Another sequence
+length traces again (the recurrent gradients unroll over the traced length) and gives the eager results."""
 from __future__ import annotations
 
 import logging
@@ -81,3 +82,34 @@ def test_static_shape_traces_each_batch_size_again() -> None:
             out, _ = net(mx.nd.array(x[:, :batch]), hidden)
         out.backward()
     assert sorted(c.forward_runs for c in net._compiled.values()) == [1, 2]
+
+
+@pytest.mark.parametrize("case", ["lstm", "gru", "rnn_tanh", "lstm_ntc_bidirectional", "model_gru"])
+def test_another_sequence_length_traces_again(case: str) -> None:
+    _, layout, width = cases.CASES[case]
+    runs = []
+    for hybrid in (False, True):
+        net = cases.build(mx, case)
+        if hybrid:
+            net.hybridize()
+        got = []
+        for k, (steps, batch) in enumerate(((4, 3), (2, 3), (4, 2), (6, 1))):
+            shape = (steps, batch, cases.C) if layout == "TNC" else (batch, steps, cases.C)
+            x = mx.nd.array(cases.value(40 + k, shape, 1.0))
+            hidden = [mx.nd.array(cases.value(50 + j, s.shape)) for j, s in
+                      enumerate(net.begin_state(batch_size=batch))]
+            for h in hidden:
+                h.attach_grad()
+            with mx.autograd.record():
+                out, new = net(x, hidden)
+                loss = (out * out).sum() + sum((h * h).sum() for h in new)
+            loss.backward()
+            got += [loss.asnumpy(), *[h.grad.asnumpy() for h in hidden],
+                    *[p.grad().asnumpy() for p in net.collect_params().values()]]
+        runs.append(got)
+        if hybrid:
+            assert sorted(c.forward_runs for c in net._compiled.values()) == [1, 1, 2], \
+                f"{case}: lengths 4, 2 and 6 each traced once, batch 3 and 2 of length 4 one graph"
+    assert out.shape[-1] == width
+    for i, (g, w) in enumerate(zip(runs[1], runs[0])):
+        assert_close(g, w, 1e-4, 1e-5, what=f"{case} value {i}: hybridized vs eager")
