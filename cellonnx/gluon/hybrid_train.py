@@ -29,7 +29,12 @@ from cellonnx.graph.step_trace import rebuild
 from cellonnx.graph.vjp import VJPGraphs
 from cellonnx.tensor import Tensor
 
-__all__ = ["CompiledTraining", "input_shapes"]
+__all__ = ["SPINNING", "CompiledTraining", "input_shapes"]
+
+# onnxruntime's threads wait for the next run without spinning: the eager loss, the Trainer's update and the
+# tape run in NumPy between the forward and backward runs, on the cores spinning threads would hold
+# (bench/gluon_rnn_train.py --spinning; bench/RESULTS.md "Hybridized Gluon training")
+SPINNING = False
 
 
 def input_shapes(block: Any, args: Sequence[Any], static: bool) -> list[tuple | None]:
@@ -69,9 +74,9 @@ class CompiledTraining:
         self.name = name
         threads = context.get_context("intra_op_num_threads") or 0
         self.forward_session = Session(serialize(graphs.forward), device_target, device_id,
-                                       intra_op_num_threads=threads)
+                                       intra_op_num_threads=threads, spinning=SPINNING)
         self.backward_session = (Session(serialize(graphs.backward), device_target, device_id,
-                                         intra_op_num_threads=threads)
+                                         intra_op_num_threads=threads, spinning=SPINNING)
                                  if graphs.backward is not None else None)
         self._fwd_names = list(dict.fromkeys([*graphs.outputs, *(o for o, _ in graphs.updates),
                                               *(o for o, _ in graphs.observed), *graphs.residuals]))
