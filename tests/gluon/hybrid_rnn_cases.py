@@ -1,4 +1,5 @@
-"""Training hybridized Gluon recurrent blocks, written once for both frameworks: ``train(mx, case, hybrid)``
+"""Training hybridized Gluon recurrent blocks (gluon.rnn's LSTM / GRU / RNN layers, a model taking their
+states as one list argument, an LSTMCell unrolled in a block), written once for both frameworks: ``train(mx, case, hybrid)``
 builds the case's block with the ``mx`` given (real MXNet 1.9.1 in
 tests/fixtures/mxnet/gen_hybrid_rnn_train.py, cellonnx.mxnet in test_hybrid_rnn_training.py) and runs the
 imperative loop of MXNet's word language model (train.py) on it: states carried from step to step and
@@ -54,7 +55,23 @@ def _model(kind: str) -> Any:
     return make
 
 
-# case -> (builder, layout of the data, states per layer call, width of the output)
+def _unrolled(mx: Any) -> Any:
+    """An LSTMCell unrolled over the sequence inside a block ('NTC'; the cell's states are (batch, hidden))."""
+    class Unrolled(mx.gluon.HybridBlock):
+        def __init__(self, **kwargs: Any) -> None:
+            super().__init__(**kwargs)
+            with self.name_scope():
+                self.cell = mx.gluon.rnn.LSTMCell(H, input_size=C)
+
+        def hybrid_forward(self, F: Any, inputs: Any, hidden: Any) -> Any:
+            return self.cell.unroll(T, inputs, hidden, layout="NTC", merge_outputs=True)
+
+        def begin_state(self, *args: Any, **kwargs: Any) -> Any:
+            return self.cell.begin_state(*args, **kwargs)
+    return Unrolled()
+
+
+# case -> (builder, layout of the data, width of the output)
 CASES: dict[str, tuple[Any, str, int]] = {
     "lstm": (_layer("lstm", 2), "TNC", H),
     "gru": (_layer("gru", 1), "TNC", H),
@@ -63,6 +80,7 @@ CASES: dict[str, tuple[Any, str, int]] = {
     "lstm_ntc_bidirectional": (_layer("lstm", 1, layout="NTC", bidirectional=True), "NTC", 2 * H),
     "model_lstm": (_model("lstm"), "TNC", 2),
     "model_gru": (_model("gru"), "TNC", 2),
+    "lstm_cell_unrolled": (_unrolled, "NTC", H),
 }
 
 
@@ -90,6 +108,11 @@ def build(mx: Any, case: str) -> Any:
     return net
 
 
+def _state_axis(h: Any) -> int:
+    """The batch axis of a state: a layer's are (layers, batch, hidden), a cell's (batch, hidden)."""
+    return 1 if len(h.shape) == 3 else 0
+
+
 def train(mx: Any, case: str, hybrid: bool) -> tuple[Any, dict[str, np.ndarray]]:
     """The loop; returns the block and per step ``loss<i>``, after the first step ``grad<k>`` of every
     parameter and ``dstate<j>`` of every begin state, and at the end ``param<k>``, ``state<j>`` (the last
@@ -110,7 +133,8 @@ def train(mx: Any, case: str, hybrid: bool) -> tuple[Any, dict[str, np.ndarray]]
     for i, batch in enumerate(BATCHES):
         x = mx.nd.array(np.take(d["x"][i], range(batch), axis=axis))
         y = mx.nd.array(np.take(d["y"][i], range(batch), axis=axis))
-        hidden = [mx.nd.array(h.asnumpy()[:, :batch]) if h.shape[1] != batch else h.detach() for h in hidden]
+        hidden = [h.detach() if h.shape[_state_axis(h)] == batch
+                  else mx.nd.array(np.take(h.asnumpy(), range(batch), axis=_state_axis(h))) for h in hidden]
         if i == 0:
             for h in hidden:
                 h.attach_grad()
