@@ -1,6 +1,6 @@
 """Training hybridized Gluon recurrent blocks (gluon.rnn's LSTM / GRU / RNN layers, a model taking their
-states as one list argument, an LSTMCell unrolled in a block), written once for both frameworks: ``train(mx, case, hybrid)``
-builds the case's block with the ``mx`` given (real MXNet 1.9.1 in
+states as one list argument, an LSTMCell unrolled in a block), written once for both frameworks:
+``train(mx, case, hybrid)`` builds the case's block with the ``mx`` given (real MXNet 1.9.1 in
 tests/fixtures/mxnet/gen_hybrid_rnn_train.py, cellonnx.mxnet in test_hybrid_rnn_training.py) and runs the
 imperative loop of MXNet's word language model (train.py) on it: states carried from step to step and
 detached, forward and loss under ``autograd.record()``, ``backward``, ``gluon.Trainer.step``.
