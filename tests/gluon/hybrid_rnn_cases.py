@@ -56,7 +56,7 @@ def _model(kind: str) -> Any:
 
 
 def _unrolled(mx: Any) -> Any:
-    """An LSTMCell unrolled over the sequence inside a block ('NTC'; the cell's states are (batch, hidden))."""
+    """An LSTMCell unrolled over the sequence in a block ('NTC'; the cell's states are (batch, hidden))."""
     class Unrolled(mx.gluon.HybridBlock):
         def __init__(self, **kwargs: Any) -> None:
             super().__init__(**kwargs)
