@@ -122,7 +122,23 @@ def tiled_forms(N, C, H, k=2):
                         n("Floor", ["q"], ["rowf"]), n("Mul", ["rowf", "wkf"], ["rw"]),
                         n("Add", ["posf", "rw"], ["p1"]), n("Cast", ["p1"], ["p1i"], to=T.INT64),
                         n("Add", ["p1i", "origin0"], ["idx"])] + unpool
+    # T9: one Transpose deinterleaves the kernel columns, Splits give the k * k window slabs, a variadic Max
+    # and a Where chain (last position first) the first maximum's offset
+    consts += [c("cols", [0, C, H * Ho, k]), c("x6s", [0, C, k, Ho, k, Ho]), c("ykf", [0, C, Ho, Ho])]
+    consts += [c(f"off{p}", (p // k) * H + p % k) for p in range(k * k)]
+    slabs = [f"s{r}{q}" for r in range(k) for q in range(k)]
+    t9 = [n("Reshape", ["x", "cols"], ["xc"]), n("Transpose", ["xc"], ["xt9"], perm=[0, 1, 3, 2]),
+          n("Reshape", ["xt9", "x6s"], ["x6q"]),
+          n("Split", ["x6q"], [f"q{q}" for q in range(k)], axis=2, num_outputs=k)]
+    t9 += [n("Split", [f"q{q}"], [f"s{r}{q}" for r in range(k)], axis=4, num_outputs=k) for q in range(k)]
+    t9 += [n("Max", slabs, ["ym"]), n("Reshape", ["ym", "ykf"], ["y"])]
+    last = f"off{k * k - 1}"
+    for p in range(k * k - 2, -1, -1):
+        t9 += [n("Equal", [slabs[p], "ym"], [f"e{p}"]), n("Where", [f"e{p}", f"off{p}", last], [f"w{p}"])]
+        last = f"w{p}"
+    t9 += [n("Reshape", [last, "ykf"], ["pos9"]), n("Add", ["pos9", "origin0"], ["idx"])] + unpool
     return {"T1 S2D ArgMax, Scatter": model(t1, io, out, consts),
+            "T9 Transpose Split Max Where, MaxUnpool": model(t9, io, out, consts),
             "T5 Transpose ReduceMax codes, MaxUnpool": model(tiled + unpool, io, out, consts),
             "T6 S2D ArgMax, MaxUnpool": model(t6, io, out, consts),
             "T7 MaxPool, Transpose ArgMax (Div), MaxUnpool": model(t7, io, out, consts),
