@@ -5,6 +5,9 @@ gradient, checked equal to the first form's on data with ties (ReLU zeros). Resu
 
     python bench/pool_grad_forms.py [threads] [--rounds 6]
 
+Each form is timed by whole runs in blocks (which include copying x, dy and dx in and out) and by the sum of
+its nodes' median kernel times from onnxruntime's profiler (the figure to compare on a loaded machine).
+
 Tiling windows (LeNet-5):
   T1  SpaceToDepth + ArgMax + ReduceMax, plane index by arithmetic; gradient ScatterElements (the lowering
       before the index-free one)
@@ -19,8 +22,12 @@ Overlapping windows (ResNet-18's stem):
 """
 from __future__ import annotations
 
+import json
+import os
 import sys
+import tempfile
 import time
+from collections import defaultdict
 
 import numpy as np
 import onnxruntime as ort
@@ -180,6 +187,41 @@ def overlap_forms(N, C, H):
             "O3 MaxPool pads+Indices, flat Scatter (timing)": model(o3, io, out, fs)}
 
 
+def profiling_session(m):
+    o = ort.SessionOptions()
+    o.intra_op_num_threads = THREADS
+    o.log_severity_level = 3
+    o.enable_profiling = True
+    o.profile_file_prefix = os.path.join(tempfile.mkdtemp(prefix="cellonnx_pool_forms_"), "p")
+    return ort.InferenceSession(m.SerializeToString(), o, providers=["CPUExecutionProvider"])
+
+
+def kernel_sums(forms, feeds, rounds):
+    """Per form, the sum over its nodes of each node's median kernel time (ms), the forms' profiled runs
+    taking turns in blocks of 3 (after 3 warm-up runs each), so that load bursts hit them alike."""
+    sessions = {k: profiling_session(m) for k, m in forms.items()}
+    for s in sessions.values():
+        for _ in range(3):
+            s.run(None, feeds)
+    for r in range(rounds):
+        for k in list(sessions) if r % 2 == 0 else list(sessions)[::-1]:
+            for _ in range(3):
+                sessions[k].run(None, feeds)
+    out = {}
+    for k, s in sessions.items():
+        path = s.end_profiling()
+        with open(path) as f:
+            events = json.load(f)
+        os.remove(path)
+        starts = sorted(e["ts"] for e in events if e.get("cat") == "Session" and e["name"] == "model_run")
+        durs = defaultdict(list)
+        for e in events:
+            if e.get("cat") == "Node" and e["name"].endswith("_kernel_time") and e["ts"] >= starts[3]:
+                durs[e["name"]].append(e["dur"])
+        out[k] = sum(float(np.median(v)) for v in durs.values()) / 1e3
+    return out
+
+
 def relu_data(shape, rng):
     return np.maximum(rng.standard_normal(shape), 0).astype(np.float32)  # half zeros: ties
 
@@ -206,7 +248,12 @@ def run(forms, x, dy, exact=True):
                     s.run(None, feeds)
                 t[k].append((time.perf_counter() - a) / 10)
     base = np.median(t[next(iter(t))])
-    print(x.shape, {k: f"{np.median(v) * 1e3:.3f} ms {np.median(v) / base:.2f}" for k, v in t.items()})
+    kern = kernel_sums(forms, feeds, ROUNDS)
+    kbase = kern[next(iter(kern))]
+    print(x.shape)
+    for k, v in t.items():
+        print(f"  {k:48s} run {np.median(v) * 1e3:7.3f} ms {np.median(v) / base:5.2f}   kernels "
+              f"{kern[k]:7.3f} ms {kern[k] / kbase:5.2f}")
 
 
 if __name__ == "__main__":
