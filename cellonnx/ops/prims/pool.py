@@ -287,9 +287,10 @@ class GatherPlane(Op):
 def _tiled_argmax(g: Any, x: str, kernel: tuple, stride: tuple, pads: tuple,
                   dilation: tuple) -> tuple[str, str] | None:
     """Max and flat argmax of k x k windows that tile the plane (stride k, no padding, H and W multiples of
-    k), for float inputs: the values by MaxPool without Indices; the argmax by one ArgMax (first index on
-    ties, as MindSpore) over each window's k * k values made a row of their own, in row-major order, by one
-    Transpose that moves the kernel-row axis past the output columns (the kernel columns stay innermost).
+    k), for float inputs: the argmax by one ArgMax (first index on ties, as MindSpore) over each window's
+    k * k values made a row of their own, in row-major order, by one Transpose that moves the kernel-row
+    axis past the output columns (the kernel columns stay innermost); the values by MaxPool without Indices
+    (float32) or a ReduceMax over those rows.
     onnxruntime's MaxPool with an Indices output runs a slow kernel; SpaceToDepth, or a Transpose that moves
     both kernel axes, cost 3-30x this Transpose (bench/RESULTS.md). None where it does not apply."""
     xt = g.in_tensors[0]
@@ -303,17 +304,21 @@ def _tiled_argmax(g: Any, x: str, kernel: tuple, stride: tuple, pads: tuple,
     if h % k or w % k or h * w >= 2 ** 24:  # the index arithmetic below is exact in float32
         return None
     ho, wo = h // k, w // k
-    y = g.op("MaxPool", x, kernel_shape=[k, k], strides=[k, k])
     windows = g.op("Transpose", g.op("Reshape", x, g.i64([0, c, ho, k, wo, k])), perm=[0, 1, 2, 4, 3, 5])
-    pos = g.op("ArgMax", g.op("Reshape", windows, g.i64([-1, k * k])), axis=1, keepdims=0)
+    rows = g.op("Reshape", windows, g.i64([-1, k * k]))
+    pos = g.op("ArgMax", rows, axis=1, keepdims=0)
+    if xt._data.dtype == np.float32:  # MLAS pools float32 only; other dtypes go to a generic, slow kernel
+        y = g.op("MaxPool", x, kernel_shape=[k, k], strides=[k, k])
+    else:
+        y = g.op("Reshape", g.axes([1], "ReduceMax", rows, keepdims=0), g.i64([-1, c, ho, wo]))
     # window position p = k * row + col sits at row * w + col = p + row * (w - k) past the window's origin
     # (float32 arithmetic: onnxruntime's int64 Div took as long as the rest together, a Gather from a k * k
     # table longer than the ArgMax)
     f32 = onnx_type(np.dtype(np.float32))
     p = g.op("Cast", g.op("Reshape", pos, g.i64([-1, c, ho, wo])), to=f32)
-    rows = g.op("Floor", g.op("Div", p, g.const(np.float32(k))))
+    row = g.op("Floor", g.op("Div", p, g.const(np.float32(k))))
     origin = (np.arange(ho)[:, None] * k * w + np.arange(wo)[None, :] * k).astype(np.float32)
-    flat = g.op("Add", g.op("Add", p, g.op("Mul", rows, g.const(np.float32(w - k)))), g.const(origin))
+    flat = g.op("Add", g.op("Add", p, g.op("Mul", row, g.const(np.float32(w - k)))), g.const(origin))
     return y, g.op("Cast", flat, to=onnx_type(np.dtype(np.int64)))
 
 
