@@ -1,7 +1,9 @@
 """The conv weight gradient at LeNet-5's and ResNet-18's layer shapes, side by side in blocks: the Conv over
 swapped axes (A), the windows by a batched MatMul summed over the batch (B), the windows transposed to NHWC by
 one GEMM (C, the CUDA form), the windows transposed to channel-major by one GEMM (D), and the windows cut from
-the channel-major input by one GEMM (E, cellonnx/ops/prims/conv_gemm.py's CPU form from 64 input channels).
+the channel-major input by one Slice a tap and one GEMM (E, the CPU form from 64 input channels before F), and
+the windows gathered in one node from the input made channel-major and batch-last, (C, H * W, N), by one GEMM
+(F, cellonnx/ops/prims/conv_gemm.py ``weight_grad_by_tap_rows``, the CPU form of every k x k kernel).
 Results in bench/RESULTS.md.
 
     python bench/weight_grad_forms.py [threads]
@@ -55,7 +57,17 @@ def windows(nodes, inits, k, s, p, ho, wo, src="x", ax=2):
     nodes.append(h.make_node("Concat", outs, ["cols"], axis=ax))
 
 
+def tap_rows(h_in, k, s, p, ho):
+    """conv_gemm._tap_rows for a square input and kernel: the input pixel each tap reads at each output pixel,
+    h_in * h_in for the padding (a zero row)."""
+    r = np.arange(k)[:, None] + np.arange(ho) * s - p
+    a, b = r[:, None, :, None], r[None, :, None, :]
+    inside = (a >= 0) & (a < h_in) & (b >= 0) & (b < h_in)
+    return np.where(inside, a * h_in + b, h_in * h_in).reshape(k * k, ho * ho)
+
+
 for N, C, H, O, k, s, p in [  # noqa: E741
+    (32, 3, 32, 64, 7, 2, 3),
     (64, 1, 32, 6, 5, 1, 0),
     (64, 6, 14, 16, 5, 1, 0),
     (32, 256, 2, 256, 3, 1, 1),
@@ -134,6 +146,24 @@ for N, C, H, O, k, s, p in [  # noqa: E741
         h.make_node("Gemm", ["gm", "cm"], ["dwm"], transB=1),
         h.make_node("Reshape", ["dwm", "s4"], ["dw"]),
     ]
+    # F gathered rows: x (N, C H W) -> (C H W, N) -> (C, H W, N) + a zero row; one Gather, (C, kk, P, N);
+    # one GEMM
+    nF = [
+        h.make_node("Reshape", ["x", "n_chw"], ["x2"]),
+        h.make_node("Transpose", ["x2"], ["xt"], perm=[1, 0]),
+        h.make_node("Reshape", ["xt", "c_hw_n"], ["x3"]),
+        h.make_node("Pad", ["x3", "zero_row"], ["xz"]),
+        h.make_node("Gather", ["xz", "rows"], ["win"], axis=1),
+        h.make_node("Reshape", ["win", "ckk_pn"], ["cm"]),
+        h.make_node("Reshape", ["gy", "n_op"], ["g2"]),
+        h.make_node("Transpose", ["g2"], ["gt"], perm=[1, 0]),
+        h.make_node("Reshape", ["gt", "o_pn"], ["gm"]),
+        h.make_node("Gemm", ["gm", "cm"], ["dwm"], transB=1),
+        h.make_node("Reshape", ["dwm", "s4"], ["dw"]),
+    ]
+    iF = dict(n_chw=[N, C * H * H], c_hw_n=[C, H * H, N], zero_row=[0, 0, 0, 0, 1, 0],
+              rows=tap_rows(H, k, s, p, ho),
+              ckk_pn=[C * k * k, P * N], n_op=[N, O * P], o_pn=[O, P * N], s4=[O, C, k, k])
     S = {
         n: sess(nd, ii, x, gy)
         for n, nd, ii in [
@@ -142,6 +172,7 @@ for N, C, H, O, k, s, p in [  # noqa: E741
             ("C gemm NHWC", nC, iC),
             ("D gemm CN", nD, iD),
             ("E CN windows", nE, iE),
+            ("F gathered rows", nF, iF),
         ]
     }
     ref = S["A swapped conv"].run(None, {"x": x, "gy": gy})[0]

@@ -4,9 +4,9 @@ A traced SGD step writes ``p - lr * reshape(A @ B)``: the GEMM writes the gradie
 the scaled copy, and the Sub reads the weight and that copy and writes the new weight (ResNet-18's 3 x 3
 weights at layer 4 hold 2.4 M values each). ``p - reshape((lr * A) @ B)`` is the same value up to float
 rounding (the product is scaled before it is summed), with the learning rate scaling the smaller GEMM operand
-and one weight-sized pass fewer. The Sub stays: it writes the new weight straight into the step's output
-(a GEMM with the weight as its C input would need a Reshape after it, which onnxruntime runs as a copy into
-a graph output).
+(told by the product's shape, as the summed dim is often the dynamic batch) and one weight-sized pass fewer.
+The Sub stays: it writes the new weight straight into the step's output (a GEMM with the weight as its C
+input would need a Reshape after it, which onnxruntime runs as a copy into a graph output).
 
 Only the exact pattern is rewritten: the Sub's first input is a graph input (the state), its output a graph
 output (the new state), the learning rate a one-value tensor, and the gradient a 2-D Gemm (without C) or
@@ -46,8 +46,7 @@ def fuse_sgd_updates(model: onnx.ModelProto) -> int:
         if found is None:
             continue
         mul, lr, grad, gemm = found
-        a, b = gemm.input[0], gemm.input[1]
-        small = 0 if _count(shapes.get(a)) <= _count(shapes.get(b)) else 1
+        small = _smaller_operand(gemm, shapes)
         scaled = f"{sub.output[0]}/lr_scaled"
         # the Mul now scales the GEMM operand; the Sub reads the (reshaped) product
         operand = gemm.input[small]
@@ -124,6 +123,17 @@ def _match(sub: onnx.NodeProto, producer: dict, readers: dict, inputs: set, outp
     if shapes.get(grad) != shapes.get(p):   # the Sub must not broadcast differently without the Mul
         return None
     return mul, lr, grad, gemm
+
+
+def _smaller_operand(gemm: onnx.NodeProto, shapes: dict) -> int:
+    """Which of the GEMM's two operands holds fewer values. They share the summed dim K, so A (M x K) is the
+    smaller one exactly when M <= N, read off the product's shape: that holds when K is the dynamic batch
+    (a weight gradient summed over it), where the operands' own sizes are unknown."""
+    out = shapes.get(gemm.output[0])
+    if out is not None and len(out) == 2 and all(isinstance(d, int) for d in out):
+        return 0 if out[0] <= out[1] else 1
+    a, b = (_count(shapes.get(i)) for i in gemm.input[:2])
+    return 0 if a <= b else 1
 
 
 def _count(shape: list | None) -> int:

@@ -44,6 +44,12 @@ CASES = {
                                            n("Sub", ["p", "s"], ["p_new"])],
                                           {"a": (6, 2), "b": (2, 7), "lr": (), "p": (6, 7)},
                                           {"p_new": (6, 7)}, 1),
+    # the summed dim dynamic (a weight gradient over the batch): the operands' sizes are unknown, the
+    # product's shape tells which is smaller (here the second)
+    "dynamic_sum_scales_smaller_operand": Case([n("MatMul", ["a", "b"], ["g"]), n("Mul", ["g", "lr"], ["s"]),
+                                                n("Sub", ["p", "s"], ["p_new"])],
+                                               {"a": (7, "batch"), "b": ("batch", 2), "lr": (), "p": (7, 2)},
+                                               {"p_new": (7, 2)}, 1),
     "lr_cast_after_the_gemm": Case([*RESHAPED[:2], n("Cast", ["lr64"], ["lr"], to=TensorProto.FLOAT),
                                     *RESHAPED[2:]], {"a": (4, 5), "b": (12, 5), "p": W4, "lr64": (1,)},
                                    {"p_new": W4}, 1),
@@ -76,7 +82,8 @@ def _run(model: onnx.ModelProto, feeds: dict[str, np.ndarray]) -> list[np.ndarra
 def test_update_fusion(name: str) -> None:
     case = CASES[name]
     rng = np.random.default_rng(0)
-    feeds = {k: rng.standard_normal(v).astype(np.float32) for k, v in case.inputs.items()}
+    sizes = {k: tuple(5 if d == "batch" else d for d in v) for k, v in case.inputs.items()}
+    feeds = {k: rng.standard_normal(v).astype(np.float32) for k, v in sizes.items()}
     if "lr" in case.inputs:
         feeds["lr"] = np.full(case.inputs["lr"], 0.1, np.float32) if name != "per_element_lr_stays" else \
             rng.uniform(0.01, 0.1, case.inputs["lr"]).astype(np.float32)
@@ -92,7 +99,7 @@ def test_update_fusion(name: str) -> None:
         mul = next(node for node in model.graph.node if node.op_type == "Mul")
         gemm = next(node for node in model.graph.node if node.op_type in ("Gemm", "MatMul"))
         assert mul.output[0] in gemm.input and ops.index("Mul") < ops.index(gemm.op_type), name
-        small = min(("a", "b"), key=lambda k: int(np.prod(case.inputs[k])))
+        small = min(("a", "b"), key=lambda k: int(np.prod(sizes[k])))
         assert small in mul.input, name
     for got, exp in zip(_run(model, feeds), want):
         assert_close(got, exp, rtol=1e-6, scale_rtol=1e-6, what=name)

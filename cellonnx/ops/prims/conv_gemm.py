@@ -120,7 +120,7 @@ def weight_grad_by_gemm(g: Any, x: str, gy: str, kernel: tuple, stride: tuple, p
 
 
 # conv outputs with at most this many pixels: the forward Conv as one GEMM over the batch too
-FORWARD_GEMM_PIXELS = 4
+FORWARD_GEMM_PIXELS = 16
 
 
 def _windows(g: Any, x: str, kernel: tuple, stride: tuple, pads: tuple, dilation: tuple,
@@ -152,6 +152,20 @@ def _tap_rows(size: tuple[int, int], kernel: tuple, stride: tuple, pads: tuple, 
     return np.where(inside, a * w + b, h * w).reshape(kernel[0] * kernel[1], out[0] * out[1])
 
 
+def _gathered_windows(g: Any, x: str, chw: tuple[int, int, int], kernel: tuple, stride: tuple, pads: tuple,
+                      dilation: tuple, out: tuple[int, int]) -> str:
+    """im2col of an (N, C, H, W) input as (C * kk, Ho * Wo * N): the input made channel-major and batch-last,
+    (C, H * W, N), by one 2-D transpose, then one Gather of the pixel rows (N values each) that every tap
+    reads at every output pixel, a zero row standing for the padding."""
+    c, h, w = chw
+    rows = _tap_rows((h, w), kernel, stride, pads, dilation, out)
+    batch_last = g.op("Transpose", g.op("Reshape", x, g.i64([-1, c * h * w])), perm=[1, 0])  # (C H W, N)
+    pixels = g.op("Reshape", batch_last, g.i64([c, h * w, -1]))
+    if (rows == h * w).any():
+        pixels = g.op("Pad", pixels, g.i64([0, 0, 0, 0, 1, 0]))
+    return g.op("Reshape", g.op("Gather", pixels, g.i64(rows), axis=1), g.i64([c * len(rows), -1]))
+
+
 def weight_grad_by_tap_rows(g: Any, x: str, gy: str, kernel: tuple, stride: tuple, pads: tuple,
                             dilation: tuple, groups: int) -> str | None:
     """The conv weight gradient on the CPU for a k x k kernel as one GEMM, ``dW (C_out, C * kk) = gy (C_out,
@@ -169,12 +183,7 @@ def weight_grad_by_tap_rows(g: Any, x: str, gy: str, kernel: tuple, stride: tupl
     o, ho, wo = (int(d) for d in gs[1:])
     if ho * wo == 1:
         return None
-    rows = _tap_rows((h, w), kernel, stride, pads, dilation, (ho, wo))
-    batch_last = g.op("Transpose", g.op("Reshape", x, g.i64([-1, c * h * w])), perm=[1, 0])  # (C H W, N)
-    pixels = g.op("Reshape", batch_last, g.i64([c, h * w, -1]))
-    if (rows == h * w).any():
-        pixels = g.op("Pad", pixels, g.i64([0, 0, 0, 0, 1, 0]))
-    windows = g.op("Reshape", g.op("Gather", pixels, g.i64(rows), axis=1), g.i64([c * len(rows), -1]))
+    windows = _gathered_windows(g, x, (c, h, w), kernel, stride, pads, dilation, (ho, wo))
     gm = g.op("Transpose", g.op("Reshape", gy, g.i64([-1, o * ho * wo])), perm=[1, 0])  # (C_out Ho Wo, N)
     dw = g.op("Gemm", g.op("Reshape", gm, g.i64([o, -1])), windows, transB=1)
     return g.op("Reshape", dw, g.i64([o, c, *kernel]))
@@ -227,8 +236,9 @@ def _live_taps(size: int, k: int, pad: int, dilation: int) -> tuple[int, int]:
 
 def conv_by_gemm(g: Any, x: str, w: str, b: str | None, stride: tuple, pads: tuple, dilation: tuple,
                  groups: int) -> str | None:
-    """Conv as one GEMM of the input windows of the whole batch by the weight, for outputs of at most
-    FORWARD_GEMM_PIXELS pixels (onnxruntime's Conv is a matrix-vector product per image there), or None."""
+    """Conv as one GEMM of the weight by the gathered input windows of the whole batch, for outputs of at most
+    FORWARD_GEMM_PIXELS pixels (onnxruntime's Conv runs one small GEMM per image there: 0.4-0.75x its time at
+    ResNet-18's 4 x 4 and 2 x 2 outputs, bench/RESULTS.md), or None."""
     xt, wt = g.in_tensors[0], g.in_tensors[1]
     if g.for_gpu or groups != 1 or len(xt._data.shape) != 4 or not _static(xt):
         return None
@@ -254,8 +264,8 @@ def conv_by_gemm(g: Any, x: str, w: str, b: str | None, stride: tuple, pads: tup
         y = g.op("Gemm", g.op("Reshape", win, g.i64([-1, c * ka * kb])), wm, *([b] if b is not None else []),
                  transB=1)
         return g.op("Reshape", y, g.i64([-1, o, 1, 1]))
-    cols = _windows(g, x, (kh, kw), stride, pads, dilation, (ho, wo))
-    cols = g.op("Reshape", g.op("Transpose", cols, perm=[0, 3, 4, 1, 2]), g.i64([-1, c * kh * kw]))
-    y = g.op("Gemm", cols, g.op("Reshape", w, g.i64([o, c * kh * kw])), *([b] if b is not None else []),
-             transB=1)
-    return g.op("Transpose", g.op("Reshape", y, g.i64([-1, ho, wo, o])), perm=[0, 3, 1, 2])
+    cols = _gathered_windows(g, x, (c, h, wd), (kh, kw), stride, pads, dilation, (ho, wo))  # (C kk, P N)
+    bias = [g.op("Reshape", b, g.i64([o, 1]))] if b is not None else []
+    y = g.op("Gemm", g.op("Reshape", w, g.i64([o, c * kh * kw])), cols, *bias)  # (O, Ho Wo N)
+    y = g.op("Transpose", g.op("Reshape", y, g.i64([o * pixels, -1])), perm=[1, 0])  # (N, O Ho Wo)
+    return g.op("Reshape", y, g.i64([-1, o, ho, wo]))
