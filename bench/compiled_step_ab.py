@@ -3,7 +3,7 @@ lowerings switched off ("before") and as it stands ("after"), timed side by side
 (bench/blocks.py), then each profiled by onnxruntime (kernel time by op type, from each node's median over
 the profiled steps). On a loaded machine only the ratio of the two and the shares are worth quoting.
 
-    .venv/bin/python bench/compiled_step_ab.py --models lenet5 resnet18 [--threads 1] [--rounds 6] [--cpu]
+    .venv/bin/python bench/compiled_step_ab.py --models lenet5 resnet18 [--threads 1] [--rounds 6]
         [--off tiled_argmax tap_rows]
 
 Lowerings and passes that ``--off`` can switch off (so the form before each was added runs):
@@ -197,33 +197,20 @@ def op_times(compiled: object, args: list, name: str, steps: int) -> tuple[dict[
     return by_op, sum(by_op.values())
 
 
-def cpu_timed(fn: object, n: int) -> list[float]:
-    """CPU seconds of the calling thread per call: at 1 thread onnxruntime runs every kernel on it, and
-    unlike wall time this leaves out the time other processes hold the core (not their cache traffic)."""
-    out = []
-    for _ in range(n):
-        t = time.thread_time()
-        fn()
-        out.append(time.thread_time() - t)
-    return out
-
-
-def compare(name: str, off: list[str], rounds: int, profile_steps: int, cpu: bool = False) -> None:
+def compare(name: str, off: list[str], rounds: int, profile_steps: int) -> None:
     with switched_off(off):
         before, args = compiled_train_step(name)
     after, args_after = compiled_train_step(name)
     nodes = {k: Counter(n.op_type for n in c.step.model.graph.node) for k, c in
              (("before", before), ("after", after))}
-    clock = cpu_timed if cpu else timed
-    sides = {"before": lambda n: clock(lambda: before(*args), n),
-             "after": lambda n: clock(lambda: after(*args_after), n)}
+    sides = {"before": lambda n: timed(lambda: before(*args), n),
+             "after": lambda n: timed(lambda: after(*args_after), n)}
     for side in sides.values():
         side(2)
     times = in_blocks(sides, rounds, STEPS[name])
     med = {k: statistics.median(v) for k, v in times.items()}
-    clock_name = "CPU" if cpu else "wall"
-    print(f"\n{name}, {THREADS} thread(s), {rounds} blocks of {STEPS[name]} steps ({clock_name} time), "
-          f"off before: {', '.join(off)}")
+    print(f"\n{name}, {THREADS} thread(s), {rounds} blocks of {STEPS[name]} steps, off before: "
+          f"{', '.join(off)}")
     print(f"  step median ms: before {med['before'] * 1e3:.2f}, after {med['after'] * 1e3:.2f}, "
           f"after / before {med['after'] / med['before']:.2f}x; nodes {sum(nodes['before'].values())} -> "
           f"{sum(nodes['after'].values())}")
@@ -248,12 +235,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], parents=[_pre])
     parser.add_argument("--models", nargs="+", default=["lenet5", "resnet18"], choices=MODELS)
     parser.add_argument("--rounds", type=int, default=6)
-    parser.add_argument("--cpu", action="store_true", help="time steps by the thread's CPU time (1 thread)")
     parser.add_argument("--profile-steps", type=int, default=5)
     parser.add_argument("--off", nargs="+", default=list(SWITCHES), choices=list(SWITCHES))
     args = parser.parse_args()
     for name in args.models:
-        compare(name, args.off, args.rounds, args.profile_steps, args.cpu)
+        compare(name, args.off, args.rounds, args.profile_steps)
 
 
 if __name__ == "__main__":
