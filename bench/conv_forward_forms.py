@@ -17,6 +17,8 @@ from onnx import TensorProto as T
 from onnx import helper as h
 from onnx import numpy_helper as nh
 
+from cellonnx.ops.prims.conv_gemm import _tap_rows
+
 THREADS = int(sys.argv[1]) if len(sys.argv) > 1 else 1
 
 
@@ -34,14 +36,6 @@ def sess(nodes, inits, feeds):
     return ort.InferenceSession(model.SerializeToString(), o, providers=["CPUExecutionProvider"])
 
 
-def tap_rows(h_in, k, s, p, ho):
-    """conv_gemm._tap_rows for a square input and kernel (h_in * h_in: the zero row of the padding)."""
-    r = np.arange(k)[:, None] + np.arange(ho) * s - p
-    a, b = r[:, None, :, None], r[None, :, None, :]
-    inside = (a >= 0) & (a < h_in) & (b >= 0) & (b < h_in)
-    return np.where(inside, a * h_in + b, h_in * h_in).reshape(k * k, ho * ho)
-
-
 for N, C, H, O, k, s, p in [  # noqa: E741
                             (32, 3, 32, 64, 7, 2, 3), (64, 1, 32, 6, 5, 1, 0), (64, 6, 14, 16, 5, 1, 0),
                             (32, 64, 8, 64, 3, 1, 1), (32, 64, 8, 128, 3, 2, 1), (32, 128, 4, 128, 3, 1, 1),
@@ -52,7 +46,8 @@ for N, C, H, O, k, s, p in [  # noqa: E741
     feeds = {"x": rng.random((N, C, H, H), dtype=np.float32), "w": rng.random((O, C, k, k), dtype=np.float32)}
     conv = [h.make_node("Conv", ["x", "w"], ["y"], pads=[p] * 4, strides=[s, s])]
     inits = dict(n_chw=i64([N, C * H * H]), c_hw_n=i64([C, H * H, N]), zero_row=i64([0, 0, 0, 0, 1, 0]),
-                 rows=tap_rows(H, k, s, p, ho), ckk_pn=i64([C * k * k, P * N]), wm=i64([O, C * k * k]),
+                 rows=_tap_rows((H, H), (k, k), (s, s), (p,) * 4, (1, 1), (ho, ho)),
+                 ckk_pn=i64([C * k * k, P * N]), wm=i64([O, C * k * k]),
                  op_n=i64([O * P, N]), nopp=i64([N, O, ho, ho]))
     gathered = [h.make_node("Reshape", ["x", "n_chw"], ["x2"]),
                 h.make_node("Transpose", ["x2"], ["xt"], perm=[1, 0]),
