@@ -8,6 +8,9 @@ the profiled steps). On a loaded machine only the ratio of the two and the share
 
 Lowerings and passes that ``--off`` can switch off (so the form before each was added runs):
 ``tiled_argmax`` (max pooling with argmax over tiling windows, cellonnx/ops/prims/pool.py),
+``tiled_transpose`` (those windows' argmax by one Transpose + ArgMax; off: the SpaceToDepth + ArgMax +
+ReduceMax form before it), ``unpool_grad`` (the gradient of disjoint windows as one MaxUnpool; off:
+ScatterElements),
 ``tap_rows`` (the CPU conv weight gradient from one Gather of the input's pixel rows; off: the windows cut by
 one Slice a tap from 64 input channels, the Conv over swapped axes below; cellonnx/ops/prims/conv_gemm.py),
 ``gathered_forward`` (a training graph's forward conv as one GEMM over gathered windows up to 16 output
@@ -40,6 +43,7 @@ import time  # noqa: E402
 from collections import Counter, defaultdict  # noqa: E402
 from collections.abc import Iterator  # noqa: E402
 
+import numpy as np  # noqa: E402
 from blocks import in_blocks, timed  # noqa: E402
 from compiled_step_profile import compiled_train_step, kernel_events, profiled  # noqa: E402
 from step_models import MODELS  # noqa: E402
@@ -120,8 +124,34 @@ def _taps_by_axes_slice(g, w, lead, kernel, rows, cols):
     return g.op("Reshape", wl, g.i64([p, ka * kb * q]))
 
 
+def _tiled_by_space_to_depth(g, x, kernel, stride, pads, dilation):
+    """``pool._tiled_argmax`` as lowered before the Transpose form: SpaceToDepth puts each window's k * k
+    values on an axis of their own, one ArgMax and one ReduceMax over it, the plane index by int64 Div /
+    Mul / Add."""
+    xt = g.in_tensors[0]
+    shape = xt._data.shape
+    k = kernel[0]
+    if (len(kernel) != 2 or kernel != (k, k) or stride != (k, k) or any(pads) or dilation != (1, 1) or k < 2
+            or xt._data.dtype.kind != "f" or xt._data.dtype.itemsize < 4 or len(shape) != 4
+            or pool.dynamic_spatial(xt) or any(hasattr(d, "onnx_name") for d in xt.shape[1:])):
+        return None
+    c, h, w = (int(d) for d in shape[1:])
+    if h % k or w % k:
+        return None
+    ho, wo = h // k, w // k
+    cols = g.op("Reshape", g.op("SpaceToDepth", x, blocksize=k), g.i64([0, k * k, -1]))
+    y = g.op("Reshape", g.axes([1], "ReduceMax", cols, keepdims=1), g.i64([0, c, ho, wo]))
+    pos = g.op("Reshape", g.op("ArgMax", cols, axis=1, keepdims=1), g.i64([0, c, ho, wo]))
+    origin = g.const((np.arange(ho)[:, None] * k * w + np.arange(wo)[None, :] * k).astype(np.int64))
+    rows = g.op("Mul", g.op("Div", pos, g.i64(k)), g.i64(w - k))
+    return y, g.op("Add", g.op("Add", pos, rows), origin)
+
+
 # name -> (module, attribute, its value switched off: a lowering returning None, a pass returning False)
-SWITCHES = {"tiled_argmax": (pool, "_tiled_argmax", _returns(None)),
+# (tiled_transpose before tiled_argmax: both off leaves MaxPool with Indices)
+SWITCHES = {"tiled_transpose": (pool, "_tiled_argmax", _tiled_by_space_to_depth),
+            "tiled_argmax": (pool, "_tiled_argmax", _returns(None)),
+            "unpool_grad": (pool, "_unpool_grad", _returns(None)),
             "tap_rows": (conv_grad, "weight_grad_by_tap_rows", _windows_by_slices),
             "gathered_forward": (conv_gemm, "conv_by_gemm", _conv_by_sliced_windows),
             "pixel_rows": (conv_gemm, "_cols_by_pixel_rows", _returns(None)),

@@ -20,6 +20,8 @@ from onnx import TensorProto as T
 from onnx import helper as h
 from onnx import numpy_helper as nh
 
+from cellonnx.ops.prims.conv_gemm import _tap_rows
+
 THREADS = int(sys.argv[1]) if len(sys.argv) > 1 else 1
 
 
@@ -55,15 +57,6 @@ def windows(nodes, inits, k, s, p, ho, wo, src="x", ax=2):
             nodes.append(h.make_node("Unsqueeze", [f"w{a}_{b}", "u2"], [f"uw{a}_{b}"]))
             outs.append(f"uw{a}_{b}")
     nodes.append(h.make_node("Concat", outs, ["cols"], axis=ax))
-
-
-def tap_rows(h_in, k, s, p, ho):
-    """conv_gemm._tap_rows for a square input and kernel: the input pixel each tap reads at each output pixel,
-    h_in * h_in for the padding (a zero row)."""
-    r = np.arange(k)[:, None] + np.arange(ho) * s - p
-    a, b = r[:, None, :, None], r[None, :, None, :]
-    inside = (a >= 0) & (a < h_in) & (b >= 0) & (b < h_in)
-    return np.where(inside, a * h_in + b, h_in * h_in).reshape(k * k, ho * ho)
 
 
 for N, C, H, O, k, s, p in [  # noqa: E741
@@ -162,7 +155,7 @@ for N, C, H, O, k, s, p in [  # noqa: E741
         h.make_node("Reshape", ["dwm", "s4"], ["dw"]),
     ]
     iF = dict(n_chw=[N, C * H * H], c_hw_n=[C, H * H, N], zero_row=[0, 0, 0, 0, 1, 0],
-              rows=tap_rows(H, k, s, p, ho),
+              rows=_tap_rows((H, H), (k, k), (s, s), (p,) * 4, (1, 1), (ho, ho)),
               ckk_pn=[C * k * k, P * N], n_op=[N, O * P], o_pn=[O, P * N], s4=[O, C, k, k])
     S = {
         n: sess(nd, ii, x, gy)

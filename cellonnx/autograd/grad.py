@@ -33,6 +33,10 @@ def _weights(weights: Any) -> list[Parameter]:
 
 
 def _zero_grad_like(t: Tensor) -> Tensor:
+    from cellonnx.graph import trace
+    if trace._current:  # traced: zeros of the input's runtime shape (its batch dim may be dynamic)
+        from cellonnx import ops
+        return ops.zeros_like(t)
     return Tensor._make(np.zeros_like(t._data))
 
 
@@ -133,6 +137,13 @@ def value_and_grad(fn: Callable, grad_position: Any = 0, weights: Any = None, ha
         >>> print(value, grad)
         [9.] [6.]
     """
+    body = _value_and_grad_body(fn, grad_position, weights, has_aux, return_ids, sens_param)
+    return _graph_mode_call(body, fn, sens_param, "value_and_grad")
+
+
+def _value_and_grad_body(fn: Callable, grad_position: Any, weights: Any, has_aux: bool, return_ids: bool,
+                         sens_param: bool) -> Callable[..., tuple[Any, Any]]:
+    """value_and_grad's function as it runs eagerly."""
     if grad_position is None and weights is None:
         raise ValueError("value_and_grad: grad_position and weights cannot both be None")
     create_graph = True
@@ -164,7 +175,7 @@ def grad(fn: Callable, grad_position: Any = 0, weights: Any = None, has_aux: boo
         >>> print(ops.grad(lambda x: x * x)(x))
         [6.]
     """
-    vg = value_and_grad(fn, grad_position, weights, has_aux, return_ids, sens_param)
+    vg = _value_and_grad_body(fn, grad_position, weights, has_aux, return_ids, sens_param)
 
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         value, grads = vg(*args, **kwargs)
@@ -172,7 +183,29 @@ def grad(fn: Callable, grad_position: Any = 0, weights: Any = None, has_aux: boo
             return grads, value[1:] if isinstance(value, tuple) else ()
         return grads
 
-    return wrapper
+    return _graph_mode_call(wrapper, fn, sens_param, "grad")
+
+
+def _graph_mode_call(compute: Callable, fn: Callable, sens_param: bool, api: str) -> Callable:
+    """``compute`` (a gradient function's eager body) called as MindSpore calls it: in GRAPH_MODE a top-level
+    call compiles (cellonnx/graph/grad_call.py), as MindSpore wraps it in ``jit``."""
+    what = f"the {api} function of {getattr(fn, '__name__', type(fn).__name__)}"
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        from cellonnx import context
+        if context.mode == context.GRAPH_MODE:
+            from cellonnx.graph import grad_call
+            if grad_call.graph_call_wanted():
+                if sens_param and "sens" in kwargs:  # the keyword sensitivity is the last positional one
+                    kwargs = dict(kwargs)
+                    args = (*args, kwargs.pop("sens"))
+                out = grad_call.run_grad_call(call, compute, args, kwargs, what)
+                if out is not grad_call.EAGER:
+                    return out
+        return compute(*args, **kwargs)
+
+    call.__wrapped__ = compute  # type: ignore[attr-defined]
+    return call
 
 
 # Nesting depth: a gradient computed inside another gradient's function must keep its graph
@@ -239,7 +272,7 @@ class GradOperation:
                 return ig
             return ig[0] if ig else ()
 
-        return grad_fn
+        return _graph_mode_call(grad_fn, fn, False, "GradOperation")
 
 
 def stop_gradient(value: Any) -> Any:

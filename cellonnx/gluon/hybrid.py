@@ -10,6 +10,7 @@ compiled graph.
 """
 from __future__ import annotations
 
+import logging
 import warnings
 from collections.abc import Callable
 from typing import Any, NamedTuple
@@ -22,7 +23,7 @@ from cellonnx.autograd.tape import is_grad_enabled
 from cellonnx.gluon import autograd
 from cellonnx.gluon.block import Block, _grad_req, adopt
 from cellonnx.gluon.flat_call import FlatCall, is_nested, leaves
-from cellonnx.gluon.hybrid_train import CompiledTraining
+from cellonnx.gluon.hybrid_train import CompiledTraining, input_shapes
 from cellonnx.graph import compile as _compile
 from cellonnx.graph import trace as _trace
 from cellonnx.graph.runtime import Session
@@ -38,6 +39,7 @@ _BACKENDS = {None: None, "cpu": "CPU", "cpuexecutionprovider": "CPU", "gpu": "GP
              "cudaexecutionprovider": "GPU", "auto": "auto"}
 
 
+_log = logging.getLogger(__name__)
 _eager = [0]   # >0 while a hybridized block runs eagerly to give its children their deferred shapes
 
 
@@ -286,15 +288,23 @@ class HybridBlock(Block):
             self._compiled[key] = compiled
         return compiled
 
-    def _training_for(self, args: tuple) -> CompiledTraining:
-        """The compiled forward and backward graphs for a call inside ``autograd.record()``, traced again
-        when the input signature, the training mode, which inputs need gradients or a grad_req changes."""
+    def _training_for(self, args: tuple) -> tuple[CompiledTraining, tuple]:
+        """The compiled forward and backward graphs for a call inside ``autograd.record()`` and the
+        arguments they take (the tensors of list arguments flattened, as the inference graph takes them),
+        traced again when the input signature, the training mode, which inputs need gradients or a grad_req
+        changes."""
         self._settle_shapes(args)
-        static = bool(self._hybrid_flags.get("static_shape")) or not batch_is_dynamic()
-        wrt = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor) and a.requires_grad
+        static = bool(self._hybrid_flags.get("static_shape")) or not batch_is_dynamic() or \
+            "_unrolls_axis0" in self.__dict__
+        flat = FlatCall(self, args) if is_nested(args) else None
+        call = tuple(flat.leaves) if flat else args
+        shapes = input_shapes(self, call, static)
+        wrt = tuple(i for i, a in enumerate(call) if isinstance(a, Tensor) and a.requires_grad
                     and is_grad_enabled())
         target = self._backend or context.get_context("device_target")
-        key = ("train", _key(_signature(args, static)), autograd.is_training(), wrt,
+        signature = tuple((str(a.dtype), shape) if shape is not None else ("const", repr(a))
+                          for a, shape in zip(call, shapes))
+        key = ("train", signature, flat.structure() if flat else None, autograd.is_training(), wrt,
                tuple(_grad_req(p) for p in self._unique_params()),
                tuple(bool(c.training) for _, c in self.cells_and_names()), target,
                context.get_context("opset"))
@@ -303,10 +313,17 @@ class HybridBlock(Block):
             self._name_params()
 
             def forward(*xs: Any) -> Any:
-                return Cell.__call__(self, *xs)
+                return flat(*xs) if flat else Cell.__call__(self, *xs)
 
+            _log.debug("%s: tracing the training graphs for %s", type(self).__name__, key[1:3])
             try:
-                graphs = trace_vjp(forward, args, wrt, dynamic_batch=not static, name=type(self).__name__)
+                graphs = trace_vjp(forward, call, wrt, dynamic_batch=not static, name=type(self).__name__,
+                                   shapes=shapes)
+            except _trace.StaticDimRequired:
+                if static:
+                    raise
+                self.__dict__["_unrolls_axis0"] = True  # a recurrence over axis 0 (TNC): one graph per length
+                return self._training_for(args)
             except _trace.TraceError as exc:
                 raise type(exc)(f"{type(self).__name__} is hybridized and trains as a compiled graph under "
                                 f"autograd.record(): {exc} (or call hybridize(False) on it to train it "
@@ -314,10 +331,11 @@ class HybridBlock(Block):
             compiled = CompiledTraining(graphs, target, context.get_context("device_id") or 0,
                                         type(self).__name__)
             self._compiled[key] = compiled
-        return compiled
+        return compiled, call
 
     def _call_recorded(self, args: tuple) -> Any:
-        return self._training_for(args)(args)
+        compiled, call = self._training_for(args)
+        return compiled(call)
 
     def _call_compiled(self, args: tuple) -> Any:
         compiled = self._compiled_for(args)

@@ -6,9 +6,16 @@ norms and the residuals its gradient needs), and when ``backward`` reaches the b
 which turns the output gradients into the gradients of its inputs and parameters. The block is one entry on
 the tape, so the loss and anything outside the block stay eager, and the tape writes the parameters'
 gradients as for any op (grad_req 'write', 'add' and 'null' honoured).
+
+Tensors inside list and tuple arguments (a recurrent model's states, ``model(data, hidden)``) are graph
+inputs like the others (gluon/flat_call.py), so one trace serves every state value; a state that requires
+grad gets its gradient from the backward graph. The batch axis of every tensor is dynamic
+(:func:`input_shapes`): a time-major recurrent model's last, shorter batch runs the same graph, while
+another sequence length traces again.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -22,7 +29,36 @@ from cellonnx.graph.step_trace import rebuild
 from cellonnx.graph.vjp import VJPGraphs
 from cellonnx.tensor import Tensor
 
-__all__ = ["CompiledTraining"]
+__all__ = ["SPINNING", "CompiledTraining", "input_shapes"]
+
+# onnxruntime's threads wait for the next run without spinning: the eager loss, the Trainer's update and the
+# tape run in NumPy between the forward and backward runs, on the cores spinning threads would hold
+# (bench/gluon_rnn_train.py --spinning; bench/RESULTS.md "Hybridized Gluon training")
+SPINNING = False
+
+
+def input_shapes(block: Any, args: Sequence[Any], static: bool) -> list[tuple | None]:
+    """The shape each argument is traced with: its batch axis None (gluon.rnn.batch_axes: axis 0, or axis 1
+    of a time-major recurrent input and of the states), or every dim as given when ``static``; None for an
+    argument that is not a Tensor.
+
+    A recurrent layer's time axis stays static: its gradient unrolls the recurrence over the traced
+    sequence length, so another length traces again."""
+    from cellonnx.gluon.rnn.batch_axes import batch_axes
+
+    tensors = [a for a in args if isinstance(a, Tensor)]
+    axes = iter(batch_axes(block, [tuple(t.shape) for t in tensors]))
+    shapes: list[tuple | None] = []
+    for a in args:
+        if not isinstance(a, Tensor):
+            shapes.append(None)
+            continue
+        axis = next(axes)
+        shape = tuple(int(d) for d in a.shape)
+        if not static and shape:
+            shape = tuple(None if i == axis else d for i, d in enumerate(shape))
+        shapes.append(shape)
+    return shapes
 
 
 class CompiledTraining:
@@ -38,9 +74,9 @@ class CompiledTraining:
         self.name = name
         threads = context.get_context("intra_op_num_threads") or 0
         self.forward_session = Session(serialize(graphs.forward), device_target, device_id,
-                                       intra_op_num_threads=threads)
+                                       intra_op_num_threads=threads, spinning=SPINNING)
         self.backward_session = (Session(serialize(graphs.backward), device_target, device_id,
-                                         intra_op_num_threads=threads)
+                                         intra_op_num_threads=threads, spinning=SPINNING)
                                  if graphs.backward is not None else None)
         self._fwd_names = list(dict.fromkeys([*graphs.outputs, *(o for o, _ in graphs.updates),
                                               *(o for o, _ in graphs.observed), *graphs.residuals]))

@@ -128,6 +128,8 @@ class Session:
         graph_optimization: onnxruntime's graph optimization level.
         mem_pattern: onnxruntime's memory pattern (one block planned from the first run, allocated beside
             what the arena already holds from that run).
+        spinning: whether onnxruntime's intra-op threads spin waiting for work after a run (fastest when
+            runs follow each other; costly when NumPy work runs between them on the same cores).
 
     Raises:
         DeviceError: "GPU" asked for and CUDA not available.
@@ -153,7 +155,7 @@ class Session:
                  intra_op_num_threads: int = 0, inter_op_num_threads: int = 0,
                  overrides: Mapping[str, np.ndarray] | None = None,
                  graph_optimization: ort.GraphOptimizationLevel = ort.GraphOptimizationLevel.ORT_ENABLE_ALL,
-                 mem_pattern: bool = True) -> None:
+                 mem_pattern: bool = True, spinning: bool = True) -> None:
         self.device_target = device_target
         self.device_id = device_id
         opts = ort.SessionOptions()
@@ -162,6 +164,8 @@ class Session:
         opts.inter_op_num_threads = inter_op_num_threads
         opts.enable_mem_pattern = mem_pattern
         opts.log_severity_level = 3
+        if not spinning:
+            opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
         from cellonnx import context
         opts.use_deterministic_compute = context.get_context("deterministic") == "ON"
         self._override_values: list[ort.OrtValue] = []  # must outlive the session

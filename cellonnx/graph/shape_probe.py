@@ -31,13 +31,23 @@ class ShapeProbe:
         self.types: dict[str, onnx.TypeProto] = {}
         self.producer: dict[str, int] = {}
         self._dims: dict[str, list] = {}
+        self._symbols: dict[str, list] = {}
+
+    def symbols(self) -> dict[str, list]:
+        """Per value name, the symbol (``dim_param``) shape inference gave each dynamic dim, None where it
+        gave none (or the dim is static); after :meth:`dims`."""
+        return self._symbols
+
+    def _keep(self, name: str, tt: Any) -> None:
+        dims = tt.shape.dim
+        self._dims[name] = [d.dim_value if d.HasField("dim_value") else None for d in dims]
+        self._symbols[name] = [d.dim_param if d.HasField("dim_param") and d.dim_param else None for d in dims]
 
     def dims(self) -> dict[str, list]:
         nodes = self.g.nodes
         for vi in self.g.inputs:
             if vi.name not in self._dims and vi.type.tensor_type.HasField("shape"):
-                self._dims[vi.name] = [d.dim_value if d.HasField("dim_value") else None
-                                       for d in vi.type.tensor_type.shape.dim]
+                self._keep(vi.name, vi.type.tensor_type)
         if self.done < len(nodes):
             try:
                 self._infer(self.done, len(nodes))
@@ -70,7 +80,7 @@ class ShapeProbe:
             self.types[vi.name] = vi.type
             tt = vi.type.tensor_type
             if tt.HasField("shape"):
-                self._dims[vi.name] = [d.dim_value if d.HasField("dim_value") else None for d in tt.shape.dim]
+                self._keep(vi.name, tt)
 
     def _feeds(self, chunk: list[int]) -> tuple[list, list, bool]:
         """The typed inputs and inlined initializers of the nodes ``chunk``; whether a value read there has

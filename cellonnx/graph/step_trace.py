@@ -87,7 +87,7 @@ def _structure(out: Any, params: dict[int, Parameter], counter: list[int]) -> An
         return i
     if isinstance(out, (tuple, list)):
         return type(out), [_structure(o, params, counter) for o in out]
-    if out is None or isinstance(out, (bool, int, float)):
+    if out is None or isinstance(out, (bool, int, float, str)):  # (str: the names of return_ids)
         return ("const", out)
     raise TraceError(f"a compiled training step returned {type(out).__name__}; expected Tensors, numbers or "
                      "tuples of them")

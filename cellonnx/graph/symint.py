@@ -18,12 +18,16 @@ class SymInt(int):
     _make: Maker
     _names: dict
     nonneg: bool  # known >= 0 at every size (a dim, sums and products of dims): Div then floors
+    # the dim read: (its dim_param, the dim_params of the other dims of the input declaring it); None for
+    # arithmetic on dims and dims shape inference could not name
+    symbol: tuple | None
 
-    def __new__(cls, value: int, make: Maker, nonneg: bool = True) -> SymInt:
+    def __new__(cls, value: int, make: Maker, nonneg: bool = True, symbol: tuple | None = None) -> SymInt:
         obj = super().__new__(cls, int(value))
         obj._make = make
         obj._names = {}
         obj.nonneg = nonneg
+        obj.symbol = symbol
         return obj
 
     def onnx_name(self, g: Any) -> str:
@@ -94,9 +98,15 @@ class SymInt(int):
     # example's size. So a decision an op makes by comparing shapes ("broadcast (1, 1, 4) to (batch, 1, 4)
     # is a no-op", "tile by (batch, 1, 1) changes nothing") is not taken because the example's batch is 1:
     # the op is emitted and reads the dim from the graph. Two symbolic dims compare by their example values
-    # (the same dim read from two tensors is equal; a check that two inputs share a batch size passes).
+    # (the same dim read from two tensors is equal; a check that two inputs share a batch size passes),
+    # except two axes of one graph input (``d0``, ``d1`` of x): they are not the same dim, whatever sizes
+    # the example gave them (a batch and a sequence length both 1: reshaping (B, T, 4) to (T, B, 4) is not a
+    # no-op).
     def __eq__(self, other: object) -> bool:
         if isinstance(other, SymInt):
+            a, b = self.symbol, other.symbol
+            if a and b and a[0] != b[0] and b[0] in a[1]:
+                return False
             return int(self) == int(other)
         if isinstance(other, (int, np.integer)):
             return False
@@ -107,6 +117,31 @@ class SymInt(int):
         return result if result is NotImplemented else not result
 
     __hash__ = int.__hash__
+
+
+def _extreme(a: int, b: int, onnx_op: str) -> int:
+    pick = min if onnx_op == "Min" else max
+    if not isinstance(a, SymInt) and not isinstance(b, SymInt):
+        return pick(int(a), int(b))
+    signs = [x.nonneg if isinstance(x, SymInt) else int(x) >= 0 for x in (a, b)]
+    nonneg = all(signs) if onnx_op == "Min" else any(signs)
+
+    def make(g: Any) -> str:
+        names = [x.onnx_name(g) if isinstance(x, SymInt) else g.i64([int(x)]) for x in (a, b)]
+        return g.op(onnx_op, *names)
+
+    return SymInt(pick(int(a), int(b)), make, nonneg)
+
+
+def sym_min(a: int, b: int) -> int:
+    """``min(a, b)`` of ints, either of them a SymInt: a SymInt computing it at run time (a plain int when
+    neither is symbolic)."""
+    return _extreme(a, b, "Min")
+
+
+def sym_max(a: int, b: int) -> int:
+    """``max(a, b)`` of ints, either of them a SymInt (see :func:`sym_min`)."""
+    return _extreme(a, b, "Max")
 
 
 def is_symbolic(value: Any) -> bool:

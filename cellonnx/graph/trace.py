@@ -36,6 +36,21 @@ class TraceError(RuntimeError):
     """The traced function did something a static ONNX graph cannot express."""
 
 
+class StaticDimRequired(TraceError):
+    """An op unrolls over a dim that is dynamic in the graph being traced (a recurrence's time steps): the
+    graph can only hold the example's size of it."""
+
+
+def require_static(dim: Any, what: str) -> None:
+    """Raise :class:`StaticDimRequired` where ``dim`` is dynamic in the graph being traced: ``what`` unrolls
+    over it (one node per step), so the graph would only hold the example's ``int(dim)`` steps and silently
+    take another size for it (or fail in onnxruntime)."""
+    if _current and is_symbolic(dim):
+        raise StaticDimRequired(f"{_where()}: {what} unrolls over its {int(dim)} steps, a dim that is "
+                                "dynamic in this graph; declare that dim static (set_inputs with its size), "
+                                "or keep the steps on an axis that is not the batch (batch_first=True)")
+
+
 class LoweringError(TraceError, NotImplementedError):
     """An op met while tracing has no ONNX lowering (for these arguments)."""
 
@@ -320,11 +335,27 @@ class Tracer:
                 return make
 
             # dims shape inference proves static stay plain ints (no Shape node, usable where an op needs
-            # an int)
-            cached = tuple(d if isinstance(k, int) and k == d else SymInt(d, dim(i))
-                           for i, (d, k) in enumerate(zip(shape, known)))
+            # an int); a dynamic one keeps the symbol inference gave it (``d0``, ``d1`` ...), which tells two
+            # dims of the graph apart where the example's sizes are equal (batch and sequence both 1)
+            symbols = self._probe.symbols().get(name) if self.parent is None else None
+            symbols = [self._dim_symbol(sym) for sym in symbols or [None] * len(shape)]
+            cached = tuple(d if isinstance(k, int) and k == d else SymInt(d, dim(i), symbol=sym)
+                           for i, (d, k, sym) in enumerate(zip(shape, known, symbols)))
             self._shapes[id(t)] = cached
         return cached
+
+    def _dim_symbol(self, param: str | None) -> tuple | None:
+        """A dim's symbol for SymInt: its dim_param with the dim_params declared beside it on one graph input.
+        Two axes of one input are two dims; the same name on two inputs says nothing (inputs name their
+        dynamic dims by axis: ``d1`` of x (5, d1, 3) and ``d0`` of its lengths (d0,) are one batch)."""
+        if param is None:
+            return None
+        beside: set[str] = set()
+        for vi in self.g.inputs:
+            params = {d.dim_param for d in vi.type.tensor_type.shape.dim if d.dim_param}
+            if param in params:
+                beside |= params
+        return (param, frozenset(beside - {param}))
 
     def on_bool(self, t: Tensor) -> None:
         if self.is_traced(t):

@@ -20,6 +20,7 @@ from cellonnx.graph.compile import serialize
 from cellonnx.graph.runtime import Session
 from cellonnx.graph.state import StateHolder
 from cellonnx.graph.step_trace import StepGraph, batch_is_dynamic, data_specs, rebuild, trace_step
+from cellonnx.graph.trace import StaticDimRequired
 from cellonnx.tensor import Parameter, Tensor
 
 # onnxruntime's memory pattern off for training steps: the pattern's block, planned from the first run, is
@@ -140,7 +141,7 @@ def step_key(owner: Any, args: Sequence[Any]) -> tuple:
     """What a compiled step depends on beyond the state's values: argument dtypes, ranks and non-batch
     dims, every sub-cell's training flag and every parameter's requires_grad."""
     sig = []
-    for pos, t, shape in data_specs(args, batch_is_dynamic()):
+    for pos, t, shape in data_specs(args, _dynamic_batch(owner)):
         sig.append((pos, t._data.dtype.str, tuple(shape)))
     for i, a in enumerate(args):
         if not isinstance(a, Tensor):
@@ -150,6 +151,14 @@ def step_key(owner: Any, args: Sequence[Any]) -> tuple:
     params = getattr(owner, "parameters_and_names", None)
     grads = tuple((n, bool(p.requires_grad)) for n, p in params()) if callable(params) else ()
     return (tuple(sig), training, grads, context.get_context("opset"), context.get_context("device_target"))
+
+
+# owners whose step unrolls over axis 0 (graph/trace.py require_static): traced with it static, once per size
+_STATIC_AXIS0: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _dynamic_batch(owner: Any) -> bool:
+    return batch_is_dynamic() and owner not in _STATIC_AXIS0
 
 
 def _why(old: tuple | None, new: tuple) -> str:
@@ -176,7 +185,18 @@ def compiled_step(owner: Any, fn: Callable[..., Any], args: Sequence[Any], name:
         for others in per_owner.values():   # the state held by another structure goes back to the host
             for other in others:
                 other.state.sync(other.parameters)
-        traced = trace_step(fn, args, name, arg_names=arg_names)
+        dynamic = _dynamic_batch(owner)
+        try:
+            traced = trace_step(fn, args, name, arg_names=arg_names, dynamic_batch=dynamic)
+        except StaticDimRequired as exc:
+            if not dynamic:
+                raise
+            # axis 0 is what a recurrence steps over (a time-major LSTM): one graph per size of it
+            _STATIC_AXIS0[owner] = str(exc)
+            if not entries:
+                per_owner.pop(key, None)
+            log.debug("cellonnx: %s: %s; its step is traced for each size of axis 0", name, exc)
+            return compiled_step(owner, fn, args, name, arg_names, extra_key)
         if traced.boundaries:   # collectives in the step: graphs cut around them (graph/split_step.py)
             from cellonnx.graph.split_step import SplitStep
             compiled = SplitStep(traced)

@@ -70,7 +70,8 @@ class VJPGraphs:
 
 
 def trace_vjp(fn: Callable[..., Any], args: Sequence[Any], wrt_args: Sequence[int] = (),
-              dynamic_batch: bool = True, name: str = "vjp", opset: int | None = None) -> VJPGraphs:
+              dynamic_batch: bool = True, name: str = "vjp", opset: int | None = None,
+              shapes: Sequence[Sequence[int | None] | None] | None = None) -> VJPGraphs:
     """Trace ``fn(*args)`` and its gradient into a forward and a backward graph.
 
     Args:
@@ -79,16 +80,23 @@ def trace_vjp(fn: Callable[..., Any], args: Sequence[Any], wrt_args: Sequence[in
         wrt_args: positions of the Tensor arguments whose gradient the backward returns; it also returns
             the gradient of every Parameter read that requires grad.
         dynamic_batch: leave axis 0 of the arguments dynamic.
+        shapes: the declared shape of each argument (None dims dynamic; None for a non-Tensor), in place of
+            ``dynamic_batch``'s axis 0: a recurrent layer's batch is axis 1 of its time-major input and of
+            its states.
 
     Raises:
         TraceError: ``fn`` does what a static graph cannot express, or returns no Tensor.
     """
     opset = opset or context.get_context("opset") or DEFAULT_OPSET
     g = GraphBuilder(opset, name)
-    tracer = Tracer(g, dynamic=dynamic_batch, stateful=True)
+    specs = data_specs(args, dynamic_batch)
+    if shapes is not None:
+        specs = [(pos, example, list(shapes[pos])) for pos, example, _ in specs]
+    dynamic = dynamic_batch if shapes is None else any(d is None for _, _, shape in specs for d in shape)
+    tracer = Tracer(g, dynamic=dynamic, stateful=True)
     call = list(args)
     data_inputs: list[tuple[str, int]] = []
-    for pos, example, shape in data_specs(args, dynamic_batch):
+    for pos, example, shape in specs:
         t = Tensor._make(example._data)
         if pos in wrt_args:
             t.requires_grad = True

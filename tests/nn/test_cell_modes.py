@@ -280,7 +280,8 @@ def test_compatibility_methods() -> None:
 
 
 def test_graph_mode_keeps_gradients() -> None:
-    """Under GRAPH_MODE a call that is being differentiated runs eagerly, so gradients still flow."""
+    """Under GRAPH_MODE a top-level value_and_grad call compiles forward and backward into one graph (as
+    MindSpore does): eager's gradients, to float32 rounding (the graph sums in another order)."""
     net = MLP()
     x = _x(2, 8)
     _, eager_grads = ms.value_and_grad(net, None, net.trainable_params())(x)
@@ -290,5 +291,5 @@ def test_graph_mode_keeps_gradients() -> None:
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
     for a, b in zip(eager_grads, grads):
-        np.testing.assert_allclose(a.asnumpy(), b.asnumpy(), rtol=1e-6)
+        assert_close(b.asnumpy(), a.asnumpy(), rtol=1e-4, scale_rtol=1e-4)
     assert any(g.asnumpy().any() for g in grads)

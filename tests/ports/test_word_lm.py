@@ -4,7 +4,8 @@ tests/ports/vendored.json), ported by changing its import lines only, against re
 For each case of networks_word_lm.py (lstm, gru, rnn_tanh, rnn_relu, lstm with tied weights): 1.x
 parameter names and save_parameters keys, ``begin_state``, the eager forward from a given state and from
 begin_state's zeros, train.py's training step twice (gluon.Trainer SGD, loss scaled by bptt * batch,
-``clip_global_norm``), the hybridized forward at batch 2 and 1 (other states: the same graph), ``export``
+``clip_global_norm``), the same loop hybridized (one compiled training graph for every step and the
+shorter last batch), the hybridized forward at batch 2 and 1 (other states: the same graph), ``export``
 with a dynamic batch run by onnxruntime at batch 1 and 2, and mx.contrib.amp's ``convert_hybrid_block``
 (lstm); everything compared with the fixtures tests/fixtures/mxnet/gen_word_lm.py wrote with MXNet 1.9.1
 from the same file. The file is the same on MXNet's 1.9.1 and 2.x lines (vendored.json), so
@@ -112,6 +113,55 @@ def test_train_steps(case: str, importer: Any) -> None:
         assert_close(params[key[6:]].data().asnumpy(), want[key], **GRAD_TOL,
                      what=f"{case} {key[6:]} after two steps")
     compare(run(net, case), expected(want, "after"), f"{case} eval after two steps")
+
+
+def last_batch_step(net: Any, case: str, batch: int = 1) -> tuple[float, Any]:
+    """train.py's loop body once more on the first ``batch`` samples (an epoch's shorter last batch): the
+    loss and the outputs (decoded, then the states)."""
+    import cellonnx.mxnet as mx
+
+    d = lm.data(case)
+    trainer = mx.gluon.Trainer(net.collect_params(), "sgd", {"learning_rate": lm.LR, "momentum": 0, "wd": 0})
+    hidden = [mx.nd.array(h[:, :batch]).detach() for h in d["hidden"]]
+    with mx.autograd.record():
+        output, hidden = net(mx.nd.array(d["tokens"][lm.STEPS][:, :batch]), hidden)
+        L = mx.gluon.loss.SoftmaxCrossEntropyLoss()(
+            output, mx.nd.array(d["targets"][lm.STEPS][:, :batch]).reshape((-1, 1))) / (lm.BPTT * batch)
+        L.backward()
+    mx.gluon.utils.clip_global_norm([p.grad() for p in net.collect_params().values()], lm.CLIP)
+    trainer.step(1)
+    return float(mx.nd.sum(L).asscalar()), [output.asnumpy(), *[h.asnumpy() for h in hidden]]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_hybridized_train_steps(case: str, importer: Any) -> None:
+    """train.py's loop with the model hybridized: its forward and backward run as onnxruntime graphs that
+    take the detached states as inputs, so one trace serves every step, the shorter last batch included;
+    losses, gradient norms and parameters equal MXNet 1.9.1's and the eager loop's."""
+    import cellonnx.mxnet as mx
+    from cellonnx.gluon.hybrid_train import CompiledTraining
+
+    want = fixture(case)
+    nets = [build(case, importer) for _ in range(2)]
+    nets[1].hybridize()
+    got = [lm.train_steps(net, mx, case) for net in nets]
+    for key in ("train/loss", "train/norm"):
+        tol = OUT_TOL if key == "train/loss" else GRAD_TOL
+        assert_close(got[1][key], want[key], **tol, what=f"{case} hybridized {key} vs MXNet 1.9.1")
+        assert_close(got[1][key], got[0][key], **tol, what=f"{case} hybridized {key} vs eager")
+    params = [structural(net) for net in nets]
+    for key in (k for k in want if k.startswith("param/")):
+        assert_close(params[1][key[6:]].data().asnumpy(), want[key], **GRAD_TOL,
+                     what=f"{case} hybridized {key[6:]} after two steps")
+    last = [last_batch_step(net, case) for net in nets]
+    assert_close(np.array(last[1][0]), np.array(last[0][0]), **OUT_TOL, what=f"{case} last batch loss")
+    compare(last[1][1], last[0][1], f"{case} last batch outputs")
+    for key, p in params[1].items():
+        assert_close(p.data().asnumpy(), params[0][key].data().asnumpy(), **GRAD_TOL,
+                     what=f"{case} {key} after the last batch")
+    graphs = [c for c in nets[1]._compiled.values() if isinstance(c, CompiledTraining)]
+    assert [(g.forward_runs, g.backward_runs) for g in graphs] == [(lm.STEPS + 1, lm.STEPS + 1)], \
+        f"{case}: one trace for {lm.STEPS + 1} steps of two batch sizes"
 
 
 @pytest.mark.parametrize("case", CASES)

@@ -126,6 +126,26 @@ def _first_row_step() -> Any:
     return step
 
 
+class LeadingRowsNet(nn.Cell):
+    """Each row's logits times the mean of the first two rows' (``h[0:2]``): traced at batch 4, a batch of 1
+    slices one row (NumPy's clamp), and the gradient goes back to that one row."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc = nn.Dense(6, 3)
+
+    def construct(self, x: Any) -> Any:
+        h = self.fc(x)
+        return h * ops.tanh(h[0:2].mean(0, keep_dims=True))
+
+
+def _leading_rows_step() -> Any:
+    net = LeadingRowsNet()
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, _loss()), nn.Adam(net.trainable_params(), 0.01))
+    step.set_train()
+    return step
+
+
 CASES: dict[str, tuple[Callable[[], Any], Callable[[], list]]] = {
     "loss_scale_overflow": (_loss_scale_step(lambda: nn.DynamicLossScaleUpdateCell(2.0 ** 20, 2, 2)),
                             lambda: _overflowing_first()),
@@ -157,6 +177,8 @@ CASES: dict[str, tuple[Callable[[], Any], Callable[[], list]]] = {
                                        lambda: classification_batches((4, 6), 3, sizes=(4, 7, 3, 5, 2))),
     "changing_batch_size_first_row": (_first_row_step,
                                       lambda: classification_batches((4, 6), 3, sizes=(4, 7, 1, 5, 2))),
+    "changing_batch_size_leading_rows": (_leading_rows_step,
+                                         lambda: classification_batches((4, 6), 3, sizes=(4, 1, 7, 2, 3))),
 }
 
 

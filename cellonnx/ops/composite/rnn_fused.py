@@ -64,6 +64,12 @@ def _check_lstm(op: str, x: Tensor, h: Tensor, w: Tensor, b: Tensor) -> None:
                          f"{tuple(b.shape)}.")
 
 
+def _static_steps(x: Tensor, op: str) -> None:
+    """The loop below unrolls over the time steps: in a graph they cannot be a dynamic dim."""
+    from cellonnx.graph.trace import require_static
+    require_static(x.shape[0], f"'{op}'")
+
+
 def _half_if(t: Tensor, like: Tensor) -> Tensor:
     """MindSpore's LSTM kernels give the hidden state in float16, their only input dtype."""
     return F.cast(t, np.float16) if like._data.dtype == np.float16 else t
@@ -127,6 +133,7 @@ def dynamic_rnn(x: Tensor, w: Tensor, b: Tensor, init_h: Tensor | None = None, i
     _check_lstm(op, x[0], h, w, b)
     w = F.cast(w, dtype)
     steps: list[tuple[Tensor, ...]] = []
+    _static_steps(x, op)
     for t in range(int(x.shape[0])):
         out = _lstm_step(op, F.cast(x[t], dtype), h, c, w, b, forget_bias, cell_clip)
         c, h = out[0], out[1]
@@ -189,6 +196,7 @@ def dynamic_gru_v2(x: Tensor, weight_input: Tensor, weight_hidden: Tensor, bias_
         return t if bias is None else F.add(t, F.cast(block(bias, k), dtype))
 
     outs: list[tuple[Tensor, ...]] = []
+    _static_steps(x, op)
     for t in range(int(x.shape[0])):
         gi = F.matmul(F.cast(x[t], dtype), w_i)
         r = F.sigmoid(F.add(add_bias(block(gi, r_at), bias_input, r_at),

@@ -191,6 +191,10 @@ def unslice(r: Tensor, x: Tensor, axes: Any, starts: Any, ends: Any, steps: Any)
     after: list[Any] = [0] * nd
     out = r
     for a, b, e, s in zip(axes, starts, ends, steps):
+        runtime = _runtime_bounds(shape[a], b, e) if s == 1 else None
+        if runtime is not None:
+            before[a], after[a] = runtime
+            continue
         nc = int(cshape[a])
         bound = builtins.slice(None if b is None else int(b), None if e is None else int(e), int(s))
         lo, hi, st = bound.indices(nc)
@@ -220,6 +224,28 @@ def unslice(r: Tensor, x: Tensor, axes: Any, starts: Any, ends: Any, steps: Any)
     if any(_symbolic(p) or p != 0 for p in before + after):
         out = Pad.apply(out, pads=tuple(before + after), mode="constant", value=0)
     return out
+
+
+def _clamped(i: Any, n: Any) -> Any:
+    """Where bound ``i`` (a constant, or a non-negative SymInt) of a unit-step slice falls on an axis of
+    size ``n`` at run time, clamped to [0, n] as NumPy and ONNX Slice clamp it."""
+    from cellonnx.graph.symint import sym_max, sym_min
+    return sym_min(i, n) if _symbolic(i) or int(i) >= 0 else sym_max(n + int(i), 0)
+
+
+def _runtime_bounds(n: Any, b: Any, e: Any) -> tuple[Any, Any] | None:
+    """Zeros before and after a unit-step slice ``[b:e]`` of a dynamic axis of size ``n`` to put its
+    gradient back, computed from the axis' size at run time: a graph traced at batch 4 that takes ``x[0:2]``
+    and runs at batch 1 sliced one row, not two. None where the axis is static or a bound is a SymInt that
+    may be negative (placed as traced)."""
+    if not _symbolic(n) or any(_symbolic(v) and not v.nonneg for v in (b, e)):
+        return None
+    lo = 0 if b is None or (not _symbolic(b) and int(b) == 0) else _clamped(b, n)
+    if e is None:
+        return lo, 0
+    from cellonnx.graph.symint import sym_max
+    hi = _clamped(e, n)
+    return lo, n - (hi if isinstance(lo, int) and not _symbolic(lo) and lo == 0 else sym_max(hi, lo))
 
 
 def _fold_pad_grad(g: Tensor, axis: int, b: int, e: int, n: int, mode: str) -> Tensor:

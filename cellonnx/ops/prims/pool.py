@@ -249,6 +249,9 @@ class MaxPoolGrad(Op):
         lead = list(gt.shape[:2])
         plane = int(np.prod(in_shape))
         full = g.shape_value(lead + [int(s) for s in in_shape])
+        unpooled = _unpool_grad(g, gy, idx, in_shape, full, kernel, stride, pads, dilation, ceil_mode)
+        if unpooled is not None:
+            return unpooled
         overlap = kernel is None or any(s < dilation[i] * (kernel[i] - 1) + 1 for i, s in enumerate(stride))
         if g.opset >= 16 or not overlap:
             zeros = g.op("ConstantOfShape", g.shape_value(lead + [plane]),
@@ -284,10 +287,12 @@ class GatherPlane(Op):
 def _tiled_argmax(g: Any, x: str, kernel: tuple, stride: tuple, pads: tuple,
                   dilation: tuple) -> tuple[str, str] | None:
     """Max and flat argmax of k x k windows that tile the plane (stride k, no padding, H and W multiples of
-    k), for float inputs: SpaceToDepth puts the k * k window positions on an axis of their own, in row-major
-    order, so one ArgMax (first index on ties, as MindSpore) and one ReduceMax take them. onnxruntime's
-    MaxPool with an Indices output runs a slow kernel: this form takes 0.6-0.7x its time on LeNet-5's pools
-    (bench/RESULTS.md). None where it does not apply."""
+    k), for float inputs: the argmax by one ArgMax (first index on ties, as MindSpore) over each window's
+    k * k values made a row of their own, in row-major order, by one Transpose that moves the kernel-row
+    axis past the output columns (the kernel columns stay innermost); the values by MaxPool without Indices
+    (float32) or a ReduceMax over those rows.
+    onnxruntime's MaxPool with an Indices output runs a slow kernel; SpaceToDepth, or a Transpose that moves
+    both kernel axes, cost 3-30x this Transpose (bench/RESULTS.md). None where it does not apply."""
     xt = g.in_tensors[0]
     shape = xt._data.shape
     k = kernel[0]
@@ -296,17 +301,48 @@ def _tiled_argmax(g: Any, x: str, kernel: tuple, stride: tuple, pads: tuple,
             or dynamic_spatial(xt) or any(hasattr(d, "onnx_name") for d in xt.shape[1:])):
         return None
     c, h, w = (int(d) for d in shape[1:])
-    if h % k or w % k:
+    if h % k or w % k or h * w >= 2 ** 24:  # the index arithmetic below is exact in float32
         return None
     ho, wo = h // k, w // k
-    cols = g.op("Reshape", g.op("SpaceToDepth", x, blocksize=k), g.i64([0, k * k, -1]))
-    y = g.op("Reshape", g.axes([1], "ReduceMax", cols, keepdims=1), g.i64([0, c, ho, wo]))
-    pos = g.op("Reshape", g.op("ArgMax", cols, axis=1, keepdims=1), g.i64([0, c, ho, wo]))
+    windows = g.op("Transpose", g.op("Reshape", x, g.i64([0, c, ho, k, wo, k])), perm=[0, 1, 2, 4, 3, 5])
+    rows = g.op("Reshape", windows, g.i64([-1, k * k]))
+    pos = g.op("ArgMax", rows, axis=1, keepdims=0)
+    if xt._data.dtype == np.float32:  # MLAS pools float32 only; other dtypes go to a generic, slow kernel
+        y = g.op("MaxPool", x, kernel_shape=[k, k], strides=[k, k])
+    else:
+        y = g.op("Reshape", g.axes([1], "ReduceMax", rows, keepdims=0), g.i64([-1, c, ho, wo]))
     # window position p = k * row + col sits at row * w + col = p + row * (w - k) past the window's origin
-    # (arithmetic: onnxruntime's Gather from a k * k table took longer than the ArgMax)
-    origin = g.const((np.arange(ho)[:, None] * k * w + np.arange(wo)[None, :] * k).astype(np.int64))
-    rows = g.op("Mul", g.op("Div", pos, g.i64(k)), g.i64(w - k))
-    return y, g.op("Add", g.op("Add", pos, rows), origin)
+    # (float32 arithmetic: onnxruntime's int64 Div took as long as the rest together, a Gather from a k * k
+    # table longer than the ArgMax)
+    f32 = onnx_type(np.dtype(np.float32))
+    p = g.op("Cast", g.op("Reshape", pos, g.i64([-1, c, ho, wo])), to=f32)
+    row = g.op("Floor", g.op("Div", p, g.const(np.float32(k))))
+    origin = (np.arange(ho)[:, None] * k * w + np.arange(wo)[None, :] * k).astype(np.float32)
+    flat = g.op("Add", g.op("Add", p, g.op("Mul", row, g.const(np.float32(w - k)))), g.const(origin))
+    return y, g.op("Cast", flat, to=onnx_type(np.dtype(np.int64)))
+
+
+def _unpool_grad(g: Any, gy: str, idx: str, in_shape: tuple, full: str, kernel: tuple | None,
+                 stride: tuple | None, pads: tuple | None, dilation: tuple | None,
+                 ceil_mode: bool) -> str | None:
+    """The max-pool gradient as one MaxUnpool (gy written to the argmax positions of a zero tensor) where
+    every argmax is a distinct position inside its plane (windows that neither overlap nor read padding) and
+    the gradient is float32 (onnxruntime's CPU MaxUnpool takes float32 only): 0.15-0.2x ScatterElements'
+    time at LeNet-5's pools. MaxUnpool reads indices into the whole tensor, so each plane's offset
+    (n * C + c) * plane is added to the plane indices. None where it does not apply (then ScatterElements)."""
+    gt = g.in_tensors[0]
+    if (g.for_gpu or gt._data.dtype != np.float32
+            or not disjoint_windows(in_shape, kernel, stride, pads, dilation, ceil_mode)):
+        return None
+    plane = int(np.prod(in_shape))
+    out_plane = int(np.prod([int(s) for s in gt._data.shape[2:]]))
+    rows = g.op("Reshape", idx, g.i64([-1, out_plane]))
+    count = g.op("Gather", g.op("Shape", rows), g.i64(0))  # N * C
+    offsets = g.op("Mul", g.op("Range", g.i64(0), count, g.i64(1)), g.i64(plane))
+    flat = g.op("Add", rows, g.unsqueeze(offsets, [1]))
+    out = g.op("MaxUnpool", gy, g.op("Reshape", flat, g.op("Shape", gy)), full, kernel_shape=list(kernel),
+               strides=list(stride))
+    return g.op("Reshape", out, full)  # ONNX infers only MaxUnpool's rank; the Reshape gives the dims
 
 
 def _onnx_pool_input(g: Any, x: str) -> tuple[str, int | None]:

@@ -123,6 +123,8 @@ class LSTM(Op):
         n_dir = 2 if bidirectional else 1
         x = ctx.inputs[0]
         h0, c0, params = _unpack(ctx.inputs[1:], n_dir, has_bias, has_initial)
+        from cellonnx.graph.trace import require_static
+        require_static(x.shape[0], "the LSTM's gradient")
         T, _, n_in = x._data.shape
         H = params[0][1]._data.shape[1]
         y = ctx.out

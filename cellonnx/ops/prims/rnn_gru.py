@@ -145,6 +145,8 @@ class _Recurrent(Op, register=False):
         n_dir = 2 if bidirectional else 1
         x = ctx.inputs[0]
         h0, lengths, params = _unpack(ctx.inputs[1:], n_dir, has_bias, has_initial, has_lengths)
+        from cellonnx.graph.trace import require_static
+        require_static(x.shape[0], f"the {kind}'s gradient")
         steps, _, n_in = x._data.shape
         hs = params[0][1]._data.shape[1]
         y = ctx.output(0)
