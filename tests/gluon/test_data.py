@@ -162,6 +162,65 @@ def test_worker_timeout():
         list(loader)
 
 
+def _killed(i):
+    import os
+    import signal
+
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def test_dead_worker_process_raises_at_once():
+    """A worker process that dies takes its batch with it: the loader names it instead of waiting out the
+    timeout (MXNet waits; PyTorch's DataLoader raises likewise)."""
+    import time
+
+    loader = gdata.DataLoader(gdata.SimpleDataset([0, 1]).transform(_killed), batch_size=1, num_workers=1)
+    start = time.monotonic()
+    with pytest.raises(RuntimeError, match=r"DataLoader worker \(pid \d+\) was killed by SIGKILL"):
+        list(loader)
+    assert time.monotonic() - start < 60
+
+
+class _Finalized:
+    """Garbage only the collector frees (a cycle), noting which process ran its finalizer."""
+
+    def __init__(self, path):
+        self.path = path
+        self.me = self
+
+    def __del__(self):
+        import os
+
+        with open(self.path, "a") as f:
+            f.write(f"{os.getpid()}\n")
+
+
+def _collect(i):
+    import gc
+
+    gc.collect()
+    return i
+
+
+def test_worker_processes_leave_the_parents_objects_alone(tmp_path):
+    """A forked worker never runs the finalizers of the parent's objects (a session's thread pool, an open
+    pool's queues belong to the parent): its collector leaves everything it inherited alone."""
+    import gc
+    import os
+
+    gc.disable()
+    try:
+        _Finalized(tmp_path / "finalized")
+        loader = gdata.DataLoader(gdata.SimpleDataset([0, 1, 2, 3]).transform(_collect), batch_size=1,
+                                  num_workers=2)
+        assert [int(b.asnumpy()[0]) for b in loader] == [0, 1, 2, 3]
+        del loader
+    finally:
+        gc.enable()
+    gc.collect()
+    assert (tmp_path / "finalized").read_text().split() == [str(os.getpid())]
+
+
 def test_default_batchify():
     samples = {"ints": [1, 2, 3], "floats": [1.5, 2.0], "np_f64": [np.ones(2), np.zeros(2)],
                "np_i8": [np.ones(2, np.int8), np.zeros(2, np.int8)], "bools": [True, False]}

@@ -1,15 +1,18 @@
 """gluon.data.DataLoader: batches of a Dataset drawn through a BatchSampler and a batchify function, in this
 process or by worker processes (``multiprocessing.Pool``, started by fork as MXNet's are on Linux, batches
 sent back pickled) or worker threads (``thread_pool=True``), with ``prefetch`` batches requested ahead and a
-``timeout`` per batch, as MXNet 1.9.1 does."""
+``timeout`` per batch, as MXNet 1.9.1 does. A worker process that dies (a crash, the out-of-memory killer)
+raises at once, naming its exit, instead of leaving its batch to the timeout."""
 from __future__ import annotations
 
+import gc
 import io
 import multiprocessing
 import multiprocessing.pool
 import pickle
 import signal
 import sys
+import time
 from collections.abc import Callable, Iterator
 from multiprocessing.pool import ThreadPool
 from multiprocessing.reduction import ForkingPickler
@@ -95,6 +98,9 @@ _worker_dataset: Any = None
 
 def _worker_initializer(dataset: Any, active_shape: bool, active_array: bool) -> None:
     global _worker_dataset
+    # The parent's objects are never collected here: their finalizers (a session's thread pool, an open
+    # pool's queues) belong to the parent and can hang or crash a forked child.
+    gc.freeze()
     _worker_dataset = dataset
     from cellonnx.mxnet.util import set_np
 
@@ -110,6 +116,37 @@ def _worker_fn(samples: list[Any], batchify_fn: Callable[[list[Any]], Any], data
 
 def _thread_worker_fn(samples: list[Any], batchify_fn: Callable[[list[Any]], Any], dataset: Any) -> Any:
     return batchify_fn([dataset[i] for i in samples])
+
+
+def _fork_pool(context: Any, num_workers: int, initargs: list[Any]) -> multiprocessing.pool.Pool:
+    """A process pool forked with the collector frozen, so no child collects the parent's objects before its
+    initializer freezes them for good (and the pages stay shared). A program that froze objects itself keeps
+    its freeze as it is."""
+    original = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    ours = gc.get_freeze_count() == 0
+    if ours:
+        gc.freeze()
+    try:
+        return context.Pool(num_workers, initializer=_worker_initializer, initargs=initargs)
+    finally:
+        if ours:
+            gc.unfreeze()
+        signal.signal(signal.SIGINT, original)
+
+
+def _dead_worker(workers: list[Any]) -> str | None:
+    """How one of the worker processes ended, if one has (they live as long as their pool)."""
+    for worker in workers:
+        code = worker.exitcode
+        if code is not None:
+            how = f"exited with code {code}"
+            if code < 0:
+                try:
+                    how = f"was killed by {signal.Signals(-code).name}"
+                except ValueError:
+                    how = f"was killed by signal {-code}"
+            return f"DataLoader worker (pid {worker.pid}) {how}"
+    return None
 
 
 class _MultiWorkerIter:
@@ -153,7 +190,7 @@ class _MultiWorkerIter:
             raise StopIteration
         ret = self._data_buffer.pop(self._rcvd_idx)
         try:
-            batch = ret.get(self._timeout)
+            batch = self._wait(ret)
             if self._dataset is None:
                 batch = pickle.loads(batch)
             if self._pin_memory:
@@ -173,6 +210,20 @@ class _MultiWorkerIter:
         except Exception:
             self._worker_pool.terminate()
             raise
+
+    def _wait(self, ret: Any) -> Any:
+        """``ret.get(timeout)``, watching the worker processes: a dead one took its batch with it."""
+        deadline = time.monotonic() + self._timeout
+        while not ret.ready():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            ret.wait(min(left, 0.5))
+            dead = None if ret.ready() else _dead_worker(getattr(self._data_loader, "_worker_processes", []))
+            if dead:
+                raise RuntimeError(f"{dead} while loading a batch; its batch is lost. A transform that "
+                                   "crashes, or the machine out of memory, can do this.")
+        return ret.get(0)
 
     def next(self) -> Any:
         return self.__next__()
@@ -228,6 +279,7 @@ class DataLoader:
         self._thread_pool = thread_pool
         self._timeout = timeout
         self._worker_pool: Any = None
+        self._worker_processes: list[Any] = []
         assert timeout > 0, f"timeout must be positive, given {timeout}"
         if batch_sampler is None:
             if batch_size is None:
@@ -253,12 +305,9 @@ class DataLoader:
             else:
                 context = (multiprocessing.get_context("fork")
                            if "fork" in multiprocessing.get_all_start_methods() else multiprocessing)
-                original = signal.signal(signal.SIGINT, signal.SIG_IGN)
-                try:
-                    self._worker_pool = context.Pool(self._num_workers, initializer=_worker_initializer,
-                                                     initargs=[self._dataset, is_np_shape(), is_np_array()])
-                finally:
-                    signal.signal(signal.SIGINT, original)
+                self._worker_pool = _fork_pool(context, self._num_workers,
+                                               [self._dataset, is_np_shape(), is_np_array()])
+                self._worker_processes = list(self._worker_pool._pool)
         if batchify_fn is None:
             self._batchify_fn = default_mp_batchify_fn if num_workers > 0 else default_batchify_fn
         else:
