@@ -1,6 +1,7 @@
 """The gradient API with MindSpore's semantics: value_and_grad, grad, GradOperation, stop_gradient."""
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -138,7 +139,8 @@ def value_and_grad(fn: Callable, grad_position: Any = 0, weights: Any = None, ha
         [9.] [6.]
     """
     body = _value_and_grad_body(fn, grad_position, weights, has_aux, return_ids, sens_param)
-    return _graph_mode_call(body, fn, sens_param, "value_and_grad")
+    return _graph_mode_call(body, fn, sens_param, "value_and_grad",
+                            (grad_position, has_aux, return_ids, sens_param), weights)
 
 
 def _value_and_grad_body(fn: Callable, grad_position: Any, weights: Any, has_aux: bool, return_ids: bool,
@@ -183,13 +185,48 @@ def grad(fn: Callable, grad_position: Any = 0, weights: Any = None, has_aux: boo
             return grads, value[1:] if isinstance(value, tuple) else ()
         return grads
 
-    return _graph_mode_call(wrapper, fn, sens_param, "grad")
+    return _graph_mode_call(wrapper, fn, sens_param, "grad", (grad_position, has_aux, return_ids, sens_param),
+                            weights)
 
 
-def _graph_mode_call(compute: Callable, fn: Callable, sens_param: bool, api: str) -> Callable:
+class _GradFunction:
+    """What the compiled graphs of gradient functions made alike are cached on (see ``_cache_owner``)."""
+
+    __slots__ = ("__weakref__",)
+
+
+# fn -> {(api, options, weights) -> _GradFunction}: lives as long as fn does
+_OWNERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _hashable(value: Any) -> Any:
+    return tuple(_hashable(v) for v in value) if isinstance(value, list) else value
+
+
+def _cache_owner(fn: Callable, api: str, options: tuple, weights: Any) -> _GradFunction | None:
+    """The cache of every gradient function of ``fn`` made with the same API, options and weights: MindSpore
+    compiles ``grad(net)(x)`` once however often the gradient function is made again (a loop calling
+    ``ops.grad(net)(x)``). None where ``fn`` or the weights cannot be weakly referenced (the cache is then the
+    gradient function's own)."""
+    target, key_fn = fn, None
+    if hasattr(fn, "__self__") and hasattr(fn, "__func__"):   # a bound method is made anew at each access
+        target, key_fn = fn.__self__, fn.__func__
+    try:
+        held = weights if isinstance(weights, (list, tuple)) else () if weights is None else (weights,)
+        key = (api, key_fn, _hashable(options), type(weights).__name__, tuple(weakref.ref(w) for w in held))
+        per_fn = _OWNERS.setdefault(target, {})
+    except TypeError:   # not weakly referenceable, or an unhashable option
+        return None
+    return per_fn.setdefault(key, _GradFunction())
+
+
+def _graph_mode_call(compute: Callable, fn: Callable, sens_param: bool, api: str, options: tuple = (),
+                     weights: Any = None) -> Callable:
     """``compute`` (a gradient function's eager body) called as MindSpore calls it: in GRAPH_MODE a top-level
-    call compiles (cellonnx/graph/grad_call.py), as MindSpore wraps it in ``jit``."""
+    call compiles (cellonnx/graph/grad_call.py), as MindSpore wraps it in ``jit``; gradient functions of the
+    same function, options and weights share their compiled graphs."""
     what = f"the {api} function of {getattr(fn, '__name__', type(fn).__name__)}"
+    owner = _cache_owner(fn, api, options, weights)
 
     def call(*args: Any, **kwargs: Any) -> Any:
         from cellonnx import context
@@ -199,12 +236,13 @@ def _graph_mode_call(compute: Callable, fn: Callable, sens_param: bool, api: str
                 if sens_param and "sens" in kwargs:  # the keyword sensitivity is the last positional one
                     kwargs = dict(kwargs)
                     args = (*args, kwargs.pop("sens"))
-                out = grad_call.run_grad_call(call, compute, args, kwargs, what)
+                out = grad_call.run_grad_call(call.compiled_owner, compute, args, kwargs, what)
                 if out is not grad_call.EAGER:
                     return out
         return compute(*args, **kwargs)
 
     call.__wrapped__ = compute  # type: ignore[attr-defined]
+    call.compiled_owner = owner or call  # type: ignore[attr-defined]
     return call
 
 
@@ -272,7 +310,8 @@ class GradOperation:
                 return ig
             return ig[0] if ig else ()
 
-        return _graph_mode_call(grad_fn, fn, False, "GradOperation")
+        return _graph_mode_call(grad_fn, fn, False, "GradOperation",
+                                (self.get_all, self.get_by_list, self.sens_param), weights)
 
 
 def stop_gradient(value: Any) -> Any:

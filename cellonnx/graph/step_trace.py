@@ -12,6 +12,7 @@ stalls the GPU stream on its way back. Tracing leaves the parameters as they wer
 from __future__ import annotations
 
 import json
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -53,7 +54,8 @@ class StepGraph:
     outputs: list[str]
     structure: Any
     returned_params: dict[int, Parameter] = field(default_factory=dict)
-    cells: list[Any] = field(default_factory=list)
+    # the cells the step called, weakly: a graph cached for a cell's gradient function must not keep it alive
+    cells: list[weakref.ref] = field(default_factory=list)
     boundaries: list[Any] = field(default_factory=list)   # host work (collectives): graph/boundary.py
     checks: list[tuple[str, Any]] = field(default_factory=list)   # (output, host check): graph/step_checks.py
 
@@ -61,9 +63,10 @@ class StepGraph:
         """What the graph assumed of Python state it does not read: the training flag of every cell the
         step called, the requires_grad of every parameter it holds, and the attributes each cell's graph is
         specialised on (:func:`graph_attrs`)."""
-        return (tuple(bool(getattr(c, "training", False)) for c in self.cells),
+        cells = [ref() for ref in self.cells]
+        return (tuple(bool(getattr(c, "training", False)) for c in cells),
                 tuple(bool(p.requires_grad) for _, p in self.state),
-                tuple(graph_attrs(c) for c in self.cells))
+                tuple(graph_attrs(c) for c in cells))
 
 
 def graph_attrs(cell: Any) -> tuple:
@@ -189,7 +192,7 @@ def trace_step(fn: Callable[..., Any], args: Sequence[Any], name: str = "train_s
         product_orient.orient_transposed_products(model)  # the orientation onnxruntime's CPU GEMM favours
     _check_no_dropped_inputs(model, state)
     return StepGraph(model, data_inputs, state, updates, outputs, structure, returned,
-                     list(tracer.cells_seen.values()), found, host_checks)
+                     [weakref.ref(c) for c in tracer.cells_seen.values()], found, host_checks)
 
 
 def _check_no_dropped_inputs(model: onnx.ModelProto, state: list[tuple[str, Parameter]]) -> None:

@@ -222,7 +222,8 @@ def _release_trace_memory() -> None:
 
 
 def compiled_steps(owner: Any) -> list[CompiledStep]:
-    """Every compiled step held for ``owner``."""
+    """Every compiled step held for ``owner`` (a gradient function's are held for every one made alike)."""
+    owner = getattr(owner, "compiled_owner", owner)
     return [c for entries in _CACHE.get(owner, {}).values() for c in entries]
 
 

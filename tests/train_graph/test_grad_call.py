@@ -233,3 +233,49 @@ def test_compiled_gradients_with_an_eager_optimizer_follow_eager_training() -> N
     assert_close(np.array(graph_losses), np.array(eager_losses), rtol=RTOL, scale_rtol=RTOL, what="losses")
     for name, value in eager_state.items():
         assert_close(graph_state[name], value, rtol=RTOL, scale_rtol=RTOL, what=name)
+
+
+# how a loop makes its gradient function anew at every step, as MindSpore code often does, and how many of
+# (x, y, z) it takes
+REMADE: dict[str, tuple[Callable[[nn.Cell, Callable], Callable], int]] = {
+    "value_and_grad": (lambda net, loss: ms.value_and_grad(loss, None, net.trainable_params()), 3),
+    "grad_of_cell": (lambda net, loss: ms.grad(net, 0), 1),
+    "grad_of_bound_method": (lambda net, loss: ms.grad(net.construct, 0), 1),
+    "GradOperation": (lambda net, loss: ops.GradOperation(get_by_list=True)(loss, net.trainable_params()), 3),
+}
+
+
+@pytest.mark.parametrize("case", sorted(REMADE))
+def test_gradient_function_made_anew_compiles_once(case: str) -> None:
+    """MindSpore compiles ``grad(fn, ...)`` once for the same function, options and weights, however often the
+    gradient function is made; other options compile apart; the graphs go with the function."""
+    import gc
+    import weakref
+
+    ms.set_seed(0)
+    net = _Net()
+    loss = _loss(net)
+    make, n_args = REMADE[case]
+    made = []
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        for i, n in enumerate((4, 1, 6)):
+            x, y, z = _data(n, i)
+            args = (x, y, z)[:n_args]
+            grad_fn = make(net, loss)
+            eager = _flat(grad_fn.__wrapped__(*args))
+            got = _flat(grad_fn(*args))
+            for a, b in zip(eager, got):
+                assert_close(b, a, rtol=RTOL, scale_rtol=RTOL, what=f"{case}: call {i}")
+            made.append(grad_fn)
+        assert len({f.compiled_owner for f in made}) == 1
+        assert len(train.compiled_steps(made[-1])) == 1, "one graph for every gradient function made alike"
+        other = ms.value_and_grad(loss, (0, 1), net.trainable_params())
+        other(x, y, z)
+        assert other.compiled_owner is not made[-1].compiled_owner, "other options compile apart"
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    owner = weakref.ref(made[-1].compiled_owner)
+    del made, grad_fn, other, loss, net
+    gc.collect()
+    assert owner() is None, "the compiled graphs go with the function"
