@@ -276,14 +276,22 @@ class HybridBlock(Block):
         states) are graph inputs, so the compiled graph is called on ``leaves(args)``."""
         self._settle_shapes(args)
         flat = FlatCall(self, args) if is_nested(args) else None
-        sigs = _signature(tuple(flat.leaves) if flat else args, bool(self._hybrid_flags.get("static_shape")))
+        static = bool(self._hybrid_flags.get("static_shape")) or "_static_axis0" in self.__dict__
+        sigs = _signature(tuple(flat.leaves) if flat else args, static)
         target = device_target or self._backend or context.get_context("device_target")
         key = (_key(sigs), target, context.get_context("opset"), flat.structure() if flat else None)
         compiled = self._compiled.get(key)
         if compiled is None:
             self._name_params()
-            with autograd.pause(train_mode=False):
-                traced = _compile.trace_cell(flat or self, sigs)
+            try:
+                with autograd.pause(train_mode=False):
+                    traced = _compile.trace_cell(flat or self, sigs)
+            except _trace.StaticDimRequired as exc:
+                if static:
+                    raise
+                self.__dict__["_static_axis0"] = True
+                _log.debug("%s: %s; traced for each size of axis 0", type(self).__name__, exc)
+                return self._compiled_for(args, device_target)
             compiled = _compile.CompiledCell(self, traced, device_target=target)
             self._compiled[key] = compiled
         return compiled
@@ -295,7 +303,7 @@ class HybridBlock(Block):
         changes."""
         self._settle_shapes(args)
         static = bool(self._hybrid_flags.get("static_shape")) or not batch_is_dynamic() or \
-            "_unrolls_axis0" in self.__dict__
+            "_static_axis0" in self.__dict__
         flat = FlatCall(self, args) if is_nested(args) else None
         call = tuple(flat.leaves) if flat else args
         shapes = input_shapes(self, call, static)
@@ -322,7 +330,8 @@ class HybridBlock(Block):
             except _trace.StaticDimRequired:
                 if static:
                     raise
-                self.__dict__["_unrolls_axis0"] = True  # a recurrence over axis 0 (TNC): one graph per length
+                # a recurrence over axis 0 (TNC), a float of the batch size: one graph per size of axis 0
+                self.__dict__["_static_axis0"] = True
                 return self._training_for(args)
             except _trace.TraceError as exc:
                 raise type(exc)(f"{type(self).__name__} is hybridized and trains as a compiled graph under "

@@ -88,6 +88,26 @@ class SymInt(int):
     def __mod__(self, o: Any) -> Any:
         return self._binary(o, "Mod", int(self) % int(o)) if isinstance(o, int) else NotImplemented
 
+    # A float made of a dynamic dim would be a constant of the graph: the example's size, taken for every
+    # size (``loss / float(x.shape[0])``). While a trace runs it raises StaticDimRequired, and a compiled step
+    # or hybridized block traces that dim static instead (a graph per size); ``x / x.shape[0]`` with the int
+    # stays dynamic.
+    def __float__(self) -> float:
+        _float_read(self, "float()")
+        return float(int(self))
+
+    def __truediv__(self, o: Any) -> Any:
+        if not isinstance(o, (int, float)):
+            return NotImplemented
+        _float_read(self, "true division (/)")
+        return int(self) / o
+
+    def __rtruediv__(self, o: Any) -> Any:
+        if not isinstance(o, (int, float)):
+            return NotImplemented
+        _float_read(self, "true division (/)")
+        return o / int(self)
+
     def __neg__(self) -> Any:
         return SymInt(-int(self), lambda g: g.op("Neg", self.onnx_name(g)), nonneg=False)
 
@@ -117,6 +137,11 @@ class SymInt(int):
         return result if result is NotImplemented else not result
 
     __hash__ = int.__hash__
+
+
+def _float_read(dim: SymInt, how: str) -> None:
+    from cellonnx.graph import trace
+    trace.require_static(dim, f"{how} of a dim makes a Python float of it, which", float_read=True)
 
 
 def _extreme(a: int, b: int, onnx_op: str) -> int:

@@ -41,14 +41,20 @@ class StaticDimRequired(TraceError):
     graph can only hold the example's size of it."""
 
 
-def require_static(dim: Any, what: str) -> None:
+def require_static(dim: Any, what: str, float_read: bool = False) -> None:
     """Raise :class:`StaticDimRequired` where ``dim`` is dynamic in the graph being traced: ``what`` unrolls
     over it (one node per step), so the graph would only hold the example's ``int(dim)`` steps and silently
-    take another size for it (or fail in onnxruntime)."""
-    if _current and is_symbolic(dim):
-        raise StaticDimRequired(f"{_where()}: {what} unrolls over its {int(dim)} steps, a dim that is "
-                                "dynamic in this graph; declare that dim static (set_inputs with its size), "
-                                "or keep the steps on an axis that is not the batch (batch_first=True)")
+    take another size for it (or fail in onnxruntime); with ``float_read``, ``what`` makes a Python float of
+    it, which the graph would hold as the example's size."""
+    if not (_current and is_symbolic(dim)):
+        return
+    if float_read:
+        raise StaticDimRequired(f"{_where()}: {what} the graph would hold as {int(dim)}, the example's size "
+                                "of a dim that is dynamic in this graph; divide by the int (x / x.shape[0] "
+                                "stays dynamic), or declare that dim static (set_inputs with its size)")
+    raise StaticDimRequired(f"{_where()}: {what} unrolls over its {int(dim)} steps, a dim that is "
+                            "dynamic in this graph; declare that dim static (set_inputs with its size), "
+                            "or keep the steps on an axis that is not the batch (batch_first=True)")
 
 
 class LoweringError(TraceError, NotImplementedError):

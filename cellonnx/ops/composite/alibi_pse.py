@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
+from cellonnx import dtypes
 from cellonnx import ops as _ops
 from cellonnx.ops.composite.flash_attention import _float, _ints
 from cellonnx.tensor import Tensor
@@ -41,11 +40,13 @@ def alibi_shift(slopes: Tensor, s1: int, s2: int, q_start: int, kv_start: int, r
                 dtype: Any) -> Tensor:
     r"""(B or 1, N1, S1, S2): :math:`-slope \cdot |(j + kv\_start) - (i + q\_start)|`, its square root
     under ``root`` (the row 0 of the shift aligned with the top-left corner of the scores)."""
-    i, j = np.arange(s1)[:, None], np.arange(s2)[None, :]
-    dist = np.abs((j + kv_start) - (i + q_start)).astype(np.float64)
+    # in ops, not NumPy: S1 and S2 may be dims read at run time
+    i = F.reshape(F.arange(s1, dtype=dtypes.float64), (-1, 1))
+    j = F.reshape(F.arange(s2, dtype=dtypes.float64), (1, -1))
+    dist = F.abs(F.sub(F.add(j, float(kv_start)), F.add(i, float(q_start))))
     if root:
-        dist = np.sqrt(dist)
-    return F.mul(F.cast(slopes, dtype), F.cast(Tensor(-dist), dtype))
+        dist = F.sqrt(dist)
+    return F.mul(F.cast(slopes, dtype), F.cast(F.neg(dist), dtype))
 
 
 __all__: list[str] = []

@@ -45,6 +45,9 @@ class Arange(Op):
     differentiable = False
 
     def forward(self, *, start, limit, delta, dtype):
+        # a dynamic dim's example size (the lowering reads the dim at run time): NumPy's length arithmetic
+        # would otherwise make a float of it
+        start, limit, delta = (int(v) if hasattr(v, "onnx_name") else v for v in (start, limit, delta))
         return np.arange(start, limit, delta, dtype=dtype)
 
     def lower(self, g, *, start, limit, delta, dtype):
