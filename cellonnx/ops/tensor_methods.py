@@ -121,3 +121,14 @@ install()
 for _mod in F._modules:
     if hasattr(_mod, "TENSOR_METHODS"):
         install(_mod.TENSOR_METHODS)
+
+
+def _install_mindspore_methods() -> None:
+    """MindSpore's further Tensor methods (cellonnx/ops/tensor_methods_ms.py) where nothing above set one."""
+    from cellonnx.ops import tensor_methods_ms
+
+    methods = tensor_methods_ms.TENSOR_METHODS
+    install({name: fn for name, fn in methods.items() if name not in Tensor.__dict__})
+
+
+_install_mindspore_methods()
