@@ -35,6 +35,7 @@ class StateHolder:
         self._values: dict[int, ort.OrtValue] = {}
         self._seen: dict[int, int] = {}   # the parameter version the held value stands for
         self._shapes: dict[int, tuple] = {}
+        self._dtypes: dict[int, str] = {}
         self.host_reads = 0
         self.uploads = 0
 
@@ -52,6 +53,7 @@ class StateHolder:
         self._values[key] = value
         self._seen[key] = p._version
         self._shapes[key] = arr.shape
+        self._dtypes[key] = arr.dtype.str
         self.uploads += 1
         return value
 
@@ -72,6 +74,10 @@ class StateHolder:
                 del p._data
             p.__dict__["_device_state"] = self
 
+    def dtype_of(self, p: Parameter) -> str:
+        """The dtype of ``p``'s held value (a step's output keeps its input's dtype), without a copy."""
+        return self._dtypes[id(p)]
+
     def fetch(self, p: Parameter) -> np.ndarray:
         """Copy ``p``'s held value to the host (called once per read-after-step)."""
         self.host_reads += 1
@@ -83,6 +89,12 @@ class StateHolder:
         for p in params:
             if p.__dict__.get("_device_state") is self:
                 p._data  # noqa: B018 - the read copies it back
+
+
+def dtype_of(p: Parameter) -> str:
+    """``p``'s dtype, read from the step state that holds its value if one does (no copy to the host)."""
+    holder = p.__dict__.get("_device_state")
+    return holder.dtype_of(p) if holder is not None else p._data.dtype.str
 
 
 def _slots_set(p: Any) -> set[str]:

@@ -26,6 +26,7 @@ from cellonnx.graph import bn_train, channel_affine, fuse_update, product_orient
 from cellonnx.graph.boundary import boundaries, expose
 from cellonnx.graph.builder import DEFAULT_OPSET, GraphBuilder, targets_gpu
 from cellonnx.graph.optimize import optimize
+from cellonnx.graph.state import dtype_of
 from cellonnx.graph.trace import TraceError, Tracer, tracing
 from cellonnx.tensor import Parameter, Tensor
 
@@ -61,11 +62,11 @@ class StepGraph:
 
     def guard(self) -> tuple:
         """What the graph assumed of Python state it does not read: the training flag of every cell the
-        step called, the requires_grad of every parameter it holds, and the attributes each cell's graph is
-        specialised on (:func:`graph_attrs`)."""
+        step called, the requires_grad and dtype (``set_dtype``) of every parameter it holds, and the
+        attributes each cell's graph is specialised on (:func:`graph_attrs`)."""
         cells = [ref() for ref in self.cells]
         return (tuple(bool(getattr(c, "training", False)) for c in cells),
-                tuple(bool(p.requires_grad) for _, p in self.state),
+                tuple((bool(p.requires_grad), dtype_of(p)) for _, p in self.state),
                 tuple(graph_attrs(c) for c in cells))
 
 

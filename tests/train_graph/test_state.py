@@ -136,3 +136,32 @@ def test_recompiles_only_on_structural_change(caplog: pytest.LogCaptureFixture) 
         assert "requires_grad of the parameters changed" in text
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+def test_set_dtype_between_steps_recompiles() -> None:
+    """``Parameter.set_dtype`` between steps reaches the next step: the step is traced again for the new
+    dtype (seen without reading the parameters back to the host), and follows eager."""
+    def build() -> Any:
+        net = nn.Dense(3, 2)
+        opt = nn.Momentum(net.trainable_params(), 0.1, 0.9)
+        step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), opt)
+        step.set_train()
+        calls = [0]
+
+        def run(x: Any, y: Any) -> Any:
+            if calls[0] == 2:
+                opt.global_step.set_dtype(ms.int64)
+            calls[0] += 1
+            return step(x, y)
+
+        run.parameters_and_names = step.parameters_and_names  # type: ignore[attr-defined]
+        build.step = step  # type: ignore[attr-defined]
+        return run
+
+    rng = np.random.default_rng(0)
+    batches = [(ms.Tensor(rng.standard_normal((4, 3)).astype(np.float32)),
+                ms.Tensor(rng.standard_normal((4, 2)).astype(np.float32))) for _ in range(4)]
+    check_trajectory(build, batches, what="set_dtype")
+    assert len(graph_train.compiled_steps(build.step)) == 2
+    assert build.step.optimizer.global_step.dtype == ms.int64
+    assert int(build.step.optimizer.global_step.asnumpy().reshape(-1)[0]) == 4
