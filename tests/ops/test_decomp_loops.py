@@ -98,7 +98,10 @@ def test_not_positive_definite_gives_nan_in_the_graph() -> None:
     got = sess.run(None, {"x": x})[0]
     assert_close(got[0], np.linalg.cholesky(x[0].astype(np.float64)), rtol=4 * F32_EPS,
                  scale_rtol=4 * F32_EPS, what="the positive-definite matrix of the batch")
-    assert np.isnan(got[1]).all()
+    # as LAPACK's potrf: the columns before the failing one are the leading block's factor; from it on, NaN
+    assert_close(got[1][:3, :3], np.linalg.cholesky(x[1, :3, :3].astype(np.float64)), rtol=4 * F32_EPS,
+                 scale_rtol=4 * F32_EPS, what="the columns before the indefinite block")
+    assert np.isnan(got[1][3:, 3:]).all() and np.isnan(got[1][:, 3:]).any(axis=0).all()
 
 
 def test_singular_matrix_gives_non_finite_inverse() -> None:

@@ -5,10 +5,12 @@ take float32 matrices in double precision): so an ill-conditioned float32 matrix
 one off by its condition number times float32's epsilon.
 
 Cholesky (left-looking, column by column): with the columns before j done and the rest still zero,
-``v = A[:, j] - L L[j, :]^T``, ``L[:, j] = v / sqrt(v[j])`` on the rows i >= j. It reads A's lower triangle
-only, as LAPACK's potrf. A matrix that is not positive definite makes some ``v[j] <= 0``: its factor is NaN
-throughout (the other matrices of the batch are unaffected), where the eager op raises; the graph cannot
-raise, so callers that must react test the result for finiteness.
+``v = A[:, j] - L L[j, :]^T``, ``L[:, j] = v / sqrt(v[j])`` on the rows i >= j, written into the factor by
+a scatter (not a rewrite of the whole factor per column, which cost more than the arithmetic). It reads A's
+lower triangle only, as LAPACK's potrf. A matrix that is not positive definite makes some ``v[j] <= 0``: its
+factor is NaN from that column on (the columns before it are the leading block's factor, as potrf leaves
+them; the other matrices of the batch are unaffected), where the eager op raises; the graph cannot raise, so
+callers that must react test the result for finiteness.
 
 Inverse (Gauss-Jordan on ``[A | I]`` with partial pivoting): for column k, the row of largest magnitude at or
 below k is swapped to row k (a GatherElements of the rows), row k is divided by its pivot and eliminated
@@ -83,7 +85,9 @@ def cholesky_loop(g: Any, a: str, upper: bool) -> str:
     below = b.op("Gather", b.const(np.tril(np.ones((n, n), work))), jj, axis=1)       # (n, 1): i >= j
     col = b.op("Mul", b.op("Div", v, d), below)
     onehot = b.op("Gather", b.const(np.eye(n, dtype=work)), j, axis=0)                # (n,): e_j
-    b.outputs.append(b.subgraph_io(b.op("Add", low, b.op("Mul", col, onehot)), elem, rank))
+    # column j written in place of the zeros (a scatter: not a rewrite of the whole factor)
+    at_col = b.op("Expand", b.op("Reshape", j, b.const(np.ones(rank, np.int64))), b.op("Shape", col))
+    b.outputs.append(b.subgraph_io(b.op("ScatterElements", low, at_col, col, axis=-1), elem, rank))
     loop = g.op("Loop", g.i64(n), None, low0, body=b.graph())
     out = g.op("Transpose", loop, perm=_swap_last(rank)) if upper else loop
     out = _narrowed(g, out, dtype)
@@ -129,8 +133,8 @@ def _inverse_in_the_loop(g: Any, f: _Factor) -> str | None:
     b = g.child(body.name)
     x = b.fresh("triangular_inverse_x")
     row_x = b.op("Div", b.op("Sub", f.e_j, b.op("MatMul", f.row, x)), f.diag)         # (..., 1, n)
-    at_j = b.op("Gather", b.const(np.eye(f.n, dtype=np.float64)), f.jj, axis=1)      # (n, 1): e_j
-    new = b.op("Add", x, b.op("Mul", at_j, row_x))
+    at_row = b.op("Expand", b.op("Reshape", f.j, b.const(np.ones(f.rank, np.int64))), b.op("Shape", row_x))
+    new = b.op("ScatterElements", x, at_row, row_x, axis=-2)                         # row j of X
     body.node.extend(b.nodes)
     body.input.append(helper.make_tensor_value_info(x, elem, [None] * f.rank))
     body.output.append(helper.make_tensor_value_info(new, elem, [None] * f.rank))
@@ -153,8 +157,8 @@ def _lower_triangular_inverse(g: Any, low: str, n: int, rank: int) -> str:
     eye = b.const(np.eye(n, dtype=np.float64))
     e_j = b.op("Gather", eye, j, axis=0)                                              # (n,)
     row_x = b.op("Div", b.op("Sub", e_j, b.op("MatMul", row_l, x)), diag)             # (..., 1, n)
-    at_j = b.op("Gather", eye, jj, axis=1)                                            # (n, 1)
-    b.outputs.append(b.subgraph_io(b.op("Add", x, b.op("Mul", at_j, row_x)), elem, rank))
+    at_row = b.op("Expand", b.op("Reshape", j, b.const(np.ones(rank, np.int64))), b.op("Shape", row_x))
+    b.outputs.append(b.subgraph_io(b.op("ScatterElements", x, at_row, row_x, axis=-2), elem, rank))
     return g.op("Loop", g.i64(n), None, x0, body=b.graph())
 
 
