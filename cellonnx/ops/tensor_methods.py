@@ -132,6 +132,8 @@ def _install_mindspore_methods() -> None:
                   for name, fn in tensor_methods_fill.INPLACE.items()}}
     install({name: fn for name, fn in methods.items() if name not in Tensor.__dict__})
     install(tensor_methods_fill.OVERRIDES)
+    from cellonnx.ops.tensor_method_overloads import overloads
+    install(overloads())
 
 
 def _install_unsupported() -> None:

@@ -8,6 +8,7 @@ it back; its Ascend build writes it)."""
 from __future__ import annotations
 
 import inspect
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -58,6 +59,16 @@ def _pending(kind: str) -> set[str]:
     return {line for line in lines if line and not line.startswith("#")}
 
 
+def _signature(name: str, row: dict[str, Any]) -> str | None:
+    """MindSpore's signature; for a method of its C++ binding (no Python signature), the one its
+    docstring opens with (``kthvalue(k, dim=-1, keepdim=False) -> Tensor``)."""
+    if row.get("signature"):
+        return row["signature"]
+    found = re.match(rf"{re.escape(name)}(\(.*\))(\s*->.*)?$", row.get("summary", ""))
+    return f"(self, {found.group(1)[1:]}" if found and found.group(1) != "()" else \
+        ("(self)" if found else None)
+
+
 def _names(kind: str) -> dict[str, dict[str, Any]]:
     return mindspore_names_file()["classes"][kind]
 
@@ -95,7 +106,8 @@ def test_method_signatures_accept_mindspore_calls(kind: str) -> None:
     obj = _receiver(kind)
     differing = {}
     for name, row in _names(kind).items():
-        if row["kind"] != "method" or not row.get("signature") or _status(obj, name) != "implemented":
+        theirs = _signature(name, row)
+        if row["kind"] != "method" or not theirs or _status(obj, name) != "implemented":
             continue
         raw = inspect.getattr_static(obj, name)
         # bound: the receiver's parameter goes, whatever the ops function behind the method calls it
@@ -103,7 +115,9 @@ def test_method_signatures_accept_mindspore_calls(kind: str) -> None:
         if not callable(ours):
             differing[f"{kind}.{name}"] = ["not a method"]
             continue
-        problems = mismatches(ours, row["signature"], skip_self=True)
+        problems = mismatches(ours, theirs, skip_self=True)
+        if not row.get("signature"):  # the docstring's form: its positions are those of the Python one
+            problems = [p for p in problems if "is not positional parameter" not in p]
         if problems:
             differing[f"{kind}.{name}"] = problems
     known = {key for key in _pending("signatures") if key.split(".", 1)[0] == kind}
@@ -134,7 +148,17 @@ def _expected(case: Case) -> tuple[list[np.ndarray], np.ndarray]:
     return outs, WANT[f"{case.id}/receiver"]
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+# calls whose results differ from MindSpore's in cellonnx.ops itself (strict: each fails until fixed there)
+KNOWN_DIFFERENCES = {
+    "sum_int_dim": "ops.sum of an int32 tensor is int32 in cellonnx, int64 in MindSpore",
+    "sort_dim": "ops.sort's indices are int64 in cellonnx, int32 in MindSpore",
+    "topk_default_dim": "ops.topk's indices are int64 in cellonnx, int32 in MindSpore",
+}
+
+
+@pytest.mark.parametrize("case", [
+    pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=KNOWN_DIFFERENCES[c.id]))
+    if c.id in KNOWN_DIFFERENCES else c for c in CASES], ids=[c.id for c in CASES])
 def test_method_matches_mindspore(case: Case) -> None:
     want, want_receiver = _expected(case)
     receiver = ms.Tensor(case.receiver.copy())
