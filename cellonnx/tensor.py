@@ -346,7 +346,9 @@ class Tensor:
         from cellonnx.autograd.tape import HookHandle
         if self._hooks is None:
             self._hooks = []
-        return HookHandle(self._hooks, hook)
+        handle = HookHandle(self._hooks, hook)
+        self.__dict__.setdefault("_hook_handles", {})[handle.id] = handle  # for remove_hook(handle.id)
+        return handle
 
     # ---- printing ----
     def __repr__(self) -> str:
@@ -359,7 +361,7 @@ class Tensor:
             return f"Tensor(shape={shape}, dtype={self.dtype}, value={chr(10) if len(shape) > 1 else ' '})"
         if VALUE_HOOK is not None:
             VALUE_HOOK(self, "printed")
-        from cellonnx.tensor_repr import format_value, format_numpy
+        from cellonnx.tensor_repr import format_numpy, format_value
         # data MindSpore keeps in a NumPy array (from_numpy, init_data) prints in NumPy's format
         fmt = format_numpy if self.__dict__.get("_numpy_repr") else format_value
         return f"Tensor(shape={list(self._data.shape)}, dtype={self.dtype}, value={fmt(self._data)})"
@@ -574,6 +576,26 @@ class Parameter(Tensor):
         p.layerwise_parallel = self.layerwise_parallel
         p.parallel_optimizer = self.parallel_optimizer
         return p
+
+    @property
+    def inited_param(self) -> None:
+        """The new parameter ``init_data`` made, as MindSpore records it; None: cellonnx's ``init_data``
+        fills the parameter itself.
+
+        Examples:
+            >>> Parameter(Tensor(np.ones(2), ms.float32), name="w").inited_param is None
+            True
+        """
+        return None
+
+    def register_hook(self, hook_fn: Any) -> Any:  # MindSpore's Parameter names it hook_fn
+        """Call ``hook_fn(grad)`` when this parameter's gradient is computed (``Tensor.register_hook``).
+
+        Examples:
+            >>> p = Parameter(Tensor(np.ones(2), ms.float32), name="w")
+            >>> handle = p.register_hook(lambda grad: grad * 2)
+        """
+        return super().register_hook(hook_fn)
 
     def __repr__(self) -> str:
         return (f"Parameter (name={self._name}, shape={tuple(self.shape)}, dtype={self.dtype}, "

@@ -240,3 +240,65 @@ def module_getattr(module_name: str, *namespaces: str) -> Any:
         return found
 
     return __getattr__
+
+
+DEVICE_MEMORY = ("it reaches a tensor's device memory or MindSpore's runtime handling of it (device "
+                 "addresses, pinned, offloaded or released copies, the asynchronous launch pipeline); a "
+                 "cellonnx tensor is a host NumPy array, replaced on update, that onnxruntime copies as it "
+                 "needs, so there is no address or copy to manage")
+TENSOR_INTERNAL = ("it is MindSpore's internal record of a tensor (lazy-init flags, the parent of a view, "
+                   "index information and parameter info kept for its graph compiler), not user API")
+STORAGE_VIEW = ("it rebinds a tensor to another's storage at an offset with strides; a cellonnx tensor owns "
+                "its contiguous NumPy array, and storages are not shared")
+
+# MindSpore 2.10's Tensor / Parameter attributes cellonnx does not provide (a Parameter has the Tensor ones)
+UNSUPPORTED_METHODS: dict[str, dict[str, str]] = {
+    "Tensor": {
+        **dict.fromkeys(("data_ptr", "delete_", "set_device_address", "offload", "offload_file_path",
+                         "wait_pipeline", "pin_memory", "move_to"), DEVICE_MEMORY),
+        **dict.fromkeys(("assign_value_cpp", "delta_seed", "getitem_index_info", "setitem_index_info",
+                         "index_of_parent_", "parent_tensor_", "init_finished", "init_flag", "set_init_flag",
+                         "is_init", "param_info", "set_param_info", "virtual_flag", "set_cast_dtype",
+                         "index"),
+                        TENSOR_INTERNAL),
+        "symbolic_shape": ("it reads the symbolic shape MindSpore's dynamic-shape compiler gives a graph "
+                           "input; cellonnx traces dynamic dims as its own SymInts "
+                           "(cellonnx/graph/symint.py)"),
+        "flush_from_cache": PARAMETER_SERVER,
+        "set_": STORAGE_VIEW,
+    },
+    "Parameter": {
+        **dict.fromkeys(("add_pipeline_stage", "comm_fusion", "parallel_optimizer_comm_recompute", "sliced"),
+                        AUTO_PARALLEL),
+        **dict.fromkeys(("cache_enable", "cache_shape", "key"), PARAMETER_SERVER),
+    },
+}
+# those of them that MindSpore reads as properties (or class values), not calls
+UNSUPPORTED_PROPERTIES = frozenset((
+    "delta_seed", "index_of_parent_", "parent_tensor_", "init_finished", "init_flag", "param_info",
+    "virtual_flag", "symbolic_shape", "comm_fusion", "parallel_optimizer_comm_recompute", "sliced",
+    "cache_enable", "cache_shape", "key"))
+
+
+class UnsupportedAttribute:
+    """A class attribute standing for a MindSpore Tensor / Parameter attribute that cellonnx does not
+    provide: reading a property, or calling a method, raises :class:`UnsupportedError` naming it.
+
+    Examples:
+        >>> import cellonnx as ms
+        >>> ms.Tensor([1.0]).data_ptr()
+        Traceback (most recent call last):
+        ...
+        cellonnx.unsupported.UnsupportedError: mindspore.Tensor.data_ptr is not available in cellonnx: ...
+    """
+
+    def __init__(self, qualname: str, reason: str, is_property: bool) -> None:
+        self.qualname, self.reason, self.is_property = qualname, reason, is_property
+
+    def _raise(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise UnsupportedError(f"{self.qualname} is not available in cellonnx: {self.reason}")
+
+    def __get__(self, obj: Any, owner: Any = None) -> Any:
+        if self.is_property and obj is not None:
+            self._raise()
+        return self._raise

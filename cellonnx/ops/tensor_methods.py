@@ -125,10 +125,29 @@ for _mod in F._modules:
 
 def _install_mindspore_methods() -> None:
     """MindSpore's further Tensor methods (cellonnx/ops/tensor_methods_ms.py) where nothing above set one."""
-    from cellonnx.ops import tensor_methods_ms
+    from cellonnx.ops import tensor_methods_fill, tensor_methods_ms
 
-    methods = tensor_methods_ms.TENSOR_METHODS
+    methods = {**tensor_methods_ms.TENSOR_METHODS, **tensor_methods_fill.TENSOR_METHODS,
+               **{name: tensor_methods_ms._inplace(fn, name)
+                  for name, fn in tensor_methods_fill.INPLACE.items()}}
     install({name: fn for name, fn in methods.items() if name not in Tensor.__dict__})
+    install(tensor_methods_fill.OVERRIDES)
+    from cellonnx.ops.tensor_method_overloads import overloads
+    install(overloads())
+
+
+def _install_unsupported() -> None:
+    """MindSpore's Tensor / Parameter attributes with no meaning here: using one raises naming it
+    (cellonnx/unsupported.py lists each with its reason)."""
+    from cellonnx.tensor import Parameter
+    from cellonnx.unsupported import UNSUPPORTED_METHODS, UNSUPPORTED_PROPERTIES, UnsupportedAttribute
+
+    for cls in (Tensor, Parameter):
+        for name, reason in UNSUPPORTED_METHODS[cls.__name__].items():
+            if name not in cls.__dict__:
+                setattr(cls, name, UnsupportedAttribute(f"mindspore.{cls.__name__}.{name}", reason,
+                                                        name in UNSUPPORTED_PROPERTIES))
 
 
 _install_mindspore_methods()
+_install_unsupported()

@@ -33,8 +33,12 @@ NAMESPACES = {
 
 
 @cache
+def mindspore_names_file() -> dict[str, Any]:
+    return json.loads(NAMES_FILE.read_text())
+
+
 def mindspore_names() -> dict[str, dict[str, dict[str, Any]]]:
-    return json.loads(NAMES_FILE.read_text())["namespaces"]
+    return mindspore_names_file()["namespaces"]
 
 
 def cellonnx_module(namespace: str) -> ModuleType | None:
