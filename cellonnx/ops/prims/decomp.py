@@ -90,11 +90,24 @@ class SLogDet(Op):
         return g.op("Sign", det), g.op("Log", g.op("Abs", det))
 
 
+def _triangular_inverse(a: np.ndarray, lower: bool) -> np.ndarray:
+    """The inverse of triangular matrices by substitution (a triangular solve of the identity, as MindSpore's
+    CholeskyTrsm and the ONNX lowering), in float64: an infinite diagonal entry (a Cholesky factor of
+    statistics that overflowed) gives a zero row, where an LU inverse gives NaN everywhere."""
+    eye = np.eye(a.shape[-1])
+    inv = _batched(lambda m: _sla.solve_triangular(m, eye, lower=lower, check_finite=False),
+                   a.astype(np.float64))
+    return inv.astype(a.dtype, copy=False)
+
+
 class MatrixInverse(Op):
     saved_inputs = ()  # backward reads only the output
     save_output = True
 
     def forward(self, a):
+        for lower in (True, False):
+            if a.shape[-1] and not np.any(np.triu(a, 1) if lower else np.tril(a, -1)):
+                return _triangular_inverse(a, lower)
         return np.linalg.inv(a).astype(a.dtype, copy=False)
 
     def backward(self, ctx, g):
