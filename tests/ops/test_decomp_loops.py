@@ -152,3 +152,22 @@ def test_substitution_loop_of_a_factor_from_another_graph(upper: bool,
     low = np.linalg.cholesky(x.astype(np.float64))
     want = np.linalg.inv(np.swapaxes(low, -1, -2) if upper else low)
     assert_close(got, want, rtol=4 * F32_EPS, scale_rtol=4 * F32_EPS, what="substitution")
+
+
+@pytest.mark.parametrize("name", ["cholesky", "inverse_of_cholesky", "inverse_of_upper_cholesky"])
+def test_dynamic_batch_and_batches_past_the_index_table(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scatter indices come from a constant table only where the batch shape is known when traced and
+    the table is small; a dynamic batch, or a table past the limit, expands the iteration to the update's
+    shape."""
+    from cellonnx.ops.prims import decomp_loops
+    fn, ref = FUNCTIONS[name]
+    x = _spd((3,), 8, 10.0, seed=6).astype(np.float32)
+    g, _ = trace(fn, [("x", Tensor(x), [None, 8, 8])], opset=18, name="decomp")
+    sess = ort.InferenceSession(g.model().SerializeToString(), providers=["CPUExecutionProvider"])
+    for batch in (x, x[:2]):
+        assert_close(sess.run(None, {"x": batch})[0], ref(batch.astype(np.float64)), rtol=4 * F32_EPS,
+                     scale_rtol=4 * F32_EPS, what=f"{name}, dynamic batch {len(batch)}")
+    monkeypatch.setattr(decomp_loops, "_TABLE_LIMIT", 8)
+    got, _ = _run(fn, x)
+    assert_close(got, ref(x.astype(np.float64)), rtol=4 * F32_EPS, scale_rtol=4 * F32_EPS,
+                 what=f"{name}, no index table")

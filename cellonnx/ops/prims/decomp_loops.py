@@ -52,8 +52,10 @@ def _static_n(g: Any, op: str) -> int:
 
 
 def _static_shape(g: Any) -> tuple[int, ...] | None:
+    """The input's shape where every dim is known when traced (no SymInt: those are ints too), else None."""
+    from cellonnx.graph.symint import SymInt
     shape = tuple(g.in_tensors[0].shape)
-    return shape if all(isinstance(d, (int, np.integer)) for d in shape) else None
+    return tuple(int(d) for d in shape) if not any(isinstance(d, SymInt) for d in shape) else None
 
 
 # the most int64 entries of a constant index table in a Loop body (below: a few MiB)
