@@ -171,3 +171,18 @@ def test_dynamic_batch_and_batches_past_the_index_table(name: str, monkeypatch: 
     got, _ = _run(fn, x)
     assert_close(got, ref(x.astype(np.float64)), rtol=4 * F32_EPS, scale_rtol=4 * F32_EPS,
                  what=f"{name}, no index table")
+
+
+@pytest.mark.parametrize("batch", [(2,), (3, 4)])
+@pytest.mark.parametrize("upper", [False, True])
+def test_eager_inverse_of_triangular_matrices_is_a_substitution(batch: tuple[int, ...], upper: bool) -> None:
+    """Eagerly, a triangular matrix is inverted by substitution (one LAPACK call per matrix for a few, row by
+    row over the batch for many): the float64 inverse, and a zero row for an infinite diagonal entry."""
+    low = np.linalg.cholesky(_spd(batch, 10, 1e3, seed=7)).astype(np.float32)
+    x = np.swapaxes(low, -1, -2).copy() if upper else low
+    want = np.linalg.inv(x.astype(np.float64))
+    assert_close(ops.inverse(Tensor(x)).asnumpy(), want, rtol=4 * F32_EPS, scale_rtol=4 * F32_EPS,
+                 what="triangular inverse")
+    x[..., 4, 4] = np.inf
+    got = ops.inverse(Tensor(x)).asnumpy()
+    assert np.isfinite(got).all() and not (got[..., :, 4] if upper else got[..., 4, :]).any()
