@@ -1,8 +1,8 @@
 """The ONNX lowerings of ops.cholesky and ops.inverse (cellonnx/ops/prims/decomp_loops.py) run by onnxruntime
 against NumPy float64 on batches of THOR's block size (128): well- and ill-conditioned SPD matrices (condition
 10 and 1e5), lower and upper factors, the inverse of the factor (THOR's CholeskyTrsm), opsets 13-21, and
-matrices that are not positive definite (the graph's factor of such a matrix is NaN throughout, the others' of
-the batch are exact, where the eager op raises).
+matrices that are not positive definite (the graph's factor of such a matrix is NaN from the failing column
+on, the others' of the batch are exact, where the eager op raises) or have an infinite pivot.
 
 The loops compute in float64, as NumPy's LAPACK calls behind the eager ops do, so the tolerance is float32's
 rounding of the result (relative to its scale) at every condition number.
@@ -99,9 +99,37 @@ def test_not_positive_definite_gives_nan_in_the_graph() -> None:
     assert_close(got[0], np.linalg.cholesky(x[0].astype(np.float64)), rtol=4 * F32_EPS,
                  scale_rtol=4 * F32_EPS, what="the positive-definite matrix of the batch")
     # as LAPACK's potrf: the columns before the failing one are the leading block's factor; from it on, NaN
+    # in the lower triangle (the zeros above the diagonal stay)
     assert_close(got[1][:3, :3], np.linalg.cholesky(x[1, :3, :3].astype(np.float64)), rtol=4 * F32_EPS,
                  scale_rtol=4 * F32_EPS, what="the columns before the indefinite block")
-    assert np.isnan(got[1][3:, 3:]).all() and np.isnan(got[1][:, 3:]).any(axis=0).all()
+    lower = np.tril(np.ones((3, 3), bool))
+    assert np.isnan(got[1][3:, 3:][lower]).all() and not np.triu(got[1], 1).any()
+
+
+@pytest.mark.parametrize("upper", [False, True])
+def test_infinite_pivot_as_potrf_and_a_triangular_solve(upper: bool) -> None:
+    """A variance that overflowed (one infinite diagonal entry, the rest finite): the factor's pivot is inf
+    with zeros below it, as LAPACK's potrf, and the factor's inverse (a triangular solve of the identity, as
+    MindSpore's CholeskyTrsm) has a zero row there and is the finite matrix's elsewhere, eagerly and in the
+    graph (neither a quotient inf / inf nor inf * 0 in the Loop, nor an LU inverse's NaN eagerly)."""
+    x = _spd((2,), 6, 10.0, seed=5).astype(np.float32)
+    x[1, 2, 2] = np.inf
+    for name, fn in (("cholesky", lambda t: ops.cholesky(t, upper)),
+                     ("inverse_of_cholesky", lambda t: ops.inverse(ops.cholesky(t, upper)))):
+        g, _ = trace(fn, [("x", Tensor(_spd((2,), 6, 10.0, seed=3).astype(np.float32)), [2, 6, 6])],
+                     opset=18, name="decomp")
+        sess = ort.InferenceSession(g.model().SerializeToString(), providers=["CPUExecutionProvider"])
+        got, eager = sess.run(None, {"x": x})[0], fn(Tensor(x)).asnumpy()
+        low = got[1].T if upper else got[1]
+        if name == "cholesky":
+            assert low[2, 2] == np.inf and not low[3:, 2].any()
+        else:
+            assert not low[2].any() and np.isfinite(got).all()
+            # the rows other than the pivot's: the inverse of the factor of x without that variable
+            keep = [0, 1, 3, 4, 5]
+            ref = np.linalg.inv(np.linalg.cholesky(x[1][np.ix_(keep, keep)].astype(np.float64)))
+            assert_close(low[np.ix_(keep, keep)], ref, rtol=4 * F32_EPS, scale_rtol=4 * F32_EPS, what=name)
+        assert_close(got, eager, rtol=4 * F32_EPS, scale_rtol=4 * F32_EPS, what=name)
 
 
 def test_singular_matrix_gives_non_finite_inverse() -> None:
@@ -124,3 +152,37 @@ def test_substitution_loop_of_a_factor_from_another_graph(upper: bool,
     low = np.linalg.cholesky(x.astype(np.float64))
     want = np.linalg.inv(np.swapaxes(low, -1, -2) if upper else low)
     assert_close(got, want, rtol=4 * F32_EPS, scale_rtol=4 * F32_EPS, what="substitution")
+
+
+@pytest.mark.parametrize("name", ["cholesky", "inverse_of_cholesky", "inverse_of_upper_cholesky"])
+def test_dynamic_batch_and_batches_past_the_index_table(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scatter indices come from a constant table only where the batch shape is known when traced and
+    the table is small; a dynamic batch, or a table past the limit, expands the iteration to the update's
+    shape."""
+    from cellonnx.ops.prims import decomp_loops
+    fn, ref = FUNCTIONS[name]
+    x = _spd((3,), 8, 10.0, seed=6).astype(np.float32)
+    g, _ = trace(fn, [("x", Tensor(x), [None, 8, 8])], opset=18, name="decomp")
+    sess = ort.InferenceSession(g.model().SerializeToString(), providers=["CPUExecutionProvider"])
+    for batch in (x, x[:2]):
+        assert_close(sess.run(None, {"x": batch})[0], ref(batch.astype(np.float64)), rtol=4 * F32_EPS,
+                     scale_rtol=4 * F32_EPS, what=f"{name}, dynamic batch {len(batch)}")
+    monkeypatch.setattr(decomp_loops, "_TABLE_LIMIT", 8)
+    got, _ = _run(fn, x)
+    assert_close(got, ref(x.astype(np.float64)), rtol=4 * F32_EPS, scale_rtol=4 * F32_EPS,
+                 what=f"{name}, no index table")
+
+
+@pytest.mark.parametrize("batch", [(2,), (3, 4)])
+@pytest.mark.parametrize("upper", [False, True])
+def test_eager_inverse_of_triangular_matrices_is_a_substitution(batch: tuple[int, ...], upper: bool) -> None:
+    """Eagerly, a triangular matrix is inverted by substitution (one LAPACK call per matrix for a few, row by
+    row over the batch for many): the float64 inverse, and a zero row for an infinite diagonal entry."""
+    low = np.linalg.cholesky(_spd(batch, 10, 1e3, seed=7)).astype(np.float32)
+    x = np.swapaxes(low, -1, -2).copy() if upper else low
+    want = np.linalg.inv(x.astype(np.float64))
+    assert_close(ops.inverse(Tensor(x)).asnumpy(), want, rtol=4 * F32_EPS, scale_rtol=4 * F32_EPS,
+                 what="triangular inverse")
+    x[..., 4, 4] = np.inf
+    got = ops.inverse(Tensor(x)).asnumpy()
+    assert np.isfinite(got).all() and not (got[..., :, 4] if upper else got[..., 4, :]).any()

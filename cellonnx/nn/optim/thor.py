@@ -357,8 +357,9 @@ class ThorGpu(Optimizer):
         return ops.reciprocal(fim) * g
 
     def _not_finite(self, inverses: tuple[list[Tensor], list[Tensor]] | None) -> Tensor | None:
-        """Whether some layer's new inverses are not finite (statistics that overflowed, factors that are not
-        positive definite: a compiled step's Cholesky factor is then NaN where LAPACK's raises), with a check
+        """Whether some layer's new inverses are not finite (NaN statistics, factors that are not positive
+        definite: a compiled step's Cholesky factor is then NaN where LAPACK's raises; an infinite variance
+        gives its variable a zero row and column in both, as MindSpore's CholeskyTrsm), with a check
         that raises naming the first such layer: at once eagerly, after the step when compiled (which then
         skips its update, so the state is eager's). None without new inverses."""
         if inverses is None:

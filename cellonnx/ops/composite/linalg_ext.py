@@ -662,7 +662,8 @@ def logdet(input: Tensor) -> Tensor:
 
 
 def inverse(input: Tensor) -> Tensor:
-    """The inverse of (a batch of) square matrices.
+    """The inverse of (a batch of) square matrices. A triangular matrix (a Cholesky factor) is inverted by
+    substitution, as a triangular solve of the identity: an infinite diagonal entry gives a zero row.
 
     Examples:
         >>> import numpy as np

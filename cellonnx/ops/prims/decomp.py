@@ -90,11 +90,37 @@ class SLogDet(Op):
         return g.op("Sign", det), g.op("Log", g.op("Abs", det))
 
 
+def _triangular_inverse(a: np.ndarray, lower: bool) -> np.ndarray:
+    """The inverse of triangular matrices by substitution (a triangular solve of the identity, as MindSpore's
+    CholeskyTrsm and the ONNX lowering), in float64: an infinite diagonal entry (a Cholesky factor of
+    statistics that overflowed) gives a zero row, where an LU inverse gives NaN everywhere. A few matrices
+    go one LAPACK call each; many, row by row over the whole batch (a call per matrix costs more)."""
+    wide = a.astype(np.float64)
+    if not lower:
+        wide = np.swapaxes(wide, -1, -2)
+    n = a.shape[-1]
+    if int(np.prod(a.shape[:-2])) <= 8:
+        eye = np.eye(n)
+        inv = _batched(lambda m: _sla.solve_triangular(m, eye, lower=True, check_finite=False), wide)
+    else:
+        inv = np.zeros_like(wide)
+        eye = np.eye(n)
+        for j in range(n):   # X[j, :] = (e_j - L[j, :j] X[:j, :]) / L[j, j]
+            row = wide[..., j:j + 1, :j] @ inv[..., :j, :]
+            inv[..., j:j + 1, :] = (eye[j] - row) / wide[..., j:j + 1, j:j + 1]
+    if not lower:
+        inv = np.swapaxes(inv, -1, -2)
+    return inv.astype(a.dtype, copy=False)
+
+
 class MatrixInverse(Op):
     saved_inputs = ()  # backward reads only the output
     save_output = True
 
     def forward(self, a):
+        for lower in (True, False):
+            if a.shape[-1] and not np.any(np.triu(a, 1) if lower else np.tril(a, -1)):
+                return _triangular_inverse(a, lower)
         return np.linalg.inv(a).astype(a.dtype, copy=False)
 
     def backward(self, ctx, g):

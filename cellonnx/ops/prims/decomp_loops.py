@@ -7,10 +7,11 @@ one off by its condition number times float32's epsilon.
 Cholesky (left-looking, column by column): with the columns before j done and the rest still zero,
 ``v = A[:, j] - L L[j, :]^T``, ``L[:, j] = v / sqrt(v[j])`` on the rows i >= j, written into the factor by
 a scatter (not a rewrite of the whole factor per column, which cost more than the arithmetic). It reads A's
-lower triangle only, as LAPACK's potrf. A matrix that is not positive definite makes some ``v[j] <= 0``: its
-factor is NaN from that column on (the columns before it are the leading block's factor, as potrf leaves
-them; the other matrices of the batch are unaffected), where the eager op raises; the graph cannot raise, so
-callers that must react test the result for finiteness.
+lower triangle only, as LAPACK's potrf. A matrix that is not positive definite makes some ``v[j] <= 0``: the
+lower triangle of its factor is NaN from that column on (the columns before it are the leading block's
+factor, as potrf leaves them; the other matrices of the batch are unaffected), where the eager op raises; the
+graph cannot raise, so callers that must react test the result for finiteness. An infinite ``v[j]`` (a
+variance that overflowed) gives ``L[j, j] = inf`` and zeros below it, as potrf's.
 
 Inverse (Gauss-Jordan on ``[A | I]`` with partial pivoting): for column k, the row of largest magnitude at or
 below k is swapped to row k (a GatherElements of the rows), row k is divided by its pivot and eliminated
@@ -50,6 +51,31 @@ def _static_n(g: Any, op: str) -> int:
     return int(n)
 
 
+def _static_shape(g: Any) -> tuple[int, ...] | None:
+    """The input's shape where every dim is known when traced (no SymInt: those are ints too), else None."""
+    from cellonnx.graph.symint import SymInt
+    shape = tuple(g.in_tensors[0].shape)
+    return tuple(int(d) for d in shape) if not any(isinstance(d, SymInt) for d in shape) else None
+
+
+# the most int64 entries of a constant index table in a Loop body (below: a few MiB)
+_TABLE_LIMIT = 1 << 19
+
+
+def _filled_with(b: Any, j: str, shape: tuple[int, ...] | None, rank: int, axis: int, like: str) -> str:
+    """Indices filled with the iteration ``j`` in the shape of ``like`` (a column, axis -1, or a row, axis -2,
+    of the matrices ``shape``) for a ScatterElements: row j of a constant table where the shape is known when
+    traced (one node), else j expanded to ``like``'s shape (three)."""
+    if shape is not None:
+        one = list(shape)
+        one[axis] = 1
+        n = shape[-1]
+        if n * int(np.prod(one)) <= _TABLE_LIMIT:
+            table = np.broadcast_to(np.arange(n, dtype=np.int64).reshape((n,) + (1,) * len(one)), (n, *one))
+            return b.op("Gather", b.const(np.ascontiguousarray(table)), j, axis=0)
+    return b.op("Expand", b.op("Reshape", j, b.const(np.ones(rank, np.int64))), b.op("Shape", like))
+
+
 def _swap_last(rank: int) -> list[int]:
     return list(range(rank - 2)) + [rank - 1, rank - 2]
 
@@ -68,7 +94,7 @@ def _body(g: Any, name: str, elem: int, rank: int, carried: list[str]) -> tuple[
 
 def cholesky_loop(g: Any, a: str, upper: bool) -> str:
     """The Cholesky factor of ``a`` (..., n, n): L, or L^T with ``upper``."""
-    n = _static_n(g, "cholesky")
+    n, shape = _static_n(g, "cholesky"), _static_shape(g)
     a, dtype, rank = _widened(g, a)
     work = np.dtype(np.float64)
     elem = _elem(work)
@@ -82,16 +108,20 @@ def cholesky_loop(g: Any, a: str, upper: bool) -> str:
     v = b.op("Sub", col_a, b.op("MatMul", low, row_l))
     d = b.op("Sqrt", b.op("Gather", v, jj, axis=-2))                                  # (..., 1, 1)
     # the masks of column j, read from constant tables (a Gather each: one node, not a compare and a cast)
-    below = b.op("Gather", b.const(np.tril(np.ones((n, n), work))), jj, axis=1)       # (n, 1): i >= j
-    col = b.op("Mul", b.op("Div", v, d), below)
+    # L[j, j] is sqrt(v[j]) itself, as potrf's, not v[j] / sqrt(v[j]), and the rows above j are zeros chosen,
+    # not v times 0: an infinite v[j] (statistics that overflowed) gives L[j, j] = inf and zeros below it as
+    # LAPACK's, where the quotient would be inf / inf and the later columns' rows j inf * 0, both NaN
+    below = b.op("Gather", b.const(np.tril(np.ones((n, n), bool), -1)), jj, axis=1)   # (n, 1): i > j
+    on_diag = b.op("Gather", b.const(np.eye(n, dtype=bool)), jj, axis=1)              # (n, 1): i == j
+    col = b.op("Where", on_diag, d, b.op("Where", below, b.op("Div", v, d), b.const(np.zeros(1, work))))
     onehot = b.op("Gather", b.const(np.eye(n, dtype=work)), j, axis=0)                # (n,): e_j
     # column j written in place of the zeros (a scatter: not a rewrite of the whole factor)
-    at_col = b.op("Expand", b.op("Reshape", j, b.const(np.ones(rank, np.int64))), b.op("Shape", col))
+    at_col = _filled_with(b, j, shape, rank, -1, col)
     b.outputs.append(b.subgraph_io(b.op("ScatterElements", low, at_col, col, axis=-1), elem, rank))
     loop = g.op("Loop", g.i64(n), None, low0, body=b.graph())
     out = g.op("Transpose", loop, perm=_swap_last(rank)) if upper else loop
     out = _narrowed(g, out, dtype)
-    _triangular(g)[out] = _Factor(upper, loop, low0, j, jj, row_raw, d, onehot, n, rank)
+    _triangular(g)[out] = _Factor(upper, loop, low0, j, jj, row_raw, d, onehot, n, rank, shape)
     return out
 
 
@@ -111,6 +141,7 @@ class _Factor:
     e_j: str
     n: int
     rank: int
+    shape: tuple[int, ...] | None
     inverse: str | None = None
 
 
@@ -133,7 +164,7 @@ def _inverse_in_the_loop(g: Any, f: _Factor) -> str | None:
     b = g.child(body.name)
     x = b.fresh("triangular_inverse_x")
     row_x = b.op("Div", b.op("Sub", f.e_j, b.op("MatMul", f.row, x)), f.diag)         # (..., 1, n)
-    at_row = b.op("Expand", b.op("Reshape", f.j, b.const(np.ones(f.rank, np.int64))), b.op("Shape", row_x))
+    at_row = _filled_with(b, f.j, f.shape, f.rank, -2, row_x)
     new = b.op("ScatterElements", x, at_row, row_x, axis=-2)                         # row j of X
     body.node.extend(b.nodes)
     body.input.append(helper.make_tensor_value_info(x, elem, [None] * f.rank))
@@ -147,7 +178,7 @@ def _inverse_in_the_loop(g: Any, f: _Factor) -> str | None:
 def _lower_triangular_inverse(g: Any, low: str, n: int, rank: int) -> str:
     """L^-1 of lower-triangular ``low`` (float64) by forward substitution, row by row:
     ``X[j, :] = (e_j - L[j, :] X) / L[j, j]`` with the rows of X from j on still zero."""
-    elem = _elem(np.float64)
+    elem, shape = _elem(np.float64), _static_shape(g)
     zero = helper.make_tensor("zero", elem, [1], np.zeros(1, np.float64).tobytes(), raw=True)
     x0 = g.op("ConstantOfShape", g.op("Shape", low), value=zero)
     b, j, (x,) = _body(g, "triangular_inverse_row", elem, rank, ["x"])
@@ -157,7 +188,7 @@ def _lower_triangular_inverse(g: Any, low: str, n: int, rank: int) -> str:
     eye = b.const(np.eye(n, dtype=np.float64))
     e_j = b.op("Gather", eye, j, axis=0)                                              # (n,)
     row_x = b.op("Div", b.op("Sub", e_j, b.op("MatMul", row_l, x)), diag)             # (..., 1, n)
-    at_row = b.op("Expand", b.op("Reshape", j, b.const(np.ones(rank, np.int64))), b.op("Shape", row_x))
+    at_row = _filled_with(b, j, shape, rank, -2, row_x)
     b.outputs.append(b.subgraph_io(b.op("ScatterElements", x, at_row, row_x, axis=-2), elem, rank))
     return g.op("Loop", g.i64(n), None, x0, body=b.graph())
 
