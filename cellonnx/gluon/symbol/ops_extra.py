@@ -215,7 +215,7 @@ def _heads(x: Tensor, heads: int, which: int, parts: int = 3) -> Tensor:
 
 
 def _scores(q: Tensor, k: Tensor) -> Tensor:
-    q = q / float(np.sqrt(int(q.shape[-1])))
+    q = _div_sqrt(q)
     return ops.matmul(q, ops.swapaxes(k, 1, 2))
 
 
@@ -253,7 +253,12 @@ def interleaved_encdec_valatt(keys_values: Tensor, attention: Tensor, heads: int
 
 def div_sqrt_dim(data: Tensor, **_: Any) -> Tensor:
     """``data / sqrt(data.shape[-1])``."""
-    return data / float(np.sqrt(int(data.shape[-1])))
+    return _div_sqrt(data)
+
+
+def _div_sqrt(x: Tensor) -> Tensor:
+    # the square root in the graph: a last dim that is dynamic is read at run time
+    return ops.div(x, ops.sqrt(Tensor(x.shape[-1], x.dtype)))
 
 
 def _rng() -> np.random.Generator:
