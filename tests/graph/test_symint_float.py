@@ -166,3 +166,20 @@ def test_triplet_margin_loss_p0_reads_its_sizes_at_run_time() -> None:
         (got,) = session.run(None, {"x": x})
         assert_close(got, _triplet_p0(Tensor(x)).asnumpy(), rtol=1e-6, what=f"at {shape}")
         assert got.shape == (shape[0], 3)
+
+
+def test_interleaved_attention_reads_its_length_at_run_time() -> None:
+    """MXNet's interleaved attention ops over (T, N, heads * 3 * D), traced with T and N dynamic (a hybridized
+    block's axis 0 is T here)."""
+    from cellonnx.gluon.symbol import ops_extra
+
+    def attend(x: Tensor) -> Tensor:
+        scores = ops_extra.interleaved_qk(x, heads=2)
+        return ops_extra.interleaved_valatt(x, scores, heads=2)
+
+    g, _ = trace(attend, [("x", Tensor(np.ones((4, 3, 12), np.float32)), [None, None, 12])])
+    session = ort.InferenceSession(g.model().SerializeToString(), providers=["CPUExecutionProvider"])
+    for shape in ((4, 3, 12), (6, 3, 12), (2, 5, 12)):
+        x = np.random.default_rng(shape[0]).standard_normal(shape).astype(np.float32)
+        (got,) = session.run(None, {"x": x})
+        assert_close(got, attend(Tensor(x)).asnumpy(), rtol=1e-5, what=f"at {shape}")

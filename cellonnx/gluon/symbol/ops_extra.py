@@ -208,9 +208,9 @@ def _heads(x: Tensor, heads: int, which: int, parts: int = 3) -> Tensor:
     """Part ``which`` of the interleaved (T, N, heads * parts * D) projections as (N * heads, T, D): parts
     are (q, k, v) for self-attention, (k, v) for encoder-decoder attention's keys_values, (q,) for its
     queries."""
-    t, width = int(x.shape[0]), int(x.shape[2])
+    t, width = x.shape[0], int(x.shape[2])  # the length (and the batch) may be read at run time
     d = width // (parts * heads)
-    x = ops.reshape(x, (t, -1, heads, parts, d))[:, :, :, which, :]  # the batch may be symbolic
+    x = ops.reshape(x, (t, -1, heads, parts, d))[:, :, :, which, :]
     return ops.reshape(ops.transpose(x, (1, 2, 0, 3)), (-1, t, d))
 
 
@@ -221,7 +221,7 @@ def _scores(q: Tensor, k: Tensor) -> Tensor:
 
 def _attend(attention: Tensor, v: Tensor, heads: int) -> Tensor:
     out = ops.matmul(attention, v)  # (N * heads, T_q, D)
-    t, d = int(out.shape[1]), int(out.shape[-1])
+    t, d = out.shape[1], int(out.shape[-1])
     out = ops.transpose(ops.reshape(out, (-1, heads, t, d)), (2, 0, 1, 3))
     return ops.reshape(out, (t, -1, heads * d))
 
