@@ -96,11 +96,12 @@ class SymInt(int):
         return (self // o, self % o) if isinstance(o, int) else self._float_op(o, "divmod")
 
     def __pow__(self, o: Any, mod: Any = None) -> Any:
-        if mod is None and isinstance(o, int) and not isinstance(o, SymInt) and int(o) >= 0:
-            out: Any = 1
-            for _ in range(int(o)):
-                out = self * out
-            return out
+        if mod is None and isinstance(o, (int, np.integer)) and not isinstance(o, SymInt) and int(o) >= 0:
+            e = int(o)
+            if e < 2:
+                return self if e == 1 else 1
+            return SymInt(int(self) ** e, lambda g: g.op("Pow", self.onnx_name(g), g.i64([e])), self.nonneg or
+                          e % 2 == 0)
         if isinstance(o, (int, float, np.number)) and mod is None:
             _float_read(self, "** with this exponent")
         return int.__pow__(int(self), o, mod) if mod is not None else int(self) ** _plain(o)

@@ -22,6 +22,7 @@ STAYS_DYNAMIC: dict[str, Callable[[Any], Any]] = {
     "n // 2": lambda n: n // 2,
     "n % 3 + 1": lambda n: n % 3 + 1,
     "n ** 2": lambda n: n ** 2,
+    "(1 - n) ** 3 + n ** 1": lambda n: (1 - n) ** 3 + n ** 1,
     "round(n)": lambda n: round(n),
     "math.ceil(n)": lambda n: math.ceil(n),
     "math.floor(n)": lambda n: math.floor(n),
