@@ -327,11 +327,13 @@ class HybridBlock(Block):
             try:
                 graphs = trace_vjp(forward, call, wrt, dynamic_batch=not static, name=type(self).__name__,
                                    shapes=shapes)
-            except _trace.StaticDimRequired:
+            except _trace.StaticDimRequired as exc:
                 if static:
                     raise
                 # a recurrence over axis 0 (TNC), a float of the batch size: one graph per size of axis 0
                 self.__dict__["_static_axis0"] = True
+                _log.debug("%s: %s; its training graphs are traced for each size of axis 0",
+                           type(self).__name__, exc)
                 return self._training_for(args)
             except _trace.TraceError as exc:
                 raise type(exc)(f"{type(self).__name__} is hybridized and trains as a compiled graph under "

@@ -62,51 +62,126 @@ class SymInt(int):
         return SymInt(value, make, nonneg)
 
     def __add__(self, o: Any) -> Any:
-        return self._binary(o, "Add", int(self) + int(o)) if isinstance(o, int) else NotImplemented
+        return self._binary(o, "Add", int(self) + int(o)) if isinstance(o, int) else self._float_op(o, "+")
 
     def __radd__(self, o: Any) -> Any:
-        return self._binary(o, "Add", int(o) + int(self), True) if isinstance(o, int) else NotImplemented
+        return self._binary(o, "Add", int(o) + int(self), True) if isinstance(o, int) else \
+            self._float_op(o, "+", True)
 
     def __sub__(self, o: Any) -> Any:
-        return self._binary(o, "Sub", int(self) - int(o)) if isinstance(o, int) else NotImplemented
+        return self._binary(o, "Sub", int(self) - int(o)) if isinstance(o, int) else self._float_op(o, "-")
 
     def __rsub__(self, o: Any) -> Any:
-        return self._binary(o, "Sub", int(o) - int(self), True) if isinstance(o, int) else NotImplemented
+        return self._binary(o, "Sub", int(o) - int(self), True) if isinstance(o, int) else \
+            self._float_op(o, "-", True)
 
     def __mul__(self, o: Any) -> Any:
-        return self._binary(o, "Mul", int(self) * int(o)) if isinstance(o, int) else NotImplemented
+        return self._binary(o, "Mul", int(self) * int(o)) if isinstance(o, int) else self._float_op(o, "*")
 
     def __rmul__(self, o: Any) -> Any:
-        return self._binary(o, "Mul", int(o) * int(self), True) if isinstance(o, int) else NotImplemented
+        return self._binary(o, "Mul", int(o) * int(self), True) if isinstance(o, int) else \
+            self._float_op(o, "*", True)
 
     def __floordiv__(self, o: Any) -> Any:
-        return self._binary(o, "Div", int(self) // int(o)) if isinstance(o, int) else NotImplemented
+        return self._binary(o, "Div", int(self) // int(o)) if isinstance(o, int) else self._float_op(o, "//")
 
     def __rfloordiv__(self, o: Any) -> Any:
-        return self._binary(o, "Div", int(o) // int(self), True) if isinstance(o, int) else NotImplemented
+        return self._binary(o, "Div", int(o) // int(self), True) if isinstance(o, int) else \
+            self._float_op(o, "//", True)
 
     def __mod__(self, o: Any) -> Any:
-        return self._binary(o, "Mod", int(self) % int(o)) if isinstance(o, int) else NotImplemented
+        return self._binary(o, "Mod", int(self) % int(o)) if isinstance(o, int) else self._float_op(o, "%")
+
+    def __divmod__(self, o: Any) -> Any:
+        return (self // o, self % o) if isinstance(o, int) else self._float_op(o, "divmod")
+
+    def __pow__(self, o: Any, mod: Any = None) -> Any:
+        if mod is None and isinstance(o, (int, np.integer)) and not isinstance(o, SymInt) and int(o) >= 0:
+            e = int(o)
+            if e < 2:
+                return self if e == 1 else 1
+            return SymInt(int(self) ** e, lambda g: g.op("Pow", self.onnx_name(g), g.i64([e])), self.nonneg or
+                          e % 2 == 0)
+        if isinstance(o, (int, float, np.number)) and mod is None:
+            _float_read(self, "** with this exponent")
+        return int.__pow__(int(self), o, mod) if mod is not None else int(self) ** _plain(o)
+
+    def __rpow__(self, o: Any) -> Any:
+        if not isinstance(o, (int, float, np.number)):
+            return NotImplemented
+        _float_read(self, "** by a dim")
+        return _plain(o) ** int(self)
 
     # A float made of a dynamic dim would be a constant of the graph: the example's size, taken for every
     # size (``loss / float(x.shape[0])``). While a trace runs it raises StaticDimRequired, and a compiled step
     # or hybridized block traces that dim static instead (a graph per size); ``x / x.shape[0]`` with the int
-    # stays dynamic.
+    # stays dynamic. Arithmetic with a float (``1.0 * n``, ``n + 0.5``) would make the same float without
+    # calling __float__, so it raises too.
     def __float__(self) -> float:
         _float_read(self, "float()")
         return float(int(self))
 
+    def __complex__(self) -> complex:
+        _float_read(self, "complex()")
+        return complex(int(self))
+
     def __truediv__(self, o: Any) -> Any:
-        if not isinstance(o, (int, float)):
+        if not isinstance(o, (int, float, np.number)):
             return NotImplemented
         _float_read(self, "true division (/)")
-        return int(self) / o
+        return int(self) / _plain(o)
 
     def __rtruediv__(self, o: Any) -> Any:
-        if not isinstance(o, (int, float)):
+        if not isinstance(o, (int, float, np.number)):
             return NotImplemented
         _float_read(self, "true division (/)")
-        return o / int(self)
+        return _plain(o) / int(self)
+
+    def _float_op(self, o: Any, how: str, reverse: bool = False) -> Any:
+        """``self <how> o`` with a Python or NumPy float ``o`` (a NumPy int acts as an int)."""
+        if isinstance(o, np.integer):
+            return _OPS[how](int(o), self) if reverse else _OPS[how](self, int(o))
+        if not isinstance(o, (float, np.floating)):
+            return NotImplemented
+        _float_read(self, f"{how} with a float")
+        a, b = (o, int(self)) if reverse else (int(self), o)
+        return _OPS[how](a, b)
+
+    # NumPy would read the dim as a plain int64 (np.sqrt(n), np.float32(2) * n, np.int64(2) * n): a ufunc
+    # of a dim is its arithmetic above, a float read, or for the rest a read of its value
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        dunder = _UFUNC_DUNDERS.get(ufunc.__name__)
+        if method == "__call__" and not kwargs and dunder is not None and len(inputs) == 2:
+            a, b = inputs
+            out = getattr(a, f"__{dunder}__")(b) if a is self else getattr(self, f"__r{dunder}__")(a)
+            if out is not NotImplemented:
+                return out
+        for v in inputs:
+            if isinstance(v, SymInt):
+                _float_read(v, f"NumPy's {ufunc.__name__}", "a NumPy number")
+        plain = [int(v) if isinstance(v, SymInt) else v for v in inputs]
+        return getattr(ufunc, method)(*plain, **kwargs)
+
+    # the identities of an int stay the dim (round(n), math.ceil(n), n.real); abs reads it at run time
+    def __round__(self, ndigits: Any = None) -> Any:
+        if ndigits is None or int(ndigits) >= 0:
+            return self
+        _float_read(self, "round() to negative digits")
+        return round(int(self), ndigits)
+
+    def __ceil__(self) -> SymInt:
+        return self
+
+    __floor__ = __trunc__ = __ceil__
+
+    @property
+    def real(self) -> SymInt:
+        return self
+
+    def __abs__(self) -> Any:
+        if self.nonneg:
+            return self
+        return SymInt(abs(int(self)), lambda g: g.op("Abs", self.onnx_name(g)), nonneg=True)
 
     def __neg__(self) -> Any:
         return SymInt(-int(self), lambda g: g.op("Neg", self.onnx_name(g)), nonneg=False)
@@ -139,9 +214,20 @@ class SymInt(int):
     __hash__ = int.__hash__
 
 
-def _float_read(dim: SymInt, how: str) -> None:
+def _float_read(dim: SymInt, how: str, made: str = "a Python float") -> None:
     from cellonnx.graph import trace
-    trace.require_static(dim, f"{how} of a dim makes a Python float of it, which", float_read=True)
+    trace.require_static(dim, f"{how} of a dim makes {made} of it, which", float_read=True)
+
+
+def _plain(v: Any) -> Any:
+    return int(v) if isinstance(v, SymInt) else v
+
+
+_OPS: dict[str, Callable[[Any, Any], Any]] = {
+    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b, "//": lambda a, b: a // b,
+    "%": lambda a, b: a % b, "divmod": divmod}
+_UFUNC_DUNDERS = {"add": "add", "subtract": "sub", "multiply": "mul", "floor_divide": "floordiv",
+                  "remainder": "mod", "true_divide": "truediv", "divide": "truediv", "power": "pow"}
 
 
 def _extreme(a: int, b: int, onnx_op: str) -> int:

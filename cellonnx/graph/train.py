@@ -191,7 +191,8 @@ def compiled_step(owner: Any, fn: Callable[..., Any], args: Sequence[Any], name:
         except StaticDimRequired as exc:
             if not dynamic:
                 raise
-            # axis 0 is what a recurrence steps over (a time-major LSTM): one graph per size of it
+            # a recurrence steps over axis 0 (a time-major LSTM), or the step makes a float of its size: one
+            # graph per size of it
             _STATIC_AXIS0[owner] = str(exc)
             if not entries:
                 per_owner.pop(key, None)

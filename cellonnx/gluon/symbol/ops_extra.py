@@ -208,20 +208,20 @@ def _heads(x: Tensor, heads: int, which: int, parts: int = 3) -> Tensor:
     """Part ``which`` of the interleaved (T, N, heads * parts * D) projections as (N * heads, T, D): parts
     are (q, k, v) for self-attention, (k, v) for encoder-decoder attention's keys_values, (q,) for its
     queries."""
-    t, width = int(x.shape[0]), int(x.shape[2])
+    t, width = x.shape[0], int(x.shape[2])  # the length (and the batch) may be read at run time
     d = width // (parts * heads)
-    x = ops.reshape(x, (t, -1, heads, parts, d))[:, :, :, which, :]  # the batch may be symbolic
+    x = ops.reshape(x, (t, -1, heads, parts, d))[:, :, :, which, :]
     return ops.reshape(ops.transpose(x, (1, 2, 0, 3)), (-1, t, d))
 
 
 def _scores(q: Tensor, k: Tensor) -> Tensor:
-    q = q / float(np.sqrt(int(q.shape[-1])))
+    q = _div_sqrt(q)
     return ops.matmul(q, ops.swapaxes(k, 1, 2))
 
 
 def _attend(attention: Tensor, v: Tensor, heads: int) -> Tensor:
     out = ops.matmul(attention, v)  # (N * heads, T_q, D)
-    t, d = int(out.shape[1]), int(out.shape[-1])
+    t, d = out.shape[1], int(out.shape[-1])
     out = ops.transpose(ops.reshape(out, (-1, heads, t, d)), (2, 0, 1, 3))
     return ops.reshape(out, (t, -1, heads * d))
 
@@ -253,7 +253,12 @@ def interleaved_encdec_valatt(keys_values: Tensor, attention: Tensor, heads: int
 
 def div_sqrt_dim(data: Tensor, **_: Any) -> Tensor:
     """``data / sqrt(data.shape[-1])``."""
-    return data / float(np.sqrt(int(data.shape[-1])))
+    return _div_sqrt(data)
+
+
+def _div_sqrt(x: Tensor) -> Tensor:
+    # the square root in the graph: a last dim that is dynamic is read at run time
+    return ops.div(x, ops.sqrt(Tensor(x.shape[-1], x.dtype)))
 
 
 def _rng() -> np.random.Generator:

@@ -65,7 +65,8 @@ CONTRIB: dict[str, Callable[..., Any]] = {
     "BilinearResize2D": NN["BilinearResize2D"], "AdaptiveAvgPooling2D": NN["AdaptiveAvgPooling2D"],
     "arange_like": lambda data, start=0.0, step=1.0, repeat=1, axis=None, **_: _arange_like(
         data, start, step, repeat, axis),
-    "div_sqrt_dim": lambda data, **_: BINARY["div"](data, float(data.shape[-1]) ** 0.5),
+    # the root in the graph: a last dim that is dynamic is read at run time
+    "div_sqrt_dim": lambda data, **_: BINARY["div"](data, UNARY["sqrt"](Tensor(data.shape[-1], data.dtype))),
 }
 CONTRIB.update(CONTRIB_EXTRA)
 CONTRIB.update(UPDATE_ADAMW)

@@ -341,7 +341,7 @@ def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight: Tensor | 
     if weight is not None:
         loss = F.mul(loss, weight)
     class_dim = input.ndim - 1
-    loss = F.div(F.sum(loss, class_dim), float(_shape(input)[class_dim]))
+    loss = F.div(F.sum(loss, class_dim), input.shape[class_dim])  # a dim dynamic in a graph stays so
     return get_loss(loss, reduction, name)
 
 
@@ -403,7 +403,7 @@ def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, marg
     a, pos, neg = (t if _shape(t) == shape else F.broadcast_to(t, shape)
                    for t in (anchor, positive, negative))
     if p == 0:
-        d_ap = d_an = F.full(shape[:1] + shape[2:], float(shape[1]), dtype=anchor.dtype)
+        d_ap = d_an = F.sum(F.ones_like(a), 1)  # the size of axis 1, read at run time in a graph
     else:
         d_ap, d_an = _pairwise(a, pos, p, eps), _pairwise(a, neg, p, eps)
         if swap:
