@@ -49,7 +49,8 @@ def main() -> None:
     for side in sides.values():   # compile outside the timing
         side(1)
     times = in_blocks(sides, args.rounds, args.steps)
-    print(f"threads {args.threads}, {args.rounds} rounds of {args.steps} calls per side; ms a call: best (median)")
+    print(f"threads {args.threads}, {args.rounds} rounds of {args.steps} calls per side; "
+          "ms a call: best (median)")
     base = min(times["made once"])
     for name, t in times.items():
         print(f"{name:26s} {1e3 * min(t):8.1f} ({1e3 * statistics.median(t):8.1f})  {min(t) / base:6.2f}x")
