@@ -157,34 +157,43 @@ def test_model_thor_sink_mode_compiled_matches_eager() -> None:
         assert_close(graph[k], eager[k], rtol=1e-4, scale_rtol=1e-4, what=k)
 
 
-def test_factors_not_positive_definite_raise_after_the_step_as_eager() -> None:
-    """A damping below zero makes the damped factors NaN: eager raises naming the layer before the update;
-    the compiled step skips its update in the graph and raises the same error after it, so the state (the
-    layers' new statistics, the rest as before) is eager's."""
-    damping = np.array([0.1, -0.1], np.float32)
+def _thor_step(net: nn.Cell, damping: np.ndarray) -> nn.Cell:
+    """A training step of ``net`` with nn.thor (frequency 2), in training mode."""
+    opt = nn.thor(net, Tensor(LR), Tensor(damping), 0.9, batch_size=4, frequency=2)
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), opt)
+    step.set_train()
+    return step
 
-    def build() -> Any:
-        net = _mlp(6)
-        opt = nn.thor(net, Tensor(LR), Tensor(damping), 0.9, batch_size=4, frequency=2)
-        loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
-        step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), opt)
-        step.set_train()
-        return step
 
-    batches = classification_batches((4, 6), 3, steps=2)
+def _states_per_mode(build: Callable[[], nn.Cell], run: Callable[[nn.Cell], Any]) -> tuple[dict, dict]:
+    """The state after ``run(build())`` eagerly and compiled, each from seed 0."""
     states = {}
     for mode in (ms.PYNATIVE_MODE, ms.GRAPH_MODE):
         ms.set_context(mode=mode)
         try:
             ms.set_seed(0)
             step = build()
-            step(*batches[0])
-            with pytest.raises(ValueError, match="0.weight's layer are not positive definite"):
-                step(*batches[1])
+            run(step)
             states[mode] = state_of(step)
         finally:
             ms.set_context(mode=ms.PYNATIVE_MODE)
-    eager, graph = states[ms.PYNATIVE_MODE], states[ms.GRAPH_MODE]
+    return states[ms.PYNATIVE_MODE], states[ms.GRAPH_MODE]
+
+
+def test_factors_not_positive_definite_raise_after_the_step_as_eager() -> None:
+    """A damping below zero makes the damped factors NaN: eager raises naming the layer before the update;
+    the compiled step skips its update in the graph and raises the same error after it, so the state (the
+    layers' new statistics, the rest as before) is eager's."""
+    damping = np.array([0.1, -0.1], np.float32)
+    batches = classification_batches((4, 6), 3, steps=2)
+
+    def run(step: nn.Cell) -> None:
+        step(*batches[0])
+        with pytest.raises(ValueError, match="0.weight's layer are not positive definite"):
+            step(*batches[1])
+
+    eager, graph = _states_per_mode(lambda: _thor_step(_mlp(6), damping), run)
     assert int(graph["optimizer.cov_step"][0]) == 1 and int(graph["optimizer.global_step"][0]) == 1
     for k in eager:
         assert_close(graph[k], eager[k], rtol=1e-5, scale_rtol=1e-5, what=k)
@@ -201,28 +210,14 @@ def test_overflowed_statistic_inverts_to_zero_as_mindspore() -> None:
     x = x.asnumpy().copy()
     x[:, 2] = 1e20
 
-    def build() -> Any:
+    def build() -> nn.Cell:
         net = _mlp(6)
         w = net[0].weight.asnumpy().copy()
         w[:, 2] = 0.0   # the forward and the loss stay finite
         net[0].weight.set_data(Tensor(w))
-        opt = nn.thor(net, Tensor(LR), Tensor(DAMPING), 0.9, batch_size=4, frequency=2)
-        loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
-        step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), opt)
-        step.set_train()
-        return step
+        return _thor_step(net, DAMPING)
 
-    states = {}
-    for mode in (ms.PYNATIVE_MODE, ms.GRAPH_MODE):
-        ms.set_context(mode=mode)
-        try:
-            ms.set_seed(0)
-            step = build()
-            step(Tensor(x), y)
-            states[mode] = state_of(step)
-        finally:
-            ms.set_context(mode=ms.PYNATIVE_MODE)
-    eager, graph = states[ms.PYNATIVE_MODE], states[ms.GRAPH_MODE]
+    eager, graph = _states_per_mode(build, lambda step: step(Tensor(x), y))
     a_inv = eager["optimizer.matrix_a_inv_0"].reshape(6, 6)
     assert np.isinf(eager["network._backbone.0.matrix_a"][2, 2])
     assert not a_inv[2].any() and not a_inv[:, 2].any() and np.abs(a_inv).max() > 0
