@@ -16,6 +16,7 @@ import cellonnx as ms
 from cellonnx import nn
 from cellonnx.graph import train as graph_train
 from tests.train_graph.harness import check_trajectory, classification_batches
+from tests.train_graph.test_thor import CASES as THOR_CASES
 
 pytestmark = [
     pytest.mark.gpu,
@@ -66,6 +67,13 @@ def test_gpu_trajectory(name: str) -> None:
     build, shape, classes = CASES[name]
     # CUDA kernels sum in another order than NumPy: the same bound as on the CPU provider
     check_trajectory(build, classification_batches(shape, classes), what=name)
+
+
+@pytest.mark.parametrize("name", ["lenet_frequency_3", "embedding_layernorm", "blocks_of_128"])
+def test_thor_on_the_gpu_matches_eager(name: str) -> None:
+    # the damped factors' Cholesky and inverse Loops in float64 on CUDA, kept inverses between THOR steps
+    build, batches = THOR_CASES[name]
+    check_trajectory(build, batches(), what=name)
 
 
 def test_state_stays_on_the_gpu() -> None:

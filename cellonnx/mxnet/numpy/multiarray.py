@@ -126,6 +126,11 @@ class ndarray(Tensor):
     def stype(self) -> str:
         return "default"
 
+    @property
+    def writable(self) -> bool:
+        """Whether the array's memory may be written to: True, as for every array MXNet makes."""
+        return True
+
     # ---------------------------------------------------------------- conversion
     def astype(self, dtype: Any, order: str = "K", casting: str = "unsafe", subok: bool = True,
                copy: bool = True) -> ndarray:
