@@ -70,8 +70,10 @@ class StateHolder:
             self._shapes[key] = shape
             p._version += 1
             self._seen[key] = p._version
-            if "_data" in _slots_set(p):
-                del p._data
+            try:
+                del p._data   # the slot, when set (no read: Tensor.__getattr__ would fetch the value)
+            except AttributeError:
+                pass
             p.__dict__["_device_state"] = self
 
     def dtype_of(self, p: Parameter) -> str:
@@ -95,14 +97,6 @@ def dtype_of(p: Parameter) -> str:
     """``p``'s dtype, read from the step state that holds its value if one does (no copy to the host)."""
     holder = p.__dict__.get("_device_state")
     return holder.dtype_of(p) if holder is not None else p._data.dtype.str
-
-
-def _slots_set(p: Any) -> set[str]:
-    try:
-        object.__getattribute__(p, "_data")
-        return {"_data"}
-    except AttributeError:
-        return set()
 
 
 def on_device(value: Any) -> bool:

@@ -65,9 +65,11 @@ class StepGraph:
         step called, the requires_grad and dtype (``set_dtype``) of every parameter it holds, and the
         attributes each cell's graph is specialised on (:func:`graph_attrs`)."""
         cells = [ref() for ref in self.cells]
-        return (tuple(bool(getattr(c, "training", False)) for c in cells),
-                tuple((bool(p.requires_grad), dtype_of(p)) for _, p in self.state),
-                tuple(graph_attrs(c) for c in cells))
+        params = [p for _, p in self.state]
+        return (tuple([bool(getattr(c, "training", False)) for c in cells]),
+                tuple([bool(p.requires_grad) for p in params]),
+                tuple([dtype_of(p) for p in params]),
+                tuple([graph_attrs(c) for c in cells]))
 
 
 def graph_attrs(cell: Any) -> tuple:

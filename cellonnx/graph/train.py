@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from cellonnx import context, log
+from cellonnx.graph.binding import StepBinding
 from cellonnx.graph.compile import serialize
 from cellonnx.graph.runtime import Session
 from cellonnx.graph.state import StateHolder
@@ -47,6 +48,7 @@ class CompiledStep:
                                mem_pattern=MEM_PATTERN)
         self.device = "cuda" if self.session.on_gpu else "cpu"
         self.device_id = dev_id
+        self._c_device = StepBinding.device(self.device, dev_id)
         self.state = StateHolder(self.device, dev_id)
         self._out_names = list(self.session.output_names)
         self._update_shapes = [tuple(p._data.shape) for _, p in step.updates]
@@ -68,21 +70,15 @@ class CompiledStep:
         return list(seen.values())
 
     def __call__(self, *args: Any) -> Any:
-        sess = self.session.inner
-        binding = sess.io_binding()
+        binding = StepBinding(self.session.inner, self._c_device)
         for name, pos in self.step.data_inputs:
-            binding.bind_cpu_input(name, np.ascontiguousarray(args[pos]._data))
+            binding.host_input(name, np.ascontiguousarray(args[pos]._data))
         for name, p in self.step.state:
-            binding.bind_ortvalue_input(name, self.state.value(p))
+            binding.input(name, self.state.value(p))
         for name in self._out_names:
-            spare = self._spare.pop(name, None)
-            if spare is not None:
-                binding.bind_ortvalue_output(name, spare)
-            else:
-                binding.bind_output(name, self.device, self.device_id if self.device == "cuda" else 0)
+            binding.output(name, self._spare.pop(name, None))
         replaced = {name: self.state.held(p) for name, p in self.step.updates if name in self._recycled}
-        sess.run_with_iobinding(binding)
-        values = dict(zip(self._out_names, binding.get_outputs()))
+        values = dict(zip(self._out_names, binding.run()))
         result = self._finish(values)
         self._recycle(replaced, values)
         return result
@@ -133,24 +129,23 @@ RECYCLE_MIN_BYTES = 64 * 1024
 # ---------------------------------------------------------------- cache
 _CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _LAST_KEY: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-_KEY_PARTS = ("argument signature", "training flags (set_train)", "requires_grad of the parameters", "opset",
-              "device_target")
+_KEY_PARTS = ("argument signature", "opset", "device_target")
+_GUARD_PARTS = ("training flags (set_train)", "requires_grad of the parameters",
+                "parameter dtypes (set_dtype)", "cell flags")
 
 
 def step_key(owner: Any, args: Sequence[Any]) -> tuple:
-    """What a compiled step depends on beyond the state's values: argument dtypes, ranks and non-batch
-    dims, every sub-cell's training flag and every parameter's requires_grad."""
+    """What picks the compiled steps to try for a call: argument dtypes, ranks and non-batch dims, constant
+    arguments, opset and device. Among them the step's guard (``StepGraph.guard``: the training flags of the
+    cells it called, the requires_grad and dtype of the parameters it holds, the cells' graph attributes)
+    picks the one that fits, or none."""
     sig = []
     for pos, t, shape in data_specs(args, _dynamic_batch(owner)):
         sig.append((pos, t._data.dtype.str, tuple(shape)))
     for i, a in enumerate(args):
         if not isinstance(a, Tensor):
             sig.append((i, "const", repr(a)))
-    cells = getattr(owner, "cells_and_names", None)
-    training = tuple((n, bool(getattr(c, "training", False))) for n, c in cells()) if callable(cells) else ()
-    params = getattr(owner, "parameters_and_names", None)
-    grads = tuple((n, bool(p.requires_grad)) for n, p in params()) if callable(params) else ()
-    return (tuple(sig), training, grads, context.get_context("opset"), context.get_context("device_target"))
+    return (tuple(sig), context.get_context("opset"), context.get_context("device_target"))
 
 
 # owners whose step unrolls over axis 0 (graph/trace.py require_static): traced with it static, once per size
@@ -161,11 +156,18 @@ def _dynamic_batch(owner: Any) -> bool:
     return batch_is_dynamic() and owner not in _STATIC_AXIS0
 
 
-def _why(old: tuple | None, new: tuple) -> str:
+def _why(old: tuple | None, new: tuple, parts: tuple = _KEY_PARTS) -> str:
     if old is None:
         return "first call"
-    changed = [part for part, a, b in zip(_KEY_PARTS, old, new) if a != b]
+    changed = [part for part, a, b in zip(parts, old, new) if a != b]
     return ", ".join(changed) + " changed"
+
+
+def _changed(last_key: tuple | None, last: Any, key: tuple) -> str:
+    """Why the step the last call ran does not serve this one: its key, or what its guard assumed."""
+    if last is None or last_key != key:
+        return _why(last_key, key)
+    return _why(last.guard, last.step.guard(), _GUARD_PARTS)
 
 
 def compiled_step(owner: Any, fn: Callable[..., Any], args: Sequence[Any], name: str = "train_step",
@@ -177,10 +179,9 @@ def compiled_step(owner: Any, fn: Callable[..., Any], args: Sequence[Any], name:
     per_owner = _CACHE.setdefault(owner, {})
     entries = per_owner.setdefault(key, [])
     compiled = next((c for c in entries if c.step.guard() == c.guard), None)
-    last = _LAST_KEY.get(owner)
+    last_key, last = _LAST_KEY.get(owner, (None, None))
     if compiled is None:
-        why = (_why(last, key[0]) if not entries
-               else "training flags (set_train), requires_grad or cell flags changed")
+        why = _changed(last_key, last, key[0])
         log.debug("cellonnx: compiling the training step of %s (%s)", name, why)
         for others in per_owner.values():   # the state held by another structure goes back to the host
             for other in others:
@@ -206,9 +207,10 @@ def compiled_step(owner: Any, fn: Callable[..., Any], args: Sequence[Any], name:
         compiled.guard = compiled.step.guard()
         _release_trace_memory()
         entries.append(compiled)
-    elif last is not None and last != key[0]:
-        log.debug("cellonnx: reusing the compiled training step of %s (%s)", name, _why(last, key[0]))
-    _LAST_KEY[owner] = key[0]
+    elif last is not None and last is not compiled:
+        why = _changed(last_key, last, key[0])
+        log.debug("cellonnx: reusing the compiled training step of %s (%s)", name, why)
+    _LAST_KEY[owner] = (key[0], compiled)
     return compiled
 
 
