@@ -2,7 +2,7 @@
 ``run_with_iobinding`` (the cache lookup and its guard, binding the state's OrtValues, taking the outputs back
 as the new state, the results). On a GPU the device waits for it every step.
 
-    python bench/step_host_overhead.py [--models resnet50 resnet18 lenet] [--steps 30]
+    python bench/step_host_overhead.py [--models resnet50 resnet18 lenet] [--steps 30] [--device CPU|GPU]
 
 Each model's step is compiled at a small input (batch 1; the host's work does not depend on the input's size:
 it is per parameter and per cell), onnxruntime runs on one thread, and the calling thread's CPU time
@@ -43,11 +43,11 @@ def build(model: str):
     return step, x, y
 
 
-def measure(model: str, steps: int) -> dict:
+def measure(model: str, steps: int, device: str = "CPU") -> dict:
     import cellonnx as ms
     from cellonnx.graph import train as graph_train
 
-    ms.set_context(mode=ms.GRAPH_MODE, intra_op_num_threads=1)
+    ms.set_context(mode=ms.GRAPH_MODE, intra_op_num_threads=1, device_target=device)
     step, x, y = build(model)
     step(x, y)
     (compiled,) = graph_train.compiled_steps(step)
@@ -71,7 +71,7 @@ def measure(model: str, steps: int) -> dict:
         t = time.thread_time()
         step(x, y)
         host.append((time.thread_time() - t - inside[0]) * 1e3)
-    return {"model": model, "state_values": len(compiled.step.state),
+    return {"model": model, "device": device, "state_values": len(compiled.step.state),
             "outputs": len(compiled.session.output_names),
             "host_ms_median": round(statistics.median(host), 3), "host_ms_best": round(min(host), 3)}
 
@@ -81,9 +81,11 @@ def main() -> None:
     parser.add_argument("--models", nargs="+", default=["resnet50", "resnet18", "lenet"],
                         choices=sorted(INPUTS))
     parser.add_argument("--steps", type=int, default=30)
+    parser.add_argument("--device", default="CPU", choices=["CPU", "GPU"],
+                        help="the session's device (GPU: the host's work beside a CUDA step)")
     args = parser.parse_args()
     for model in args.models:
-        print(json.dumps(measure(model, args.steps)), flush=True)
+        print(json.dumps(measure(model, args.steps, args.device)), flush=True)
 
 
 if __name__ == "__main__":

@@ -170,6 +170,7 @@ class Tracer:
         if op.name not in _BF16_NATIVE and any(t._data.dtype == _BF16 for t in (*inputs, *outs)):
             result = self._lower_in_float32(op, inputs, attrs, outs, names)
         else:
+            inputs, names = self._promoted(inputs, outs, names)
             g.in_tensors, g.out_tensors = inputs, outs
             try:
                 result = op.lower(g, *names, **attrs)
@@ -230,6 +231,24 @@ class Tracer:
         """Undo what tracing did to the parameters' eager values."""
         for p, data, version in self.snapshots.values():
             p._data, p._version = data, version
+
+    def _promoted(self, inputs: tuple[Tensor, ...], outs: tuple[Tensor, ...],
+                  names: list[str]) -> tuple[tuple[Tensor, ...], list[str]]:
+        """Float inputs of mixed widths whose result has the widest of them (NumPy's promotion: a float64
+        batch through float32 weights computes in float64 eagerly) are cast to it first: ONNX ops take one
+        float type (a Gemm of float64 by float32 would not load)."""
+        widths = {t._data.dtype for t in inputs if t._data.dtype.kind == "f"}
+        result = {t._data.dtype for t in outs if t._data.dtype.kind == "f"}
+        if len(widths) < 2 or len(result) != 1:
+            return inputs, names
+        (wide,) = result
+        if any(d.itemsize >= wide.itemsize for d in widths - {wide}):
+            return inputs, names
+        to = helper.np_dtype_to_tensor_dtype(wide)
+        cast = [t._data.dtype.kind == "f" and t._data.dtype != wide for t in inputs]
+        names = [self.g.op("Cast", n, to=to) if c else n for n, c in zip(names, cast)]
+        inputs = tuple(Tensor._make(t._data.astype(wide)) if c else t for t, c in zip(inputs, cast))
+        return inputs, names
 
     def _lower_in_float32(self, op: Any, inputs: tuple[Tensor, ...], attrs: dict, outs: tuple[Tensor, ...],
                           names: list[str]) -> tuple[str, ...]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from cellonnx import dtype as mstype
 from cellonnx import ops
 from cellonnx.autograd.tape import enable_grad, run_backward
 from cellonnx.tensor import Tensor
@@ -170,6 +171,12 @@ CASES = [
     OpCase("one_hot_tensor_values", lambda i, on, off: ops.one_hot(i, 3, on, off, 1), [IDX2 % 3, np.array(2.0),
                                                                                       np.array(-1.0)],
            lambda i, on, off: _np_one_hot(i, 3, on, off, 1)),
+    # value types onnxruntime's OneHot kernel lacks (float64, int32): an int64 OneHot selects them
+    OpCase("one_hot_float64_values", lambda i, on, off: ops.one_hot(i, 3, on.astype(mstype.float64),
+                                                                    off.astype(mstype.float64), 1),
+           [IDX2 % 3, np.array(0.1), np.array(-1.7)], lambda i, on, off: _np_one_hot(i, 3, on, off, 1)),
+    OpCase("one_hot_int32_values", lambda i: ops.one_hot(i, 4, Tensor(np.int32(5)), Tensor(np.int32(-2))),
+           [np.array([[0, 3], [-1, 2]])], lambda i: _np_one_hot(i, 4, 5, -2).astype(np.int32)),
     # ---- scatters ----
     OpCase("index_add", lambda x, i, y: ops.index_add(x, i, y, 1), [rand(2, 3, 2, seed=40), IDX, rand(2, 4, 2)],
            lambda x, i, y: _index_add_ref(x, i, y, 1), second_order=True),

@@ -59,6 +59,16 @@ def check_trajectory(build: Callable[[], Any], batches: Sequence[tuple], rtol: f
     return graph_state
 
 
+def momentum_step(net: Any, lr: float = 0.05) -> Any:
+    """``net`` trained with sparse softmax cross-entropy (mean) and Momentum 0.9, in training mode."""
+    from cellonnx import nn
+
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), nn.Momentum(net.trainable_params(), lr, 0.9))
+    step.set_train()
+    return step
+
+
 def classification_batches(shape: Sequence[int], classes: int, steps: int = STEPS, seed: int = 0,
                            sizes: Sequence[int] | None = None) -> list[tuple]:
     rng = np.random.default_rng(seed)

@@ -18,7 +18,7 @@ from cellonnx import nn
 from cellonnx.graph import train as graph_train
 from cellonnx.graph.bn_train import batch_norm_statistics
 from tests.tolerance import assert_close
-from tests.train_graph.harness import check_trajectory, classification_batches
+from tests.train_graph.harness import check_trajectory, classification_batches, momentum_step
 
 
 def n(op: str, inputs: list[str], outputs: list[str], **attrs) -> onnx.NodeProto:
@@ -113,11 +113,7 @@ class ConvBnNet(nn.Cell):
 
 
 def _build() -> Any:
-    net = ConvBnNet()
-    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
-    step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), nn.Momentum(net.trainable_params(), 0.05, 0.9))
-    step.set_train()
-    return step
+    return momentum_step(ConvBnNet())
 
 
 def test_compiled_step_has_one_node_per_batch_norm() -> None:

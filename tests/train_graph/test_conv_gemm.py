@@ -15,7 +15,7 @@ import cellonnx as ms
 from cellonnx import nn
 from cellonnx.graph import builder, step_trace
 from cellonnx.graph import train as graph_train
-from tests.train_graph.harness import check_trajectory, classification_batches
+from tests.train_graph.harness import check_trajectory, classification_batches, momentum_step
 
 
 class SmallConvNet(nn.Cell):
@@ -39,15 +39,8 @@ class SmallConvNet(nn.Cell):
         return self.fc(self.flatten(self.c4(x)))
 
 
-def _momentum_step(net: nn.Cell) -> Any:
-    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
-    step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), nn.Momentum(net.trainable_params(), 0.05, 0.9))
-    step.set_train()
-    return step
-
-
 def _build() -> Any:
-    return _momentum_step(SmallConvNet())
+    return momentum_step(SmallConvNet())
 
 
 def test_small_convs_lower_to_gemm_with_a_dynamic_batch() -> None:
@@ -95,7 +88,7 @@ class CudaFormsNet(nn.Cell):
 
 
 def _build_cuda_forms() -> Any:
-    return _momentum_step(CudaFormsNet())
+    return momentum_step(CudaFormsNet())
 
 
 @pytest.fixture

@@ -92,9 +92,21 @@ def _dim(g: Any, x: str, axis: int) -> str:
     return g.op("Gather", g.op("Shape", x), g.i64([axis]), axis=0)
 
 
+# the value types onnxruntime's OneHot kernels take with int64 indices and depth
+_ONEHOT_VALUE_TYPES = (np.dtype(np.float32), np.dtype(np.int64))
+
+
+def _onehot01(g: Any, idx: str, depth: str, dtype: np.dtype, axis: int) -> str:
+    """OneHot of ``idx`` with values 0 / 1 of ``dtype`` (any: float64 and bool through an int64 OneHot and a
+    Cast, exact for 0 and 1)."""
+    kind = dtype if dtype in _ONEHOT_VALUE_TYPES else np.dtype(np.int64)
+    hot = g.op("OneHot", idx, depth, g.const(np.array([0, 1], dtype=kind)), axis=axis)
+    return hot if kind == dtype else g.op("Cast", hot, to=onnx.helper.np_dtype_to_tensor_dtype(dtype))
+
+
 def _onehot_add(g: Any, data: str, idx: str, upd: str, dtype: np.dtype) -> str:
     """``data[idx[k]] += upd[k]`` along axis 0 (duplicates summed): OneHot(idx)^T @ upd."""
-    oh = g.op("OneHot", idx, _dim(g, data, 0), g.const(np.array([0, 1], dtype=dtype)), axis=-1)  # (K, N)
+    oh = _onehot01(g, idx, _dim(g, data, 0), dtype, -1)                                           # (K, N)
     flat = g.op("Reshape", upd, g.i64([0, -1]))                                                   # (K, R)
     contrib = g.op("MatMul", g.op("Transpose", oh, perm=[1, 0]), flat)                             # (N, R)
     return g.op("Add", data, g.op("Reshape", contrib, g.op("Shape", data)))
@@ -214,7 +226,7 @@ class ScatterElementsAdd(Op):
         xt_, it_ = g.in_tensors[0], g.in_tensors[1]
         nd = xt_.ndim
         dtype = xt_._data.dtype
-        oh = g.op("OneHot", idx, _dim(g, x, axis), g.const(np.array([0, 1], dtype=dtype)), axis=-1)  # I+(N,)
+        oh = _onehot01(g, idx, _dim(g, x, axis), dtype, -1)                                          # I+(N,)
         prod = g.op("Mul", oh, g.unsqueeze(upd, [nd]))
         summed = g.op("ReduceSum", prod, g.i64([axis]), keepdims=1)   # axis -> 1, trailing N
         perm = list(range(nd + 1))
@@ -321,8 +333,12 @@ class OneHot(Op):
             indices = g.op("Cast", indices, to=onnx.TensorProto.INT64)
         big = g.const(np.asarray(np.iinfo(itype).max, dtype=itype))
         idx = g.op("Where", g.op("Less", indices, g.const(np.asarray(0, dtype=itype))), big, indices)
-        values = g.op("Concat", g.op("Reshape", off, g.i64([1])), g.op("Reshape", on, g.i64([1])), axis=0)
-        return g.op("OneHot", idx, g.shape_value([depth]), values, axis=axis)
+        dtype = g.in_tensors[1]._data.dtype
+        if dtype in _ONEHOT_VALUE_TYPES:
+            values = g.op("Concat", g.op("Reshape", off, g.i64([1])), g.op("Reshape", on, g.i64([1])), axis=0)
+            return g.op("OneHot", idx, g.shape_value([depth]), values, axis=axis)
+        hot = _onehot01(g, idx, g.shape_value([depth]), np.dtype(np.bool_), axis)
+        return g.op("Where", hot, on, off)
 
 
 # ---------------------------------------------------------------- functional API
