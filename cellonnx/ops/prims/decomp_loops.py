@@ -58,6 +58,9 @@ def _static_shape(g: Any) -> tuple[int, ...] | None:
     return tuple(int(d) for d in shape) if not any(isinstance(d, SymInt) for d in shape) else None
 
 
+# the columns of a diagonal block of the blocked Cholesky factorization; 0: one Loop over all the columns
+BLOCK = 16
+
 # the most int64 entries of a constant index table in a Loop body (below: a few MiB)
 _TABLE_LIMIT = 1 << 19
 
@@ -96,6 +99,22 @@ def cholesky_loop(g: Any, a: str, upper: bool) -> str:
     """The Cholesky factor of ``a`` (..., n, n): L, or L^T with ``upper``."""
     n, shape = _static_n(g, "cholesky"), _static_shape(g)
     a, dtype, rank = _widened(g, a)
+    batch = None if shape is None else shape[:-2]
+    if 0 < BLOCK < n:
+        record: _Factor | _Blocked = _blocked_factor(g, a, n, batch, rank, upper)
+        low = record.low
+    else:
+        record = _column_loop(g, a, n, batch, rank, upper)
+        low = record.loop
+    out = g.op("Transpose", low, perm=_swap_last(rank)) if upper else low
+    out = _narrowed(g, out, dtype)
+    _triangular(g)[out] = record
+    return out
+
+
+def _column_loop(g: Any, a: str, n: int, batch: tuple[int, ...] | None, rank: int, upper: bool) -> _Factor:
+    """The lower Cholesky factor of ``a`` (float64, (..., n, n)) by one Loop over its n columns."""
+    shape = None if batch is None else (*batch, n, n)
     work = np.dtype(np.float64)
     elem = _elem(work)
     zero = helper.make_tensor("zero", elem, [1], np.zeros(1, work).tobytes(), raw=True)
@@ -119,10 +138,7 @@ def cholesky_loop(g: Any, a: str, upper: bool) -> str:
     at_col = _filled_with(b, j, shape, rank, -1, col)
     b.outputs.append(b.subgraph_io(b.op("ScatterElements", low, at_col, col, axis=-1), elem, rank))
     loop = g.op("Loop", g.i64(n), None, low0, body=b.graph())
-    out = g.op("Transpose", loop, perm=_swap_last(rank)) if upper else loop
-    out = _narrowed(g, out, dtype)
-    _triangular(g)[out] = _Factor(upper, loop, low0, j, jj, row_raw, d, onehot, n, rank, shape)
-    return out
+    return _Factor(upper, loop, low0, j, jj, row_raw, d, onehot, n, rank, shape)
 
 
 @dataclass
@@ -145,7 +161,68 @@ class _Factor:
     inverse: str | None = None
 
 
-def _triangular(g: Any) -> dict[str, _Factor]:
+@dataclass
+class _Blocked:
+    """A Cholesky factor lowered blockwise in this graph (``nodes``: its node list): the lower factor ``low``
+    and, per diagonal block (offset, size), the inverse of its factor, which its Loop computed."""
+
+    upper: bool
+    low: str
+    blocks: list[tuple[int, int, str]]
+    rank: int
+    nodes: list
+
+
+def _slice(g: Any, x: str, rows: tuple[int, int], cols: tuple[int, int]) -> str:
+    return g.op("Slice", x, g.i64([rows[0], cols[0]]), g.i64([rows[1], cols[1]]), g.i64([-2, -1]))
+
+
+def _padded(g: Any, x: str, rank: int, top: int = 0, right: int = 0) -> str:
+    """``x`` with ``top`` rows of zeros above it and ``right`` columns of zeros after it."""
+    pads = [0] * (2 * rank)
+    pads[rank - 2], pads[2 * rank - 1] = top, right
+    return g.op("Pad", x, g.i64(pads))
+
+
+def _blocked_factor(g: Any, a: str, n: int, batch: tuple[int, ...] | None, rank: int,
+                    upper: bool) -> _Blocked:
+    """The lower Cholesky factor of ``a`` (float64) right-looking in blocks of ``BLOCK`` columns, the block
+    loop unrolled: each diagonal block factored (and its factor inverted) by a Loop over its columns, the
+    panel below it ``L21 = A21 L11^-T`` and the trailing update ``A22 - L21 L21^T`` one MatMul each. It reads
+    the lower triangle only, as the column Loop (the upper one of each trailing matrix is computed, never
+    read). A failing pivot's NaN reaches every later column through the update, as the column Loop's."""
+    rest, columns, blocks = a, [], []
+    for o in range(0, n, BLOCK):
+        m, k = n - o, min(BLOCK, n - o)
+        f = _column_loop(g, _slice(g, rest, (0, k), (0, k)) if k < m else rest, k, batch, rank, False)
+        inv = _inverse_in_the_loop(g, f)
+        blocks.append((o, k, inv))
+        if k == m:
+            columns.append(_padded(g, f.loop, rank, top=o) if o else f.loop)
+            break
+        panel = g.op("MatMul", _slice(g, rest, (k, m), (0, k)), g.op("Transpose", inv, perm=_swap_last(rank)))
+        rest = g.op("Sub", _slice(g, rest, (k, m), (k, m)),
+                    g.op("MatMul", panel, g.op("Transpose", panel, perm=_swap_last(rank))))
+        column = g.op("Concat", f.loop, panel, axis=-2)
+        columns.append(_padded(g, column, rank, top=o) if o else column)
+    return _Blocked(upper, g.op("Concat", *columns, axis=-1), blocks, rank, g.nodes)
+
+
+def _blocked_inverse(g: Any, f: _Blocked) -> str | None:
+    """L^-1 (float64) of a blockwise factor by block forward substitution from its diagonal blocks'
+    inverses: block row i is ``[-X_ii L[i, :o] X[:o, :o], X_ii]``. None when the factor was lowered in
+    another graph (a control-flow body)."""
+    if f.nodes is not g.nodes:
+        return None
+    inverse = f.blocks[0][2]
+    for o, k, inv in f.blocks[1:]:
+        left = g.op("MatMul", _slice(g, f.low, (o, o + k), (0, o)), inverse)
+        row = g.op("Concat", g.op("Neg", g.op("MatMul", inv, left)), inv, axis=-1)
+        inverse = g.op("Concat", _padded(g, inverse, f.rank, right=k), row, axis=-2)
+    return inverse
+
+
+def _triangular(g: Any) -> dict[str, _Factor | _Blocked]:
     """The Cholesky factors lowered in this graph, by output name."""
     return g.__dict__.setdefault("triangular_factors", {})
 
@@ -175,6 +252,11 @@ def _inverse_in_the_loop(g: Any, f: _Factor) -> str | None:
     return f.inverse
 
 
+def _fused_inverse(g: Any, f: _Factor | _Blocked) -> str | None:
+    """L^-1 (float64) of a factor lowered in this graph from what its lowering computed, else None."""
+    return _blocked_inverse(g, f) if isinstance(f, _Blocked) else _inverse_in_the_loop(g, f)
+
+
 def _lower_triangular_inverse(g: Any, low: str, n: int, rank: int) -> str:
     """L^-1 of lower-triangular ``low`` (float64) by forward substitution, row by row:
     ``X[j, :] = (e_j - L[j, :] X) / L[j, j]`` with the rows of X from j on still zero."""
@@ -201,7 +283,7 @@ def inverse_loop(g: Any, a: str) -> str:
     factor = _triangular(g).get(a)
     a, dtype, rank = _widened(g, a)
     if factor is not None:
-        fused = _inverse_in_the_loop(g, factor)
+        fused = _fused_inverse(g, factor)
         if factor.upper:   # U^-1 = ((U^T)^-1)^T
             low_inv = fused or _lower_triangular_inverse(g, g.op("Transpose", a, perm=_swap_last(rank)), n,
                                                          rank)
