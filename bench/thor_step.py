@@ -5,9 +5,13 @@ first-order steps (the kept inverses reused), each side in blocks with a pause b
 (bench/blocks.py), the order alternating by round.
 
     .venv/bin/python bench/thor_step.py [--threads 1] [--rounds 5] [--steps 3] [--clock wall|cpu]
+                                        [--block N] [--per-layer]
 
 ``--clock cpu`` times the calling thread's CPU time (with one thread all the work runs there, and the load of
-other processes on a shared machine does not count).
+other processes on a shared machine does not count). The forms compared in bench/RESULTS.md: ``--block N``
+sets the columns per diagonal block of the Cholesky lowering (0: one Loop over all the columns),
+``--per-layer`` has the compiled THOR step factor each layer's A and G by its own call, as eagerly, where
+it factors all the layers' blocks by one.
 """
 from __future__ import annotations
 
@@ -25,6 +29,8 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--steps", type=int, default=3)
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall")
+    ap.add_argument("--block", type=int, default=None)
+    ap.add_argument("--per-layer", action="store_true")
     args = ap.parse_args()
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[var] = str(args.threads)
@@ -39,6 +45,13 @@ def main() -> None:
     from cellonnx import Tensor, nn
 
     ms.set_context(intra_op_num_threads=args.threads)
+    if args.block is not None:
+        from cellonnx.ops.prims import decomp_loops
+        decomp_loops.BLOCK = args.block
+    if args.per_layer:
+        import types
+        thor = sys.modules["cellonnx.nn.optim.thor"]
+        thor._cell = types.SimpleNamespace(_TRACING=[])   # the traced step takes the eager path's calls
     clock = time.thread_time if args.clock == "cpu" else time.perf_counter
     batch = []
     sides = {}

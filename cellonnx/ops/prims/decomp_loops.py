@@ -1,10 +1,17 @@
 """ONNX lowerings of the Cholesky factor and the matrix inverse: ONNX has no operator for either, so each is
-one Loop over the n columns (a static trip count), every iteration O(n^2) work per matrix of the batch.
-Both compute in float64 and round the result to the input's dtype, as the eager ops (NumPy's LAPACK calls
-take float32 matrices in double precision): so an ill-conditioned float32 matrix gives the eager result, not
-one off by its condition number times float32's epsilon.
+a Loop over the n columns (a static trip count). Both compute in float64 and round the result to the input's
+dtype, as the eager ops (NumPy's LAPACK calls take float32 matrices in double precision): so an
+ill-conditioned float32 matrix gives the eager result, not one off by its condition number times float32's
+epsilon.
 
-Cholesky (left-looking, column by column): with the columns before j done and the rest still zero,
+Cholesky, past ``BLOCK`` columns, is right-looking in blocks of ``BLOCK`` with the block loop unrolled in the
+graph: a Loop factors each diagonal block (and inverts its factor), the panel below it is one MatMul by that
+inverse and the trailing update another, so the Loops' iterations are small (an iteration costs in
+proportion to the matrix it carries: 56 us at n = 128 against about 15 at 16, bench/RESULTS.md) and the
+heavy work is MatMuls. The factor's inverse is then block forward substitution from the diagonal blocks'
+inverses, a few MatMuls per block row.
+
+Cholesky of a block (left-looking, column by column): with the columns before j done and the rest still zero,
 ``v = A[:, j] - L L[j, :]^T``, ``L[:, j] = v / sqrt(v[j])`` on the rows i >= j, written into the factor by
 a scatter (not a rewrite of the whole factor per column, which cost more than the arithmetic). It reads A's
 lower triangle only, as LAPACK's potrf. A matrix that is not positive definite makes some ``v[j] <= 0``: the
@@ -16,8 +23,8 @@ variance that overflowed) gives ``L[j, j] = inf`` and zeros below it, as potrf's
 Inverse (Gauss-Jordan on ``[A | I]`` with partial pivoting): for column k, the row of largest magnitude at or
 below k is swapped to row k (a GatherElements of the rows), row k is divided by its pivot and eliminated
 from every other row. A singular matrix gives infinities / NaN. The inverse of a Cholesky factor computed in
-the same graph (THOR's ``inverse(cholesky(A))``) is a forward substitution instead, row by row: a quarter of
-the work per column and no pivoting.
+the same graph (THOR's ``inverse(cholesky(A))``) is a forward substitution instead, row by row in the
+factor's own Loop (blockwise for a blocked factor): a quarter of the work per column and no pivoting.
 """
 from __future__ import annotations
 
