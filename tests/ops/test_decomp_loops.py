@@ -68,8 +68,8 @@ def test_inverse_of_a_cholesky_factor_is_a_substitution(upper: bool) -> None:
 
 @pytest.mark.parametrize("upper", [False, True])
 def test_blocked_factor_is_a_loop_per_diagonal_block(upper: bool) -> None:
-    """Past ``BLOCK`` columns the factor is right-looking in blocks: a Loop over the columns of each diagonal
-    block (its factor's inverse carried in the same Loop), the panels, trailing updates and the inverse's
+    """Past ``BLOCK`` columns the factor is right-looking by blocks: a Loop over the columns of each diagonal
+    block (its factor's inverse carried in the same Loop), the panels, Schur complements and the inverse's
     off-diagonal blocks MatMuls outside the Loops."""
     from cellonnx.ops.prims import decomp_loops
     x = Tensor(_spd((2,), N, 10.0, seed=1).astype(np.float32))

@@ -4,12 +4,12 @@ dtype, as the eager ops (NumPy's LAPACK calls take float32 matrices in double pr
 ill-conditioned float32 matrix gives the eager result, not one off by its condition number times float32's
 epsilon.
 
-Cholesky, past ``BLOCK`` columns, is right-looking in blocks of ``BLOCK`` with the block loop unrolled in the
-graph: a Loop factors each diagonal block (and inverts its factor), the panel below it is one MatMul by that
-inverse and the trailing update another, so the Loops' iterations are small (an iteration costs in
-proportion to the matrix it carries: 56 us at n = 128 against about 15 at 16, bench/RESULTS.md) and the
-heavy work is MatMuls. The factor's inverse is then block forward substitution from the diagonal blocks'
-inverses, a few MatMuls per block row.
+Cholesky, past ``BLOCK`` columns, is right-looking by blocks, unrolled in the graph: the matrix is split into
+two halves of whole blocks, the first factored, the panel below it one MatMul by its factor's inverse and
+the Schur complement of the second another, each half so again down to blocks of ``BLOCK`` columns, which a
+Loop factors (and inverts the factor): so the Loops' iterations are small (an iteration costs in proportion
+to the matrix it carries: 56 us at n = 128 against about 15 at 16, bench/RESULTS.md) and the heavy work is
+MatMuls. The factor's inverse comes from the halves' inverses the same way, a few MatMuls per split.
 
 Cholesky of a block (left-looking, column by column): with the columns before j done and the rest still zero,
 ``v = A[:, j] - L L[j, :]^T``, ``L[:, j] = v / sqrt(v[j])`` on the rows i >= j, written into the factor by
@@ -28,6 +28,7 @@ factor's own Loop (blockwise for a blocked factor): a quarter of the work per co
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -171,12 +172,11 @@ class _Factor:
 @dataclass
 class _Blocked:
     """A Cholesky factor lowered blockwise in this graph (``nodes``: its node list): the lower factor ``low``
-    and, per diagonal block (offset, size), the inverse of its factor, which its Loop computed."""
+    and ``inverse``, which adds L^-1 (float64) to the graph from the blocks' inverses."""
 
     upper: bool
     low: str
-    blocks: list[tuple[int, int, str]]
-    rank: int
+    inverse: Callable[[], str]
     nodes: list
 
 
@@ -193,40 +193,51 @@ def _padded(g: Any, x: str, rank: int, top: int = 0, right: int = 0) -> str:
 
 def _blocked_factor(g: Any, a: str, n: int, batch: tuple[int, ...] | None, rank: int,
                     upper: bool) -> _Blocked:
-    """The lower Cholesky factor of ``a`` (float64) right-looking in blocks of ``BLOCK`` columns, the block
-    loop unrolled: each diagonal block factored (and its factor inverted) by a Loop over its columns, the
-    panel below it ``L21 = A21 L11^-T`` and the trailing update ``A22 - L21 L21^T`` one MatMul each. It reads
-    the lower triangle only, as the column Loop (the upper one of each trailing matrix is computed, never
-    read). A failing pivot's NaN reaches every later column through the update, as the column Loop's."""
-    rest, columns, blocks = a, [], []
-    for o in range(0, n, BLOCK):
-        m, k = n - o, min(BLOCK, n - o)
-        f = _column_loop(g, _slice(g, rest, (0, k), (0, k)) if k < m else rest, k, batch, rank, False)
+    """The lower Cholesky factor of ``a`` (float64) by blocks (``_halves``)."""
+    low, inverse = _halves(g, a, n, batch, rank)
+    return _Blocked(upper, low, inverse, g.nodes)
+
+
+def _halves(g: Any, a: str, n: int, batch: tuple[int, ...] | None,
+            rank: int) -> tuple[str, Callable[[], str]]:
+    """(L, a function that adds L^-1 to the graph) of ``a`` (float64), right-looking on two halves of whole
+    blocks of ``BLOCK`` columns, recursively: ``L11 = chol(A11)``, the panel ``L21 = A21 L11^-T``,
+    ``L22 = chol(A22 - L21 L21^T)``, and ``L^-1 = [[L11^-1, 0], [-L22^-1 L21 L11^-1, L22^-1]]``; a block of
+    ``BLOCK`` columns or fewer is the column Loop's, which carries its factor's inverse. Halves rather than
+    a block at a time: the trailing matrices and the assembled factors are copied about n^2 / 2 elements in
+    all rather than n^3 / (3 BLOCK) (10% of the time at 14 x 128, bench/RESULTS.md). It reads the lower
+    triangle only (the upper one of each Schur complement is computed, never read); a failing pivot's NaN
+    reaches every later column through the Schur complement, as the column Loop's."""
+    if n <= BLOCK:
+        f = _column_loop(g, a, n, batch, rank, False)
         inv = _inverse_in_the_loop(g, f)
-        blocks.append((o, k, inv))
-        if k == m:
-            columns.append(_padded(g, f.loop, rank, top=o) if o else f.loop)
-            break
-        panel = g.op("MatMul", _slice(g, rest, (k, m), (0, k)), g.op("Transpose", inv, perm=_swap_last(rank)))
-        rest = g.op("Sub", _slice(g, rest, (k, m), (k, m)),
-                    g.op("MatMul", panel, g.op("Transpose", panel, perm=_swap_last(rank))))
-        column = g.op("Concat", f.loop, panel, axis=-2)
-        columns.append(_padded(g, column, rank, top=o) if o else column)
-    return _Blocked(upper, g.op("Concat", *columns, axis=-1), blocks, rank, g.nodes)
+        return f.loop, lambda: inv
+    k = BLOCK * ((-(-n // BLOCK) + 1) // 2)
+    l11, x11_made = _halves(g, _slice(g, a, (0, k), (0, k)), k, batch, rank)
+    x11 = x11_made()
+    panel = g.op("MatMul", _slice(g, a, (k, n), (0, k)), g.op("Transpose", x11, perm=_swap_last(rank)))
+    schur = g.op("Sub", _slice(g, a, (k, n), (k, n)),
+                 g.op("MatMul", panel, g.op("Transpose", panel, perm=_swap_last(rank))))
+    l22, x22_made = _halves(g, schur, n - k, batch, rank)
+    low = g.op("Concat", _padded(g, l11, rank, right=n - k), g.op("Concat", panel, l22, axis=-1), axis=-2)
+    made: list[str] = []
+
+    def inverse() -> str:   # only where asked for: ops.cholesky alone needs no more than the halves' own
+        if not made:
+            x22 = x22_made()
+            x21 = g.op("Neg", g.op("MatMul", x22, g.op("MatMul", panel, x11)))
+            made.append(g.op("Concat", _padded(g, x11, rank, right=n - k), g.op("Concat", x21, x22, axis=-1),
+                             axis=-2))
+        return made[0]
+    return low, inverse
 
 
 def _blocked_inverse(g: Any, f: _Blocked) -> str | None:
-    """L^-1 (float64) of a blockwise factor by block forward substitution from its diagonal blocks'
-    inverses: block row i is ``[-X_ii L[i, :o] X[:o, :o], X_ii]``. None when the factor was lowered in
-    another graph (a control-flow body)."""
+    """L^-1 (float64) of a blockwise factor from what its lowering computed. None when the factor was lowered
+    in another graph (a control-flow body)."""
     if f.nodes is not g.nodes:
         return None
-    inverse = f.blocks[0][2]
-    for o, k, inv in f.blocks[1:]:
-        left = g.op("MatMul", _slice(g, f.low, (o, o + k), (0, o)), inverse)
-        row = g.op("Concat", g.op("Neg", g.op("MatMul", inv, left)), inv, axis=-1)
-        inverse = g.op("Concat", _padded(g, inverse, f.rank, right=k), row, axis=-2)
-    return inverse
+    return f.inverse()
 
 
 def _triangular(g: Any) -> dict[str, _Factor | _Blocked]:
