@@ -206,9 +206,9 @@ def _halves(g: Any, a: str, n: int, batch: tuple[int, ...] | None,
     ``BLOCK`` columns or fewer is the column Loop's, which carries its factor's inverse. Halves rather than
     a block at a time: the Schur complements and the assembled factors are smaller copies (by a count of
     elements about 12 n^2 against 19 n^2 at n = 128 in blocks of 16; 10% of the time at 14 x 128,
-    bench/RESULTS.md). It reads the lower
-    triangle only (the upper one of each Schur complement is computed, never read); a failing pivot's NaN
-    reaches every later column through the Schur complement, as the column Loop's."""
+    bench/RESULTS.md). It reads the lower triangle only (the upper one of each Schur complement is
+    computed, never read); a failing pivot's NaN reaches every later column through the Schur complement,
+    as the column Loop's."""
     if n <= BLOCK:
         f = _column_loop(g, a, n, batch, rank, False)
         inv = _inverse_in_the_loop(g, f)
