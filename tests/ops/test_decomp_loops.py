@@ -1,7 +1,8 @@
 """The ONNX lowerings of ops.cholesky and ops.inverse (cellonnx/ops/prims/decomp_loops.py) run by onnxruntime
 against NumPy float64 on batches of THOR's block size (128): well- and ill-conditioned SPD matrices (condition
-10 and 1e5), lower and upper factors, the inverse of the factor (THOR's CholeskyTrsm), opsets 13-21, and
-matrices that are not positive definite (the graph's factor of such a matrix is NaN from the failing column
+10 and 1e5), lower and upper factors, the inverse of the factor (THOR's CholeskyTrsm), opsets 13-21, one
+Loop over the columns and the blocked factorization (small blocks on small matrices), and matrices that
+are not positive definite (the graph's factor of such a matrix is NaN from the failing column
 on, the others' of the batch are exact, where the eager op raises) or have an infinite pivot.
 
 The loops compute in float64, as NumPy's LAPACK calls behind the eager ops do, so the tolerance is float32's
@@ -65,6 +66,20 @@ def test_inverse_of_a_cholesky_factor_is_a_substitution(upper: bool) -> None:
     assert len(loops) == 1 and len(loops[0].output) == 2 and not body_ops & {"ArgMax", "GatherElements"}
 
 
+@pytest.mark.parametrize("upper", [False, True])
+def test_blocked_factor_is_a_loop_per_diagonal_block(upper: bool) -> None:
+    """Past ``BLOCK`` columns the factor is right-looking by blocks: a Loop over the columns of each diagonal
+    block (its factor's inverse carried in the same Loop), the panels, Schur complements and the inverse's
+    off-diagonal blocks MatMuls outside the Loops."""
+    from cellonnx.ops.prims import decomp_loops
+    x = Tensor(_spd((2,), N, 10.0, seed=1).astype(np.float32))
+    g, _ = trace(lambda t: ops.inverse(ops.cholesky(t, upper)), [("x", x, [2, N, N])], opset=18, name="d")
+    loops = [n for n in g.model().graph.node if n.op_type == "Loop"]
+    body_ops = {m.op_type for n in loops for m in n.attribute[0].g.node}
+    assert 0 < decomp_loops.BLOCK < N and len(loops) == -(-N // decomp_loops.BLOCK)
+    assert all(len(n.output) == 2 for n in loops) and not body_ops & {"ArgMax", "GatherElements"}
+
+
 @pytest.mark.parametrize("cond", [10.0, 1e5])
 @pytest.mark.parametrize("name", sorted(FUNCTIONS))
 def test_blocks_of_128_match_float64(name: str, cond: float) -> None:
@@ -79,7 +94,12 @@ def test_blocks_of_128_match_float64(name: str, cond: float) -> None:
 
 @pytest.mark.parametrize("opset", [13, 21])
 @pytest.mark.parametrize("name", sorted(FUNCTIONS))
-def test_float64_and_two_batch_axes(name: str, opset: int) -> None:
+@pytest.mark.parametrize("block", [0, 3])
+def test_float64_and_two_batch_axes(name: str, opset: int, block: int,
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """One Loop over the columns (block 0) and blocks of 3 with a narrower last one."""
+    from cellonnx.ops.prims import decomp_loops
+    monkeypatch.setattr(decomp_loops, "BLOCK", block)
     fn, ref = FUNCTIONS[name]
     x = _spd((2, 3), 7, 1e3, seed=opset)
     got, _ = _run(fn, x, opset)
@@ -87,7 +107,11 @@ def test_float64_and_two_batch_axes(name: str, opset: int) -> None:
     assert_close(got, ref(x), rtol=1e-12, scale_rtol=1e-12, what=name)
 
 
-def test_not_positive_definite_gives_nan_in_the_graph() -> None:
+@pytest.mark.parametrize("block", [0, 2, 3])
+def test_not_positive_definite_gives_nan_in_the_graph(block: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The failing pivot (column 3) inside a block (blocks of 2), first in one (3) and in one Loop (0)."""
+    from cellonnx.ops.prims import decomp_loops
+    monkeypatch.setattr(decomp_loops, "BLOCK", block)
     x = _spd((2,), 6, 10.0, seed=3).astype(np.float32)
     x[1, 3, 3] = -1.0  # the second matrix's leading 4 x 4 block is indefinite
     with pytest.raises(OpError):
@@ -106,12 +130,17 @@ def test_not_positive_definite_gives_nan_in_the_graph() -> None:
     assert np.isnan(got[1][3:, 3:][lower]).all() and not np.triu(got[1], 1).any()
 
 
+@pytest.mark.parametrize("block", [0, 2, 4])
 @pytest.mark.parametrize("upper", [False, True])
-def test_infinite_pivot_as_potrf_and_a_triangular_solve(upper: bool) -> None:
+def test_infinite_pivot_as_potrf_and_a_triangular_solve(upper: bool, block: int,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """A variance that overflowed (one infinite diagonal entry, the rest finite): the factor's pivot is inf
     with zeros below it, as LAPACK's potrf, and the factor's inverse (a triangular solve of the identity, as
     MindSpore's CholeskyTrsm) has a zero row there and is the finite matrix's elsewhere, eagerly and in the
-    graph (neither a quotient inf / inf nor inf * 0 in the Loop, nor an LU inverse's NaN eagerly)."""
+    graph (neither a quotient inf / inf nor inf * 0 in the Loop, nor an LU inverse's NaN eagerly); with the
+    pivot first in a block (blocks of 2), inside one (4) and in one Loop (0)."""
+    from cellonnx.ops.prims import decomp_loops
+    monkeypatch.setattr(decomp_loops, "BLOCK", block)
     x = _spd((2,), 6, 10.0, seed=5).astype(np.float32)
     x[1, 2, 2] = np.inf
     for name, fn in (("cholesky", lambda t: ops.cholesky(t, upper)),
@@ -146,7 +175,7 @@ def test_substitution_loop_of_a_factor_from_another_graph(upper: bool,
     """Where the factor's Loop is not a node of the graph lowering the inverse (a factor computed outside a
     control-flow body), the inverse is its own substitution Loop."""
     from cellonnx.ops.prims import decomp_loops
-    monkeypatch.setattr(decomp_loops, "_inverse_in_the_loop", lambda g, f: None)
+    monkeypatch.setattr(decomp_loops, "_fused_inverse", lambda g, f: None)
     x = _spd((3,), N, 1e5, seed=4).astype(np.float32)
     got, _ = _run(lambda t: ops.inverse(ops.cholesky(t, upper)), x)
     low = np.linalg.cholesky(x.astype(np.float64))
@@ -154,12 +183,15 @@ def test_substitution_loop_of_a_factor_from_another_graph(upper: bool,
     assert_close(got, want, rtol=4 * F32_EPS, scale_rtol=4 * F32_EPS, what="substitution")
 
 
+@pytest.mark.parametrize("block", [0, 3])
 @pytest.mark.parametrize("name", ["cholesky", "inverse_of_cholesky", "inverse_of_upper_cholesky"])
-def test_dynamic_batch_and_batches_past_the_index_table(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_dynamic_batch_and_batches_past_the_index_table(name: str, block: int,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """The scatter indices come from a constant table only where the batch shape is known when traced and
     the table is small; a dynamic batch, or a table past the limit, expands the iteration to the update's
     shape."""
     from cellonnx.ops.prims import decomp_loops
+    monkeypatch.setattr(decomp_loops, "BLOCK", block)
     fn, ref = FUNCTIONS[name]
     x = _spd((3,), 8, 10.0, seed=6).astype(np.float32)
     g, _ = trace(fn, [("x", Tensor(x), [None, 8, 8])], opset=18, name="decomp")

@@ -11,6 +11,7 @@ with the factors' condition number and rtol 1e-4 holds for blocks of 128 too.
 """
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -20,6 +21,7 @@ import pytest
 import cellonnx as ms
 from cellonnx import Tensor, nn, ops
 from cellonnx.graph.train import compiled_steps
+from cellonnx.ops.registry import OpError
 from tests.tolerance import assert_close
 from tests.train_graph.harness import STEPS, check_trajectory, classification_batches, state_of
 
@@ -129,6 +131,30 @@ def test_thor_and_first_order_steps_are_two_graphs() -> None:
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
     assert len(compiled_steps(call.step)) == 2
+
+
+def test_thor_step_factors_every_layer_in_one_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled THOR step factors the damped A and G blocks of all the conv / dense layers by one
+    ops.cholesky and ops.inverse (each block padded with the identity to the largest, 36 here): the Loops
+    of one blocked factorization of 36 columns (graph/decomp_loops.py), not one factorization per factor;
+    where that call raises, the layers are inverted one by one, and either way the states are eager's."""
+    from cellonnx.ops.prims import decomp_loops
+    build, batches = CASES["lenet_frequency_3"]
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        call = build()
+        call(*batches()[0])
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    (step,) = compiled_steps(call.step)
+    loops = [n for n in step.step.model.graph.node if n.op_type == "Loop"]
+    assert len(loops) == -(-36 // decomp_loops.BLOCK)
+
+    def refuse(blocks: Any) -> None:
+        raise OpError("refused")
+    thor_module = sys.modules["cellonnx.nn.optim.thor"]
+    monkeypatch.setattr(thor_module, "_inverse_cholesky_stacked", refuse)
+    check_trajectory(build, batches(), what="layers inverted one by one")
 
 
 def test_model_thor_sink_mode_compiled_matches_eager() -> None:

@@ -23,6 +23,7 @@ import numpy as np
 from cellonnx import dtypes, ops
 from cellonnx.graph.step_checks import after_step
 from cellonnx.graph.trace import updates_unless
+from cellonnx.nn import cell as _cell
 from cellonnx.nn.cell import Cell
 from cellonnx.nn.optim._thor_convert import ConvertNetUtils, layer_kinds
 from cellonnx.nn.optim.optimizer import Optimizer, assign
@@ -173,10 +174,36 @@ def _inverse_cholesky(blocks: Tensor) -> Tensor:
     return ops.inverse(ops.cholesky(blocks))
 
 
+def _squared(x: Tensor) -> Tensor:
+    """``X^T X`` of each ``X = L^-1``: the inverse of each block, (batch, s, s)."""
+    return ops.matmul(ops.transpose(x, (0, 2, 1)), x)
+
+
 def _block_inverse(m: Tensor, split: int) -> Tensor:
     """``(L^-1)^T L^-1`` of each diagonal block: the blockwise inverse, (batch, s, s)."""
-    x = _inverse_cholesky(_blocks(m, split))
-    return ops.matmul(ops.transpose(x, (0, 2, 1)), x)
+    return _squared(_inverse_cholesky(_blocks(m, split)))
+
+
+def _inverse_cholesky_stacked(blocks: list[Tensor]) -> list[Tensor]:
+    """_inverse_cholesky of each stack of blocks (batch, s, s) by one call: every block padded with the
+    identity to the largest s (its factor and the factor's inverse are then the block's, with the identity
+    beside them), the results cropped back."""
+    size = max(b.shape[-1] for b in blocks)
+    padded = []
+    for b in blocks:
+        s = b.shape[-1]
+        if s < size:
+            eye = np.zeros((size, size), np.float32)
+            eye[s:, s:] = np.eye(size - s, dtype=np.float32)
+            b = ops.pad(b, (0, size - s, 0, size - s)) + Tensor(eye, b.dtype)
+        padded.append(b)
+    x = _inverse_cholesky(ops.concat(padded, 0) if len(padded) > 1 else padded[0])
+    out, start = [], 0
+    for b in blocks:
+        k, s = b.shape[0], b.shape[-1]
+        out.append(x[start:start + k, :s, :s])
+        start += k
+    return out
 
 
 def _precondition(g_inv: Tensor, grad: Tensor, a_inv: Tensor) -> Tensor:
@@ -314,35 +341,32 @@ class ThorGpu(Optimizer):
 
     def _inverses(self, damping: Tensor) -> tuple[list[Tensor], list[Tensor]]:
         """The damped, inverted A and G of every THOR layer from the layers' current statistics."""
+        layers = [self._damped(i, kind, damping) for i, kind in enumerate(self.weight_layertype_idx_map)
+                  if kind in (CONV, FC, EMBEDDING)]
+        stacked = None
+        if _cell._TRACING:
+            # a graph factors all the layers' blocks at once: its factorization costs per column (a Loop
+            # iteration each), not per element (bench/RESULTS.md, the THOR step); eagerly, LAPACK per layer
+            blocks = [_blocks(m, self.split_dim) for i, kind, a, g, _ in layers if kind != EMBEDDING
+                      for m in (a, g)]
+            try:
+                stacked = iter(_inverse_cholesky_stacked(blocks)) if blocks else None
+            except OpError:
+                stacked = None   # the layers one by one below name the first not positive definite
         out_a: list[Tensor] = []
         out_g: list[Tensor] = []
-        for i in range(len(self.params)):
-            kind = self.weight_layertype_idx_map[i]
-            if kind not in (CONV, FC, EMBEDDING):
-                continue
-            count, conv = self.weight_fim_idx_map[i], self.weight_conv_idx_map[i]
-            a = ops.cast(self.matrix_a_cov[count], dtypes.float32)
-            g = ops.cast(self.matrix_g_cov[count], dtypes.float32)
-            damping_a = damping_g = damping
-            feature_map = Tensor(np.float32(1.0))
-            if kind == CONV:
-                a_norm = ops.reshape(ops.cast(self.a_normalizer[conv], dtypes.float32), ())
-                g_norm = ops.reshape(ops.cast(self.g_normalizer[conv], dtypes.float32), ())
-                damping_a = damping_a * (1.0 / a_norm)
-                damping_g = damping_g * (1.0 / g_norm)
-                feature_map = ops.sqrt(1.0 / a_norm)
-            damping_a, damping_g = ops.sqrt(damping_a), ops.sqrt(damping_g)
-            g = g * self.loss_scale_factor * self.batch_size_scale
-            g = g + damping_g * Tensor(np.eye(g.shape[0], g.shape[1], dtype=np.float32))
+        for i, kind, a, g, feature_map in layers:
             try:
                 if kind == EMBEDDING:
-                    a = ops.reciprocal(a * (1.0 / self.batch_size) + damping_a)
+                    a = ops.reciprocal(a)
                     x = _inverse_cholesky(g)
                     g = ops.matmul(x, x)
                 else:
-                    a = a + damping_a * Tensor(np.eye(a.shape[0], dtype=np.float32))
-                    a = ops.broadcast_to(_block_inverse(a, self.split_dim), self.matrix_a_shape[count])
-                    g = _block_inverse(g, self.split_dim)
+                    if stacked is not None:
+                        a, g = _squared(next(stacked)), _squared(next(stacked))
+                    else:
+                        a, g = _block_inverse(a, self.split_dim), _block_inverse(g, self.split_dim)
+                    a = ops.broadcast_to(a, self.matrix_a_shape[self.weight_fim_idx_map[i]])
             except OpError as exc:
                 raise _not_positive_definite(self.params[i].name, str(exc)) from None
             out_a.append(a * feature_map)
@@ -351,6 +375,27 @@ class ThorGpu(Optimizer):
             out_a = list(self.grad_reducer_a(tuple(out_a)))
             out_g = list(self.grad_reducer_g(tuple(out_g)))
         return out_a, out_g
+
+    def _damped(self, i: int, kind: int, damping: Tensor) -> tuple[int, int, Tensor, Tensor, Tensor]:
+        """(i, kind, damped A, damped G, the feature-map scale) of THOR layer ``i``; an embedding's A is its
+        damped diagonal, not yet inverted."""
+        count, conv = self.weight_fim_idx_map[i], self.weight_conv_idx_map[i]
+        a = ops.cast(self.matrix_a_cov[count], dtypes.float32)
+        g = ops.cast(self.matrix_g_cov[count], dtypes.float32)
+        damping_a = damping_g = damping
+        feature_map = Tensor(np.float32(1.0))
+        if kind == CONV:
+            a_norm = ops.reshape(ops.cast(self.a_normalizer[conv], dtypes.float32), ())
+            g_norm = ops.reshape(ops.cast(self.g_normalizer[conv], dtypes.float32), ())
+            damping_a = damping_a * (1.0 / a_norm)
+            damping_g = damping_g * (1.0 / g_norm)
+            feature_map = ops.sqrt(1.0 / a_norm)
+        damping_a, damping_g = ops.sqrt(damping_a), ops.sqrt(damping_g)
+        g = g * self.loss_scale_factor * self.batch_size_scale
+        g = g + damping_g * Tensor(np.eye(g.shape[0], g.shape[1], dtype=np.float32))
+        if kind == EMBEDDING:
+            return i, kind, a * (1.0 / self.batch_size) + damping_a, g, feature_map
+        return i, kind, a + damping_a * Tensor(np.eye(a.shape[0], dtype=np.float32)), g, feature_map
 
     def _layernorm(self, damping: Tensor, g: Tensor) -> Tensor:
         fim = ops.square(g) * (1.0 / self.batch_size) + ops.cast(ops.sqrt(damping), g.dtype)
