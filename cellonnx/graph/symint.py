@@ -92,6 +92,10 @@ class SymInt(int):
     def __mod__(self, o: Any) -> Any:
         return self._binary(o, "Mod", int(self) % int(o)) if isinstance(o, int) else self._float_op(o, "%")
 
+    def __rmod__(self, o: Any) -> Any:
+        return self._binary(o, "Mod", int(o) % int(self), True) if isinstance(o, int) else \
+            self._float_op(o, "%", True)
+
     def __divmod__(self, o: Any) -> Any:
         return (self // o, self % o) if isinstance(o, int) else self._float_op(o, "divmod")
 

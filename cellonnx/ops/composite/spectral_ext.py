@@ -148,7 +148,7 @@ def _shift(input: Tensor, dim: Any, sign: int, op: str) -> Tensor:
     dims = tuple(norm_axis(d, x.ndim, op) for d in dims)
     if not dims:
         return x
-    shifts = tuple(sign * (int(x._data.shape[d]) // 2) for d in dims)
+    shifts = tuple(sign * (x.shape[d] // 2) for d in dims)  # a dynamic dim's half stays a graph value
     return F.roll(x, shifts, dims)
 
 
