@@ -230,7 +230,8 @@ def _multi_margin(input: Tensor, target: Tensor, p: int, margin: float, weight: 
                          f"{_shape(target)}.")
     n_classes = _shape(input)[1]
     _class_targets(target, n_classes, name)
-    hot = F.equal(F.expand_dims(target, 1), F.cast(F.arange(n_classes), target.dtype))
+    classes = input.shape[1]  # a graph value where the class axis is dynamic
+    hot = F.equal(F.expand_dims(target, 1), F.cast(F.arange(classes), target.dtype))
     x_y = F.sum(F.where(hot, input, 0.0), 1, keepdim=True)
     h = F.relu(F.add(F.sub(input, x_y), margin))
     if p == 2:
@@ -242,7 +243,7 @@ def _multi_margin(input: Tensor, target: Tensor, p: int, margin: float, weight: 
             raise ValueError(f"For '{name}', 'weight' must have shape ({n_classes},), but got "
                              f"{_shape(weight)}.")
         h = F.mul(h, F.expand_dims(F.gather(weight, target, 0), 1))
-    loss = F.div(F.sum(h, 1), float(n_classes))
+    loss = F.div(F.sum(h, 1), classes)
     if reduction == "mean":
         return F.mean(loss)
     if reduction == "sum":
@@ -292,14 +293,14 @@ def multilabel_margin_loss(input: Tensor, target: Tensor, reduction: str = "mean
     # listed_j: the target slots before the first -1 (a cumulative count of -1s still at zero)
     listed_j = F.equal(F.cumsum(F.cast(F.equal(target, -1), np.int32), 1), 0)
     safe = F.where(listed_j, target, 0)
-    classes = F.arange(n_classes)
+    classes = F.arange(input.shape[1])  # a graph value where the class axis is dynamic
     hot = F.equal(F.expand_dims(safe, 2), F.cast(classes, safe.dtype))
     hot = F.logical_and(hot, F.expand_dims(listed_j, 2))
     is_target = F.greater(F.sum(F.cast(hot, np.int32), 1), 0)                      # (N, C)
     x_t = F.gather_elements(input, 1, safe)                                          # (N, J)
     h = F.relu(F.add(F.sub(F.expand_dims(input, 1), F.expand_dims(x_t, 2)), 1.0))   # (N, J, C)
     keep = F.logical_and(F.expand_dims(listed_j, 2), F.expand_dims(F.logical_not(is_target), 1))
-    loss = F.div(F.sum(F.where(keep, h, 0.0), (1, 2)), float(n_classes))
+    loss = F.div(F.sum(F.where(keep, h, 0.0), (1, 2)), input.shape[1])
     if squeeze:
         loss = F.reshape(loss, ())
     if reduction == "mean":
