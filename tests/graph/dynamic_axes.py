@@ -110,10 +110,13 @@ def free_groups(fn: Callable[..., Any], arrays: Sequence[np.ndarray], data: Sequ
 
 
 def check(fn: Callable[..., Any], arrays: Sequence[np.ndarray], what: str,
-          params: Sequence[tuple[str, Any]] = (), data: Sequence[int] | None = None, loose: bool = True) -> Outcome:
-    """Trace ``fn`` at ``arrays`` with the free axes dynamic; onnxruntime equals eager at each other size."""
+          params: Sequence[tuple[str, Any]] = (), data: Sequence[int] | None = None, loose: bool = True,
+          groups: list[list[Axis]] | None = None) -> Outcome:
+    """Trace ``fn`` at ``arrays`` with the free axes dynamic; onnxruntime equals eager at each other size.
+    Where the tracer refuses them, the leading axes alone (the batch, as a compiled step declares it) are
+    checked the same way."""
     arrays = [np.asarray(a) for a in arrays]
-    groups = free_groups(fn, arrays, data, loose)
+    groups = free_groups(fn, arrays, data, loose) if groups is None else groups
     if not groups:
         return Outcome([], 0)
     dynamic = {ax: f"n{k}" for k, g in enumerate(groups) for ax in g}  # one dim_param per group
@@ -122,9 +125,12 @@ def check(fn: Callable[..., Any], arrays: Sequence[np.ndarray], what: str,
     try:
         g, _ = trace(fn, specs, params, name="dynamic_axes")
     except Exception as exc:
-        if _refusal(exc):
-            return Outcome(groups, 0, str(exc))
-        raise
+        if not _refusal(exc):
+            raise
+        lead = [g for g in groups if any(axis == 0 for _, axis in g)]
+        if lead and lead != groups:
+            return check(fn, arrays, what, params, data, loose, lead)
+        return Outcome(groups, 0, str(exc))
     sess = ort.InferenceSession(g.model().SerializeToString(), providers=["CPUExecutionProvider"])
     names = [i.name for i in sess.get_inputs()]
     for d in STEPS:
