@@ -346,7 +346,7 @@ def _fractional(op: str, nd: int, input: Any, kernel_size: Any, output_size: Any
         samples = rand(n, c, nd, dtype=x._data.dtype if x._data.dtype.kind == "f" else None)
     elif not batched and tuple(samples.shape) == (c, 1, nd):
         samples = transpose(samples, (1, 0, 2))  # MindSpore's layout for an unbatched 3-D input
-    if tuple(samples.shape) != (n, c, nd):
+    if tuple(int(d) for d in samples.shape) != (int(n), int(c), nd):
         raise ValueError(f"For {op}, '_random_samples' must have shape {(n, c, nd)}, got "
                          f"{tuple(samples.shape)}.")
     # the 2-D op reads its samples as (w, h), the 3-D one as (d, h, w)
