@@ -39,8 +39,8 @@ class Outcome:
 
 def _refusal(exc: BaseException) -> bool:
     """The tracer declined a dynamic dim in words (not a silent bake, not an unrelated error)."""
-    return isinstance(exc, StaticDimRequired) or (isinstance(exc, NotImplementedError) and "static" in str(exc)
-                                                  and "dims" in str(exc))
+    words = isinstance(exc, NotImplementedError) and "static" in str(exc) and "dims" in str(exc)
+    return isinstance(exc, StaticDimRequired) or words
 
 
 def _outputs(result: Any) -> list[np.ndarray]:
@@ -74,12 +74,12 @@ def _eager(fn: Callable[..., Any], arrays: Sequence[np.ndarray]) -> list[np.ndar
 def _candidates(arrays: Sequence[np.ndarray], i: int, axis: int, loose: bool) -> list[list[Axis]]:
     size = arrays[i].shape[axis]
     rank = arrays[i].ndim
-    keys: list[Callable[[int, int, np.ndarray], bool]] = [lambda j, a, x: a == axis]  # from the front (a batch)
+    keys: list[Callable[[int, int, np.ndarray], bool]] = [lambda j, a, x: a == axis]  # from the front (batch)
     if loose:
         keys += [lambda j, a, x: x.ndim - a == rank - axis,  # ... from the back (broadcast-aligned)
                  lambda j, a, x: True]  # every axis of that size
-    same = [[(j, a) for j, x in enumerate(arrays) for a in range(x.ndim) if x.shape[a] == size and key(j, a, x)]
-            for key in keys]
+    same = [[(j, a) for j, x in enumerate(arrays) for a in range(x.ndim)
+             if x.shape[a] == size and key(j, a, x)] for key in keys]
     return [[(i, axis)]] + [g for k, g in enumerate(same) if g not in same[:k] and len(g) > 1]
 
 
@@ -102,7 +102,8 @@ def free_groups(fn: Callable[..., Any], arrays: Sequence[np.ndarray], data: Sequ
                 if any(ax in taken for ax in group):
                     continue
                 size = x.shape[axis]
-                if all(_eager(fn, resized(arrays, dict.fromkeys(group, size + d), d)) is not None for d in STEPS):
+                runs = (_eager(fn, resized(arrays, dict.fromkeys(group, size + d), d)) for d in STEPS)
+                if all(r is not None for r in runs):
                     groups.append(group)
                     taken.update(group)
                     break
@@ -147,7 +148,8 @@ def check(fn: Callable[..., Any], arrays: Sequence[np.ndarray], what: str,
         for k, (o, e) in enumerate(zip(got, eager)):
             assert o.shape == e.shape, f"{what} output {k} at {sizes}: onnxruntime {o.shape}, eager {e.shape}"
             if e.dtype.kind in "fc":
-                assert_close(o, e, rtol=RTOL, scale_rtol=SCALE_RTOL, min_scale=1.0, what=f"{what} output {k} at {sizes}")
+                assert_close(o, e, rtol=RTOL, scale_rtol=SCALE_RTOL, min_scale=1.0,
+                             what=f"{what} output {k} at {sizes}")
             else:
                 np.testing.assert_array_equal(o, e, err_msg=f"{what} output {k} at {sizes}")
     return Outcome(groups, len(STEPS))

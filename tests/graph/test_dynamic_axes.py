@@ -27,7 +27,7 @@ class Row:
     name: str
     make: Callable[[], tuple[Callable[..., Any], list[np.ndarray]]]  # -> (function of tensors, inputs)
     data: tuple[int, ...] | None = None  # inputs whose axes may be dynamic (None: every input)
-    loose: bool = True  # group axes across inputs by size at any position (layers) or the same axis only (ops)
+    loose: bool = True  # group axes of inputs by size at any position (layers), or the same axis only (ops)
     context: Callable[[], Any] = contextlib.nullcontext
 
     def __str__(self) -> str:
@@ -100,8 +100,8 @@ ROWS = [*_layer_rows(), *_gluon_rows(), *_op_rows()]
 
 
 def _params() -> list[Any]:
-    return [pytest.param(r, marks=pytest.mark.xfail(reason=KNOWN[r.name], strict=True)) if r.name in KNOWN else r
-            for r in ROWS]
+    return [pytest.param(r, marks=pytest.mark.xfail(reason=KNOWN[r.name], strict=True))
+            if r.name in KNOWN else r for r in ROWS]
 
 
 @pytest.mark.parametrize("row", _params(), ids=str)

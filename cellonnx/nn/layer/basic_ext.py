@@ -472,8 +472,8 @@ class MatrixSetDiag(Cell):
                              f"{tuple(input_x.shape)}.")
         m, n = input_x.shape[-2], input_x.shape[-1]
         if int(diagonal.shape[-1]) != min(int(m), int(n)):
-            raise ValueError(f"For '{self.cls_name}', the diagonal must have {min(int(m), int(n))} elements in "
-                             f"its last dim, got shape {tuple(diagonal.shape)}.")
+            raise ValueError(f"For '{self.cls_name}', the diagonal must have {min(int(m), int(n))} "
+                             f"elements in its last dim, got shape {tuple(diagonal.shape)}.")
         eye = ops.eye(m, n, input_x.dtype)
         # the diagonal runs along the shorter of the two axes: d[i] goes to row i (m <= n) or column i
         d = ops.expand_dims(diagonal, -1 if int(m) <= int(n) else -2)

@@ -24,13 +24,14 @@ def _static_sizes(dims: Any, op: str) -> list[int]:
     from cellonnx.graph.trace import require_static
 
     for d in dims:
-        require_static(d, f"{op} maps coordinates with a float of the input's spatial size, which", float_read=True)
+        require_static(d, f"{op} maps coordinates with a float of the input's spatial size, which",
+                       float_read=True)
     return [int(d) for d in dims]
 
 
 def _plane_offsets(lead: tuple, plane: int) -> Tensor:
-    """(prod(lead), ) plane origins into the flattened input, shaped lead + (1,): a graph value where a leading
-    dim (the batch) is dynamic."""
+    """The plane origins into the flattened input, shaped lead + (1,): a graph value where a leading dim (the
+    batch) is dynamic."""
     count = math.prod(lead)
     return F.reshape(F.mul(F.arange(count), plane), (*lead, 1))
 

@@ -103,7 +103,8 @@ def crop_and_resize(image: Tensor, boxes: Tensor, box_indices: Tensor, crop_size
     from cellonnx.graph.trace import require_static
     nb = img.shape[0]  # a graph value where the batch is dynamic
     for d in img.shape[1:3]:
-        require_static(d, "crop_and_resize maps box corners with a float of the image size, which", float_read=True)
+        require_static(d, "crop_and_resize maps box corners with a float of the image size, which",
+                       float_read=True)
     h, w, c = (int(v) for v in img._data.shape[1:])
     if bi._data.size and (int(bi._data.min()) < 0 or int(bi._data.max()) >= int(nb)):
         raise ValueError(f"crop_and_resize: box_indices must lie in [0, {int(nb)}), got values in "

@@ -139,7 +139,8 @@ def nll_loss(inputs: Tensor, target: Tensor, weight: Tensor | None = None, ignor
         weighted = mul(inputs, wb) if wb is not None else inputs
         smooth = where(valid, neg(sum(weighted, class_dim)), 0.0)
         # divided by the class count as a dim (a float on the left of a dynamic one would bake it)
-        loss = add(mul(loss, 1.0 - label_smoothing), div(mul(smooth, label_smoothing), inputs.shape[class_dim]))
+        share = div(mul(smooth, label_smoothing), inputs.shape[class_dim])
+        loss = add(mul(loss, 1.0 - label_smoothing), share)
     if reduction == "sum":
         return sum(loss)
     if reduction == "mean":

@@ -36,7 +36,8 @@ def _symmetric(x: Tensor, pairs: list[tuple[int, int]]) -> Tensor:
             parts.append(flip_axis(Slice.apply(x, axes=(axis,), starts=(0,), ends=(b,), steps=(1,)), axis))
         parts.append(x)
         if e:
-            tail = Slice.apply(x, axes=(axis,), starts=(-e,), ends=(None,), steps=(1,))  # the last e, any size
+            # the last e along the axis, whatever its size
+            tail = Slice.apply(x, axes=(axis,), starts=(-e,), ends=(None,), steps=(1,))
             parts.append(flip_axis(tail, axis))
         x = concat(parts, axis)
     return x

@@ -123,7 +123,8 @@ def _median(input: Tensor, axis: int, keepdims: bool, ignore_nan: bool, op: str)
     if ignore_nan and floats:
         valid = F.sum(F.cast(F.logical_not(F.isnan(x)), np.int64), a, True)
         # an all-NaN slice gives NaN at the middle position of the whole slice (as MindSpore)
-        k = F.where(F.equal(valid, 0), F.mul(F.ones_like(valid), (n - 1) // 2), F.floor_div(F.sub(valid, 1), 2))
+        middle = F.mul(F.ones_like(valid), (n - 1) // 2)
+        k = F.where(F.equal(valid, 0), middle, F.floor_div(F.sub(valid, 1), 2))
         value, index = F.gather_elements(ordered, a, k), F.gather_elements(order, a, k)
     else:
         value, index = F.narrow(ordered, a, (n - 1) // 2, 1), F.narrow(order, a, (n - 1) // 2, 1)
