@@ -143,10 +143,6 @@ class Split(Op):
         return (Concat.apply(*grads, axis=axis),)
 
     def lower(self, g, x, *, axis, sizes):
-        dim = g.in_tensors[0].shape[axis]
-        if not is_symbolic(sizes):  # pieces sized from a dynamic axis' example size: one graph per size
-            from cellonnx.graph.trace import require_static
-            require_static(dim, f"a split into {len(sizes)} pieces sized from the example")
         return g.op("Split", x, g.shape_value(list(sizes)), axis=axis, outputs=len(sizes))
 
 
