@@ -71,10 +71,10 @@ def tensor_dot(x1: Tensor, x2: Tensor, axes: Any) -> Tensor:
                          "match")
     free1 = [i for i in range(x1.ndim) if i not in a1]
     free2 = [i for i in range(x2.ndim) if i not in a2]
-    k = int(np.prod([x1._data.shape[i] for i in a1])) if a1 else 1
+    k = math.prod(x1.shape[i] for i in a1)  # dims stay graph values where they are dynamic
     left = F.reshape(F.transpose(x1, tuple(free1 + a1)), (-1, k))
     right = F.reshape(F.transpose(x2, tuple(a2 + free2)), (k, -1))
-    shape = tuple(int(x1._data.shape[i]) for i in free1) + tuple(int(x2._data.shape[i]) for i in free2)
+    shape = tuple(x1.shape[i] for i in free1) + tuple(x2.shape[i] for i in free2)
     return F.reshape(F.matmul(left, right), shape)
 
 
@@ -212,15 +212,14 @@ def batch_dot(x1: Tensor, x2: Tensor, axes: Any = None) -> Tensor:
         a1 += 1
     if d2 == 2:
         x2 = F.expand_dims(x2, 2)
-    b = int(x1._data.shape[0])
-    k = int(x1._data.shape[a1])
-    if k != int(x2._data.shape[a2]):
+    b, k = x1.shape[0], x1.shape[a1]  # graph values where they are dynamic
+    if int(k) != int(x2._data.shape[a2]):
         raise ValueError(f"batch_dot: axis {a1} of x1 and {a2} of x2 differ in size")
     free1 = [i for i in range(1, x1.ndim) if i != a1]
     free2 = [i for i in range(1, x2.ndim) if i != a2]
     left = F.reshape(F.transpose(x1, tuple([0] + free1 + [a1])), (b, -1, k))
     right = F.reshape(F.transpose(x2, tuple([0, a2] + free2)), (b, k, -1))
-    shape = (b,) + tuple(int(x1._data.shape[i]) for i in free1) + tuple(int(x2._data.shape[i]) for i in free2)
+    shape = (b,) + tuple(x1.shape[i] for i in free1) + tuple(x2.shape[i] for i in free2)
     out = F.reshape(F.matmul(left, right), shape)
     if d1 == 2:
         out = F.squeeze(out, 1)
