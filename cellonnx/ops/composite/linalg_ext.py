@@ -172,8 +172,8 @@ def kron(input: Tensor, other: Tensor) -> Tensor:
     if x.ndim == 0 or y.ndim == 0:
         return F.mul(x, y)
     nd = max(x.ndim, y.ndim)
-    xs = (1,) * (nd - x.ndim) + tuple(int(d) for d in x._data.shape)
-    ys = (1,) * (nd - y.ndim) + tuple(int(d) for d in y._data.shape)
+    xs = (1,) * (nd - x.ndim) + tuple(x.shape)  # graph values where dims are dynamic
+    ys = (1,) * (nd - y.ndim) + tuple(y.shape)
     xr = F.reshape(x, tuple(v for d in xs for v in (d, 1)))
     yr = F.reshape(y, tuple(v for d in ys for v in (1, d)))
     return F.reshape(F.mul(xr, yr), tuple(a * b for a, b in zip(xs, ys)))
@@ -377,7 +377,7 @@ def cartesian_prod(*inputs: Tensor) -> Tensor:
     ts = [to_tensor(t) for t in inputs]
     if len(ts) == 1:
         return ts[0]
-    sizes = tuple(int(t._data.shape[0]) for t in ts)
+    sizes = tuple(t.shape[0] for t in ts)  # graph values where they are dynamic
     grids = []
     for i, t in enumerate(ts):
         shape = [1] * len(ts)
@@ -405,6 +405,8 @@ def combinations(input: Tensor, r: int = 2, with_replacement: bool = False) -> T
         raise ValueError(f"combinations: input must be 1-D, got shape {tuple(x.shape)}")
     if r < 0:
         raise ValueError(f"combinations: r must be non-negative, got {r}")
+    from cellonnx.graph.trace import require_static
+    require_static(x.shape[0], "combinations lists its index tuples in Python and")
     n = int(x._data.shape[0])
     make = itertools.combinations_with_replacement if with_replacement else itertools.combinations
     idx = np.asarray(list(make(range(n), r)), np.int64).reshape(-1, r)
@@ -491,11 +493,16 @@ def diag_embed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -
     d1, d2 = norm_axis(dim1, nd, "diag_embed"), norm_axis(dim2, nd, "diag_embed")
     if d1 == d2:
         raise ValueError("diag_embed: dim1 and dim2 must differ")
-    n = int(x._data.shape[-1])
+    n = x.shape[-1]  # a graph value where it is dynamic
     k = abs(int(offset))
     m = n + k
     padded = F.pad(x, (0, k)) if k else x                       # (..., m)
-    mask = Tensor(np.eye(m, m, int(offset), dtype=x._data.dtype if x._data.dtype != np.bool_ else np.bool_))
+    mask = F.eye(m, m, np.float32)
+    if offset:
+        mask = F.roll(mask, int(offset), 1)  # eye shifted to diagonal offset: the wrapped corner is cut below
+        keep = F.triu(F.ones_like(mask), int(offset)) if offset > 0 else F.tril(F.ones_like(mask), int(offset))
+        mask = F.mul(mask, keep)
+    mask = F.cast(mask, x._data.dtype if x._data.dtype != np.bool_ else np.bool_)
     if offset >= 0:
         out = F.mul(F.expand_dims(padded, -1), mask) if x._data.dtype != np.bool_ else \
             F.logical_and(F.expand_dims(padded, -1), mask)
