@@ -43,10 +43,6 @@ KNOWN.update(dict.fromkeys([
     'ops/sparse/dense_to_sparse_csr',
 ], 'output size depends on the values: the composition sizes it from the example (open)'))
 KNOWN.update(dict.fromkeys([
-    'ops/array/index_fill',
-    'ops/array/index_fill_tensor_value',
-    'ops/array/reverse_sequence',
-    'ops/array/reverse_sequence_batch_last',
     'ops/array/select_scatter',
     'ops/array/tensor_split_indices_unordered',
     'ops/geometry/moe_token_permute_unpermute',
