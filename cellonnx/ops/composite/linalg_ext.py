@@ -500,7 +500,8 @@ def diag_embed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -
     mask = F.eye(m, m, np.float32)
     if offset:
         mask = F.roll(mask, int(offset), 1)  # eye shifted to diagonal offset: the wrapped corner is cut below
-        keep = F.triu(F.ones_like(mask), int(offset)) if offset > 0 else F.tril(F.ones_like(mask), int(offset))
+        band = F.triu if offset > 0 else F.tril
+        keep = band(F.ones_like(mask), int(offset))
         mask = F.mul(mask, keep)
     mask = F.cast(mask, x._data.dtype if x._data.dtype != np.bool_ else np.bool_)
     if offset >= 0:
