@@ -55,8 +55,6 @@ KNOWN.update(dict.fromkeys([
     'ops/norm/embedding_grad_scatter',
     'ops/norm/instance_norm_1d_dynamic',
     'ops/patches/extract_glimpse_zero_noise',
-    'ops/resize/pdist_p2',
-    'ops/resize/pdist_p3',
     'ops/spatial/batch_to_space_nd',
     'ops/spatial/space_to_batch_nd',
     'ops/spatial/space_to_batch_nd_1d_int_block',
