@@ -59,8 +59,6 @@ KNOWN.update(dict.fromkeys([
     'ops/spatial/space_to_batch_nd',
     'ops/spatial/space_to_batch_nd_1d_int_block',
     'ops/spectral/interleaved_dft',
-    'ops/spectral/stft_real',
-    'ops/spectral/stft_real_short_window',
     'ops/text/no_repeat_ngram_2',
 ], 'bakes a dynamic dim: sizes taken with int() / _data.shape in the composition or lowering (open)'))
 KNOWN.update(dict.fromkeys([
