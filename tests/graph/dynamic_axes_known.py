@@ -53,7 +53,6 @@ KNOWN.update(dict.fromkeys([
     'ops/loss_margin/triplet_margin_loss_p3_broadcast_tensor_margin',
     'ops/norm/embedding_grad_padding_freq',
     'ops/norm/embedding_grad_scatter',
-    'ops/norm/instance_norm_1d_dynamic',
     'ops/patches/extract_glimpse_zero_noise',
     'ops/spatial/batch_to_space_nd',
     'ops/spatial/space_to_batch_nd',
