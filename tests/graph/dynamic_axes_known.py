@@ -50,7 +50,6 @@ KNOWN.update(dict.fromkeys([
     'ops/linalg_ext/block_diag',
     'ops/linalg_ext/cross',
     'ops/linalg_ext/cross_dim',
-    'ops/loss_margin/triplet_margin_loss_p3_broadcast_tensor_margin',
     'ops/norm/embedding_grad_padding_freq',
     'ops/norm/embedding_grad_scatter',
     'ops/patches/extract_glimpse_zero_noise',

@@ -400,9 +400,13 @@ def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, marg
     if max(anchor.ndim, positive.ndim, negative.ndim) <= 1:
         raise ValueError(f"For '{name}', the inputs must have more than one dimension, but got "
                          f"{_shape(anchor)}, {_shape(positive)} and {_shape(negative)}.")
-    shape = np.broadcast_shapes(_shape(anchor), _shape(positive), _shape(negative))
-    a, pos, neg = (t if _shape(t) == shape else F.broadcast_to(t, shape)
-                   for t in (anchor, positive, negative))
+    ts = (anchor, positive, negative)
+    shape = np.broadcast_shapes(*(_shape(t) for t in ts))
+    # the broadcast shape with each dim taken from an input that has it (a graph value where it is dynamic)
+    nd = len(shape)
+    target = tuple(next((t.shape[k - nd + t.ndim] for t in ts if k - nd + t.ndim >= 0
+                         and int(t.shape[k - nd + t.ndim]) == shape[k]), shape[k]) for k in range(nd))
+    a, pos, neg = (t if _shape(t) == shape else F.broadcast_to(t, target) for t in ts)
     if p == 0:
         d_ap = d_an = F.sum(F.ones_like(a), 1)  # the size of axis 1, read at run time in a graph
     else:
