@@ -48,8 +48,6 @@ KNOWN.update(dict.fromkeys([
     'ops/geometry/moe_token_permute_unpermute',
     'ops/geometry/multi_scale_deformable_attn',
     'ops/linalg_ext/block_diag',
-    'ops/linalg_ext/cross',
-    'ops/linalg_ext/cross_dim',
     'ops/norm/embedding_grad_padding_freq',
     'ops/norm/embedding_grad_scatter',
     'ops/patches/extract_glimpse_zero_noise',

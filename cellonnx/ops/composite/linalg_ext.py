@@ -12,6 +12,7 @@ import numpy as np
 
 from cellonnx import dtypes
 from cellonnx import ops as _ops
+from cellonnx.graph.symint import sym_broadcast_shapes
 from cellonnx.ops.prims import decomp as D
 from cellonnx.ops.prims._util import is_float_dtype, norm_axes, norm_axis, to_tensor
 from cellonnx.ops.prims.math import _floatify
@@ -538,7 +539,7 @@ def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:
         [[0. 0. 1.]]
     """
     a, b = to_tensor(input), to_tensor(other)
-    shape = np.broadcast_shapes(tuple(a.shape), tuple(b.shape))
+    shape = sym_broadcast_shapes(a.shape, b.shape)  # dynamic dims stay graph values
     a, b = F.broadcast_to(a, shape), F.broadcast_to(b, shape)
     if dim is None:
         found = [i for i, d in enumerate(shape) if d == 3]

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from cellonnx import ops as _ops
+from cellonnx.graph.symint import sym_broadcast_shapes
 from cellonnx.ops.composite.loss import _check_reduction, _shape
 from cellonnx.ops.prims._util import is_float_dtype
 from cellonnx.tensor import Tensor
@@ -402,10 +403,7 @@ def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, marg
                          f"{_shape(anchor)}, {_shape(positive)} and {_shape(negative)}.")
     ts = (anchor, positive, negative)
     shape = np.broadcast_shapes(*(_shape(t) for t in ts))
-    # the broadcast shape with each dim taken from an input that has it (a graph value where it is dynamic)
-    nd = len(shape)
-    target = tuple(next((t.shape[k - nd + t.ndim] for t in ts if k - nd + t.ndim >= 0
-                         and int(t.shape[k - nd + t.ndim]) == shape[k]), shape[k]) for k in range(nd))
+    target = sym_broadcast_shapes(*(t.shape for t in ts))  # dynamic dims stay graph values
     a, pos, neg = (t if _shape(t) == shape else F.broadcast_to(t, target) for t in ts)
     if p == 0:
         d_ap = d_an = F.sum(F.ones_like(a), 1)  # the size of axis 1, read at run time in a graph
