@@ -260,14 +260,15 @@ def sym_max(a: int, b: int) -> int:
 
 
 def sym_broadcast_shapes(*shapes: Any) -> tuple:
-    """``np.broadcast_shapes`` of shapes that may hold SymInts: each dim taken from a shape that has it (not 1),
-    so a dynamic one stays a graph value (NumPy would read the example's size)."""
+    """``np.broadcast_shapes`` of shapes that may hold SymInts: each dim taken from a shape that has it (not
+    1), so a dynamic one stays a graph value (NumPy would read the example's size)."""
     sizes = np.broadcast_shapes(*(tuple(int(d) for d in s) for s in shapes))
     nd = len(sizes)
     out = []
     for k, size in enumerate(sizes):
         dims = [s[k - nd + len(s)] for s in shapes if k - nd + len(s) >= 0]
-        out.append(next((d for d in dims if int(d) == size and (size != 1 or not isinstance(d, SymInt))), size))
+        fits = (d for d in dims if int(d) == size and (size != 1 or not isinstance(d, SymInt)))
+        out.append(next(fits, size))
     return tuple(out)
 
 
