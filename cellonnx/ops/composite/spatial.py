@@ -71,9 +71,9 @@ def space_to_batch_nd(input_x: Tensor, block_size: Any, paddings: Any) -> Tensor
         widths[lead + i], widths[x.ndim + lead + i] = b, a
     if any(widths):
         x = Pad.apply(x, pads=tuple(widths), mode="constant", value=0)
-    shape = tuple(int(d) for d in x._data.shape)
+    shape = tuple(x.shape)  # dims stay graph values where they are dynamic
     for i, b in enumerate(block):
-        if shape[lead + i] % b:
+        if int(shape[lead + i]) % b:
             raise ValueError(f"space_to_batch_nd: padded spatial size {shape[lead + i]} of axis {lead + i} "
                              f"is not a multiple of the block {b}")
     split = shape[:lead] + tuple(d for i, b in enumerate(block) for d in (shape[lead + i] // b, b))
@@ -100,9 +100,9 @@ def batch_to_space_nd(input_x: Tensor, block_shape: Any, crops: Any) -> Tensor:
     if lead < 1:
         raise ValueError(f"batch_to_space_nd: input of shape {tuple(x.shape)} has no batch axis before its "
                          f"{m} spatial axes")
-    shape = tuple(int(d) for d in x._data.shape)
+    shape = tuple(x.shape)  # dims stay graph values where they are dynamic
     nb = int(np.prod(block))
-    if shape[0] % nb:
+    if int(shape[0]) % nb:
         raise ValueError(f"batch_to_space_nd: batch {shape[0]} is not a multiple of the block product {nb}")
     x = reshape(x, block + (shape[0] // nb,) + shape[1:])
     # (b1..bM, n, c..., w1..wM) -> (n, c..., w1, b1, ..., wM, bM)
