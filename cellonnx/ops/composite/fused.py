@@ -284,15 +284,16 @@ def multi_scale_deformable_attn_function(value: Tensor, shape: Tensor, offset: T
     loc, w = to_tensor(locations), to_tensor(weight)
     sizes = np.asarray(to_tensor(shape)._data).reshape(-1, 2).astype(np.int64)
     starts = np.asarray(to_tensor(offset)._data).reshape(-1).astype(np.int64)
-    bs, _, nh, d = (int(s) for s in v._data.shape)
-    nq, nl, npt = (int(loc._data.shape[i]) for i in (1, 3, 4))
+    bs, _, nh, d = v.shape  # batch, heads, width and queries stay graph values where they are dynamic
+    nq = loc.shape[1]
+    nl, npt = (int(loc._data.shape[i]) for i in (3, 4))
     dt = v._data.dtype
     out = None
     for lvl in range(nl):
         h, wd = int(sizes[lvl][0]), int(sizes[lvl][1])
         # the level's map as rows (bs * nh * H * W, d), addressed by one flat index per sample
         vl = F.reshape(F.transpose(F.narrow(v, 1, int(starts[lvl]), h * wd), (0, 2, 1, 3)), (-1, d))
-        base = Tensor((np.arange(bs * nh, dtype=np.int64) * (h * wd)).reshape(bs, nh, 1, 1))
+        base = F.reshape(F.mul(F.cast(F.arange(bs * nh), np.int64), h * wd), (bs, nh, 1, 1))
         ll = F.transpose(F.squeeze(F.narrow(loc, 3, lvl, 1), 3), (0, 2, 1, 3,
                                                                   4))          # (bs, nh, nq, P, 2)
         wl = F.transpose(F.squeeze(F.narrow(w, 3, lvl, 1), 3), (0, 2, 1, 3))               # (bs, nh, nq, P)
