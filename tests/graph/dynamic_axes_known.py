@@ -50,7 +50,6 @@ KNOWN.update(dict.fromkeys([
     'ops/norm/embedding_grad_padding_freq',
     'ops/norm/embedding_grad_scatter',
     'ops/patches/extract_glimpse_zero_noise',
-    'ops/spectral/interleaved_dft',
     'ops/text/no_repeat_ngram_2',
 ], 'bakes a dynamic dim: sizes taken with int() / _data.shape in the composition or lowering (open)'))
 KNOWN.update(dict.fromkeys([
