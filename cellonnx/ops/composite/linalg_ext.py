@@ -350,12 +350,12 @@ def block_diag(*inputs: Tensor) -> Tensor:
     dt = blocks[0]._data.dtype
     for b in blocks[1:]:
         dt = np.promote_types(dt, b._data.dtype) if not is_float_dtype(dt) else dt
-    cols = sum(int(b._data.shape[1]) for b in blocks)
+    cols = sum(b.shape[1] for b in blocks)  # widths stay graph values where they are dynamic
     rows, start = [], 0
     for b in blocks:
-        n = int(b._data.shape[1])
+        n = b.shape[1]
         b = F.cast(b, dt)
-        rows.append(F.pad(b, (start, cols - start - n)) if cols > n else b)
+        rows.append(F.pad(b, (start, cols - start - n)) if len(blocks) > 1 else b)
         start += n
     return F.concat(rows, 0)
 
