@@ -38,7 +38,6 @@ KNOWN.update(dict.fromkeys([
     'ops/array/unique_consecutive',
     'ops/array/unique_consecutive_dim',
     'ops/geometry/nms_keep',
-    'ops/index/masked_select',
     'ops/sparse/coo_concat',
     'ops/sparse/dense_to_sparse_csr',
 ], 'output size depends on the values: the composition sizes it from the example (open)'))
