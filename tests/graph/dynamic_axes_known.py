@@ -35,8 +35,6 @@ KNOWN.update(dict.fromkeys([
     'ops/sparse/coo_to_csr',
 ], 'the check cycles the values along the axis: the sorted input the op requires is no longer sorted'))
 KNOWN.update(dict.fromkeys([
-    'ops/array/unique_consecutive',
-    'ops/array/unique_consecutive_dim',
     'ops/geometry/nms_keep',
     'ops/sparse/coo_concat',
     'ops/sparse/dense_to_sparse_csr',
