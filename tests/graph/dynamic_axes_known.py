@@ -42,7 +42,6 @@ KNOWN.update(dict.fromkeys([
 KNOWN.update(dict.fromkeys([
     'ops/array/select_scatter',
     'ops/array/tensor_split_indices_unordered',
-    'ops/geometry/moe_token_permute_unpermute',
     'ops/norm/embedding_grad_padding_freq',
     'ops/norm/embedding_grad_scatter',
     'ops/patches/extract_glimpse_zero_noise',

@@ -245,10 +245,9 @@ def moe_token_unpermute(permuted_tokens: Tensor, sorted_indices: Tensor, probs: 
         num_tokens, topk = (int(v) for v in p._data.shape)
     else:
         p, num_tokens, topk = None, total, 1
-    hidden = int(pt._data.shape[-1])
     if int(pt._data.shape[0]) < total:  # dropped tokens: the missing rows count as zeros
         pt = F.pad(pt, (0, 0, 0, total - int(pt._data.shape[0])))
-    rows = F.reshape(F.gather(pt, F.cast(si, np.int64), 0), (num_tokens, topk, hidden))
+    rows = F.reshape(F.gather(pt, F.cast(si, np.int64), 0), (-1, topk, pt.shape[-1]))  # width from the graph
     if p is not None:
         rows = F.mul(rows, F.expand_dims(F.cast(p, pt._data.dtype), -1))
     return F.sum(rows, 1)
