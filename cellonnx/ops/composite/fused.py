@@ -240,11 +240,8 @@ def moe_token_unpermute(permuted_tokens: Tensor, sorted_indices: Tensor, probs: 
         raise ValueError("moe_token_unpermute: padded_mode must be False")
     pt, si = to_tensor(permuted_tokens), to_tensor(sorted_indices)
     total = int(si._data.shape[0])
-    if probs is not None:
-        p = to_tensor(probs)
-        num_tokens, topk = (int(v) for v in p._data.shape)
-    else:
-        p, num_tokens, topk = None, total, 1
+    p = to_tensor(probs) if probs is not None else None
+    topk = int(p._data.shape[1]) if p is not None else 1
     if int(pt._data.shape[0]) < total:  # dropped tokens: the missing rows count as zeros
         pt = F.pad(pt, (0, 0, 0, total - int(pt._data.shape[0])))
     rows = F.reshape(F.gather(pt, F.cast(si, np.int64), 0), (-1, topk, pt.shape[-1]))  # width from the graph
