@@ -52,9 +52,6 @@ KNOWN.update(dict.fromkeys([
     'ops/patches/resize_area_align_corners_up',
     'ops/patches/scale_and_translate',
     'ops/patches/scale_and_translate_keyscubic_up',
-    'ops/pool3d/fractional_max_pool2d',
-    'ops/pool3d/fractional_max_pool2d_ratio',
-    'ops/pool3d/fractional_max_pool3d',
 ], ('bakes a dynamic spatial size into constant sampling tables; should refuse it with'
     ' StaticDimRequired (open)')))
 KNOWN.update(dict.fromkeys([

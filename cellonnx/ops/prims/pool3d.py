@@ -327,7 +327,10 @@ def _fractional(op: str, nd: int, input: Any, kernel_size: Any, output_size: Any
                          f"{getattr(input, 'shape', input)}.")
     batched = input.ndim == nd + 2
     x = input if batched else expand_dims(input, 0)
-    n, c = int(x._data.shape[0]), int(x._data.shape[1])
+    from cellonnx.graph.trace import require_static
+    for d in x.shape[2:]:  # the pooling windows are laid out in Python over the spatial sizes
+        require_static(d, f"{op} lays its windows out over each spatial size and")
+    n, c = x.shape[0], x.shape[1]  # graph values where they are dynamic
     spatial = [int(v) for v in x._data.shape[2:]]
     k = int_tuple(kernel_size, nd, "kernel_size", op)
     if output_size is None:
