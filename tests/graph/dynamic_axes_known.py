@@ -48,10 +48,6 @@ KNOWN.update(dict.fromkeys([
     'ops/text/no_repeat_ngram_2',
 ], 'bakes a dynamic dim: sizes taken with int() / _data.shape in the composition or lowering (open)'))
 KNOWN.update(dict.fromkeys([
-    'ops/patches/resize_area',
-    'ops/patches/resize_area_align_corners_up',
-    'ops/patches/scale_and_translate',
-    'ops/patches/scale_and_translate_keyscubic_up',
 ], ('bakes a dynamic spatial size into constant sampling tables; should refuse it with'
     ' StaticDimRequired (open)')))
 KNOWN.update(dict.fromkeys([
