@@ -35,21 +35,17 @@ KNOWN.update(dict.fromkeys([
     'ops/sparse/coo_to_csr',
 ], 'the check cycles the values along the axis: the sorted input the op requires is no longer sorted'))
 KNOWN.update(dict.fromkeys([
-    'ops/geometry/nms_keep',
     'ops/sparse/coo_concat',
     'ops/sparse/dense_to_sparse_csr',
 ], 'output size depends on the values: the composition sizes it from the example (open)'))
-KNOWN.update(dict.fromkeys([
-    'ops/array/select_scatter',
-    'ops/array/tensor_split_indices_unordered',
-    'ops/norm/embedding_grad_padding_freq',
-    'ops/norm/embedding_grad_scatter',
-    'ops/patches/extract_glimpse_zero_noise',
-    'ops/text/no_repeat_ngram_2',
-], 'bakes a dynamic dim: sizes taken with int() / _data.shape in the composition or lowering (open)'))
-KNOWN.update(dict.fromkeys([
-], ('bakes a dynamic spatial size into constant sampling tables; should refuse it with'
-    ' StaticDimRequired (open)')))
+KNOWN.update({
+    'ops/array/select_scatter': "slice_scatter's mask is a NumPy array over the example's axis (open)",
+    'ops/array/tensor_split_indices_unordered': "the last piece ends at the example's axis size (open)",
+    'ops/norm/embedding_grad_padding_freq': "the embedding width (a weight's dim) is baked (open)",
+    'ops/norm/embedding_grad_scatter': "the embedding width (a weight's dim) is baked (open)",
+    'ops/patches/extract_glimpse_zero_noise': "the channel count (batch 1 in the row stays static) (open)",
+    'ops/text/no_repeat_ngram_2': "the vocabulary axis' mask is built at the example's size (open)",
+})
 KNOWN.update(dict.fromkeys([
     'ops/conv/conv1d_same_stride_dilation',
     'ops/patches/depthwise_conv2d_native_pad_dilated',
@@ -70,3 +66,7 @@ KNOWN.update(dict.fromkeys([
     'ops/index/unbind',
 ], ("pieces sized from the example's size of a dynamic split axis (open: refusing them in Split's lowering "
     "also refused axes shape inference could not prove static, a reshape to (batch, -1) then split)")))
+KNOWN.update(dict.fromkeys([
+    'ops/geometry/nms_keep',
+], ("eager takes boxes and scores of different counts; the check varies the boxes (the op's first input)"
+    " alone")))
