@@ -1,8 +1,9 @@
 """Every layer and op table row traced with each axis eager accepts at other sizes declared dynamic (batch,
 sequence, spatial, and channels where nothing fixes them), run by onnxruntime at three other sizes against
 eager (tests/graph/dynamic_axes.py). The rows: the layer table (tests/nn/layer_table.py), the Gluon layers
-(tests/gluon/layer_cases.py and the extra layers' fixture table) and every op family's OpCase table (the
-first input's axes dynamic; weights and other inputs keep their shapes, except an axis they share with it).
+and losses (tests/gluon/layer_cases.py and the extra layers' fixture table) and every op family's OpCase
+table (the first input's axes dynamic; weights and other inputs keep their shapes, except an axis they
+share with it).
 
 A row passes when the graph equals eager at every size, or when the tracer refuses a dim it cannot follow in
 words (StaticDimRequired: a compiled step then traces that axis static). KNOWN lists the rows that still fail,
@@ -78,11 +79,20 @@ def _gluon_rows() -> Iterator[Row]:
             return (lambda *xs: block(*xs)), [extra.want(name, "x")]
         return made
 
+    def make_loss(name: str) -> Callable[[], tuple]:
+        def made() -> tuple:
+            block = eval(extra.LOSSES[name][0], extra.NS)
+            return (lambda *xs: block(*xs)), extra._loss_inputs(name)
+        return made
+
     for name in layer_cases.CASES:
         if f"{name}__x" in layer_cases.EXPECTED:
             yield Row(f"gluon/{name}", make(name))
     for name in extra.LAYERS:
         yield Row(f"gluon/{name}", make_extra(name), context=_ndarray_semantics)
+    for name in extra.LOSSES:
+        if not name.startswith("ctc"):  # CTC computes eagerly (it refuses to be traced)
+            yield Row(f"gluon/loss/{name}", make_loss(name), context=_ndarray_semantics)
 
 
 def _op_rows() -> Iterator[Row]:
