@@ -300,10 +300,11 @@ class SDMLLoss(Loss):
         if tuple(x1.shape) != tuple(x2.shape) or x1.ndim != 2:
             raise ValueError(f"SDMLLoss: x1 and x2 must be two (batch_size, dim) batches of one shape, got "
                              f"{tuple(x1.shape)} and {tuple(x2.shape)}")
-        n = int(x1.shape[0])
+        n = x1.shape[0]  # the batch, a graph value where it is dynamic
         s = float(self.smoothing_parameter)
-        gold = np.eye(n)
-        labels = Tensor((gold * (1 - s) + (1 - gold) * s / (n - 1)).astype(np.float32), x1.dtype)
+        gold = ops.eye(n, n, x1.dtype)
+        off = ops.div(Tensor(np.float32(s), x1.dtype), n - 1)  # s / (n - 1) computed in the graph
+        labels = ops.add(ops.mul(gold, 1 - s), ops.mul(ops.sub(1, gold), off))
         dist = ops.sum(ops.square(ops.sub(ops.expand_dims(x1, 1), ops.expand_dims(x2, 0))), 2)
         return self.kl_loss(ops.log_softmax(ops.neg(dist), 1), labels)
 

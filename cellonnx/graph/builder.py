@@ -151,6 +151,12 @@ class GraphBuilder:
         return name
 
     def i64(self, values: Sequence[int] | int) -> str:
+        """An int64 constant; where ``values`` hold dims that are dynamic in the graph (SymInt), the value
+        computing them (a constant would hold the example's sizes)."""
+        if hasattr(values, "onnx_name"):
+            return self.squeeze(values.onnx_name(self), [0])
+        if isinstance(values, (list, tuple)) and any(hasattr(v, "onnx_name") for v in values):
+            return self.shape_value(values)
         return self.const(np.asarray(values, dtype=np.int64))
 
     def like(self, value: float, tensor_index: int = 0) -> str:

@@ -92,6 +92,10 @@ class SymInt(int):
     def __mod__(self, o: Any) -> Any:
         return self._binary(o, "Mod", int(self) % int(o)) if isinstance(o, int) else self._float_op(o, "%")
 
+    def __rmod__(self, o: Any) -> Any:
+        return self._binary(o, "Mod", int(o) % int(self), True) if isinstance(o, int) else \
+            self._float_op(o, "%", True)
+
     def __divmod__(self, o: Any) -> Any:
         return (self // o, self % o) if isinstance(o, int) else self._float_op(o, "divmod")
 
@@ -253,6 +257,19 @@ def sym_min(a: int, b: int) -> int:
 def sym_max(a: int, b: int) -> int:
     """``max(a, b)`` of ints, either of them a SymInt (see :func:`sym_min`)."""
     return _extreme(a, b, "Max")
+
+
+def sym_broadcast_shapes(*shapes: Any) -> tuple:
+    """``np.broadcast_shapes`` of shapes that may hold SymInts: each dim taken from a shape that has it (not
+    1), so a dynamic one stays a graph value (NumPy would read the example's size)."""
+    sizes = np.broadcast_shapes(*(tuple(int(d) for d in s) for s in shapes))
+    nd = len(sizes)
+    out = []
+    for k, size in enumerate(sizes):
+        dims = [s[k - nd + len(s)] for s in shapes if k - nd + len(s) >= 0]
+        fits = (d for d in dims if int(d) == size and (size != 1 or not isinstance(d, SymInt)))
+        out.append(next(fits, size))
+    return tuple(out)
 
 
 def is_symbolic(value: Any) -> bool:

@@ -510,7 +510,8 @@ def trace(fn: Callable[..., Any], inputs: Sequence[tuple[str, Tensor, Sequence[A
     """Trace ``fn(*example_tensors)`` into a GraphBuilder.
 
     Args:
-        inputs: (graph input name, example tensor, declared shape with None for dynamic dims).
+        inputs: (graph input name, example tensor, declared shape with None, or a dim_param name, for
+            dynamic dims).
         params: (initializer name, parameter) pairs, named as parameters_and_names() names them.
     Returns:
         the builder (inputs, outputs and initializers set) and fn's eager result.
@@ -518,7 +519,7 @@ def trace(fn: Callable[..., Any], inputs: Sequence[tuple[str, Tensor, Sequence[A
     from cellonnx.graph.builder import DEFAULT_OPSET
 
     g = GraphBuilder(opset or DEFAULT_OPSET, name)
-    dynamic = any(d is None for _, _, shape in inputs for d in shape)
+    dynamic = any(d is None or isinstance(d, str) for _, _, shape in inputs for d in shape)
     tracer = Tracer(g, dynamic)
     for pname, p in params:
         if id(p) in tracer.names:

@@ -7,7 +7,7 @@ import onnxruntime as ort
 import pytest
 
 from cellonnx import Tensor
-from cellonnx.gluon import HybridBlock, nn
+from cellonnx.gluon import HybridBlock, nn, rnn
 from tests.gluon.layer_cases import CASES, close, expected, load
 from tests.tolerance import assert_close, sum_rtol
 
@@ -186,3 +186,38 @@ def test_a_hybridized_block_with_deferred_shapes_runs_in_graph_mode() -> None:
     hidden = np.maximum(x.asnumpy() @ dense1.weight.data().asnumpy().T + dense1.bias.data().asnumpy(), 0)
     want = hidden @ dense2.weight.data().asnumpy().T + dense2.bias.data().asnumpy()
     assert_close(got, want, rtol=1e-5, scale_rtol=sum_rtol(dense1.weight.shape[1] + dense2.weight.shape[1]))
+
+
+class _Unrolled(HybridBlock):
+    """A cell unrolled without begin_state: the zero states take the batch of the inputs."""
+
+    def __init__(self, cell) -> None:
+        super().__init__()
+        self.cell = cell
+
+    def forward(self, x):
+        out, _ = self.cell.unroll(5, x, layout="NTC", merge_outputs=True)
+        return out
+
+
+@pytest.mark.parametrize("make", [lambda: rnn.LSTMCell(4, input_size=3),
+                                  lambda: _stacked(), lambda: rnn.BidirectionalCell(
+                                      rnn.GRUCell(2, input_size=3), rnn.GRUCell(2, input_size=3))],
+                         ids=["lstm_cell", "sequential", "bidirectional"])
+def test_an_unrolled_cell_without_begin_state_serves_every_batch_size(make) -> None:
+    net = _Unrolled(make())
+    net.initialize()
+    xs = [np.random.default_rng(b).standard_normal((b, 5, 3)).astype(np.float32) for b in (3, 2, 4, 1)]
+    eager = [net(Tensor(x)).asnumpy() for x in xs]
+    net.hybridize()
+    for x, want in zip(xs, eager):  # the first call runs eagerly, the second traces, the rest reuse it
+        got = net(Tensor(x)).asnumpy()
+        assert_close(got, want, rtol=1e-5, scale_rtol=sum_rtol(8), what=f"batch {len(x)}")
+    assert len(net._compiled) == 1, "one graph for every batch size"
+
+
+def _stacked():
+    seq = rnn.HybridSequentialRNNCell()
+    seq.add(rnn.LSTMCell(4, input_size=3))
+    seq.add(rnn.RNNCell(2, input_size=4))
+    return seq

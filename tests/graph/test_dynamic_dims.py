@@ -55,6 +55,8 @@ def _cases() -> dict[str, Callable[[Any, Tensor], Tensor]]:
         "divide by the batch": lambda s, x: x.sum(0) / x.shape[0],
         "multiply by the batch": lambda s, x: x * x.shape[0],
         "ops.div by the batch": lambda s, x: ops.div(x, x.shape[0]),
+        "an int modulo the batch": lambda s, x: x * (7 % x.shape[0]),
+        "roll by half the batch": lambda s, x: ops.roll(x, x.shape[0] // 2, 0),
     }
 
 

@@ -17,6 +17,26 @@ def as_list(states: Any) -> list:
     return list(states) if isinstance(states, (list, tuple)) else [states]
 
 
+def default_states(cell: Any, first: Any, **kwargs: Any) -> list[Any]:
+    """``cell.begin_state`` for the batch of ``first`` (one step of the inputs). While a trace runs with the
+    batch dynamic, the zeros are made as long as the batch is at run time (zeros of the example's batch
+    would be constants of the graph: another batch size fails in onnxruntime)."""
+    from cellonnx.graph.symint import is_symbolic
+    from cellonnx.mxnet import ndarray
+
+    batch = first.shape[0]
+    if not is_symbolic(batch):
+        return cell.begin_state(batch_size=int(batch), **kwargs)
+    column = first[(slice(None),) + (slice(0, 1),) * (first.ndim - 1)]  # (batch, 1, ...)
+
+    def zeros(shape: Any, dtype: Any = None, name: Any = None, **_: Any) -> Any:
+        lead = ndarray.zeros_like(column).reshape((-1,) + (1,) * (len(shape) - 1))
+        rest = ndarray.zeros((1, *shape[1:]), dtype=dtype or first.dtype)
+        return lead.astype(rest.dtype) + rest
+
+    return cell.begin_state(batch_size=int(batch), func=zeros, **kwargs)
+
+
 def split_steps(inputs: Any, axis: int) -> list[Tensor]:
     """A sequence tensor as a list of its steps along ``axis`` (a list stays as it is)."""
     if isinstance(inputs, (list, tuple)):
@@ -184,7 +204,7 @@ class RecurrentCell(Block):
             raise ValueError(f"{type(self).__name__}.unroll: length={length} but the inputs have "
                              f"{len(steps)} steps")
         states = begin_state if begin_state is not None else \
-            self.begin_state(batch_size=int(steps[0].shape[0]), dtype=_dtype_name(steps[0]))
+            default_states(self, steps[0], dtype=_dtype_name(steps[0]))
         outputs, all_states = [], []
         for x in steps:
             out, states = self(x, states)

@@ -11,6 +11,7 @@ from cellonnx.gluon.rnn.cell_base import (
     HybridRecurrentCell,
     RecurrentCell,
     _like,
+    default_states,
     format_outputs,
     merge_steps,
     reverse_steps,
@@ -70,7 +71,7 @@ class _Stack:
         cells = _children(self)
         if begin_state is None:
             first = split_steps(inputs, axis)[0]
-            begin_state = self.begin_state(batch_size=int(first.shape[0]))
+            begin_state = default_states(self, first)
         p = 0
         next_states: list[Any] = []
         for i, cell in enumerate(cells):
@@ -377,7 +378,7 @@ class BidirectionalCell(HybridRecurrentCell):
         steps = split_steps(inputs, axis)
         l_cell, r_cell = _children(self)
         if begin_state is None:
-            begin_state = self.begin_state(batch_size=int(steps[0].shape[0]))
+            begin_state = default_states(self, steps[0])
         n_l = len(l_cell.state_info())
         l_out, l_states = l_cell.unroll(length, steps, begin_state=list(begin_state[:n_l]), layout=layout,
                                         merge_outputs=merge_outputs, valid_length=valid_length)
@@ -466,5 +467,5 @@ class VariationalDropoutCell(ModifierCell):
         self.base_cell.reset()
         if begin_state is None:
             first = split_steps(inputs, layout.find("T"))[0]
-            begin_state = self.begin_state(batch_size=int(first.shape[0]))
+            begin_state = default_states(self, first)
         return RecurrentCell.unroll(self, length, inputs, begin_state, layout, merge_outputs, valid_length)

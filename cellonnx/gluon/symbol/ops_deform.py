@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from cellonnx import ops
+from cellonnx.graph.trace import require_static
 from cellonnx.mxnet._op._util import int_tuple
 from cellonnx.tensor import Tensor
 
@@ -24,6 +25,9 @@ __all__ = ["DEFORM_OPS"]
 def _sample(data: Tensor, ys: Tensor, xs: Tensor, groups: int, clamp: bool) -> Tensor:
     """Bilinear samples of ``data`` (N, C, H, W) at (N, groups, S) positions, channel group g at group g's
     positions: (N, C, S)."""
+    for d in data.shape[2:]:  # positions are compared with floats of the map's size
+        require_static(d, "a deformable convolution's sampling bounds hold a float of the map size, which",
+                       float_read=True)
     c, h, w = (int(v) for v in data.shape[1:])
     s = int(ys.shape[-1])
     if clamp:

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from cellonnx import ops
+from cellonnx.graph.trace import require_static
 from cellonnx.mxnet._op._util import int_tuple
 from cellonnx.tensor import Tensor
 
@@ -36,6 +37,8 @@ def roi_pooling(data: Tensor, rois: Tensor, pooled_size: Any = (1, 1), spatial_s
     of its h = y2 - y1 + 1 rows (at least 1), clipped to the map."""
     ph_n, pw_n = int_tuple(pooled_size, 2, "pooled_size", "ROIPooling")
     feats, rois = _regions(data, rois)
+    for d in data.shape[2:]:  # the bins are clipped with floats of the map's size
+        require_static(d, "ROIPooling's bins hold a float of the map size, which", float_read=True)
     height, width = int(data.shape[2]), int(data.shape[3])
     corners = _round(ops.stop_gradient(rois[:, 1:5]) * float(spatial_scale))
 

@@ -363,15 +363,13 @@ def _band(x: Tensor, k: int, lower: bool, owner: str) -> Tensor:
         raise ValueError(f"For '{owner}', the input must be at least 1-D.")
     if isinstance(k, bool) or not isinstance(k, int):
         raise TypeError(f"For '{owner}', the 'k' must be int, but got {type(k).__name__}.")
-    rows, cols = (int(x.shape[-2]), int(x.shape[-1])) if x.ndim >= 2 else (1, int(x.shape[-1]))
-    mask = np.tril(np.ones((rows, cols), np.float32),
-                   k) if lower else np.triu(np.ones((rows, cols), np.float32), k)
-    if x.ndim < 2:
-        mask = mask[0]
-    if is_float_dtype(x._data.dtype):
-        return ops.mul(x, Tensor(mask, x.dtype))
+    band = ops.tril if lower else ops.triu
+    if is_float_dtype(x._data.dtype):  # a product with the mask, as MindSpore (inf / nan outside give nan)
+        ones = ops.ones_like(x if x.ndim >= 2 else ops.expand_dims(x, 0))
+        mask = band(ones, k)
+        return ops.mul(x, mask if x.ndim >= 2 else mask[0])
     # MindSpore multiplies in float32 and casts back
-    return ops.cast(ops.mul(ops.cast(x, dtypes.float32), Tensor(mask)), x.dtype)
+    return ops.cast(_band(ops.cast(x, dtypes.float32), k, lower, owner), x.dtype)
 
 
 class Tril(Cell):
@@ -429,8 +427,8 @@ class MatrixDiag(Cell):
     """
 
     def construct(self, input_x: Tensor) -> Tensor:
-        n = int(input_x.shape[-1])
-        return ops.mul(ops.expand_dims(input_x, -2), Tensor(np.eye(n), input_x.dtype))
+        n = input_x.shape[-1]
+        return ops.mul(ops.expand_dims(input_x, -2), ops.eye(n, n, input_x.dtype))
 
 
 class MatrixDiagPart(Cell):
@@ -449,9 +447,9 @@ class MatrixDiagPart(Cell):
         if input_x.ndim < 2:
             raise ValueError(f"For '{self.cls_name}', the input must be at least 2-D, got "
                              f"{tuple(input_x.shape)}.")
-        m, n = int(input_x.shape[-2]), int(input_x.shape[-1])
-        diag = ops.sum(ops.mul(input_x, Tensor(np.eye(m, n), input_x.dtype)), -1)
-        return diag if m <= n else diag[..., :n]
+        m, n = input_x.shape[-2], input_x.shape[-1]
+        diag = ops.sum(ops.mul(input_x, ops.eye(m, n, input_x.dtype)), -1)
+        return diag[..., :n]  # min(m, n) values (a no-op slice where m <= n)
 
 
 class MatrixSetDiag(Cell):
@@ -472,13 +470,14 @@ class MatrixSetDiag(Cell):
         if input_x.ndim < 2:
             raise ValueError(f"For '{self.cls_name}', the input must be at least 2-D, got "
                              f"{tuple(input_x.shape)}.")
-        m, n = int(input_x.shape[-2]), int(input_x.shape[-1])
-        if int(diagonal.shape[-1]) != min(m, n):
-            raise ValueError(f"For '{self.cls_name}', the diagonal must have {min(m, n)} elements in its "
-                             f"last dim, got shape {tuple(diagonal.shape)}.")
-        eye = Tensor(np.eye(m, n), input_x.dtype)
-        d = ops.pad(diagonal, (0, n - m)) if n > m else diagonal
-        return ops.add(ops.mul(input_x, ops.sub(1, eye)), ops.mul(ops.expand_dims(d, -2), eye))
+        m, n = input_x.shape[-2], input_x.shape[-1]
+        if int(diagonal.shape[-1]) != min(int(m), int(n)):
+            raise ValueError(f"For '{self.cls_name}', the diagonal must have {min(int(m), int(n))} "
+                             f"elements in its last dim, got shape {tuple(diagonal.shape)}.")
+        eye = ops.eye(m, n, input_x.dtype)
+        # the diagonal runs along the shorter of the two axes: d[i] goes to row i (m <= n) or column i
+        d = ops.expand_dims(diagonal, -1 if int(m) <= int(n) else -2)
+        return ops.add(ops.mul(input_x, ops.sub(1, eye)), ops.mul(d, eye))
 
 
 class L1Regularizer(Cell):

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from cellonnx import dtypes, ops
+from cellonnx.graph.trace import require_static
 from cellonnx.nn.cell import Cell
 from cellonnx.nn.container import CellList
 from cellonnx.nn.layer.activation import ReLU
@@ -65,11 +66,11 @@ class ImageGradients(Cell):
 
     def construct(self, images: Tensor) -> tuple[Tensor, Tensor]:
         _check_4d(images, "images", self.cls_name)
-        h, w = int(images.shape[2]), int(images.shape[3])
         zero_row = ops.zeros_like(images[:, :, :1, :])
         zero_col = ops.zeros_like(images[:, :, :, :1])
-        dy = zero_row if h == 1 else ops.concat((images[:, :, 1:, :] - images[:, :, :h - 1, :], zero_row), 2)
-        dx = zero_col if w == 1 else ops.concat((images[:, :, :, 1:] - images[:, :, :, :w - 1], zero_col), 3)
+        # slices measured from the end, so H and W may be dynamic (at size 1 the differences are empty)
+        dy = ops.concat((images[:, :, 1:, :] - images[:, :, :-1, :], zero_row), 2)
+        dx = ops.concat((images[:, :, :, 1:] - images[:, :, :, :-1], zero_col), 3)
         return dy, dx
 
 
@@ -90,20 +91,18 @@ def _window_conv(size: int, sigma: float) -> Conv2d:
 
 def _ssim_and_cs(c1: float, c2: float, img1: Tensor, img2: Tensor, conv: Cell) -> tuple[Tensor, Tensor]:
     """Per channel, averaged over the window positions: (ssim, contrast-structure), each (N, C)."""
-    c = int(img1.shape[1])
-    ssims, css = [], []
-    for i in range(c):
-        a, b = img1[:, i:i + 1], img2[:, i:i + 1]
-        mu1, mu2 = conv(a), conv(b)
-        mu1_sq, mu2_sq, mu1_mu2 = mu1 * mu1, mu2 * mu2, mu1 * mu2
-        sigma1_sq = conv(a * a) - mu1_sq
-        sigma2_sq = conv(b * b) - mu2_sq
-        sigma12 = conv(a * b) - mu1_mu2
-        v1 = 2 * sigma12 + c2
-        v2 = sigma1_sq + sigma2_sq + c2
-        ssims.append((2 * mu1_mu2 + c1) * v1 / ((mu1_sq + mu2_sq + c1) * v2))
-        css.append(v1 / v2)
-    return ops.mean(ops.concat(ssims, 1), (2, 3)), ops.mean(ops.concat(css, 1), (2, 3))
+    n, c = img1.shape[:2]
+    # every channel as an image of its own: one convolution over (N * C, 1, H, W), any N and C
+    a, b = (ops.reshape(t, (-1, 1, *t.shape[2:])) for t in (img1, img2))
+    mu1, mu2 = conv(a), conv(b)
+    mu1_sq, mu2_sq, mu1_mu2 = mu1 * mu1, mu2 * mu2, mu1 * mu2
+    sigma1_sq = conv(a * a) - mu1_sq
+    sigma2_sq = conv(b * b) - mu2_sq
+    sigma12 = conv(a * b) - mu1_mu2
+    v1 = 2 * sigma12 + c2
+    v2 = sigma1_sq + sigma2_sq + c2
+    ssim = (2 * mu1_mu2 + c1) * v1 / ((mu1_sq + mu2_sq + c1) * v2)
+    return (ops.reshape(ops.mean(ssim, (2, 3)), (n, c)), ops.reshape(ops.mean(v1 / v2, (2, 3)), (n, c)))
 
 
 def _check_args(owner: str, max_val: Any, filter_size: Any, filter_sigma: Any, k1: Any, k2: Any) -> None:
@@ -289,6 +288,8 @@ class CentralCrop(Cell):
             raise ValueError(f"{self.cls_name} image must be 3d or 4d, but got shape {tuple(image.shape)}")
         if self.central_fraction == 1.0:
             return image
+        for d in image.shape[-2:]:
+            require_static(d, f"{self.cls_name} crops by a float of the image size, which", float_read=True)
         h, w = int(image.shape[-2]), int(image.shape[-1])
         top = int((float(h) - float(h * self.central_fraction)) / 2)
         left = int((float(w) - float(w * self.central_fraction)) / 2)

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from cellonnx import dtypes, ops
+from cellonnx.graph.trace import require_static
 from cellonnx.nn.cell import Cell
 from cellonnx.ops.prims._util import norm_axes
 from cellonnx.tensor import Tensor
@@ -399,6 +400,7 @@ class Moments(Cell):
 def _cholesky(a: Tensor) -> tuple[Tensor, list[Tensor]]:
     """The lower Cholesky factor of positive-definite (..., n, n) matrices, column by column, and its
     diagonal entries."""
+    require_static(a.shape[-1], "the Cholesky factorization loops over the matrix size and")
     n = int(a.shape[-1])
     cols: list[Tensor] = []
     diag: list[Tensor] = []

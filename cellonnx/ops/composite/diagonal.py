@@ -70,11 +70,20 @@ def _diag_start(b: int, offset: int) -> int:
 def _embed(v: Tensor, a: int, b: int, offset: int) -> Tensor:
     """(..., L) -> (..., a, b): ``v`` on diagonal ``offset``, zeros elsewhere."""
     lead = tuple(v.shape[:-1])
-    length = int(v._data.shape[-1])
+    (length,) = _static_dims(v, 1, "a diagonal embedding")
     spread = reshape(_pad_last(reshape(v, lead + (length, 1)), 0, b), lead + (length * (b + 1),))
     start = _diag_start(b, offset)
     flat = _pad_last(spread, start, a * b - start - length * (b + 1))
     return reshape(flat, lead + (a, b))
+
+
+def _static_dims(x: Tensor, k: int, op: str) -> tuple[int, ...]:
+    """The last ``k`` dims as ints: the op lays its diagonals out in Python over them, so a dynamic one is
+    refused (StaticDimRequired: a compiled step traces it static) rather than held at the example's size."""
+    from cellonnx.graph.trace import require_static
+    for d in x.shape[-k:]:
+        require_static(d, f"{op} lays its diagonals out over each size and")
+    return tuple(int(d) for d in x._data.shape[-k:])
 
 
 def _read_from_graph(dim: Any) -> bool:
@@ -104,7 +113,7 @@ def _extract(x: Tensor, offset: int) -> Tensor:
         return _extract_masked(x, offset)
     if _read_from_graph(cols) and not _read_from_graph(rows):
         return _extract_masked(_movedim(x, (-2, -1), (-1, -2)), -offset)
-    a, b = int(x._data.shape[-2]), int(x._data.shape[-1])
+    a, b = _static_dims(x, 2, "a diagonal read")
     lead = tuple(x.shape[:-2])
     length = _diag_length(a, b, offset)
     flat = _flat_last2(x)
@@ -189,7 +198,7 @@ def diagonal_scatter(input: Tensor, src: Tensor, offset: int = 0, dim1: int = 0,
     x, s = to_tensor(input), to_tensor(src)
     d1, d2 = _check_dims(x, dim1, dim2, "diagonal_scatter")
     xm = _movedim(x, (d1, d2), (-2, -1))
-    a, b = int(xm._data.shape[-2]), int(xm._data.shape[-1])
+    a, b = _static_dims(xm, 2, "diagonal_scatter")
     want = tuple(xm._data.shape[:-2]) + (_diag_length(a, b, int(offset)),)
     if tuple(s._data.shape) != want:
         raise ValueError(f"diagonal_scatter: src of shape {tuple(s.shape)} must have the diagonal's shape "
@@ -231,7 +240,7 @@ def matrix_band_part(x: Tensor, lower: Any, upper: Any) -> Tensor:
     if x.ndim < 2:
         raise ValueError(f"matrix_band_part: x must have at least 2 dimensions, got shape {tuple(x.shape)}")
     lo, hi = _int_arg(lower, "matrix_band_part", "lower"), _int_arg(upper, "matrix_band_part", "upper")
-    m, n = int(x._data.shape[-2]), int(x._data.shape[-1])
+    m, n = _static_dims(x, 2, "a matrix diagonal op")
     rows, cols = np.ogrid[0:m, 0:n]
     keep = ((lo < 0) | (rows - cols <= lo)) & ((hi < 0) | (cols - rows <= hi))
     return where(Tensor._make(keep), x, zeros_like(x))
@@ -314,7 +323,7 @@ def matrix_diag_part(x: Tensor, k: Any, padding_value: Any, align: str = "RIGHT_
         raise ValueError(f"matrix_diag_part: x must have at least 2 dimensions, got shape {tuple(x.shape)}")
     k0, k1 = _k_pair(k, "matrix_diag_part")
     align = _check_align(align, "matrix_diag_part")
-    m, n = int(x._data.shape[-2]), int(x._data.shape[-1])
+    m, n = _static_dims(x, 2, "a matrix diagonal op")
     if not (-m < k0 <= k1 < n) and not (m == 0 or n == 0):
         raise ValueError(f"matrix_diag_part: k ({k0}, {k1}) must lie in ({-m}, {n}) for matrices of shape "
                          f"({m}, {n})")
@@ -355,7 +364,7 @@ def matrix_diag(x: Tensor, k: Any = 0, num_rows: Any = -1, num_cols: Any = -1, p
     if k0 != k1 and int(x._data.shape[-2]) != nd:
         raise ValueError(f"matrix_diag: x of shape {tuple(x.shape)} must hold {nd} diagonals (k {k0}..{k1}) "
                          "in its second-to-last axis")
-    length = int(x._data.shape[-1])
+    (length,) = _static_dims(x, 1, "matrix_diag")
     min_rows, min_cols = length - min(k1, 0), length + max(k0, 0)
     rows_n = _int_arg(num_rows, "matrix_diag", "num_rows")
     cols_n = _int_arg(num_cols, "matrix_diag", "num_cols")
@@ -397,7 +406,7 @@ def matrix_set_diag(x: Tensor, diagonal: Tensor, k: Any = 0, align: str = "RIGHT
         raise ValueError(f"matrix_set_diag: x must have at least 2 dimensions, got shape {tuple(x.shape)}")
     k0, k1 = _k_pair(k, "matrix_set_diag")
     align = _check_align(align, "matrix_set_diag")
-    m, n = int(x._data.shape[-2]), int(x._data.shape[-1])
+    m, n = _static_dims(x, 2, "a matrix diagonal op")
     rows, cols, max_len = _layout(m, n, k0, k1, align)
     lead = tuple(x._data.shape[:-2])
     want = lead + ((max_len,) if k0 == k1 else (k1 - k0 + 1, max_len))

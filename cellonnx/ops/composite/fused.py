@@ -240,15 +240,11 @@ def moe_token_unpermute(permuted_tokens: Tensor, sorted_indices: Tensor, probs: 
         raise ValueError("moe_token_unpermute: padded_mode must be False")
     pt, si = to_tensor(permuted_tokens), to_tensor(sorted_indices)
     total = int(si._data.shape[0])
-    if probs is not None:
-        p = to_tensor(probs)
-        num_tokens, topk = (int(v) for v in p._data.shape)
-    else:
-        p, num_tokens, topk = None, total, 1
-    hidden = int(pt._data.shape[-1])
+    p = to_tensor(probs) if probs is not None else None
+    topk = int(p._data.shape[1]) if p is not None else 1
     if int(pt._data.shape[0]) < total:  # dropped tokens: the missing rows count as zeros
         pt = F.pad(pt, (0, 0, 0, total - int(pt._data.shape[0])))
-    rows = F.reshape(F.gather(pt, F.cast(si, np.int64), 0), (num_tokens, topk, hidden))
+    rows = F.reshape(F.gather(pt, F.cast(si, np.int64), 0), (-1, topk, pt.shape[-1]))  # width from the graph
     if p is not None:
         rows = F.mul(rows, F.expand_dims(F.cast(p, pt._data.dtype), -1))
     return F.sum(rows, 1)
@@ -284,15 +280,16 @@ def multi_scale_deformable_attn_function(value: Tensor, shape: Tensor, offset: T
     loc, w = to_tensor(locations), to_tensor(weight)
     sizes = np.asarray(to_tensor(shape)._data).reshape(-1, 2).astype(np.int64)
     starts = np.asarray(to_tensor(offset)._data).reshape(-1).astype(np.int64)
-    bs, _, nh, d = (int(s) for s in v._data.shape)
-    nq, nl, npt = (int(loc._data.shape[i]) for i in (1, 3, 4))
+    bs, _, nh, d = v.shape  # batch, heads, width and queries stay graph values where they are dynamic
+    nq = loc.shape[1]
+    nl, npt = (int(loc._data.shape[i]) for i in (3, 4))
     dt = v._data.dtype
     out = None
     for lvl in range(nl):
         h, wd = int(sizes[lvl][0]), int(sizes[lvl][1])
         # the level's map as rows (bs * nh * H * W, d), addressed by one flat index per sample
         vl = F.reshape(F.transpose(F.narrow(v, 1, int(starts[lvl]), h * wd), (0, 2, 1, 3)), (-1, d))
-        base = Tensor((np.arange(bs * nh, dtype=np.int64) * (h * wd)).reshape(bs, nh, 1, 1))
+        base = F.reshape(F.mul(F.cast(F.arange(bs * nh), np.int64), h * wd), (bs, nh, 1, 1))
         ll = F.transpose(F.squeeze(F.narrow(loc, 3, lvl, 1), 3), (0, 2, 1, 3,
                                                                   4))          # (bs, nh, nq, P, 2)
         wl = F.transpose(F.squeeze(F.narrow(w, 3, lvl, 1), 3), (0, 2, 1, 3))               # (bs, nh, nq, P)

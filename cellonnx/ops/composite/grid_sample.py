@@ -6,6 +6,7 @@ one (ties to even), one flat Gather over the whole input per corner."""
 from __future__ import annotations
 
 import itertools
+import math
 from typing import Any
 
 import numpy as np
@@ -15,6 +16,24 @@ from cellonnx.ops.prims._util import is_float_dtype
 from cellonnx.tensor import Tensor
 
 F: Any = _ops
+
+
+def _static_sizes(dims: Any, op: str) -> list[int]:
+    """Spatial sizes as ints: the sampling maps coordinates with floats of them, so a dynamic one is refused
+    (StaticDimRequired) rather than held at the example's size."""
+    from cellonnx.graph.trace import require_static
+
+    for d in dims:
+        require_static(d, f"{op} maps coordinates with a float of the input's spatial size, which",
+                       float_read=True)
+    return [int(d) for d in dims]
+
+
+def _plane_offsets(lead: tuple, plane: int) -> Tensor:
+    """The plane origins into the flattened input, shaped lead + (1,): a graph value where a leading dim (the
+    batch) is dynamic."""
+    count = math.prod(lead)
+    return F.reshape(F.mul(F.arange(count), plane), (*lead, 1))
 
 
 def _unnormalize(g: Tensor, size: int, align_corners: bool) -> Tensor:
@@ -95,16 +114,16 @@ def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear", padding_mod
     if not is_float_dtype(input._data.dtype) or grid.dtype != input.dtype:
         raise TypeError("For 'grid_sample', 'input' and 'grid' must share one float dtype, got "
                         f"{input.dtype} and {grid.dtype}.")
-    n, c = int(input.shape[0]), int(input.shape[1])
-    sizes = [int(s) for s in input.shape[2:]]  # (D,) H, W
-    out_spatial = tuple(int(s) for s in grid.shape[1:-1])
-    m = int(np.prod(out_spatial))
+    n, c = input.shape[0], input.shape[1]
+    sizes = _static_sizes(input.shape[2:], "grid_sample")  # (D,) H, W
+    out_spatial = tuple(grid.shape[1:-1])
+    m = math.prod(out_spatial)
     # grid coordinates come last-dim first: x (width), y (height)[, z (depth)]
     coords = [_source(F.reshape(grid[..., nd - 1 - i], (n, m)), sizes[i], padding_mode,
                       align) for i in range(nd)]
     flat_x = F.reshape(input, (-1,))
     plane = int(np.prod(sizes))
-    base = Tensor((np.arange(n * c, dtype=np.int64) * plane).reshape(n, c, 1))
+    base = _plane_offsets((n, c), plane)
     strides = [int(np.prod(sizes[i + 1:])) for i in range(nd)]
 
     def read(idx: list[Tensor]) -> Tensor:
@@ -141,10 +160,11 @@ def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear", padding_mod
 def _bilinear_planes(x: Tensor, py: Tensor, px: Tensor) -> Tensor:
     """x (N, G, Cg, H, W) read at pixel coordinates py, px (N, G, P), bilinearly, corners outside the input
     reading 0 (the deformable convolution's sampling): (N, G, Cg, P)."""
-    n, groups, cg, h, w = (int(v) for v in x.shape)
-    p = int(py.shape[-1])
+    n, groups, cg = x.shape[:3]
+    h, w = _static_sizes(x.shape[3:], "deformable_conv2d")
+    p = py.shape[-1]
     flat_x = F.reshape(x, (-1,))
-    base = Tensor((np.arange(n * groups * cg, dtype=np.int64) * (h * w)).reshape(n, groups, cg, 1))
+    base = _plane_offsets((n, groups, cg), h * w)
     y0, x0 = F.floor(py), F.floor(px)
     out = None
     for dy, dx in itertools.product((0, 1), repeat=2):
@@ -223,14 +243,15 @@ def deformable_offsets(x: Tensor, offsets: Tensor, kernel_size: Any, strides: An
     sh, sw = (int(v) for v in tuple(strides)[-2:])
     dh, dw = (int(v) for v in tuple(dilations)[-2:])
     top, bottom, left, right = (int(v) for v in padding)
-    n, c, h, w = (int(v) for v in x.shape)
+    n, c = x.shape[:2]
+    h, w = _static_sizes(x.shape[2:], op)
     dg = int(deformable_groups)
     if c % dg:
         raise ValueError(f"For '{op}', 'deformable_groups' {dg} must divide the channels {c}.")
     ho = (h + top + bottom - dh * (kh - 1) - 1) // sh + 1
     wo = (w + left + right - dw * (kw - 1) - 1) // sw + 1
     k = kh * kw
-    if tuple(int(v) for v in offsets.shape) != (n, 3 * dg * k, ho, wo):
+    if tuple(int(v) for v in offsets.shape) != (int(n), 3 * dg * k, ho, wo):
         raise ValueError(f"For '{op}', 'offsets' must have shape {(n, 3 * dg * k, ho, wo)}, "
                          f"got {tuple(offsets.shape)}.")
     p = k * ho * wo

@@ -100,22 +100,28 @@ def crop_and_resize(image: Tensor, boxes: Tensor, box_indices: Tensor, crop_size
                          f"got {tuple(img.shape)}, {tuple(bx.shape)} and {tuple(bi.shape)}")
     if bi._data.dtype.kind not in "iu":
         raise TypeError(f"crop_and_resize: box_indices must be integers, got {bi.dtype}")
-    nb, h, w, c = (int(v) for v in img._data.shape)
-    if bi._data.size and (int(bi._data.min()) < 0 or int(bi._data.max()) >= nb):
-        raise ValueError(f"crop_and_resize: box_indices must lie in [0, {nb}), got values in "
+    from cellonnx.graph.trace import require_static
+    nb = img.shape[0]  # a graph value where the batch is dynamic
+    for d in img.shape[1:3]:
+        require_static(d, "crop_and_resize maps box corners with a float of the image size, which",
+                       float_read=True)
+    h, w, c = (int(v) for v in img._data.shape[1:])
+    if bi._data.size and (int(bi._data.min()) < 0 or int(bi._data.max()) >= int(nb)):
+        raise ValueError(f"crop_and_resize: box_indices must lie in [0, {int(nb)}), got values in "
                          f"[{int(bi._data.min())}, {int(bi._data.max())}]")
     ch, cw = int(crop_size[0]), int(crop_size[1])
     img = cast(img, np.float32)
     bx = cast(bx, np.float32)
     y1, x1, y2, x2 = unbind(bx, 1)
-    flat = reshape(img, (nb * h * w, c))
+    flat = reshape(img, (-1, c))
+    last = Tensor(nb * h * w - 1, np.int64)  # the last pixel of the batch
     base = mul(reshape(cast(bi, np.int64), (-1, 1, 1)), h * w)        # (K, 1, 1) first pixel of the image
 
     def pixels(yy: Tensor, xx: Tensor) -> Tensor:
         """The pixels at integer rows (K, ch, 1) and columns (K, 1, cw) of each box's image: (K, ch, cw,
         C)."""
         index = add(add(base, mul(cast(yy, np.int64), w)), cast(xx, np.int64))
-        return Gather.apply(flat, clamp(index, 0, nb * h * w - 1), axis=0)
+        return Gather.apply(flat, clamp(index, 0, last), axis=0)
 
     if method == "bilinear_v2":
         ys, y_lo, y_hi, y_w = _v2_points(y1, y2, ch, h)

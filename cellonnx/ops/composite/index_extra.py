@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from cellonnx.ops.prims._util import norm_axis, to_tensor
-from cellonnx.ops.prims.creation import Arange
+from cellonnx.ops.prims.creation import arange
 from cellonnx.ops.prims.index import unslice
 from cellonnx.ops.prims.math import add, cast, equal, greater, less, sub, where
 from cellonnx.ops.prims.reduce import reduce_sum
@@ -47,12 +47,12 @@ def take(input: Tensor, index: Any) -> Tensor:
 
 def _axis_mask(n: int, idx: Tensor, axis: int, ndim: int) -> Tensor:
     """A bool tensor, size n along ``axis`` and 1 elsewhere: True at the (possibly negative) indices."""
-    steps = Arange.apply(start=0, limit=n, delta=1, dtype=idx._data.dtype)
+    steps = cast(arange(n), idx._data.dtype)  # n a graph value where the axis is dynamic
     idx = reshape(idx, (-1,))
     idx = where(less(idx, 0), add(idx, n), idx)
     hits = reduce_sum(cast(equal(expand_dims(steps, 1), expand_dims(idx, 0)), np.int32), (1,))
     shape = [1] * ndim
-    shape[axis] = n
+    shape[axis] = -1
     return reshape(greater(hits, 0), tuple(shape))
 
 
@@ -94,7 +94,7 @@ def index_fill(x: Tensor, axis: int, index: Any, value: Any) -> Tensor:
     if v._data.size != 1:
         raise ValueError(f"index_fill: value must be a number or a 0-d tensor, got shape {tuple(v.shape)}")
     v = reshape(cast(v, x._data.dtype), ())
-    return where(_axis_mask(n, idx, a, x.ndim), v, x)
+    return where(_axis_mask(x.shape[a], idx, a, x.ndim), v, x)
 
 
 def slice_scatter(input: Tensor, src: Tensor, axis: int = 0, start: Any = None, end: Any = None,
@@ -173,8 +173,9 @@ def reverse_sequence(x: Tensor, seq_lengths: Any, seq_dim: int, batch_dim: int =
         raise ValueError(f"reverse_sequence: seq_lengths must not exceed the size {t_len} of seq_dim, got "
                          f"{int(lengths._data.max())}")
     t_shape, l_shape = [1] * x.ndim, [1] * x.ndim
-    t_shape[s], l_shape[b] = t_len, int(x._data.shape[b])
-    t = reshape(Arange.apply(start=0, limit=t_len, delta=1, dtype=np.dtype(np.int64)), tuple(t_shape))
+    t_shape[s], l_shape[b] = -1, -1
+    # the positions along seq_dim, as long as the axis is at run time
+    t = reshape(cast(arange(x.shape[s]), np.int64), tuple(t_shape))
     n = reshape(lengths, tuple(l_shape))
     src = where(less(t, n), sub(sub(n, 1), t), t)
     return GatherElements.apply(x, broadcast_to(src, x.shape), axis=s)

@@ -12,6 +12,7 @@ import numpy as np
 
 from cellonnx import dtypes
 from cellonnx import ops as _ops
+from cellonnx.graph.symint import sym_broadcast_shapes
 from cellonnx.ops.prims import decomp as D
 from cellonnx.ops.prims._util import is_float_dtype, norm_axes, norm_axis, to_tensor
 from cellonnx.ops.prims.math import _floatify
@@ -71,10 +72,10 @@ def tensor_dot(x1: Tensor, x2: Tensor, axes: Any) -> Tensor:
                          "match")
     free1 = [i for i in range(x1.ndim) if i not in a1]
     free2 = [i for i in range(x2.ndim) if i not in a2]
-    k = int(np.prod([x1._data.shape[i] for i in a1])) if a1 else 1
+    k = math.prod(x1.shape[i] for i in a1)  # dims stay graph values where they are dynamic
     left = F.reshape(F.transpose(x1, tuple(free1 + a1)), (-1, k))
     right = F.reshape(F.transpose(x2, tuple(a2 + free2)), (k, -1))
-    shape = tuple(int(x1._data.shape[i]) for i in free1) + tuple(int(x2._data.shape[i]) for i in free2)
+    shape = tuple(x1.shape[i] for i in free1) + tuple(x2.shape[i] for i in free2)
     return F.reshape(F.matmul(left, right), shape)
 
 
@@ -172,8 +173,8 @@ def kron(input: Tensor, other: Tensor) -> Tensor:
     if x.ndim == 0 or y.ndim == 0:
         return F.mul(x, y)
     nd = max(x.ndim, y.ndim)
-    xs = (1,) * (nd - x.ndim) + tuple(int(d) for d in x._data.shape)
-    ys = (1,) * (nd - y.ndim) + tuple(int(d) for d in y._data.shape)
+    xs = (1,) * (nd - x.ndim) + tuple(x.shape)  # graph values where dims are dynamic
+    ys = (1,) * (nd - y.ndim) + tuple(y.shape)
     xr = F.reshape(x, tuple(v for d in xs for v in (d, 1)))
     yr = F.reshape(y, tuple(v for d in ys for v in (1, d)))
     return F.reshape(F.mul(xr, yr), tuple(a * b for a, b in zip(xs, ys)))
@@ -212,15 +213,14 @@ def batch_dot(x1: Tensor, x2: Tensor, axes: Any = None) -> Tensor:
         a1 += 1
     if d2 == 2:
         x2 = F.expand_dims(x2, 2)
-    b = int(x1._data.shape[0])
-    k = int(x1._data.shape[a1])
-    if k != int(x2._data.shape[a2]):
+    b, k = x1.shape[0], x1.shape[a1]  # graph values where they are dynamic
+    if int(k) != int(x2._data.shape[a2]):
         raise ValueError(f"batch_dot: axis {a1} of x1 and {a2} of x2 differ in size")
     free1 = [i for i in range(1, x1.ndim) if i != a1]
     free2 = [i for i in range(1, x2.ndim) if i != a2]
     left = F.reshape(F.transpose(x1, tuple([0] + free1 + [a1])), (b, -1, k))
     right = F.reshape(F.transpose(x2, tuple([0, a2] + free2)), (b, k, -1))
-    shape = (b,) + tuple(int(x1._data.shape[i]) for i in free1) + tuple(int(x2._data.shape[i]) for i in free2)
+    shape = (b,) + tuple(x1.shape[i] for i in free1) + tuple(x2.shape[i] for i in free2)
     out = F.reshape(F.matmul(left, right), shape)
     if d1 == 2:
         out = F.squeeze(out, 1)
@@ -350,12 +350,12 @@ def block_diag(*inputs: Tensor) -> Tensor:
     dt = blocks[0]._data.dtype
     for b in blocks[1:]:
         dt = np.promote_types(dt, b._data.dtype) if not is_float_dtype(dt) else dt
-    cols = sum(int(b._data.shape[1]) for b in blocks)
+    cols = sum(b.shape[1] for b in blocks)  # widths stay graph values where they are dynamic
     rows, start = [], 0
     for b in blocks:
-        n = int(b._data.shape[1])
+        n = b.shape[1]
         b = F.cast(b, dt)
-        rows.append(F.pad(b, (start, cols - start - n)) if cols > n else b)
+        rows.append(F.pad(b, (start, cols - start - n)) if len(blocks) > 1 else b)
         start += n
     return F.concat(rows, 0)
 
@@ -378,7 +378,7 @@ def cartesian_prod(*inputs: Tensor) -> Tensor:
     ts = [to_tensor(t) for t in inputs]
     if len(ts) == 1:
         return ts[0]
-    sizes = tuple(int(t._data.shape[0]) for t in ts)
+    sizes = tuple(t.shape[0] for t in ts)  # graph values where they are dynamic
     grids = []
     for i, t in enumerate(ts):
         shape = [1] * len(ts)
@@ -406,6 +406,8 @@ def combinations(input: Tensor, r: int = 2, with_replacement: bool = False) -> T
         raise ValueError(f"combinations: input must be 1-D, got shape {tuple(x.shape)}")
     if r < 0:
         raise ValueError(f"combinations: r must be non-negative, got {r}")
+    from cellonnx.graph.trace import require_static
+    require_static(x.shape[0], "combinations lists its index tuples in Python and")
     n = int(x._data.shape[0])
     make = itertools.combinations_with_replacement if with_replacement else itertools.combinations
     idx = np.asarray(list(make(range(n), r)), np.int64).reshape(-1, r)
@@ -492,11 +494,17 @@ def diag_embed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -
     d1, d2 = norm_axis(dim1, nd, "diag_embed"), norm_axis(dim2, nd, "diag_embed")
     if d1 == d2:
         raise ValueError("diag_embed: dim1 and dim2 must differ")
-    n = int(x._data.shape[-1])
+    n = x.shape[-1]  # a graph value where it is dynamic
     k = abs(int(offset))
     m = n + k
     padded = F.pad(x, (0, k)) if k else x                       # (..., m)
-    mask = Tensor(np.eye(m, m, int(offset), dtype=x._data.dtype if x._data.dtype != np.bool_ else np.bool_))
+    mask = F.eye(m, m, np.float32)
+    if offset:
+        mask = F.roll(mask, int(offset), 1)  # eye shifted to diagonal offset: the wrapped corner is cut below
+        band = F.triu if offset > 0 else F.tril
+        keep = band(F.ones_like(mask), int(offset))
+        mask = F.mul(mask, keep)
+    mask = F.cast(mask, x._data.dtype if x._data.dtype != np.bool_ else np.bool_)
     if offset >= 0:
         out = F.mul(F.expand_dims(padded, -1), mask) if x._data.dtype != np.bool_ else \
             F.logical_and(F.expand_dims(padded, -1), mask)
@@ -531,7 +539,7 @@ def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:
         [[0. 0. 1.]]
     """
     a, b = to_tensor(input), to_tensor(other)
-    shape = np.broadcast_shapes(tuple(a.shape), tuple(b.shape))
+    shape = sym_broadcast_shapes(a.shape, b.shape)  # dynamic dims stay graph values
     a, b = F.broadcast_to(a, shape), F.broadcast_to(b, shape)
     if dim is None:
         found = [i for i, d in enumerate(shape) if d == 3]

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from cellonnx.autograd.grad import stop_gradient
 from cellonnx.ops.prims._util import is_float_dtype
 from cellonnx.ops.prims.activation import SparseSoftmaxCrossEntropy, log_softmax, softplus
@@ -123,7 +125,7 @@ def nll_loss(inputs: Tensor, target: Tensor, weight: Tensor | None = None, ignor
 
     valid = not_equal(target, ignore_index)
     # one-hot of the target along the class axis; ignored targets select nothing
-    classes = arange(n_classes)
+    classes = arange(inputs.shape[class_dim])  # the class count read from the graph where it is dynamic
     if nd > 1:
         classes = reshape(classes, tuple(-1 if i == class_dim else 1 for i in range(nd)))
     hot = logical_and(equal(expand_dims(target, class_dim), cast(classes, target._data.dtype)),
@@ -136,7 +138,9 @@ def nll_loss(inputs: Tensor, target: Tensor, weight: Tensor | None = None, ignor
     if label_smoothing > 0.0:
         weighted = mul(inputs, wb) if wb is not None else inputs
         smooth = where(valid, neg(sum(weighted, class_dim)), 0.0)
-        loss = add(mul(loss, 1.0 - label_smoothing), mul(smooth, label_smoothing / n_classes))
+        # divided by the class count as a dim (a float on the left of a dynamic one would bake it)
+        share = div(mul(smooth, label_smoothing), inputs.shape[class_dim])
+        loss = add(mul(loss, 1.0 - label_smoothing), share)
     if reduction == "sum":
         return sum(loss)
     if reduction == "mean":
@@ -197,9 +201,9 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, i
     if _shape(target) != _shape(input):
         raise ValueError(f"ops.cross_entropy: probability target has shape {_shape(target)}, expected "
                          f"the input's shape {_shape(input)}")
-    n_classes = input._data.shape[class_dim]
-    if label_smoothing > 0.0:
-        target = add(mul(target, 1.0 - label_smoothing), label_smoothing / n_classes)
+    if label_smoothing > 0.0:  # label_smoothing / C, C read from the graph where it is dynamic
+        share = div(Tensor(np.asarray(label_smoothing, target._data.dtype)), input.shape[class_dim])
+        target = add(mul(target, 1.0 - label_smoothing), share)
     prod = mul(logp, target)
     if weight is not None:
         weight = _float(weight, "cross_entropy", "weight")

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from cellonnx import ops as _ops
+from cellonnx.graph.symint import sym_broadcast_shapes
 from cellonnx.ops.composite.loss import _check_reduction, _shape
 from cellonnx.ops.prims._util import is_float_dtype
 from cellonnx.tensor import Tensor
@@ -230,7 +231,8 @@ def _multi_margin(input: Tensor, target: Tensor, p: int, margin: float, weight: 
                          f"{_shape(target)}.")
     n_classes = _shape(input)[1]
     _class_targets(target, n_classes, name)
-    hot = F.equal(F.expand_dims(target, 1), F.cast(F.arange(n_classes), target.dtype))
+    classes = input.shape[1]  # a graph value where the class axis is dynamic
+    hot = F.equal(F.expand_dims(target, 1), F.cast(F.arange(classes), target.dtype))
     x_y = F.sum(F.where(hot, input, 0.0), 1, keepdim=True)
     h = F.relu(F.add(F.sub(input, x_y), margin))
     if p == 2:
@@ -242,7 +244,7 @@ def _multi_margin(input: Tensor, target: Tensor, p: int, margin: float, weight: 
             raise ValueError(f"For '{name}', 'weight' must have shape ({n_classes},), but got "
                              f"{_shape(weight)}.")
         h = F.mul(h, F.expand_dims(F.gather(weight, target, 0), 1))
-    loss = F.div(F.sum(h, 1), float(n_classes))
+    loss = F.div(F.sum(h, 1), classes)
     if reduction == "mean":
         return F.mean(loss)
     if reduction == "sum":
@@ -292,14 +294,14 @@ def multilabel_margin_loss(input: Tensor, target: Tensor, reduction: str = "mean
     # listed_j: the target slots before the first -1 (a cumulative count of -1s still at zero)
     listed_j = F.equal(F.cumsum(F.cast(F.equal(target, -1), np.int32), 1), 0)
     safe = F.where(listed_j, target, 0)
-    classes = F.arange(n_classes)
+    classes = F.arange(input.shape[1])  # a graph value where the class axis is dynamic
     hot = F.equal(F.expand_dims(safe, 2), F.cast(classes, safe.dtype))
     hot = F.logical_and(hot, F.expand_dims(listed_j, 2))
     is_target = F.greater(F.sum(F.cast(hot, np.int32), 1), 0)                      # (N, C)
     x_t = F.gather_elements(input, 1, safe)                                          # (N, J)
     h = F.relu(F.add(F.sub(F.expand_dims(input, 1), F.expand_dims(x_t, 2)), 1.0))   # (N, J, C)
     keep = F.logical_and(F.expand_dims(listed_j, 2), F.expand_dims(F.logical_not(is_target), 1))
-    loss = F.div(F.sum(F.where(keep, h, 0.0), (1, 2)), float(n_classes))
+    loss = F.div(F.sum(F.where(keep, h, 0.0), (1, 2)), input.shape[1])
     if squeeze:
         loss = F.reshape(loss, ())
     if reduction == "mean":
@@ -399,9 +401,10 @@ def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, marg
     if max(anchor.ndim, positive.ndim, negative.ndim) <= 1:
         raise ValueError(f"For '{name}', the inputs must have more than one dimension, but got "
                          f"{_shape(anchor)}, {_shape(positive)} and {_shape(negative)}.")
-    shape = np.broadcast_shapes(_shape(anchor), _shape(positive), _shape(negative))
-    a, pos, neg = (t if _shape(t) == shape else F.broadcast_to(t, shape)
-                   for t in (anchor, positive, negative))
+    ts = (anchor, positive, negative)
+    shape = np.broadcast_shapes(*(_shape(t) for t in ts))
+    target = sym_broadcast_shapes(*(t.shape for t in ts))  # dynamic dims stay graph values
+    a, pos, neg = (t if _shape(t) == shape else F.broadcast_to(t, target) for t in ts)
     if p == 0:
         d_ap = d_an = F.sum(F.ones_like(a), 1)  # the size of axis 1, read at run time in a graph
     else:

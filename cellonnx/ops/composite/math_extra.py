@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from cellonnx.graph.symint import sym_max, sym_min
 from cellonnx import ops as _ops
 from cellonnx.autograd.tape import no_grad
 from cellonnx.ops.prims._util import is_float_dtype, norm_axes, norm_axis, to_tensor
@@ -76,11 +77,12 @@ def var_mean(input: Tensor, axis: Any = None, ddof: Any = 0, keepdims: bool = Fa
     """
     x = _floatify(input)
     axes = _axes(axis, x.ndim, "var")
-    n = x.size if axes is None else int(np.prod([x._data.shape[a] for a in axes]))
+    # the count is a graph value where an axis is dynamic (a float of it would hold the example's size)
+    n = math.prod(x.shape if axes is None else [x.shape[a] for a in axes])
     d = _ddof(ddof, "var")
     mean = F.mean(x, axes, True)
     centered = F.sub(x, mean)
-    var = F.div(F.sum(F.mul(centered, centered), axes, keepdim=keepdims), float(max(n - d, 0)))
+    var = F.div(F.sum(F.mul(centered, centered), axes, keepdim=keepdims), sym_max(n - d, 0))
     if not keepdims:
         mean = F.squeeze(mean, axes) if axes is not None else F.reshape(mean, ())
     return var, mean
@@ -281,8 +283,8 @@ def trace(input: Tensor) -> Tensor:
     input = to_tensor(input)
     if input.ndim != 2:
         raise ValueError(f"trace: expected a 2-D tensor, got shape {tuple(input.shape)}")
-    n, m = (int(d) for d in input._data.shape)
-    k = min(n, m)
+    n, m = input.shape
+    k = sym_min(n, m)
     diag = F.gather_elements(F.slice(input, (0, 0), (k, k)), 1, F.reshape(F.arange(k), (k, 1)))
     return F.sum(diag)
 

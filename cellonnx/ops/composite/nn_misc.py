@@ -170,6 +170,8 @@ def pdist(input: Tensor, p: float = 2.0) -> Tensor:
         raise ValueError(f"For 'pdist', 'p' must be a non-negative float, but got {p!r}.")
     if x.ndim < 2:
         raise ValueError(f"For 'pdist', 'input' must have at least 2 dims, but got shape {tuple(x.shape)}.")
+    from cellonnx.graph.trace import require_static
+    require_static(x.shape[-2], "pdist lists its row pairs in Python and")
     n = int(x.shape[-2])
     rows, cols = np.triu_indices(n, 1)
     if rows.size == 0:

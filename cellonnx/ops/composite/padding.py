@@ -31,13 +31,13 @@ def _symmetric(x: Tensor, pairs: list[tuple[int, int]]) -> Tensor:
     for axis, (b, e) in enumerate(pairs):
         if not (b or e):
             continue
-        n = int(x._data.shape[axis])
         parts = []
         if b:
             parts.append(flip_axis(Slice.apply(x, axes=(axis,), starts=(0,), ends=(b,), steps=(1,)), axis))
         parts.append(x)
         if e:
-            tail = Slice.apply(x, axes=(axis,), starts=(n - e,), ends=(n,), steps=(1,))
+            # the last e along the axis, whatever its size
+            tail = Slice.apply(x, axes=(axis,), starts=(-e,), ends=(None,), steps=(1,))
             parts.append(flip_axis(tail, axis))
         x = concat(parts, axis)
     return x

@@ -89,7 +89,7 @@ def extract_image_patches(input_x: Tensor, ksizes: Sequence[int], strides: Seque
     out, pads = same_or_valid(x.shape[2:], k, s, r, padding, op)
     views = _taps(_pad(x, pads), 2, k, s, r, out)
     patches = F.stack(views, 1)  # (N, kh * kw, C, oh, ow)
-    return F.reshape(patches, (-1, len(views) * int(x.shape[1]), out[0], out[1]))
+    return F.reshape(patches, (x.shape[0], len(views) * x.shape[1], out[0], out[1]))
 
 
 def extract_volume_patches(input_x: Tensor, kernel_size: Sequence[int], strides: Sequence[int],
@@ -118,7 +118,7 @@ def extract_volume_patches(input_x: Tensor, kernel_size: Sequence[int], strides:
                                  f"for in {n}, kernel_size {kk}, stride {ss}.")
     views = _taps(_pad(x, pads), 2, k, s, (1, 1, 1), out)
     patches = F.stack(views, 1)  # (N, kd * kh * kw, C, od, oh, ow)
-    return F.reshape(patches, (-1, len(views) * int(x.shape[1]), *out))
+    return F.reshape(patches, (x.shape[0], len(views) * x.shape[1], *out))
 
 
 def dilation2d(x: Tensor, filter: Tensor, stride: Sequence[int], dilation: Sequence[int],

@@ -117,13 +117,14 @@ def _median(input: Tensor, axis: int, keepdims: bool, ignore_nan: bool, op: str)
     if x.ndim == 0:
         return x, F.zeros((), dtype=dtypes.int64)
     a = norm_axis(axis, x.ndim, op)
-    n = int(x._data.shape[a])
+    n = x.shape[a]  # a graph value where the axis is dynamic
     ordered, order = F.sort(x, a)  # stable, NaN last
     floats = is_float_dtype(x._data.dtype)
     if ignore_nan and floats:
         valid = F.sum(F.cast(F.logical_not(F.isnan(x)), np.int64), a, True)
         # an all-NaN slice gives NaN at the middle position of the whole slice (as MindSpore)
-        k = F.where(F.equal(valid, 0), F.full_like(valid, (n - 1) // 2), F.floor_div(F.sub(valid, 1), 2))
+        middle = F.mul(F.ones_like(valid), (n - 1) // 2)
+        k = F.where(F.equal(valid, 0), middle, F.floor_div(F.sub(valid, 1), 2))
         value, index = F.gather_elements(ordered, a, k), F.gather_elements(order, a, k)
     else:
         value, index = F.narrow(ordered, a, (n - 1) // 2, 1), F.narrow(order, a, (n - 1) // 2, 1)
@@ -192,7 +193,7 @@ def _quantile(input: Tensor, q: Any, axis: Any, keepdims: bool, ignore_nan: bool
     else:
         a = norm_axis(int(axis), x.ndim, op)
         work = x
-    n = int(work._data.shape[a])
+    n = work.shape[a]  # a graph value where the axis is dynamic
     ordered, _ = F.sort(work, a)
     nq = int(qt._data.shape[0])
     # positions q * (count - 1), per quantile, broadcast against the sorted values' keep-dims shape
@@ -200,7 +201,7 @@ def _quantile(input: Tensor, q: Any, axis: Any, keepdims: bool, ignore_nan: bool
     if ignore_nan:
         count = F.sum(F.cast(F.logical_not(F.isnan(work)), x._data.dtype), a, True)
     else:
-        count = F.full_like(F.narrow(work, a, 0, 1), float(n))
+        count = F.mul(F.ones_like(F.narrow(work, a, 0, 1)), n)
     pos = F.mul(F.reshape(qt, qshape), F.sub(count, 1.0))          # (nq, ..., 1, ...)
     pos = F.maximum(pos, F.zeros_like(pos))
     lo = F.floor(pos)
@@ -288,12 +289,12 @@ def cov(input: Tensor, *, correction: int = 1, fweights: Tensor | None = None,
     x = F.reshape(x, (1, -1)) if x.ndim < 2 else x
     if not is_float_dtype(x._data.dtype) or x._data.dtype in (np.float16, dtypes.bfloat16.np_dtype):
         x = F.cast(x, np.float32)
-    n = int(x._data.shape[1])
+    n = x.shape[1]  # a graph value where it is dynamic
     w = None
     for weights, name in ((fweights, "fweights"), (aweights, "aweights")):
         if weights is not None:
             weights = to_tensor(weights)
-            if weights.ndim != 1 or int(weights._data.shape[0]) != n:
+            if weights.ndim != 1 or int(weights._data.shape[0]) != int(n):
                 raise ValueError(f"cov: {name} must be 1-D with {n} elements, got shape "
                                  f"{tuple(weights.shape)}")
             weights = F.cast(weights, x._data.dtype)
@@ -302,7 +303,7 @@ def cov(input: Tensor, *, correction: int = 1, fweights: Tensor | None = None,
         w_sum = F.sum(w)
         avg = F.div(F.sum(F.mul(x, w), 1), w_sum)
     else:
-        w_sum = Tensor(np.asarray(float(n), x._data.dtype))
+        w_sum = F.cast(Tensor(n), x._data.dtype)
         avg = F.mean(x, 1)
     if w is not None and aweights is not None and correction != 0:
         a = F.cast(to_tensor(aweights), x._data.dtype)
@@ -411,8 +412,8 @@ def diff(x: Tensor, n: int = 1, axis: int = -1, prepend: Tensor | None = None,
     if len(parts) > 1:
         x = F.concat([F.cast(to_tensor(t), x._data.dtype) for t in parts], a)
     for _ in range(int(n)):
-        m = int(x._data.shape[a])
-        if m == 0:
+        m = x.shape[a]  # a graph value where the axis is dynamic
+        if int(m) == 0:
             break
         hi, lo = F.narrow(x, a, 1, m - 1), F.narrow(x, a, 0, m - 1)
         x = F.not_equal(hi, lo) if x._data.dtype == np.bool_ else F.sub(hi, lo)
@@ -448,7 +449,7 @@ def trapz(y: Tensor, x: Tensor | None = None, *, dx: float = 1.0, dim: int = -1)
     """
     y = _floatify(y)
     a = norm_axis(dim, y.ndim, "trapz")
-    m = int(y._data.shape[a])
+    m = y.shape[a]  # a graph value where the axis is dynamic
     if m < 2:
         return F.sum(F.mul(y, 0.0), a)
     mid = F.mul(F.add(F.narrow(y, a, 1, m - 1), F.narrow(y, a, 0, m - 1)), 0.5)
@@ -456,7 +457,7 @@ def trapz(y: Tensor, x: Tensor | None = None, *, dx: float = 1.0, dim: int = -1)
         return F.mul(F.sum(mid, a), float(dx))
     xt = F.cast(to_tensor(x), y._data.dtype)
     if xt.ndim == 1:
-        if int(xt._data.shape[0]) != m:
+        if int(xt._data.shape[0]) != int(m):
             raise ValueError(f"trapz: x has {int(xt._data.shape[0])} points, y has {m} along dim {a}")
         shape = [1] * y.ndim
         shape[a] = m

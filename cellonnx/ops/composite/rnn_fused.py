@@ -118,14 +118,14 @@ def dynamic_rnn(x: Tensor, w: Tensor, b: Tensor, init_h: Tensor | None = None, i
     _check_rank(op, "w", w, 2, "2-D")
     _check_rank(op, "b", b, 1, "1-D")
     hidden = int(b.shape[0]) // 4
-    batch = int(x.shape[1])
+    batch = x.shape[1]  # a graph value where the batch is dynamic
     dtype = b._data.dtype
     states = []
     for name, s in (("init_h", init_h), ("init_c", init_c)):
         if s is None:
-            states.append(Tensor(np.zeros((batch, hidden), dtype)))
+            states.append(F.zeros((batch, hidden), dtype))
             continue
-        if tuple(s.shape) != (1, batch, hidden):
+        if tuple(int(d) for d in s.shape) != (1, int(batch), hidden):
             raise ValueError(f"For '{op}', '{name}' must have shape (1, batch_size, hidden_size) = "
                              f"(1, {batch}, {hidden}), but got {tuple(s.shape)}.")
         states.append(F.cast(F.reshape(s, (batch, hidden)), dtype))
@@ -164,7 +164,7 @@ def dynamic_gru_v2(x: Tensor, weight_input: Tensor, weight_hidden: Tensor, bias_
     _check_rank(op, "weight_input", weight_input, 2, "2-D")
     _check_rank(op, "weight_hidden", weight_hidden, 2, "2-D")
     hidden = int(weight_hidden.shape[0])
-    in_size, batch = int(x.shape[2]), int(x.shape[1])
+    in_size, batch = int(x.shape[2]), x.shape[1]  # the batch a graph value where it is dynamic
     if tuple(weight_input.shape) != (in_size, 3 * hidden):
         raise ValueError(f"For '{op}', 'weight_input' must have shape (input_size, 3 * hidden_size) = "
                          f"({in_size}, {3 * hidden}), but got {tuple(weight_input.shape)}.")
@@ -180,8 +180,8 @@ def dynamic_gru_v2(x: Tensor, weight_input: Tensor, weight_hidden: Tensor, bias_
     typed = next((t for t in (bias_input, bias_hidden, init_h) if t is not None), None)
     dtype = typed._data.dtype if typed is not None else x._data.dtype
     if init_h is None:
-        h = Tensor(np.zeros((batch, hidden), dtype))
-    elif tuple(init_h.shape) != (batch, hidden):
+        h = F.zeros((batch, hidden), dtype)
+    elif tuple(int(d) for d in init_h.shape) != (int(batch), hidden):
         raise ValueError(f"For '{op}', 'init_h' must have shape (batch_size, hidden_size) = ({batch}, "
                          f"{hidden}), but got {tuple(init_h.shape)}.")
     else:

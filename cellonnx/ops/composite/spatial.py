@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from cellonnx.ops.prims._util import is_float_dtype, to_tensor
+from cellonnx.ops.prims.creation import zeros
 from cellonnx.ops.prims.index import Pad, Slice, stack, unslice
 from cellonnx.ops.prims.linalg import matmul
 from cellonnx.ops.prims.math import add
@@ -70,9 +71,9 @@ def space_to_batch_nd(input_x: Tensor, block_size: Any, paddings: Any) -> Tensor
         widths[lead + i], widths[x.ndim + lead + i] = b, a
     if any(widths):
         x = Pad.apply(x, pads=tuple(widths), mode="constant", value=0)
-    shape = tuple(int(d) for d in x._data.shape)
+    shape = tuple(x.shape)  # dims stay graph values where they are dynamic
     for i, b in enumerate(block):
-        if shape[lead + i] % b:
+        if int(shape[lead + i]) % b:
             raise ValueError(f"space_to_batch_nd: padded spatial size {shape[lead + i]} of axis {lead + i} "
                              f"is not a multiple of the block {b}")
     split = shape[:lead] + tuple(d for i, b in enumerate(block) for d in (shape[lead + i] // b, b))
@@ -99,9 +100,9 @@ def batch_to_space_nd(input_x: Tensor, block_shape: Any, crops: Any) -> Tensor:
     if lead < 1:
         raise ValueError(f"batch_to_space_nd: input of shape {tuple(x.shape)} has no batch axis before its "
                          f"{m} spatial axes")
-    shape = tuple(int(d) for d in x._data.shape)
+    shape = tuple(x.shape)  # dims stay graph values where they are dynamic
     nb = int(np.prod(block))
-    if shape[0] % nb:
+    if int(shape[0]) % nb:
         raise ValueError(f"batch_to_space_nd: batch {shape[0]} is not a multiple of the block product {nb}")
     x = reshape(x, block + (shape[0] // nb,) + shape[1:])
     # (b1..bM, n, c..., w1..wM) -> (n, c..., w1, b1, ..., wM, bM)
@@ -164,7 +165,7 @@ def unfold(input: Tensor, kernel_size: Any, dilation: Any = 1, padding: Any = 0,
     p = _two(padding, "unfold", "padding", 0)
     s = _two(stride, "unfold", "stride", 1)
     n, c, h, w = x.shape
-    oh, ow = _blocks((int(h), int(w)), k, d, p, s, "unfold")
+    oh, ow = _blocks((h, w), k, d, p, s, "unfold")  # graph values where H or W is dynamic
     if any(p):
         x = Pad.apply(x, pads=(0, 0, p[0], p[1], 0, 0, p[0], p[1]), mode="constant", value=0)
     parts = [Slice.apply(x, axes=(2, 3), starts=st, ends=en, steps=s)
@@ -178,12 +179,13 @@ def _fold(cols: Tensor, output_size: Any, kernel: tuple[int, int], dil: tuple[in
     """cols (N, C, kh * kw, L) -> (N, C, H, W), summing what overlapping blocks put at one pixel."""
     size = _two(output_size, op, "output_size", 1)
     oh, ow = _blocks(size, kernel, dil, pad, stride, op)
-    n, c, kk, nl = (int(v) for v in cols._data.shape)
+    n, c = cols.shape[:2]  # graph values where they are dynamic
+    kk, nl = (int(v) for v in cols._data.shape[2:])
     if kk != kernel[0] * kernel[1] or nl != oh * ow:
         raise ValueError(f"{op}: expected {kernel[0] * kernel[1]} kernel positions and {oh * ow} blocks for "
                          f"output_size {size}, got input of shape {tuple(cols.shape)}")
     hp, wp = size[0] + 2 * pad[0], size[1] + 2 * pad[1]
-    canvas = Tensor._make(np.zeros((n, c, hp, wp), cols._data.dtype))
+    canvas = zeros((n, c, hp, wp), cols._data.dtype)
     placed = []
     for i, (st, en) in enumerate(_window(kernel[0], kernel[1], dil, stride, oh, ow)):
         block = reshape(Slice.apply(cols, axes=(2,), starts=(i,), ends=(i + 1,), steps=(1,)), (n, c, oh, ow))
@@ -221,7 +223,7 @@ def fold(input: Tensor, output_size: Any, kernel_size: Any, dilation: Any = 1, p
     if x.ndim != 3:
         raise ValueError(f"fold: input must be 3-D (N, C * kh * kw, L), got shape {tuple(x.shape)}")
     k = _two(kernel_size, "fold", "kernel_size", 1)
-    n, ck, nl = (int(v) for v in x._data.shape)
+    n, ck, nl = x.shape
     if ck % (k[0] * k[1]):
         raise ValueError(f"fold: input.shape[1] = {ck} is not a multiple of the kernel size {k[0] * k[1]}")
     cols = reshape(x, (n, ck // (k[0] * k[1]), k[0] * k[1], nl))

@@ -148,7 +148,7 @@ def _shift(input: Tensor, dim: Any, sign: int, op: str) -> Tensor:
     dims = tuple(norm_axis(d, x.ndim, op) for d in dims)
     if not dims:
         return x
-    shifts = tuple(sign * (int(x._data.shape[d]) // 2) for d in dims)
+    shifts = tuple(sign * (x.shape[d] // 2) for d in dims)  # a dynamic dim's half stays a graph value
     return F.roll(x, shifts, dims)
 
 
@@ -232,11 +232,12 @@ def stft(x: Tensor, n_fft: int, hop_length: int | None = None, win_length: int |
         if mode is None:
             raise ValueError(f"stft: pad_mode must be 'REFLECT' or 'CONSTANT', got {pad_mode!r}")
         sig = F.pad(sig, (n_fft // 2, n_fft // 2), mode)
-    length = int(sig._data.shape[-1])
+    length = sig.shape[-1]  # a graph value where the signal's length is dynamic
     if length < n_fft:
         raise ValueError(f"stft: the signal ({length} samples after padding) is shorter than n_fft {n_fft}")
     frames_n = 1 + (length - n_fft) // hop
-    index = Tensor(np.arange(frames_n)[:, None] * hop + np.arange(n_fft)[None, :])
+    starts = F.mul(F.reshape(F.cast(F.arange(frames_n), np.int64), (-1, 1)), hop)
+    index = F.add(starts, Tensor(np.arange(n_fft, dtype=np.int64)[None, :]))
     frames = F.gather(sig, index, sig.ndim - 1)                     # (batch?, frames, n_fft)
     scale = n_fft ** -0.5 if normalized else 1.0
     if return_complex or is_complex:

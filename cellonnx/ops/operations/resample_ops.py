@@ -48,11 +48,21 @@ def _setup_resize_area(prim: Any) -> None:
                         f"{type(prim.align_corners).__name__}.")
 
 
+def _static_hw(images: Tensor, op: str) -> tuple[int, int]:
+    """(H, W) as ints: the resampling tables are built over them, so a dynamic one is refused
+    (StaticDimRequired) rather than held at the example's size."""
+    from cellonnx.graph.trace import require_static
+
+    for d in images.shape[1:3]:
+        require_static(d, f"{op} builds its resampling tables over the image size and")
+    return int(images.shape[1]), int(images.shape[2])
+
+
 def _resize_area(images: Any, size: Any, align_corners: bool) -> Tensor:
     op = "ResizeArea"
     images = _images(images, op)
     oh, ow = (int(v) for v in _pair(size, "size", "int32", op, True))
-    h, w = int(images.shape[1]), int(images.shape[2])
+    h, w = _static_hw(images, op)
     return separable(images, area_weights(h, oh, align_corners), area_weights(w, ow, align_corners))
 
 
@@ -75,7 +85,7 @@ def _scale_and_translate(images: Any, size: Any, scale: Any, translation: Any, k
     oh, ow = (int(v) for v in _pair(size, "size", "int32", op, True))
     sy, sx = (float(v) for v in _pair(scale, "scale", "float32", op, True))
     ty, tx = (float(v) for v in _pair(translation, "translation", "float32", op, False))
-    h, w = int(images.shape[1]), int(images.shape[2])
+    h, w = _static_hw(images, op)
     return separable(images, scale_translate_weights(h, oh, sy, ty, kernel_type, antialias),
                      scale_translate_weights(w, ow, sx, tx, kernel_type, antialias))
 
@@ -111,6 +121,7 @@ def _glimpse(prim: Any, x: Any, size: Any, offsets: Any) -> Tensor:
         raise ValueError(f"For '{op}', 'offsets' must be (batch_size = {int(x.shape[0])}, 2), but got shape "
                          f"{off.shape}.")
     noise = "uniform" if prim.uniform_noise else prim.noise
+    _static_hw(x, op)  # the glimpse windows are placed in Python over the image size
     return extract_glimpse(x, (gh, gw), off, prim.centered, prim.normalized, noise, generator(op))
 
 

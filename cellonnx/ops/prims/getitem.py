@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from cellonnx.autograd.tape import _mode
+from cellonnx.graph.symint import sym_broadcast_shapes
 from cellonnx.ops import registry
 from cellonnx.ops.prims._util import to_tensor
 from cellonnx.ops.prims.creation import arange
@@ -345,10 +346,11 @@ def masked_select(input: Tensor, mask: Any) -> Tensor:
     """
     input, m = to_tensor(input), _as_bool(mask)
     shape = np.broadcast_shapes(tuple(input._data.shape), tuple(m._data.shape))
+    target = sym_broadcast_shapes(input.shape, m.shape)  # dynamic dims stay graph values
     if tuple(input._data.shape) != shape:
-        input = broadcast_to(input, shape)
+        input = broadcast_to(input, target)
     if tuple(m._data.shape) != shape:
-        m = broadcast_to(m, shape)
+        m = broadcast_to(m, target)
     if not shape:
         input, m = reshape(input, (1,)), reshape(m, (1,))
     return GatherND.apply(input, transpose(NonZero.apply(m, strict=False), (1, 0)))

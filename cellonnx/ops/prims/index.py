@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from cellonnx.graph.symint import is_symbolic
 from cellonnx.ops.prims._util import as_dim, norm_axis, result_dtype, to_tensor
 from cellonnx.ops.registry import Op
 from cellonnx.tensor import Tensor
@@ -552,7 +553,7 @@ def _circular_pad(x: Tensor, before: list, after: list) -> Tensor:
             raise ValueError(f"pad: circular padding ({b}, {e}) of axis {a} must be within 0..{n}")
         parts = []
         if b:
-            parts.append(Slice.apply(x, axes=(a,), starts=(n - b,), ends=(None,), steps=(1,)))
+            parts.append(Slice.apply(x, axes=(a,), starts=(-b,), ends=(None,), steps=(1,)))  # the last b
         parts.append(x)
         if e:
             parts.append(Slice.apply(x, axes=(a,), starts=(0,), ends=(e,), steps=(1,)))
@@ -583,7 +584,8 @@ def slice(input_x: Tensor, begin: Any, size: Any) -> Tensor:
         n = int(input_x._data.shape[a])
         if int(b) < 0 or int(b) > n or (int(s) != -1 and (int(s) < 0 or int(b) + int(s) > n)):
             raise ValueError(f"slice: begin {int(b)} with size {int(s)} is out of range for axis {a} of size {n}")
-        if int(b) == 0 and (int(s) == -1 or (int(s) == n and not _symbolic(s))):
+        # the whole axis: nothing to slice (a size equal to a dynamic dim's example is not the whole axis)
+        if int(b) == 0 and (int(s) == -1 or s == input_x.shape[a]):
             continue
         axes.append(a)
         starts.append(b)
@@ -655,9 +657,9 @@ def roll(input: Tensor, shifts: Any, dims: Any = None) -> Tensor:
     out = input
     for s, d in zip(shifts, dims):
         a = norm_axis(d, input.ndim, "roll")
-        n = int(input._data.shape[a])
-        k = int(s) % n if n else 0
-        if k:
+        n = input.shape[a]  # a dynamic dim stays one: the shift modulo it is computed in the graph
+        k = (s if is_symbolic(s) else int(s)) % n if n else 0
+        if k or is_symbolic(k):
             tail = Slice.apply(out, axes=(a,), starts=(n - k,), ends=(None,), steps=(1,))
             head = Slice.apply(out, axes=(a,), starts=(0,), ends=(n - k,), steps=(1,))
             out = Concat.apply(tail, head, axis=a)

@@ -49,6 +49,8 @@ class InterleavedDFT(Op):
         return (InterleavedDFT.apply(g, inverse=not inverse),)
 
     def lower(self, g, x, *, inverse):
+        from cellonnx.graph.trace import require_static
+        require_static(g.in_tensors[0].shape[-1], "the DFT matrix is built over the transform's length and")
         width = int(g.in_tensors[0]._data.shape[-1])
         d = width // 2 if inverse else width
         return g.op("MatMul", x, g.const(dft_matrix(d, inverse, g.in_tensors[0]._data.dtype)))

@@ -337,10 +337,11 @@ def _affine(x: Tensor, weight: Any, bias: Any, op: str) -> tuple[Tensor, Tensor]
     """weight / bias of shape (C,) (ones / zeros when None)."""
     c = int(x._data.shape[1])
     dt = x._data.dtype
-    w = to_tensor(weight) if weight is not None else ones((c,), dtype=dt)
-    b = to_tensor(bias) if bias is not None else zeros((c,), dtype=dt)
+    # the default ones / zeros are as long as the channel axis is in the graph (it may be dynamic)
+    w = to_tensor(weight) if weight is not None else ones((x.shape[1],), dtype=dt)
+    b = to_tensor(bias) if bias is not None else zeros((x.shape[1],), dtype=dt)
     for name, p in (("weight", w), ("bias", b)):
-        if tuple(p._data.shape) != (c,):
+        if tuple(int(d) for d in p._data.shape) != (c,):
             raise ValueError(f"{op}: {name} must have shape ({c},) for an input with C={c} channels "
                              f"(input {tuple(x._data.shape)}), got {tuple(p._data.shape)}")
     return w, b

@@ -8,6 +8,7 @@ window views (kH + kW vectorised steps, never a loop over pixels); argmax indice
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from typing import Any
 
@@ -228,7 +229,7 @@ class MaxPoolWithArgmax(Op):
             return tiled
         xs, back = _onnx_pool_input(g, x)
         y, ind = g.op("MaxPool", xs, outputs=2, **_onnx_pool_attrs(g, kernel, stride, pads, dilation, ceil_mode))
-        plane = int(np.prod([int(s) for s in g.in_tensors[0]._data.shape[2:]]))
+        plane = math.prod(g.in_tensors[0].shape[2:])  # a SymInt where H or W is dynamic
         return (g.op("Cast", y, to=back) if back else y), g.op("Mod", ind, g.i64(plane))  # ONNX counts N, C too
 
 

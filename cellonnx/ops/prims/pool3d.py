@@ -4,6 +4,7 @@ and fractional max pooling (written over ops: the windows come from a random-sam
 computes them too)."""
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -178,13 +179,13 @@ class MaxUnpool(Op):
     def lower(self, g, x, idx, *, out_shape):
         xt = g.in_tensors[0]
         dt = xt._data.dtype
-        plane = int(np.prod(out_shape))
+        plane = math.prod(out_shape)  # a SymInt where the output's dims are dynamic
         lead = g.op("Slice", g.op("Shape", x), g.i64([0]), g.i64([2]), g.i64([0]))
         zeros = g.op("ConstantOfShape", g.op("Concat", lead, g.i64([plane]), axis=0),
                      value=numpy_helper.from_array(np.zeros(1, dt)))
         ind = g.op("Cast", g.op("Reshape", idx, g.i64([0, 0, -1])), to=7)
         out = g.op("ScatterElements", zeros, ind, g.op("Reshape", x, g.i64([0, 0, -1])), axis=2)
-        return g.op("Reshape", out, g.op("Concat", lead, g.i64(list(out_shape)), axis=0))
+        return g.op("Reshape", out, g.op("Concat", lead, g.shape_value(list(out_shape)), axis=0))
 
 
 def _max_unpool(op: str, nd: int, x: Tensor, indices: Tensor, kernel_size: Any, stride: Any, padding: Any,
@@ -203,7 +204,7 @@ def _max_unpool(op: str, nd: int, x: Tensor, indices: Tensor, kernel_size: Any, 
     k = int_tuple(kernel_size, nd, "kernel_size", op)
     s = k if stride is None else int_tuple(stride, nd, "stride", op)
     p = int_tuple(padding, nd, "padding", op, minimum=0)
-    spatial = [int(v) for v in x._data.shape[-nd:]]
+    spatial = list(x.shape[-nd:])  # dynamic dims stay SymInts: the output's size is computed in the graph
     default = tuple((spatial[i] - 1) * s[i] - 2 * p[i] + k[i] for i in range(nd))
     out = default
     if output_size is not None and not isinstance(output_size, tuple):
@@ -326,7 +327,10 @@ def _fractional(op: str, nd: int, input: Any, kernel_size: Any, output_size: Any
                          f"{getattr(input, 'shape', input)}.")
     batched = input.ndim == nd + 2
     x = input if batched else expand_dims(input, 0)
-    n, c = int(x._data.shape[0]), int(x._data.shape[1])
+    from cellonnx.graph.trace import require_static
+    for d in x.shape[2:]:  # the pooling windows are laid out in Python over the spatial sizes
+        require_static(d, f"{op} lays its windows out over each spatial size and")
+    n, c = x.shape[0], x.shape[1]  # graph values where they are dynamic
     spatial = [int(v) for v in x._data.shape[2:]]
     k = int_tuple(kernel_size, nd, "kernel_size", op)
     if output_size is None:
@@ -345,7 +349,7 @@ def _fractional(op: str, nd: int, input: Any, kernel_size: Any, output_size: Any
         samples = rand(n, c, nd, dtype=x._data.dtype if x._data.dtype.kind == "f" else None)
     elif not batched and tuple(samples.shape) == (c, 1, nd):
         samples = transpose(samples, (1, 0, 2))  # MindSpore's layout for an unbatched 3-D input
-    if tuple(samples.shape) != (n, c, nd):
+    if tuple(int(d) for d in samples.shape) != (int(n), int(c), nd):
         raise ValueError(f"For {op}, '_random_samples' must have shape {(n, c, nd)}, got "
                          f"{tuple(samples.shape)}.")
     # the 2-D op reads its samples as (w, h), the 3-D one as (d, h, w)

@@ -237,6 +237,11 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None, mode:
                          f"{rank}D")
     if mode == "area" and sizes is None:
         recompute_scale_factor = True
+    if factors is not None:  # the output size floor(in * factor) is a float of each input size
+        from cellonnx.graph.trace import require_static
+        for d in input.shape[2:]:
+            require_static(d, "interpolate with scale_factor computes the output size from a float of the "
+                           "input size, which", float_read=True)
     spatial = [int(s) for s in input._data.shape[2:]]
     if recompute_scale_factor:
         if sizes is not None:

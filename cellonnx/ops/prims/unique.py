@@ -168,7 +168,7 @@ def unique_consecutive(input: Tensor, return_inverse: bool = False, return_count
     else:
         def part(start: Any, stop: Any) -> Tensor:
             return Slice.apply(work, axes=(axis,), starts=(start,), ends=(stop,), steps=(1,))
-        differs = not_equal(part(1, None), part(0, n - 1))          # slice t+1 against slice t
+        differs = not_equal(part(1, None), part(0, -1))             # slice t+1 against slice t
         if work.ndim > 1:
             others = tuple(a for a in range(work.ndim) if a != axis)
             differs = cast(ReduceMax.apply(cast(differs, np.int32), axes=others, keep_dims=False), np.bool_)
@@ -179,7 +179,7 @@ def unique_consecutive(input: Tensor, return_inverse: bool = False, return_count
         run = sub(CumSum.apply(cast(starts_mask, np.int64), axis=0, exclusive=False, reverse=False), 1)
         inverse = reshape(run, x.shape) if dim is None else run
         ends = concat([Slice.apply(starts, axes=(0,), starts=(1,), ends=(None,), steps=(1,)),
-                       Fill.apply(shape=(1,), value=n, dtype=np.dtype(np.int64))], 0)
+                       reshape(cast(Tensor(work.shape[axis]), np.int64), (1,))], 0)  # n, read at run time
         outs = [output, inverse, sub(ends, starts)]
     if not return_inverse and not return_counts:
         return outs[0]
