@@ -23,19 +23,12 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_env  # noqa: F401 (the editable install's hook, before cellonnx.models is imported)
-from gpu_train import batch, device_memory_mib
+from gpu_train import batch, blocks, device_memory_mib
 
 
 def timed_blocks(step, sync, args) -> list[float]:
-    rates = []
-    for _ in range(args.blocks):
-        time.sleep(args.pause)
-        t = time.perf_counter()
-        for _ in range(args.steps):
-            step()
-        sync()
-        rates.append(args.batch * args.steps / (time.perf_counter() - t))
-    return rates
+    """gpu_train's blocks without its warm-up (each side here warms up reading every loss)."""
+    return blocks(step, sync, argparse.Namespace(**{**vars(args), "warmup": 0}))
 
 
 def graph_side(compiled, x: np.ndarray, y: np.ndarray, args) -> tuple[dict, list[float]]:
