@@ -23,7 +23,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_env  # noqa: F401 (the editable install's hook, before cellonnx.models is imported)
-from gpu_train import batch, blocks, device_memory_mib
+from gpu_train import blocks, device_memory_mib, resnet50_parser, resnet50_step
 
 
 def timed_blocks(step, sync, args) -> list[float]:
@@ -109,42 +109,21 @@ def graph_side(compiled, x: np.ndarray, y: np.ndarray, args) -> tuple[dict, list
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--batch", type=int, default=64)
-    parser.add_argument("--image", type=int, default=224)
-    parser.add_argument("--classes", type=int, default=1000)
-    parser.add_argument("--steps", type=int, default=5)
-    parser.add_argument("--blocks", type=int, default=3)
-    parser.add_argument("--warmup", type=int, default=4)
-    parser.add_argument("--pause", type=float, default=1.0)
-    parser.add_argument("--tf32", action="store_true")
-    parser.add_argument("--device", default="GPU", choices=["GPU", "CPU"],
-                        help="CPU: a quick check of the bindings (no CUDA graphs there)")
-    args = parser.parse_args()
-    from cellonnx.models.resnet import resnet50
-
-    import cellonnx as ms
-    from cellonnx import nn
+    args = resnet50_parser(__doc__, steps=5, warmup=4).parse_args()
     from cellonnx.graph import train as graph_train
 
-    ms.set_context(mode=ms.GRAPH_MODE, device_target=args.device)
-    if args.tf32:
-        ms.set_context(gpu_config={"matmul_allow_tf32": True})
-    ms.set_seed(0)
-    net = resnet50(num_classes=args.classes)
-    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
-    step = nn.TrainOneStepCell(nn.WithLossCell(net, loss),
-                               nn.Momentum(net.trainable_params(), learning_rate=0.01, momentum=0.9))
-    step.set_train()
-    x, y = batch(args)
-    xt, yt = ms.Tensor(x), ms.Tensor(y)
+    step, xt, yt = resnet50_step(args)
+    x, y = xt.asnumpy(), yt.asnumpy()
     step(xt, yt)   # traced, then every side starts from the state after this step
     (compiled,) = graph_train.compiled_steps(step)
     graphed, graph_losses = graph_side(compiled, x, y, args)
-    plain_losses = [float(step(xt, yt).asnumpy()) for _ in range(args.warmup)]
-    last = []
-    rates = timed_blocks(lambda: last.append(step(xt, yt)) or (len(last) > 1 and last.pop(0)),
-                         lambda: float(last[-1].asnumpy()), args)
+    last = [step(xt, yt) for _ in range(args.warmup)]
+    plain_losses = [float(loss.asnumpy()) for loss in last]
+
+    def plain_step() -> None:
+        last[:] = [step(xt, yt)]
+
+    rates = timed_blocks(plain_step, lambda: float(last[-1].asnumpy()), args)
     plain = {"side": "cellonnx compiled step (one run per step, state bound afresh)",
              "images_per_s": round(statistics.median(rates), 1), "blocks": [round(r, 1) for r in rates]}
     diff = max(abs(a - b) / max(abs(b), 1e-12) for a, b in zip(graph_losses, plain_losses))

@@ -12,7 +12,8 @@ computes in float32 throughout unless ``--tf32`` lets it use TF32 for convolutio
 has one switch for both). The input batch is a host array fed every step on the cellonnx side; PyTorch is
 timed with the batch already on the device and with a host-to-device copy each step. Each side runs alone:
 warm-up steps, then ``--blocks`` blocks of ``--steps`` steps with a pause between blocks, synchronising at
-the end of each block (reading the loss back). Prints one JSON line per side: median images/s over blocks and peak device memory.
+the end of each block (reading the loss back). Prints one JSON line per side: median images/s over blocks
+and peak device memory.
 """
 from __future__ import annotations
 
@@ -66,7 +67,9 @@ def batch(args) -> tuple[np.ndarray, np.ndarray]:
     return x, y
 
 
-def run_cellonnx(args) -> dict:
+def resnet50_step(args) -> tuple:
+    """cellonnx's ResNet-50 training step in GRAPH_MODE on ``args.device`` and its batch: (step, x, y) as
+    Tensors."""
     from cellonnx.models.resnet import resnet50
 
     import cellonnx as ms
@@ -82,7 +85,11 @@ def run_cellonnx(args) -> dict:
                                nn.Momentum(net.trainable_params(), learning_rate=0.01, momentum=0.9))
     step.set_train()
     x, y = batch(args)
-    xt, yt = ms.Tensor(x), ms.Tensor(y)
+    return step, ms.Tensor(x), ms.Tensor(y)
+
+
+def run_cellonnx(args) -> dict:
+    step, xt, yt = resnet50_step(args)
     last = []
     t = time.perf_counter()
     last.append(step(xt, yt))
@@ -127,19 +134,25 @@ def run_torch(args, resident: bool) -> dict:
             "device_mib": device_memory_mib()}
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def resnet50_parser(doc: str, steps: int = 10, warmup: int = 3) -> argparse.ArgumentParser:
+    """The options of a ResNet-50 training benchmark on the GPU (batch, blocks, device, TF32)."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--batch", type=int, default=64)
     parser.add_argument("--image", type=int, default=224)
     parser.add_argument("--classes", type=int, default=1000)
-    parser.add_argument("--steps", type=int, default=10)
+    parser.add_argument("--steps", type=int, default=steps)
     parser.add_argument("--blocks", type=int, default=3)
-    parser.add_argument("--warmup", type=int, default=3)
+    parser.add_argument("--warmup", type=int, default=warmup)
     parser.add_argument("--pause", type=float, default=1.0)
     parser.add_argument("--device", default="GPU", choices=["GPU", "CPU"],
                         help="cellonnx's device_target (CPU: a quick check of the script without a GPU)")
     parser.add_argument("--tf32", action="store_true",
                         help="let cellonnx use TF32 (PyTorch's default uses it for cuDNN convolutions)")
+    return parser
+
+
+def main() -> None:
+    parser = resnet50_parser(__doc__)
     parser.add_argument("--sides", nargs="+", default=["cellonnx", "torch"],
                         choices=["cellonnx", "torch", "torch-host"])
     args = parser.parse_args()

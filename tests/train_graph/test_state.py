@@ -138,7 +138,7 @@ def test_recompiles_only_on_structural_change(caplog: pytest.LogCaptureFixture) 
         ms.set_context(mode=ms.PYNATIVE_MODE)
 
 
-def test_set_dtype_between_steps_recompiles() -> None:
+def test_set_dtype_between_steps_recompiles(caplog: pytest.LogCaptureFixture) -> None:
     """``Parameter.set_dtype`` between steps reaches the next step: the step is traced again for the new
     dtype (seen without reading the parameters back to the host), and follows eager."""
     def build() -> Any:
@@ -161,7 +161,9 @@ def test_set_dtype_between_steps_recompiles() -> None:
     rng = np.random.default_rng(0)
     batches = [(ms.Tensor(rng.standard_normal((4, 3)).astype(np.float32)),
                 ms.Tensor(rng.standard_normal((4, 2)).astype(np.float32))) for _ in range(4)]
-    check_trajectory(build, batches, what="set_dtype")
+    with caplog.at_level(logging.DEBUG, logger="cellonnx"):
+        check_trajectory(build, batches, what="set_dtype")
+    assert "parameter dtypes (set_dtype) changed" in caplog.text
     assert len(graph_train.compiled_steps(build.step)) == 2
     assert build.step.optimizer.global_step.dtype == ms.int64
     assert int(build.step.optimizer.global_step.asnumpy().reshape(-1)[0]) == 4
