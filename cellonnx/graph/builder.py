@@ -46,6 +46,10 @@ def targets_gpu() -> bool:
     return target == "GPU"
 
 
+# the most inputs one Concat of a graph traced for CUDA takes (onnxruntime's kernel argument array)
+CUDA_CONCAT_INPUTS = 32
+
+
 class GraphBuilder:
     """Builds one ONNX graph. Lowerings call ``g.op(...)``, ``g.const(...)`` and read ``g.opset``."""
 
@@ -115,6 +119,11 @@ class GraphBuilder:
     def op(self, op_type: str, *inputs: str | None, outputs: int = 1, domain: str = "",
            **attrs: Any) -> Any:
         """Add a node; returns its output name, or a tuple of names when ``outputs`` > 1."""
+        if op_type == "Concat" and self.for_gpu and len(inputs) > CUDA_CONCAT_INPUTS:
+            # onnxruntime's CUDA Concat copies the addresses of more inputs than this from the host on every
+            # run, which CUDA graph capture refuses: concatenate in groups, then the groups
+            groups = [inputs[i:i + CUDA_CONCAT_INPUTS] for i in range(0, len(inputs), CUDA_CONCAT_INPUTS)]
+            inputs = tuple(grp[0] if len(grp) == 1 else self.op("Concat", *grp, **attrs) for grp in groups)
         node_name = self._scoped(op_type)
         out_names = [self.fresh(node_name.replace("/", ".") + (f":{i}" if outputs > 1 else ""))
                      for i in range(outputs)]
