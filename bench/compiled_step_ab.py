@@ -23,10 +23,9 @@ table, cellonnx/graph/sparse_update.py), ``fuse_sgd`` (the SGD learning rate fol
 gradient's GEMM, cellonnx/graph/fuse_update.py), ``channel_affine`` (per-channel Mul / Add / Sub as
 BatchNormalization, cellonnx/graph/channel_affine.py), ``row_narrow`` (what only row 0 of a sequence feeds,
 computed on that row: cellonnx/graph/row_narrow.py), ``orient_products`` (transposed weight-gradient
-products written in the faster orientation, cellonnx/graph/product_orient.py), ``no_mem_pattern`` (the
-compiled step's session without onnxruntime's memory pattern, cellonnx/graph/train.py ``MEM_PATTERN``) and
-``recycle`` (the state updates written into the buffers of the values they replace, cellonnx/graph/train.py).
-The last two are read when the step is built, so they too are switched off for "before" only.
+products written in the faster orientation, cellonnx/graph/product_orient.py) and ``no_mem_pattern`` (the
+compiled step's session without onnxruntime's memory pattern, cellonnx/graph/train.py ``MEM_PATTERN``, read
+when the step is built, so it too is switched off for "before" only).
 """
 from __future__ import annotations
 
@@ -163,7 +162,6 @@ SWITCHES = {"tiled_transpose": (pool, "_tiled_argmax", _tiled_by_space_to_depth)
             "row_narrow": (row_narrow, "narrow_rows", _returns(0)),
             "orient_products": (product_orient, "orient_transposed_products", _returns(0)),
             "no_mem_pattern": (train, "MEM_PATTERN", True),
-            "recycle": (train, "RECYCLE_MIN_BYTES", float("inf")),
             "flat_taps": (conv_gemm, "tap_matrix", _taps_by_axes_slice),
             "bn_training": (bn_train, "batch_norm_statistics", _returns(0)),
             "bn_grad_affines": (norm, "_batch_norm_input_grad", _bn_grad_bracket)}

@@ -24,7 +24,7 @@ mode = PYNATIVE_MODE
 device_target = "CPU"
 device_id = 0
 _extra: dict[str, Any] = {"opset": None, "intra_op_num_threads": 0, "inter_op_num_threads": 0,
-                          "deterministic": "OFF", "jit_syntax_level": LAX}
+                          "deterministic": "OFF", "jit_syntax_level": LAX, "cuda_graph": True}
 
 __all__ = ["COMPATIBLE", "GRAPH_MODE", "LAX", "PYNATIVE_MODE", "STRICT", "get_context", "set_context"]
 
@@ -52,8 +52,9 @@ def _available_targets() -> list[str]:
 def set_context(**kwargs: Any) -> None:
     """Set ``mode``, ``device_target`` ("CPU", "GPU", "Ascend" or "auto"), ``device_id``,
     ``deterministic`` ("ON" / "OFF"), ``jit_syntax_level`` (STRICT, COMPATIBLE, LAX), cellonnx's ``opset``,
-    ``intra_op_num_threads`` and ``inter_op_num_threads``, ``gpu_config`` (TF32) and ``max_device_memory``
-    (``"3.5GB"``: the CUDA execution provider's memory limit for sessions created afterwards). MindSpore keys
+    ``intra_op_num_threads`` and ``inter_op_num_threads``, ``gpu_config`` (TF32), ``max_device_memory``
+    (``"3.5GB"``: the CUDA execution provider's memory limit for sessions created afterwards) and cellonnx's
+    ``cuda_graph`` (True by default: a compiled training step on CUDA replays as CUDA graphs). MindSpore keys
     that only steer its own compiler or profiler (``save_graphs``, ``max_call_depth``, ``jit_config`` ...) are
     kept and change nothing; any other key is an error naming it.
 
@@ -94,6 +95,11 @@ def set_context(**kwargs: Any) -> None:
             if value not in (STRICT, COMPATIBLE, LAX):
                 raise ValueError("For 'context.set_context', the argument 'jit_syntax_level' must be STRICT, "
                                  f"COMPATIBLE or LAX, but got {value!r}.")
+            _extra[key] = value
+        elif key == "cuda_graph":
+            if not isinstance(value, bool):
+                raise ValueError("For 'context.set_context', the argument 'cuda_graph' must be a bool, "
+                                 f"but got {value!r}.")
             _extra[key] = value
         elif key == "gpu_config":
             _extra[key] = _gpu_config(value)

@@ -9,6 +9,7 @@ same session on the CPU or CUDA, which is what the checks are for, so ``StepBind
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -16,14 +17,19 @@ import onnxruntime as ort
 
 
 class StepBinding:
-    """One run's bindings for ``session`` (an ``onnxruntime.InferenceSession``), outputs allocated on
-    ``device`` ("cpu" or "cuda") unless given a buffer."""
+    """The bindings of a run of ``session`` (an ``onnxruntime.InferenceSession``), outputs allocated on
+    ``c_device`` unless given a buffer; kept from run to run, a name bound again replaces its value. With
+    ``graph_id``, the runs replay the session's CUDA graph of that id."""
 
-    def __init__(self, session: ort.InferenceSession, c_device: Any) -> None:
+    def __init__(self, session: ort.InferenceSession, c_device: Any, graph_id: int | None = None) -> None:
         self._session = session
         self._binding = session.io_binding()
         self._native = self._binding._iobinding
         self._c_device = c_device
+        self._options = None
+        if graph_id is not None:
+            self._options = ort.RunOptions()
+            self._options.add_run_config_entry("gpu_graph_id", str(graph_id))
 
     @staticmethod
     def device(device: str, device_id: int) -> Any:
@@ -43,8 +49,9 @@ class StepBinding:
         else:
             self._native.bind_ortvalue_output(name, into._ortvalue)
 
-    def run(self) -> list[ort.OrtValue]:
-        """Run the session; the outputs in the session's order."""
-        self._session.run_with_iobinding(self._binding)
+    def run(self, wanted: Sequence[int] | None = None) -> list[ort.OrtValue]:
+        """Run the session; the outputs in the order they were first bound (``wanted``: those at these
+        positions only)."""
+        self._session.run_with_iobinding(self._binding, self._options)
         values = self._native.get_outputs()
-        return [ort.OrtValue(values[i]) for i in range(len(values))]
+        return [ort.OrtValue(values[i]) for i in (range(len(values)) if wanted is None else wanted)]

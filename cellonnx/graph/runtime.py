@@ -130,6 +130,10 @@ class Session:
             what the arena already holds from that run).
         spinning: whether onnxruntime's intra-op threads spin waiting for work after a run (fastest when
             runs follow each other; costly when NumPy work runs between them on the same cores).
+        cuda_graph: on CUDA, capture the runs as CUDA graphs (``enable_cuda_graph``: every input and output
+            bound to a fixed device buffer, runs told apart by the run option ``gpu_graph_id``); a model
+            onnxruntime cannot capture (a node outside the CUDA provider) gets a plain session, and
+            ``cuda_graph`` is then False with the reason in ``cuda_graph_refused``.
 
     Raises:
         DeviceError: "GPU" asked for and CUDA not available.
@@ -155,7 +159,7 @@ class Session:
                  intra_op_num_threads: int = 0, inter_op_num_threads: int = 0,
                  overrides: Mapping[str, np.ndarray] | None = None,
                  graph_optimization: ort.GraphOptimizationLevel = ort.GraphOptimizationLevel.ORT_ENABLE_ALL,
-                 mem_pattern: bool = True, spinning: bool = True) -> None:
+                 mem_pattern: bool = True, spinning: bool = True, cuda_graph: bool = False) -> None:
         self.device_target = device_target
         self.device_id = device_id
         opts = ort.SessionOptions()
@@ -182,8 +186,18 @@ class Session:
                     self._override_values.append(value)
                     opts.add_initializer(name, value)
         self.providers = providers_for(device_target, device_id)
+        self.cuda_graph = cuda_graph and isinstance(self.providers[0], tuple)
+        self.cuda_graph_refused = ""
+        if self.cuda_graph:
+            graphed = [(self.providers[0][0], {**self.providers[0][1], "enable_cuda_graph": "1"}),
+                       *self.providers[1:]]
+            try:
+                self._sess = ort.InferenceSession(model, sess_options=opts, providers=graphed)
+            except Exception as exc:  # onnxruntime raises its own exception types
+                self.cuda_graph, self.cuda_graph_refused = False, str(exc)
         try:
-            self._sess = ort.InferenceSession(model, sess_options=opts, providers=self.providers)
+            if not self.cuda_graph:
+                self._sess = ort.InferenceSession(model, sess_options=opts, providers=self.providers)
         except Exception as exc:  # onnxruntime raises its own exception types
             raise RuntimeError(f"onnxruntime could not load the model: {exc}") from exc
         if device_target.upper() == "GPU" and "CUDAExecutionProvider" not in self._sess.get_providers():

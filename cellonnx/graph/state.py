@@ -41,15 +41,31 @@ class StateHolder:
 
     def value(self, p: Parameter) -> ort.OrtValue:
         """The current value of ``p`` as an OrtValue on the device (uploaded when user code changed it)."""
-        key = id(p)
-        held = self._values.get(key)
-        if "_device_state" in p.__dict__ and p.__dict__["_device_state"] is not self:
-            p._data  # noqa: B018 - another step holds it: bring it to the host first
-        if held is not None and ("_device_state" in p.__dict__ or self._seen.get(key) == p._version):
-            return held
+        if self._current(p):
+            return self._values[id(p)]
         arr = np.ascontiguousarray(p._data)
         device_id = self.device_id if self.device == "cuda" else 0
-        value = ort.OrtValue.ortvalue_from_numpy(arr, self.device, device_id)
+        return self._hold(p, ort.OrtValue.ortvalue_from_numpy(arr, self.device, device_id), arr)
+
+    def holds(self, p: Parameter, buffer: ort.OrtValue) -> bool:
+        """Whether ``buffer`` holds the current value of ``p``."""
+        return self._values.get(id(p)) is buffer and self._current(p)
+
+    def write(self, p: Parameter, buffer: ort.OrtValue) -> None:
+        """Copy the value of ``p`` (from the host, or from the step that holds it) into ``buffer``, an
+        OrtValue of its shape and dtype on this device, and hold it there."""
+        arr = np.ascontiguousarray(p._data)
+        buffer.update_inplace(arr)
+        self._hold(p, buffer, arr)
+
+    def _current(self, p: Parameter) -> bool:
+        if "_device_state" in p.__dict__ and p.__dict__["_device_state"] is not self:
+            p._data  # noqa: B018 - another step holds it: bring it to the host first
+        key = id(p)
+        return key in self._values and ("_device_state" in p.__dict__ or self._seen.get(key) == p._version)
+
+    def _hold(self, p: Parameter, value: ort.OrtValue, arr: np.ndarray) -> ort.OrtValue:
+        key = id(p)
         self._values[key] = value
         self._seen[key] = p._version
         self._shapes[key] = arr.shape
@@ -64,17 +80,20 @@ class StateHolder:
     def update(self, pairs: Iterable[tuple[Parameter, ort.OrtValue, tuple]]) -> None:
         """Take the step's outputs (parameter, value, shape) as the new values; the parameters read them
         lazily."""
+        values, shapes, seen = self._values, self._shapes, self._seen
         for p, value, shape in pairs:
             key = id(p)
-            self._values[key] = value
-            self._shapes[key] = shape
+            values[key] = value
+            shapes[key] = shape
             p._version += 1
-            self._seen[key] = p._version
-            try:
-                del p._data   # the slot, when set (no read: Tensor.__getattr__ would fetch the value)
-            except AttributeError:
-                pass
-            p.__dict__["_device_state"] = self
+            seen[key] = p._version
+            held_here = p.__dict__.get("_device_state") is self   # then the slot is unset: reading it fetches
+            if not held_here:
+                try:
+                    del p._data   # the slot, when set (no read: Tensor.__getattr__ would fetch the value)
+                except AttributeError:
+                    pass
+                p.__dict__["_device_state"] = self
 
     def dtype_of(self, p: Parameter) -> str:
         """The dtype of ``p``'s held value (a step's output keeps its input's dtype), without a copy."""

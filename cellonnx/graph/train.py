@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+import onnxruntime as ort
 
 from cellonnx import context, log
 from cellonnx.graph.binding import StepBinding
@@ -33,6 +34,13 @@ MEM_PATTERN = False
 class CompiledStep:
     """A StepGraph bound to an onnxruntime session; calling it runs one step on the Tensor arguments.
 
+    The state lives in two sets of buffers on the session's device: a step reads one set and writes its
+    updates into the other, and the next step the other way round (state the step does not update has one
+    buffer). Every buffer is bound once, so a step binds only its batch; a buffer written before costs no
+    page faults (onnxruntime allocating a fresh output every run made an SGD update of (512, 512, 3, 3) 14x
+    slower); and on CUDA the two runs replay as two captured CUDA graphs (``set_context(cuda_graph=...)``,
+    True by default), the batch copied into a buffer of its own and the other outputs written into theirs.
+
     Args:
         step: the traced step.
         device_target: "CPU" or "GPU" (default: the context's).
@@ -44,23 +52,34 @@ class CompiledStep:
         target = device_target or context.get_context("device_target")
         dev_id = context.get_context("device_id") if device_id is None else device_id
         threads = intra_op_num_threads or context.get_context("intra_op_num_threads") or 0
+        self._out_shapes = [_static_shape(step.model, name) for name in step.outputs]
         self.session = Session(serialize(step.model), target, dev_id, intra_op_num_threads=threads,
-                               mem_pattern=MEM_PATTERN)
+                               mem_pattern=MEM_PATTERN,
+                               cuda_graph=context.get_context("cuda_graph") and _replayable(step.model))
+        if self.session.cuda_graph_refused:
+            log.info("cellonnx: the training step runs without CUDA graphs: %s",
+                     self.session.cuda_graph_refused)
         self.device = "cuda" if self.session.on_gpu else "cpu"
         self.device_id = dev_id
-        self._c_device = StepBinding.device(self.device, dev_id)
         self.state = StateHolder(self.device, dev_id)
         self._out_names = list(self.session.output_names)
         self._update_shapes = [tuple(p._data.shape) for _, p in step.updates]
-        self._out_shapes = [_static_shape(step.model, name) for name in step.outputs]
         self.steps = 0
         self.guard: tuple = ()
-        # update outputs large enough to matter: each step writes them into the buffers of the values it
-        # replaced (see __call__)
-        self._recycled = {name for (name, p), shape in zip(step.updates, self._update_shapes)
-                          if shape and p._data.nbytes >= RECYCLE_MIN_BYTES}
-        self._written: dict[str, Any] = {}   # update output -> the OrtValue the last step wrote
-        self._spare: dict[str, Any] = {}     # update output -> a buffer the next step writes into
+        self._parity = 0
+        self._bindings: list[StepBinding] = []       # per parity, made by the first call
+        self._reads: list[dict[str, Any]] = []       # per parity: state input -> its buffer
+        self._writes: list[dict[str, Any]] = []      # per parity: update output -> its buffer
+        self._data_buffers: dict[str, Any] = {}      # CUDA graphs: data input -> its buffer
+        self._free_outputs: list[str] = []           # outputs bound afresh each run (any shape)
+        updated = {name for name, _ in step.updates}
+        self._read_back = [name for name in self._out_names if name not in updated]
+        self._read_back_at = [self._out_names.index(name) for name in self._read_back]
+
+    @property
+    def cuda_graph(self) -> bool:
+        """Whether the step replays as CUDA graphs."""
+        return self.session.cuda_graph
 
     @property
     def parameters(self) -> list[Parameter]:
@@ -70,30 +89,64 @@ class CompiledStep:
         return list(seen.values())
 
     def __call__(self, *args: Any) -> Any:
-        binding = StepBinding(self.session.inner, self._c_device)
-        for name, pos in self.step.data_inputs:
-            binding.host_input(name, np.ascontiguousarray(args[pos]._data))
+        if not self._bindings:
+            self._bind()
+        k = self._parity
+        binding = self._bindings[k]
         for name, p in self.step.state:
-            binding.input(name, self.state.value(p))
-        for name in self._out_names:
-            binding.output(name, self._spare.pop(name, None))
-        replaced = {name: self.state.held(p) for name, p in self.step.updates if name in self._recycled}
-        values = dict(zip(self._out_names, binding.run()))
-        result = self._finish(values)
-        self._recycle(replaced, values)
-        return result
+            buffer = self._reads[k][name]
+            if not self.state.holds(p, buffer):   # first step, set_data, or another step ran since
+                self.state.write(p, buffer)
+        for name, pos in self.step.data_inputs:
+            batch = np.ascontiguousarray(args[pos]._data)
+            if self.cuda_graph:
+                self._data_buffers[name].update_inplace(batch)
+            else:
+                binding.host_input(name, batch)
+        for name in self._free_outputs:
+            binding.output(name)
+        values = dict(zip(self._read_back, binding.run(self._read_back_at)))
+        self._parity ^= 1
+        values.update(self._writes[k])
+        return self._finish(values)
 
-    def _recycle(self, replaced: dict[str, Any], values: dict[str, Any]) -> None:
-        """Keep the state values this step replaced as the buffers the next step writes its updates into.
-        onnxruntime allocates an output bound by device anew on every run, and writing a fresh multi-megabyte
-        buffer costs page faults: an SGD update's Sub of (512, 512, 3, 3) took 14x its time in a buffer
-        written before. Only buffers an earlier step wrote are reused (never a value uploaded from a NumPy
-        array that user code may hold); nothing else refers to a replaced value (a parameter read back is a
-        copy)."""
-        for name, old in replaced.items():
-            if old is not None and old is self._written.get(name):
-                self._spare[name] = old
-        self._written = {name: values[name] for name in self._recycled}
+    def _bind(self) -> None:
+        """The buffers and the two bindings: state read from set k and written into set 1 - k."""
+        def buffer(shape: Sequence[int], dtype: Any) -> Any:
+            return ort.OrtValue.ortvalue_from_shape_and_type(list(shape), dtype, self.device, self.device_id)
+
+        written = {id(p) for _, p in self.step.updates}
+        sets: dict[int, tuple] = {}
+        for _, p in (*self.step.state, *self.step.updates):
+            if id(p) not in sets:
+                arr = p._data
+                one = buffer(arr.shape, arr.dtype)
+                sets[id(p)] = (one, buffer(arr.shape, arr.dtype)) if id(p) in written else (one, one)
+        model_outputs = {o.name: o for o in self.step.model.graph.output}
+        fixed_outputs = {}
+        if self.cuda_graph:
+            for name, _ in self.step.data_inputs:
+                self._data_buffers[name] = _graph_buffer(self.step.model.graph.input, name, buffer)
+        update_outputs = {name for name, _ in self.step.updates}
+        for name in self._out_names:
+            if name in update_outputs:
+                continue
+            if self.cuda_graph:
+                fixed_outputs[name] = _graph_buffer(model_outputs.values(), name, buffer)
+            else:
+                self._free_outputs.append(name)
+        for k in (0, 1):
+            self._reads.append({name: sets[id(p)][k] for name, p in self.step.state})
+            self._writes.append({name: sets[id(p)][1 - k] for name, p in self.step.updates})
+            binding = StepBinding(self.session.inner, StepBinding.device(self.device, self.device_id),
+                                  graph_id=k if self.cuda_graph else None)
+            for name, value in self._reads[k].items():
+                binding.input(name, value)
+            for name, value in self._data_buffers.items():
+                binding.input(name, value)
+            for name in self._out_names:   # in the session's order: the order the outputs come back in
+                binding.output(name, self._writes[k].get(name, fixed_outputs.get(name)))
+            self._bindings.append(binding)
 
     def _finish(self, values: dict[str, Any]) -> Any:
         """Keep the updated state (OrtValues by output name) and build the step's results."""
@@ -113,6 +166,22 @@ class CompiledStep:
         return rebuild(self.step.structure, flat)
 
 
+def _replayable(model: Any) -> bool:
+    """Whether ``model`` can run as CUDA graphs: every input and output of a static shape (the graphs replay
+    fixed buffers), and no Loop, If or Scan (onnxruntime refuses to capture control flow)."""
+    return all(d.HasField("dim_value") for v in (*model.graph.input, *model.graph.output)
+               for d in v.type.tensor_type.shape.dim) and \
+        not any(n.op_type in ("Loop", "If", "Scan") for n in model.graph.node)
+
+
+def _graph_buffer(values: Any, name: str, buffer: Callable[..., Any]) -> Any:
+    """A buffer for the graph input or output ``name`` (static shape)."""
+    import onnx
+
+    info = next(v for v in values if v.name == name).type.tensor_type
+    return buffer([d.dim_value for d in info.shape.dim], onnx.helper.tensor_dtype_to_np_dtype(info.elem_type))
+
+
 def _static_shape(model: Any, name: str) -> tuple | None:
     for o in model.graph.output:
         if o.name == name:
@@ -121,9 +190,6 @@ def _static_shape(model: Any, name: str) -> tuple | None:
                 return tuple(d.dim_value for d in dims)
     return None
 
-
-# state outputs of at least this many bytes are written into the buffers of the values they replace
-RECYCLE_MIN_BYTES = 64 * 1024
 
 
 # ---------------------------------------------------------------- cache

@@ -79,3 +79,24 @@ def classification_batches(shape: Sequence[int], classes: int, steps: int = STEP
         y = rng.integers(0, classes, (n,)).astype(np.int32)
         out.append((ms.Tensor(x), ms.Tensor(y)))
     return out
+
+
+def with_user_writes(build: Callable[[], Any], at: int = 2) -> Callable[[], Any]:
+    """``build``'s training step, called through a function that before call ``at`` reads one parameter and
+    sets another (``set_data``) the way user code between steps does: the compiled step must take the new
+    value and leave the read one as it was."""
+    def make() -> Any:
+        step = build()
+        calls = [0]
+
+        def call(*batch: Any) -> Any:
+            if calls[0] == at:
+                first, second = list(step.trainable_params())[:2]
+                np.array(second.asnumpy(), copy=True)
+                first.set_data(ms.Tensor(np.full(first.shape, 0.01, first.asnumpy().dtype)))
+            calls[0] += 1
+            return step(*batch)
+
+        call.parameters_and_names = step.parameters_and_names
+        return call
+    return make

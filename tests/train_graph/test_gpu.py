@@ -15,7 +15,7 @@ from cellonnx.models import lenet
 import cellonnx as ms
 from cellonnx import nn
 from cellonnx.graph import train as graph_train
-from tests.train_graph.harness import check_trajectory, classification_batches
+from tests.train_graph.harness import check_trajectory, classification_batches, with_user_writes
 from tests.train_graph.test_thor import CASES as THOR_CASES
 
 pytestmark = [
@@ -98,3 +98,34 @@ def test_state_stays_on_the_gpu() -> None:
         assert compiled.state.host_reads == 1
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+@pytest.mark.parametrize("name", ["lenet_sgd", "mlp_bn_adam_schedule"])
+def test_steps_replay_as_cuda_graphs(name: str) -> None:
+    build, shape, classes = CASES[name]
+    batches = classification_batches(shape, classes, steps=6)
+    check_trajectory(with_user_writes(build), batches, what=f"{name} as CUDA graphs, a set_data at step 2")
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        step = build()
+        for x, y in batches[:3]:
+            step(x, y)
+        (compiled,) = graph_train.compiled_steps(step)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    assert compiled.cuda_graph, compiled.session.cuda_graph_refused
+
+
+def test_without_cuda_graphs_the_same_trajectory() -> None:
+    build, shape, classes = CASES["mlp_bn_momentum"]
+    ms.set_context(cuda_graph=False)
+    try:
+        check_trajectory(with_user_writes(build), classification_batches(shape, classes),
+                         what="without CUDA graphs")
+        ms.set_context(mode=ms.GRAPH_MODE)
+        step = build()
+        step(*classification_batches(shape, classes, steps=1)[0])
+        (compiled,) = graph_train.compiled_steps(step)
+        assert not compiled.cuda_graph
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE, cuda_graph=True)
