@@ -169,8 +169,9 @@ class CompiledStep:
 def _replayable(model: Any) -> bool:
     """Whether ``model`` can run as CUDA graphs: every input and output of a static shape (the graphs replay
     fixed buffers), and no Loop, If or Scan (onnxruntime refuses to capture control flow)."""
-    return all(d.HasField("dim_value") for v in (*model.graph.input, *model.graph.output)
-               for d in v.type.tensor_type.shape.dim) and \
+    io = (*model.graph.input, *model.graph.output)
+    return all(v.type.tensor_type.HasField("shape") for v in io) and \
+        all(d.HasField("dim_value") for v in io for d in v.type.tensor_type.shape.dim) and \
         not any(n.op_type in ("Loop", "If", "Scan") for n in model.graph.node)
 
 
