@@ -53,12 +53,8 @@ class CompiledStep:
         dev_id = context.get_context("device_id") if device_id is None else device_id
         threads = intra_op_num_threads or context.get_context("intra_op_num_threads") or 0
         self._out_shapes = [_static_shape(step.model, name) for name in step.outputs]
-        self.session = Session(serialize(step.model), target, dev_id, intra_op_num_threads=threads,
-                               mem_pattern=MEM_PATTERN,
-                               cuda_graph=context.get_context("cuda_graph") and _replayable(step.model))
-        if self.session.cuda_graph_refused:
-            log.info("cellonnx: the training step runs without CUDA graphs: %s",
-                     self.session.cuda_graph_refused)
+        self._where = (target, dev_id, threads)
+        self._open(context.get_context("cuda_graph") and _replayable(step.model))
         self.device = "cuda" if self.session.on_gpu else "cpu"
         self.device_id = dev_id
         self.state = StateHolder(self.device, dev_id)
@@ -88,6 +84,14 @@ class CompiledStep:
             seen.setdefault(id(p), p)
         return list(seen.values())
 
+    def _open(self, cuda_graph: bool) -> None:
+        target, dev_id, threads = self._where
+        self.session = Session(serialize(self.step.model), target, dev_id, intra_op_num_threads=threads,
+                               mem_pattern=MEM_PATTERN, cuda_graph=cuda_graph)
+        if self.session.cuda_graph_refused:
+            log.info("cellonnx: the training step runs without CUDA graphs: %s",
+                     self.session.cuda_graph_refused)
+
     def __call__(self, *args: Any) -> Any:
         if not self._bindings:
             self._bind()
@@ -105,7 +109,20 @@ class CompiledStep:
                 binding.host_input(name, batch)
         for name in self._free_outputs:
             binding.output(name)
-        values = dict(zip(self._read_back, binding.run(self._read_back_at)))
+        try:
+            outputs = binding.run(self._read_back_at)
+        except Exception as exc:  # onnxruntime raises its own exception types
+            if not (self.cuda_graph and "capture" in str(exc)):
+                raise
+            # a node onnxruntime placed on the CPU (its copies cannot be captured): nothing ran, the state
+            # is where it was; a plain session takes it from the buffers
+            log.info("cellonnx: the training step could not be captured as a CUDA graph; it runs without: %s",
+                     str(exc).splitlines()[-1])
+            self._open(cuda_graph=False)
+            self._parity, self._bindings, self._reads, self._writes = 0, [], [], []
+            self._data_buffers, self._free_outputs = {}, []
+            return self(*args)
+        values = dict(zip(self._read_back, outputs))
         self._parity ^= 1
         values.update(self._writes[k])
         return self._finish(values)

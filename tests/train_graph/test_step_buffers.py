@@ -24,6 +24,30 @@ class _Replayed(runtime.Session):
         self.cuda_graph = cuda_graph
 
 
+class _CaptureFails:
+    """An onnxruntime session whose second run fails as a CUDA graph capture does when a node runs on the
+    CPU (nothing of that run is computed)."""
+
+    def __init__(self, session: Any) -> None:
+        self._session, self.runs = session, 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._session, name)
+
+    def run_with_iobinding(self, binding: Any, options: Any = None) -> None:
+        self.runs += 1
+        if self.runs == 2:
+            raise RuntimeError("CUDA failure 901: operation failed due to a previous error during capture")
+        self._session.run_with_iobinding(binding, options)
+
+
+class _NotCaptured(_Replayed):
+    def __init__(self, *args: Any, cuda_graph: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, cuda_graph=cuda_graph, **kwargs)
+        if cuda_graph:
+            self._sess = _CaptureFails(self._sess)
+
+
 @pytest.fixture
 def bound_as_for_cuda_graphs(monkeypatch: pytest.MonkeyPatch, traced_for_cuda: None) -> None:  # noqa: F811
     monkeypatch.setattr(graph_train, "Session", _Replayed)
@@ -54,3 +78,19 @@ def test_cuda_graph_is_a_bool_context_key() -> None:
     assert ms.get_context("cuda_graph") is True
     with pytest.raises(ValueError, match="'cuda_graph' must be a bool"):
         ms.set_context(cuda_graph="yes")
+
+
+def test_a_failed_capture_runs_the_step_without_cuda_graphs(monkeypatch: pytest.MonkeyPatch,
+                                                           traced_for_cuda: None) -> None:  # noqa: F811
+    monkeypatch.setattr(graph_train, "Session", _NotCaptured)
+    batches = classification_batches((4, 3, 16, 16), 3, steps=4)
+    check_trajectory(_build_cuda_forms, batches, what="capture failed at the second step")
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        step = _build_cuda_forms()
+        for x, y in batches[:3]:
+            step(x, y)
+        (compiled,) = graph_train.compiled_steps(step)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    assert not compiled.cuda_graph and compiled.steps == 3
