@@ -9,9 +9,7 @@ BatchNormalization with mean 0, variance 1 and epsilon 0 is exactly that affine 
 a lone per-channel Mul, Add or Sub one node where the planes have at most LONE_MAX_PIXELS pixels (on larger
 planes the broadcast kernel is as fast).
 
-In graphs for CUDA only the pairs become one node (a lone op is one pass either way), with cuDNN's
-smallest epsilon, 1e-5, and a variance of 1 - 1e-5 (their sum rounds to 1 in float32 and float64): cuDNN's
-batch norm refuses a smaller epsilon.
+CPU graphs only (cuDNN's batch norm refuses an epsilon below 1e-5).
 """
 from __future__ import annotations
 
@@ -24,12 +22,11 @@ from onnx import helper, numpy_helper
 _ONNX = ("", "ai.onnx")
 _FLOATS = {onnx.TensorProto.FLOAT: np.float32, onnx.TensorProto.DOUBLE: np.float64}
 LONE_MAX_PIXELS = 64
-CUDNN_MIN_EPSILON = 1e-5
 
 
-def fuse_channel_affines(model: onnx.ModelProto, for_cuda: bool = False) -> int:
+def fuse_channel_affines(model: onnx.ModelProto) -> int:
     """Rewrite the per-channel Mul / Add / Sub nodes of ``model`` as BatchNormalization (in place); returns
-    how many BatchNormalization nodes were made. ``for_cuda``: the pairs only, in the form cuDNN takes."""
+    how many BatchNormalization nodes were made."""
     g = model.graph
     if not any(n.op_type in ("Mul", "Add", "Sub") for n in g.node):
         return 0
@@ -64,7 +61,7 @@ def fuse_channel_affines(model: onnx.ModelProto, for_cuda: bool = False) -> int:
             bias = vec
         else:
             bias = vec
-        if last is node and (for_cuda or math.prod(int(d) for d in shapes[x][2:]) > LONE_MAX_PIXELS):
+        if last is node and math.prod(int(d) for d in shapes[x][2:]) > LONE_MAX_PIXELS:
             continue
         base = last.output[0]
         nodes: list[onnx.NodeProto] = []
@@ -78,12 +75,11 @@ def fuse_channel_affines(model: onnx.ModelProto, for_cuda: bool = False) -> int:
             if last.op_type == "Sub":
                 nodes.append(helper.make_node("Neg", [b], [f"{base}/neg_bias"], name=f"{base}/Neg"))
                 b = f"{base}/neg_bias"
-        eps = CUDNN_MIN_EPSILON if for_cuda else 0.0
-        var = _const(g, consts, "one_minus_eps" if for_cuda else "ones", (c,), dtype,
-                     np.ones(c) - np.asarray(eps, dtype))
-        zeros = _const(g, consts, "zeros", (c,), dtype, np.zeros(c))
-        nodes.append(helper.make_node("BatchNormalization", [x, s, b, zeros, var], [base],
-                                      name=f"{base}/ChannelAffine", epsilon=eps))
+        nodes.append(helper.make_node(
+            "BatchNormalization",
+            [x, s, b, _const(g, consts, "zeros", (c,), dtype, np.zeros(c)),
+             _const(g, consts, "ones", (c,), dtype, np.ones(c))], [base], name=f"{base}/ChannelAffine",
+            epsilon=0.0))
         replaced[id(last)] = nodes
         if last is not node:
             gone.add(id(node))

@@ -193,8 +193,6 @@ def trace_step(fn: Callable[..., Any], args: Sequence[Any], name: str = "train_s
         bn_train.batch_norm_statistics(model)
         channel_affine.fuse_channel_affines(model)
         product_orient.orient_transposed_products(model)  # the orientation onnxruntime's CPU GEMM favours
-    else:
-        channel_affine.fuse_channel_affines(model, for_cuda=True)
     _check_no_dropped_inputs(model, state)
     return StepGraph(model, data_inputs, state, updates, outputs, structure, returned,
                      [weakref.ref(c) for c in tracer.cells_seen.values()], found, host_checks)
