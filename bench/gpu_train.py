@@ -4,7 +4,7 @@ execution provider, parameters and optimizer state held on the device) beside Py
 run.
 
     python bench/gpu_train.py [--batch 64] [--image 224] [--steps 10] [--blocks 3] [--sides cellonnx torch]
-        [--sides cellonnx cellonnx-no-cuda-graph cellonnx-no-affine torch torch-host]
+        [--sides cellonnx cellonnx-no-cuda-graph torch torch-host]
 
 Both sides train the same architecture (the zoo's ResNet-50: bottleneck blocks [3, 4, 6, 3], stride on the
 3x3 convolution; torchvision's ``resnet50`` is the same network) with SoftmaxCrossEntropy and SGD with
@@ -14,9 +14,8 @@ has one switch for both). The input batch is a host array fed every step on the 
 timed with the batch already on the device and with a host-to-device copy each step. Each side runs alone:
 warm-up steps, then ``--blocks`` blocks of ``--steps`` steps with a pause between blocks, synchronising at
 the end of each block (reading the loss back). Prints one JSON line per side: median images/s over blocks
-and peak device memory. Sides that switch one thing off on the cellonnx side: ``cellonnx-no-cuda-graph``
-(``set_context(cuda_graph=False)``: one launch per kernel) and ``cellonnx-no-affine`` (per-channel Mul + Add
-pairs left as two broadcasting nodes instead of one BatchNormalization, cellonnx/graph/channel_affine.py).
+and peak device memory. ``cellonnx-no-cuda-graph``: the cellonnx side with ``set_context(cuda_graph=False)``
+(one launch per kernel).
 """
 from __future__ import annotations
 
@@ -93,12 +92,9 @@ def resnet50_step(args) -> tuple:
 
 def run_cellonnx(args, variant: str = "") -> dict:
     import cellonnx as ms
-    from cellonnx.graph import channel_affine
 
     if variant == "no-cuda-graph":
         ms.set_context(cuda_graph=False)
-    if variant == "no-affine":
-        channel_affine.fuse_channel_affines = lambda model, for_cuda=False: 0
     step, xt, yt = resnet50_step(args)
     last = []
     t = time.perf_counter()
@@ -168,8 +164,7 @@ def resnet50_parser(doc: str, steps: int = 10, warmup: int = 3) -> argparse.Argu
 def main() -> None:
     parser = resnet50_parser(__doc__)
     parser.add_argument("--sides", nargs="+", default=["cellonnx", "torch"],
-                        choices=["cellonnx", "cellonnx-no-cuda-graph", "cellonnx-no-affine", "torch",
-                                 "torch-host"])
+                        choices=["cellonnx", "cellonnx-no-cuda-graph", "torch", "torch-host"])
     args = parser.parse_args()
     side = os.environ.get("GPU_TRAIN_SIDE")
     if side:
