@@ -7,6 +7,7 @@ transpose pairs, unread optional outputs and duplicated constants.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Collection
 
 import numpy as np
@@ -96,7 +97,9 @@ def _for_inference(model: onnx.ModelProto) -> onnx.ModelProto:
 
 
 def _fold_static_shapes(model: onnx.ModelProto, params: set[str]) -> bool:
-    if not any(n.op_type == "Shape" for n in model.graph.node):
+    """Shape and Size of values whose dims are known become constants (on CUDA, onnxruntime computes them
+    and whatever reads them on the host, and copies the result over every run)."""
+    if not any(n.op_type in ("Shape", "Size") for n in model.graph.node):
         return False
     shapes = _inferred_shapes(model)
     changed = False
@@ -109,6 +112,13 @@ def _fold_static_shapes(model: onnx.ModelProto, params: set[str]) -> bool:
             part = dims[slice(start, end)]
             if all(isinstance(d, int) and d > 0 for d in part):
                 model.graph.initializer.append(numpy_helper.from_array(np.asarray(part, np.int64), node.output[0]))
+                changed = True
+                continue
+        if node.op_type == "Size" and node.input[0] in shapes:
+            dims = shapes[node.input[0]]
+            if all(isinstance(d, int) and d >= 0 for d in dims):
+                model.graph.initializer.append(numpy_helper.from_array(np.asarray(math.prod(dims), np.int64),
+                                                                       node.output[0]))
                 changed = True
                 continue
         keep.append(node)

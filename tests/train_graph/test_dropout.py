@@ -89,6 +89,22 @@ def test_dropout_trajectory_equals_eager(name: str, algo: str, monkeypatch: pyte
     assert int(rng_state().asnumpy()[2]) > 0
 
 
+@pytest.mark.parametrize("name", sorted(NETS))
+def test_dropout_for_cuda_computes_nothing_on_the_host(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Traced for CUDA (static dims): the masks' counters are constants, no Shape / Size / Range node is left
+    for onnxruntime to run on the host (each one a copy per step, and no CUDA graph capture)."""
+    from cellonnx.graph import builder, step_trace
+
+    monkeypatch.setattr(builder, "targets_gpu", lambda: True)
+    monkeypatch.setattr(step_trace, "targets_gpu", lambda: True)
+    make_net, batches = NETS[name]
+    build = _train_step(make_net)
+    check_trajectory(build, batches(), what=f"{name} (static, for CUDA)")
+    for compiled in graph_train.compiled_steps(build.step):   # one per batch size
+        kinds = {n.op_type for n in compiled.step.model.graph.node}
+        assert not kinds & {"Shape", "Size", "Range"}, kinds & {"Shape", "Size", "Range"}
+
+
 def _probe_step() -> tuple[Any, nn.Cell, tuple]:
     ms.set_seed(5)
     net = nn.SequentialCell(nn.Dense(4, 64), nn.Dropout(p=0.5), nn.Dense(64, 2))
