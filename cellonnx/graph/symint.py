@@ -18,8 +18,9 @@ class SymInt(int):
     _make: Maker
     _names: dict
     nonneg: bool  # known >= 0 at every size (a dim, sums and products of dims): Div then floors
-    # the dim read: (its dim_param, the dim_params of the other dims of the input declaring it); None for
-    # arithmetic on dims and dims shape inference could not trace to a dynamic dim of a graph input
+    # the dim read: (its dim_param, the dim_params of the other dims of the inputs declaring it, whether one
+    # input alone declares it); None for arithmetic on dims and dims shape inference could not trace to a
+    # dynamic dim of a graph input
     symbol: tuple | None
     # a dynamic dim of a graph input as shape inference followed it, or arithmetic on one: its size changes
     # between runs. A dim inference could not follow (a Loop's output, a subgraph's) may be static.
@@ -128,8 +129,15 @@ class SymInt(int):
     # A float made of a dynamic dim would be a constant of the graph: the example's size, taken for every
     # size (``loss / float(x.shape[0])``). While a trace runs it raises StaticDimRequired, and a compiled step
     # or hybridized block traces that dim static instead (a graph per size); ``x / x.shape[0]`` with the int
-    # stays dynamic. Arithmetic with a float (``1.0 * n``, ``n + 0.5``) would make the same float without
-    # calling __float__, so it raises too.
+    # stays dynamic. Arithmetic with a float on the right (``n * 1.0``, ``n + 0.5``) would make the same float
+    # without calling __float__, so it raises too. A float on the left (``1.0 * n``, ``2.0 / n``, ``0.5 + n``,
+    # ``2.0 ** n``) and ``math.log(n)`` cannot be caught: float's own method runs first (a dim is no float
+    # subclass), and CPython's float arithmetic and math.log take an int operand's value straight from the C
+    # int (PyLong_Check, then PyLong_AsDouble), calling none of these methods; float.__mul__ returns a float
+    # and __rmul__ is never asked. Only a SymInt that C code does not see as an int would be asked (clearing
+    # the type's int-subclass flag does it), and then NumPy makes object arrays of shapes holding it
+    # (np.array([n, 2]), np.arange(n)) and int's C comparisons (n < 5) refuse it: a redesign of the dim, not a
+    # method here. So the library writes the dim first (``n * 1.0``) or divides a tensor by the int.
     def __float__(self) -> float:
         _float_read(self, "float()")
         return float(int(self))
@@ -239,12 +247,12 @@ def _factors(v: Any) -> tuple:
 
 
 def same_dim(a: Any, b: Any) -> bool:
-    """Whether two SymInts are one dim at every size: the same value, or one dynamic dim of the graph's
-    inputs (one dim_param) read twice."""
+    """Whether two SymInts are one dim at every size: the same value, or the dynamic dim of one graph input
+    (a dim_param no other input holds) read twice."""
     if a is b:
         return True
     return bool(isinstance(a, SymInt) and isinstance(b, SymInt) and a.symbol and b.symbol
-                and a.symbol[0] == b.symbol[0])
+                and a.symbol[0] == b.symbol[0] and a.symbol[2])
 
 
 def _plain(v: Any) -> Any:

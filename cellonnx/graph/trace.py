@@ -386,14 +386,17 @@ class Tracer:
         if param is None:
             return None
         beside: set[str] = set()
-        declared = False
+        inputs = 0
         for vi in self.g.inputs:
             params = {d.dim_param for d in vi.type.tensor_type.shape.dim if d.dim_param}
             if param in params:
                 beside |= params
-                declared = param not in self.root().open_dims
+                inputs += 1
         # a name inference made up (unk__0) is no input's dim: each probe numbers its own from 0
-        return (param, frozenset(beside - {param})) if declared else None
+        if not inputs or param in self.root().open_dims:
+            return None
+        # the third entry: the name is one input's, so two dims holding it are one dim at every size
+        return (param, frozenset(beside - {param}), inputs == 1)
 
     def on_bool(self, t: Tensor) -> None:
         if self.is_traced(t):

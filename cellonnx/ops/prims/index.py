@@ -408,6 +408,8 @@ def chunk(input: Tensor, chunks: int, axis: int = 0) -> tuple[Tensor, ...]:
     if chunks <= 0:
         raise ValueError(f"chunk: chunks must be positive, got {chunks}")
     a = norm_axis(axis, input.ndim, "chunk")
+    if chunks == 1:
+        return (input,)
     # pieces of ceil(n / chunks): how many there are depends on n (5 in 4 chunks gives 3)
     pieces_of(input, a, f"a chunk into {chunks}")
     n = int(input._data.shape[a])

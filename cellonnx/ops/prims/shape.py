@@ -21,7 +21,9 @@ class Reshape(Op):
         return (reshape(g, ctx.inputs[0].shape),)
 
     def lower(self, g, x, *, shape):
-        return g.op("Reshape", x, g.shape_value(_rest_resolved(g.in_tensors[0].shape, shape)))
+        if any(not is_symbolic(d) and int(d) == -1 for d in shape):
+            shape = _rest_resolved(g.in_tensors[0].shape, shape)
+        return g.op("Reshape", x, g.shape_value(shape))
 
     def check(self, x, *, shape):
         return f"cannot reshape {x.size} elements into shape {tuple(shape)}"
