@@ -1,6 +1,7 @@
 """Splits over a dynamic axis. Where the number of pieces is fixed (tensor_split into k sections or at
-indices, vsplit, MindSpore's Split(output_num), GLU's halves, NumPy-style and MXNet splits into k parts),
-the pieces' sizes are graph values and one graph is right at every size. Where it follows the axis' size
+indices, vsplit, MindSpore's Split(output_num), GLU's halves, NumPy-style and MXNet splits into k parts,
+the symbol interpreter's _split_v2), the pieces' sizes are graph values and one graph is right at every
+size. Where it follows the axis' size
 (a split into pieces of a given size, chunk, unbind / unstack), a tuple cannot follow it: tracing raises
 StaticDimRequired naming the line (a compiled step then traces that axis static). The decision is the
 dim's own: a dim the graph's inputs make dynamic refuses, a static one (a reshape to (batch, -1) of a
@@ -25,6 +26,11 @@ def _mx_split(x: Tensor) -> Any:
     return mx.nd.split(x, num_outputs=2, axis=0)
 
 
+def _split_v2(x: Tensor, **kwargs: Any) -> Any:
+    from cellonnx.gluon.symbol import ops_extra
+    return ops_extra.split_v2(x, **kwargs)
+
+
 def _mnp(name: str, *args: Any) -> Callable[[Tensor], Any]:
     import cellonnx.numpy as mnp
     return lambda x: getattr(mnp, name)(x, *args)
@@ -42,6 +48,8 @@ FIXED_PIECES: dict[str, Callable[[Tensor], Any]] = {
     "mnp.split in 2": _mnp("split", 2),
     "mnp.array_split in 3": _mnp("array_split", 3),
     "mx.nd.split(num_outputs=2)": _mx_split,
+    "symbol op _split_v2 into 3 sections": lambda x: _split_v2(x, axis=0, sections=3),
+    "symbol op _split_v2 at indices": lambda x: _split_v2(x, indices=(2, 3), axis=0),
 }
 
 # name: a function of x (batch, 4) whose number of outputs is the batch's (or follows it)
