@@ -131,3 +131,17 @@ def test_a_reshape_rest_that_is_a_dynamic_dim_keeps_its_name() -> None:
     session = _session(lambda x: ops.reshape(x * 2, (x.shape[0], -1)), (2, 4), [None, None])
     x = np.ones((3, 5), np.float32)
     np.testing.assert_array_equal(session.run(None, {"x": x})[0], x * 2)
+
+
+def test_a_dim_inference_cannot_follow_keeps_the_traced_pieces_and_onnxruntime_checks_them() -> None:
+    """masked_select's length is the mask's count: no input declares it, so a split of it into pieces of 2
+    keeps the traced pieces (3 of 2) rather than refusing, and onnxruntime refuses another count."""
+    def fn(x: Tensor) -> Any:
+        return ops.split(ops.masked_select(x, x > 0), 2, 0)
+
+    x = np.array([[1, -1, 2], [3, 4, 5]], np.float32)  # the example: 5 positives, pieces (2, 2, 1)
+    g, _ = trace(fn, [("x", Tensor(x), [2, 3])])
+    session = ort.InferenceSession(g.model().SerializeToString(), providers=["CPUExecutionProvider"])
+    assert [p.tolist() for p in session.run(None, {"x": x})] == [[1, 2], [3, 4], [5]]
+    with pytest.raises(Exception, match="Split"):
+        session.run(None, {"x": np.ones((2, 3), np.float32)})  # 6 positives
