@@ -18,16 +18,24 @@ class SymInt(int):
     _make: Maker
     _names: dict
     nonneg: bool  # known >= 0 at every size (a dim, sums and products of dims): Div then floors
-    # the dim read: (its dim_param, the dim_params of the other dims of the input declaring it); None for
-    # arithmetic on dims and dims shape inference could not name
+    # the dim read: (its dim_param, the dim_params of the other dims of the inputs declaring it, whether one
+    # input alone declares it); None for arithmetic on dims and dims shape inference could not trace to a
+    # dynamic dim of a graph input
     symbol: tuple | None
+    # a dynamic dim of a graph input as shape inference followed it, or arithmetic on one: its size changes
+    # between runs. A dim inference could not follow (a Loop's output, a subgraph's) may be static.
+    declared: bool
+    factors: tuple  # a product's factors (dims and ints); (self,) for any other dim
 
-    def __new__(cls, value: int, make: Maker, nonneg: bool = True, symbol: tuple | None = None) -> SymInt:
+    def __new__(cls, value: int, make: Maker, nonneg: bool = True, symbol: tuple | None = None,
+                declared: bool | None = None, factors: tuple | None = None) -> SymInt:
         obj = super().__new__(cls, int(value))
         obj._make = make
         obj._names = {}
         obj.nonneg = nonneg
         obj.symbol = symbol
+        obj.declared = symbol is not None if declared is None else declared
+        obj.factors = (obj,) if factors is None else factors
         return obj
 
     def onnx_name(self, g: Any) -> str:
@@ -59,7 +67,9 @@ class SymInt(int):
                 return g.op("Div", g.op("Sub", a, g.op("Mod", a, b)), b)
             return g.op(onnx_op, a, b)
 
-        return SymInt(value, make, nonneg)
+        declared = self.declared or getattr(other, "declared", False)
+        factors = self.factors + _factors(other) if onnx_op == "Mul" else None
+        return SymInt(value, make, nonneg, declared=declared, factors=factors)
 
     def __add__(self, o: Any) -> Any:
         return self._binary(o, "Add", int(self) + int(o)) if isinstance(o, int) else self._float_op(o, "+")
@@ -105,7 +115,7 @@ class SymInt(int):
             if e < 2:
                 return self if e == 1 else 1
             return SymInt(int(self) ** e, lambda g: g.op("Pow", self.onnx_name(g), g.i64([e])), self.nonneg or
-                          e % 2 == 0)
+                          e % 2 == 0, declared=self.declared, factors=self.factors * e)
         if isinstance(o, (int, float, np.number)) and mod is None:
             _float_read(self, "** with this exponent")
         return int.__pow__(int(self), o, mod) if mod is not None else int(self) ** _plain(o)
@@ -119,8 +129,15 @@ class SymInt(int):
     # A float made of a dynamic dim would be a constant of the graph: the example's size, taken for every
     # size (``loss / float(x.shape[0])``). While a trace runs it raises StaticDimRequired, and a compiled step
     # or hybridized block traces that dim static instead (a graph per size); ``x / x.shape[0]`` with the int
-    # stays dynamic. Arithmetic with a float (``1.0 * n``, ``n + 0.5``) would make the same float without
-    # calling __float__, so it raises too.
+    # stays dynamic. Arithmetic with a float on the right (``n * 1.0``, ``n + 0.5``) would make the same float
+    # without calling __float__, so it raises too. A float on the left (``1.0 * n``, ``2.0 / n``, ``0.5 + n``,
+    # ``2.0 ** n``) and ``math.log(n)`` cannot be caught: float's own method runs first (a dim is no float
+    # subclass), and CPython's float arithmetic and math.log take an int operand's value straight from the C
+    # int (PyLong_Check, then PyLong_AsDouble), calling none of these methods; float.__mul__ returns a float
+    # and __rmul__ is never asked. Only a SymInt that C code does not see as an int would be asked (clearing
+    # the type's int-subclass flag does it), and then NumPy makes object arrays of shapes holding it
+    # (np.array([n, 2]), np.arange(n)) and int's C comparisons (n < 5) refuse it: a redesign of the dim, not a
+    # method here. So the library writes the dim first (``n * 1.0``) or divides a tensor by the int.
     def __float__(self) -> float:
         _float_read(self, "float()")
         return float(int(self))
@@ -185,10 +202,12 @@ class SymInt(int):
     def __abs__(self) -> Any:
         if self.nonneg:
             return self
-        return SymInt(abs(int(self)), lambda g: g.op("Abs", self.onnx_name(g)), nonneg=True)
+        return SymInt(abs(int(self)), lambda g: g.op("Abs", self.onnx_name(g)), nonneg=True,
+                      declared=self.declared)
 
     def __neg__(self) -> Any:
-        return SymInt(-int(self), lambda g: g.op("Neg", self.onnx_name(g)), nonneg=False)
+        return SymInt(-int(self), lambda g: g.op("Neg", self.onnx_name(g)), nonneg=False,
+                      declared=self.declared, factors=(-1, *self.factors))
 
     def __pos__(self) -> SymInt:
         return self
@@ -223,6 +242,19 @@ def _float_read(dim: SymInt, how: str, made: str = "a Python float") -> None:
     trace.require_static(dim, f"{how} of a dim makes {made} of it, which", float_read=True)
 
 
+def _factors(v: Any) -> tuple:
+    return v.factors if isinstance(v, SymInt) else (int(v),)
+
+
+def same_dim(a: Any, b: Any) -> bool:
+    """Whether two SymInts are one dim at every size: the same value, or the dynamic dim of one graph input
+    (a dim_param no other input holds) read twice."""
+    if a is b:
+        return True
+    return bool(isinstance(a, SymInt) and isinstance(b, SymInt) and a.symbol and b.symbol
+                and a.symbol[0] == b.symbol[0] and a.symbol[2])
+
+
 def _plain(v: Any) -> Any:
     return int(v) if isinstance(v, SymInt) else v
 
@@ -245,7 +277,8 @@ def _extreme(a: int, b: int, onnx_op: str) -> int:
         names = [x.onnx_name(g) if isinstance(x, SymInt) else g.i64([int(x)]) for x in (a, b)]
         return g.op(onnx_op, *names)
 
-    return SymInt(pick(int(a), int(b)), make, nonneg)
+    declared = any(getattr(x, "declared", False) for x in (a, b))
+    return SymInt(pick(int(a), int(b)), make, nonneg, declared=declared)
 
 
 def sym_min(a: int, b: int) -> int:

@@ -41,13 +41,20 @@ class StaticDimRequired(TraceError):
     graph can only hold the example's size of it."""
 
 
-def require_static(dim: Any, what: str, float_read: bool = False) -> None:
+def require_static(dim: Any, what: str, float_read: bool = False, pieces: bool = False) -> None:
     """Raise :class:`StaticDimRequired` where ``dim`` is dynamic in the graph being traced: ``what`` unrolls
     over it (one node per step), so the graph would only hold the example's ``int(dim)`` steps and silently
     take another size for it (or fail in onnxruntime); with ``float_read``, ``what`` makes a Python float of
-    it, which the graph would hold as the example's size."""
+    it, which the graph would hold as the example's size; with ``pieces``, ``what`` returns a number of
+    tensors that depends on it (a split into pieces of a given size, unbind), which a graph's outputs cannot
+    follow."""
     if not (_current and is_symbolic(dim)):
         return
+    if pieces:
+        raise StaticDimRequired(f"{_where()}: {what} gives a number of pieces that depends on the size "
+                                f"of a dim that is dynamic in this graph (the example's {int(dim)}); declare "
+                                "that dim static (set_inputs with its size), or split into a given number of "
+                                "pieces (tensor_split)")
     if float_read:
         raise StaticDimRequired(f"{_where()}: {what} the graph would hold as {int(dim)}, the example's size "
                                 "of a dim that is dynamic in this graph; divide by the int (x / x.shape[0] "
@@ -96,6 +103,9 @@ class Tracer:
         self.written: dict[int, Parameter] = {}                    # parameters assigned, in order
         self.snapshots: dict[int, tuple[Parameter, np.ndarray, int]] = {}
         self.static_inputs: set[str] = set()
+        # dim_params of graph inputs left open to take whatever size a value inference could not follow
+        # has (a backward seed's), which is no dynamic dim of their own
+        self.open_dims: set[str] = set()
         self.cells_seen: dict[int, Any] = {}   # cells called while tracing (their training flags matter)
         self.observed: list[tuple[Tensor, Callable[[np.ndarray], None]]] = []   # see observe()
         self.names: dict[int, str] = {}
@@ -376,11 +386,17 @@ class Tracer:
         if param is None:
             return None
         beside: set[str] = set()
+        inputs = 0
         for vi in self.g.inputs:
             params = {d.dim_param for d in vi.type.tensor_type.shape.dim if d.dim_param}
             if param in params:
                 beside |= params
-        return (param, frozenset(beside - {param}))
+                inputs += 1
+        # a name inference made up (unk__0) is no input's dim: each probe numbers its own from 0
+        if not inputs or param in self.root().open_dims:
+            return None
+        # the third entry: the name is one input's, so two dims holding it are one dim at every size
+        return (param, frozenset(beside - {param}), inputs == 1)
 
     def on_bool(self, t: Tensor) -> None:
         if self.is_traced(t):

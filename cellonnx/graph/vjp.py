@@ -134,8 +134,11 @@ def trace_vjp(fn: Callable[..., Any], args: Sequence[Any], wrt_args: Sequence[in
                 seeds = []
                 for i, t in heads:
                     seed = Tensor._make(np.ones_like(t._data))
-                    # the output's own dims: dynamic where its are, so the seed's shape equals the output's
-                    shape = [None if is_symbolic(d) else int(d) for d in t.shape]
+                    # the output's own dims: dynamic where its are, so the seed's shape equals the output's;
+                    # one inference could not follow (a Loop's output) is open, not a dynamic dim of the seed
+                    shape = [int(d) if not is_symbolic(d) else None if d.declared else
+                             f"grad_output_{i}_open{k}" for k, d in enumerate(t.shape)]
+                    tracer.open_dims.update(d for d in shape if isinstance(d, str))
                     tracer.bind(seed, g.add_input(f"grad_output_{i}", t.dtype, shape))
                     seeds.append(seed)
                     grad_inputs.append((f"grad_output_{i}", i))

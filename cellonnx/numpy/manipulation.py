@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from cellonnx import ops as F
+from cellonnx.graph.symint import is_symbolic
 from cellonnx.numpy._utils import (
     axes_tuple,
     axis_index,
@@ -620,7 +621,11 @@ def _split(x: Any, indices_or_sections: Any, axis: int, uneven: bool, op: str) -
     n = int(x.shape[ax])
     bounds = _sizes(n, indices_or_sections, uneven, op)
     sizes = [max(stop - start, 0) for start, stop in bounds]
-    if all(b[0] == (bounds[i - 1][1] if i else 0) for i, b in enumerate(bounds)) and sum(sizes) == n \
+    if is_symbolic(x.shape[ax]) and len(bounds) > 1:  # a dynamic axis: the pieces' bounds stay graph values
+        ios = indices_or_sections
+        ios = ios if isinstance(ios, (int, np.integer)) else [int(i) for i in ios]
+        parts = list(F.tensor_split(x, ios, ax))
+    elif all(b[0] == (bounds[i - 1][1] if i else 0) for i, b in enumerate(bounds)) and sum(sizes) == n \
             and all(sizes) and len(sizes) > 1:
         parts = list(F.split(x, sizes, ax))
     else:

@@ -40,7 +40,6 @@ KNOWN.update(dict.fromkeys([
 ], 'output size depends on the values: the composition sizes it from the example (open)'))
 KNOWN.update({
     'ops/array/select_scatter': "slice_scatter's mask is a NumPy array over the example's axis (open)",
-    'ops/array/tensor_split_indices_unordered': "the last piece ends at the example's axis size (open)",
     'ops/norm/embedding_grad_padding_freq': "the embedding width (a weight's dim) is baked (open)",
     'ops/norm/embedding_grad_scatter': "the embedding width (a weight's dim) is baked (open)",
     'ops/patches/extract_glimpse_zero_noise': "the channel count (batch 1 in the row stays static) (open)",
@@ -52,20 +51,6 @@ KNOWN.update(dict.fromkeys([
     'ops/patches/depthwise_conv2d_native_same_strided',
     'ops/patches/depthwise_conv2d_native_valid',
 ], "a dynamic channel count or a dilated 'same' 1-D convolution the lowering cannot follow (open)"))
-KNOWN.update(dict.fromkeys([
-    'ops/array/unstack',
-    'ops/array/tensor_split_sections',
-    'ops/array/tensor_split_more_sections_than_items',
-    'ops/array/tensor_split_dynamic',
-    'ops/array/vsplit',
-    'ops/array/hsplit',
-    'ops/array/dsplit',
-    'ops/index/split_int',
-    'ops/index/split_one_output_used',
-    'ops/index/chunk',
-    'ops/index/unbind',
-], ("pieces sized from the example's size of a dynamic split axis (open: refusing them in Split's lowering "
-    "also refused axes shape inference could not prove static, a reshape to (batch, -1) then split)")))
 KNOWN.update(dict.fromkeys([
     'ops/geometry/nms_keep',
 ], ("eager takes boxes and scores of different counts; the check varies the boxes (the op's first input)"

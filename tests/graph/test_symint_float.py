@@ -53,11 +53,14 @@ FLOAT_READS: dict[str, Callable[[Any], Any]] = {
 }
 
 
-# A float on the left computes without asking the int (float.__mul__ reads its value): these stay the
-# traced size, a limit docs/compiled_training.md names.
+# A float on the left computes without asking the int (float.__mul__ reads its value from the C int, and
+# so do math.log / log2 / log10): these stay the traced size, a limit docs/compiled_training.md names (why:
+# the comment above SymInt.__float__).
 LEFT_FLOATS: dict[str, Callable[[Any], Any]] = {
     "1.0 * n": lambda n: 1.0 * n, "0.5 + n": lambda n: 0.5 + n, "2.0 ** n": lambda n: 2.0 ** n,
-    "math.log(n)": lambda n: math.log(n),
+    "2.0 / n": lambda n: 2.0 / n, "1.5 - n": lambda n: 1.5 - n, "7.0 // n": lambda n: 7.0 // n,
+    "math.log(n)": lambda n: math.log(n), "math.log2(n)": lambda n: math.log2(n),
+    "math.log10(n)": lambda n: math.log10(n),
 }
 
 

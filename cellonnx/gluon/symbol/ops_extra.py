@@ -170,7 +170,7 @@ def split_v2(
 ) -> Any:
     """Split at ``indices`` along ``axis``, or into ``sections`` equal parts."""
     ax = int(axis) % data.ndim
-    size = int(data.shape[ax])
+    size = data.shape[ax]  # a dynamic axis' size (and the sections' bounds) stay graph values
     if sections:
         bounds = [i * size // int(sections) for i in range(int(sections))] + [size]
     else:

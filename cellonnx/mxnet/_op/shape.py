@@ -128,7 +128,8 @@ def stack(*data: Any, axis: int = 0, num_args: int | None = None, **_: Any) -> T
 
 def split(data: Tensor, num_outputs: int, axis: int = 1, squeeze_axis: bool = False, **_: Any) -> Any:
     """SliceChannel: ``num_outputs`` equal parts along ``axis`` (one part: the array itself)."""
-    parts = list(ops.split(data, data.shape[axis] // int(num_outputs), axis=int(axis)))
+    k = int(num_outputs)  # k pieces at every size: a dynamic axis' sizes stay graph values
+    parts = list(ops.split(data, [data.shape[axis] // k] * k, axis=int(axis)))
     if squeeze_axis:
         parts = [ops.squeeze(p, int(axis)) for p in parts]
     return parts[0] if len(parts) == 1 else parts

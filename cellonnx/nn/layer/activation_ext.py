@@ -306,7 +306,7 @@ class GLU(Cell):
 
 def _halves(x: Tensor, axis: int) -> tuple[Tensor, ...]:
     """MindSpore's Split(axis, output_num=2) call."""
-    return tuple(ops.chunk(x, 2, axis))
+    return tuple(ops.tensor_split(x, 2, axis))
 
 
 class FastGelu(Cell):

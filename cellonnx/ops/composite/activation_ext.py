@@ -45,7 +45,8 @@ def glu(x: Tensor, axis: int = -1) -> Tensor:
     if n % 2:
         raise ValueError(f"For 'glu', the length {n} of axis {axis} of the input {tuple(x.shape)} must be "
                          "even.")
-    first, second = F.split(x, n // 2, a)
+    half = x.shape[a] // 2  # two halves at every even size: a dynamic axis' half stays a graph value
+    first, second = F.split(x, [half, half], a)
     return F.mul(first, F.sigmoid(second))
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from cellonnx.graph.symint import is_symbolic
 from cellonnx.ops.prims._util import norm_axis, to_tensor
 from cellonnx.ops.prims.index import Slice, Split, concat, flip, pad, unbind
 from cellonnx.ops.prims.shape import broadcast_to, reshape, swapaxes, transpose
@@ -168,6 +169,15 @@ def tensor_split(input: Tensor, indices_or_sections: Any, axis: int = 0) -> tupl
     a = norm_axis(int(axis), input.ndim, "tensor_split")
     n = int(input._data.shape[a])
     pieces = _pieces(n, indices_or_sections, "tensor_split")
+    dim = input.shape[a]
+    if is_symbolic(dim) and len(pieces) > 1:
+        # a dynamic axis: the number of pieces is fixed, their bounds are graph values
+        if _int_like(indices_or_sections):
+            k = int(indices_or_sections)  # piece i has ceil((n - i) / k) items, as array_split's rule
+            return tuple(Split.apply(input, axis=a, sizes=tuple((dim + (k - 1 - i)) // k for i in range(k))))
+        cuts = [0, *(int(v) for v in indices_or_sections), None]  # slicing's rules: negative, clipped
+        return tuple(Slice.apply(input, axes=(a,), starts=(lo,), ends=(hi,), steps=(1,))
+                     for lo, hi in itertools.pairwise(cuts))
     sizes = [hi - lo for lo, hi in pieces]
     contiguous = all(p[1] == q[0] for p, q in itertools.pairwise(pieces)) and pieces[0][0] == 0 \
         and pieces[-1][1] == n

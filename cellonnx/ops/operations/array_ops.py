@@ -17,11 +17,11 @@ from cellonnx.tensor import Tensor
 
 def _split(x: Tensor, axis: int, output_num: int) -> tuple[Tensor, ...]:
     from cellonnx.ops import split
-    n = int(x.shape[norm_axis(axis, x.ndim, "Split")])
-    if output_num < 1 or n % output_num:
-        raise ValueError(f"For 'Split', the size {n} of axis {axis} must be divisible by output_num "
+    n = x.shape[norm_axis(axis, x.ndim, "Split")]  # a dynamic dim stays one: the pieces' sizes follow it
+    if output_num < 1 or int(n) % output_num:
+        raise ValueError(f"For 'Split', the size {int(n)} of axis {axis} must be divisible by output_num "
                          f"{output_num}.")
-    return split(x, n // output_num, axis)
+    return split(x, [n // output_num] * output_num, axis)
 
 
 def _split_v(x: Tensor, size_splits: Any, split_dim: int, num_split: int) -> tuple[Tensor, ...]:
@@ -30,8 +30,8 @@ def _split_v(x: Tensor, size_splits: Any, split_dim: int, num_split: int) -> tup
     if len(sizes) != num_split:
         raise ValueError(f"For 'SplitV', the length of size_splits {sizes} must equal num_split {num_split}.")
     if -1 in sizes:
-        n = int(x.shape[norm_axis(split_dim, x.ndim, "SplitV")])
-        sizes[sizes.index(-1)] = n - (sum(sizes) + 1)
+        n = x.shape[norm_axis(split_dim, x.ndim, "SplitV")]
+        sizes[sizes.index(-1)] = n - (sum(int(s) for s in sizes) + 1)
     return split(x, sizes, split_dim)
 
 

@@ -46,7 +46,7 @@ def _unravel_index(indices: Tensor, dims: Tensor) -> Tensor:
 
 
 def _glu(x: Tensor, axis: int) -> Tensor:
-    a, b = F.chunk(x, 2, axis)
+    a, b = F.tensor_split(x, 2, axis)  # as chunk for the even sizes GLU takes, two pieces at every size
     return F.mul(a, F.sigmoid(b))
 
 

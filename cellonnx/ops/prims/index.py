@@ -342,6 +342,18 @@ def stack(tensors: Any, axis: int = 0) -> Tensor:
     return concat([expand_dims(t, a) for t in ts], a)
 
 
+def pieces_of(x: Tensor, axis: int, what: str) -> None:
+    """Raise StaticDimRequired where ``axis`` of ``x`` is a dynamic dim of the graph being traced: ``what``
+    makes a number of pieces that depends on its size, and a tuple's length cannot follow a graph value (a
+    compiled step then traces that axis static). A dim the tracer knows static is a plain int and passes; so
+    does one shape inference could not follow to a graph input (a Loop's output): Split's sizes then hold
+    the example's, which onnxruntime checks against the axis at every run."""
+    dim = x.shape[axis]
+    if getattr(dim, "declared", False):
+        from cellonnx.graph.trace import require_static
+        require_static(dim, f"{what} along axis {axis}", pieces=True)
+
+
 def split(tensor: Tensor, split_size_or_sections: Any, axis: int = 0) -> tuple[Tensor, ...]:
     """Split into chunks along ``axis``: an int is the size of each chunk (the last may be smaller), a
     tuple/list gives each chunk's size (they must add up to the axis size).
@@ -366,12 +378,13 @@ def split(tensor: Tensor, split_size_or_sections: Any, axis: int = 0) -> tuple[T
         size = int(split_size_or_sections)
         if size <= 0:
             raise ValueError(f"split: split_size_or_sections must be positive, got {size}")
+        pieces_of(tensor, a, f"a split into pieces of {size}")
         sizes = [size] * (n // size) + ([n % size] if n % size else [])
     elif isinstance(split_size_or_sections, (tuple, list)):
-        sizes = [int(s) for s in split_size_or_sections]
-        if sum(sizes) != n or any(s < 0 for s in sizes):
-            raise ValueError(f"split: sections {tuple(sizes)} must be non-negative and add up to the size {n} "
-                             f"of axis {a}")
+        sizes = [as_dim(s) for s in split_size_or_sections]  # sizes made of a dynamic dim stay graph values
+        if sum(int(s) for s in sizes) != n or any(int(s) < 0 for s in sizes):
+            raise ValueError(f"split: sections {tuple(int(s) for s in sizes)} must be non-negative and add "
+                             f"up to the size {n} of axis {a}")
     else:
         raise TypeError(f"split: split_size_or_sections must be an int, tuple or list, got "
                         f"{type(split_size_or_sections).__name__}")
@@ -395,6 +408,10 @@ def chunk(input: Tensor, chunks: int, axis: int = 0) -> tuple[Tensor, ...]:
     if chunks <= 0:
         raise ValueError(f"chunk: chunks must be positive, got {chunks}")
     a = norm_axis(axis, input.ndim, "chunk")
+    if chunks == 1:
+        return (input,)
+    # pieces of ceil(n / chunks): how many there are depends on n (5 in 4 chunks gives 3)
+    pieces_of(input, a, f"a chunk into {chunks}")
     n = int(input._data.shape[a])
     return split(input, builtins.max(-(-n // chunks), 1), a)
 
@@ -413,6 +430,7 @@ def unbind(input: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
     """
     from cellonnx.ops.prims.shape import squeeze
     a = norm_axis(dim, input.ndim, "unbind")
+    pieces_of(input, a, "unbinding it")
     n = int(input._data.shape[a])
     parts = Split.apply(input, axis=a, sizes=(1,) * n) if n > 1 else (input,)
     return tuple(squeeze(p, a) for p in parts)

@@ -1,10 +1,12 @@
 """Shape primitives: reshape, transpose, expand_dims, squeeze, broadcast_to."""
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
+from cellonnx.graph.symint import is_symbolic, same_dim
 from cellonnx.ops.prims._util import norm_axis, to_tensor
 from cellonnx.ops.registry import Op
 from cellonnx.tensor import Tensor
@@ -19,6 +21,8 @@ class Reshape(Op):
         return (reshape(g, ctx.inputs[0].shape),)
 
     def lower(self, g, x, *, shape):
+        if any(not is_symbolic(d) and int(d) == -1 for d in shape):
+            shape = _rest_resolved(g.in_tensors[0].shape, shape)
         return g.op("Reshape", x, g.shape_value(shape))
 
     def check(self, x, *, shape):
@@ -84,6 +88,40 @@ class BroadcastTo(Op):
 
 
 # ---------------------------------------------------------------- functional API
+def _rest_resolved(in_shape: tuple, shape: tuple) -> tuple:
+    """``shape`` with its -1 given as the int it is at every size where the dims cancel out (``(batch, -1)``
+    of ``(batch, 3, 4)`` is ``(batch, 12)``), or as the one dim left (``(b, -1)`` of ``(b, t)``): ONNX shape
+    inference then knows that dim, where a -1 beside a dynamic dim leaves it unknown to the ops after."""
+    rest = [k for k, d in enumerate(shape) if not is_symbolic(d) and int(d) == -1]
+    if len(rest) != 1 or not is_symbolic(in_shape):
+        return shape
+    num = [f for d in in_shape for f in _factors(d)]
+    den = [f for k, d in enumerate(shape) if k != rest[0] for f in _factors(d)]
+    left = []
+    for f in num:
+        if not is_symbolic(f):
+            continue
+        match = next((k for k, e in enumerate(den) if is_symbolic(e) and same_dim(f, e)), None)
+        if match is None:
+            left.append(f)
+        else:
+            den.pop(match)
+    if is_symbolic(den) or len(left) > 1:
+        return shape
+    whole = math.prod(int(f) for f in num if not is_symbolic(f))
+    part = math.prod(int(f) for f in den)
+    if part == 0 or whole % part:
+        return shape
+    size = whole // part
+    if left and size != 1:
+        return shape
+    return (*shape[:rest[0]], left[0] if left else size, *shape[rest[0] + 1:])
+
+
+def _factors(d: Any) -> tuple:
+    return d.factors if is_symbolic(d) else (int(d),)
+
+
 def _resolve_shape(x: Tensor, shape: Any) -> tuple:
     if isinstance(shape, Tensor):
         shape = tuple(int(v) for v in shape._data.reshape(-1))
