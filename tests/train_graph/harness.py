@@ -100,3 +100,18 @@ def with_user_writes(build: Callable[[], Any], at: int = 2) -> Callable[[], Any]
         call.parameters_and_names = step.parameters_and_names
         return call
     return make
+
+
+def compiled_after(build: Callable[[], Any], batches: Sequence[tuple]) -> Any:
+    """The one compiled step of ``build()`` after it ran ``batches`` in GRAPH_MODE."""
+    from cellonnx.graph import train as graph_train
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        step = build()
+        for batch in batches:
+            step(*batch)
+        (compiled,) = graph_train.compiled_steps(step)
+        return compiled
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)

@@ -15,7 +15,12 @@ from cellonnx.models import lenet
 import cellonnx as ms
 from cellonnx import nn
 from cellonnx.graph import train as graph_train
-from tests.train_graph.harness import check_trajectory, classification_batches, with_user_writes
+from tests.train_graph.harness import (
+    check_trajectory,
+    classification_batches,
+    compiled_after,
+    with_user_writes,
+)
 from tests.train_graph.test_thor import CASES as THOR_CASES
 
 pytestmark = [
@@ -105,14 +110,7 @@ def test_steps_replay_as_cuda_graphs(name: str) -> None:
     build, shape, classes = CASES[name]
     batches = classification_batches(shape, classes, steps=6)
     check_trajectory(with_user_writes(build), batches, what=f"{name} as CUDA graphs, a set_data at step 2")
-    ms.set_context(mode=ms.GRAPH_MODE)
-    try:
-        step = build()
-        for x, y in batches[:3]:
-            step(x, y)
-        (compiled,) = graph_train.compiled_steps(step)
-    finally:
-        ms.set_context(mode=ms.PYNATIVE_MODE)
+    compiled = compiled_after(build, batches[:3])
     assert compiled.cuda_graph, compiled.session.cuda_graph_refused
 
 
@@ -122,10 +120,6 @@ def test_without_cuda_graphs_the_same_trajectory() -> None:
     try:
         check_trajectory(with_user_writes(build), classification_batches(shape, classes),
                          what="without CUDA graphs")
-        ms.set_context(mode=ms.GRAPH_MODE)
-        step = build()
-        step(*classification_batches(shape, classes, steps=1)[0])
-        (compiled,) = graph_train.compiled_steps(step)
-        assert not compiled.cuda_graph
+        assert not compiled_after(build, classification_batches(shape, classes, steps=1)).cuda_graph
     finally:
-        ms.set_context(mode=ms.PYNATIVE_MODE, cuda_graph=True)
+        ms.set_context(cuda_graph=True)

@@ -12,7 +12,12 @@ import pytest
 import cellonnx as ms
 from cellonnx.graph import runtime
 from cellonnx.graph import train as graph_train
-from tests.train_graph.harness import check_trajectory, classification_batches, with_user_writes
+from tests.train_graph.harness import (
+    check_trajectory,
+    classification_batches,
+    compiled_after,
+    with_user_writes,
+)
 from tests.train_graph.test_conv_gemm import _build_cuda_forms, traced_for_cuda  # noqa: F401 (a fixture)
 
 
@@ -85,12 +90,5 @@ def test_a_failed_capture_runs_the_step_without_cuda_graphs(monkeypatch: pytest.
     monkeypatch.setattr(graph_train, "Session", _NotCaptured)
     batches = classification_batches((4, 3, 16, 16), 3, steps=4)
     check_trajectory(_build_cuda_forms, batches, what="capture failed at the second step")
-    ms.set_context(mode=ms.GRAPH_MODE)
-    try:
-        step = _build_cuda_forms()
-        for x, y in batches[:3]:
-            step(x, y)
-        (compiled,) = graph_train.compiled_steps(step)
-    finally:
-        ms.set_context(mode=ms.PYNATIVE_MODE)
+    compiled = compiled_after(_build_cuda_forms, batches[:3])
     assert not compiled.cuda_graph and compiled.steps == 3
