@@ -112,7 +112,7 @@ class CompiledStep:
         try:
             outputs = binding.run(self._read_back_at)
         except Exception as exc:  # onnxruntime raises its own exception types
-            if not (self.cuda_graph and "capture" in str(exc)):
+            if not (self.cuda_graph and "captur" in str(exc).lower()):   # capture, capturing
                 raise
             # a node onnxruntime placed on the CPU (its copies cannot be captured): nothing ran, the state
             # is where it was; a plain session takes it from the buffers

@@ -33,6 +33,8 @@ class _CaptureFails:
     """An onnxruntime session whose second run fails as a CUDA graph capture does when a node runs on the
     CPU (nothing of that run is computed)."""
 
+    message = ""
+
     def __init__(self, session: Any) -> None:
         self._session, self.runs = session, 0
 
@@ -42,7 +44,7 @@ class _CaptureFails:
     def run_with_iobinding(self, binding: Any, options: Any = None) -> None:
         self.runs += 1
         if self.runs == 2:
-            raise RuntimeError("CUDA failure 901: operation failed due to a previous error during capture")
+            raise RuntimeError(self.message)
         self._session.run_with_iobinding(binding, options)
 
 
@@ -85,9 +87,13 @@ def test_cuda_graph_is_a_bool_context_key() -> None:
         ms.set_context(cuda_graph="yes")
 
 
-def test_a_failed_capture_runs_the_step_without_cuda_graphs(monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize("message", [
+    "CUDA failure 901: operation failed due to a previous error during capture",
+    "CUDA failure 900: operation not permitted when stream is capturing"])
+def test_a_failed_capture_runs_the_step_without_cuda_graphs(message: str, monkeypatch: pytest.MonkeyPatch,
                                                            traced_for_cuda: None) -> None:  # noqa: F811
     monkeypatch.setattr(graph_train, "Session", _NotCaptured)
+    monkeypatch.setattr(_CaptureFails, "message", message)
     batches = classification_batches((4, 3, 16, 16), 3, steps=4)
     check_trajectory(_build_cuda_forms, batches, what="capture failed at the second step")
     compiled = compiled_after(_build_cuda_forms, batches[:3])
