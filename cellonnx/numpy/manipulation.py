@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from cellonnx import ops as F
+from cellonnx.graph.trace import require_static
 from cellonnx.numpy._utils import (
     axes_tuple,
     axis_index,
@@ -617,6 +618,7 @@ def _sizes(n: int, indices_or_sections: Any, uneven: bool, op: str) -> list[tupl
 def _split(x: Any, indices_or_sections: Any, axis: int, uneven: bool, op: str) -> Any:
     x = to_tensor(x)
     ax = axis_index(axis, x.ndim, op)
+    require_static(x.shape[ax], f"{op} sizes its pieces from the axis' length and")
     n = int(x.shape[ax])
     bounds = _sizes(n, indices_or_sections, uneven, op)
     sizes = [max(stop - start, 0) for start, stop in bounds]

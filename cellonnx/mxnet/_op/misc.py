@@ -28,7 +28,7 @@ def khatri_rao(*args: Tensor, **_: Any) -> Tensor:
     """The column-wise Kronecker product of matrices (I_k, R): (prod I_k, R)."""
     out = args[0]
     for m in args[1:]:
-        r = int(out.shape[1])
+        r = out.shape[1]
         out = ops.reshape(ops.expand_dims(out, 1) * ops.expand_dims(m, 0), (-1, r))
     return out
 
@@ -58,21 +58,21 @@ def scatter_nd(data: Tensor, indices: Tensor, shape: Any, **_: Any) -> Tensor:
 
 def ravel_multi_index(data: Tensor, shape: Any, **_: Any) -> Tensor:
     """Flat indices (float32) of the (ndim, N) coordinates ``data`` in an array of ``shape``."""
-    coords = np.asarray(data._data).astype(np.int64)
-    strides = np.cumprod((list(shape)[1:] + [1])[::-1])[::-1]
-    flat = (coords * strides.reshape((-1,) + (1,) * (coords.ndim - 1))).sum(0)
-    return Tensor(flat.astype(data._data.dtype))
+    coords = ops.cast(ops.stop_gradient(data), np.int64)
+    strides = np.cumprod((list(shape)[1:] + [1])[::-1])[::-1].astype(np.int64)
+    flat = ops.sum(coords * Tensor(strides.reshape((-1,) + (1,) * (coords.ndim - 1))), 0)
+    return ops.cast(flat, data._data.dtype)
 
 
 def unravel_index(data: Tensor, shape: Any, **_: Any) -> Tensor:
     """The (ndim, N) coordinates of the flat indices ``data`` in an array of ``shape``."""
-    flat = np.asarray(data._data).astype(np.int64)
+    flat = ops.cast(ops.stop_gradient(data), np.int64)
     dims = [int(s) for s in shape]
     out = []
     for d in dims[::-1]:
-        out.append(flat % d)
-        flat = flat // d
-    return Tensor(np.stack(out[::-1]).astype(data._data.dtype))
+        out.append(ops.floor_mod(flat, d))
+        flat = ops.floor_divide(flat, d)
+    return ops.cast(ops.stack(out[::-1], 0), data._data.dtype)
 
 
 def _t(x: Tensor, flag: bool) -> Tensor:

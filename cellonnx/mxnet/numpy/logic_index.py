@@ -5,10 +5,13 @@
 """
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import numpy as _onp
 
+from cellonnx import ops as _ops
+from cellonnx.mxnet._op._util import eager_only
 from cellonnx.mxnet.numpy.multiarray import to_np
 from cellonnx.tensor import Tensor
 
@@ -19,6 +22,8 @@ _builtin_all, _builtin_any = all, any
 
 
 def _values(x: Any) -> _onp.ndarray:
+    """``x``'s values for NumPy; a traced array refuses (NotExportable): a graph would hold the example's."""
+    eager_only(f"np.{sys._getframe(1).f_code.co_name.strip('_')}", x)
     return x._data if isinstance(x, Tensor) else _onp.asarray(x)
 
 
@@ -28,6 +33,18 @@ def _axis(axis: Any) -> Any:
 
 def _wrap(value: Any, out: Any = None) -> Any:
     result = to_np(Tensor(_onp.array(value, order="C")))
+    if out is not None:
+        out[...] = result
+        return out
+    return result
+
+
+def _reduced(reduce: Any, a: Any, axis: Any, keepdims: bool, out: Any) -> Any:
+    """all / any with ops (a graph when traced): of ``a != 0``, over ``axis`` (every axis when None)."""
+    t = a if isinstance(a, Tensor) else Tensor(_onp.asarray(a))
+    truth = t if t._data.dtype == _onp.bool_ else _ops.not_equal(t, 0)
+    axes = tuple(range(t.ndim)) if axis is None else _axis(axis)
+    result = to_np(reduce(truth, axes, bool(keepdims)) if axes != () else truth)
     if out is not None:
         out[...] = result
         return out
@@ -47,7 +64,7 @@ def all(a: Any, axis: Any = None, keepdims: bool = False, out: Any = None) -> An
         >>> print(np.all(x, axis=1))
         [False  True]
     """
-    return _wrap(_onp.all(_values(a), axis=_axis(axis), keepdims=keepdims), out)
+    return _reduced(_ops.all, a, axis, keepdims, out)
 
 
 def any(a: Any, axis: Any = None, keepdims: bool = False, out: Any = None) -> Any:
@@ -63,7 +80,7 @@ def any(a: Any, axis: Any = None, keepdims: bool = False, out: Any = None) -> An
         >>> print(np.any(x, axis=1))
         [False  True]
     """
-    return _wrap(_onp.any(_values(a), axis=_axis(axis), keepdims=keepdims), out)
+    return _reduced(_ops.any, a, axis, keepdims, out)
 
 
 sometrue = any  # MXNet's alias of any
