@@ -273,7 +273,7 @@ def matrix_power(a: Any, n: int) -> Tensor:
     if n < 0:
         raise ValueError(f"matrix_power: negative exponents need a matrix inverse, got n={n}")
     if n == 0:
-        return F.broadcast_to(F.eye(int(a.shape[-1]), int(a.shape[-1]), a.dtype), tuple(a.shape))
+        return F.broadcast_to(F.eye(a.shape[-1], a.shape[-1], a.dtype), tuple(a.shape))
     res = a
     for _ in range(n - 1):
         res = F.matmul(res, a)

@@ -49,6 +49,7 @@ def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None) -> Tens
                              f"{tuple(s.shape)}")
         a = F.gather(a, s, 0)
     a, v = promote_tensors(a, v)
+    require_static(a.shape[0], "searchsorted's binary search (log2 of the sorted length) unrolls and")
     n = int(a.size)
     lo = F.zeros(tuple(v.shape), dtype=np.int32)
     hi = F.full(tuple(v.shape), n, dtype=np.int32)

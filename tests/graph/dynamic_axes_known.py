@@ -105,9 +105,6 @@ KNOWN.update(dict.fromkeys([
     'mx.np/bincount', 'mx.np/bincount_w',
 ], 'output size depends on the values: refused without length (MXNetValueError, not a dim refusal)'))
 KNOWN.update(dict.fromkeys([
-    'mx.np/searchsorted', 'mx.np/searchsorted_r',
-], 'the check cycles the values along the axis: the sorted input the op requires is no longer sorted'))
-KNOWN.update(dict.fromkeys([
     'mx.nd/split',
 ], ("SliceChannel passes the dynamic axis' size // num_outputs to ops.split, whose lowering sizes the pieces "
     "from the example (the split family on a dynamic axis, open)")))

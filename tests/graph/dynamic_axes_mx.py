@@ -1,9 +1,10 @@
 """Rows of the dynamic-axes check (tests/graph/test_dynamic_axes.py) for the array APIs over cellonnx.ops:
-mx.nd's operators (tests/mxnet/nd_cases.py) called as ``F.<op>`` in a Gluon 1.x ``hybrid_forward``, mx.np's
-and mx.npx's functions (tests/mxnet/np_cases.py) in a Gluon 2.x ``forward``, and cellonnx.numpy's table
-(tests/numpy/cases.py, whose functions mx.np reuses). Each row's function calls its block: eagerly that runs
-the block's forward, and while the check traces it, the block runs as a hybridized block's trace runs it
-(``F`` is mx.sym, the inputs are traced arrays of the API's class).
+mx.nd's and mx.nd.contrib's operators (tests/mxnet/nd_cases.py, contrib_cases.py) called as ``F.<op>`` /
+``F.contrib.<op>`` in a Gluon 1.x ``hybrid_forward``, mx.np's and mx.npx's functions (tests/mxnet/np_cases.py)
+in a Gluon 2.x ``forward``, and cellonnx.numpy's table (tests/numpy/cases.py, whose functions mx.np reuses).
+Each row's function calls its block: eagerly that runs the block's forward, and while the check traces it, the
+block runs as a hybridized block's trace runs it (``F`` is mx.sym, the inputs are traced arrays of the API's
+class).
 
 A row's arrays (positional, in lists, or keywords) are the check's inputs; the first is the data whose axes
 may be dynamic, the others keep their shapes except an axis they share with it (the op tables' rule).
@@ -128,6 +129,24 @@ def nd_rows() -> Iterator[tuple[str, Callable[[], Made], Callable[[], Any]]]:
         if "out" in flags or not any(isinstance(a, (nd_cases.F, nd_cases.I, nd_cases.K)) for a in args):
             continue
         yield case_id, make(case), (_nd_semantics_training if flags.get("train") else nd_semantics)
+
+
+def contrib_rows() -> Iterator[tuple[str, Callable[[], Made], Callable[[], Any]]]:
+    """(name, make, context) of each mx.nd.contrib row (tests/mxnet/contrib_cases.py) but the updates, which
+    write into their arguments."""
+    from tests.mxnet import contrib_cases
+
+    def make(case: tuple) -> Callable[[], Made]:
+        def made() -> Made:
+            case_id, op, args, kwargs, _ = case
+            slotted, kw, arrays = _slots(contrib_cases.make(case_id, args), dict(kwargs))
+            block = _nd_block(op, slotted, kw, True)
+            return (lambda *xs: block(*xs)), arrays
+        return made
+
+    for case in contrib_cases.CASES:
+        if not {"update", "out"} & set(case[4]):
+            yield case[0], make(case), nd_semantics
 
 
 def np_rows() -> Iterator[tuple[str, Callable[[], Made], Callable[[], Any]]]:

@@ -39,13 +39,13 @@ def _index(x: Tensor, high: int) -> Tensor:
 
 def batch_take(a: Tensor, indices: Tensor, **_: Any) -> Tensor:
     """``a[i, indices[i]]`` for each row i of the matrix ``a`` (indices clipped to the row)."""
-    idx = ops.reshape(_index(indices, int(a.shape[1])), (-1, 1))
+    idx = ops.reshape(_index(indices, a.shape[1]), (-1, 1))
     return ops.reshape(ops.gather_elements(a, 1, idx), (-1,))
 
 
 def fill_element_0index(lhs: Tensor, mhs: Tensor, rhs: Tensor, **_: Any) -> Tensor:
     """``lhs`` with ``lhs[i, rhs[i]]`` replaced by ``mhs[i]``."""
-    idx = ops.reshape(_index(rhs, int(lhs.shape[1])), (-1, 1))
+    idx = ops.reshape(_index(rhs, lhs.shape[1]), (-1, 1))
     return ops.tensor_scatter_elements(lhs, idx, ops.reshape(mhs, (-1, 1)), 1)
 
 
