@@ -113,3 +113,7 @@ KNOWN.update({
                            "refusing a dynamic one there also refuses the sizes of a Loop's output that "
                            "shape inference cannot prove static (open)"),
 })
+KNOWN.update(dict.fromkeys([
+    'mx.nd.image/resize_wh', 'mx.nd.image/resize_up', 'mx.nd.image/resize_side', 'mx.nd.image/resize_batch',
+], ("a dynamic height or width resizes uint8 with ONNX Resize in float: one level off OpenCV's fixed-point "
+    "bilinear result, which the static path reproduces (open)")))

@@ -1,10 +1,10 @@
 """Rows of the dynamic-axes check (tests/graph/test_dynamic_axes.py) for the array APIs over cellonnx.ops:
-mx.nd's and mx.nd.contrib's operators (tests/mxnet/nd_cases.py, contrib_cases.py) called as ``F.<op>`` /
-``F.contrib.<op>`` in a Gluon 1.x ``hybrid_forward``, mx.np's and mx.npx's functions (tests/mxnet/np_cases.py)
-in a Gluon 2.x ``forward``, and cellonnx.numpy's table (tests/numpy/cases.py, whose functions mx.np reuses).
-Each row's function calls its block: eagerly that runs the block's forward, and while the check traces it, the
-block runs as a hybridized block's trace runs it (``F`` is mx.sym, the inputs are traced arrays of the API's
-class).
+mx.nd's, mx.nd.contrib's and mx.nd.image's operators (tests/mxnet/nd_cases.py, contrib_cases.py, the image
+operators' fixture table) called as ``F.<op>`` / ``F.contrib.<op>`` / ``F.image.<op>`` in a Gluon 1.x
+``hybrid_forward``, mx.np's and mx.npx's functions (tests/mxnet/np_cases.py) in a Gluon 2.x ``forward``, and
+cellonnx.numpy's table (tests/numpy/cases.py, whose functions mx.np reuses). Each row's function calls its
+block: eagerly that runs the block's forward, and while the check traces it, the block runs as a hybridized
+block's trace runs it (``F`` is mx.sym, the inputs are traced arrays of the API's class).
 
 A row's arrays (positional, in lists, or keywords) are the check's inputs; the first is the data whose axes
 may be dynamic, the others keep their shapes except an axis they share with it (the op tables' rule).
@@ -146,6 +146,23 @@ def contrib_rows() -> Iterator[tuple[str, Callable[[], Made], Callable[[], Any]]
 
     for case in contrib_cases.CASES:
         if not {"update", "out"} & set(case[4]):
+            yield case[0], make(case), nd_semantics
+
+
+def image_rows() -> Iterator[tuple[str, Callable[[], Made], Callable[[], Any]]]:
+    """(name, make, context) of each mx.nd.image row (tests/fixtures/mxnet/gen_image_ops.py's table, as
+    tests/mxnet/test_image_ops.py runs it) but those whose call MXNet refuses."""
+    from tests.mxnet import test_image_ops as image
+
+    def make(case: tuple) -> Callable[[], Made]:
+        def made() -> Made:
+            _, op, src, kwargs = case
+            block = _nd_block(f"image.{op}", [_Slot(0)], dict(kwargs), False)
+            return (lambda *xs: block(*xs)), [np.array(image._input(src))]
+        return made
+
+    for case in image.CASES:
+        if f"{case[0]}/error" not in image.WANT.files:
             yield case[0], make(case), nd_semantics
 
 
