@@ -166,6 +166,21 @@ def image_rows() -> Iterator[tuple[str, Callable[[], Made], Callable[[], Any]]]:
             yield case[0], make(case), nd_semantics
 
 
+def gluon1_rows() -> Iterator[tuple[str, Callable[[], Made], Callable[[], Any]]]:
+    """(name, make, context) of each Gluon 1.x network of tests/mxnet/gluon1_cases.py (name scopes, shared
+    parameters, ``hybrid_forward(F, x)`` over F's operators), built and initialized as test_gluon1.py does."""
+    from tests.mxnet import gluon1_cases, test_gluon1
+
+    def make(case: str) -> Callable[[], Made]:
+        def made() -> Made:
+            net, x = test_gluon1.build(case)
+            return (lambda *xs: net(*xs)), [x.asnumpy()]
+        return made
+
+    for case in sorted(gluon1_cases.CASES):
+        yield case, make(case), nd_semantics
+
+
 def np_rows() -> Iterator[tuple[str, Callable[[], Made], Callable[[], Any]]]:
     """(name, make, context) of each mx.np / mx.npx row with an array argument."""
     from tests.mxnet import np_cases

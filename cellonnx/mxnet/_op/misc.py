@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from cellonnx import ops
+from cellonnx.graph.trace import require_static
 from cellonnx.mxnet._op._util import axes_of
 from cellonnx.tensor import Tensor
 
@@ -166,6 +167,7 @@ def _trian(n: int, offset: int, lower: bool) -> np.ndarray:
 
 def linalg_extracttrian(A: Tensor, offset: int = 0, lower: bool = True, **_: Any) -> Tensor:
     """A's triangle (see ``offset`` / ``lower``) packed row by row into the last axis."""
+    require_static(A.shape[-1], "linalg_extracttrian picks the triangle's elements by the matrix size and")
     n = int(A.shape[-1])
     pick = Tensor(_trian(n, int(offset), bool(lower)).T.copy())
     flat = ops.reshape(A, tuple(A.shape[:-2]) + (n * n,))
@@ -175,6 +177,7 @@ def linalg_extracttrian(A: Tensor, offset: int = 0, lower: bool = True, **_: Any
 def linalg_maketrian(A: Tensor, offset: int = 0, lower: bool = True, **_: Any) -> Tensor:
     """Square matrices holding the packed triangle A (the inverse of ``linalg_extracttrian``), zeros
     elsewhere."""
+    require_static(A.shape[-1], "linalg_maketrian places the triangle's elements by their count and")
     m = int(A.shape[-1])
     k = round(float(np.sqrt(8 * m + 1) - 1) / 2)
     n = k + abs(int(offset))
