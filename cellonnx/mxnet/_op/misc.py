@@ -35,7 +35,8 @@ def khatri_rao(*args: Tensor, **_: Any) -> Tensor:
 
 
 def _index(x: Tensor, high: int) -> Tensor:
-    return ops.cast(ops.clamp(ops.stop_gradient(x), 0, high - 1), np.int64)
+    last = ops.cast(Tensor(high - 1), np.int64)  # a dynamic size: read at run time
+    return ops.minimum(ops.maximum(ops.cast(ops.stop_gradient(x), np.int64), 0), last)
 
 
 def batch_take(a: Tensor, indices: Tensor, **_: Any) -> Tensor:
