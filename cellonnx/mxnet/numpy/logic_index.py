@@ -21,9 +21,10 @@ __all__ = ["all", "any", "delete", "diag_indices_from", "insert", "may_share_mem
 _builtin_all, _builtin_any = all, any
 
 
-def _values(x: Any) -> _onp.ndarray:
-    """``x``'s values for NumPy; a traced array refuses (NotExportable): a graph would hold the example's."""
-    eager_only(f"np.{sys._getframe(1).f_code.co_name.strip('_')}", x)
+def _values(x: Any, name: str | None = None) -> _onp.ndarray:
+    """``x``'s values for NumPy; a traced array refuses (NotExportable): a graph would hold the example's.
+    ``name``: the function's (by default the caller's)."""
+    eager_only(f"np.{name or sys._getframe(1).f_code.co_name}", x)
     return x._data if isinstance(x, Tensor) else _onp.asarray(x)
 
 
@@ -107,8 +108,8 @@ def _quantile(name: str, a: Any, q: Any, axis: Any, out: Any, interpolation: str
               scale: float) -> Any:
     if interpolation not in _METHODS:
         raise ValueError(f"np.{name}: interpolation must be one of {_METHODS}, got {interpolation!r}")
-    x = _values(a)
-    qs = _values(q).astype(_onp.float64) / scale
+    x = _values(a, name)
+    qs = _values(q, name).astype(_onp.float64) / scale
     if _onp.any(qs < 0) or _onp.any(qs > 1):
         raise ValueError(f"np.{name}: q must be in [0, {scale:g}], got {_values(q)}")
     result = _onp.quantile(x.astype(_onp.float64), qs, axis=_axis(axis), method=interpolation,
