@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from cellonnx import ops as F
+from cellonnx.graph.symint import is_symbolic
 from cellonnx.graph.trace import require_static
 from cellonnx.numpy._utils import (
     as_float,
@@ -233,8 +234,8 @@ def unwrap(p: Any, discont: float = math.pi, axis: int = -1) -> Tensor:
 
 def _sliding(a: Tensor, w: Tensor, mode: str, op: str) -> Tensor:
     """``out[i] = sum_k a_padded[i + k] * w[k]`` (a correlation), the padding set by ``mode``."""
-    for d in (*a.shape, *w.shape):
-        require_static(d, f"{op} gathers its windows over each length and")
+    for d in (*w.shape, *(a.shape if mode != "full" else ())):  # full: the same output whichever is longer
+        require_static(d, f"{op} (mode {mode!r}) compares the lengths and")
     k = int(w.size)
     if mode == "full":
         left, right = k - 1, k - 1
@@ -246,9 +247,13 @@ def _sliding(a: Tensor, w: Tensor, mode: str, op: str) -> Tensor:
         raise ValueError(f"{op}: mode must be 'full', 'same' or 'valid', got {mode!r}")
     if left or right:
         a = Pad.apply(a, pads=(left, right), mode="constant", value=0)
-    length = int(a.size) - k + 1
-    windows = np.arange(length)[:, None] + np.arange(k)[None, :]
-    return F.matmul(F.gather(a, Tensor(windows.astype(np.int64)), 0), w)
+    length = a.shape[0] - k + 1
+    taps = np.arange(k, dtype=np.int64)[None, :]
+    if is_symbolic(length):  # the windows' starts read from the graph
+        windows = F.add(F.reshape(F.cast(F.arange(0, length, 1), np.int64), (-1, 1)), Tensor(taps))
+    else:
+        windows = Tensor(np.arange(length, dtype=np.int64)[:, None] + taps)
+    return F.matmul(F.gather(a, windows, 0), w)
 
 
 def _vectors(a: Any, v: Any, op: str) -> tuple[Tensor, Tensor, Any]:
