@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from cellonnx import ops as F
-from cellonnx.graph.symint import sym_min
+from cellonnx.graph.symint import is_symbolic, sym_max, sym_min
 from cellonnx.graph.trace import require_static
 from cellonnx.numpy._utils import cast, slice_axis, to_tensor
 from cellonnx.numpy.indexing import apply_along_axis
@@ -63,9 +63,31 @@ def _constant(x: Tensor, widths: tuple, values: tuple) -> Tensor:
     return x
 
 
+def _dynamic_source(n: Any, before: int, after: int, mode: str) -> Tensor:
+    """The source index of each element of an axis of dynamic size ``n`` padded by ``before`` / ``after`` in
+    ``mode``, computed in the graph: positions -before .. n + after - 1 clamped (edge), taken modulo n (wrap)
+    or folded back periodically (reflect: period 2n - 2, symmetric: 2n), as NumPy pads wider than the axis."""
+    pos = F.sub(F.cast(F.arange(0, n + before + after, 1), np.int64), before)
+
+    def size(v: Any) -> Tensor:  # a SymInt read at run time, as an int64 scalar
+        return F.cast(Tensor(v), np.int64)
+
+    if mode == "edge":
+        return F.minimum(F.maximum(pos, 0), size(n - 1))
+    if mode == "wrap":
+        return F.floor_mod(pos, size(n))
+    period = sym_max(2 * n - 2, 1) if mode == "reflect" else 2 * n
+    m = F.floor_mod(pos, size(period))
+    back = F.sub(size(period), m) if mode == "reflect" else F.sub(size(period - 1), m)
+    return F.where(F.greater_equal(m, size(n)), back, m)
+
+
 def _gathered(x: Tensor, widths: tuple, mode: Any) -> Tensor:
     for axis, (b, a) in enumerate(widths):
         if b or a:
+            if is_symbolic(x.shape[axis]) and mode in ("edge", "wrap", "reflect", "symmetric"):
+                x = F.gather(x, _dynamic_source(x.shape[axis], int(b), int(a), mode), axis)
+                continue
             require_static(x.shape[axis], f"pad (mode {mode!r}) picks each element's source by the size and")
             if int(x.shape[axis]) == 0:
                 raise ValueError(f"pad: cannot pad the empty axis {axis} in mode {mode!r}")
