@@ -171,11 +171,11 @@ def diagflat(v: Any, k: int = 0) -> Tensor:
          [0 2]]
     """
     v = F.reshape(to_tensor(v), (-1,))
-    require_static(v.shape[0], "diagflat builds its eye(n) over the input's size and")
-    n, kk = int(v.shape[0]), abs(int(k))
+    n, kk = v.shape[0], abs(int(k))  # a dynamic size stays a graph value (never equal to 0)
     if n == 0:
         return F.zeros((kk, kk), dtype=v.dtype)
-    square = F.where(F.eye(n, n, dtypes.bool_), F.reshape(v, (n, 1)), scalar_like(0, v))
+    eye = F.cast(F.eye(n, n, dtypes.float32), np.bool_)  # (a bool EyeLike has no onnxruntime kernel)
+    square = F.where(eye, F.reshape(v, (-1, 1)), scalar_like(0, v))
     if k == 0:
         return square
     pads = (0, kk, kk, 0) if k > 0 else (kk, 0, 0, kk)
