@@ -163,7 +163,8 @@ class SoftmaxCrossEntropyLoss(Loss):
             pred = ops.log_softmax(pred, axis)
         if self._sparse_label:
             idx = label if isinstance(label, Tensor) else Tensor(label)
-            idx = ops.clip(ops.cast(idx, "int64"), 0, int(pred.shape[axis]) - 1)
+            last = ops.cast(Tensor(pred.shape[axis] - 1), "int64")  # a dynamic class count: read at run time
+            idx = ops.minimum(ops.maximum(ops.cast(idx, "int64"), 0), last)
             if idx.ndim == pred.ndim - 1:
                 idx = ops.expand_dims(idx, axis)
             loss = ops.neg(ops.gather_elements(pred, axis, idx))

@@ -16,6 +16,7 @@ import numpy as np
 from cellonnx import dtypes
 from cellonnx import ops as F
 from cellonnx.dtypes import DType
+from cellonnx.graph.symint import sym_broadcast_shapes
 from cellonnx.ops.prims._util import is_float_dtype
 from cellonnx.tensor import Tensor
 
@@ -190,8 +191,9 @@ def axes_tuple(axis: Any, ndim: int, op: str) -> tuple[int, ...]:
 
 
 def broadcast_shape(*shapes: Sequence[int], op: str = "numpy") -> tuple[int, ...]:
+    """``np.broadcast_shapes`` keeping a traced dynamic dim a graph value (NumPy reads the example's size)."""
     try:
-        return tuple(np.broadcast_shapes(*[tuple(s) for s in shapes]))
+        return tuple(sym_broadcast_shapes(*[tuple(s) for s in shapes]))
     except ValueError:
         raise ValueError(f"{op}: operands could not be broadcast together with shapes "
                          f"{', '.join(str(tuple(s)) for s in shapes)}") from None

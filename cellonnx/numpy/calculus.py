@@ -8,6 +8,8 @@ from typing import Any
 import numpy as np
 
 from cellonnx import ops as F
+from cellonnx.graph.symint import is_symbolic
+from cellonnx.graph.trace import require_static
 from cellonnx.numpy._utils import (
     as_float,
     axes_tuple,
@@ -129,7 +131,7 @@ def trapz(y: Any, x: Any = None, dx: Any = 1.0, axis: int = -1) -> Tensor:
         x = to_tensor(x)
         if x.ndim == 1:
             shape = [1] * y.ndim
-            shape[ax] = int(x.shape[0]) - 1
+            shape[ax] = x.shape[0] - 1
             d = F.reshape(diff(x), tuple(shape))
         else:
             d = diff(x, axis=ax)
@@ -141,18 +143,19 @@ def trapz(y: Any, x: Any = None, dx: Any = 1.0, axis: int = -1) -> Tensor:
 
 
 def _gradient_along(f: Tensor, h: Any, axis: int, edge_order: int) -> Tensor:
-    n = int(f.shape[axis])
+    n = f.shape[axis]  # (a dynamic size is never equal to 2: the middle part is kept for it)
 
-    def at(i: int, j: int | None = None) -> Tensor:
-        return slice_axis(f, axis, i, i + 1 if j is None else j)
+    def at(i: int) -> Tensor:  # element i (counted from the end when negative), keeping the axis
+        return slice_axis(f, axis, i, i + 1 or None)
 
     if edge_order == 1:
         first = F.sub(at(1), at(0))
-        last = F.sub(at(n - 1), at(n - 2))
+        last = F.sub(at(-1), at(-2))
     else:
         first = F.add(F.add(F.mul(at(0), -1.5), F.mul(at(1), 2.0)), F.mul(at(2), -0.5))
-        last = F.add(F.add(F.mul(at(n - 1), 1.5), F.mul(at(n - 2), -2.0)), F.mul(at(n - 3), 0.5))
-    parts = [first, last] if n == 2 else [first, F.mul(F.sub(at(2, n), at(0, n - 2)), 0.5), last]
+        last = F.add(F.add(F.mul(at(-1), 1.5), F.mul(at(-2), -2.0)), F.mul(at(-3), 0.5))
+    middle = F.sub(slice_axis(f, axis, 2, None), slice_axis(f, axis, 0, -2))
+    parts = [first, last] if n == 2 else [first, F.mul(middle, 0.5), last]
     return F.div(concatenate(parts, axis), h)
 
 
@@ -231,6 +234,8 @@ def unwrap(p: Any, discont: float = math.pi, axis: int = -1) -> Tensor:
 
 def _sliding(a: Tensor, w: Tensor, mode: str, op: str) -> Tensor:
     """``out[i] = sum_k a_padded[i + k] * w[k]`` (a correlation), the padding set by ``mode``."""
+    for d in (*w.shape, *(a.shape if mode != "full" else ())):  # full: the same output whichever is longer
+        require_static(d, f"{op} (mode {mode!r}) compares the lengths and")
     k = int(w.size)
     if mode == "full":
         left, right = k - 1, k - 1
@@ -242,9 +247,13 @@ def _sliding(a: Tensor, w: Tensor, mode: str, op: str) -> Tensor:
         raise ValueError(f"{op}: mode must be 'full', 'same' or 'valid', got {mode!r}")
     if left or right:
         a = Pad.apply(a, pads=(left, right), mode="constant", value=0)
-    length = int(a.size) - k + 1
-    windows = np.arange(length)[:, None] + np.arange(k)[None, :]
-    return F.matmul(F.gather(a, Tensor(windows.astype(np.int64)), 0), w)
+    length = a.shape[0] - k + 1
+    taps = np.arange(k, dtype=np.int64)[None, :]
+    if is_symbolic(length):  # the windows' starts read from the graph
+        windows = F.add(F.reshape(F.cast(F.arange(0, length, 1), np.int64), (-1, 1)), Tensor(taps))
+    else:
+        windows = Tensor(np.arange(length, dtype=np.int64)[:, None] + taps)
+    return F.matmul(F.gather(a, windows, 0), w)
 
 
 def _vectors(a: Any, v: Any, op: str) -> tuple[Tensor, Tensor, Any]:

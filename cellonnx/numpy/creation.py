@@ -13,7 +13,15 @@ import numpy as np
 from cellonnx import dtypes
 from cellonnx import ops as F
 from cellonnx.dtypes import DType
-from cellonnx.numpy._utils import PYTHON_FLOAT, PYTHON_INT, axis_index, cast, check_dtype, to_tensor
+from cellonnx.numpy._utils import (
+    PYTHON_FLOAT,
+    PYTHON_INT,
+    axis_index,
+    broadcast_shape,
+    cast,
+    check_dtype,
+    to_tensor,
+)
 from cellonnx.tensor import Tensor
 
 _ARRAY_TYPES = (int, float, bool, list, tuple, Tensor, np.ndarray, np.generic)
@@ -380,7 +388,7 @@ def _bounds(start: Any, stop: Any, op: str) -> tuple[Tensor, Tensor]:
     lo = start if isinstance(start, Tensor) else cast(to_tensor(start), np.float32)
     hi = stop if isinstance(stop, Tensor) else cast(to_tensor(stop), np.float32)
     lo, hi = (F.cast(t, np.float32) if not t.dtype.is_floating_point else t for t in (lo, hi))
-    shape = np.broadcast_shapes(tuple(lo.shape), tuple(hi.shape))
+    shape = broadcast_shape(tuple(lo.shape), tuple(hi.shape))
     return F.broadcast_to(lo, shape), F.broadcast_to(hi, shape)
 
 

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from cellonnx import ops as F
+from cellonnx.graph.trace import require_static
 from cellonnx.numpy._utils import at, axis_index, broadcast, broadcast_shape, cast, is_int, to_tensor
 from cellonnx.numpy.dtypes import promote
 from cellonnx.numpy.manipulation import moveaxis, stack
@@ -95,7 +96,7 @@ def take(a: Any, indices: Any, axis: int | None = None, mode: str = "clip") -> T
     if axis is None:
         a, axis = F.reshape(a, (-1,)), 0
     ax = axis_index(axis, a.ndim, "take")
-    idx = _checked_indices(idx, int(a.shape[ax]), mode, True, "take")
+    idx = _checked_indices(idx, a.shape[ax], mode, True, "take")
     return F.gather(a, idx, ax)
 
 
@@ -130,7 +131,7 @@ def take_along_axis(arr: Any, indices: Any, axis: int | None) -> Tensor:
     a_shape[ax] = i_shape[ax] = 1
     common = list(broadcast_shape(a_shape, i_shape, op="take_along_axis"))
     idx_shape, arr_shape = list(common), list(common)
-    idx_shape[ax], arr_shape[ax] = int(idx.shape[ax]), int(arr.shape[ax])
+    idx_shape[ax], arr_shape[ax] = idx.shape[ax], arr.shape[ax]
     return F.gather_elements(broadcast(arr, arr_shape), ax, broadcast(idx, idx_shape))
 
 
@@ -366,7 +367,9 @@ def apply_along_axis(func1d: Callable[..., Any], axis: int, arr: Any, *args: Any
     nd = arr.ndim
     ax = axis_index(axis, nd, "apply_along_axis")
     moved = moveaxis(arr, ax, -1)
-    rows = F.reshape(moved, (-1, int(moved.shape[-1])))
+    for d in moved.shape[:-1]:
+        require_static(d, "apply_along_axis calls the function once per row and")
+    rows = F.reshape(moved, (-1, moved.shape[-1]))
     results = [to_tensor(func1d(at(rows, i), *args, **kwargs)) for i in range(int(rows.shape[0]))]
     stacked = stack(results)
     shape = tuple(arr.shape[:ax]) + tuple(arr.shape[ax + 1:]) + tuple(stacked.shape[1:])

@@ -52,7 +52,7 @@ def matmul(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
 
 def _rows(t: Tensor) -> Tensor:
     """``t`` as a matrix of its last axis: (prod(leading), last)."""
-    return F.reshape(t, (-1, int(t.shape[-1])))
+    return F.reshape(t, (-1, t.shape[-1]))
 
 
 def _matmul_t(a: Tensor, b: Tensor) -> Tensor:
@@ -172,12 +172,14 @@ def tensordot(a: Any, b: Any, axes: Any = 2) -> Tensor:
                          f"{tuple(b.shape)} must match in number and size")
     free_a = [i for i in range(a.ndim) if i not in axes_a]
     free_b = [j for j in range(b.ndim) if j not in axes_b]
-    k = int(np.prod([int(a.shape[i]) for i in axes_a], dtype=np.int64))
+    k = 1
+    for i in axes_a:
+        k = k * a.shape[i]  # a dynamic summed axis stays a graph value
     left = F.reshape(F.transpose(a, free_a + list(axes_a)), (-1, k))
     right = F.reshape(F.transpose(b, list(axes_b) + free_b), (k, -1))
     left, right = promote_tensors(left, right)
     res = F.matmul(left, right)
-    return F.reshape(res, tuple(int(a.shape[i]) for i in free_a) + tuple(int(b.shape[j]) for j in free_b))
+    return F.reshape(res, tuple(a.shape[i] for i in free_a) + tuple(b.shape[j] for j in free_b))
 
 
 def _chain_order(dims: list[int]) -> list[list[int]]:
@@ -225,11 +227,11 @@ def multi_dot(arrays: Any) -> Tensor:
     if arrs[0].ndim == 1:
         arrs[0] = F.reshape(arrs[0], (1, -1))
     else:
-        shape_out += (int(arrs[0].shape[0]),)
+        shape_out += (arrs[0].shape[0],)
     if arrs[-1].ndim == 1:
         arrs[-1] = F.reshape(arrs[-1], (-1, 1))
     else:
-        shape_out += (int(arrs[-1].shape[1]),)
+        shape_out += (arrs[-1].shape[1],)
     if any(t.ndim != 2 for t in arrs):
         raise ValueError(f"multi_dot: tensors must be 2-D (the ends may be 1-D), got shapes "
                          f"{[tuple(t.shape) for t in arrays]}")
@@ -271,7 +273,7 @@ def matrix_power(a: Any, n: int) -> Tensor:
     if n < 0:
         raise ValueError(f"matrix_power: negative exponents need a matrix inverse, got n={n}")
     if n == 0:
-        return F.broadcast_to(F.eye(int(a.shape[-1]), int(a.shape[-1]), a.dtype), tuple(a.shape))
+        return F.broadcast_to(F.eye(a.shape[-1], a.shape[-1], a.dtype), tuple(a.shape))
     res = a
     for _ in range(n - 1):
         res = F.matmul(res, a)
@@ -299,7 +301,7 @@ def kron(a: Any, b: Any) -> Tensor:
         return F.mul(a, b)
     a = F.reshape(a, (1,) * (nd - a.ndim) + tuple(a.shape))
     b = F.reshape(b, (1,) * (nd - b.ndim) + tuple(b.shape))
-    sa, sb = tuple(int(d) for d in a.shape), tuple(int(d) for d in b.shape)
+    sa, sb = tuple(a.shape), tuple(b.shape)
     a2 = F.reshape(a, tuple(d for s in sa for d in (s, 1)))
     b2 = F.reshape(b, tuple(d for s in sb for d in (1, s)))
     return F.reshape(F.mul(a2, b2), tuple(x * y for x, y in zip(sa, sb)))

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from cellonnx import ops as F
+from cellonnx.graph.trace import require_static
 from cellonnx.numpy._utils import (
     apply,
     as_float,
@@ -332,6 +333,8 @@ def array_equiv(a1: Any, a2: Any) -> Tensor:
         Tensor(shape=[], dtype=Bool, value= True)
     """
     a1, a2 = to_tensors(a1, a2)
+    for d in (*a1.shape, *a2.shape):
+        require_static(d, "array_equiv decides by the sizes whether the shapes broadcast and")
     try:
         np.broadcast_shapes(tuple(a1.shape), tuple(a2.shape))
     except ValueError:

@@ -882,9 +882,12 @@ def size(a: Any, axis: int | None = None) -> int:
         6
     """
     a = to_tensor(a)
-    if axis is None:
-        return int(a.size)
-    return int(a.shape[axis_index(axis, a.ndim, "size")])
+    if axis is None:  # a product of dims: traced, a dynamic one stays a graph value (an int all the same)
+        n = 1
+        for d in a.shape:
+            n = n * d
+        return n
+    return a.shape[axis_index(axis, a.ndim, "size")]
 
 
 def array_str(a: Tensor) -> str:

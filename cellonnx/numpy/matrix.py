@@ -9,7 +9,8 @@ import numpy as np
 
 from cellonnx import dtypes
 from cellonnx import ops as F
-from cellonnx.numpy._utils import axis_index, cast, check_dtype, scalar_like, slice_axis, to_tensor
+from cellonnx.graph.trace import require_static
+from cellonnx.numpy._utils import axis_index, cast, check_dtype, scalar_like, to_tensor
 from cellonnx.numpy.creation import arange, linspace
 from cellonnx.ops.prims.index import Pad
 from cellonnx.tensor import Tensor
@@ -121,16 +122,7 @@ def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Tensor:
     a1, a2 = axis_index(axis1, nd, "diagonal"), axis_index(axis2, nd, "diagonal")
     if a1 == a2:
         raise ValueError(f"diagonal: axis1 and axis2 must differ, got {axis1} and {axis2}")
-    t = F.transpose(a, [i for i in range(nd) if i not in (a1, a2)] + [a1, a2])
-    n, m = int(a.shape[a1]), int(a.shape[a2])
-    k = int(offset)
-    length = max(0, min(n, m - k)) if k >= 0 else max(0, min(n + k, m))
-    lead = tuple(t.shape[:-2])
-    if length == 0:
-        return F.zeros(lead + (0,), dtype=a.dtype)
-    start = k if k >= 0 else -k * m
-    flat = F.reshape(t, lead + (n * m,))
-    return slice_axis(flat, flat.ndim - 1, start, start + (length - 1) * (m + 1) + 1, m + 1)
+    return F.diagonal(a, int(offset), a1, a2)  # follows a dynamic row or column count (or refuses both)
 
 
 def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None) -> Tensor:
@@ -179,10 +171,11 @@ def diagflat(v: Any, k: int = 0) -> Tensor:
          [0 2]]
     """
     v = F.reshape(to_tensor(v), (-1,))
-    n, kk = int(v.shape[0]), abs(int(k))
+    n, kk = v.shape[0], abs(int(k))  # a dynamic size stays a graph value (never equal to 0)
     if n == 0:
         return F.zeros((kk, kk), dtype=v.dtype)
-    square = F.where(F.eye(n, n, dtypes.bool_), F.reshape(v, (n, 1)), scalar_like(0, v))
+    eye = F.cast(F.eye(n, n, dtypes.float32), np.bool_)  # (a bool EyeLike has no onnxruntime kernel)
+    square = F.where(eye, F.reshape(v, (-1, 1)), scalar_like(0, v))
     if k == 0:
         return square
     pads = (0, kk, kk, 0) if k > 0 else (kk, 0, 0, kk)
@@ -295,6 +288,8 @@ def _from(arr: Any, op: str) -> tuple[int, int]:
     arr = to_tensor(arr)
     if arr.ndim != 2:
         raise ValueError(f"{op}: the input must be 2-D, got shape {tuple(arr.shape)}")
+    for d in arr.shape:
+        require_static(d, f"{op} lists the indices of each size and")
     return int(arr.shape[0]), int(arr.shape[1])
 
 
@@ -408,7 +403,7 @@ def meshgrid(*xi: Any, sparse: bool = False, indexing: str = "xy") -> list[Tenso
 
     shape_out = [0] * ndim
     for i, g in enumerate(grids):
-        shape_out[position(i)] = int(g.shape[0])
+        shape_out[position(i)] = g.shape[0]
     out = []
     for i, g in enumerate(grids):
         shape = [1] * ndim
@@ -509,7 +504,7 @@ def ix_(*args: Any) -> tuple[Tensor, ...]:
         if t._data.dtype == np.bool_:
             t = F.reshape(F.nonzero(t), (-1,))
         shape = [1] * ndim
-        shape[i] = int(t.shape[0])
+        shape[i] = t.shape[0]
         out.append(F.reshape(t, tuple(shape)))
     return tuple(out)
 

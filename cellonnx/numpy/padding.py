@@ -12,6 +12,8 @@ from typing import Any
 import numpy as np
 
 from cellonnx import ops as F
+from cellonnx.graph.symint import is_symbolic, sym_max, sym_min
+from cellonnx.graph.trace import require_static
 from cellonnx.numpy._utils import cast, slice_axis, to_tensor
 from cellonnx.numpy.indexing import apply_along_axis
 from cellonnx.numpy.manipulation import concatenate, moveaxis
@@ -61,9 +63,32 @@ def _constant(x: Tensor, widths: tuple, values: tuple) -> Tensor:
     return x
 
 
+def _dynamic_source(n: Any, before: int, after: int, mode: str) -> Tensor:
+    """The source index of each element of an axis of dynamic size ``n`` padded by ``before`` / ``after`` in
+    ``mode``, computed in the graph: positions -before .. n + after - 1 clamped (edge), taken modulo n (wrap)
+    or folded back periodically (reflect: period 2n - 2, symmetric: 2n), as NumPy pads wider than the axis."""
+    pos = F.sub(F.cast(F.arange(0, n + before + after, 1), np.int64), before)
+
+    def size(v: Any) -> Tensor:  # a SymInt read at run time, as an int64 scalar
+        return F.cast(Tensor(v), np.int64)
+
+    if mode == "edge":
+        return F.minimum(F.maximum(pos, 0), size(n - 1))
+    if mode == "wrap":
+        return F.floor_mod(pos, size(n))
+    period = sym_max(2 * n - 2, 1) if mode == "reflect" else 2 * n
+    m = F.floor_mod(pos, size(period))
+    back = F.sub(size(period), m) if mode == "reflect" else F.sub(size(period - 1), m)
+    return F.where(F.greater_equal(m, size(n)), back, m)
+
+
 def _gathered(x: Tensor, widths: tuple, mode: Any) -> Tensor:
     for axis, (b, a) in enumerate(widths):
         if b or a:
+            if is_symbolic(x.shape[axis]) and mode in ("edge", "wrap", "reflect", "symmetric"):
+                x = F.gather(x, _dynamic_source(x.shape[axis], int(b), int(a), mode), axis)
+                continue
+            require_static(x.shape[axis], f"pad (mode {mode!r}) picks each element's source by the size and")
             if int(x.shape[axis]) == 0:
                 raise ValueError(f"pad: cannot pad the empty axis {axis} in mode {mode!r}")
             source = np.pad(np.arange(int(x.shape[axis])), (int(b), int(a)), mode=mode)
@@ -74,6 +99,7 @@ def _gathered(x: Tensor, widths: tuple, mode: Any) -> Tensor:
 def _odd(x: Tensor, widths: tuple, mode: Any) -> Tensor:
     for axis, (b, a) in enumerate(widths):
         if b or a:
+            require_static(x.shape[axis], f"pad (mode {mode!r}) weighs each element by the axis' size and")
             n = int(x.shape[axis])
             weights = np.pad(np.eye(n), ((int(b), int(a)), (0, 0)), mode=mode, reflect_type="odd")
             work = x if x.dtype.is_floating_point else cast(x, np.float64)
@@ -89,7 +115,6 @@ def _ramp(x: Tensor, widths: tuple, ends: tuple) -> Tensor:
     for axis, ((b, a), (eb, ea)) in enumerate(zip(widths, ends)):
         parts = []
         shape = [1] * work.ndim
-        n = int(work.shape[axis])
         if b:
             shape[axis] = int(b)
             edge = slice_axis(work, axis, 0, 1)
@@ -98,7 +123,7 @@ def _ramp(x: Tensor, widths: tuple, ends: tuple) -> Tensor:
         parts.append(work)
         if a:
             shape[axis] = int(a)
-            edge = slice_axis(work, axis, n - 1, n)
+            edge = slice_axis(work, axis, -1, None)
             t = Tensor((np.arange(1, int(a) + 1) / int(a)).reshape(shape).astype(work._data.dtype))
             parts.append(F.add(F.mul(F.sub(float(ea), edge), t), edge))  # linspace(edge, end, a + 1)[1:]
         work = concatenate(parts, axis) if len(parts) > 1 else work
@@ -110,8 +135,9 @@ def _statistic(x: Tensor, widths: tuple, stat_length: Any, mode: str) -> Tensor:
         raise NotImplementedError("pad: the median mode is not implemented")
     lengths = _pairs(stat_length, x.ndim, "stat_length") if stat_length is not None else None
     for axis, (b, a) in enumerate(widths):
-        n = int(x.shape[axis])
-        lb, la = (n, n) if lengths is None else (min(int(lengths[axis][0]), n), min(int(lengths[axis][1]), n))
+        n = x.shape[axis]  # a dynamic size stays a graph value
+        lb, la = (n, n) if lengths is None else (sym_min(int(lengths[axis][0]), n),
+                                                 sym_min(int(lengths[axis][1]), n))
         parts = []
         edges = ((int(b), slice_axis(x, axis, 0, lb)), (None, x), (int(a), slice_axis(x, axis, n - la, n)))
         for count, segment in edges:

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from cellonnx import ops as F
+from cellonnx.graph.trace import require_static
 from cellonnx.numpy._utils import as_float, at, to_tensor
 from cellonnx.numpy.arithmetic import add, divide
 from cellonnx.numpy.calculus import convolve
@@ -22,6 +23,7 @@ def _poly(x: Any, op: str) -> Tensor:
     if t.ndim > 1:
         raise ValueError(f"{op}: the coefficients must be a scalar or a 1-D sequence, got shape "
                          f"{tuple(t.shape)}")
+    require_static(t.shape[0], f"{op} works over each coefficient (their count) and")
     return t
 
 

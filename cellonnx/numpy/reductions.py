@@ -14,6 +14,7 @@ from cellonnx.numpy._utils import (
     axes_tuple,
     axis_index,
     broadcast,
+    broadcast_shape,
     cast,
     check_dtype,
     finish,
@@ -35,16 +36,18 @@ def _axes(axis: Any, ndim: int, op: str) -> tuple[int, ...] | None:
 
 
 def _count(t: Tensor, axes: tuple[int, ...] | None) -> int:
-    if axes is None:
-        return int(t.size)
-    return int(np.prod([int(t.shape[a]) for a in axes], dtype=np.int64))
+    """The number of elements reduced over: a product of dims, so a dynamic one stays a graph value."""
+    n = 1
+    for a in range(t.ndim) if axes is None else axes:
+        n = n * t.shape[a]
+    return n
 
 
 def _reduced_shape(t: Tensor, axes: tuple[int, ...] | None, keepdims: bool) -> tuple[int, ...]:
-    keep = [1 if axes is None or i in axes else int(d) for i, d in enumerate(t.shape)]
+    keep = [1 if axes is None or i in axes else d for i, d in enumerate(t.shape)]
     if keepdims:
         return tuple(keep)
-    return tuple(int(d) for i, d in enumerate(t.shape) if axes is not None and i not in axes)
+    return tuple(d for i, d in enumerate(t.shape) if axes is not None and i not in axes)
 
 
 def sum_(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False, initial: Any = None) -> Tensor:
@@ -126,7 +129,7 @@ def _extreme(fn: Any, cmp: Any, a: Any, axis: Any, keepdims: bool, initial: Any,
         t = cmp(t, init)
         if masked:
             mask = F.cast(to_tensor(where), np.bool_)
-            shape = np.broadcast_shapes(tuple(mask.shape), tuple(t.shape))
+            shape = broadcast_shape(tuple(mask.shape), tuple(t.shape))
             extra = len(shape) - t.ndim
             t = F.where(broadcast(mask, shape), broadcast(t, shape), init)
             if axes is not None and extra:
@@ -279,7 +282,7 @@ def average(x: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
     axes = _axes(axis, t.ndim, "average")
     if weights is None:
         avg = mean(t, axes)
-        total = F.full(tuple(avg.shape), _count(t, axes), dtype=t.dtype)
+        total = F.broadcast_to(Tensor(_count(t, axes), t.dtype), tuple(avg.shape))
     else:
         w = to_tensor(weights)
         if tuple(w.shape) != tuple(t.shape):
@@ -289,7 +292,7 @@ def average(x: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
                 raise TypeError("average: axis must be an int when the input and weights differ in shape")
             ax = axis_index(axis, t.ndim, "average")
             shape = [1] * t.ndim
-            shape[ax] = int(w.shape[0])
+            shape[ax] = w.shape[0]
             w = F.reshape(w, tuple(shape))
         total = F.sum(w, axes)
         weighted = F.sum(F.mul(t, w), axes)

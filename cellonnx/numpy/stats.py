@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from cellonnx import ops as F
+from cellonnx.graph.trace import require_static
 from cellonnx.numpy._utils import as_float, at, cast, finish, is_int, to_tensor, to_tensors
 from cellonnx.numpy.creation import linspace
 from cellonnx.numpy.manipulation import _lead, concatenate, flip, stack
@@ -48,6 +49,7 @@ def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None) -> Tens
                              f"{tuple(s.shape)}")
         a = F.gather(a, s, 0)
     a, v = promote_tensors(a, v)
+    require_static(a.shape[0], "searchsorted's binary search (log2 of the sorted length) unrolls and")
     n = int(a.size)
     lo = F.zeros(tuple(v.shape), dtype=np.int32)
     hi = F.full(tuple(v.shape), n, dtype=np.int32)
@@ -285,6 +287,7 @@ def histogramdd(sample: Any, bins: Any = 10, range: Any = None, weights: Any = N
     sample = to_tensor(sample)
     if sample.ndim != 2:
         raise ValueError(f"histogramdd: sample must be 2-D (N, D), got shape {tuple(sample.shape)}")
+    require_static(sample.shape[1], "histogramdd returns one edge array per dimension (their count) and")
     d = int(sample.shape[1])
     if isinstance(bins, int):
         bins = [bins] * d
@@ -365,7 +368,7 @@ def _cov_weights(w: Any, n: int, name: str, integer: bool) -> Tensor:
         raise TypeError(f"cov: {name} must be integers, got {w.dtype}")
     if w.ndim > 1:
         raise ValueError(f"cov: {name} must be 1-D, got shape {tuple(w.shape)}")
-    if int(w.shape[0]) != n:
+    if int(w.shape[0]) != int(n):
         raise ValueError(f"cov: {name} has {int(w.shape[0])} entries for {n} observations")
     return F.abs(cast(w, np.float32))
 
@@ -398,7 +401,7 @@ def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: in
         m = concatenate((m, _cov_input(y, rowvar)), 0)
     if ddof is None:
         ddof = 0 if bias else 1
-    n = int(m.shape[1])
+    n = m.shape[1]  # the observations: a dynamic count stays a graph value
     w = None if fweights is None else _cov_weights(fweights, n, "fweights", True)
     aw = None
     if aweights is not None:
@@ -406,7 +409,7 @@ def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: in
         w = aw if w is None else F.mul(w, aw)
     avg = average(m, 1, w)
     if w is None:
-        fact: Any = float(n - ddof)
+        fact: Any = Tensor(n - ddof, np.float32)
     else:
         w_sum = F.sum(w)
         if ddof == 0:

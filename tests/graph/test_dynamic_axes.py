@@ -1,9 +1,12 @@
 """Every layer and op table row traced with each axis eager accepts at other sizes declared dynamic (batch,
 sequence, spatial, and channels where nothing fixes them), run by onnxruntime at three other sizes against
-eager (tests/graph/dynamic_axes.py). The rows: the layer table (tests/nn/layer_table.py), the Gluon layers
-and losses (tests/gluon/layer_cases.py and the extra layers' fixture table) and every op family's OpCase
-table (the first input's axes dynamic; weights and other inputs keep their shapes, except an axis they
-share with it).
+eager (tests/graph/dynamic_axes.py). The rows: the layer table (tests/nn/layer_table.py), the Gluon layers and
+losses (tests/gluon/layer_cases.py and the extra layers' fixture table), the Gluon 1.x networks
+(tests/mxnet/gluon1_cases.py), every op family's OpCase table, and the array APIs' tables: mx.nd's,
+mx.nd.contrib's and mx.nd.image's operators in a Gluon 1.x hybrid_forward, mx.np's and mx.npx's functions in a
+Gluon 2.x forward (tests/graph/dynamic_axes_mx.py) and cellonnx.numpy's rows (for the op and array API tables
+the first input's axes are dynamic; weights and other inputs keep their shapes, except an axis they share with
+it).
 
 A row passes when the graph equals eager at every size, or when the tracer refuses a dim it cannot follow in
 words (StaticDimRequired: a compiled step then traces that axis static). KNOWN lists the rows that still fail,
@@ -106,7 +109,28 @@ def _op_rows() -> Iterator[Row]:
                           (lambda c: lambda: (c.fn, [as_run_dtype(a) for a in c.inputs]))(case), (0,), False)
 
 
-ROWS = [*_layer_rows(), *_gluon_rows(), *_op_rows()]
+def _array_api_rows() -> Iterator[Row]:
+    from tests.graph import dynamic_axes_mx as mx_rows
+    from tests.ops.harness import as_run_dtype
+
+    for name, make, context in mx_rows.nd_rows():
+        yield Row(f"mx.nd/{name}", make, (0,), False, context)
+    for name, make, context in mx_rows.contrib_rows():
+        yield Row(f"mx.nd.contrib/{name}", make, (0,), False, context)
+    for name, make, context in mx_rows.image_rows():
+        yield Row(f"mx.nd.image/{name}", make, (0,), False, context)
+    for name, make, context in mx_rows.gluon1_rows():
+        yield Row(f"gluon1/{name}", make, context=context)
+    for name, make, context in mx_rows.np_rows():
+        yield Row(f"mx.np/{name}", make, (0,), False, context)
+    from tests.numpy.cases import CASES
+    for case in CASES:
+        if case.lower:
+            yield Row(f"numpy/{case.name}",
+                      (lambda c: lambda: (c.fn, [as_run_dtype(a) for a in c.inputs]))(case), (0,), False)
+
+
+ROWS = [*_layer_rows(), *_gluon_rows(), *_op_rows(), *_array_api_rows()]
 
 
 def _params() -> list[Any]:

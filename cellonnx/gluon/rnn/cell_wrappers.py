@@ -323,7 +323,7 @@ class ResidualCell(ModifierCell):
 
 
 def _mask_merged(x: Tensor, valid_length: Any, axis: int) -> Tensor:
-    mask = time_mask(valid_length, int(x.shape[axis]), x)  # (T, N, 1)
+    mask = time_mask(valid_length, x.shape[axis], x)  # (T, N, 1)
     if axis == 1:
         mask = ops.transpose(mask, (1, 0, 2))
     return _like(x * mask, x)

@@ -11,8 +11,10 @@ from typing import Any
 import numpy as np
 
 from cellonnx import ops
+from cellonnx.graph import trace
 from cellonnx.graph.trace import require_static
 from cellonnx.mxnet._op._util import int_tuple
+from cellonnx.ops.prims._eager import NotExportable
 from cellonnx.tensor import Tensor
 
 __all__ = ["ROI_OPS"]
@@ -78,6 +80,10 @@ def roi_align(data: Tensor, rois: Tensor, pooled_size: Any = (1, 1), spatial_sca
     if int(sample_ratio) > 0:
         grid = int(sample_ratio)
         return _roi_align(data, rois, ph_n, pw_n, grid, grid, spatial_scale, aligned)
+    tracer = trace.current()
+    if tracer is not None and tracer.is_traced(rois):
+        raise NotExportable("_contrib_ROIAlign with sample_ratio <= 0 sizes each region's sampling grid from "
+                            "the rois' values, a graph would hold the example's; give sample_ratio > 0")
     box = rois._data[:, 1:5].astype(np.float32) * np.float32(spatial_scale)
     extent = box[:, 2:4] - box[:, 0:2]
     if not aligned:

@@ -10,8 +10,10 @@ from typing import Any
 
 import numpy as _np
 
+from cellonnx import ops
 from cellonnx.mxnet._docs import borrowed
 from cellonnx.mxnet._errors import mx_errors
+from cellonnx.mxnet._op._util import eager_only
 from cellonnx.mxnet._op.calibrate import CALIBRATE
 from cellonnx.mxnet._op.contrib_extra import CONTRIB_EXTRA
 from cellonnx.mxnet._op.creation import CREATION
@@ -54,10 +56,13 @@ TABLE.update({"Convolution_v1": NN["Convolution"], "Pooling_v1": NN["Pooling"]})
 def _arange_like(data: Any, start: float, step: float, repeat: int, axis: int | None) -> Any:
     """contrib.arange_like: ``start + step * (i // repeat)`` shaped like ``data`` (its ``axis`` alone when
     given); a constant of ``data``'s shape, with no gradient."""
-    n = int(data.size) if axis is None else int(data.shape[axis])
-    values = float(start) + float(step) * _np.floor(_np.arange(n) / int(repeat))
+    n = data.shape[axis] if axis is not None else 1
+    for d in data.shape if axis is None else ():
+        n = n * d  # a dynamic dim stays a graph value (the positions of a sequence of any length)
+    i = ops.cast(ops.arange(0, n, 1), _np.float64)
+    values = ops.floor(i / float(int(repeat))) * float(step) + float(start)
     shape = tuple(data.shape) if axis is None else (n,)
-    return Tensor(values.reshape(shape).astype(data._data.dtype))
+    return ops.cast(ops.reshape(values, shape), data._data.dtype)
 
 
 # mx.nd.contrib / mx.sym.contrib
@@ -75,6 +80,8 @@ CONTRIB.update(SPECTRAL)
 CONTRIB.update(QUANTIZE)
 CONTRIB.update(QUANTIZED_NN)
 CONTRIB.update(CALIBRATE)
+# operators computing with NumPy on their arrays' values (optimizer updates): they refuse to be traced
+EAGER_ONLY = frozenset({*UPDATE, *UPDATE_MULTI, *UPDATE_RULES, *UPDATE_ADAMW})
 # the quantization operators (mx.sym.contrib builds graph nodes of them on Symbols)
 QUANTIZATION = (*QUANTIZE, *QUANTIZED_NN, *CALIBRATE)
 
@@ -107,6 +114,8 @@ def wrap(name: str, impl: Callable[..., Any], cls: type) -> Callable[..., Any]:
         kwargs.pop("attr", None)
         kwargs.pop("ctx", None) if name not in CREATION else None
         out = kwargs.pop("out", None)
+        if name in EAGER_ONLY:
+            eager_only(name, args, kwargs)
         result = retype(impl(*args, **kwargs), cls)
         if name in CREATION and not any(isinstance(a, Tensor) for a in args):
             place(result, device_arg(kwargs.get("ctx", kwargs.get("device"))))

@@ -6,9 +6,9 @@ from typing import Any
 import numpy as np
 
 from cellonnx import dtypes, ops
-from cellonnx.tensor import Tensor
+from cellonnx.tensor import Tensor, _caller_location
 
-__all__ = ["as_tensor", "axes_of", "dtype_of", "int_tuple", "mx_float"]
+__all__ = ["as_tensor", "axes_of", "dtype_of", "eager_only", "int_tuple", "mx_float"]
 
 
 def as_tensor(x: Any, like: Tensor | None = None) -> Tensor:
@@ -22,6 +22,38 @@ def as_tensor(x: Any, like: Tensor | None = None) -> Tensor:
     if arr.dtype == np.float64 or (arr.dtype.kind in "iub" and not isinstance(x, np.ndarray)):
         arr = arr.astype(np.float32)
     return Tensor(arr)
+
+
+def _traced(tracer: Any, value: Any) -> bool:
+    if isinstance(value, Tensor):
+        return tracer.is_traced(value)
+    if isinstance(value, (list, tuple)):
+        return any(_traced(tracer, v) for v in value)
+    if isinstance(value, dict):
+        return any(_traced(tracer, v) for v in value.values())
+    return False
+
+
+def eager_only(name: str, *values: Any) -> None:
+    """Raise NotExportable while a graph is traced and ``values`` hold a traced tensor: ``name`` computes
+    with NumPy on the arrays' values (as MXNet does), so the graph would hold the example's result as a
+    constant, whatever the inputs at run time.
+
+    Examples:
+        >>> import numpy as np
+        >>> from cellonnx.mxnet._op._util import eager_only
+        >>> from cellonnx.tensor import Tensor
+        >>> eager_only("sgd_update", Tensor(np.zeros(2)))  # eagerly nothing is traced: it returns
+    """
+    from cellonnx.graph import trace
+    from cellonnx.ops.prims._eager import NotExportable
+
+    tracer = trace.current()
+    if tracer is not None and _traced(tracer, values):
+        raise NotExportable(f"{_caller_location()}: mx {name} runs NumPy on the arrays' values, eagerly only "
+                            "(as MXNet does); a graph would hold the example's result as a constant. Call it "
+                            "outside the traced code (a hybridized block's forward), or write it with "
+                            "operators that have a graph")
 
 
 def mx_float(x: Any) -> Tensor:

@@ -25,18 +25,25 @@ def index_copy(old_tensor: Tensor, index_vector: Tensor, new_tensor: Tensor) -> 
         raise ValueError(f"index_copy: new_tensor {new_shape} must be (len(index_vector), "
                          f"*old_tensor.shape[1:]) with old_tensor {old_shape} and a 1-d index_vector "
                          f"{tuple(index_vector.shape)}")
-    index = ops.reshape(ops.cast(index_vector, "int64"), (n, 1))
+    index = ops.reshape(ops.cast(index_vector, "int64"), (-1, 1))
     return ops.tensor_scatter_update(old_tensor, index, ops.cast(new_tensor, old_tensor.dtype))
 
 
 def index_array(data: Tensor, axes: Any = None) -> Tensor:
     """int64 indices of every element of ``data``: shape ``data.shape + (len(axes),)``, the last axis holding
     the element's index along each of ``axes`` (every axis by default)."""
-    shape = tuple(int(d) for d in data.shape)
+    shape = tuple(data.shape)  # a dynamic dim stays a graph value
     picked = range(len(shape)) if axes is None else [int(a) % len(shape) for a in
                                                       ((axes,) if isinstance(axes, int) else axes)]
-    grids = np.indices(shape, dtype=np.int64)
-    return Tensor(np.ascontiguousarray(np.stack([grids[a] for a in picked], axis=-1)))
+    if not picked:
+        return Tensor(np.zeros((*(int(d) for d in shape), 0), np.int64))
+    grids = []
+    for a in picked:
+        along = [1] * len(shape)
+        along[a] = -1
+        grid = ops.reshape(ops.cast(ops.arange(0, shape[a], 1), np.int64), tuple(along))
+        grids.append(ops.expand_dims(ops.broadcast_to(grid, shape), -1))
+    return grids[0] if len(grids) == 1 else ops.concat(grids, -1)
 
 
 def boolean_mask(data: Tensor, index: Tensor, axis: int = 0) -> Tensor:
@@ -46,14 +53,18 @@ def boolean_mask(data: Tensor, index: Tensor, axis: int = 0) -> Tensor:
     if index.ndim != 1 or int(index.shape[0]) != int(data.shape[0]):
         raise ValueError(f"boolean_mask: index {tuple(index.shape)} must be 1-d with data's first dim "
                          f"{int(data.shape[0])}")
-    keep = np.flatnonzero(index._data).astype(np.int64)
-    return ops.gather(data, Tensor(keep), 0)
+    keep = ops.reshape(ops.nonzero(ops.stop_gradient(index)), (-1,))  # how many: read at run time
+    return ops.gather(data, keep, 0)
 
 
 def allclose(a: Tensor, b: Tensor, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = True) -> Tensor:
     """1 (uint8, shape ()) when every ``|a - b| <= atol + rtol * |b|`` (NaNs equal when equal_nan)."""
-    close = np.allclose(a._data, b._data, rtol=float(rtol), atol=float(atol), equal_nan=bool(equal_nan))
-    return Tensor(np.asarray(close, np.uint8))
+    a, b = ops.stop_gradient(a), ops.stop_gradient(b)
+    near = ops.less_equal(ops.abs(ops.sub(a, b)), ops.add(ops.mul(ops.abs(b), float(rtol)), float(atol)))
+    close = ops.logical_or(near, ops.equal(a, b))  # infinities of one sign are close
+    if equal_nan:
+        close = ops.logical_or(close, ops.logical_and(ops.isnan(a), ops.isnan(b)))
+    return ops.cast(ops.all(close), np.uint8)
 
 
 def quadratic(data: Tensor, a: float = 0.0, b: float = 0.0, c: float = 0.0) -> Tensor:

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from cellonnx import ops
+from cellonnx.mxnet._op._util import eager_only
 from cellonnx.tensor import Tensor
 
 __all__ = ["HAWKES"]
@@ -22,6 +23,7 @@ __all__ = ["HAWKES"]
 def hawkesll(lda: Tensor, alpha: Tensor, beta: Tensor, state: Tensor, lags: Tensor, marks: Tensor,
              valid_length: Tensor, max_time: Tensor, **_: Any) -> tuple[Tensor, Tensor]:
     """(log likelihood per sample (N,), the memory at max_time (N, K)); see the module docstring."""
+    eager_only("contrib.hawkesll", lda, alpha, beta, state, lags, marks, valid_length, max_time)
     n, k = (int(d) for d in lda.shape)
     shapes = [tuple(int(d) for d in a.shape) for a in (state, alpha, beta)]
     if shapes != [(n, k), (k,), (k,)]:

@@ -123,11 +123,9 @@ def resize(data: Tensor, size: Any = (), keep_ratio: bool = False, interp: int =
                          "_image_resize")
     if data._data.dtype == np.float16:
         raise MXNetError("resize: image resize doesn't support fp16")
-    from cellonnx.graph.symint import SymInt
-
-    if keep_ratio and any(isinstance(d, SymInt) for d in data.shape[-3:-1]):
-        raise MXNetError("resize: keep_ratio makes the output size depend on the image's, which is dynamic "
-                         "in this graph; hybridize with static_shape=True")
+    if keep_ratio:  # a dynamic height or width is refused (StaticDimRequired: then traced static)
+        for d in data.shape[-3:-1]:
+            trace.require_static(d, "resize with keep_ratio sizes its output from the image's and")
     nh, nw = _resized_hw(int(data.shape[-3]), int(data.shape[-2]), size, keep_ratio)
     if trace._current:
         from cellonnx.mxnet._op.image_resize import traced_resize

@@ -53,13 +53,13 @@ def _matrices(x: Tensor, nh: int, nw: int, interp: int) -> Tensor:
 
 
 def _onnx_resize(x: Tensor, nh: int, nw: int, interp: int) -> Tensor:
-    nchw = ops.transpose(x if x.ndim == 4 else x.reshape((1, *x.shape)), (0, 3, 1, 2))
+    nchw = ops.transpose(x if x.ndim == 4 else ops.expand_dims(x, 0), (0, 3, 1, 2))
     f = nchw if nchw._data.dtype == np.float32 else ops.cast(nchw, np.float32)
     out = ops.interpolate(f, size=(nh, nw), mode=_MODES.get(interp, "bilinear"))
     if x._data.dtype == np.uint8:
         out = ops.clamp(ops.round(out), 0.0, 255.0)
     out = ops.transpose(ops.cast(out, x._data.dtype), (0, 2, 3, 1))
-    return out if x.ndim == 4 else out.reshape(tuple(out.shape[1:]))
+    return out if x.ndim == 4 else ops.squeeze(out, 0)
 
 
 def traced_resize(x: Tensor, nh: int, nw: int, interp: int) -> Tensor:

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from cellonnx import ops
+from cellonnx.graph.trace import require_static
 from cellonnx.mxnet._op._util import axes_of
 from cellonnx.tensor import Tensor
 
@@ -28,24 +29,25 @@ def khatri_rao(*args: Tensor, **_: Any) -> Tensor:
     """The column-wise Kronecker product of matrices (I_k, R): (prod I_k, R)."""
     out = args[0]
     for m in args[1:]:
-        r = int(out.shape[1])
+        r = out.shape[1]
         out = ops.reshape(ops.expand_dims(out, 1) * ops.expand_dims(m, 0), (-1, r))
     return out
 
 
 def _index(x: Tensor, high: int) -> Tensor:
-    return ops.cast(ops.clamp(ops.stop_gradient(x), 0, high - 1), np.int64)
+    last = ops.cast(Tensor(high - 1), np.int64)  # a dynamic size: read at run time
+    return ops.minimum(ops.maximum(ops.cast(ops.stop_gradient(x), np.int64), 0), last)
 
 
 def batch_take(a: Tensor, indices: Tensor, **_: Any) -> Tensor:
     """``a[i, indices[i]]`` for each row i of the matrix ``a`` (indices clipped to the row)."""
-    idx = ops.reshape(_index(indices, int(a.shape[1])), (-1, 1))
+    idx = ops.reshape(_index(indices, a.shape[1]), (-1, 1))
     return ops.reshape(ops.gather_elements(a, 1, idx), (-1,))
 
 
 def fill_element_0index(lhs: Tensor, mhs: Tensor, rhs: Tensor, **_: Any) -> Tensor:
     """``lhs`` with ``lhs[i, rhs[i]]`` replaced by ``mhs[i]``."""
-    idx = ops.reshape(_index(rhs, int(lhs.shape[1])), (-1, 1))
+    idx = ops.reshape(_index(rhs, lhs.shape[1]), (-1, 1))
     return ops.tensor_scatter_elements(lhs, idx, ops.reshape(mhs, (-1, 1)), 1)
 
 
@@ -58,21 +60,21 @@ def scatter_nd(data: Tensor, indices: Tensor, shape: Any, **_: Any) -> Tensor:
 
 def ravel_multi_index(data: Tensor, shape: Any, **_: Any) -> Tensor:
     """Flat indices (float32) of the (ndim, N) coordinates ``data`` in an array of ``shape``."""
-    coords = np.asarray(data._data).astype(np.int64)
-    strides = np.cumprod((list(shape)[1:] + [1])[::-1])[::-1]
-    flat = (coords * strides.reshape((-1,) + (1,) * (coords.ndim - 1))).sum(0)
-    return Tensor(flat.astype(data._data.dtype))
+    coords = ops.cast(ops.stop_gradient(data), np.int64)
+    strides = np.cumprod((list(shape)[1:] + [1])[::-1])[::-1].astype(np.int64)
+    flat = ops.sum(coords * Tensor(strides.reshape((-1,) + (1,) * (coords.ndim - 1))), 0)
+    return ops.cast(flat, data._data.dtype)
 
 
 def unravel_index(data: Tensor, shape: Any, **_: Any) -> Tensor:
     """The (ndim, N) coordinates of the flat indices ``data`` in an array of ``shape``."""
-    flat = np.asarray(data._data).astype(np.int64)
+    flat = ops.cast(ops.stop_gradient(data), np.int64)
     dims = [int(s) for s in shape]
     out = []
     for d in dims[::-1]:
-        out.append(flat % d)
-        flat = flat // d
-    return Tensor(np.stack(out[::-1]).astype(data._data.dtype))
+        out.append(ops.floor_mod(flat, d))
+        flat = ops.floor_divide(flat, d)
+    return ops.cast(ops.stack(out[::-1], 0), data._data.dtype)
 
 
 def _t(x: Tensor, flag: bool) -> Tensor:
@@ -166,6 +168,7 @@ def _trian(n: int, offset: int, lower: bool) -> np.ndarray:
 
 def linalg_extracttrian(A: Tensor, offset: int = 0, lower: bool = True, **_: Any) -> Tensor:
     """A's triangle (see ``offset`` / ``lower``) packed row by row into the last axis."""
+    require_static(A.shape[-1], "linalg_extracttrian picks the triangle's elements by the matrix size and")
     n = int(A.shape[-1])
     pick = Tensor(_trian(n, int(offset), bool(lower)).T.copy())
     flat = ops.reshape(A, tuple(A.shape[:-2]) + (n * n,))
@@ -175,6 +178,7 @@ def linalg_extracttrian(A: Tensor, offset: int = 0, lower: bool = True, **_: Any
 def linalg_maketrian(A: Tensor, offset: int = 0, lower: bool = True, **_: Any) -> Tensor:
     """Square matrices holding the packed triangle A (the inverse of ``linalg_extracttrian``), zeros
     elsewhere."""
+    require_static(A.shape[-1], "linalg_maketrian places the triangle's elements by their count and")
     m = int(A.shape[-1])
     k = round(float(np.sqrt(8 * m + 1) - 1) / 2)
     n = k + abs(int(offset))

@@ -13,6 +13,7 @@ from cellonnx.gluon import autograd
 from cellonnx.gluon.nn.activations import _ACTIVATIONS
 from cellonnx.gluon.nn.basic_layers import dropout as _dropout
 from cellonnx.gluon.nn.norm_layers import batch_norm as _batch_norm
+from cellonnx.graph.trace import require_static
 from cellonnx.mxnet._op._util import as_tensor, dtype_of, int_tuple
 from cellonnx.tensor import Tensor
 
@@ -330,6 +331,8 @@ def bilinear_resize2d(data: Tensor, like: Tensor | None = None, height: int = 1,
                       align_corners: bool = True, **_: Any) -> Tensor:
     """Bilinear resize of (N, C, H, W) to (height, width) (or scaled), as two interpolation matrix
     products."""
+    for d in (*data.shape[2:], *(like.shape[2:] if like is not None and mode == "like" else ())):
+        require_static(d, "BilinearResize2D builds its interpolation matrices over each size and")
     h, w = int(data.shape[2]), int(data.shape[3])
     if like is not None and mode == "like":
         oh, ow = int(like.shape[2]), int(like.shape[3])

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from cellonnx import ops
+from cellonnx.graph.trace import require_static
 from cellonnx.mxnet._op._util import int_tuple
 from cellonnx.tensor import Tensor
 
@@ -32,6 +33,8 @@ def grid_generator(data: Tensor, transform_type: str = "affine", target_shape: A
         grid = ops.matmul(theta, Tensor(_base(h, w)))  # (N, 2, H*W)
         return ops.reshape(grid, (-1, 2, h, w))
     if transform_type == "warp":
+        for d in data.shape[2:]:
+            require_static(d, "GridGenerator (warp) lays out its pixel positions over each size and")
         h, w = int(data.shape[2]), int(data.shape[3])
         ys, xs = np.meshgrid(np.arange(h, dtype=np.float32), np.arange(w, dtype=np.float32), indexing="ij")
         pos = data + Tensor(np.stack([xs, ys])[None])

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from cellonnx.mxnet._op import retype
+from cellonnx.mxnet._op._util import eager_only
 from cellonnx.mxnet.ndarray.ndarray import NDArray
 from cellonnx.tensor import Tensor
 
@@ -24,6 +25,7 @@ def from_numpy(ndarray: np.ndarray, zero_copy: bool = True, array_cls: Any = Non
 
 def onehot_encode(indices: Tensor, out: Tensor) -> Tensor:
     """Writes the one-hot rows of ``indices`` into ``out`` (N, depth) and returns ``out``."""
+    eager_only("onehot_encode", indices, out)  # writes NumPy's rows into ``out``
     depth = int(out.shape[1])
     idx = np.asarray(indices._data).astype(np.int64).reshape(-1)
     value = np.zeros((idx.size, depth), out._data.dtype)

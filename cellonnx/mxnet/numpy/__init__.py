@@ -19,6 +19,7 @@ from cellonnx import dtypes as _dtypes
 from cellonnx import ops as _ops
 from cellonnx.mxnet._dtype import mx_dtype
 from cellonnx.mxnet._op import TABLE as _op_table
+from cellonnx.mxnet._op._util import eager_only
 from cellonnx.mxnet._placement import device_arg as _device_arg
 from cellonnx.mxnet._placement import place as _place
 from cellonnx.mxnet.numpy import data_type as _data_type
@@ -145,7 +146,7 @@ def zeros_like(a: Tensor, dtype: Any = None, **_: Any) -> ndarray:
         [[0. 0.]
          [0. 0.]]
     """
-    return to_np(_ops.zeros_like(a) if dtype is None else Tensor(_onp.zeros(a.shape, _dt(dtype))))
+    return to_np(_ops.zeros_like(a) if dtype is None else _ops.zeros_like(_ops.cast(a, _dt(dtype))))
 
 
 def ones_like(a: Tensor, dtype: Any = None, **_: Any) -> ndarray:
@@ -158,7 +159,7 @@ def ones_like(a: Tensor, dtype: Any = None, **_: Any) -> ndarray:
         >>> print(np.ones_like(x))
         [[1. 1.]]
     """
-    return to_np(_ops.ones_like(a) if dtype is None else Tensor(_onp.ones(a.shape, _dt(dtype))))
+    return to_np(_ops.ones_like(a) if dtype is None else _ops.ones_like(_ops.cast(a, _dt(dtype))))
 
 
 def full_like(a: Tensor, fill_value: Any, dtype: Any = None, **_: Any) -> ndarray:
@@ -171,7 +172,8 @@ def full_like(a: Tensor, fill_value: Any, dtype: Any = None, **_: Any) -> ndarra
         [[7. 7.]
          [7. 7.]]
     """
-    return to_np(Tensor(_onp.full(a.shape, fill_value, _dt(dtype, a._data.dtype))))
+    dt = _dt(dtype, a._data.dtype)  # of a's shape read from the graph (a dynamic dim stays one)
+    return to_np(_ops.full_like(_ops.cast(a, dt), Tensor(_onp.asarray(fill_value, dt))))
 
 
 def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None, device: Any = None,
@@ -409,6 +411,7 @@ def unique(ar: Any, return_index: bool = False, return_inverse: bool = False, re
         >>> print(values, counts)
         [1 3] [2 1]
     """
+    eager_only("np.unique", ar)  # NumPy's unique: a graph would hold the example's values and count
     data = _t(ar)._data
     out = _onp.unique(data, return_index=return_index, return_inverse=return_inverse,
                       return_counts=return_counts, axis=axis)

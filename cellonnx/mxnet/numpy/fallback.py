@@ -1,7 +1,8 @@
 """mx.np's functions that MXNet 1.9.1 runs with NumPy itself (mxnet/numpy/fallback.py) and that
 cellonnx.numpy has no counterpart of: the arrays go to NumPy, and NumPy's arrays come back as
 mx.np.ndarray (its scalars stay NumPy scalars, its lists and tuples stay lists and tuples), as MXNet gives
-them. Like MXNet's, they are not differentiable.
+them. Like MXNet's, they are not differentiable, and they refuse to be traced into a graph (NotExportable),
+which would hold the example's result as a constant.
 
 MXNet 1.9.1 calls NumPy 1.x; names NumPy 2 has dropped run their NumPy 2 equivalent (``alltrue`` is
 ``all``, ``msort`` sorts along the first axis, ``trapz`` is ``trapezoid``, ``in1d`` is ``isin`` of the
@@ -16,6 +17,7 @@ from typing import Any
 
 import numpy as _onp
 
+from cellonnx.mxnet._op._util import eager_only
 from cellonnx.mxnet.numpy.multiarray import to_np
 from cellonnx.tensor import Tensor
 
@@ -77,9 +79,12 @@ def fallback(name: str, module: Any = _onp) -> Callable[..., Any]:
         return _removed(name)
     fn = (_RENAMED.get(name) if module is _onp else None) or getattr(module, name)
 
+    prefix = "" if module is _onp else module.__name__.split(".")[-1] + "."
+
     @functools.wraps(fn)
     def op(*args: Any, **kwargs: Any) -> Any:
         out = kwargs.pop("out", None)
+        eager_only(f"np.{prefix}{name}", args, kwargs)
         result = _to_mx(fn(*_to_numpy(args), **_to_numpy(kwargs)))
         if out is not None:
             out[...] = result
@@ -88,7 +93,6 @@ def fallback(name: str, module: Any = _onp) -> Callable[..., Any]:
 
     op.__name__ = op.__qualname__ = name
     op.__module__ = __name__
-    prefix = "" if module is _onp else module.__name__.split(".")[-1] + "."
     op.__doc__ = (f"NumPy's ``{prefix}{name}`` on the arrays' values, its arrays returned as mx.np.ndarray "
                   f"(MXNet 1.9.1 runs NumPy here too); not differentiable.")
     return op

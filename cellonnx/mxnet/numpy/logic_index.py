@@ -5,10 +5,13 @@
 """
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import numpy as _onp
 
+from cellonnx import ops as _ops
+from cellonnx.mxnet._op._util import eager_only
 from cellonnx.mxnet.numpy.multiarray import to_np
 from cellonnx.tensor import Tensor
 
@@ -18,7 +21,10 @@ __all__ = ["all", "any", "delete", "diag_indices_from", "insert", "may_share_mem
 _builtin_all, _builtin_any = all, any
 
 
-def _values(x: Any) -> _onp.ndarray:
+def _values(x: Any, name: str | None = None) -> _onp.ndarray:
+    """``x``'s values for NumPy; a traced array refuses (NotExportable): a graph would hold the example's.
+    ``name``: the function's (by default the caller's)."""
+    eager_only(f"np.{name or sys._getframe(1).f_code.co_name}", x)
     return x._data if isinstance(x, Tensor) else _onp.asarray(x)
 
 
@@ -28,6 +34,18 @@ def _axis(axis: Any) -> Any:
 
 def _wrap(value: Any, out: Any = None) -> Any:
     result = to_np(Tensor(_onp.array(value, order="C")))
+    if out is not None:
+        out[...] = result
+        return out
+    return result
+
+
+def _reduced(reduce: Any, a: Any, axis: Any, keepdims: bool, out: Any) -> Any:
+    """all / any with ops (a graph when traced): of ``a != 0``, over ``axis`` (every axis when None)."""
+    t = a if isinstance(a, Tensor) else Tensor(_onp.asarray(a))
+    truth = t if t._data.dtype == _onp.bool_ else _ops.not_equal(t, 0)
+    axes = tuple(range(t.ndim)) if axis is None else _axis(axis)
+    result = to_np(reduce(truth, axes, bool(keepdims)) if axes != () else truth)
     if out is not None:
         out[...] = result
         return out
@@ -47,7 +65,7 @@ def all(a: Any, axis: Any = None, keepdims: bool = False, out: Any = None) -> An
         >>> print(np.all(x, axis=1))
         [False  True]
     """
-    return _wrap(_onp.all(_values(a), axis=_axis(axis), keepdims=keepdims), out)
+    return _reduced(_ops.all, a, axis, keepdims, out)
 
 
 def any(a: Any, axis: Any = None, keepdims: bool = False, out: Any = None) -> Any:
@@ -63,7 +81,7 @@ def any(a: Any, axis: Any = None, keepdims: bool = False, out: Any = None) -> An
         >>> print(np.any(x, axis=1))
         [False  True]
     """
-    return _wrap(_onp.any(_values(a), axis=_axis(axis), keepdims=keepdims), out)
+    return _reduced(_ops.any, a, axis, keepdims, out)
 
 
 sometrue = any  # MXNet's alias of any
@@ -90,8 +108,8 @@ def _quantile(name: str, a: Any, q: Any, axis: Any, out: Any, interpolation: str
               scale: float) -> Any:
     if interpolation not in _METHODS:
         raise ValueError(f"np.{name}: interpolation must be one of {_METHODS}, got {interpolation!r}")
-    x = _values(a)
-    qs = _values(q).astype(_onp.float64) / scale
+    x = _values(a, name)
+    qs = _values(q, name).astype(_onp.float64) / scale
     if _onp.any(qs < 0) or _onp.any(qs > 1):
         raise ValueError(f"np.{name}: q must be in [0, {scale:g}], got {_values(q)}")
     result = _onp.quantile(x.astype(_onp.float64), qs, axis=_axis(axis), method=interpolation,

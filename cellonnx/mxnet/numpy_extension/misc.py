@@ -8,6 +8,7 @@ import numpy as _onp
 
 from cellonnx import dtypes as _dtypes
 from cellonnx import ops as _ops
+from cellonnx.mxnet._op._util import eager_only
 from cellonnx.mxnet.numpy.multiarray import to_np
 from cellonnx.tensor import Tensor
 
@@ -42,6 +43,7 @@ def nonzero(a: Tensor) -> Any:
         [[0 0]
          [1 1]]
     """
+    eager_only("npx.nonzero", a)  # NumPy's argwhere: a graph would hold the example's indices
     data = a._data if isinstance(a, Tensor) else _onp.asarray(a)
     return to_np(Tensor(_onp.argwhere(data).astype(_onp.int64)))
 

@@ -243,3 +243,9 @@ for _name in _op.CONTRIB:
     _node = _op_name("_contrib_" + _name)
     if _node is not None and hasattr(contrib, _name):
         setattr(contrib, _name, _dual(_name, _node, getattr(contrib, _name), _op.CONTRIB[_name]))
+
+from cellonnx.mxnet.symbol import linalg  # noqa: E402 - its names are the operators' above and __getattr__'s
+
+for _name in linalg.__all__:  # mx.sym.linalg.potrf is mx.sym.linalg_potrf, as in MXNet
+    setattr(linalg, _name, getattr(_module, "linalg_" + _name, None) or getattr(_module, "_linalg_" + _name))
+__all__ += ["linalg"]
