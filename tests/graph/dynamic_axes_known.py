@@ -89,10 +89,6 @@ KNOWN.update(dict.fromkeys([
 KNOWN.update(dict.fromkeys([
     'mx.np/bincount', 'mx.np/bincount_w',
 ], 'output size depends on the values: refused without length (MXNetValueError, not a dim refusal)'))
-KNOWN.update(dict.fromkeys([
-    'mx.nd/split',
-], ("SliceChannel passes the dynamic axis' size // num_outputs to ops.split, whose lowering sizes the pieces "
-    "from the example (the split family on a dynamic axis, open)")))
 KNOWN.update({
     'mx.nd/linalg_potri': ("ops.inverse's lowering takes the matrix size as an int (decomp_loops._static_n): "
                            "refusing a dynamic one there also refuses the sizes of a Loop's output that "
