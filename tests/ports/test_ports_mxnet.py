@@ -17,6 +17,7 @@ structural name.
 """
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 from typing import Any
 
@@ -57,9 +58,20 @@ def root(spec: dict[str, Any]) -> str:
     return entry.get("import_root") or entry["name"]
 
 
+_BUILT: dict[str, Any] = {}
+
+
 def build(name: str, importer: Any) -> Any:
     """The network (1.x names counted from a fresh NameManager, as the fixture's), parameters set from
-    networks_mxnet.param_value by structural name."""
+    networks_mxnet.param_value by structural name: a deep copy (its own parameters, gradients and running
+    statistics) of the one network this worker builds per name, since every test of a name starts from the
+    same construction."""
+    if name not in _BUILT:
+        _BUILT[name] = _build(name, importer)
+    return copy.deepcopy(_BUILT[name])
+
+
+def _build(name: str, importer: Any) -> Any:
     import cellonnx.mxnet as mx
 
     spec = NETWORKS[name]
