@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from tests.ort_session import cpu_session
 from tests.ports import checks, networks_mxnet, wheels
 from tests.ports.checks import GRAD_TOL, OUT_TOL
 from tests.ports.xfails_mxnet import XFAILS
@@ -228,7 +229,6 @@ def test_hybridized_forward(name: str, importer: Any) -> None:
 @pytest.mark.parametrize("name", cases("export"))
 def test_export_dynamic_batch(name: str, importer: Any, tmp_path: Path) -> None:
     import onnx
-    import onnxruntime as ort
 
     net = build(name, importer)
     want = fixture(name)
@@ -240,7 +240,7 @@ def test_export_dynamic_batch(name: str, importer: Any, tmp_path: Path) -> None:
     expected = set(want["structural"].tolist() if "reference" in NETWORKS[name] else want["names"].tolist())
     assert names & expected, f"{name}: no initializer carries MXNet's parameter names"
     assert not {n for n in names if n in expected} ^ {n for n in expected if n in names}
-    session = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
+    session = cpu_session(path)
     feeds = [i.name for i in session.get_inputs()]
     for batch in (1, 2, 5):
         got = session.run(None, dict(zip(feeds, arrays(name, batch))))
