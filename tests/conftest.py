@@ -1,10 +1,30 @@
 """Every test starts from cellonnx's default context: a test (or a reference page's example) that switches to
-GRAPH_MODE or changes another context key must not change how later tests in the same worker run."""
+GRAPH_MODE or changes another context key must not change how later tests in the same worker run.
+
+Under pytest-xdist each worker runs onnxruntime with its share of the cores (``intra_op_num_threads``, the
+context's default for every Session a test does not give threads): onnxruntime's own default, one spinning
+thread per core in every worker, had the workers fight over the same cores (a quarter more CPU time for the
+same tests with two workers on two cores)."""
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
+
+
+def _worker_threads() -> int:
+    """The cores per xdist worker (0, onnxruntime's choice, outside xdist)."""
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0"))
+    return max(1, (os.cpu_count() or 1) // workers) if workers else 0
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _onnxruntime_threads() -> None:
+    from cellonnx import context
+
+    if not context._extra["intra_op_num_threads"]:
+        context._extra["intra_op_num_threads"] = _worker_threads()
 
 
 @pytest.fixture(autouse=True)

@@ -5,8 +5,9 @@ Bounded: 120 examples, each a command that refuses or finishes on small files.""
 from __future__ import annotations
 
 import argparse
-import io
 import contextlib
+import io
+import os
 from pathlib import Path
 
 import numpy as np
@@ -66,8 +67,13 @@ def test_random_arguments_succeed_or_fail_in_one_line(pool: list[str], data: st.
         if data.draw(st.booleans()):
             argv.append(data.draw(st.one_of(VALUES, st.sampled_from(pool))))
     out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        status = main(argv)
+    here = os.getcwd()
+    os.chdir(Path(pool[0]).parent)  # relative paths (random text as an output file) land in the pool's folder
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = main(argv)
+    finally:
+        os.chdir(here)
     text = err.getvalue()
     assert status in (0, 2), (argv, status, text)
     assert "Traceback" not in text, (argv, text)

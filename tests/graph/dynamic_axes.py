@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import onnxruntime as ort
 
 from cellonnx.graph.trace import StaticDimRequired, flatten_outputs, trace
 from cellonnx.tensor import Tensor
+from tests.ort_session import cpu_session
 from tests.tolerance import assert_close
 
 RTOL, SCALE_RTOL = 1e-4, 1e-5  # SCALE_RTOL: of the output's scale, at least 1
@@ -132,7 +132,7 @@ def check(fn: Callable[..., Any], arrays: Sequence[np.ndarray], what: str,
         if lead and lead != groups:
             return check(fn, arrays, what, params, data, loose, lead)
         return Outcome(groups, 0, str(exc))
-    sess = ort.InferenceSession(g.model().SerializeToString(), providers=["CPUExecutionProvider"])
+    sess = cpu_session(g.model().SerializeToString())
     names = [i.name for i in sess.get_inputs()]
     for d in STEPS:
         new = {ax: arrays[ax[0]].shape[ax[1]] + d for ax in dynamic}

@@ -18,11 +18,11 @@ from typing import Any
 
 import numpy as np
 import onnx
-import onnxruntime as ort
 
 from cellonnx import ops
 from cellonnx.graph.trace import flatten_outputs, trace
 from cellonnx.tensor import Tensor
+from tests.ort_session import cpu_session
 from tests.tolerance import assert_close
 
 
@@ -204,7 +204,7 @@ def export_case(case: OpCase, opset: int) -> tuple[onnx.ModelProto, list[np.ndar
 def check_lowering(case: OpCase, opset: int) -> None:
     model, arrays, eager = export_case(case, opset)
     onnx.checker.check_model(model, full_check=True)
-    sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    sess = cpu_session(model.SerializeToString())
     feeds = {i.name: a for i, a in zip(sess.get_inputs(), arrays)}
     got = sess.run(None, feeds)
     assert len(got) == len(eager), f"{case.name}: onnxruntime gave {len(got)} outputs, eager {len(eager)}"

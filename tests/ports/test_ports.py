@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from tests.ort_session import cpu_session
 from tests.ports import checks, networks
 from tests.ports.checks import GRAD_TOL, OUT_TOL
 from tests.ports.xfails import XFAILS
@@ -158,7 +159,6 @@ def test_training_step(name: str, importer: Any) -> None:
 
 @pytest.mark.parametrize("name", cases("export"))
 def test_export_dynamic_batch(name: str, importer: Any, tmp_path: Path) -> None:
-    import onnxruntime as ort
 
     import cellonnx as ms
     from cellonnx import Tensor
@@ -169,7 +169,7 @@ def test_export_dynamic_batch(name: str, importer: Any, tmp_path: Path) -> None:
     example = inputs(want, batch=1)
     net.set_inputs(*[Tensor(shape=(None,) + tuple(x.shape[1:]), dtype=x.dtype) for x in example])
     path = ms.export(net, *example, file_name=str(tmp_path / name), file_format="ONNX")
-    session = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
+    session = cpu_session(path)
     names = [i.name for i in session.get_inputs()]
     for batch in (1, 2, 5):
         feed = dict(zip(names, (numpy(x) for x in inputs(want, batch))))

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from tests.ort_session import cpu_session
 from tests.ports import checks, wheels
 from tests.ports import networks_word_lm as lm
 from tests.ports.checks import GRAD_TOL, OUT_TOL
@@ -179,7 +180,6 @@ def test_hybridized_forward(case: str, importer: Any) -> None:
 @pytest.mark.parametrize("case", CASES)
 def test_export_dynamic_batch(case: str, importer: Any, tmp_path: Path) -> None:
     import onnx
-    import onnxruntime as ort
 
     net = build(case, importer)
     want = fixture(case)
@@ -189,7 +189,7 @@ def test_export_dynamic_batch(case: str, importer: Any, tmp_path: Path) -> None:
     onnx.checker.check_model(onnx.load(path), full_check=True)
     names = {t.name for t in onnx.load(path).graph.initializer}
     assert names & set(want["names"].tolist()), f"{case}: no initializer carries MXNet's parameter names"
-    session = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
+    session = cpu_session(path)
     feeds = [i.name for i in session.get_inputs()]
     assert len(feeds) == 1 + lm.states(case), f"{case}: the tokens and each state array are graph inputs"
     d = lm.data(case)
