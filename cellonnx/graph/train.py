@@ -129,8 +129,10 @@ class CompiledStep:
 
     def _bind(self) -> None:
         """The buffers and the two bindings: state read from set k and written into set 1 - k."""
+        device_id = self.device_id if self.device == "cuda" else 0
+
         def buffer(shape: Sequence[int], dtype: Any) -> Any:
-            return ort.OrtValue.ortvalue_from_shape_and_type(list(shape), dtype, self.device, self.device_id)
+            return ort.OrtValue.ortvalue_from_shape_and_type(list(shape), dtype, self.device, device_id)
 
         written = {id(p) for _, p in self.step.updates}
         sets: dict[int, tuple] = {}
@@ -207,7 +209,6 @@ def _static_shape(model: Any, name: str) -> tuple | None:
             if all(d.HasField("dim_value") for d in dims):
                 return tuple(d.dim_value for d in dims)
     return None
-
 
 
 # ---------------------------------------------------------------- cache
