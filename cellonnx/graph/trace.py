@@ -76,6 +76,9 @@ def _where() -> str:
     frame = sys._getframe(1)
     while frame is not None:
         mod = frame.f_globals.get("__name__", "")
+        if mod.startswith("cellonnx.") and frame.f_locals.get("__tracebackhide__"):   # a check the op called
+            frame = frame.f_back
+            continue
         if mod.startswith("cellonnx.") and not mod.startswith(("cellonnx.graph.", "cellonnx.tensor",
                                                                "cellonnx.ops.registry")):
             return f"{user} (in {frame.f_code.co_filename}:{frame.f_lineno})"

@@ -8,6 +8,8 @@ dim's own: a dim the graph's inputs make dynamic refuses, a static one (a reshap
 (batch, 3, 4) input) splits."""
 from __future__ import annotations
 
+import linecache
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -83,8 +85,10 @@ def test_a_fixed_number_of_pieces_follows_a_dynamic_axis(name: str) -> None:
 @pytest.mark.parametrize("name", sorted(PIECES_OF_THE_SIZE))
 def test_pieces_counted_from_a_dynamic_axis_raise_naming_the_line(name: str) -> None:
     with pytest.raises(StaticDimRequired, match=r"test_dynamic_split.py:\d+ .*number of pieces that depends "
-                                                r"on the size of a dim that is dynamic.*example's 6"):
+                                                r"on the size of a dim that is dynamic.*example's 6") as info:
         _session(PIECES_OF_THE_SIZE[name], (6, 4), [None, 4])
+    inner = re.search(r"\(in (.+):(\d+)\)", str(info.value))   # the library line: the op's call of the check
+    assert inner and "pieces_of" in linecache.getline(inner[1], int(inner[2])), str(info.value)
 
 
 @pytest.mark.parametrize("name", sorted(PIECES_OF_THE_SIZE))

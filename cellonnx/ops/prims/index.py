@@ -348,6 +348,7 @@ def pieces_of(x: Tensor, axis: int, what: str) -> None:
     compiled step then traces that axis static). A dim the tracer knows static is a plain int and passes; so
     does one shape inference could not follow to a graph input (a Loop's output): Split's sizes then hold
     the example's, which onnxruntime checks against the axis at every run."""
+    __tracebackhide__ = True   # the refusal names the op that called this (graph/trace.py _where)
     dim = x.shape[axis]
     if getattr(dim, "declared", False):
         from cellonnx.graph.trace import require_static
