@@ -115,3 +115,17 @@ def compiled_after(build: Callable[[], Any], batches: Sequence[tuple]) -> Any:
         return compiled
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+def momentum_build(make_loss_cell: Callable[[], Any], lr: float) -> Callable[[], Any]:
+    """A ``build`` for :func:`check_trajectory`: a TrainOneStepCell with Momentum 0.9 over the loss cell
+    ``make_loss_cell()`` makes, in training mode; ``build.step`` holds the step built last."""
+    from cellonnx import nn
+
+    def build() -> Any:
+        loss = make_loss_cell()
+        step = nn.TrainOneStepCell(loss, nn.Momentum(loss.trainable_params(), lr, 0.9))
+        step.set_train()
+        build.step = step  # type: ignore[attr-defined]
+        return step
+    return build

@@ -17,7 +17,7 @@ from cellonnx import nn
 from cellonnx.graph import train
 from cellonnx.graph.trace import StaticDimRequired
 from tests.tolerance import assert_close
-from tests.train_graph.harness import check_trajectory
+from tests.train_graph.harness import check_trajectory, momentum_build
 
 SIZES = (4, 2, 3, 4)   # traced first at 4
 
@@ -61,14 +61,7 @@ def _batches() -> list[tuple]:
 @pytest.mark.parametrize("form", sorted(FORMS))
 def test_a_float_of_the_batch_size_in_a_step_equals_eager(form: str) -> None:
     make_loss, graphs = FORMS[form]
-
-    def build() -> Any:
-        loss = _Loss(make_loss)
-        step = nn.TrainOneStepCell(loss, nn.Momentum(loss.trainable_params(), 0.1, 0.9))
-        step.set_train()
-        build.step = step  # type: ignore[attr-defined]
-        return step
-
+    build = momentum_build(lambda: _Loss(make_loss), 0.1)
     check_trajectory(build, _batches(), what=form)
     assert len(train.compiled_steps(build.step)) == graphs
 

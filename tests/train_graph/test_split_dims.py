@@ -13,7 +13,7 @@ import pytest
 import cellonnx as ms
 from cellonnx import nn, ops
 from cellonnx.graph import train
-from tests.train_graph.harness import check_trajectory
+from tests.train_graph.harness import check_trajectory, momentum_build
 
 SIZES = (4, 2, 6, 4)   # traced first at 4
 
@@ -44,13 +44,6 @@ def test_a_step_splitting_the_batch_equals_eager(form: str) -> None:
     rng = np.random.default_rng(0)
     batches = [(ms.Tensor(rng.standard_normal((n, 3)).astype(np.float32)),
                 ms.Tensor(rng.standard_normal((n, 2)).astype(np.float32))) for n in SIZES]
-
-    def build() -> Any:
-        loss = _Loss(make_loss)
-        step = nn.TrainOneStepCell(loss, nn.Momentum(loss.trainable_params(), 0.01, 0.9))
-        step.set_train()
-        build.step = step  # type: ignore[attr-defined]
-        return step
-
+    build = momentum_build(lambda: _Loss(make_loss), 0.01)
     check_trajectory(build, batches, what=form)
     assert len(train.compiled_steps(build.step)) == graphs
