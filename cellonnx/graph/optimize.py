@@ -23,8 +23,8 @@ from cellonnx.graph.sparse_update import scatter_sgd_rows
 _NEVER_FOLD = {"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Dropout", "Multinomial",
                "Bernoulli"}
 # ops that make a large tensor out of small ones: kept as nodes past this many bytes (a zero-filled buffer
-# of a gradient scatter would otherwise be stored in the model)
-_GROWING = {"ConstantOfShape", "Expand", "Tile"}
+# of a gradient scatter, or dropout's counters, would otherwise be stored in the model)
+_GROWING = {"ConstantOfShape", "Expand", "Tile", "Range"}
 _GROWN_LIMIT = 64 * 1024
 
 
@@ -81,19 +81,46 @@ _INLINE_LIMIT = 1024  # bytes: initializers up to this size keep their data for 
 def _for_inference(model: onnx.ModelProto) -> onnx.ModelProto:
     """A copy cheap to hand to shape inference: large initializers (weights) become typed graph inputs so
     their data is not serialized again, and graph outputs lose their declared shapes so inference names
-    their dims from the inputs' ("batch") rather than keeping the placeholders written while tracing."""
+    their dims from the inputs' ("batch") rather than keeping the placeholders written while tracing.
+
+    Data propagation follows every element of a 1-D integer value of known length, whatever reads it:
+    dropout's counters (a Range over half an activation, then a dozen integer ops) cost seconds a pass at
+    batch 64. Such values are never shapes, so in the copy a long Range (or a long 1-D integer initializer)
+    is an input whose length is a named dim."""
     g = model.graph
     small, typed = [], []
     for t in g.initializer:
         if t.data_location != onnx.TensorProto.EXTERNAL and tensor_nbytes(t) <= _INLINE_LIMIT:
             small.append(t)
         else:
-            typed.append(helper.make_tensor_value_info(t.name, t.data_type, list(t.dims)))
+            long_ints = len(t.dims) == 1 and t.data_type in _INTEGER_TYPES
+            typed.append(helper.make_tensor_value_info(t.name, t.data_type, [f"{t.name}_length"] if long_ints
+                                                       else list(t.dims)))
+    consts = {t.name: t for t in small}
+    nodes = []
+    for node in g.node:
+        length = _range_length(node, consts)
+        if length is not None and length * 8 > _INLINE_LIMIT:
+            dtype = consts[node.input[0]].data_type
+            typed.append(helper.make_tensor_value_info(node.output[0], dtype, [f"{node.output[0]}_length"]))
+        else:
+            nodes.append(node)
     outputs = [helper.make_tensor_value_info(o.name, o.type.tensor_type.elem_type, None) for o in g.output]
-    graph = helper.make_graph(g.node, g.name, list(g.input) + typed, outputs, initializer=small)
+    graph = helper.make_graph(nodes, g.name, list(g.input) + typed, outputs, initializer=small)
     light = helper.make_model(graph,
                               opset_imports=model.opset_import, ir_version=model.ir_version)
     return light
+
+
+_INTEGER_TYPES = {onnx.TensorProto.INT64, onnx.TensorProto.INT32, onnx.TensorProto.UINT64, onnx.TensorProto.UINT32}
+
+
+def _range_length(node: onnx.NodeProto, consts: dict[str, onnx.TensorProto]) -> int | None:
+    """How many values a Range of constant start, limit and delta makes (None: not such a Range)."""
+    if node.op_type != "Range" or not all(i in consts for i in node.input):
+        return None
+    start, limit, delta = (numpy_helper.to_array(consts[i]).item() for i in node.input)
+    return max(math.ceil((limit - start) / delta), 0) if delta else None
 
 
 def _fold_static_shapes(model: onnx.ModelProto, params: set[str]) -> bool:

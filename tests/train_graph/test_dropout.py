@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+import onnx
 import pytest
 from cellonnx.models import lstm_classifier, transformer
 
@@ -91,8 +92,8 @@ def test_dropout_trajectory_equals_eager(name: str, algo: str, monkeypatch: pyte
 
 @pytest.mark.parametrize("name", sorted(NETS))
 def test_dropout_for_cuda_computes_nothing_on_the_host(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Traced for CUDA (static dims): the masks' counters are constants, no Shape / Size / Range node is left
-    for onnxruntime to run on the host (each one a copy per step, and no CUDA graph capture)."""
+    """Traced for CUDA (static dims): no Shape / Size node is left for onnxruntime to run on the host (each one
+    a copy per step, and no CUDA graph capture); the masks' counters are constants or a Range of constants."""
     from cellonnx.graph import builder, step_trace
 
     monkeypatch.setattr(builder, "targets_gpu", lambda: True)
@@ -101,8 +102,34 @@ def test_dropout_for_cuda_computes_nothing_on_the_host(name: str, monkeypatch: p
     build = _train_step(make_net)
     check_trajectory(build, batches(), what=f"{name} (static, for CUDA)")
     for compiled in graph_train.compiled_steps(build.step):   # one per batch size
-        kinds = {n.op_type for n in compiled.step.model.graph.node}
-        assert not kinds & {"Shape", "Size", "Range"}, kinds & {"Shape", "Size", "Range"}
+        _assert_nothing_on_the_host(compiled.step.model)
+
+
+def _assert_nothing_on_the_host(model: Any) -> None:
+    consts = {t.name for t in model.graph.initializer}
+    kinds = {n.op_type for n in model.graph.node}
+    assert not kinds & {"Shape", "Size"}, kinds & {"Shape", "Size"}
+    for node in model.graph.node:
+        if node.op_type == "Range":
+            assert set(node.input) <= consts, f"{node.name}: a Range of computed bounds"
+
+
+def test_wide_dropout_keeps_its_counters_a_node(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A mask over 16 x 4096 values: its counters stay a Range node rather than a 256 KiB constant in the
+    model (and shape inference, which would follow each of their values, skips them: tracing at batch 64
+    took minutes)."""
+    from cellonnx.graph import builder, step_trace
+
+    monkeypatch.setattr(builder, "targets_gpu", lambda: True)
+    monkeypatch.setattr(step_trace, "targets_gpu", lambda: True)
+    build = _train_step(lambda: nn.SequentialCell(nn.Dense(8, 4096), nn.Dropout(p=0.5), nn.Dense(4096, 3)))
+    check_trajectory(build, classification_batches((16, 8), 3), what="wide dropout (static, for CUDA)")
+    (compiled,) = graph_train.compiled_steps(build.step)
+    model = compiled.step.model
+    _assert_nothing_on_the_host(model)
+    assert "Range" in {n.op_type for n in model.graph.node}
+    integers = [t for t in model.graph.initializer if t.data_type in (onnx.TensorProto.INT64, onnx.TensorProto.UINT64)]
+    assert max(int(np.prod(t.dims)) for t in integers) < 1024
 
 
 def _probe_step() -> tuple[Any, nn.Cell, tuple]:
