@@ -11,6 +11,11 @@ from pathlib import Path
 
 import pytest
 
+try:
+    import fcntl
+except ImportError:   # Windows: each worker runs its own job
+    fcntl = None
+
 SCRIPTS = Path(__file__).resolve().parent / "scripts"
 
 
@@ -49,3 +54,23 @@ def mpirun(script: str, *args: str, n: int = 2, timeout: float = 120,
     if check and proc.returncode != 0:
         pytest.fail(f"{' '.join(cmd)} exited {proc.returncode}:\n{proc.stdout}\n{proc.stderr}")
     return proc
+
+
+def mpirun_once(tmp_path_factory: pytest.TempPathFactory, name: str, script: str, *args: str, n: int = 2,
+                timeout: float = 120) -> Path:
+    """Run ``script`` on ``n`` ranks with a folder for its results as the first argument, once per test run:
+    under pytest-xdist the first worker to need the results runs the job (holding a lock in the run's shared
+    temporary folder), the others wait for it and read the same folder. Returns the folder."""
+    if "PYTEST_XDIST_WORKER" not in os.environ or fcntl is None:
+        out = tmp_path_factory.mktemp(name)
+        mpirun(script, str(out), *args, n=n, timeout=timeout)
+        return out
+    shared = tmp_path_factory.getbasetemp().parent   # pytest-of-<user>/pytest-<run>: this run's workers'
+    out = shared / name
+    with open(shared / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (out / ".done").exists():    # a worker whose job failed left no mark: the next one reruns it
+            out.mkdir(exist_ok=True)
+            mpirun(script, str(out), *args, n=n, timeout=timeout)
+            (out / ".done").touch()
+    return out

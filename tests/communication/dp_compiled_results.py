@@ -2,21 +2,20 @@
 every device: the compiled trajectory equals the eager one, and the ranks end equal."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
+import pytest
 
-from tests.communication._launch import mpirun
+from tests.communication._launch import mpirun_once
 from tests.communication.scripts import train_dp_compiled as script
 from tests.tolerance import assert_close
 
 CASES = ["_".join(c) for c in script.CASES]
 
 
-def run(out: Path, *device: str, timeout: float = 240) -> dict:
+def run(tmp_path_factory: pytest.TempPathFactory, name: str, *device: str, timeout: float = 240) -> dict:
     """Run the script on 2 ranks (``device`` "GPU": each rank's compiled step on CUDA): (rank, case) ->
     arrays."""
-    mpirun("train_dp_compiled.py", str(out), *device, n=2, timeout=timeout)
+    out = mpirun_once(tmp_path_factory, name, "train_dp_compiled.py", *device, n=2, timeout=timeout)
     names = [*CASES, "losscale", "model", "functional"]
     return {(r, name): dict(np.load(out / f"rank{r}_{name}.npz")) for r in range(2) for name in names}
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.communication._launch import mpirun, needs_mpirun
+from tests.communication._launch import mpirun_once, needs_mpirun
 from tests.communication.scripts import compiled_collectives as script
 from tests.tolerance import assert_close
 
@@ -17,8 +17,8 @@ SIZE = 2
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory) -> list[dict]:
-    out = tmp_path_factory.mktemp("compiled_collectives")
-    mpirun("compiled_collectives.py", str(out), n=SIZE, timeout=180)
+    out = mpirun_once(tmp_path_factory, "compiled_collectives", "compiled_collectives.py", n=SIZE,
+                      timeout=180)
     return [dict(np.load(out / f"rank{r}.npz")) for r in range(SIZE)]
 
 

@@ -9,7 +9,7 @@ from cellonnx.models.lenet import LeNet5
 
 import cellonnx as ms
 from cellonnx import nn
-from tests.communication._launch import mpirun, needs_mpirun
+from tests.communication._launch import mpirun_once, needs_mpirun
 from tests.tolerance import assert_close
 
 pytestmark = needs_mpirun
@@ -17,8 +17,7 @@ pytestmark = needs_mpirun
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory) -> dict:
-    out = tmp_path_factory.mktemp("dp")
-    mpirun("train_dp.py", str(out), n=2)
+    out = mpirun_once(tmp_path_factory, "dp", "train_dp.py", n=2)
     return {f"{r}_{name}": dict(np.load(out / f"rank{r}_{name}.npz"))
             for r in range(2) for name in ("lenet", "mlp", "losscale", "collectives")}
 
@@ -26,8 +25,7 @@ def results(tmp_path_factory) -> dict:
 @pytest.fixture(scope="module")
 def results4(tmp_path_factory) -> dict:
     """4 ranks on this machine's 2 cores (oversubscribed), without the LeNet-5 part."""
-    out = tmp_path_factory.mktemp("dp4")
-    mpirun("train_dp.py", str(out), "--quick", n=4)
+    out = mpirun_once(tmp_path_factory, "dp4", "train_dp.py", "--quick", n=4)
     return {f"{r}_{name}": dict(np.load(out / f"rank{r}_{name}.npz"))
             for r in range(4) for name in ("mlp", "losscale", "collectives")}
 

@@ -20,7 +20,7 @@ CASES = dp.CASES
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory) -> dict:
-    return dp.run(tmp_path_factory.mktemp("dp_compiled"))
+    return dp.run(tmp_path_factory, "dp_compiled")
 
 
 @pytest.mark.parametrize("case", [*CASES, "functional"])

@@ -19,7 +19,7 @@ pytestmark = [needs_mpirun, pytest.mark.gpu,
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory) -> dict:
-    return dp.run(tmp_path_factory.mktemp("dp_compiled_gpu"), "GPU", timeout=400)
+    return dp.run(tmp_path_factory, "dp_compiled_gpu", "GPU", timeout=400)
 
 
 @pytest.mark.parametrize("case", [*dp.CASES, "functional"])

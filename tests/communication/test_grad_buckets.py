@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.communication._launch import mpirun, needs_mpirun
+from tests.communication._launch import mpirun_once, needs_mpirun
 from tests.communication.scripts import grad_buckets as script
 from tests.tolerance import assert_close
 
@@ -19,8 +19,7 @@ WRITTEN = {"0.weight", "3.weight", "5.weight"}
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory) -> list[dict]:
-    out = tmp_path_factory.mktemp("grad_buckets")
-    mpirun("grad_buckets.py", str(out), n=2, timeout=120)
+    out = mpirun_once(tmp_path_factory, "grad_buckets", "grad_buckets.py", n=2, timeout=120)
     return [dict(np.load(out / f"rank{r}.npz")) for r in range(2)]
 
 
@@ -70,4 +69,5 @@ def test_gradients_replaced_after_the_backward_pass(results) -> None:
         for r, saved in enumerate(results):
             np.testing.assert_array_equal(saved[f"replaced/after/{n}"], saved[f"replaced/local/{n}"],
                                           err_msg=f"rank {r} {n}")
-            assert_close(saved[f"replaced/reduced/{n}"], want, rtol=1e-6, scale_rtol=1e-6, what=f"rank {r} {n}")
+            assert_close(saved[f"replaced/reduced/{n}"], want, rtol=1e-6, scale_rtol=1e-6,
+                         what=f"rank {r} {n}")

@@ -9,7 +9,7 @@ import pytest
 import cellonnx as ms
 from cellonnx import dataset as ds
 from cellonnx import gluon, nn
-from tests.communication._launch import mpirun, needs_mpirun
+from tests.communication._launch import mpirun_once, needs_mpirun
 from tests.communication.sync_nets import GLOBAL_BATCH, STEPS, data, gluon_net, sync_net
 from tests.tolerance import assert_close
 
@@ -18,9 +18,7 @@ pytestmark = needs_mpirun
 
 @pytest.fixture(scope="module")
 def out(tmp_path_factory):
-    path = tmp_path_factory.mktemp("sync")
-    mpirun("train_sync.py", str(path), n=2)
-    return path
+    return mpirun_once(tmp_path_factory, "sync", "train_sync.py", n=2)
 
 
 def test_model_train_with_sync_batch_norm_matches_one_process(out) -> None:
