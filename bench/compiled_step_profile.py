@@ -64,6 +64,7 @@ def profiled(compiled: object, prefix: str) -> None:
     opts.profile_file_prefix = prefix
     compiled.session._sess = ort.InferenceSession(serialize(compiled.step.model), opts,
                                                   providers=["CPUExecutionProvider"])
+    compiled.unbind()   # the step's buffers were bound to the first session
 
 
 def profile(name: str, steps: int, top: int, nodes: int, save: str | None) -> None:

@@ -67,6 +67,7 @@ def session(model: bytes, setting: str, profile_prefix: str | None = None) -> or
 def profile(compiled: object, args: list, model: bytes, setting: str, steps: int) -> tuple[dict, float]:
     prefix = os.path.join(tempfile.mkdtemp(prefix="cellonnx_threads_"), setting)
     compiled.session._sess = session(model, setting, prefix)
+    compiled.unbind()   # bind the step's buffers to this session
     for _ in range(2 + steps):
         compiled(*args)
     runs: dict[tuple[str, str], list[float]] = defaultdict(list)
@@ -86,6 +87,7 @@ def compare(name: str, settings: list[str], rounds: int, profile_steps: int, top
     def side(s: str):
         def run(n: int) -> list[float]:
             compiled.session._sess = sessions[s]
+            compiled.unbind()
             return timed(lambda: compiled(*args), n)
         return run
 

@@ -119,13 +119,18 @@ class CompiledStep:
             log.info("cellonnx: the training step could not be captured as a CUDA graph; it runs without: %s",
                      str(exc).splitlines()[-1])
             self._open(cuda_graph=False)
-            self._parity, self._bindings, self._reads, self._writes = 0, [], [], []
-            self._data_buffers, self._free_outputs = {}, []
+            self.unbind()
             return self(*args)
         values = dict(zip(self._read_back, outputs))
         self._parity ^= 1
         values.update(self._writes[k])
         return self._finish(values)
+
+    def unbind(self) -> None:
+        """Drop the buffers and bindings: the next call binds afresh (to a session swapped in since, too),
+        taking the state from wherever the parameters hold it."""
+        self._parity, self._bindings, self._reads, self._writes = 0, [], [], []
+        self._data_buffers, self._free_outputs = {}, []
 
     def _bind(self) -> None:
         """The buffers and the two bindings: state read from set k and written into set 1 - k."""
