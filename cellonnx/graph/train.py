@@ -7,7 +7,6 @@ graph/ never imports nn/: a "cell" here is anything callable with ``parameters_a
 """
 from __future__ import annotations
 
-import gc
 import inspect
 import weakref
 from collections.abc import Callable, Sequence
@@ -308,9 +307,10 @@ def _release_trace_memory() -> None:
     """Give back the heap the trace used. Tracing runs the step eagerly once (every activation and gradient
     as a NumPy array); the heap keeps that memory mapped for the next eager step (cellonnx/_malloc.py), but
     a compiled step's arrays live in onnxruntime's arena, so it would stay resident for nothing (about 200 MiB
-    for ResNet-18 at batch 32)."""
+    for ResNet-18 at batch 32). The trace's arrays are freed by reference counting when it returns: a full
+    garbage collection here found no more (the same resident size after compiling ResNet-18 / -50, the
+    Transformer and the LSTM classifier) and cost 0.03-0.3 s a compile, more the larger the process."""
     from cellonnx.runtime import empty_cache
-    gc.collect()
     empty_cache()
 
 
