@@ -4,13 +4,26 @@ GRAPH_MODE or changes another context key must not change how later tests in the
 Under pytest-xdist each worker runs onnxruntime with its share of the cores (``intra_op_num_threads``, the
 context's default for every Session a test does not give threads): onnxruntime's own default, one spinning
 thread per core in every worker, had the workers fight over the same cores (a quarter more CPU time for the
-same tests with two workers on two cores)."""
+same tests with two workers on two cores).
+
+Where PYTHONDONTWRITEBYTECODE is set, the Python processes the tests start keep their bytecode in a cache of
+the temporary folder (below), not in the checkout."""
 from __future__ import annotations
 
 import os
+import sys
+import tempfile
 from collections.abc import Iterator
 
 import pytest
+
+if os.environ.pop("PYTHONDONTWRITEBYTECODE", None):
+    # every Python process the tests start (xdist workers, command-line runs, mpirun ranks) would compile
+    # cellonnx from source again (about 0.9 s each; half the time of the subprocess-heavy tests): they share
+    # a bytecode cache in the temporary folder instead, and the checkout still gets none
+    os.environ.setdefault("PYTHONPYCACHEPREFIX", os.path.join(tempfile.gettempdir(), "cellonnx-test-pycache"))
+    sys.pycache_prefix = os.environ["PYTHONPYCACHEPREFIX"]
+    sys.dont_write_bytecode = False
 
 
 def _worker_threads() -> int:
