@@ -11,13 +11,15 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import scipy.special as _sp
 
 from cellonnx import dtypes
+from cellonnx._lazy import lazy_import
 from cellonnx.ops import registry
 from cellonnx.ops.operations._util import ints
 from cellonnx.ops.operations.table import Row, build
 from cellonnx.tensor import Tensor
+
+_sp = lazy_import("scipy.special")
 
 
 def _eager(op: str) -> None:

@@ -13,14 +13,16 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import scipy.linalg as _sla
 
+from cellonnx._lazy import lazy_import
 from cellonnx.ops.prims._eager import COMPLEX, not_exportable
 from cellonnx.ops.prims.decomp_loops import cholesky_loop, inverse_loop
 from cellonnx.ops.prims.linalg import matmul
 from cellonnx.ops.prims.math import add, cast, div, mul, neg, sub
 from cellonnx.ops.registry import Op
 from cellonnx.tensor import Tensor
+
+_sla = lazy_import("scipy.linalg")
 
 _DECOMPOSITION = ("ONNX has no operator for this decomposition (nor a fixed graph of ONNX operators that "
                   "computes it)")

@@ -13,14 +13,16 @@ import math as _math
 from typing import Any
 
 import numpy as np
-import scipy.special as _sp
 
 from cellonnx import dtypes
+from cellonnx._lazy import lazy_import
 from cellonnx.ops.prims._eager import not_exportable
 from cellonnx.ops.prims._util import promote, sum_to
 from cellonnx.ops.prims.math import _floatify, add, div, equal, exp, log, mul, neg, sign, sub, where
 from cellonnx.ops.registry import REGISTRY, Op, apply
 from cellonnx.tensor import Tensor
+
+_sp = lazy_import("scipy.special")
 
 
 def _compute(fn: Any, *xs: np.ndarray) -> np.ndarray:
@@ -333,10 +335,11 @@ class Zeta(Op):
 
 
 # ---------------------------------------------------------------- Bessel functions
-def _bessel_forward(fn: Any, negative: float | None, at_zero: float | None = None) -> Any:
-    """scipy's function; MindSpore's kernels give ``negative`` for x < 0 where scipy says NaN (y*, k*)."""
+def _bessel_forward(fn: str, negative: float | None, at_zero: float | None = None) -> Any:
+    """scipy.special's function ``fn``; MindSpore's kernels give ``negative`` for x < 0 where scipy says NaN
+    (y*, k*)."""
     def forward(self: Op, x: np.ndarray) -> np.ndarray:
-        out = _compute(fn, x)
+        out = _compute(getattr(_sp, fn), x)
         if negative is not None:
             out[x < 0] = negative
         if at_zero is not None:
@@ -350,7 +353,7 @@ def _b(name: str, x: Tensor) -> Tensor:
     return apply(REGISTRY[name], (x,), {})
 
 
-def _bessel(name: str, fn: Any, grad: Any, negative: float | None = None, at_zero: float | None = None,
+def _bessel(name: str, fn: str, grad: Any, negative: float | None = None, at_zero: float | None = None,
             save_output: bool = False) -> type[Op]:
     def backward(self: Op, ctx: Any, g: Tensor) -> tuple[Tensor]:
         return (mul(g, grad(ctx.inputs[0], ctx)),)
@@ -358,7 +361,7 @@ def _bessel(name: str, fn: Any, grad: Any, negative: float | None = None, at_zer
     attrs = {"forward": _bessel_forward(fn, negative, at_zero), "backward": backward,
              "lower": not_exportable(_FUNCTION_NAMES[name]), "save_output": save_output,
              "__module__": __name__,
-             "__doc__": f"MindSpore's {_FUNCTION_NAMES[name]} (scipy.special.{fn.__name__})"}
+             "__doc__": f"MindSpore's {_FUNCTION_NAMES[name]} (scipy.special.{fn})"}
     return type(name, (Op,), attrs)
 
 
@@ -369,26 +372,26 @@ _FUNCTION_NAMES = {"BesselJ0": "bessel_j0", "BesselJ1": "bessel_j1", "BesselY0":
 
 # the derivatives: J0' = -J1, J1' = J0 - J1/x, Y likewise; I0' = I1, I1' = I0 - I1/x; K0' = -K1,
 # K1' = -K0 - K1/x; the exponentially scaled forms (ie = i e^-|x|, ke = k e^x) by the product rule
-BesselJ0 = _bessel("BesselJ0", _sp.j0, lambda x, c: neg(_b("BesselJ1", x)))
-BesselJ1 = _bessel("BesselJ1", _sp.j1,
+BesselJ0 = _bessel("BesselJ0", "j0", lambda x, c: neg(_b("BesselJ1", x)))
+BesselJ1 = _bessel("BesselJ1", "j1",
                    lambda x, c: sub(_b("BesselJ0", x), _over_x(_b("BesselJ1", x), x, 0.5)))
-BesselY0 = _bessel("BesselY0", _sp.y0, lambda x, c: neg(_b("BesselY1", x)), negative=-np.inf)
-BesselY1 = _bessel("BesselY1", _sp.y1, lambda x, c: sub(_b("BesselY0", x), div(_b("BesselY1", x), x)),
+BesselY0 = _bessel("BesselY0", "y0", lambda x, c: neg(_b("BesselY1", x)), negative=-np.inf)
+BesselY1 = _bessel("BesselY1", "y1", lambda x, c: sub(_b("BesselY0", x), div(_b("BesselY1", x), x)),
                    negative=-np.inf, at_zero=np.nan)
-BesselI0 = _bessel("BesselI0", _sp.i0, lambda x, c: _b("BesselI1", x))
-BesselI1 = _bessel("BesselI1", _sp.i1,
+BesselI0 = _bessel("BesselI0", "i0", lambda x, c: _b("BesselI1", x))
+BesselI1 = _bessel("BesselI1", "i1",
                    lambda x, c: sub(_b("BesselI0", x), _over_x(_b("BesselI1", x), x, 0.5)))
-BesselI0e = _bessel("BesselI0e", _sp.i0e, lambda x, c: sub(_b("BesselI1e", x), mul(sign(x), c.out)),
+BesselI0e = _bessel("BesselI0e", "i0e", lambda x, c: sub(_b("BesselI1e", x), mul(sign(x), c.out)),
                     save_output=True)
-BesselI1e = _bessel("BesselI1e", _sp.i1e,
+BesselI1e = _bessel("BesselI1e", "i1e",
                     lambda x, c: sub(sub(_b("BesselI0e", x), _over_x(c.out, x, 0.5)), mul(sign(x), c.out)),
                     save_output=True)
-BesselK0 = _bessel("BesselK0", _sp.k0, lambda x, c: neg(_b("BesselK1", x)), negative=np.inf)
-BesselK1 = _bessel("BesselK1", _sp.k1, lambda x, c: neg(add(_b("BesselK0", x), div(c.out, x))),
+BesselK0 = _bessel("BesselK0", "k0", lambda x, c: neg(_b("BesselK1", x)), negative=np.inf)
+BesselK1 = _bessel("BesselK1", "k1", lambda x, c: neg(add(_b("BesselK0", x), div(c.out, x))),
                    negative=np.inf, save_output=True)
-BesselK0e = _bessel("BesselK0e", _sp.k0e, lambda x, c: sub(c.out, _b("BesselK1e", x)), negative=np.inf,
+BesselK0e = _bessel("BesselK0e", "k0e", lambda x, c: sub(c.out, _b("BesselK1e", x)), negative=np.inf,
                     save_output=True)
-BesselK1e = _bessel("BesselK1e", _sp.k1e,
+BesselK1e = _bessel("BesselK1e", "k1e",
                     lambda x, c: sub(sub(c.out, _b("BesselK0e", x)), div(c.out, x)), negative=np.inf,
                     save_output=True)
 
