@@ -1,6 +1,6 @@
 """The ported packages: the files of sources.json, read from their verified wheels, ported by port.py into a
-temporary directory that is put first on sys.path (each xdist worker ports its own copy); and the MXNet
-porting suite's tests in network order."""
+temporary directory that is put first on sys.path (each xdist worker ports its own copy); and the porting
+suites' tests in network order."""
 from __future__ import annotations
 
 import importlib
@@ -40,15 +40,18 @@ def importer(ported: Path) -> Any:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """test_ports_mxnet.py's tests network by network (a network's aspects in the file's order, then the next
-    network's): pytest-xdist hands each worker consecutive tests, so one worker builds a network once and
-    exports the network its hybridized test compiled (test_ports_mxnet.build, hybridized), where the file's
-    order (aspect by aspect) had each worker build every network."""
-    from tests.ports.networks_mxnet import NETWORKS
+    """The porting suites' tests network by network (a network's aspects in the file's order, then the next
+    network's): pytest-xdist hands each worker consecutive tests, so one worker builds a network once
+    (test_ports.build, test_ports_mxnet.build) and exports the network its hybridized test compiled
+    (test_ports_mxnet.hybridized), where the files' order (aspect by aspect) had each worker build every
+    network."""
+    from tests.ports import networks, networks_mxnet
 
-    order = {name: i for i, name in enumerate(NETWORKS)}
-    at = [i for i, item in enumerate(items) if item.path.name == "test_ports_mxnet.py"
-          and getattr(item, "callspec", None) is not None and item.callspec.params.get("name") in order]
-    ordered = sorted((items[i] for i in at), key=lambda item: order[item.callspec.params["name"]])
-    for i, item in zip(at, ordered):
-        items[i] = item
+    suites = (("test_ports.py", networks.NETWORKS), ("test_ports_mxnet.py", networks_mxnet.NETWORKS))
+    for file, nets in suites:
+        order = {name: i for i, name in enumerate(nets)}
+        at = [i for i, item in enumerate(items) if item.path.name == file and item.path.parent.name == "ports"
+              and getattr(item, "callspec", None) is not None and item.callspec.params.get("name") in order]
+        ordered = sorted((items[i] for i in at), key=lambda item: order[item.callspec.params["name"]])
+        for i, item in zip(at, ordered):
+            items[i] = item
