@@ -34,6 +34,7 @@ package into a directory (the porting suite writes them to a temporary directory
 from __future__ import annotations
 
 import ast
+import functools
 import io
 import sys
 import tokenize
@@ -164,9 +165,10 @@ def _rewrite_import(segment: str, node: ast.Import | ast.ImportFrom, rule: Rule 
     return segment
 
 
-def port_source(text: str, rule: Rule = MINDSPORE) -> str:
-    """``text`` with its import statements naming the rule's package rewritten to cellonnx's."""
-    tree = ast.parse(text)
+def port_source(text: str, rule: Rule = MINDSPORE, tree: ast.AST | None = None) -> str:
+    """``text`` with its import statements naming the rule's package rewritten to cellonnx's (``tree``:
+    ``text`` already parsed)."""
+    tree = tree or ast.parse(text)
     starts = _offsets(text)
     nodes = sorted((n for n in _imports(tree) if _names_old(n, rule)),
                    key=lambda n: (n.lineno, n.col_offset), reverse=True)
@@ -207,10 +209,11 @@ def _back(target: str, rule: Rule) -> str:
     return target
 
 
-def _outside_imports(text: str, tree: ast.AST) -> list[tuple[int, str]]:
-    """The tokens of ``text`` (type, string; comments included) that are not inside an import statement."""
+def _outside_imports(text: str, imports: list[ast.Import | ast.ImportFrom]) -> list[tuple[int, str]]:
+    """The tokens of ``text`` (type, string; comments included) that are not inside one of its import
+    statements ``imports``."""
     # import statements never nest: in source order, a token is inside the first span not yet behind it
-    spans = sorted(((n.lineno, n.col_offset), (n.end_lineno, n.end_col_offset)) for n in _imports(tree))
+    spans = sorted(((n.lineno, n.col_offset), (n.end_lineno, n.end_col_offset)) for n in imports)
     out, i = [], 0
     for tok in tokenize.generate_tokens(io.StringIO(text).readline):
         while i < len(spans) and spans[i][1] < tok.end:
@@ -221,8 +224,26 @@ def _outside_imports(text: str, tree: ast.AST) -> list[tuple[int, str]]:
     return out
 
 
-def check_port(original: str, ported: str, where: str = "<source>", rule: Rule = MINDSPORE) -> None:
-    """Refuse a port that changed anything but the framework's module names of import statements.
+def _outside_text(text: str, imports: list[ast.Import | ast.ImportFrom]) -> list[bytes]:
+    """The UTF-8 text of ``text`` between its import statements ``imports`` (whose columns are byte
+    offsets)."""
+    data = text.encode()
+    starts = [0, 0]
+    for line in data.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+    spans = sorted((starts[n.lineno] + n.col_offset, starts[n.end_lineno] + n.end_col_offset)
+                   for n in imports)
+    out, pos = [], 0
+    for a, b in spans:
+        out.append(data[pos:a])
+        pos = b
+    return [*out, data[pos:]]
+
+
+def check_port(original: str, ported: str, where: str = "<source>", rule: Rule = MINDSPORE,
+               trees: tuple[ast.AST, ast.AST] | None = None) -> None:
+    """Refuse a port that changed anything but the framework's module names of import statements
+    (``trees``: the two texts already parsed).
 
     Raises:
         PortError: naming the file, the line and what differs.
@@ -230,8 +251,11 @@ def check_port(original: str, ported: str, where: str = "<source>", rule: Rule =
     if original.count("\n") != ported.count("\n"):
         raise PortError(f"{where}: the port has {ported.count(chr(10))} lines, the original "
                         f"{original.count(chr(10))}")
-    tree_a = ast.parse(original)
-    tree_b = tree_a if ported == original else ast.parse(ported)
+    if trees is None:
+        tree_a = ast.parse(original)
+        tree_b = tree_a if ported == original else ast.parse(ported)
+    else:
+        tree_a, tree_b = trees
     imports_a, imports_b = _imports(tree_a), _imports(tree_b)
     if len(imports_a) != len(imports_b):
         raise PortError(f"{where}: {len(imports_b)} import statements after the port, "
@@ -249,7 +273,12 @@ def check_port(original: str, ported: str, where: str = "<source>", rule: Rule =
             raise PortError(f"{where}:{b.lineno}: the ported import still names {rule.old}")
     if ported == original:  # the same text: the same tokens outside its import statements
         return
-    rest_a, rest_b = _outside_imports(original, tree_a), _outside_imports(ported, tree_b)
+    if "\r" not in original + ported and \
+            _outside_text(original, imports_a) == _outside_text(ported, imports_b):
+        # the same text around the same number of import statements, each a whole balanced statement: the
+        # tokenizer leaves each span in the state it entered it, so the tokens outside are the same
+        return
+    rest_a, rest_b = _outside_imports(original, imports_a), _outside_imports(ported, imports_b)
     if rest_a != rest_b:
         index = next((i for i, (x, y) in enumerate(zip(rest_a, rest_b)) if x != y), min(len(rest_a),
                                                                                         len(rest_b)))
@@ -261,9 +290,16 @@ def check_port(original: str, ported: str, where: str = "<source>", rule: Rule =
 
 def port_file(original: str, where: str = "<source>", rule: Rule = MINDSPORE) -> str:
     """The checked port of one file's text."""
-    ported = port_source(original, rule)
-    check_port(original, ported, where, rule)
-    return ported
+    return port_parsed(original, where, rule)[0]
+
+
+def port_parsed(original: str, where: str = "<source>", rule: Rule = MINDSPORE) -> tuple[str, ast.AST]:
+    """The checked port of one file's text and its syntax tree (each text parsed once)."""
+    tree = ast.parse(original)
+    ported = port_source(original, rule, tree)
+    ported_tree = tree if ported == original else ast.parse(ported)
+    check_port(original, ported, where, rule, (tree, ported_tree))
+    return ported, ported_tree
 
 
 def module_name(member: str) -> tuple[str, bool]:
@@ -281,8 +317,13 @@ def rule_for(framework: str, member: str | None = None, members: list[str] | tup
     if member is None:
         return base
     module, is_package = module_name(member)
-    local = frozenset(module_name(m)[0] for m in members if m.endswith(".py"))
-    return Rule(base.old, base.new, module, is_package, local)
+    return Rule(base.old, base.new, module, is_package, _modules(tuple(members)))
+
+
+@functools.lru_cache(maxsize=16)
+def _modules(members: tuple[str, ...]) -> frozenset[str]:
+    """The dotted modules of a wheel's files (each file of a wheel is ported with the same list)."""
+    return frozenset(module_name(m)[0] for m in members if m.endswith(".py"))
 
 
 def port_tree(files: dict[str, str], dest: Path, rule: Rule = MINDSPORE) -> list[Path]:

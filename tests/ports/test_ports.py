@@ -13,6 +13,7 @@ is removed.
 """
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 from typing import Any
 
@@ -50,14 +51,22 @@ def fixture(name: str) -> dict[str, np.ndarray]:
     return checks.fixture("mindspore", name)
 
 
+_BUILT: dict[str, Any] = {}
+
+
 def build(name: str, importer: Any) -> Any:
-    """The network with every parameter set from networks.param_value."""
+    """The network with every parameter set from networks.param_value: a deep copy of the one network this
+    worker builds per name (every test of a name starts from the same construction; a network's tests run
+    one after another, conftest.py, so only the last network built is kept)."""
     import cellonnx as ms
 
     ms.set_seed(0)
-    net = networks.build(networks.NETWORKS[name], importer)
-    load(net)
-    return net
+    if name not in _BUILT:
+        _BUILT.clear()
+        _BUILT[name] = networks.build(networks.NETWORKS[name], importer)
+        load(_BUILT[name])
+        ms.set_seed(0)
+    return copy.deepcopy(_BUILT[name])
 
 
 def load(net: Any) -> None:

@@ -3,11 +3,11 @@ ported by changing its import lines only (``mxnet`` -> ``cellonnx.mxnet``), agai
 
 For each network of networks_mxnet.py: construction with MXNet 1.x's parameter names for 1.x code
 (``resnetv10_conv0_weight``, ``collect_params``) and the structural names save_parameters writes; the eager
-forward in inference mode and in a training-mode pass under ``autograd.record()`` (with the BatchNorm
-running statistics it moves); loss, gradients and one ``gluon.Trainer`` SGD step under ``autograd.record()``
-(training mode: MXNet 1.9's BatchNorm gradient in inference mode applies the training-mode formula to the
-running statistics, which is not the derivative of its inference output; cellonnx's is);
-the hybridized (compiled) forward at batch 2, 1 and 5; ``export`` with a dynamic batch run by onnxruntime at
+forward in inference mode and in a training-mode pass under ``autograd.record()`` (with the BatchNorm running
+statistics it moves); loss, gradients and one ``gluon.Trainer`` SGD step under ``autograd.record()`` (training
+mode: MXNet 1.9's BatchNorm gradient in inference mode applies the training-mode formula to the running
+statistics, which is not the derivative of its inference output; cellonnx's is); the hybridized (compiled)
+forward at batch 2, 1 and 5; ``export`` of that hybridized network with a dynamic batch run by onnxruntime at
 batch 1, 2 and 5 (batch 5 cycles the fixture's two samples, 0, 1, 0, 1, 0: in inference mode each sample is
 computed on its own, so MXNet's outputs cycle the same way); and a ``save_parameters`` / ``load_parameters``
 round trip. Everything is compared with fixtures that tests/fixtures/mxnet/gen_ports.py wrote with MXNet 1.9.1
@@ -60,16 +60,30 @@ def root(spec: dict[str, Any]) -> str:
 
 
 _BUILT: dict[str, Any] = {}
+_HYBRIDIZED: dict[str, Any] = {}
 
 
 def build(name: str, importer: Any) -> Any:
     """The network (1.x names counted from a fresh NameManager, as the fixture's), parameters set from
     networks_mxnet.param_value by structural name: a deep copy (its own parameters, gradients and running
     statistics) of the one network this worker builds per name, since every test of a name starts from the
-    same construction."""
+    same construction. A network's tests run one after another (conftest.py), so only the last network
+    built is kept."""
     if name not in _BUILT:
+        _BUILT.clear()
         _BUILT[name] = _build(name, importer)
     return copy.deepcopy(_BUILT[name])
+
+
+def hybridized(name: str, importer: Any) -> Any:
+    """The network hybridized and called: the one test_hybridized_forward compiled and checked in this worker
+    (called at batch 2, 1 and 5), or else a new one called at batch 1."""
+    net = _HYBRIDIZED.pop(name, None)
+    if net is None:
+        net = build(name, importer)
+        net.hybridize()
+        net(*nd_inputs(name, 1))
+    return net
 
 
 def _build(name: str, importer: Any) -> Any:
@@ -224,16 +238,16 @@ def test_hybridized_forward(name: str, importer: Any) -> None:
         compare(net(*nd_inputs(name, batch)), want, "eval", f"{name} hybridized at batch {batch}",
                 batch=batch)
     assert net._compiled, f"{name}: the hybridized network ran eagerly"
+    _HYBRIDIZED.clear()
+    _HYBRIDIZED[name] = net  # for test_export_dynamic_batch, which exports a hybridized, called network
 
 
 @pytest.mark.parametrize("name", cases("export"))
 def test_export_dynamic_batch(name: str, importer: Any, tmp_path: Path) -> None:
     import onnx
 
-    net = build(name, importer)
+    net = hybridized(name, importer)
     want = fixture(name)
-    net.hybridize()
-    net(*nd_inputs(name, 1))
     path = net.export(str(tmp_path / name))
     model = onnx.load(path)
     names = {t.name for t in model.graph.initializer}
