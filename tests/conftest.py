@@ -6,8 +6,9 @@ context's default for every Session a test does not give threads): onnxruntime's
 thread per core in every worker, had the workers fight over the same cores (a quarter more CPU time for the
 same tests with two workers on two cores).
 
-Where PYTHONDONTWRITEBYTECODE is set, the Python processes the tests start keep their bytecode in a cache of
-the temporary folder (below), not in the checkout."""
+The same share goes to their BLAS threads (OpenBLAS, OpenMP). Where PYTHONDONTWRITEBYTECODE is set, the
+Python processes the tests start keep their bytecode in a cache of the temporary folder (below), not in the
+checkout."""
 from __future__ import annotations
 
 import os
@@ -30,6 +31,17 @@ def _worker_threads() -> int:
     """The cores per xdist worker (0, onnxruntime's choice, outside xdist)."""
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0"))
     return max(1, (os.cpu_count() or 1) // workers) if workers else 0
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """In the controller of an xdist run, before the workers start: their BLAS threads (read once, when
+    NumPy loads) are their share of the cores too, unless the environment sets them. Two OpenBLAS threads
+    in each of two workers on two cores took 134 s for tests/ports where one each took 89 s."""
+    workers = getattr(config.option, "numprocesses", None)
+    if isinstance(workers, int) and workers > 0 and "PYTEST_XDIST_WORKER" not in os.environ:
+        share = str(max(1, (os.cpu_count() or 1) // workers))
+        for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+            os.environ.setdefault(name, share)
 
 
 @pytest.fixture(scope="session", autouse=True)
