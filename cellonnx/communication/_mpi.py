@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 import sys
 import threading
+import time
+import traceback
 from typing import Any
 
 import numpy as np
@@ -68,10 +70,17 @@ def _abort_on_uncaught_exception(mpi: Any) -> None:
 
     def hook(exc_type: Any, exc: BaseException, tb: Any) -> None:
         rank = mpi.COMM_WORLD.Get_rank()
-        sys.stderr.write(f"cellonnx.communication: rank {rank} raised {exc_type.__name__}; aborting all "
-                         f"{mpi.COMM_WORLD.Get_size()} ranks\n")
-        previous(exc_type, exc, tb)
+        header = (f"cellonnx.communication: rank {rank} raised {exc_type.__name__}; aborting all "
+                  f"{mpi.COMM_WORLD.Get_size()} ranks\n")
+        if previous is sys.__excepthook__:   # one write: the launcher forwards it whole
+            sys.stderr.write(header + "".join(traceback.format_exception(exc_type, exc, tb)))
+        else:
+            sys.stderr.write(header)
+            previous(exc_type, exc, tb)
         sys.stderr.flush()
+        # mpirun forwards a rank's output on its own time and Abort ends the job at once: without the pause
+        # the traceback's last lines (the error message) were sometimes lost
+        time.sleep(0.2)
         mpi.COMM_WORLD.Abort(1)
 
     sys.excepthook = hook
