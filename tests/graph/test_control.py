@@ -5,10 +5,11 @@ from __future__ import annotations
 import numpy as np
 import onnx
 import onnxruntime as ort
+import pytest
 
 from cellonnx import ops
 from cellonnx.graph.optimize import optimize
-from cellonnx.graph.trace import trace
+from cellonnx.graph.trace import StaticDimRequired, trace
 from cellonnx.tensor import Tensor
 from tests.tolerance import assert_close, sum_rtol
 
@@ -92,3 +93,41 @@ def test_scan_cumulative_sum_matches_eager_and_lowers_to_scan() -> None:
     want = fn(Tensor(other))
     for g_, w in zip(got, want):
         assert_close(g_, w.asnumpy(), rtol=1e-5, scale_rtol=sum_rtol(6), what="6-step running sums")
+
+
+LOOPS = {
+    "while_loop": lambda x: ops.while_loop(lambda v: ops.sum(v) < 1e3, lambda v: v * 2.0 + 1.0, x),
+    "fori_loop": lambda x: ops.fori_loop(0, 3, lambda i, v: v * 2.0 + 1.0, x),
+    "scan carry": lambda x: ops.scan(lambda c, t: (c + t, t), x, ops.ones((4,), "float32"))[0],
+}
+
+
+@pytest.mark.parametrize("loop", sorted(LOOPS))
+def test_a_loop_result_keeps_its_initial_values_dims(loop: str) -> None:
+    """A carried value's shape is the body's invariant (MindSpore's loops require it): its result has the
+    initial value's dims, the dynamic batch included, which ONNX shape inference cannot see through the
+    body. So a split of the result's batch refuses as a split of the input's would (the graph could only
+    hold the example's count of pieces), and shape arithmetic on it follows the batch."""
+    body = LOOPS[loop]
+    with pytest.raises(StaticDimRequired, match=r"test_control.py:\d+ .*unbinding it along axis 0"):
+        _model(lambda x: ops.unbind(body(x), 0), np.ones((3, 2), np.float32), dynamic=True)
+
+    def flat(x):
+        y = body(x)
+        return ops.reshape(y, (y.shape[0] * y.shape[1],))
+
+    sess, _ = _model(flat, np.ones((3, 2), np.float32), dynamic=True)
+    for n in (1, 5):
+        a = np.random.default_rng(n).standard_normal((n, 2)).astype(np.float32)
+        assert_close(_run(sess, a)[0], flat(Tensor(a)).asnumpy(), rtol=1e-6, what=f"{loop} at batch {n}")
+
+
+def test_a_loop_whose_body_changes_a_shape_runs_as_onnx_allows() -> None:
+    """A body that grows its value is left to ONNX's Loop (which allows it): its result's dims are open."""
+    def fn(x):
+        return ops.fori_loop(0, 2, lambda i, v: ops.concat((v, v), 0), x)
+
+    sess, model = _model(fn, np.ones((3, 2), np.float32), dynamic=True)
+    assert "Reshape" not in {n.op_type for n in model.graph.node}
+    a = np.arange(4, dtype=np.float32).reshape(2, 2)
+    np.testing.assert_array_equal(_run(sess, a)[0], np.concatenate([a] * 4))

@@ -17,6 +17,7 @@ import numpy as np
 from cellonnx import ops
 from cellonnx.autograd.tape import is_grad_enabled
 from cellonnx.ops import registry
+from cellonnx.ops.prims.control import keep_carried_shapes
 from cellonnx.tensor import Parameter, Tensor
 
 __all__ = ["as_loop", "loop_applies"]
@@ -90,5 +91,6 @@ def as_loop(cond: Callable[..., Any], func: Callable[..., Any], variables: list[
     results = [Tensor._make(v._data) for v in final]
     tracer.emit("Loop", [Tensor(np.asarray(max_iterations, np.int64)), _flag(cond(*variables)), *variables],
                 results + rows, body=graph)
+    keep_carried_shapes(tracer, variables, outs[1:1 + n_vars], results)
     padded = [_padded(tracer, r, r._data, max_iterations) for r in rows]
     return padded, body_layout[0], results

@@ -56,6 +56,23 @@ def _fresh_like(values: Sequence[Tensor]) -> list[Tensor]:
     return [Tensor._make(v._data) for v in values]
 
 
+def keep_carried_shapes(tracer: Any, inits: Sequence[Tensor], body_outs: Sequence[Tensor],
+                         results: Sequence[Tensor]) -> None:
+    """Tie each loop result whose body keeps its value's shape (MindSpore's loops require it) to its
+    initial value's dims. ONNX shape inference cannot see through a Loop / Scan body, so a result's batch
+    would be an unknown dim, which a later op would take as the example's (a split of it into that many
+    pieces fails at another batch); ``Reshape(result, Shape(init))`` gives it the init's dims, dynamic ones
+    included, and checks the invariant at run time. Results of all-static dims, or whose shape the body
+    changes, are left as they are."""
+    for init, out, result in zip(inits, body_outs, results):
+        if init._data.shape != out._data.shape or not init.ndim:
+            continue
+        if not any(hasattr(d, "onnx_name") for d in tracer.shape_of(init)):
+            continue
+        g = tracer.g
+        tracer.bind(result, g.op("Reshape", tracer.name_of(result), g.op("Shape", tracer.name_of(init))))
+
+
 def _check_same(kind: str, a: Sequence[Tensor], b: Sequence[Tensor], what: str) -> None:
     if len(a) != len(b) or any(x._data.dtype != y._data.dtype for x, y in zip(a, b)):
         raise TypeError(f"{kind}: {what} must give the same number of values with the same dtypes; got "
@@ -129,9 +146,10 @@ def while_loop(cond_fn: Callable[[Any], Any], body_fn: Callable[[Any], Any], ini
         new, _ = _flatten(body_fn(_unflatten(list(carried), structure)))
         return [_bool_scalar(cond_fn(_unflatten(new, structure)))] + new
 
-    graph, _ = tracer.subgraph(body, [Tensor(np.int64(0)), Tensor(True)] + flat, "loop_body")
+    graph, outs = tracer.subgraph(body, [Tensor(np.int64(0)), Tensor(True)] + flat, "loop_body")
     results = _fresh_like(final)
     tracer.emit("Loop", [None, cond0] + flat, results, body=graph)
+    keep_carried_shapes(tracer, flat, outs[1:], results)
     return _unflatten(results, structure)
 
 
@@ -169,9 +187,10 @@ def fori_loop(lower: Any, upper: Any, body_fn: Callable[[Any, Any], Any], init_v
         from cellonnx.ops.prims.shape import reshape
         return [reshape(cond_in, ())] + new
 
-    graph, _ = tracer.subgraph(body, [Tensor(np.int64(0)), Tensor(True)] + flat, "loop_body")
+    graph, outs = tracer.subgraph(body, [Tensor(np.int64(0)), Tensor(True)] + flat, "loop_body")
     results = _fresh_like(final)
     tracer.emit("Loop", [trips, Tensor(True)] + flat, results, body=graph)
+    keep_carried_shapes(tracer, flat, outs[1:], results)
     return _unflatten(results, structure)
 
 
@@ -228,11 +247,12 @@ def scan(fn: Callable[[Any, Any], tuple[Any, Any]], init: Any, xs: Any = None, l
         return _flatten(new_c)[0] + _flatten(y)[0]
 
     elems = [Tensor._make(x._data[0]) for x in xs_flat]
-    graph, _ = tracer.subgraph(body, carry_flat + elems, "scan_body")
+    graph, outs = tracer.subgraph(body, carry_flat + elems, "scan_body")
     results = _fresh_like(final + stacked)
     direction = [1 if reverse else 0]
     tracer.emit("Scan", carry_flat + xs_flat, results, body=graph, num_scan_inputs=len(xs_flat),
                 scan_input_directions=direction * len(xs_flat), scan_output_directions=direction * len(stacked))
+    keep_carried_shapes(tracer, carry_flat, outs, results[:len(final)])
     return _unflatten(results[:len(final)], carry_struct), _unflatten(results[len(final):], y_struct)
 
 
