@@ -41,15 +41,21 @@ class StaticDimRequired(TraceError):
     graph can only hold the example's size of it."""
 
 
-def require_static(dim: Any, what: str, float_read: bool = False, pieces: bool = False) -> None:
+def require_static(dim: Any, what: str, float_read: bool = False, pieces: bool = False,
+                   attribute: bool = False) -> None:
     """Raise :class:`StaticDimRequired` where ``dim`` is dynamic in the graph being traced: ``what`` unrolls
     over it (one node per step), so the graph would only hold the example's ``int(dim)`` steps and silently
     take another size for it (or fail in onnxruntime); with ``float_read``, ``what`` makes a Python float of
     it, which the graph would hold as the example's size; with ``pieces``, ``what`` returns a number of
     tensors that depends on it (a split into pieces of a given size, unbind), which a graph's outputs cannot
-    follow."""
+    follow; with ``attribute``, ``what`` is a number written into the graph's node (a convolution's group
+    count)."""
     if not (_current and is_symbolic(dim)):
         return
+    if attribute:
+        raise StaticDimRequired(f"{_where()}: {what} is a number in the graph, which would hold {int(dim)}, "
+                                "the example's size of a dim that is dynamic in this graph; declare that dim "
+                                "static (set_inputs with its size)")
     if pieces:
         raise StaticDimRequired(f"{_where()}: {what} gives a number of pieces that depends on the size "
                                 f"of a dim that is dynamic in this graph (the example's {int(dim)}); declare "

@@ -223,5 +223,25 @@ def rand(*shape: int, seed: int = 0, low: float = -1.0, high: float = 1.0) -> np
     return np.random.default_rng(seed + 17 * len(shape)).uniform(low, high, shape)
 
 
+# per-axis weights of a position in seed_of / seed_like: sin of their sum is spread over [-1, 1] like rand's
+_SEED_STEPS = (0.7, 1.3, 2.9, 0.37, 1.9, 2.3)
+
+
+def seed_of(shape: Sequence[int]) -> np.ndarray:
+    """A gradient seed of ``shape`` made from positions only: ``sin`` of 1 plus the weighted sum of each
+    element's (1-based) indices."""
+    ones = np.ones(shape)
+    return np.sin(sum((np.cumsum(ones, k) * _SEED_STEPS[k] for k in range(len(shape))), ones))
+
+
+def seed_like(y: Any) -> Any:
+    """seed_of(y.shape) computed by ops from y's shape alone (no constant of it), so a traced row whose
+    loss weights its output by it holds at every size of a dynamic axis; no gradient flows through it.
+    Computed in float64 and rounded to y's dtype once, as a float64 seed cast to it would be."""
+    ones = ops.ones_like(y, dtype=np.float64)
+    seed = ops.sin(sum((ops.cumsum(ones, k) * _SEED_STEPS[k] for k in range(y.ndim)), ones))
+    return ops.cast(seed, y.dtype)
+
+
 def positive(*shape: int, seed: int = 0) -> np.ndarray:
     return rand(*shape, seed=seed, low=0.5, high=2.0)

@@ -170,6 +170,8 @@ def depthwise_conv2d_native(x: Tensor, w: Tensor, channel_multiplier: int, kerne
     if not isinstance(w, Tensor) or w.ndim != 4:
         raise ValueError(f"For '{op}', the weight must be a 4-D Tensor (1, C, kh, kw), but got "
                          f"{tuple(w.shape) if isinstance(w, Tensor) else type(w).__name__}.")
+    from cellonnx.graph.trace import require_static
+    require_static(x.shape[1], f"{op}'s group count (one group per channel)", attribute=True)
     c = int(x.shape[1])
     if int(w.shape[1]) != c:
         raise ValueError(f"For '{op}', 'x_shape[1]' must be equal to 'w_shape[1]', but got {c} and "

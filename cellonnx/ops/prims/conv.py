@@ -69,12 +69,30 @@ class Conv(Op):
         if fast is not None:
             return fast
         pad_attrs: dict[str, Any] = {"auto_pad": auto_pad} if auto_pad != "NOTSET" else {"pads": list(pads)}
-        return g.op("Conv", *([x, w] if b is None else [x, w, b]),
-                    kernel_shape=list(g.in_tensors[1]._data.shape[2:]), strides=list(stride),
+        kernel = [int(k) for k in g.in_tensors[1]._data.shape[2:]]
+        if auto_pad != "NOTSET" and any(d > 1 for d in dilation):  # onnxruntime's SAME takes no dilation
+            x, pad_attrs = _same_pad_at_run_time(g, x, kernel, stride, dilation), {"pads": [0] * len(pads)}
+        return g.op("Conv", *([x, w] if b is None else [x, w, b]), kernel_shape=kernel, strides=list(stride),
                     dilations=list(dilation), group=groups, **pad_attrs)
 
     def check(self, x, w, b=None, *, stride, pads, dilation, groups, auto_pad="NOTSET"):
         return check_conv(x.shape, w.shape, None if b is None else b.shape, stride, pads, dilation, groups)
+
+
+def _same_pad_at_run_time(g: Any, x: str, kernel: list[int], stride: tuple, dilation: tuple) -> str:
+    """``x`` padded as pad_mode 'same' pads it, the pads computed from its spatial sizes in the graph: for
+    each size n, ``max((ceil(n / s) - 1) * s + d * (k - 1) + 1 - n, 0)`` split with the odd one at the end
+    (same_pads' rule, which ONNX's SAME_UPPER follows where onnxruntime allows it: without dilation)."""
+    nd = len(kernel)
+    size = g.op("Shape", x, start=2)
+    s = g.i64(list(stride))
+    span = g.i64([d * (k - 1) + 1 for k, d in zip(kernel, dilation)])
+    out = g.op("Div", g.op("Add", size, g.op("Sub", s, g.i64([1] * nd))), s)
+    covered = g.op("Add", g.op("Mul", g.op("Sub", out, g.i64([1] * nd)), s), span)
+    total = g.op("Max", g.op("Sub", covered, size), g.i64([0] * nd))
+    begin = g.op("Div", total, g.i64([2] * nd))
+    pads = g.op("Concat", g.i64([0, 0]), begin, g.i64([0, 0]), g.op("Sub", total, begin), axis=0)
+    return g.op("Pad", x, pads)
 
 
 # ---------------------------------------------------------------- NumPy kernels (2-D; 1-D runs as H = 1)

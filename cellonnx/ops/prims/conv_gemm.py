@@ -21,11 +21,11 @@ import numpy as np
 GEMM_BELOW_PIXELS = 64
 
 
-def _static(t: Any) -> bool:
-    """Every dim but the batch is known: the batch (dynamic in a compiled training step, whose one graph
+def _static(t: Any, first: int = 1) -> bool:
+    """Every dim from ``first`` on is known: the batch (dynamic in a compiled training step, whose one graph
     serves every batch size) is folded into the GEMMs with -1 in the Reshapes, so these forms hold for any
-    batch."""
-    return not any(hasattr(d, "onnx_name") for d in t.shape[1:])
+    batch; a weight's dims (``first`` 0) go into them as numbers."""
+    return not any(hasattr(d, "onnx_name") for d in t.shape[first:])
 
 
 def transpose_by_gemm(g: Any, u: str, w: str, b: str | None, stride: tuple, pads: tuple, dilation: tuple,
@@ -34,7 +34,7 @@ def transpose_by_gemm(g: Any, u: str, w: str, b: str | None, stride: tuple, pads
     itself is the better (or the only) lowering."""
     ut, wt = g.in_tensors[0], g.in_tensors[1]
     shape = ut._data.shape
-    if g.for_gpu or g.opset < 18 or groups != 1 or len(shape) != 4 or not _static(ut):
+    if g.for_gpu or g.opset < 18 or groups != 1 or len(shape) != 4 or not (_static(ut) and _static(wt, 0)):
         return None
     n, c_in, hi, wi = (int(d) for d in shape)
     pixels = hi * wi
@@ -240,7 +240,7 @@ def conv_by_gemm(g: Any, x: str, w: str, b: str | None, stride: tuple, pads: tup
     FORWARD_GEMM_PIXELS pixels (onnxruntime's Conv runs one small GEMM per image there: 0.4-0.75x its time at
     ResNet-18's 4 x 4 and 2 x 2 outputs, bench/RESULTS.md), or None."""
     xt, wt = g.in_tensors[0], g.in_tensors[1]
-    if g.for_gpu or groups != 1 or len(xt._data.shape) != 4 or not _static(xt):
+    if g.for_gpu or groups != 1 or len(xt._data.shape) != 4 or not (_static(xt) and _static(wt, 0)):
         return None
     n, c, h, wd = (int(d) for d in xt._data.shape)
     o, _, kh, kw = (int(d) for d in wt._data.shape)

@@ -125,11 +125,11 @@ class ConvGradWeight(Op):
         xs, gs = g.in_tensors[0]._data.shape, g.in_tensors[1]._data.shape
         nd = len(kernel)
         spatial = [int(v) for v in xs[2:]]
-        cg = int(xs[1]) // groups
-        # (N, C, S...) -> (C / groups, groups * N, S...): groups of N "channels", one per batch item
-        xr = g.op("Reshape", x, g.i64([-1, groups, cg] + spatial))
+        # (N, C, S...) -> (C / groups, groups * N, S...): groups of N "channels", one per batch item; the
+        # batch and channel counts are read from x (0 and -1), so either may be dynamic
+        xr = g.op("Reshape", x, g.i64([0, groups, -1] + spatial))
         xt = g.op("Transpose", xr, perm=[2, 1, 0] + list(range(3, 3 + nd)))
-        xc = g.op("Reshape", xt, g.i64([cg, -1] + spatial))
+        xc = g.op("Reshape", xt, g.i64([0, -1] + spatial))
         wt = g.op("Transpose", gy, perm=[1, 0] + list(range(2, 2 + nd)))  # (C_out, N, O...) as the kernel
         out = g.op("Conv", xc, wt, kernel_shape=[int(v) for v in gs[2:]], strides=list(dilation),
                    dilations=list(stride), pads=list(pads), group=groups)
