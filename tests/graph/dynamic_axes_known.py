@@ -7,19 +7,7 @@ KNOWN.update(dict.fromkeys([
     'ops/array/searchsorted',
     'ops/array/searchsorted_dynamic',
     'ops/array/searchsorted_right_1d',
-    'ops/sparse/coo_to_csr',
 ], 'the check cycles the values along the axis: the sorted input the op requires is no longer sorted'))
-KNOWN.update(dict.fromkeys([
-    'ops/sparse/coo_concat',
-    'ops/sparse/dense_to_sparse_csr',
-], 'output size depends on the values: the composition sizes it from the example (open)'))
-KNOWN.update({
-    'ops/array/select_scatter': "slice_scatter's mask is a NumPy array over the example's axis (open)",
-    'ops/norm/embedding_grad_padding_freq': "the embedding width (a weight's dim) is baked (open)",
-    'ops/norm/embedding_grad_scatter': "the embedding width (a weight's dim) is baked (open)",
-    'ops/patches/extract_glimpse_zero_noise': "the channel count (batch 1 in the row stays static) (open)",
-    'ops/text/no_repeat_ngram_2': "the vocabulary axis' mask is built at the example's size (open)",
-})
 KNOWN.update(dict.fromkeys([
     'ops/geometry/nms_keep',
 ], ("eager takes boxes and scores of different counts; the check varies the boxes (the op's first input)"

@@ -41,6 +41,11 @@ def window_origin(offset: tuple[float, float], size: tuple[int, int], window: tu
 def extract_glimpse(x: Tensor, size: tuple[int, int], offsets: np.ndarray, centered: bool, normalized: bool,
                     noise: str, rng: np.random.Generator) -> Tensor:
     """(N, gh, gw, C) windows of the (N, H, W, C) float ``x`` at ``offsets`` (N, 2); see the module."""
+    from cellonnx.graph.trace import require_static
+    require_static(x.shape[0], "extract_glimpse cuts one window per image and")
+    for d in x.shape[1:3]:
+        require_static(d, "extract_glimpse places its windows by a float of the image size, which",
+                       float_read=True)
     n, h, w, c = (int(v) for v in x.shape)
     gh, gw = size
     xp = F.pad(x, (0, 0, gw, gw, gh, gh))  # room for a window wholly outside the image

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from cellonnx.ops.prims._util import norm_axis, to_tensor
-from cellonnx.ops.prims.creation import arange
+from cellonnx.ops.prims.creation import arange, ones_like
 from cellonnx.ops.prims.index import unslice
 from cellonnx.ops.prims.math import add, cast, equal, greater, less, sub, where
 from cellonnx.ops.prims.reduce import reduce_sum
@@ -120,12 +120,12 @@ def slice_scatter(input: Tensor, src: Tensor, axis: int = 0, start: Any = None, 
         s = cast(s, x._data.dtype)
     if not len(picked):
         return x
-    placed = unslice(s, x, (a,), (lo,), (hi,), (st,))
-    hit = np.zeros(n, bool)
-    hit[picked] = True
-    shape = [1] * x.ndim
-    shape[a] = n
-    return where(Tensor._make(hit.reshape(shape)), placed, x)
+    # the bounds as given (unslice places a unit-step slice of a dynamic axis by its size at run time); the
+    # slice's mask is placed the same way, so neither holds the example's size of the axis
+    bounds = (a,), (start,), (end,), (step,)
+    placed = unslice(s, x, *bounds)
+    hit = unslice(ones_like(s, dtype=np.bool_), x, *bounds)
+    return where(hit, placed, x)
 
 
 def select_scatter(input: Tensor, src: Tensor, axis: int, index: int) -> Tensor:
@@ -147,8 +147,8 @@ def select_scatter(input: Tensor, src: Tensor, axis: int, index: int) -> Tensor:
     n = int(x._data.shape[a])
     if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not -n <= index < n:
         raise IndexError(f"select_scatter: index {index!r} is out of range for axis {a} of size {n}")
-    i = int(index) % n
-    return slice_scatter(x, expand_dims(s, a), a, i, i + 1, 1)
+    i = int(index)  # negative: counted from the end, also of a dynamic axis
+    return slice_scatter(x, expand_dims(s, a), a, i, None if i == -1 else i + 1, 1)
 
 
 def reverse_sequence(x: Tensor, seq_lengths: Any, seq_dim: int, batch_dim: int = 0) -> Tensor:

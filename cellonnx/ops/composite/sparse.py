@@ -42,7 +42,7 @@ from cellonnx.ops.prims.shape import broadcast_to, expand_dims, reshape, squeeze
 from cellonnx.ops.prims.sort import CumSum, TopK
 from cellonnx.ops.prims.unique import Unique
 from cellonnx.sparse.tensor import COOTensor, CSRTensor, RowTensor
-from cellonnx.tensor import Tensor
+from cellonnx.tensor import Tensor, is_symbolic
 
 
 # ---------------------------------------------------------------- helpers
@@ -62,12 +62,12 @@ def _i64(t: Tensor) -> Tensor:
     return cast(t, np.int64)
 
 
-def _running_count(positions: Tensor, size: int) -> Tensor:
+def _running_count(positions: Tensor, size: Any) -> Tensor:
     """``out[j]`` = how many of ``positions`` (integers in [0, size)) are <= j, for j < size, as int64: a
     histogram (a scatter-add of ones) and its cumulative sum, linear in the sizes."""
     pos = _i64(positions)
     ones = add(cast(zeros_like(pos), np.int64), 1)
-    zeros = Fill.apply(shape=(int(size),), value=0, dtype=np.dtype(np.int64))
+    zeros = Fill.apply(shape=(size,), value=0, dtype=np.dtype(np.int64))
     hist = IndexAdd.apply(zeros, pos, ones, axis=0)
     return CumSum.apply(hist, axis=0, exclusive=False, reverse=False)
 
@@ -115,10 +115,9 @@ def _select(mask: Tensor, *tensors: Tensor) -> list[Tensor]:
 def _sorted_coo(indices: Tensor, values: Tensor, shape: Sequence[int]) -> tuple[Tensor, Tensor]:
     """Coordinates and values reordered row-major (stable for equal coordinates)."""
     lin = _lin(indices, shape)
-    n = int(lin._data.shape[0])
-    if n == 0:
+    if lin._data.shape[0] == 0:
         return indices, values
-    order = TopK.apply(lin, k=n, axis=0, largest=False)[1]
+    order = TopK.apply(lin, k=lin.shape[0], axis=0, largest=False)[1]  # every coordinate, of any count
     return Gather.apply(indices, order, axis=0), Gather.apply(values, order, axis=0)
 
 
@@ -183,9 +182,8 @@ def coo_to_csr(x: COOTensor) -> CSRTensor:
     if x.ndim != 2:
         raise ValueError(f"COOTensor.to_csr: only 2-D tensors convert to CSR, got shape {x.shape}")
     rows, cols = unbind(x.indices, 1)
-    n = int(rows._data.shape[0])
-    if n:
-        order = TopK.apply(rows, k=n, axis=0, largest=False)[1]
+    if rows._data.shape[0]:
+        order = TopK.apply(rows, k=rows.shape[0], axis=0, largest=False)[1]
         rows, cols = Gather.apply(rows, order, axis=0), Gather.apply(cols, order, axis=0)
         values = Gather.apply(x.values, order, axis=0)
     else:
@@ -207,7 +205,8 @@ def coo2csr(row_indices: Tensor, height: int) -> Tensor:
     rows = to_tensor(row_indices)
     if rows.ndim != 1 or rows._data.dtype.kind not in "iu":
         raise ValueError(f"coo2csr: row_indices must be 1-D integers, got {tuple(rows.shape)} {rows.dtype}")
-    below = _running_count(rows, int(height))                  # rows <= i, i.e. rows < i + 1
+    size = height if is_symbolic(height) else int(height)  # a dynamic height (x.shape[0]) stays one
+    below = _running_count(rows, size)                      # rows <= i, i.e. rows < i + 1
     zero = Fill.apply(shape=(1,), value=0, dtype=np.dtype(np.int64))
     return cast(concat([zero, below], 0), rows._data.dtype)
 

@@ -114,18 +114,21 @@ def _no_repeat_ngram(state_seq: Any, log_probs: Any, ngram_size: int) -> Tensor:
     if seq.shape[:2] != tuple(int(v) for v in log_probs.shape[:2]):
         raise ValueError(f"For '{op}', the batch_size and beam_width of state_seq {seq.shape[:2]} and "
                          f"log_probs {tuple(log_probs.shape[:2])} must be equal.")
-    m, n, vocab = seq.shape[2], ngram_size, int(log_probs.shape[2])
+    m, n = seq.shape[2], ngram_size
     if n > m:
         raise ValueError(f"For '{op}', the 'ngram_size' must be less than or equal to m = {m}, but got {n}.")
-    mask = np.zeros((*seq.shape[:2], vocab), bool)
-    for b, w in np.ndindex(*seq.shape[:2]):
-        s = seq[b, w]
-        tail = s[m - n + 1:]
-        for i in range(m - n + 1):
-            if np.array_equal(s[i:i + n - 1], tail) and 0 <= s[i + n - 1] < vocab:
-                mask[b, w, s[i + n - 1]] = True
+    # the words each (batch, beam) row bans, padded with -1; the mask compares them with the vocabulary's
+    # word ids, so a graph follows a vocabulary of any size (a word past it bans nothing)
+    banned = [[sorted({int(s[i + n - 1]) for i in range(m - n + 1)
+                       if np.array_equal(s[i:i + n - 1], s[m - n + 1:]) and s[i + n - 1] >= 0})
+               for s in row] for row in seq]
+    table = np.full((*seq.shape[:2], max([1] + [len(w) for row in banned for w in row])), -1, np.int64)
+    for (b, w), words in zip(np.ndindex(*seq.shape[:2]), (w for row in banned for w in row)):
+        table[b, w, :len(words)] = words
     ops = _ops()
-    return ops.where(Tensor(mask), Tensor(np.array(-np.finfo(fdtype).max, fdtype)), log_probs)
+    ids = ops.arange(log_probs.shape[2])
+    mask = ops.any(ops.equal(ops.expand_dims(Tensor(table), -1), ids), -2)
+    return ops.where(mask, Tensor(np.array(-np.finfo(fdtype).max, fdtype)), log_probs)
 
 
 def _setup_num_true(prim: Any) -> None:

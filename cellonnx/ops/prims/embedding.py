@@ -75,21 +75,25 @@ class EmbeddingGrad(Op):
 
     def lower(self, g, grad, indices, *, num, padding_idx, scale_grad_by_freq):
         gt = g.in_tensors[0]
-        feat = [int(d) for d in gt._data.shape[g.in_tensors[1]._data.ndim:]]
+        lead = g.in_tensors[1]._data.ndim
         dt = gt._data.dtype
         idx = g.op("Reshape", indices, g.i64([-1]))
         if g.in_tensors[1]._data.dtype != np.int64:
             idx = g.op("Cast", idx, to=dtypes.int64.onnx)
-        rows = g.op("Reshape", grad, g.i64([-1, int(np.prod(feat))]))
+        # the feature dims (the table's width) read from grad, so a graph whose width is dynamic follows it
+        rows = g.op("Flatten", grad, axis=lead)  # (lookups, width)
+        feat = g.op("Shape", grad, start=lead) if g.opset >= 15 else \
+            g.op("Slice", g.op("Shape", grad), g.i64([lead]), g.i64([gt.ndim]))
         if g.opset >= 16:
-            def zeros_of(shape: list[int]) -> str:
-                return g.op("ConstantOfShape", g.i64(shape), value=numpy_helper.from_array(np.zeros(1, dt)))
+            def zeros_of(shape: str) -> str:
+                return g.op("ConstantOfShape", shape, value=numpy_helper.from_array(np.zeros(1, dt)))
             scatter_idx = g.unsqueeze(idx, [1])
             if scale_grad_by_freq:
                 ones = g.op("Expand", g.like(1.0), g.op("Shape", idx))
-                counts = g.op("ScatterND", zeros_of([num]), scatter_idx, ones, reduction="add")
+                counts = g.op("ScatterND", zeros_of(g.i64([num])), scatter_idx, ones, reduction="add")
                 rows = g.op("Div", rows, g.unsqueeze(g.op("Gather", counts, idx, axis=0), [1]))
-            out = g.op("ScatterND", zeros_of([num, int(np.prod(feat))]), scatter_idx, rows, reduction="add")
+            table = g.op("Concat", g.i64([num]), g.op("Shape", rows, start=1), axis=0)
+            out = g.op("ScatterND", zeros_of(table), scatter_idx, rows, reduction="add")
         else:
             onehot = g.op("Cast", g.op("Equal", g.unsqueeze(idx, [1]), g.i64(np.arange(num))),
                           to=dtypes.dtype(dt).onnx)
@@ -101,7 +105,7 @@ class EmbeddingGrad(Op):
             keep = np.ones((num, 1), dtype=dt)
             keep[padding_idx] = 0
             out = g.op("Mul", out, g.const(keep))
-        return g.op("Reshape", out, g.i64([num] + feat))
+        return g.op("Reshape", out, g.op("Concat", g.i64([num]), feat, axis=0))
 
 
 def _renorm_rows(weight: Tensor, idx: np.ndarray, max_norm: float, norm_type: float) -> None:
