@@ -46,12 +46,3 @@ KNOWN.update(dict.fromkeys([
 KNOWN.update(dict.fromkeys([
     'mx.np/bincount', 'mx.np/bincount_w',
 ], 'output size depends on the values: refused without length (MXNetValueError, not a dim refusal)'))
-KNOWN.update({
-    'mx.nd/linalg_potri': ("ops.inverse's lowering takes the matrix size as an int (decomp_loops._static_n): "
-                           "refusing a dynamic one there also refuses the sizes of a Loop's output that "
-                           "shape inference cannot prove static (open)"),
-})
-KNOWN.update(dict.fromkeys([
-    'mx.nd.image/resize_wh', 'mx.nd.image/resize_up', 'mx.nd.image/resize_side', 'mx.nd.image/resize_batch',
-], ("a dynamic height or width resizes uint8 with ONNX Resize in float: one level off OpenCV's fixed-point "
-    "bilinear result, which the static path reproduces (open)")))

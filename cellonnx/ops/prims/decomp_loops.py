@@ -52,7 +52,13 @@ def _narrowed(g: Any, x: str, dtype: np.dtype) -> str:
 
 
 def _static_n(g: Any, op: str) -> int:
+    """The matrix size, which the lowering lays its loops and index tables out over: a size the graph's
+    inputs make dynamic refuses (StaticDimRequired naming the line); one that shape inference could not
+    follow to an input (a Loop's output) is taken as traced."""
     n = g.in_tensors[0].shape[-1]
+    if getattr(n, "declared", False):
+        from cellonnx.graph.trace import require_static
+        require_static(n, f"the ONNX lowering of ops.{op} lays its loops out over the matrix size and")
     if not isinstance(n, (int, np.integer)):
         raise NotImplementedError(f"ops.{op}: the ONNX lowering needs the matrix size known when traced, got "
                                   f"{n}")
