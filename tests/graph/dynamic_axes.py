@@ -10,7 +10,9 @@ axis, cycled, each float scaled by a factor in [0.8, 1.25] (same sign and range,
 are all whole numbers, ids held as floats, are only cycled).
 
 A lowering that cannot follow a dynamic dim must say so while tracing (StaticDimRequired, or an error
-saying it needs static dims): :func:`check` reports that as ``refused``; the graph is then not run.
+saying it needs static dims): :func:`check` reports that as ``refused``; the graph is then not run. So is
+a function that runs eagerly only (NotExportable: an op ONNX cannot express, or one computing with NumPy on
+the values), which holds nothing of the example either.
 """
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from cellonnx.graph.trace import StaticDimRequired, flatten_outputs, trace
+from cellonnx.ops.prims._eager import NotExportable
 from cellonnx.tensor import Tensor
 from tests.ort_session import cpu_session
 from tests.tolerance import assert_close
@@ -34,13 +37,14 @@ Axis = tuple[int, int]  # (input position, axis)
 class Outcome:
     groups: list[list[Axis]]  # the free axis groups, each declared dynamic
     sizes: int  # how many sizes were run
-    refused: str = ""  # the tracer's StaticDimRequired / needs-static-dims message
+    refused: str = ""  # the tracer's StaticDimRequired / needs-static-dims / NotExportable message
 
 
 def _refusal(exc: BaseException) -> bool:
-    """The tracer declined a dynamic dim in words (not a silent bake, not an unrelated error)."""
+    """The tracer declined a dynamic dim, or the function's export, in words (not a silent bake, not an
+    unrelated error)."""
     words = isinstance(exc, NotImplementedError) and "static" in str(exc) and "dims" in str(exc)
-    return isinstance(exc, StaticDimRequired) or words
+    return isinstance(exc, (StaticDimRequired, NotExportable)) or words
 
 
 def _outputs(result: Any) -> list[np.ndarray]:
