@@ -2,10 +2,11 @@
 
 For each network of networks.py (built from the ported files of sources.json): construction with
 MindSpore's parameter names and shapes (the checkpoint keys), the eager forward in evaluation and training
-mode, the loss, gradients (three in full, every norm) and one nn.Momentum step against the fixtures that
-tests/fixtures/mindspore/gen_ports.py wrote with MindSpore from the original files; export with a dynamic
-batch (from a batch-1 example) run by onnxruntime at batch 1, 2 and 5 (batch 5 cycles the fixture's two
-samples, checks.take_batch); and a checkpoint round-trip.
+mode, the loss, gradients (three in full, every norm) and one nn.Momentum step, eagerly and in GRAPH_MODE as
+one compiled ONNX graph, against the fixtures that tests/fixtures/mindspore/gen_ports.py wrote with
+MindSpore from the original files; export with a dynamic batch (from a batch-1 example) run by onnxruntime
+at batch 1, 2 and 5 (batch 5 cycles the fixture's two samples, checks.take_batch); and a checkpoint
+round-trip.
 
 Where cellonnx still lacks a MindSpore name or behaviour a network needs, the case carries a strict xfail
 naming it (xfails.py): when the name lands the case passes, strict turns that into a failure, and the mark
@@ -158,12 +159,52 @@ def test_training_step(name: str, importer: Any) -> None:
     assert_close(norms, want["grad_norm"], **tol(want, "grad_norm", GRAD_TOL), what=f"{name} gradient norms")
 
     nn.Momentum(trainable, learning_rate=LR, momentum=MOMENTUM, weight_decay=WEIGHT_DECAY)(grads)
+    check_step(name, want, trainable, before)
+
+
+def check_step(name: str, want: dict[str, np.ndarray], trainable: list[Any], before: dict[str, np.ndarray],
+               how: str = "") -> None:
+    """The parameters after MindSpore's one Momentum step: the recorded values and every step's size."""
     for key in (k for k in want if k.startswith("step/")):
         param = next(p for p in trainable if p.name == key[5:])
         assert_close(param.asnumpy().reshape(-1)[:networks.RECORDED], want[key], **OUT_TOL,
-                     what=f"{name} {key[5:]} after one step")
+                     what=f"{name} {key[5:]} after one{how} step")
     steps = np.array([np.linalg.norm((p.asnumpy() - before[p.name]).astype(np.float64)) for p in trainable])
-    assert_close(steps, want["step_norm"], **GRAD_TOL, what=f"{name} step sizes")
+    assert_close(steps, want["step_norm"], **GRAD_TOL, what=f"{name}{how} step sizes")
+
+
+@pytest.mark.parametrize("name", cases("grad"))
+def test_compiled_training_step(name: str, importer: Any) -> None:
+    """The same step in GRAPH_MODE: forward, backward and the Momentum update traced into one ONNX graph that
+    onnxruntime runs (cellonnx.graph.train), with MindSpore's loss and parameters after it."""
+    import cellonnx as ms
+    from cellonnx import nn
+    from cellonnx.graph.train import compiled_steps
+
+    class Loss(nn.Cell):
+        def __init__(self, net: Any, fn: Any) -> None:
+            super().__init__(auto_prefix=False)   # the parameters keep the network's names, as WithLossCell's
+            self.net = net
+            self._fn = fn
+
+        def construct(self, *xs: Any) -> Any:
+            return self._fn(*xs)
+
+    net = build(name, importer)
+    want = fixture(name)
+    net.set_train(False)  # as the fixture
+    trainable = net.trainable_params()
+    before = {p.name: p.asnumpy().copy() for p in trainable}
+    opt = nn.Momentum(trainable, learning_rate=LR, momentum=MOMENTUM, weight_decay=WEIGHT_DECAY)
+    step = nn.TrainOneStepCell(Loss(net, loss_fn(name, net, want)), opt)
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        loss = step(*inputs(want))
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    assert len(compiled_steps(step)) == 1, f"{name}: the step did not run as one compiled graph"
+    assert_close(numpy(loss), want["loss"], **tol(want, "loss", OUT_TOL), what=f"{name} compiled loss")
+    check_step(name, want, trainable, before, " compiled")
 
 
 @pytest.mark.parametrize("name", cases("export"))
