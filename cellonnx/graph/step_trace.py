@@ -22,7 +22,8 @@ import onnx
 
 import cellonnx
 from cellonnx import context
-from cellonnx.graph import bn_train, channel_affine, fuse_update, product_orient, row_narrow, step_checks
+from cellonnx.graph import (bn_train, channel_affine, fuse_update, long_sums, product_orient, row_narrow,
+                            step_checks)
 from cellonnx.graph.boundary import boundaries, expose
 from cellonnx.graph.builder import DEFAULT_OPSET, GraphBuilder, targets_gpu
 from cellonnx.graph.optimize import optimize
@@ -191,6 +192,7 @@ def trace_step(fn: Callable[..., Any], args: Sequence[Any], name: str = "train_s
     fuse_update.fuse_sgd_updates(model)
     if not targets_gpu() if cpu_forms is None else cpu_forms:
         bn_train.batch_norm_statistics(model)
+        long_sums.split_long_reductions(model)
         channel_affine.fuse_channel_affines(model)
         product_orient.orient_transposed_products(model)  # the orientation onnxruntime's CPU GEMM favours
     _check_no_dropped_inputs(model, state)

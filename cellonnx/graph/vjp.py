@@ -24,7 +24,8 @@ from onnx import helper, shape_inference
 import cellonnx
 from cellonnx import context
 from cellonnx.autograd.tape import run_backward, set_grad_enabled
-from cellonnx.graph.builder import DEFAULT_OPSET, GraphBuilder
+from cellonnx.graph import long_sums
+from cellonnx.graph.builder import DEFAULT_OPSET, GraphBuilder, targets_gpu
 from cellonnx.graph.optimize import optimize
 from cellonnx.graph.step_trace import _structure, _tensor_outputs, data_specs
 from cellonnx.graph.symint import is_symbolic
@@ -153,6 +154,8 @@ def trace_vjp(fn: Callable[..., Any], args: Sequence[Any], wrt_args: Sequence[in
         tracer.restore_state()
     state = [(n, p) for n, p in tracer.state_inputs.values()]
     model = optimize(g.model(producer_version=cellonnx.__version__))
+    if not targets_gpu():
+        long_sums.split_long_reductions(model)
     fwd_outs = outputs + [o for o, _ in updates] + [o for o, _ in observed]
     forward, backward, residuals, renamed = split(model, fwd_outs, [n for n in grads if n is not None])
     new_names = iter(renamed)

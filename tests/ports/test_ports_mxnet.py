@@ -184,10 +184,28 @@ def test_train_forward(name: str, importer: Any) -> None:
 
 @pytest.mark.parametrize("name", cases("grad"))
 def test_trainer_step(name: str, importer: Any) -> None:
+    trainer_step(name, build(name, importer))
+
+
+@pytest.mark.parametrize("name", cases("grad"))
+def test_hybridized_trainer_step(name: str, importer: Any) -> None:
+    """The same step with the network hybridized: under autograd.record() its forward and backward run as
+    compiled ONNX graphs in onnxruntime (cellonnx/gluon/hybrid_train.py), then Trainer.step."""
+    from cellonnx.gluon.hybrid_train import CompiledTraining
+
+    net = build(name, importer)
+    net.hybridize()
+    trainer_step(name, net, " hybridized")
+    runs = [c.backward_runs for c in net._compiled.values() if isinstance(c, CompiledTraining)]
+    assert runs == [1], f"{name}: the hybridized network did not train as one compiled graph pair ({runs})"
+
+
+def trainer_step(name: str, net: Any, how: str = "") -> None:
+    """One record / backward / Trainer.step (SGD with momentum and weight decay) against MXNet 1.9.1's loss,
+    gradients and parameters after it."""
     import cellonnx.mxnet as mx
     from cellonnx.mxnet import autograd, gluon
 
-    net = build(name, importer)
     want = fixture(name)
     moving = checks.ill_conditioned(want, "grad")
     if moving:
@@ -203,15 +221,16 @@ def test_trainer_step(name: str, importer: Any) -> None:
     loss.backward()
     assert_close(loss.sum().asnumpy().reshape(-1), want["loss"].reshape(-1), **checks.tol(want, "loss",
                                                                                           OUT_TOL),
-                 what=f"{name} loss")
+                 what=f"{name}{how} loss")
     params = structural(net)
     trainable = [(k, p) for k, p in params.items() if p.grad_req != "null"]
     for key in (k for k in want if k.startswith("grad/")):
         got = params[key[5:]].grad().asnumpy().reshape(-1)[:networks_mxnet.RECORDED]
-        assert_close(got, want[key], **checks.tol(want, key, GRAD_TOL), what=f"{name} gradient of {key[5:]}")
+        assert_close(got, want[key], **checks.tol(want, key, GRAD_TOL),
+                     what=f"{name}{how} gradient of {key[5:]}")
     norms = np.array([np.linalg.norm(p.grad().asnumpy().astype(np.float64)) for _, p in trainable])
     assert_close(norms, want["grad_norm"], **checks.tol(want, "grad_norm", GRAD_TOL),
-                 what=f"{name} gradient norms")
+                 what=f"{name}{how} gradient norms")
 
     before = {k: p.data().asnumpy().copy() for k, p in trainable}
     trainer = gluon.Trainer(net.collect_params(), "sgd", {"learning_rate": LR, "momentum": MOMENTUM,
@@ -222,11 +241,11 @@ def test_trainer_step(name: str, importer: Any) -> None:
         got = params[key[5:]].data().asnumpy().reshape(-1)[:networks_mxnet.RECORDED]
         # the update, as accurate as the gradient it is made of
         assert_close(got - start, want[key] - start, **checks.tol(want, "grad/" + key[5:], GRAD_TOL),
-                     what=f"{name} {key[5:]} update of one step")
+                     what=f"{name}{how} {key[5:]} update of one step")
     steps = np.array([np.linalg.norm((p.data().asnumpy() - before[k]).astype(np.float64))
                       for k, p in trainable])
     assert_close(steps, want["step_norm"], **checks.tol(want, "grad_norm", GRAD_TOL),
-                 what=f"{name} step sizes")
+                 what=f"{name}{how} step sizes")
 
 
 @pytest.mark.parametrize("name", cases("hybridize"))
