@@ -8,7 +8,7 @@ transpose pairs, unread optional outputs and duplicated constants.
 from __future__ import annotations
 
 import math
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 
 import numpy as np
 import onnx
@@ -32,25 +32,50 @@ def optimize(model: onnx.ModelProto, keep_initializers: Collection[str] = ()) ->
     """Run every pass until nothing changes. ``keep_initializers`` (the parameters) are never folded away
     as constants: their values change during training."""
     params = set(keep_initializers)
+    inferred = _Inference(model)
+    passes: list[Callable[[], bool]] = [
+        lambda: _fold_static_shapes(model, inferred),
+        lambda: _fold_constants(model, params),
+        lambda: _dedupe(model),
+        lambda: layer_norm_statistics(model, inferred),
+        lambda: scatter_sgd_rows(model),
+        lambda: _reshape_copies_dims(model),
+        lambda: _fuse_pad_into_max_pool(model),
+        lambda: _global_pools(model, inferred),
+        lambda: _drop_noops(model, inferred),
+        lambda: _drop_identities(model),
+        lambda: compose_transposes(model),
+        lambda: trim_optional_outputs(model),
+        lambda: dedupe_constants(model, params),
+        lambda: _drop_dead(model),
+    ]
     for _ in range(8):
-        changed = _fold_static_shapes(model, params)
-        changed |= _fold_constants(model, params)
-        changed |= _dedupe(model)
-        changed |= layer_norm_statistics(model, lambda: _inferred(model))
-        changed |= scatter_sgd_rows(model)
-        changed |= _reshape_copies_dims(model)
-        changed |= _fuse_pad_into_max_pool(model)
-        changed |= _global_pools(model)
-        changed |= _drop_noops(model)
-        changed |= _drop_identities(model)
-        changed |= compose_transposes(model)
-        changed |= trim_optional_outputs(model)
-        changed |= dedupe_constants(model, params)
-        changed |= _drop_dead(model)
+        changed = False
+        for run in passes:
+            if run():
+                inferred.clear()
+                changed = True
         if not changed:
             break
     _set_output_shapes(model)
     return model
+
+
+class _Inference:
+    """ONNX shape inference of ``model`` (_inferred), kept until a pass changes the model: a whole-graph
+    inference of a ResNet's training step takes about 0.4 s, and several passes of one round ask for it."""
+
+    def __init__(self, model: onnx.ModelProto) -> None:
+        self.model = model
+        self._found: tuple[dict[str, list], dict[str, int]] | None = None
+
+    def __call__(self) -> tuple[dict[str, list], dict[str, int]]:
+        if self._found is None:
+            self._found = _inferred(self.model)
+        return self._found
+
+    def clear(self) -> None:
+        self._found = None
 
 
 def _inferred_shapes(model: onnx.ModelProto) -> dict[str, list]:
@@ -123,12 +148,12 @@ def _range_length(node: onnx.NodeProto, consts: dict[str, onnx.TensorProto]) -> 
     return max(math.ceil((limit - start) / delta), 0) if delta else None
 
 
-def _fold_static_shapes(model: onnx.ModelProto, params: set[str]) -> bool:
+def _fold_static_shapes(model: onnx.ModelProto, inferred: Callable[[], tuple[dict, dict]]) -> bool:
     """Shape and Size of values whose dims are known become constants (on CUDA, onnxruntime computes them
     and whatever reads them on the host, and copies the result over every run)."""
     if not any(n.op_type in ("Shape", "Size") for n in model.graph.node):
         return False
-    shapes = _inferred_shapes(model)
+    shapes = inferred()[0]
     changed = False
     keep = []
     for node in model.graph.node:
@@ -406,7 +431,7 @@ def _fuse_pad_into_max_pool(model: onnx.ModelProto) -> bool:
 _GLOBAL_POOLS = {"ReduceMean": "GlobalAveragePool", "ReduceMax": "GlobalMaxPool"}
 
 
-def _global_pools(model: onnx.ModelProto) -> bool:
+def _global_pools(model: onnx.ModelProto, inferred: Callable[[], tuple[dict, dict]]) -> bool:
     """A mean (max) over every spatial axis of an (N, C, H, W, ...) value, dims kept, is ONNX's
     GlobalAveragePool (GlobalMaxPool): one dedicated node that onnxruntime runs in its blocked (NCHWc)
     layout, before converting back, rather than after."""
@@ -414,7 +439,7 @@ def _global_pools(model: onnx.ModelProto) -> bool:
     candidates = [n for n in g.node if n.op_type in _GLOBAL_POOLS and n.domain in ("", "ai.onnx")]
     if not candidates:
         return False
-    shapes, types = _inferred(model)
+    shapes, types = inferred()
     consts = {t.name: t for t in g.initializer}
     names = {n.name for n in g.node}
     floats = {onnx.TensorProto.FLOAT, onnx.TensorProto.FLOAT16, onnx.TensorProto.DOUBLE}  # the pools' types
@@ -451,7 +476,7 @@ def _global_pools(model: onnx.ModelProto) -> bool:
 _SAME_SHAPE_NOOPS = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Expand", "Tile", "Pad", "Slice"}
 
 
-def _drop_noops(model: onnx.ModelProto) -> bool:
+def _drop_noops(model: onnx.ModelProto, inferred: Callable[[], tuple[dict, dict]]) -> bool:
     """Nodes that hand their input back unchanged become Identity (then dropped): a Reshape / Slice / Pad /
     Expand ... whose fully known output shape equals its input's, a Transpose by the identity permutation,
     a Cast to the type the value already has."""
@@ -459,7 +484,7 @@ def _drop_noops(model: onnx.ModelProto) -> bool:
     candidates = [n for n in g.node if n.op_type in _SAME_SHAPE_NOOPS or n.op_type in ("Transpose", "Cast")]
     if not candidates:
         return False
-    shapes, types = _inferred(model)
+    shapes, types = inferred()
     consts = {t.name: t for t in g.initializer}
     changed = False
     for node in candidates:

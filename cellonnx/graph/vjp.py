@@ -114,18 +114,19 @@ def trace_vjp(fn: Callable[..., Any], args: Sequence[Any], wrt_args: Sequence[in
             if not flat:
                 raise TraceError(f"{name}: the traced function returned no Tensor")
             outputs = []
-            for i, t in enumerate(flat):
-                shape = [None] * t._data.ndim if tracer.is_traced(t) else list(t._data.shape)
-                outputs.append(g.add_output(tracer.name_of(t), f"output_{i}", t.dtype, shape))
             updates = []
-            for p in tracer.written.values():
-                value = tracer.name_of(p)
-                entry = tracer.state_inputs.get(id(p))
-                if entry is not None and entry[0] == value:
-                    continue
-                updates.append((g.add_output(value, f"{p.name}.new", p.dtype, list(p._data.shape)), p))
-            observed = [(g.add_output(tracer.name_of(t), f"observed_{k}", t.dtype, [None] * t._data.ndim), cb)
-                        for k, (t, cb) in enumerate(tracer.observed)]
+            with g.adding_outputs():   # the nodes rewritten once for all the outputs' names
+                for i, t in enumerate(flat):
+                    shape = [None] * t._data.ndim if tracer.is_traced(t) else list(t._data.shape)
+                    outputs.append(g.add_output(tracer.name_of(t), f"output_{i}", t.dtype, shape))
+                for p in tracer.written.values():
+                    value = tracer.name_of(p)
+                    entry = tracer.state_inputs.get(id(p))
+                    if entry is not None and entry[0] == value:
+                        continue
+                    updates.append((g.add_output(value, f"{p.name}.new", p.dtype, list(p._data.shape)), p))
+                observed = [(g.add_output(tracer.name_of(t), f"observed_{k}", t.dtype, [None] * t._data.ndim),
+                             cb) for k, (t, cb) in enumerate(tracer.observed)]
             targets: list[tuple[str, Any]] = [("arg", pos) for pos in wrt_args]
             targets += [("param", p) for _, p in list(tracer.state_inputs.values()) if p.requires_grad]
             heads = [(i, t) for i, t in enumerate(flat) if t.requires_grad]
@@ -145,11 +146,13 @@ def trace_vjp(fn: Callable[..., Any], args: Sequence[Any], wrt_args: Sequence[in
                     grad_inputs.append((f"grad_output_{i}", i))
                 wrt = [call[k] if kind == "arg" else k for kind, k in targets]
                 values = run_backward([t for _, t in heads], seeds, wrt=wrt)
-                for j, (v, w) in enumerate(zip(values, wrt)):
-                    if v is None or not tracer.is_traced(v):
-                        grads.append(None)
-                        continue
-                    grads.append(g.add_output(tracer.name_of(v), f"grad_{j}", w.dtype, [None] * v._data.ndim))
+                with g.adding_outputs():
+                    for j, (v, w) in enumerate(zip(values, wrt)):
+                        if v is None or not tracer.is_traced(v):
+                            grads.append(None)
+                            continue
+                        grads.append(g.add_output(tracer.name_of(v), f"grad_{j}", w.dtype,
+                                                  [None] * v._data.ndim))
     finally:
         tracer.restore_state()
     state = [(n, p) for n, p in tracer.state_inputs.values()]
