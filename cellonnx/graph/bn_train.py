@@ -4,17 +4,19 @@ Batch norm's training forward is traced in ops (cellonnx/ops/prims/norm.py ``Bat
 of x over (N, H, W), Sub, Mul, ReduceMean, Add eps, Sqrt, Reciprocal, Mul; the gradient's ops form lowers
 to the same nodes, which common-subexpression elimination merges, so one chain serves both. On an
 activation that is four passes over x plus two writes, and onnxruntime's broadcasting Sub / Mul run a few
-pixels at a time on small planes. BatchNormalization with ``training_mode=1`` (opset 15) computes the same
-normalised x, batch mean and biased batch variance in one kernel: with scale 1, bias 0 and momentum 0 its
-outputs are ``xhat``, ``mean`` and ``var`` themselves (the running-statistic outputs of momentum 0 are the
-batch statistics; the mean and variance come out bit for bit the same, ``xhat`` within float rounding).
-Per activation of ResNet-18 at batch 32 the node took 0.17-0.37x the chain's time (bench/RESULTS.md).
+pixels at a time on small planes. BatchNormalization with ``training_mode=1`` (opset 15) computes the batch
+mean and biased batch variance in one kernel: with scale 1, bias 0 and momentum 0 its running-statistic
+outputs are the batch statistics, bit for bit those of the chain.
 
-``batch_norm_statistics`` rewrites each such chain over a 4-d float input: the node's outputs take the
-names of ``xhat`` and (through a Reshape back to (1, C, 1, 1)) of the two ReduceMeans, so every reader
-(the affine after xhat, the gradient, the moving statistics) reads them unchanged; what is left unread of
-the chain (``x - mean``, its square) goes with the dead nodes. CPU graphs only (the CUDA provider's batch
-norm is cuDNN's, untested here, and refuses an epsilon below 1e-5).
+``batch_norm_statistics`` rewrites each such chain over a 4-d float input: the node's statistics take the
+names (through a Reshape back to (1, C, 1, 1)) of the two ReduceMeans, so every reader (``x - mean``, the
+reciprocal square root, the gradient, the moving statistics) reads them unchanged, and the square of
+``x - mean`` goes with the dead nodes. The node's normalised output is left unread: ``xhat`` stays the
+chain's ``(x - mean) * inv``, which batch norm's backward needs to be exactly that product for its terms to
+cancel as they should. (Read in its place, onnxruntime's, whose float rounding is its own, put a
+MobileNetV2 training step's gradients 20x further from float64 than eager's, bench/RESULTS.md; the
+statistics alone keep most of the node's speed.) CPU graphs only (the CUDA provider's batch norm is cuDNN's,
+untested here, and refuses an epsilon below 1e-5).
 """
 from __future__ import annotations
 
@@ -56,7 +58,6 @@ def batch_norm_statistics(model: onnx.ModelProto) -> int:
     shapes, types = _inferred(model)
     order = {id(n): k for k, n in enumerate(g.node)}
     made: dict[int, list[onnx.NodeProto]] = {}   # id of the node whose place the new nodes take
-    gone: set[int] = set()
     vectors: dict[tuple, str] = {}
     for mean, var, eps, xhat in chains:
         x = mean.input[0]
@@ -81,7 +82,7 @@ def batch_norm_statistics(model: onnx.ModelProto) -> int:
                                   name=f"{base}/mean_in"),
                  helper.make_node("Mul", [mean_in, mean_in], [var_in], name=f"{base}/var_in")]
         bn = helper.make_node("BatchNormalization", [x, ones, zeros, mean_in, var_in],
-                              [xhat.output[0], mean_c, var_c], name=f"{base}/BatchNormTraining",
+                              [f"{base}/y_unread", mean_c, var_c], name=f"{base}/BatchNormTraining",
                               epsilon=float(eps), momentum=0.0, training_mode=1)
         keep_shape = _vector(g, vectors, None, 0, np.int64, "shape")
         back = [helper.make_node("Reshape", [mean_c, keep_shape], [mean.output[0]], name=f"{base}/mean"),
@@ -89,13 +90,10 @@ def batch_norm_statistics(model: onnx.ModelProto) -> int:
         # the node goes where the mean was (x is ready there); its readers all come after the mean
         made[id(mean)] = [*first, bn, back[0]]
         made[id(var)] = [back[1]]
-        gone.add(id(xhat))
     if not made:
         return 0
     nodes = []
     for n in g.node:
-        if id(n) in gone:
-            continue
         nodes.extend(made.get(id(n), [n]))
     del g.node[:]
     g.node.extend(nodes)
