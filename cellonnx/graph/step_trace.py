@@ -22,8 +22,15 @@ import onnx
 
 import cellonnx
 from cellonnx import context
-from cellonnx.graph import (bn_train, channel_affine, fuse_update, long_sums, product_orient, row_narrow,
-                            step_checks)
+from cellonnx.graph import (
+    bn_train,
+    channel_affine,
+    fuse_update,
+    long_sums,
+    product_orient,
+    row_narrow,
+    step_checks,
+)
 from cellonnx.graph.boundary import boundaries, expose
 from cellonnx.graph.builder import DEFAULT_OPSET, GraphBuilder, targets_gpu
 from cellonnx.graph.optimize import optimize
@@ -163,19 +170,13 @@ def trace_step(fn: Callable[..., Any], args: Sequence[Any], name: str = "train_s
             structure = _structure(result, returned, [0])
             flat = _tensor_outputs(result)
             outputs = []
-            updates = []
             with g.adding_outputs():
                 for i, t in enumerate(flat):
                     oname = "output" if len(flat) == 1 else f"output_{i}"
                     dynamic = tracer.is_traced(t) and not isinstance(t, Parameter)
                     shape = [None] * t._data.ndim if dynamic else list(t._data.shape)
                     outputs.append(g.add_output(tracer.name_of(t), oname, t.dtype, shape))
-                for p in tracer.written.values():
-                    value = tracer.name_of(p)
-                    entry = tracer.state_inputs.get(id(p))
-                    if entry is not None and entry[0] == value:
-                        continue
-                    updates.append((g.add_output(value, f"{p.name}.new", p.dtype, list(p._data.shape)), p))
+                updates = state_updates(g, tracer)
                 host_checks = step_checks.expose(g, tracer)
                 found = boundaries(tracer)
                 expose(g, found)
@@ -198,6 +199,19 @@ def trace_step(fn: Callable[..., Any], args: Sequence[Any], name: str = "train_s
     _check_no_dropped_inputs(model, state)
     return StepGraph(model, data_inputs, state, updates, outputs, structure, returned,
                      [weakref.ref(c) for c in tracer.cells_seen.values()], found, host_checks)
+
+
+def state_updates(g: GraphBuilder, tracer: Tracer) -> list[tuple[str, Parameter]]:
+    """Each Parameter the traced function assigned, exposed as graph output ``<name>.new`` with the
+    Parameter (one whose last value is still its own input is left out)."""
+    updates = []
+    for p in tracer.written.values():
+        value = tracer.name_of(p)
+        entry = tracer.state_inputs.get(id(p))
+        if entry is not None and entry[0] == value:
+            continue
+        updates.append((g.add_output(value, f"{p.name}.new", p.dtype, list(p._data.shape)), p))
+    return updates
 
 
 def _check_no_dropped_inputs(model: onnx.ModelProto, state: list[tuple[str, Parameter]]) -> None:

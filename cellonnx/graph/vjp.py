@@ -27,7 +27,7 @@ from cellonnx.autograd.tape import run_backward, set_grad_enabled
 from cellonnx.graph import long_sums
 from cellonnx.graph.builder import DEFAULT_OPSET, GraphBuilder, targets_gpu
 from cellonnx.graph.optimize import optimize
-from cellonnx.graph.step_trace import _structure, _tensor_outputs, data_specs
+from cellonnx.graph.step_trace import _structure, _tensor_outputs, data_specs, state_updates
 from cellonnx.graph.symint import is_symbolic
 from cellonnx.graph.trace import TraceError, Tracer, tracing
 from cellonnx.tensor import Parameter, Tensor
@@ -114,17 +114,11 @@ def trace_vjp(fn: Callable[..., Any], args: Sequence[Any], wrt_args: Sequence[in
             if not flat:
                 raise TraceError(f"{name}: the traced function returned no Tensor")
             outputs = []
-            updates = []
             with g.adding_outputs():   # the nodes rewritten once for all the outputs' names
                 for i, t in enumerate(flat):
                     shape = [None] * t._data.ndim if tracer.is_traced(t) else list(t._data.shape)
                     outputs.append(g.add_output(tracer.name_of(t), f"output_{i}", t.dtype, shape))
-                for p in tracer.written.values():
-                    value = tracer.name_of(p)
-                    entry = tracer.state_inputs.get(id(p))
-                    if entry is not None and entry[0] == value:
-                        continue
-                    updates.append((g.add_output(value, f"{p.name}.new", p.dtype, list(p._data.shape)), p))
+                updates = state_updates(g, tracer)
                 observed = [(g.add_output(tracer.name_of(t), f"observed_{k}", t.dtype, [None] * t._data.ndim),
                              cb) for k, (t, cb) in enumerate(tracer.observed)]
             targets: list[tuple[str, Any]] = [("arg", pos) for pos in wrt_args]
