@@ -33,7 +33,7 @@ _FLOATS = {onnx.TensorProto.FLOAT: np.float32, onnx.TensorProto.DOUBLE: np.float
 _AXES = [0, 2, 3]
 
 
-def batch_norm_statistics(model: onnx.ModelProto) -> int:
+def batch_norm_statistics(model: onnx.ModelProto, inferred: tuple[dict, dict] | None = None) -> int:
     """Replace batch norm's decomposed training statistics by BatchNormalization nodes in training mode (in
     place); returns how many were made. Needs opset 15 or later."""
     g = model.graph
@@ -55,7 +55,7 @@ def batch_norm_statistics(model: onnx.ModelProto) -> int:
         return 0
     from cellonnx.graph.optimize import _drop_dead, _inferred
 
-    shapes, types = _inferred(model)
+    shapes, types = inferred or _inferred(model)
     order = {id(n): k for k, n in enumerate(g.node)}
     made: dict[int, list[onnx.NodeProto]] = {}   # id of the node whose place the new nodes take
     vectors: dict[tuple, str] = {}

@@ -24,15 +24,16 @@ _FLOATS = {onnx.TensorProto.FLOAT: np.float32, onnx.TensorProto.DOUBLE: np.float
 LONE_MAX_PIXELS = 64
 
 
-def fuse_channel_affines(model: onnx.ModelProto) -> int:
+def fuse_channel_affines(model: onnx.ModelProto, inferred: tuple[dict, dict] | None = None) -> int:
     """Rewrite the per-channel Mul / Add / Sub nodes of ``model`` as BatchNormalization (in place); returns
-    how many BatchNormalization nodes were made."""
+    how many BatchNormalization nodes were made. ``inferred``: (shapes, element types) from ONNX shape
+    inference where the caller has them."""
     g = model.graph
     if not any(n.op_type in ("Mul", "Add", "Sub") for n in g.node):
         return 0
     from cellonnx.graph.optimize import _inferred
 
-    shapes, types = _inferred(model)
+    shapes, types = inferred or _inferred(model)
     readers: dict[str, list[onnx.NodeProto]] = {}
     for n in g.node:
         for i in n.input:

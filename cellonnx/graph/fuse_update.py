@@ -22,17 +22,18 @@ import onnx
 _ONNX = ("", "ai.onnx")
 
 
-def fuse_sgd_updates(model: onnx.ModelProto) -> int:
+def fuse_sgd_updates(model: onnx.ModelProto, inferred: tuple[dict, dict] | None = None) -> int:
     """Fold the learning rate of every ``p - lr * GEMM`` update in ``model`` into the GEMM (in place);
-    returns how many were folded."""
+    returns how many were folded. ``inferred``: (shapes, element types) from ONNX shape inference where the
+    caller has them."""
     g = model.graph
     inputs = {i.name for i in g.input}
     outputs = {o.name for o in g.output}
     if not any(n.op_type == "Sub" and n.input[0] in inputs and n.output[0] in outputs for n in g.node):
         return 0
-    from cellonnx.graph.optimize import _inferred_shapes
+    from cellonnx.graph.optimize import _inferred
 
-    shapes = _inferred_shapes(model)
+    shapes = (inferred or _inferred(model))[0]
     producer = {o: n for n in g.node for o in n.output}
     readers: dict[str, int] = {}
     for n in g.node:

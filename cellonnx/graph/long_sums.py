@@ -21,17 +21,18 @@ _SUMS = {"ReduceSum": 13, "ReduceMean": 18}   # op -> the opset from which its a
 LONG_RUN = 256   # contiguous reduced values past this: the last axis is summed on its own first
 
 
-def split_long_reductions(model: onnx.ModelProto) -> int:
+def split_long_reductions(model: onnx.ModelProto, inferred: tuple[dict, dict] | None = None) -> int:
     """Split each sum or mean over a trailing run of two or more axes holding more than LONG_RUN values
     into one over the last axis (kept as size 1) and the original over the rest (in place); returns how
-    many were split."""
-    from cellonnx.graph.optimize import _inferred_shapes
+    many were split. ``inferred``: (shapes, element types) from ONNX shape inference where the caller has
+    them."""
+    from cellonnx.graph.optimize import _inferred
 
     g = model.graph
     if not any(n.op_type in (*_SUMS, "GlobalAveragePool") and n.domain in _ONNX for n in g.node):
         return 0
     opset = next((o.version for o in model.opset_import if o.domain in _ONNX), 0)
-    shapes = _inferred_shapes(model)
+    shapes = (inferred or _inferred(model))[0]
     consts = {t.name: t for t in g.initializer}
     out: list[onnx.NodeProto] = []
     split = 0
