@@ -26,8 +26,10 @@ computed on that row: cellonnx/graph/row_narrow.py), ``orient_products`` (transp
 products written in the faster orientation, cellonnx/graph/product_orient.py) and ``no_mem_pattern`` (the
 compiled step's session without onnxruntime's memory pattern, cellonnx/graph/train.py ``MEM_PATTERN``, read
 when the step is built, so it too is switched off for "before" only), ``bn_training`` (batch norm's training
-statistics from one BatchNormalization node, cellonnx/graph/bn_train.py) and ``long_sums`` (sums over long
-contiguous runs split, the last axis first, cellonnx/graph/long_sums.py).
+statistics from one BatchNormalization node, cellonnx/graph/bn_train.py), ``long_sums`` (sums over long
+contiguous runs split, the last axis first, cellonnx/graph/long_sums.py) and ``nchwc_convs`` (Conv and 'same'
+ConvTranspose in onnxruntime's blocked-channel kernels with the weight reordered in the graph,
+cellonnx/graph/nchwc_convs.py).
 """
 from __future__ import annotations
 
@@ -54,6 +56,7 @@ from cellonnx.graph import (  # noqa: E402
     channel_affine,
     fuse_update,
     long_sums,
+    nchwc_convs,
     optimize,
     product_orient,
     row_narrow,
@@ -168,7 +171,8 @@ SWITCHES = {"tiled_transpose": (pool, "_tiled_argmax", _tiled_by_space_to_depth)
             "flat_taps": (conv_gemm, "tap_matrix", _taps_by_axes_slice),
             "bn_training": (bn_train, "batch_norm_statistics", _returns(0)),
             "long_sums": (long_sums, "split_long_reductions", _returns(0)),
-            "bn_grad_affines": (norm, "_batch_norm_input_grad", _bn_grad_bracket)}
+            "bn_grad_affines": (norm, "_batch_norm_input_grad", _bn_grad_bracket),
+            "nchwc_convs": (nchwc_convs, "use_nchwc_convs", _returns(0))}
 STEPS = {"lenet5": 10, "resnet18": 2, "transformer": 2}
 
 

@@ -27,6 +27,7 @@ from cellonnx.graph import (
     channel_affine,
     fuse_update,
     long_sums,
+    nchwc_convs,
     product_orient,
     row_narrow,
     step_checks,
@@ -201,6 +202,7 @@ def trace_step(fn: Callable[..., Any], args: Sequence[Any], name: str = "train_s
         channel_affine.fuse_channel_affines(model, inferred)
         # the orientation onnxruntime's CPU GEMM favours
         product_orient.orient_transposed_products(model, inferred[0])
+        nchwc_convs.use_nchwc_convs(model, inferred)
     _check_no_dropped_inputs(model, state)
     return StepGraph(model, data_inputs, state, updates, outputs, structure, returned,
                      [weakref.ref(c) for c in tracer.cells_seen.values()], found, host_checks)
