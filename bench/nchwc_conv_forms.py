@@ -80,8 +80,8 @@ def main() -> None:
     if not b:
         raise SystemExit("this onnxruntime has no NCHWc kernels")
     print(f"block size {b}, {THREADS} thread(s); ms per call, median of {args.rounds} blocks of 10")
-    print(f"| layer | op | rewritten by the pass | onnxruntime | NCHWc | ratio | error (scale-relative) "
-          f"onnxruntime / NCHWc |")
+    print("| layer | op | rewritten by the pass | onnxruntime | NCHWc | ratio | error (scale-relative) "
+          "onnxruntime / NCHWc |")
     print("|---|---|---|---|---|---|---|")
     rng = np.random.default_rng(0)
     for label, op, xs, ws, pads, stride in ROWS:
@@ -96,16 +96,18 @@ def main() -> None:
             nchwc_convs.use_nchwc_convs(blocked)
         finally:
             nchwc_convs.MIN_OUTPUT_PIXELS, nchwc_convs._plan = saved
-        feeds = {"x": rng.standard_normal(xs).astype(np.float32), "w": rng.standard_normal(ws).astype(np.float32)}
+        feeds = {"x": rng.standard_normal(xs).astype(np.float32),
+                 "w": rng.standard_normal(ws).astype(np.float32)}
         sessions = {"ort": session(base), "nchwc": session(blocked)}
         want = reference(op, feeds["x"], feeds["w"], pads, stride)
         scale = np.abs(want).max()
         errs = {k: np.abs(s.run(None, feeds)[0] - want).max() / scale for k, s in sessions.items()}
-        times = in_blocks({k: (lambda n, s=s: timed(lambda: s.run(None, feeds), n)) for k, s in sessions.items()},
-                          args.rounds, 10)
+        times = in_blocks({k: (lambda n, s=s, f=feeds: timed(lambda: s.run(None, f), n))
+                           for k, s in sessions.items()}, args.rounds, 10)
         med = {k: statistics.median(v) * 1e3 for k, v in times.items()}
         print(f"| {label} {xs} x {ws} | {op} | {'yes' if chosen else 'no'} | {med['ort']:.3f} | "
-              f"{med['nchwc']:.3f} | {med['nchwc'] / med['ort']:.2f} | {errs['ort']:.1e} / {errs['nchwc']:.1e} |",
+              f"{med['nchwc']:.3f} | {med['nchwc'] / med['ort']:.2f} | "
+              f"{errs['ort']:.1e} / {errs['nchwc']:.1e} |",
               flush=True)
 
 

@@ -44,7 +44,8 @@ def block_size() -> int:
         [helper.make_node("ReorderInput", ["x"], ["y"], domain=DOMAIN)], "probe",
         [helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, [1, 4, 1, 1])],
         [helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, None)])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13), helper.make_opsetid(DOMAIN, 1)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13),
+                                                    helper.make_opsetid(DOMAIN, 1)])
     opts = ort.SessionOptions()
     opts.log_severity_level = 3
     try:
@@ -61,7 +62,8 @@ def use_nchwc_convs(model: onnx.ModelProto, inferred: tuple[dict, dict] | None =
     into them (in place); returns how many were rewritten. ``inferred``: (shapes, element types) from ONNX
     shape inference where the caller has them."""
     g = model.graph
-    b = block_size() if any(n.op_type in ("Conv", "ConvTranspose") and n.domain in _ONNX for n in g.node) else 0
+    convs = any(n.op_type in ("Conv", "ConvTranspose") and n.domain in _ONNX for n in g.node)
+    b = block_size() if convs else 0
     if not b:
         return 0
     from cellonnx.graph.optimize import _inferred
@@ -157,7 +159,8 @@ def _blocked_conv(g: onnx.GraphProto, node: onnx.NodeProto, b: int, c_in: int, c
         split = [padded // b, b, c_in, kh, kw] if not flipped else [c_in, padded // b, b, kh, kw]
         perm = [0, 2, 3, 4, 1] if not flipped else [1, 0, 3, 4, 2]
     else:          # OIHWBiBo: [O/B][I/B][kh][kw][Bi][Bo]
-        split = [padded // b, b, c_in // b, b, kh, kw] if not flipped else [c_in // b, b, padded // b, b, kh, kw]
+        split = [padded // b, b, c_in // b, b, kh, kw] if not flipped else \
+            [c_in // b, b, padded // b, b, kh, kw]
         perm = [0, 2, 4, 5, 3, 1] if not flipped else [2, 0, 4, 5, 1, 3]
     w = add("Reshape", [w, const("weight_split", split)], "weight_split")
     w = add("Transpose", [w], "weight_blocked", perm=perm)

@@ -238,7 +238,8 @@ def test_compiled_training_mode_gradient_is_as_accurate_as_eager(name: str, impo
             for p in net.get_parameters():
                 p.set_data(Tensor(p.asnumpy().astype(dtype)))
         ce, y = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"), Tensor(labels)
-        grad = ms.value_and_grad(lambda x: ce(networks.flat(net(x))[0], y), None, weights=net.trainable_params())
+        grad = ms.value_and_grad(lambda x: ce(networks.flat(net(x))[0], y), None,
+                                 weights=net.trainable_params())
         ms.set_context(mode=mode)
         try:
             got = (ms.jit(grad) if mode == ms.GRAPH_MODE else grad)(Tensor(images.astype(dtype)))[1]
@@ -250,7 +251,8 @@ def test_compiled_training_mode_gradient_is_as_accurate_as_eager(name: str, impo
     scale = max(np.abs(g).max() for g in exact)
     eager = max(np.abs(a - b).max() for a, b in zip(gradients(ms.PYNATIVE_MODE), exact)) / scale
     compiled = max(np.abs(a - b).max() for a, b in zip(gradients(ms.GRAPH_MODE), exact)) / scale
-    assert compiled <= 4 * eager, f"{name}: compiled gradient {compiled:.1e} from float64, eager's {eager:.1e}"
+    assert compiled <= 4 * eager, \
+        f"{name}: compiled gradient {compiled:.1e} from float64, eager's {eager:.1e}"
 
 
 @pytest.mark.parametrize("name", cases("export"))

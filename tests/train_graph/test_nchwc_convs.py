@@ -111,10 +111,11 @@ def test_no_kernels_no_rewrite(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @needs_kernels
 def test_compiled_step_uses_them_and_the_exported_step_does_not(tmp_path) -> None:
+    from cellonnx.models import lenet
+
     import cellonnx as ms
     from cellonnx import Tensor, nn
     from cellonnx.graph.train import compiled_steps
-    from cellonnx.models import lenet
 
     net = lenet.lenet5(10)
     train = nn.TrainOneStepCell(nn.WithLossCell(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True)),
