@@ -207,7 +207,7 @@ def compare(name: str, off: list[str], rounds: int, profile_steps: int) -> None:
     with switched_off(off):
         before, args = compiled_train_step(name)
     after, args_after = compiled_train_step(name)
-    nodes = {k: Counter(n.op_type for n in c.step.model.graph.node) for k, c in
+    nodes = {k: Counter(n.op_type for n in c.step.session_model.graph.node) for k, c in
              (("before", before), ("after", after))}
     sides = {"before": lambda n: timed(lambda: before(*args), n),
              "after": lambda n: timed(lambda: after(*args_after), n)}

@@ -62,7 +62,7 @@ def profiled(compiled: object, prefix: str) -> None:
     opts.log_severity_level = 3
     opts.enable_profiling = True
     opts.profile_file_prefix = prefix
-    compiled.session._sess = ort.InferenceSession(serialize(compiled.step.model), opts,
+    compiled.session._sess = ort.InferenceSession(serialize(compiled.step.session_model), opts,
                                                   providers=["CPUExecutionProvider"])
     compiled.unbind()   # the step's buffers were bound to the first session
 
@@ -71,7 +71,7 @@ def profile(name: str, steps: int, top: int, nodes: int, save: str | None) -> No
     t0 = time.perf_counter()
     compiled, args = compiled_train_step(name)
     traced = time.perf_counter() - t0
-    model = compiled.step.model
+    model = compiled.step.session_model
     if save:
         os.makedirs(save, exist_ok=True)
         onnx.save(model, os.path.join(save, f"{name}_compiled_step.onnx"))

@@ -100,7 +100,7 @@ def kernel_profile(steps: dict[str, Callable[[], float]], rounds: int, n: int) -
         opts.intra_op_num_threads = THREADS
         opts.enable_profiling = True
         opts.profile_file_prefix = f"/tmp/dropout_step_{name}"
-        sess = ort.InferenceSession(serialize(c.step.model), opts, providers=["CPUExecutionProvider"])
+        sess = ort.InferenceSession(serialize(c.step.session_model), opts, providers=["CPUExecutionProvider"])
         feeds = {iname: np.ascontiguousarray(run.args[pos]._data) for iname, pos in c.step.data_inputs}
         feeds.update({iname: np.ascontiguousarray(p.asnumpy()) for iname, p in c.step.state})
         sessions[name] = (sess, feeds)

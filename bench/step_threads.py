@@ -81,7 +81,7 @@ def profile(compiled: object, args: list, model: bytes, setting: str, steps: int
 
 def compare(name: str, settings: list[str], rounds: int, profile_steps: int, top: int) -> None:
     compiled, args = compiled_train_step(name)
-    model = serialize(compiled.step.model)
+    model = serialize(compiled.step.session_model)
     sessions = {s: session(model, s) for s in settings}
 
     def side(s: str):

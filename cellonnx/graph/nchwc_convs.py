@@ -57,6 +57,23 @@ def block_size() -> int:
     return b if b >= 8 and b & (b - 1) == 0 else 0
 
 
+def blocked_copy(model: onnx.ModelProto, inferred: tuple[dict, dict] | None = None) -> onnx.ModelProto | None:
+    """A copy of ``model`` with its convs rewritten (:func:`use_nchwc_convs`), or None where none is: the
+    model itself stays plain ONNX for what reads it after (splitting, export, shape inference)."""
+    if not block_size() or not any(n.op_type in ("Conv", "ConvTranspose") for n in model.graph.node):
+        return None
+    from cellonnx.graph.optimize import _inferred
+
+    inferred = inferred or _inferred(model)
+    if not any(_plan(n, *inferred, {t.name for t in model.graph.initializer}, block_size())
+               for n in model.graph.node):
+        return None
+    copy = onnx.ModelProto()
+    copy.CopyFrom(model)
+    use_nchwc_convs(copy, inferred)
+    return copy
+
+
 def use_nchwc_convs(model: onnx.ModelProto, inferred: tuple[dict, dict] | None = None) -> int:
     """Rewrite the Conv and ConvTranspose nodes of ``model`` that the NCHWc kernels run faster (module doc)
     into them (in place); returns how many were rewritten. ``inferred``: (shapes, element types) from ONNX

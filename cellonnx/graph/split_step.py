@@ -23,6 +23,7 @@ import onnx
 import onnxruntime as ort
 from onnx import helper, numpy_helper
 
+from cellonnx.graph import nchwc_convs
 from cellonnx.graph.boundary import Boundary
 from cellonnx.graph.compile import serialize
 from cellonnx.graph.optimize import _inferred, _outer_names
@@ -207,7 +208,9 @@ class SplitStep(CompiledStep):
         dev_id = context.get_context("device_id") if device_id is None else device_id
         threads = intra_op_num_threads or context.get_context("intra_op_num_threads") or 0
         for part in self.plan.parts:
-            part.session = Session(serialize(part.model), target, dev_id, intra_op_num_threads=threads)
+            runnable = nchwc_convs.blocked_copy(part.model) if target == "CPU" else None
+            part.session = Session(serialize(runnable or part.model), target, dev_id,
+                                   intra_op_num_threads=threads)
         self.session = None
         self.device = "cpu"
         self.device_id = dev_id

@@ -49,7 +49,9 @@ class StepGraph:
     """A traced training step.
 
     Attributes:
-        model: the ONNX model.
+        model: the ONNX model (plain ONNX: what is split, exported and inspected).
+        runnable: the model onnxruntime runs where it differs from ``model`` (machine-specific kernels:
+            cellonnx/graph/nchwc_convs.py), else None.
         data_inputs: graph input names of the step's Tensor arguments, with their positions.
         state: (graph input name, Parameter) for every Parameter read.
         updates: (graph output name, Parameter) for every Parameter assigned.
@@ -68,6 +70,12 @@ class StepGraph:
     cells: list[weakref.ref] = field(default_factory=list)
     boundaries: list[Any] = field(default_factory=list)   # host work (collectives): graph/boundary.py
     checks: list[tuple[str, Any]] = field(default_factory=list)   # (output, host check): graph/step_checks.py
+    runnable: onnx.ModelProto | None = None
+
+    @property
+    def session_model(self) -> onnx.ModelProto:
+        """The model to hand to onnxruntime."""
+        return self.model if self.runnable is None else self.runnable
 
     def guard(self) -> tuple:
         """What the graph assumed of Python state it does not read: the training flag of every cell the
@@ -202,10 +210,10 @@ def trace_step(fn: Callable[..., Any], args: Sequence[Any], name: str = "train_s
         channel_affine.fuse_channel_affines(model, inferred)
         # the orientation onnxruntime's CPU GEMM favours
         product_orient.orient_transposed_products(model, inferred[0])
-        nchwc_convs.use_nchwc_convs(model, inferred)
     _check_no_dropped_inputs(model, state)
+    runnable = nchwc_convs.blocked_copy(model, inferred) if cpu else None
     return StepGraph(model, data_inputs, state, updates, outputs, structure, returned,
-                     [weakref.ref(c) for c in tracer.cells_seen.values()], found, host_checks)
+                     [weakref.ref(c) for c in tracer.cells_seen.values()], found, host_checks, runnable)
 
 
 def state_updates(g: GraphBuilder, tracer: Tracer) -> list[tuple[str, Parameter]]:
