@@ -11,7 +11,7 @@ channels (an input with fewer than B channels is read as it is, by the kernel's 
 output taken back by ``ReorderOutput``. Measured one kernel at a time (bench/nchwc_conv_forms.py, 1 thread):
 0.54x the Conv's time at LeNet-5's second convolution, 0.71-0.74x at ResNet-18's stem and 8 x 8 layers,
 0.75x for the 8 x 8 layers' ConvTranspose; at 16 output pixels and fewer, and for 1 x 1 kernels, it was no
-faster or slower, so those keep their lowering.
+faster or slower, so those keep their lowering, as do convs whose output channels would be mostly padding.
 
 A ConvTranspose is rewritten where it is the input gradient of a stride-1 'same' convolution: the full
 correlation of the gradient with the kernel turned by 180 degrees and its channel axes swapped is then a
@@ -32,6 +32,9 @@ from onnx import helper, numpy_helper
 _ONNX = ("", "ai.onnx")
 DOMAIN = "com.microsoft.nchwc"
 MIN_OUTPUT_PIXELS = 64   # below this the NCHWc kernel was not faster (bench/RESULTS.md)
+# output channels padded up to whole blocks compute zeros: LeNet-5's 6 channels in a block of 8 (1.33x the
+# work) ran in 0.89x the time, so twice the work would not pay (16 with AVX-512)
+MAX_PADDED_WORK = 1.5
 
 
 @functools.cache
@@ -137,7 +140,8 @@ def _plan(node: onnx.NodeProto, shapes: dict, types: dict, consts: set, b: int) 
         c_in, c_out = sw[0], sw[1]
         out_hw = list(sx[2:])
         flipped = True
-    if sx[1] != c_in or not (c_in < b or c_in % b == 0) or out_hw[0] * out_hw[1] < MIN_OUTPUT_PIXELS:
+    if (sx[1] != c_in or not (c_in < b or c_in % b == 0) or out_hw[0] * out_hw[1] < MIN_OUTPUT_PIXELS
+            or -(-c_out // b) * b > MAX_PADDED_WORK * c_out):
         return None
     return c_in, c_out, kernel, pads, strides, dilations, flipped
 
