@@ -85,7 +85,8 @@ class CompiledStep:
 
     def _open(self, cuda_graph: bool) -> None:
         target, dev_id, threads = self._where
-        self.session = Session(serialize(self.step.session_model), target, dev_id,
+        model = self.step.session_model if target == "CPU" else self.step.model   # NCHWc kernels: CPU only
+        self.session = Session(serialize(model), target, dev_id,
                                intra_op_num_threads=threads, mem_pattern=MEM_PATTERN, cuda_graph=cuda_graph)
         if self.session.cuda_graph_refused:
             log.info("cellonnx: the training step runs without CUDA graphs: %s",
