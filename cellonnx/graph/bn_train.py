@@ -12,11 +12,11 @@ outputs are the batch statistics, bit for bit those of the chain.
 names (through a Reshape back to (1, C, 1, 1)) of the two ReduceMeans, so every reader (``x - mean``, the
 reciprocal square root, the gradient, the moving statistics) reads them unchanged, and the square of
 ``x - mean`` goes with the dead nodes. The node's normalised output is left unread: ``xhat`` stays the
-chain's ``(x - mean) * inv``, which batch norm's backward needs to be exactly that product for its terms to
-cancel as they should. (Read in its place, onnxruntime's, whose float rounding is its own, put a
-MobileNetV2 training step's gradients 20x further from float64 than eager's, bench/RESULTS.md; the
-statistics alone keep most of the node's speed.) CPU graphs only (the CUDA provider's batch norm is cuDNN's,
-untested here, and refuses an epsilon below 1e-5).
+chain's ``(x - mean) * inv``, the product batch norm's backward is written in, so the graph rounds as eager
+does. (Read in its place, the node's output was as accurate on a well-conditioned batch and no faster in
+ResNet-18's step, bench/RESULTS.md "NCHWc convolutions"; an earlier reading that it was less accurate came
+from a batch of 2, whose gradient float32 rounding anywhere moves as much.) CPU graphs only (the CUDA
+provider's batch norm is cuDNN's, untested here, and refuses an epsilon below 1e-5).
 """
 from __future__ import annotations
 
