@@ -7,7 +7,8 @@ Which axes are free is asked of eager: an axis group (the same size at the same 
 a batch or a sequence length shared by inputs) is free when eager runs with that group at each of the check's
 sizes. Axes of size 1 stay static (broadcast axes, mostly). New inputs take the example's values along the
 axis, cycled, each float scaled by a factor in [0.8, 1.25] (same sign and range, no new ties; floats that
-are all whole numbers, ids held as floats, are only cycled).
+are all whole numbers, ids held as floats, are only cycled); an input sorted along its last axis (the
+sequence searchsorted looks values up in) is sorted again.
 
 A lowering that cannot follow a dynamic dim must say so while tracing (StaticDimRequired, or an error
 saying it needs static dims): :func:`check` reports that as ``refused``; the graph is then not run. So is
@@ -63,8 +64,15 @@ def resized(arrays: Sequence[np.ndarray], new: dict[Axis, int], seed: int) -> li
                 changed = True
         if changed and a.dtype.kind == "f" and not np.array_equal(a, np.round(a)):  # float-held ids stay ids
             a = (a * rng.uniform(0.8, 1.25, a.shape)).astype(a.dtype)
+        if changed and _sorted_rows(arrays[i]):
+            a = np.sort(a, axis=-1)
         out.append(a)
     return out
+
+
+def _sorted_rows(a: np.ndarray) -> bool:
+    """Whether ``a`` (a float or integer array) is sorted along a last axis of more than two values."""
+    return a.dtype.kind in "fiu" and a.ndim >= 1 and a.shape[-1] > 2 and bool((np.diff(a, axis=-1) >= 0).all())
 
 
 def _eager(fn: Callable[..., Any], arrays: Sequence[np.ndarray]) -> list[np.ndarray] | None:

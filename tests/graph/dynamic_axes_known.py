@@ -4,11 +4,6 @@ from __future__ import annotations
 
 KNOWN: dict[str, str] = {}
 KNOWN.update(dict.fromkeys([
-    'ops/array/searchsorted',
-    'ops/array/searchsorted_dynamic',
-    'ops/array/searchsorted_right_1d',
-], 'the check cycles the values along the axis: the sorted input the op requires is no longer sorted'))
-KNOWN.update(dict.fromkeys([
     'ops/geometry/nms_keep',
 ], ("eager takes boxes and scores of different counts; the check varies the boxes (the op's first input)"
     " alone")))
