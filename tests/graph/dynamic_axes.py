@@ -72,7 +72,8 @@ def resized(arrays: Sequence[np.ndarray], new: dict[Axis, int], seed: int) -> li
 
 def _sorted_rows(a: np.ndarray) -> bool:
     """Whether ``a`` (a float or integer array) is sorted along a last axis of more than two values."""
-    return a.dtype.kind in "fiu" and a.ndim >= 1 and a.shape[-1] > 2 and bool((np.diff(a, axis=-1) >= 0).all())
+    return (a.dtype.kind in "fiu" and a.ndim >= 1 and a.shape[-1] > 2
+            and bool((np.diff(a, axis=-1) >= 0).all()))
 
 
 def _eager(fn: Callable[..., Any], arrays: Sequence[np.ndarray]) -> list[np.ndarray] | None:
