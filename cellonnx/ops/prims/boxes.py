@@ -92,6 +92,8 @@ class NmsKeep(Op):
     differentiable = False
 
     def forward(self, boxes, scores, *, iou_threshold):
+        if boxes.ndim != 3 or boxes.shape[-1] != 4 or scores.shape != boxes.shape[:2]:
+            raise ValueError("shapes")   # named by check
         b64 = boxes.astype(np.float64)
         lo = np.minimum(b64[..., :2], b64[..., 2:])
         hi = np.maximum(b64[..., :2], b64[..., 2:])
@@ -114,6 +116,10 @@ class NmsKeep(Op):
                     kept.append(int(i))
             keep[b, kept] = True
         return keep
+
+    def check(self, boxes, scores, *, iou_threshold):
+        return (f"boxes of shape {boxes.shape} and scores of shape {scores.shape}: "
+                "expected (B, N, 4) and (B, N)")
 
     def lower(self, g, boxes, scores, *, iou_threshold):
         n = g.op("Shape", scores)
