@@ -23,6 +23,7 @@ import numpy as np
 from cellonnx import context
 from cellonnx.autograd.function import _Function
 from cellonnx.autograd.tape import is_grad_enabled
+from cellonnx.graph import nchwc_convs
 from cellonnx.graph.compile import serialize
 from cellonnx.graph.runtime import Session
 from cellonnx.graph.step_trace import rebuild
@@ -61,6 +62,13 @@ def input_shapes(block: Any, args: Sequence[Any], static: bool) -> list[tuple | 
     return shapes
 
 
+def _runnable(model: Any, device_target: str) -> Any:
+    """The model onnxruntime runs: on the CPU its convs in the NCHWc kernels (cellonnx/graph/nchwc_convs.py),
+    the graphs themselves left plain ONNX."""
+    blocked = nchwc_convs.blocked_copy(model) if device_target == "CPU" else None
+    return model if blocked is None else blocked
+
+
 class CompiledTraining:
     """The forward and backward sessions of a hybridized block in training.
 
@@ -73,10 +81,10 @@ class CompiledTraining:
         self.graphs = graphs
         self.name = name
         threads = context.get_context("intra_op_num_threads") or 0
-        self.forward_session = Session(serialize(graphs.forward), device_target, device_id,
-                                       intra_op_num_threads=threads, spinning=SPINNING)
-        self.backward_session = (Session(serialize(graphs.backward), device_target, device_id,
-                                         intra_op_num_threads=threads, spinning=SPINNING)
+        self.forward_session = Session(serialize(_runnable(graphs.forward, device_target)), device_target,
+                                       device_id, intra_op_num_threads=threads, spinning=SPINNING)
+        self.backward_session = (Session(serialize(_runnable(graphs.backward, device_target)), device_target,
+                                         device_id, intra_op_num_threads=threads, spinning=SPINNING)
                                  if graphs.backward is not None else None)
         self._fwd_names = list(dict.fromkeys([*graphs.outputs, *(o for o, _ in graphs.updates),
                                               *(o for o, _ in graphs.observed), *graphs.residuals]))

@@ -202,16 +202,20 @@ def test_hybridized_trainer_step(name: str, importer: Any) -> None:
 
 def trainer_step(name: str, net: Any, how: str = "") -> None:
     """One record / backward / Trainer.step (SGD with momentum and weight decay) against MXNet 1.9.1's loss,
-    gradients and parameters after it."""
+    gradients and parameters after it: the gradients (and their updates) that MXNet's own rounding moves too
+    much to compare are left out, the rest compared."""
     import cellonnx.mxnet as mx
     from cellonnx.mxnet import autograd, gluon
 
     want = fixture(name)
-    moving = checks.ill_conditioned(want, "grad")
-    if moving:
-        pytest.skip(f"ill-conditioned: MXNet's own {moving} move by "
-                    f"{max(float(want['sens/' + k[5:]]) for k in moving):.2g} of their scale "
-                    "under 1e-6 input noise (training-mode batch statistics of a small batch)")
+    # training-mode batch statistics of a small batch: "sens/grad/<name>" keys
+    moving = {k[5:] for k in checks.ill_conditioned(want, "grad")}
+    compared = [k for k in want if k.startswith("grad/") and k not in moving]
+    if not compared:
+        pytest.skip(f"ill-conditioned: MXNet's own {sorted(moving)} move by "
+                    f"{max(float(want['sens/' + k]) for k in moving):.2g} of their scale "
+                    "under 1e-6 input noise")
+    norms_compared = checks.conditioned(want, "grad_norm")
     x = nd_inputs(name)
     loss_fn = gluon.loss.SoftmaxCrossEntropyLoss()
     with autograd.record():
@@ -224,19 +228,20 @@ def trainer_step(name: str, net: Any, how: str = "") -> None:
                  what=f"{name}{how} loss")
     params = structural(net)
     trainable = [(k, p) for k, p in params.items() if p.grad_req != "null"]
-    for key in (k for k in want if k.startswith("grad/")):
+    for key in compared:
         got = params[key[5:]].grad().asnumpy().reshape(-1)[:networks_mxnet.RECORDED]
         assert_close(got, want[key], **checks.tol(want, key, GRAD_TOL),
                      what=f"{name}{how} gradient of {key[5:]}")
     norms = np.array([np.linalg.norm(p.grad().asnumpy().astype(np.float64)) for _, p in trainable])
-    assert_close(norms, want["grad_norm"], **checks.tol(want, "grad_norm", GRAD_TOL),
-                 what=f"{name}{how} gradient norms")
+    if norms_compared:
+        assert_close(norms, want["grad_norm"], **checks.tol(want, "grad_norm", GRAD_TOL),
+                     what=f"{name}{how} gradient norms")
 
     before = {k: p.data().asnumpy().copy() for k, p in trainable}
     trainer = gluon.Trainer(net.collect_params(), "sgd", {"learning_rate": LR, "momentum": MOMENTUM,
                                                           "wd": WEIGHT_DECAY})
     trainer.step(x[0].shape[0])
-    for key in (k for k in want if k.startswith("step/")):
+    for key in (k for k in want if k.startswith("step/") and "grad/" + k[5:] in compared):
         start = before[key[5:]].reshape(-1)[:networks_mxnet.RECORDED]
         got = params[key[5:]].data().asnumpy().reshape(-1)[:networks_mxnet.RECORDED]
         # the update, as accurate as the gradient it is made of
@@ -244,8 +249,9 @@ def trainer_step(name: str, net: Any, how: str = "") -> None:
                      what=f"{name}{how} {key[5:]} update of one step")
     steps = np.array([np.linalg.norm((p.data().asnumpy() - before[k]).astype(np.float64))
                       for k, p in trainable])
-    assert_close(steps, want["step_norm"], **checks.tol(want, "grad_norm", GRAD_TOL),
-                 what=f"{name}{how} step sizes")
+    if norms_compared:
+        assert_close(steps, want["step_norm"], **checks.tol(want, "grad_norm", GRAD_TOL),
+                     what=f"{name}{how} step sizes")
 
 
 @pytest.mark.parametrize("name", cases("hybridize"))
