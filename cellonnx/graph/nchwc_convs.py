@@ -9,14 +9,14 @@ an ordinary input, so this pass writes the reorder into the graph: a Reshape and
 (a few thousand values) each step, the input blocked by ``ReorderInput`` where it has a multiple of B
 channels (an input with fewer than B channels is read as it is, by the kernel's NCHW-input form), and the
 output taken back by ``ReorderOutput``. Measured one kernel at a time (bench/nchwc_conv_forms.py, 1 thread):
-0.54x the Conv's time at LeNet-5's second convolution, 0.71-0.74x at ResNet-18's stem and 8 x 8 layers,
-0.75x for the 8 x 8 layers' ConvTranspose; at 16 output pixels and fewer, and for 1 x 1 kernels, it was no
+0.54-0.60x the Conv's time at LeNet-5's second convolution, 0.71-0.87x at ResNet-18's stem and 8 x 8
+layers, 0.74-0.75x for the 8 x 8 layers' ConvTranspose; at 16 output pixels and fewer, and for 1 x 1 kernels, it was no
 faster or slower, so those keep their lowering, as do convs whose output channels would be mostly padding.
 
 A ConvTranspose is rewritten where it is the input gradient of a stride-1 'same' convolution: the full
 correlation of the gradient with the kernel turned by 180 degrees and its channel axes swapped is then a
 convolution with the same pads. At other pads the padded gradient holds more zeros than values (LeNet-5's
-valid 5 x 5 conv: 2x ConvTranspose's time), and strides need the gradient spread out first.
+valid 5 x 5 conv: 1.6-2x ConvTranspose's time), and strides need the gradient spread out first.
 
 CPU graphs only, and not an exported training graph (cellonnx/graph/export_step.py): the blocked layout
 depends on the machine's B, read from onnxruntime here.
