@@ -10,8 +10,9 @@ an ordinary input, so this pass writes the reorder into the graph: a Reshape and
 channels (an input with fewer than B channels is read as it is, by the kernel's NCHW-input form), and the
 output taken back by ``ReorderOutput``. Measured one kernel at a time (bench/nchwc_conv_forms.py, 1 thread):
 0.54-0.60x the Conv's time at LeNet-5's second convolution, 0.71-0.87x at ResNet-18's stem and 8 x 8
-layers, 0.74-0.75x for the 8 x 8 layers' ConvTranspose; at 16 output pixels and fewer, and for 1 x 1 kernels, it was no
-faster or slower, so those keep their lowering, as do convs whose output channels would be mostly padding.
+layers, 0.74-0.75x for the 8 x 8 layers' ConvTranspose; at 16 output pixels and fewer, and for 1 x 1
+kernels, it was no faster or slower, so those keep their lowering, as do convs whose output channels would
+be mostly padding.
 
 A ConvTranspose is rewritten where it is the input gradient of a stride-1 'same' convolution: the full
 correlation of the gradient with the kernel turned by 180 degrees and its channel axes swapped is then a
