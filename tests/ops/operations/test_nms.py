@@ -2,6 +2,8 @@
 greedy rule written out, and the eager-only guard of the NMS classes."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -48,3 +50,14 @@ def test_nms_is_eager_only() -> None:
     with pytest.raises(Exception, match="NonMaxSuppressionV3 cannot be exported"):
         ms.export(Net(), Tensor(BOXES), Tensor(SCORES), file_name="/tmp/nms_never_written",
                   file_format="ONNX")
+
+
+@pytest.mark.parametrize(("boxes", "scores"), [((1, 6, 4), (1, 5)), ((1, 6, 4), (2, 6)), ((1, 6, 5), (1, 6)),
+                                               ((6, 4), (6,))])
+def test_nms_keep_names_mismatched_shapes(boxes: tuple, scores: tuple) -> None:
+    from cellonnx.ops.prims.boxes import NmsKeep
+    from cellonnx.ops.registry import OpError
+
+    with pytest.raises(OpError, match=re.escape(f"boxes of shape {boxes} and scores of shape {scores}")):
+        NmsKeep.apply(Tensor(np.ones(boxes, np.float32)), Tensor(np.ones(scores, np.float32)),
+                      iou_threshold=0.5)
