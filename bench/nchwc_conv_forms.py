@@ -114,14 +114,14 @@ def main() -> None:
 def _forced_transpose_plan(plan):
     """The pass's plan with a ConvTranspose's pads taken as 'same' (the padded gradient then needs pads
     k - 1 - p, written into the plan)."""
-    def forced(node, shapes, types, consts, b):
+    def forced(node, shapes, types, consts, b, batch=None):
         attrs = {a.name: helper.get_attribute_value(a) for a in node.attribute}
         k = shapes[node.input[1]][2]
         p = attrs.get("pads", [0] * 4)[0]
         same = copy.deepcopy(node)
         del same.attribute[:]
         same.attribute.extend([helper.make_attribute("pads", [(k - 1) // 2] * 4)])
-        got = plan(same, shapes, types, consts, b)
+        got = plan(same, shapes, types, consts, b, batch)
         if got is None:
             return None
         c_in, c_out, kernel, _, strides, dilations, flipped = got

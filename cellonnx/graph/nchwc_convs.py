@@ -16,7 +16,8 @@ be mostly padding.
 
 The weight's reorder costs onnxruntime's Transpose about 5 ns a value (190 us for 64 x 64 x 3 x 3, 2.9 ms for
 256 x 256 x 3 x 3, one thread), against a saving of about 0.01 ns per weight value, output pixel and image:
-from 64 output pixels it is repaid at a batch of about 8 (at 2 images a step, 500 / pixels, it is not).
+from 64 output pixels it is repaid at a batch of about 8, so a conv is rewritten only where the images of the
+batch the step was traced with (the batch is dynamic in the graph) times its output pixels reach 512.
 
 A ConvTranspose is rewritten where it is the input gradient of a stride-1 'same' convolution: the full
 correlation of the gradient with the kernel turned by 180 degrees and its channel axes swapped is then a
@@ -40,6 +41,7 @@ MIN_OUTPUT_PIXELS = 64   # below this the NCHWc kernel was not faster (bench/RES
 # output channels padded up to whole blocks compute zeros: LeNet-5's 6 channels in a block of 8 (1.33x the
 # work) ran in 0.89x the time, so twice the work would not pay (16 with AVX-512)
 MAX_PADDED_WORK = 1.5
+REORDER_REPAID = 512   # images x output pixels from which the weight's reorder is repaid (module doc)
 
 
 @functools.cache
@@ -65,7 +67,8 @@ def block_size() -> int:
     return b if b >= 8 and b & (b - 1) == 0 else 0
 
 
-def blocked_copy(model: onnx.ModelProto, inferred: tuple[dict, dict] | None = None) -> onnx.ModelProto | None:
+def blocked_copy(model: onnx.ModelProto, inferred: tuple[dict, dict] | None = None,
+                 batch: int | None = None) -> onnx.ModelProto | None:
     """A copy of ``model`` with its convs rewritten (:func:`use_nchwc_convs`), or None where none is: the
     model itself stays plain ONNX for what reads it after (splitting, export, shape inference)."""
     if not block_size() or not any(n.op_type in ("Conv", "ConvTranspose") for n in model.graph.node):
@@ -73,19 +76,21 @@ def blocked_copy(model: onnx.ModelProto, inferred: tuple[dict, dict] | None = No
     from cellonnx.graph.optimize import _inferred
 
     inferred = inferred or _inferred(model)
-    if not any(_plan(n, *inferred, {t.name for t in model.graph.initializer}, block_size())
+    if not any(_plan(n, *inferred, {t.name for t in model.graph.initializer}, block_size(), batch)
                for n in model.graph.node):
         return None
     copy = onnx.ModelProto()
     copy.CopyFrom(model)
-    use_nchwc_convs(copy, inferred)
+    use_nchwc_convs(copy, inferred, batch)
     return copy
 
 
-def use_nchwc_convs(model: onnx.ModelProto, inferred: tuple[dict, dict] | None = None) -> int:
+def use_nchwc_convs(model: onnx.ModelProto, inferred: tuple[dict, dict] | None = None,
+                    batch: int | None = None) -> int:
     """Rewrite the Conv and ConvTranspose nodes of ``model`` that the NCHWc kernels run faster (module doc)
-    into them (in place); returns how many were rewritten. ``inferred``: (shapes, element types) from ONNX
-    shape inference where the caller has them."""
+    into them (in place); returns how many were rewritten. ``batch``: the images a step is expected to take
+    where the graph's batch is dynamic (None: not known, not a condition). ``inferred``: (shapes, element
+    types) from ONNX shape inference where the caller has them."""
     g = model.graph
     convs = any(n.op_type in ("Conv", "ConvTranspose") and n.domain in _ONNX for n in g.node)
     b = block_size() if convs else 0
@@ -98,7 +103,7 @@ def use_nchwc_convs(model: onnx.ModelProto, inferred: tuple[dict, dict] | None =
     out: list[onnx.NodeProto] = []
     done = 0
     for node in g.node:
-        plan = _plan(node, shapes, types, consts, b)
+        plan = _plan(node, shapes, types, consts, b, batch)
         if plan is None:
             out.append(node)
             continue
@@ -112,7 +117,8 @@ def use_nchwc_convs(model: onnx.ModelProto, inferred: tuple[dict, dict] | None =
     return done
 
 
-def _plan(node: onnx.NodeProto, shapes: dict, types: dict, consts: set, b: int) -> tuple | None:
+def _plan(node: onnx.NodeProto, shapes: dict, types: dict, consts: set, b: int,
+          batch: int | None = None) -> tuple | None:
     """(in channels, out channels, kernel, pads, strides, dilations, flipped) of a node to rewrite, else None;
     ``flipped``: a ConvTranspose, whose weight is turned and its channel axes swapped."""
     if node.domain not in _ONNX or node.op_type not in ("Conv", "ConvTranspose") or len(node.input) < 2:
@@ -145,8 +151,10 @@ def _plan(node: onnx.NodeProto, shapes: dict, types: dict, consts: set, b: int) 
         c_in, c_out = sw[0], sw[1]
         out_hw = list(sx[2:])
         flipped = True
-    if (sx[1] != c_in or not (c_in < b or c_in % b == 0) or out_hw[0] * out_hw[1] < MIN_OUTPUT_PIXELS
-            or -(-c_out // b) * b > MAX_PADDED_WORK * c_out):
+    pixels = out_hw[0] * out_hw[1]
+    images = sx[0] if isinstance(sx[0], int) else batch
+    if (sx[1] != c_in or not (c_in < b or c_in % b == 0) or pixels < MIN_OUTPUT_PIXELS
+            or -(-c_out // b) * b > MAX_PADDED_WORK * c_out or (images and images * pixels < REORDER_REPAID)):
         return None
     return c_in, c_out, kernel, pads, strides, dilations, flipped
 

@@ -71,6 +71,7 @@ class StepGraph:
     boundaries: list[Any] = field(default_factory=list)   # host work (collectives): graph/boundary.py
     checks: list[tuple[str, Any]] = field(default_factory=list)   # (output, host check): graph/step_checks.py
     runnable: onnx.ModelProto | None = None
+    example_batch: int | None = None   # the leading dim of the traced example's first data argument
 
     @property
     def session_model(self) -> onnx.ModelProto:
@@ -211,9 +212,11 @@ def trace_step(fn: Callable[..., Any], args: Sequence[Any], name: str = "train_s
         # the orientation onnxruntime's CPU GEMM favours
         product_orient.orient_transposed_products(model, inferred[0])
     _check_no_dropped_inputs(model, state)
-    runnable = nchwc_convs.blocked_copy(model, inferred) if cpu else None
+    batch = int(specs[0][1]._data.shape[0]) if specs and specs[0][1]._data.ndim else None
+    runnable = nchwc_convs.blocked_copy(model, inferred, batch) if cpu else None
     return StepGraph(model, data_inputs, state, updates, outputs, structure, returned,
-                     [weakref.ref(c) for c in tracer.cells_seen.values()], found, host_checks, runnable)
+                     [weakref.ref(c) for c in tracer.cells_seen.values()], found, host_checks, runnable,
+                     batch)
 
 
 def state_updates(g: GraphBuilder, tracer: Tracer) -> list[tuple[str, Parameter]]:

@@ -102,6 +102,15 @@ def test_nchwc_convs(name: str) -> None:
     assert_close(got, want, rtol=0, scale_rtol=sum_rtol(terms), what=name)
 
 
+@needs_kernels
+def test_the_traced_batch_must_repay_the_reorder() -> None:
+    case = CASES["whole_blocks_uneven_pads"]   # 8 x 9 = 72 output pixels
+    rng = np.random.default_rng(0)
+    for batch, rewritten in ((2, 0), (nchwc_convs.REORDER_REPAID // 72 + 1, 1)):
+        model = _model(case, rng.standard_normal(case.w).astype(np.float32), np.zeros(case.w[0], np.float32))
+        assert nchwc_convs.use_nchwc_convs(model, batch=batch) == rewritten, batch
+
+
 def test_no_kernels_no_rewrite(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(nchwc_convs, "block_size", lambda: 0)
     case = CASES["few_channels_read_as_nchw"]
@@ -123,8 +132,8 @@ def test_compiled_step_uses_them_and_the_exported_step_does_not(tmp_path) -> Non
                                 nn.SGD(net.trainable_params(), learning_rate=0.01))
     train.set_train()
     rng = np.random.default_rng(0)
-    x = Tensor(rng.standard_normal((2, 1, 32, 32)).astype(np.float32))
-    y = Tensor(np.array([1, 3], np.int32))
+    x = Tensor(rng.standard_normal((8, 1, 32, 32)).astype(np.float32))   # 8 x 100 pixels: conv2 repays
+    y = Tensor(np.arange(8, dtype=np.int32))
     ms.set_context(mode=ms.GRAPH_MODE)   # tests/conftest.py restores the context after each test
     train(x, y)
     (compiled,) = compiled_steps(train)
