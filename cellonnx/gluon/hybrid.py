@@ -339,8 +339,9 @@ class HybridBlock(Block):
                 raise type(exc)(f"{type(self).__name__} is hybridized and trains as a compiled graph under "
                                 f"autograd.record(): {exc} (or call hybridize(False) on it to train it "
                                 "eagerly)") from exc
+            batch = next((int(a.shape[0]) for a in call if isinstance(a, Tensor) and a.ndim), None)
             compiled = CompiledTraining(graphs, target, context.get_context("device_id") or 0,
-                                        type(self).__name__)
+                                        type(self).__name__, batch=batch)
             self._compiled[key] = compiled
         return compiled, call
 
