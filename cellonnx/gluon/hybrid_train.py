@@ -62,13 +62,6 @@ def input_shapes(block: Any, args: Sequence[Any], static: bool) -> list[tuple | 
     return shapes
 
 
-def _runnable(model: Any, device_target: str, batch: int | None) -> Any:
-    """The model onnxruntime runs: on the CPU its convs in the NCHWc kernels (cellonnx/graph/nchwc_convs.py;
-    ``batch``, the first call's), the graphs themselves left plain ONNX."""
-    blocked = nchwc_convs.blocked_copy(model, batch=batch) if device_target == "CPU" else None
-    return model if blocked is None else blocked
-
-
 class CompiledTraining:
     """The forward and backward sessions of a hybridized block in training.
 
@@ -81,13 +74,14 @@ class CompiledTraining:
         self.graphs = graphs
         self.name = name
         threads = context.get_context("intra_op_num_threads") or 0
-        self.forward_session = Session(serialize(_runnable(graphs.forward, device_target, batch)),
-                                       device_target, device_id, intra_op_num_threads=threads,
-                                       spinning=SPINNING)
-        self.backward_session = (Session(serialize(_runnable(graphs.backward, device_target, batch)),
-                                         device_target, device_id, intra_op_num_threads=threads,
-                                         spinning=SPINNING)
-                                 if graphs.backward is not None else None)
+        forward = nchwc_convs.for_session(graphs.forward, device_target, batch)
+        self.forward_session = Session(serialize(forward), device_target, device_id,
+                                       intra_op_num_threads=threads, spinning=SPINNING)
+        self.backward_session = None
+        if graphs.backward is not None:
+            backward = nchwc_convs.for_session(graphs.backward, device_target, batch)
+            self.backward_session = Session(serialize(backward), device_target, device_id,
+                                            intra_op_num_threads=threads, spinning=SPINNING)
         self._fwd_names = list(dict.fromkeys([*graphs.outputs, *(o for o, _ in graphs.updates),
                                               *(o for o, _ in graphs.observed), *graphs.residuals]))
         self.forward_runs = 0

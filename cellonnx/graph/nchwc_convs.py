@@ -85,6 +85,13 @@ def blocked_copy(model: onnx.ModelProto, inferred: tuple[dict, dict] | None = No
     return copy
 
 
+def for_session(model: onnx.ModelProto, device_target: str, batch: int | None = None) -> onnx.ModelProto:
+    """The model to hand an onnxruntime session on ``device_target``: on the CPU a :func:`blocked_copy` where
+    one applies, else ``model`` itself."""
+    blocked = blocked_copy(model, batch=batch) if device_target == "CPU" else None
+    return model if blocked is None else blocked
+
+
 def use_nchwc_convs(model: onnx.ModelProto, inferred: tuple[dict, dict] | None = None,
                     batch: int | None = None) -> int:
     """Rewrite the Conv and ConvTranspose nodes of ``model`` that the NCHWc kernels run faster (module doc)

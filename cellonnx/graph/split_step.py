@@ -208,10 +208,8 @@ class SplitStep(CompiledStep):
         dev_id = context.get_context("device_id") if device_id is None else device_id
         threads = intra_op_num_threads or context.get_context("intra_op_num_threads") or 0
         for part in self.plan.parts:
-            runnable = (nchwc_convs.blocked_copy(part.model, batch=step.example_batch) if target == "CPU"
-                        else None)
-            part.session = Session(serialize(runnable or part.model), target, dev_id,
-                                   intra_op_num_threads=threads)
+            model = nchwc_convs.for_session(part.model, target, step.example_batch)
+            part.session = Session(serialize(model), target, dev_id, intra_op_num_threads=threads)
         self.session = None
         self.device = "cpu"
         self.device_id = dev_id
